@@ -1,0 +1,353 @@
+/* warpscope: the command line. Owns all printing and exit codes; the libraries only return a
+ * status and a message. Exit 0 on success, 2 on bad usage or bad input (one line saying what and
+ * where), as the README documents. */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "analysis.h"
+#include "capture.h"
+#include "ladder.h"
+#include "trace.h"
+
+enum { EXIT_BAD = 2 };
+
+static int usage_error(const char *fmt, const char *a, const char *b)
+{
+    fprintf(stderr, "warpscope: ");
+    fprintf(stderr, fmt, a, b);
+    fprintf(stderr, " (warpscope help lists the commands)\n");
+    return EXIT_BAD;
+}
+
+static void print_help(void)
+{
+    puts("warpscope: watch the CUDA reduction ladder run, warp by warp\n"
+         "\n"
+         "  warpscope                      per-version stats of the whole ladder (emulator, block 256)\n"
+         "  warpscope list                 the versions: id, title, summary\n"
+         "  warpscope capture --version ID [capture flags] -o FILE\n"
+         "  warpscope stats (FILE | --version ID [capture flags]) [--json]\n"
+         "  warpscope perf capture         benchmark: capture time and trace size per version\n"
+         "\n"
+         "capture flags:\n"
+         "  --block B          threads per block, a power of two from 32 (64 for v4, v4s) to 1024; default 256\n"
+         "  --n N              elements to reduce, N >= 1; default one block's worth (block * elements per thread)\n"
+         "  --data PATTERN     ones | ramp | random-int | random-float; default random-int (0..9)\n"
+         "  --seed S           seed of the random patterns; default 1\n"
+         "  --ept E            elements per thread for v6, v7, v8; default 8\n"
+         "  --blocks-traced K  blocks recorded in each pass; default 1");
+}
+
+/* ---- flags ---- */
+
+static int parse_u64(const char *flag, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
+{
+    char *end;
+    errno = 0;
+    if (!s || !*s || *s == '-' || *s == '+') goto bad;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno || *end || v < lo || v > hi) goto bad;
+    *out = v;
+    return 0;
+bad:
+    fprintf(stderr, "warpscope: %s expects a whole number from %" PRIu64 " to %" PRIu64 ", got \"%s\"\n", flag, lo, hi,
+            s ? s : "");
+    return -1;
+}
+
+typedef struct cli {
+    capture_desc cap;
+    const char *out, *file;
+    int json;
+} cli;
+
+/* Reads --flag value and --flag=value; positional arguments go to cli->file. */
+static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int allow_out, int allow_json, int allow_file)
+{
+    for (int i = 0; i < argc; i++) {
+        char *arg = argv[i], *val = NULL;
+        char name[64];
+        if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
+            if (strcmp(arg, "-o") == 0 && allow_out) {
+                if (i + 1 >= argc) return usage_error("-o needs a file name%s%s", "", "");
+                c->out = argv[++i];
+                continue;
+            }
+            if (arg[0] == '-' || !allow_file) return usage_error("unexpected argument \"%s\"%s", arg, "");
+            if (c->file) return usage_error("two input files given: \"%s\" and \"%s\"", c->file, arg);
+            c->file = arg;
+            continue;
+        }
+        const char *eq = strchr(arg, '=');
+        size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
+        if (nlen >= sizeof name) return usage_error("unknown flag \"%s\"%s", arg, "");
+        memcpy(name, arg, nlen);
+        name[nlen] = '\0';
+        if (strcmp(name, "--json") == 0 && allow_json && !eq) { c->json = 1; continue; }
+        if (strcmp(name, "--output") == 0 && allow_out) name[0] = '\0';
+        static const char *const with_value[] = {"--version", "--block", "--n", "--data", "--seed", "--ept", "--blocks-traced", NULL};
+        int known = 0;
+        for (int k = 0; with_value[k]; k++) known |= strcmp(name, with_value[k]) == 0;
+        if (!(known && allow_capture) && name[0]) return usage_error("unknown flag \"%s\" for this command%s", name, "");
+        if (eq) val = (char *)eq + 1;
+        else if (i + 1 < argc) val = argv[++i];
+        else return usage_error("%s needs a value%s", name[0] ? name : "--output", "");
+        uint64_t u = 0;
+        if (!name[0]) c->out = val;
+        else if (strcmp(name, "--version") == 0) c->cap.version = val;
+        else if (strcmp(name, "--data") == 0) c->cap.data = val;
+        else if (strcmp(name, "--block") == 0) { if (parse_u64(name, val, 1, 1024, &u)) return EXIT_BAD; c->cap.block = (unsigned)u; }
+        else if (strcmp(name, "--n") == 0) { if (parse_u64(name, val, 1, (uint64_t)1 << 31, &u)) return EXIT_BAD; c->cap.n = u; }
+        else if (strcmp(name, "--seed") == 0) { if (parse_u64(name, val, 0, UINT64_MAX, &u)) return EXIT_BAD; c->cap.seed = u; c->cap.seed_set = 1; }
+        else if (strcmp(name, "--ept") == 0) { if (parse_u64(name, val, 1, 4096, &u)) return EXIT_BAD; c->cap.ept = (unsigned)u; }
+        else if (strcmp(name, "--blocks-traced") == 0) { if (parse_u64(name, val, 1, 65536, &u)) return EXIT_BAD; c->cap.blocks_traced = (unsigned)u; }
+    }
+    return 0;
+}
+
+static int do_capture(const capture_desc *d, trace *t)
+{
+    char err[512];
+    if (capture_cpu(d, t, err, sizeof err)) {
+        fprintf(stderr, "warpscope: %s\n", err);
+        return EXIT_BAD;
+    }
+    return 0;
+}
+
+/* ---- list ---- */
+
+static int cmd_list(void)
+{
+    for (size_t i = 0; i < ladder_count; i++) {
+        const ladder_version *v = &ladder_versions[i];
+        printf("%-6s %-44s %s\n", v->id, v->title, v->summary);
+        printf("%-6s %-44s also: %s; blocks %u-%u\n", "", "", v->aliases, v->min_block, v->max_block);
+    }
+    return 0;
+}
+
+/* ---- stats ---- */
+
+typedef struct stats {
+    analysis_counters *phases, totals;
+    size_t nphases;
+} stats;
+
+static int compute_stats(const trace *t, stats *s)
+{
+    if (analysis_phases(t, 0, 0, &s->phases, &s->nphases, &s->totals)) {
+        fprintf(stderr, "warpscope: the trace holds no events of block 0 of pass 0\n");
+        return EXIT_BAD;
+    }
+    return 0;
+}
+
+static void json_counters(const analysis_counters *c)
+{
+    printf("{\"active_threads\": %" PRIu64 ", \"idle_threads\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
+           ", \"divergent_warp_instructions\": %" PRIu64 ", \"bank_conflicts_load\": %" PRIu64
+           ", \"bank_conflicts_store\": %" PRIu64 ", \"shared_loads\": %" PRIu64 ", \"shared_stores\": %" PRIu64
+           ", \"global_requests\": %" PRIu64 ", \"global_sectors\": %" PRIu64 ", \"global_sectors_min\": %" PRIu64
+           ", \"shuffles\": %" PRIu64 ", \"barriers\": %" PRIu64 ", \"simd_efficiency\": %.6f}",
+           c->active_threads, c->idle_threads, c->warp_instructions, c->divergent_warp_instructions,
+           c->bank_conflicts_load, c->bank_conflicts_store, c->shared_loads, c->shared_stores, c->global_requests,
+           c->global_sectors, c->global_sectors_min, c->shuffles, c->barriers, c->simd_efficiency);
+}
+
+static void print_row(const char *label, const analysis_counters *c)
+{
+    printf("%-6s %7" PRIu64 " %6" PRIu64 " %10" PRIu64 " %10" PRIu64 " %7" PRIu64 "/%-7" PRIu64 " %7.1f%% %8" PRIu64 "/%-6" PRIu64 " %5" PRIu64 "\n",
+           label, c->active_threads, c->idle_threads, c->warp_instructions, c->divergent_warp_instructions,
+           c->bank_conflicts_load, c->bank_conflicts_store, 100.0 * c->simd_efficiency, c->global_sectors,
+           c->global_sectors_min, c->shuffles);
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+    cli c;
+    memset(&c, 0, sizeof c);
+    int rc = parse_flags(argc, argv, &c, 1, 0, 1, 1);
+    if (rc) return rc;
+    if (c.file && c.cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c.file, c.cap.version);
+    if (!c.file && !c.cap.version) return usage_error("stats needs a trace file or --version ID%s%s", "", "");
+    trace t;
+    trace_init(&t);
+    if (c.file) {
+        char err[512];
+        if (trace_read_file(&t, c.file, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    } else if ((rc = do_capture(&c.cap, &t))) {
+        return rc;
+    }
+    stats s;
+    if ((rc = compute_stats(&t, &s))) { trace_free(&t); return rc; }
+    const ladder_version *v = ladder_find(t.prov.version);
+    const trace_provenance *p = &t.prov;
+    if (c.json) {
+        printf("{\"version\": \"%s\", \"title\": \"%s\", \"device\": \"%s\", \"block\": %u, \"n\": %" PRIu64
+               ", \"data\": \"%s\", \"seed\": %" PRIu64 ", \"elems_per_thread\": %u, \"passes\": %zu, \"result\": %.9g, \"reference\": %.17g,\n \"phases\": [",
+               p->version, v ? v->title : "", p->device, p->block, p->n, p->data, p->seed, p->elems_per_thread, t.npasses,
+               (double)t.result, t.reference);
+        for (size_t i = 0; i < s.nphases; i++) {
+            printf("%s\n  ", i ? "," : "");
+            json_counters(&s.phases[i]);
+        }
+        printf("],\n \"totals\": ");
+        json_counters(&s.totals);
+        printf("}\n");
+    } else {
+        printf("%s: %s\n", p->version, v ? v->title : "(unknown version)");
+        printf("%s, block %u, n %" PRIu64 ", data %s (seed %" PRIu64 "), %zu pass%s; counters of block 0, pass 0\n\n",
+               p->device, p->block, p->n, p->data, p->seed, t.npasses, t.npasses == 1 ? "" : "es");
+        printf("%-6s %7s %6s %10s %10s %15s %8s %15s %5s\n", "phase", "active", "idle", "warp-instr", "divergent",
+               "conflicts ld/st", "SIMD", "sectors/min", "shfl");
+        for (size_t i = 0; i < s.nphases; i++) {
+            char label[16];
+            snprintf(label, sizeof label, "%zu", i);
+            print_row(label, &s.phases[i]);
+        }
+        print_row("total", &s.totals);
+        printf("\nresult %.9g, double-precision reference %.17g, difference %.3g\n", (double)t.result, t.reference,
+               fabs((double)t.result - t.reference));
+    }
+    free(s.phases);
+    trace_free(&t);
+    return 0;
+}
+
+/* ---- capture ---- */
+
+static int cmd_capture(int argc, char **argv)
+{
+    cli c;
+    memset(&c, 0, sizeof c);
+    int rc = parse_flags(argc, argv, &c, 1, 1, 0, 0);
+    if (rc) return rc;
+    if (!c.cap.version) return usage_error("capture needs --version ID%s%s", "", "");
+    if (!c.out) return usage_error("capture needs -o FILE%s%s", "", "");
+    trace t;
+    trace_init(&t);
+    if ((rc = do_capture(&c.cap, &t))) return rc;
+    char err[512];
+    if (trace_write_file(&t, c.out, err, sizeof err)) {
+        fprintf(stderr, "warpscope: %s\n", err);
+        trace_free(&t);
+        return EXIT_BAD;
+    }
+    fprintf(stderr, "warpscope: %s captured by the CPU emulator: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
+            t.prov.version, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
+    trace_free(&t);
+    return 0;
+}
+
+/* ---- perf ---- */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static int cmd_perf(int argc, char **argv)
+{
+    if (argc < 1 || strcmp(argv[0], "capture") != 0) return usage_error("perf takes one benchmark: capture%s%s", "", "");
+    if (argc > 1) return usage_error("unexpected argument \"%s\"%s", argv[1], "");
+    enum { REPS = 7 };
+    static const unsigned blocks[] = {256, 1024};
+    printf("capture of one block (n = block * elements per thread), CPU emulator, median of %d runs\n", REPS);
+    printf("%-6s %6s %8s %8s %10s %10s %10s\n", "version", "block", "events", "capture", "to JSON", "JSON size", "target");
+    for (size_t i = 0; i < ladder_count; i++) {
+        for (size_t b = 0; b < 2; b++) {
+            capture_desc d;
+            memset(&d, 0, sizeof d);
+            d.version = ladder_versions[i].id;
+            d.block = blocks[b];
+            d.data = "random-float";
+            double tc[REPS], tj[REPS];
+            size_t bytes = 0, events = 0;
+            for (int r = 0; r < REPS; r++) {
+                trace t;
+                trace_init(&t);
+                double t0 = now_ms();
+                int rc = do_capture(&d, &t);
+                if (rc) return rc;
+                double t1 = now_ms();
+                char *json = trace_to_json(&t);
+                double t2 = now_ms();
+                if (!json) { fprintf(stderr, "warpscope: out of memory\n"); trace_free(&t); return EXIT_BAD; }
+                bytes = strlen(json);
+                events = t.nevents;
+                free(json);
+                trace_free(&t);
+                tc[r] = t1 - t0;
+                tj[r] = t2 - t1;
+            }
+            qsort(tc, REPS, sizeof *tc, cmp_double);
+            qsort(tj, REPS, sizeof *tj, cmp_double);
+            int ok = tc[REPS / 2] + tj[REPS / 2] <= 50.0 && bytes < 1000000;
+            printf("%-7s %6u %8zu %6.2f ms %7.2f ms %8.1f kB %10s\n", ladder_versions[i].id, blocks[b], events,
+                   tc[REPS / 2], tj[REPS / 2], (double)bytes / 1000.0, ok ? "met" : "MISSED");
+        }
+    }
+    puts("target: capture + JSON at most 50 ms, JSON under 1 MB (1024 threads)");
+    return 0;
+}
+
+/* ---- default: the ladder at a glance ---- */
+
+static int cmd_ladder(void)
+{
+    printf("The reduction ladder in the CPU emulator: block 256, one block's worth of random-int data each;\n"
+           "counters of block 0 summed over its phases (conflicts are extra shared-memory wavefronts).\n\n");
+    printf("%-6s %-44s %6s %7s %10s %9s %15s %6s %13s %12s\n", "id", "title", "phases", "idle", "warp-instr",
+           "divergent", "conflicts ld/st", "SIMD", "sectors/min", "result/ref");
+    for (size_t i = 0; i < ladder_count; i++) {
+        capture_desc d;
+        memset(&d, 0, sizeof d);
+        d.version = ladder_versions[i].id;
+        trace t;
+        trace_init(&t);
+        int rc = do_capture(&d, &t);
+        if (rc) return rc;
+        stats s;
+        if ((rc = compute_stats(&t, &s))) { trace_free(&t); return rc; }
+        const analysis_counters *c = &s.totals;
+        char rr[40];
+        snprintf(rr, sizeof rr, "%.9g/%.9g", (double)t.result, t.reference);
+        printf("%-6s %-44s %6zu %7" PRIu64 " %10" PRIu64 " %9" PRIu64 " %7" PRIu64 "/%-7" PRIu64 " %5.1f%% %6" PRIu64 "/%-6" PRIu64 " %12s\n",
+               d.version, ladder_versions[i].title, s.nphases, c->idle_threads, c->warp_instructions,
+               c->divergent_warp_instructions, c->bank_conflicts_load, c->bank_conflicts_store,
+               100.0 * c->simd_efficiency, c->global_sectors, c->global_sectors_min, rr);
+        free(s.phases);
+        trace_free(&t);
+    }
+    printf("\nMore: warpscope list | warpscope stats --version v2 | warpscope help\n");
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) return cmd_ladder();
+    const char *cmd = argv[1];
+    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) { print_help(); return 0; }
+    if (strcmp(cmd, "list") == 0) {
+        if (argc > 2) return usage_error("unexpected argument \"%s\"%s", argv[2], "");
+        return cmd_list();
+    }
+    if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 2, argv + 2);
+    if (strcmp(cmd, "capture") == 0) return cmd_capture(argc - 2, argv + 2);
+    if (strcmp(cmd, "perf") == 0) return cmd_perf(argc - 2, argv + 2);
+    return usage_error("unknown command \"%s\"%s", cmd, "");
+}

@@ -1,0 +1,35 @@
+/* v3: first add during load.
+ *
+ * Changed from v2: each block takes 2*blockDim elements and every thread adds two of them while
+ * loading, so no thread idles in the first step and half as many blocks are launched.
+ * Still slow: the tree's last steps run in warp 0 alone, each with a __syncthreads for the whole
+ * block and the loop's bookkeeping: an instruction bottleneck, not a memory one.
+ * Names: reduce3 (seed 004, Harris's "Reduction #4: first add during global load"), reduceUnroll2
+ * (seed 003: "unrolling 2 data blocks"). */
+#include "ws_cuda.h"
+
+__global__ void reduce3(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
+{
+    __shared__ shared_array<float, MAX_BLOCK> sdata;
+
+    // each thread loads two elements and adds them on the way into shared memory
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
+    float mySum = (i < n) ? g_idata[i] : 0.0f;
+    if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
+    sdata[tid] = mySum;
+    __syncthreads();
+
+    // do the reduction in shared memory
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) {
+            sdata[tid] += sdata[tid + s];
+        }
+        __syncthreads();
+    }
+
+    // write the result of this block to global memory
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+
+WS_LAUNCH(v3, reduce3, (a.in, a.out, a.n))

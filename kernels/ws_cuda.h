@@ -1,0 +1,306 @@
+/* ws_cuda.h: what lets one kernel file be compiled three ways.
+ *
+ *  - plain, by nvcc (the benchmark): global_ptr<T> is T*, shared_array<T, N> is T[N], and the
+ *    kernel is exactly what the textbook prints;
+ *  - traced, by the host C++ compiler (WS_EMU, the CPU emulator): the same names are small types
+ *    whose operator[] takes a ws_index, built with a default argument __builtin_LINE(), so every
+ *    access knows its source line and posts itself to the emulator (trace/emu.h) as it happens.
+ *
+ * Accesses read as the textbook writes them: sdata[tid] += sdata[tid + s];
+ * WS_LAUNCH at the end of a file names the version and how its kernel is called with ws_args. */
+#ifndef WARPSCOPE_WS_CUDA_H
+#define WARPSCOPE_WS_CUDA_H
+
+/* The largest block; arrays sized by it hold one float per thread (THREAD_PER_BLOCK in the seeds). */
+#define MAX_BLOCK 1024
+
+#if defined(WS_EMU)
+/* ======================= CPU emulator ======================= */
+#include <stdint.h>
+#include <string.h>
+
+#include "emu.h"
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __restrict__
+/* a __shared__ object is one per block: a static handle whose storage the emulator gives each block */
+#define __shared__ static
+
+typedef emu_dim3 dim3;
+#define threadIdx (*emu_thread_idx())
+#define blockIdx (*emu_block_idx())
+#define blockDim (*emu_block_dim())
+#define gridDim (*emu_grid_dim())
+static const int warpSize = 32;
+
+struct float4 {
+    float x, y, z, w;
+};
+
+struct ws_index {
+    long long i;
+    unsigned line;
+    template <class I>
+    ws_index(I v, unsigned l = __builtin_LINE()) : i((long long)v), line(l) {}
+};
+
+template <class T>
+struct ws_is_int {
+    static const int value = 1;
+};
+template <>
+struct ws_is_int<float> {
+    static const int value = 0;
+};
+template <>
+struct ws_is_int<const float> {
+    static const int value = 0;
+};
+template <>
+struct ws_is_int<float4> {
+    static const int value = 0;
+};
+template <>
+struct ws_is_int<const float4> {
+    static const int value = 0;
+};
+
+template <class T>
+struct ws_plain {
+    typedef T type;
+};
+template <class T>
+struct ws_plain<const T> {
+    typedef T type;
+};
+template <class T>
+struct ws_plain<volatile T> {
+    typedef T type;
+};
+
+/* A reference to one element of shared or global memory: reading it is a load, assigning a store. */
+template <class T>
+struct ws_ref {
+    typedef typename ws_plain<T>::type V;
+    int buf; /* -1: shared */
+    int64_t index, lo, hi;
+    unsigned line;
+
+    void post(int kind, V *v) const
+    {
+        emu_op op;
+        memset(&op, 0, sizeof op);
+        op.kind = kind;
+        op.line = line;
+        op.buf = buf;
+        op.index = index;
+        op.lo = lo;
+        op.hi = hi;
+        op.elem_size = sizeof(V);
+        op.is_int = ws_is_int<V>::value;
+        memcpy(op.data, v, sizeof(V));
+        emu_do(&op);
+        memcpy(v, op.data, sizeof(V));
+    }
+    operator V() const
+    {
+        V v;
+        memset(&v, 0, sizeof v);
+        post(buf < 0 ? TRACE_SHARED_LOAD : TRACE_GLOBAL_LOAD, &v);
+        return v;
+    }
+    const ws_ref &operator=(V v) const
+    {
+        post(buf < 0 ? TRACE_SHARED_STORE : TRACE_GLOBAL_STORE, &v);
+        return *this;
+    }
+    const ws_ref &operator=(const ws_ref &r) const { return *this = (V)r; }
+    const ws_ref &operator+=(V v) const { return *this = (V)(*this) + v; }
+};
+
+/* Shared-memory handles index in 4-byte words, the unit of the 32 banks. */
+template <class T>
+struct ws_words {
+    static const int64_t value = (sizeof(T) + 3) / 4;
+};
+
+template <class T>
+struct shared_ptr_base {
+    int64_t lo, hi; /* the array's words */
+    ws_ref<T> operator[](ws_index ix) const
+    {
+        return ws_ref<T>{-1, lo + ix.i * ws_words<T>::value, lo, hi, ix.line};
+    }
+};
+
+template <class T, unsigned N>
+struct shared_array {
+    ws_ref<T> operator[](ws_index ix) const { return ptr()[ix]; }
+    shared_ptr_base<T> ptr() const
+    {
+        int64_t lo = emu_shared_region(this, (unsigned)(ws_words<T>::value * 4 * N));
+        return shared_ptr_base<T>{lo, lo + (int64_t)ws_words<T>::value * N};
+    }
+};
+
+/* volatile T* to shared memory, as the textbook's warpReduce takes it */
+template <class T>
+struct shared_volatile : shared_ptr_base<T> {
+    template <unsigned N>
+    shared_volatile(const shared_array<T, N> &a) : shared_ptr_base<T>(a.ptr()) {}
+};
+
+template <class T>
+struct global_ptr {
+    int buf;
+    int64_t off; /* in elements of T */
+    ws_ref<T> operator[](ws_index ix) const { return ws_ref<T>{buf, off + ix.i, 0, 0, ix.line}; }
+    template <class U>
+    global_ptr(const global_ptr<U> &o) : buf(o.buf), off(o.off) {}
+    global_ptr(int b, int64_t o) : buf(b), off(o) {}
+};
+
+/* float4 view of a float buffer (offset must be a multiple of 4, as the hardware's alignment) */
+inline global_ptr<const float4> as_float4(global_ptr<const float> p) { return global_ptr<const float4>(p.buf, p.off / 4); }
+
+inline float4 make_float4(float x, float y, float z, float w) { return float4{x, y, z, w}; }
+
+static inline void ws_plain_op(int kind, unsigned line, unsigned mask)
+{
+    emu_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = kind;
+    op.line = line;
+    op.buf = -1;
+    op.mask = mask;
+    emu_do(&op);
+}
+
+inline void __syncthreads(unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_BARRIER, line, 0); }
+inline void __syncwarp(unsigned mask = 0xffffffffu, unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_WARP_SYNC, line, mask); }
+inline void __threadfence(unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_FENCE, line, 0); }
+
+static inline float ws_shfl(unsigned mask, float v, int mode, int arg, int width, unsigned line)
+{
+    emu_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = TRACE_SHUFFLE;
+    op.line = line;
+    op.buf = -1;
+    op.elem_size = 4;
+    op.mask = mask;
+    op.shfl_mode = mode;
+    op.shfl_arg = arg;
+    op.width = width;
+    memcpy(op.data, &v, 4);
+    emu_do(&op);
+    memcpy(&v, op.data, 4);
+    return v;
+}
+inline float __shfl_down_sync(unsigned mask, float v, unsigned delta, int width = 32, unsigned line = __builtin_LINE())
+{
+    return ws_shfl(mask, v, EMU_SHFL_DOWN, (int)delta, width, line);
+}
+inline float __shfl_xor_sync(unsigned mask, float v, int lanemask, int width = 32, unsigned line = __builtin_LINE())
+{
+    return ws_shfl(mask, v, EMU_SHFL_XOR, lanemask, width, line);
+}
+
+inline unsigned atomicInc(global_ptr<unsigned> p, unsigned limit, unsigned line = __builtin_LINE())
+{
+    emu_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = TRACE_GLOBAL_ATOMIC;
+    op.line = line;
+    op.buf = p.buf;
+    op.index = p.off;
+    op.elem_size = 4;
+    op.is_int = 1;
+    op.operand = limit;
+    emu_do(&op);
+    return op.data[0];
+}
+
+/* What the emulator hands each thread; WS_LAUNCH turns it into the kernel's own arguments. */
+struct ws_args {
+    global_ptr<const float> in;
+    global_ptr<float> out;
+    global_ptr<unsigned> counter;
+    unsigned n, stride;
+};
+
+#define WS_ARGS_FROM(p)                                                                              \
+    const emu_kernel_args *ea_ = (const emu_kernel_args *)(p);                                               \
+    const ws_args a = {global_ptr<const float>(ea_->in_buf, 0), global_ptr<float>(ea_->out_buf, 0), \
+                       global_ptr<unsigned>(ea_->counter_buf, 0), ea_->n, ea_->stride};
+
+/* ws_emu_<id>(args): one thread's run of the kernel, called by the emulator in each fiber */
+#define WS_LAUNCH_BODY(id, body)                \
+    extern "C" void ws_emu_##id(const void *p); \
+    extern "C" void ws_emu_##id(const void *p)  \
+    {                                           \
+        WS_ARGS_FROM(p)                         \
+        body;                                   \
+    }
+#define WS_BLOCK_VAR blockDim.x
+
+#else
+/* ======================= nvcc, plain ======================= */
+#include <cuda_runtime.h>
+
+template <class T>
+using global_ptr = T *;
+template <class T, unsigned N>
+using shared_array = T[N];
+template <class T>
+using shared_volatile = volatile T *;
+
+__device__ __forceinline__ const float4 *as_float4(const float *p) { return reinterpret_cast<const float4 *>(p); }
+
+struct ws_args {
+    const float *in;
+    float *out;
+    unsigned *counter;
+    unsigned n, stride;
+};
+
+/* ws_launch_<id>(grid, block, args, stream): one launch of the kernel, for the benchmark */
+#define WS_LAUNCH_BODY(id, body)                                                                          \
+    void ws_launch_##id(unsigned ws_grid_, unsigned ws_block_, const ws_args &a, cudaStream_t ws_stream_) \
+    {                                                                                                     \
+        body;                                                                                             \
+    }
+#define WS_BLOCK_VAR ws_block_
+#endif
+
+/* WS_LAUNCH(id, K, (args...)): how version `id` calls kernel K, given `a` (ws_args).
+ * WS_LAUNCH_BLOCK: the same for a kernel templated on its block size. */
+#define WS_LAUNCH(id, K, args) WS_LAUNCH_BODY(id, WS_CALL(K, args))
+#define WS_LAUNCH_BLOCK(id, K, args) WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_BLOCK_VAR, K, args))
+
+/* Instantiates a block-size template for every block size from 32 to 1024. */
+#define WS_BLOCK_CASE(bs, K, args) \
+    case bs: WS_CALL(K<bs>, args); break;
+#define WS_BLOCK_SWITCH(b, K, args)         \
+    do {                                    \
+        switch (b) {                        \
+            WS_BLOCK_CASE(1024, K, args)    \
+            WS_BLOCK_CASE(512, K, args)     \
+            WS_BLOCK_CASE(256, K, args)     \
+            WS_BLOCK_CASE(128, K, args)     \
+            WS_BLOCK_CASE(64, K, args)      \
+            WS_BLOCK_CASE(32, K, args)      \
+        default: break;                     \
+        }                                   \
+    } while (0)
+
+#if defined(WS_EMU)
+#define WS_CALL(K, args) K args
+#else
+#define WS_CALL(K, args) K<<<ws_grid_, ws_block_, 0, ws_stream_>>> args
+#endif
+
+#endif

@@ -1,0 +1,66 @@
+/* analysis: facts derived from a trace, per event and per phase.
+ *
+ * Nothing here is stored in the trace; all of it is recomputed from the log, so the emulator and a
+ * GPU capture are analysed by the same code.
+ * - live lanes: lanes of the block's warp that have not exited before the event;
+ * - divergent: a data instruction whose mask leaves out live lanes (they are elsewhere in the code);
+ * - bank-conflict degree: 32 banks of 4-byte words; the most distinct words one bank must serve in
+ *   the access (the same word twice is a broadcast); extra wavefronts = degree - 1, what Nsight
+ *   Compute counts as l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st};
+ * - global sectors: distinct 32-byte sectors a warp request touches, against the fewest possible
+ *   for that many bytes;
+ * - phases: the intervals between __syncthreads; phase k holds what a warp did after k barriers. */
+#ifndef WARPSCOPE_ANALYSIS_H
+#define WARPSCOPE_ANALYSIS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+typedef struct analysis_event {
+    uint32_t live;      /* lanes of the warp alive before the event */
+    int divergent;      /* 1: data instruction with live lanes outside its mask */
+    int bank_degree;    /* shared accesses: 1 = no conflict; 0 for other kinds */
+    int sectors, sectors_min; /* global accesses; 0 otherwise */
+} analysis_event;
+
+/* One entry per event of the trace, in order. Returns 0, or -1 when out of memory. */
+int analysis_events(const trace *t, analysis_event *out);
+
+typedef struct analysis_counters {
+    uint64_t active_threads;              /* threads that made a memory access or shuffle */
+    uint64_t idle_threads;                /* live threads that made none */
+    uint64_t warp_instructions;           /* data instructions (loads, stores, atomics, shuffles) */
+    uint64_t divergent_warp_instructions;
+    uint64_t active_lanes;                /* summed over those instructions */
+    uint64_t bank_conflicts_load, bank_conflicts_store; /* extra wavefronts */
+    uint64_t shared_loads, shared_stores; /* warp requests */
+    uint64_t global_requests, global_sectors, global_sectors_min;
+    uint64_t shuffles, barriers;          /* barrier: one per warp that waited */
+    double simd_efficiency;               /* active lanes / (32 * warp instructions) */
+} analysis_counters;
+
+/* Counters of each phase of one traced block of one pass. *phases is malloc'd (caller frees);
+ * totals are the phases' counters summed. -1 when the block was not traced or out of memory. */
+int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_counters **phases,
+                    size_t *nphases, analysis_counters *totals);
+
+/* One edge of the reduction tree: the value at `from` was added into `to` by `thread`. */
+typedef struct analysis_edge {
+    int buf;            /* -1: shared memory; else the global buffer */
+    int64_t from, to;   /* word (shared) or element (global) */
+    unsigned phase, line, thread;
+} analysis_edge;
+
+/* The load-load-store pattern of each thread, as edges, for one block of one pass. */
+int analysis_tree(const trace *t, unsigned pass, unsigned block, analysis_edge **edges, size_t *nedges);
+
+/* Number of shared-memory words the block touched (highest word + 1). */
+size_t analysis_shared_words(const trace *t, unsigned pass, unsigned block);
+/* Shared memory at the end of `phase` (replay of the stores); written[i] says if word i was ever
+ * stored. cells and written have nwords entries. */
+void analysis_shared_after(const trace *t, unsigned pass, unsigned block, unsigned phase, float *cells,
+                           unsigned char *written, size_t nwords);
+
+#endif

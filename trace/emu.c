@@ -1,0 +1,403 @@
+/* emu: fibers, warp lockstep and barriers. See emu.h for the model. */
+#define _GNU_SOURCE
+#include "emu.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+enum { EMU_MAX_THREADS = 1024, EMU_STACK = 64 * 1024, EMU_SHARED_BYTES = 48 * 1024, EMU_MAX_REGIONS = 16,
+       EMU_MAX_BUFFERS = 72 };
+
+typedef enum thread_state { TS_READY, TS_PENDING, TS_BARRIER, TS_EXITED } thread_state;
+
+typedef struct emu_thread {
+    ucontext_t ctx;
+    emu_dim3 idx;
+    thread_state state;
+    emu_op *op;
+} emu_thread;
+
+struct emu {
+    ucontext_t sched;
+    char *stacks;            /* one mapping: per thread a guard page then the stack */
+    size_t stack_stride;
+    emu_thread threads[EMU_MAX_THREADS];
+    emu_thread *cur;
+    const emu_launch *launch;
+    emu_dim3 block_idx, block_dim, grid_dim;
+    unsigned char shared[EMU_SHARED_BYTES];
+    struct { const void *key; int64_t word; } regions[EMU_MAX_REGIONS];
+    int nregions;
+    int64_t shared_words_used;
+    struct { unsigned char *mem; size_t bytes; } buffers[EMU_MAX_BUFFERS];
+    int failed;
+    char err[256];
+};
+
+/* The emulator whose fibers are running: CUDA builtins reach it through this (see emu.h). */
+static _Thread_local emu *current;
+
+static void fail(emu *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(emu *e, const char *fmt, ...)
+{
+    if (e->failed) return;
+    e->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->err, sizeof e->err, fmt, ap);
+    va_end(ap);
+}
+
+const emu_dim3 *emu_thread_idx(void) { return &current->cur->idx; }
+const emu_dim3 *emu_block_idx(void) { return &current->block_idx; }
+const emu_dim3 *emu_block_dim(void) { return &current->block_dim; }
+const emu_dim3 *emu_grid_dim(void) { return &current->grid_dim; }
+
+void emu_do(emu_op *op)
+{
+    emu *e = current;
+    emu_thread *t = e->cur;
+    t->op = op;
+    t->state = op->kind == TRACE_BARRIER ? TS_BARRIER : TS_PENDING;
+    swapcontext(&t->ctx, &e->sched);
+}
+
+int64_t emu_shared_region(const void *key, unsigned bytes)
+{
+    emu *e = current;
+    for (int i = 0; i < e->nregions; i++)
+        if (e->regions[i].key == key) return e->regions[i].word;
+    int64_t words = (bytes + 3) / 4;
+    if (e->nregions == EMU_MAX_REGIONS || (e->shared_words_used + words) * 4 > EMU_SHARED_BYTES) {
+        fail(e, "the block's __shared__ objects need more than %d bytes", EMU_SHARED_BYTES);
+        return 0;
+    }
+    e->regions[e->nregions].key = key;
+    e->regions[e->nregions].word = e->shared_words_used;
+    e->nregions++;
+    e->shared_words_used += words;
+    return e->shared_words_used - words;
+}
+
+static void fiber_main(void)
+{
+    emu *e = current;
+    e->launch->kernel(e->launch->args);
+    e->cur->state = TS_EXITED; /* uc_link returns to the scheduler */
+}
+
+emu *emu_create(void)
+{
+    emu *e = calloc(1, sizeof *e);
+    if (!e) return NULL;
+    long page = sysconf(_SC_PAGESIZE);
+    e->stack_stride = (size_t)page + EMU_STACK;
+    size_t total = e->stack_stride * EMU_MAX_THREADS;
+    void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (m == MAP_FAILED) { free(e); return NULL; }
+    e->stacks = m;
+    for (int i = 0; i < EMU_MAX_THREADS; i++) /* guard page below each stack: an overflow faults */
+        mprotect(e->stacks + (size_t)i * e->stack_stride, (size_t)page, PROT_NONE);
+    return e;
+}
+
+void emu_destroy(emu *e)
+{
+    if (!e) return;
+    munmap(e->stacks, e->stack_stride * EMU_MAX_THREADS);
+    free(e);
+}
+
+const char *emu_last_error(const emu *e) { return e->err; }
+
+int emu_set_buffer(emu *e, int id, void *mem, size_t bytes)
+{
+    if (id < 0 || id >= EMU_MAX_BUFFERS) { fail(e, "buffer id %d out of range", id); return -1; }
+    e->buffers[id].mem = mem;
+    e->buffers[id].bytes = bytes;
+    return 0;
+}
+
+/* ---- executing one warp instruction ---- */
+
+static float lane_float(const emu_op *op, unsigned c)
+{
+    if (op->is_int) return (float)op->data[c];
+    float f;
+    memcpy(&f, &op->data[c], sizeof f);
+    return f;
+}
+
+static void where(const emu *e, unsigned tid, char *s, size_t n)
+{
+    snprintf(s, n, "block %u, thread %u (warp %u, lane %u)", e->block_idx.x, tid, tid / 32, tid % 32);
+}
+
+static int check_shared(emu *e, const emu_op *op, unsigned tid)
+{
+    int64_t words = (op->elem_size + 3) / 4;
+    if (op->index >= op->lo && op->index + words <= op->hi) return 0;
+    char w[96];
+    where(e, tid, w, sizeof w);
+    fail(e, "line %u: %s %s element %lld of a __shared__ array of %lld elements (out of bounds)", op->line, w,
+         op->kind == TRACE_SHARED_STORE ? "writes" : "reads", (long long)((op->index - op->lo) / words),
+         (long long)((op->hi - op->lo) / words));
+    return -1;
+}
+
+static unsigned char *global_at(emu *e, const emu_op *op, unsigned tid)
+{
+    if (op->buf < 0 || op->buf >= EMU_MAX_BUFFERS || !e->buffers[op->buf].mem) {
+        fail(e, "line %u: access to unknown global buffer %d", op->line, op->buf);
+        return NULL;
+    }
+    size_t bytes = e->buffers[op->buf].bytes;
+    if (op->index < 0 || (uint64_t)(op->index + 1) * op->elem_size > bytes) {
+        char w[96];
+        where(e, tid, w, sizeof w);
+        fail(e, "line %u: %s accesses global element %lld, beyond a buffer of %zu elements", op->line, w,
+             (long long)op->index, bytes / op->elem_size);
+        return NULL;
+    }
+    return e->buffers[op->buf].mem + (size_t)op->index * op->elem_size;
+}
+
+static void shuffle(emu *e, unsigned w, uint32_t group, int64_t *src_out)
+{
+    emu_thread *th = &e->threads[w * 32];
+    uint32_t got[32];
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(group >> l & 1)) continue;
+        const emu_op *op = th[l].op;
+        int width = op->width >= 1 && op->width <= 32 ? op->width : 32;
+        unsigned seg = l / (unsigned)width * (unsigned)width;
+        int src;
+        switch (op->shfl_mode) {
+        case EMU_SHFL_DOWN: src = (int)l + op->shfl_arg; if (src >= (int)(seg + (unsigned)width)) src = (int)l; break;
+        case EMU_SHFL_UP: src = (int)l - op->shfl_arg; if (src < (int)seg) src = (int)l; break;
+        case EMU_SHFL_XOR: src = (int)(l ^ (unsigned)op->shfl_arg); if (src >= (int)(seg + (unsigned)width)) src = (int)l; break;
+        default: src = (int)(seg + ((unsigned)op->shfl_arg % (unsigned)width)); break;
+        }
+        /* a source lane that is not taking part is undefined in CUDA; hardware returns stale
+         * register contents, here the caller keeps its own value */
+        if (!(group >> src & 1)) src = (int)l;
+        src_out[l] = src;
+        got[l] = th[src].op->data[0];
+    }
+    for (unsigned l = 0; l < 32; l++)
+        if (group >> l & 1) th[l].op->data[0] = got[l];
+}
+
+static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned phase)
+{
+    emu_thread *th = &e->threads[w * 32];
+    const emu_op *first = th[__builtin_ctz(group)].op;
+    int64_t addr[32];
+    float val[32 * 4];
+    int64_t src[32];
+    int kind = first->kind;
+    if (kind == TRACE_SHUFFLE) shuffle(e, w, group, src);
+    int n = 0;
+    for (unsigned l = 0; l < 32 && !e->failed; l++) {
+        if (!(group >> l & 1)) continue;
+        emu_op *op = th[l].op;
+        unsigned tid = w * 32 + l;
+        unsigned char *p = NULL;
+        switch (kind) {
+        case TRACE_SHARED_LOAD:
+        case TRACE_SHARED_STORE:
+            if (check_shared(e, op, tid)) return;
+            p = e->shared + op->index * 4;
+            if (kind == TRACE_SHARED_LOAD) memcpy(op->data, p, op->elem_size);
+            else memcpy(p, op->data, op->elem_size);
+            addr[n] = op->index;
+            break;
+        case TRACE_GLOBAL_LOAD:
+        case TRACE_GLOBAL_STORE:
+            if (!(p = global_at(e, op, tid))) return;
+            if (kind == TRACE_GLOBAL_LOAD) memcpy(op->data, p, op->elem_size);
+            else memcpy(p, op->data, op->elem_size);
+            addr[n] = op->index;
+            break;
+        case TRACE_GLOBAL_ATOMIC: {
+            if (!(p = global_at(e, op, tid))) return;
+            uint32_t old;
+            memcpy(&old, p, 4);
+            uint32_t nv = old >= op->operand ? 0 : old + 1; /* atomicInc */
+            memcpy(p, &nv, 4);
+            op->data[0] = old;
+            addr[n] = op->index;
+            break;
+        }
+        case TRACE_SHUFFLE:
+            addr[n] = src[l];
+            break;
+        default:
+            break;
+        }
+        unsigned width = op->elem_size > 4 ? op->elem_size / 4 : 1;
+        for (unsigned c = 0; c < width; c++) val[n * (int)width + (int)c] = lane_float(op, c);
+        n++;
+    }
+    if (e->failed || !record) return;
+    trace_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = (uint8_t)kind;
+    ev.elem_size = (uint8_t)(first->elem_size ? first->elem_size : 4);
+    ev.buf = (uint8_t)(first->buf >= 0 ? first->buf : 0);
+    ev.pass = (uint8_t)e->launch->pass;
+    ev.warp = (uint16_t)w;
+    ev.phase = (uint16_t)phase;
+    ev.block = e->block_idx.x;
+    ev.line = first->line;
+    ev.mask = group;
+    if (trace_push(e->launch->trace, &ev, addr, val)) fail(e, "out of memory while recording the trace");
+}
+
+static void record_plain(emu *e, unsigned w, int kind, unsigned line, uint32_t mask, unsigned phase)
+{
+    trace_event ev;
+    memset(&ev, 0, sizeof ev);
+    ev.kind = (uint8_t)kind;
+    ev.pass = (uint8_t)e->launch->pass;
+    ev.warp = (uint16_t)w;
+    ev.phase = (uint16_t)phase;
+    ev.block = e->block_idx.x;
+    ev.line = line;
+    ev.mask = mask;
+    if (trace_push(e->launch->trace, &ev, NULL, NULL)) fail(e, "out of memory while recording the trace");
+}
+
+static int is_sync(const emu_op *op) { return op->kind == TRACE_SHUFFLE || op->kind == TRACE_WARP_SYNC; }
+
+static int sync_ready(const emu_thread *th, const emu_op *op)
+{
+    for (unsigned m = 0; m < 32; m++) {
+        if (!(op->mask >> m & 1) || th[m].state == TS_EXITED) continue;
+        if (th[m].state != TS_PENDING || th[m].op->line != op->line || th[m].op->kind != op->kind) return 0;
+    }
+    return 1;
+}
+
+/* Runs warp w until all its live lanes wait at a barrier or have exited. */
+static void run_warp(emu *e, unsigned w, int record, unsigned phase)
+{
+    emu_thread *th = &e->threads[w * 32];
+    while (!e->failed) {
+        uint32_t exited = 0;
+        for (unsigned l = 0; l < 32; l++) {
+            if (th[l].state != TS_READY) continue;
+            e->cur = &th[l];
+            swapcontext(&e->sched, &th[l].ctx);
+            if (th[l].state == TS_EXITED) exited |= 1u << l;
+        }
+        if (e->failed) return;
+        if (exited && record) record_plain(e, w, TRACE_EXIT, 0, exited, phase);
+        /* the lanes at the lowest (line, kind) go first, except that a *_sync op waits until
+         * every live lane of its mask has arrived at it (CUDA's semantics for shuffles and
+         * __syncwarp; it is also where hardware reconverges them) */
+        uint32_t group = 0, pending = 0;
+        unsigned best_line = 0;
+        int best_kind = 0;
+        for (unsigned l = 0; l < 32; l++) {
+            if (th[l].state != TS_PENDING) continue;
+            pending |= 1u << l;
+            const emu_op *op = th[l].op;
+            if (is_sync(op) && !sync_ready(th, op)) continue;
+            if (!group || op->line < best_line || (op->line == best_line && op->kind < best_kind)) {
+                group = 1u << l;
+                best_line = op->line;
+                best_kind = op->kind;
+            } else if (op->line == best_line && op->kind == best_kind) {
+                group |= 1u << l;
+            }
+        }
+        if (!group && pending) {
+            const emu_op *op = th[__builtin_ctz(pending)].op;
+            fail(e, "line %u: warp %u: lanes 0x%08x wait in a *_sync call for lanes of its mask 0x%08x that never arrive",
+                 op->line, w, pending, op->mask);
+            return;
+        }
+        if (!group) return;
+        execute(e, w, group, record, phase);
+        for (unsigned l = 0; l < 32; l++)
+            if (group >> l & 1) th[l].state = TS_READY;
+    }
+}
+
+static void run_block(emu *e, unsigned bx)
+{
+    const emu_launch *L = e->launch;
+    unsigned nthreads = L->block, nwarps = (nthreads + 31) / 32;
+    int record = L->trace && bx < L->blocks_traced;
+    e->block_idx = (emu_dim3){bx, 0, 0};
+    e->nregions = 0;
+    e->shared_words_used = 0;
+    /* shared memory starts undefined on hardware; a fixed fill keeps captures deterministic */
+    memset(e->shared, 0, sizeof e->shared);
+    for (unsigned i = 0; i < nwarps * 32; i++) {
+        emu_thread *t = &e->threads[i];
+        t->idx = (emu_dim3){i, 0, 0};
+        t->op = NULL;
+        if (i >= nthreads) { t->state = TS_EXITED; continue; }
+        t->state = TS_READY;
+        getcontext(&t->ctx);
+        t->ctx.uc_stack.ss_sp = e->stacks + (size_t)i * e->stack_stride + (e->stack_stride - EMU_STACK);
+        t->ctx.uc_stack.ss_size = EMU_STACK;
+        t->ctx.uc_link = &e->sched;
+        makecontext(&t->ctx, fiber_main, 0);
+    }
+    unsigned phase = 0;
+    while (!e->failed) {
+        for (unsigned w = 0; w < nwarps && !e->failed; w++) run_warp(e, w, record, phase);
+        if (e->failed) return;
+        /* every live thread now waits at a barrier: the same one, or it is an error */
+        int first = -1;
+        for (unsigned i = 0; i < nthreads; i++) {
+            const emu_thread *t = &e->threads[i];
+            if (t->state != TS_BARRIER) continue;
+            if (first < 0) { first = (int)i; continue; }
+            unsigned l0 = e->threads[first].op->line;
+            if (t->op->line != l0) {
+                fail(e, "block %u: threads wait at different __syncthreads: thread %d at line %u, thread %u at line %u",
+                     bx, first, l0, i, t->op->line);
+                return;
+            }
+        }
+        if (first < 0) return; /* all threads have exited */
+        unsigned line = e->threads[first].op->line;
+        for (unsigned w = 0; w < nwarps; w++) {
+            uint32_t m = 0;
+            for (unsigned l = 0; l < 32; l++)
+                if (e->threads[w * 32 + l].state == TS_BARRIER) m |= 1u << l;
+            if (m && record) record_plain(e, w, TRACE_BARRIER, line, m, phase);
+            for (unsigned l = 0; l < 32; l++)
+                if (m >> l & 1) e->threads[w * 32 + l].state = TS_READY;
+        }
+        phase++;
+    }
+}
+
+int emu_run(emu *e, const emu_launch *l)
+{
+    e->failed = 0;
+    e->err[0] = '\0';
+    if (l->block < 1 || l->block > EMU_MAX_THREADS) {
+        fail(e, "block of %u threads: the emulator runs 1 to %d", l->block, EMU_MAX_THREADS);
+        return -1;
+    }
+    emu *saved = current;
+    current = e;
+    e->launch = l;
+    e->block_dim = (emu_dim3){l->block, 1, 1};
+    e->grid_dim = (emu_dim3){l->grid, 1, 1};
+    for (unsigned b = 0; b < l->grid && !e->failed; b++) run_block(e, b);
+    current = saved;
+    e->launch = NULL;
+    return e->failed ? -1 : 0;
+}

@@ -1,0 +1,116 @@
+/* ladder: the version table. Adding a version is one row here and one file in kernels/. */
+#include "ladder.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+/* defined by WS_LAUNCH in each kernel file, compiled for the emulator */
+void ws_emu_naive(const void *), ws_emu_v0(const void *), ws_emu_v1(const void *), ws_emu_v2(const void *),
+    ws_emu_v3(const void *), ws_emu_v4(const void *), ws_emu_v4s(const void *), ws_emu_v5(const void *),
+    ws_emu_v6(const void *), ws_emu_v7(const void *), ws_emu_v8(const void *);
+
+const ladder_version ladder_versions[] = {
+    {"naive", "Global memory, one launch per stride",
+     "Adds pairs in place in global memory; log2(n) launches, no shared memory.",
+     "kernels/naive.cu", "naive_reduction_kernel,global", ws_emu_naive, LADDER_IN_PLACE, 32, 1024, 1, 1, 0},
+    {"v0", "Interleaved addressing, divergent branch",
+     "tid % (2*s) == 0 picks scattered threads: every warp diverges.",
+     "kernels/v0.cu", "reduce0,reduce_v0,reduceNeighbored,interleaved-divergent", ws_emu_v0, LADDER_TREE, 32, 1024, 1, 1, 0},
+    {"v1", "Interleaved addressing, strided index",
+     "index = 2*s*tid: whole warps work or idle, but lanes 2s words apart collide in banks.",
+     "kernels/v1.cu", "reduce1,reduce_v1,reduceNeighboredLess,strided-index", ws_emu_v1, LADDER_TREE, 32, 1024, 1, 1, 0},
+    {"v2", "Sequential addressing",
+     "Stride halves from blockDim/2: consecutive lanes, consecutive banks, no conflicts; half the threads idle at once.",
+     "kernels/v2.cu", "reduce2,reduce_v2,reduceInterleaved,sequential", ws_emu_v2, LADDER_TREE, 32, 1024, 1, 1, 0},
+    {"v3", "First add during load",
+     "Each thread adds two inputs while loading: half the blocks, no idle first step.",
+     "kernels/v3.cu", "reduce3,reduceUnroll2,reduceUnrolling2,first-add", ws_emu_v3, LADDER_TREE, 32, 1024, 2, 2, 0},
+    {"v4", "Unrolled last warp (volatile)",
+     "The last 6 steps run in one warp with no barrier: the textbook volatile form, unsafe since Volta.",
+     "kernels/v4.cu", "reduce4,reduceUnrollWarp8,reduceUnrollingWarp8,unroll-last-warp", ws_emu_v4, LADDER_TREE, 64, 1024, 2, 2, 0},
+    {"v4s", "Unrolled last warp (__syncwarp)",
+     "The last warp's steps separated by __syncwarp: safe under independent thread scheduling.",
+     "kernels/v4s.cu", "reduce4s,syncwarp", ws_emu_v4s, LADDER_TREE, 64, 1024, 2, 2, 0},
+    {"v5", "Complete unroll (template block size)",
+     "blockSize is a template parameter: the whole tree is unrolled at compile time.",
+     "kernels/v5.cu", "reduce5,reduceCompleteUnroll,reduceCompleteUnrollWarp8,complete-unroll", ws_emu_v5, LADDER_TREE, 32, 1024, 2, 2, 0},
+    {"v6", "Many elements per thread (grid-stride loop)",
+     "Each thread sums many inputs in a register before the tree: the cost per element falls.",
+     "kernels/v6.cu", "reduce6,reduceUnrolling8,grid-stride,multiple-adds", ws_emu_v6, LADDER_TREE, 32, 1024, 8, 2, 1},
+    {"v7", "Warp shuffles, float4 loads",
+     "__shfl_down_sync reduces each warp in registers; 16-byte loads; one barrier per block.",
+     "kernels/v7.cu", "reduce7,shuffle,shfl", ws_emu_v7, LADDER_TREE, 32, 1024, 8, 4, 1},
+    {"v8", "Single pass (last block finishes)",
+     "One launch: blocks publish partials, the last to take a ticket sums them.",
+     "kernels/v8.cu", "reduce8,threadFenceReduction,single-pass", ws_emu_v8, LADDER_SINGLE_PASS, 32, 1024, 8, 4, 1},
+};
+const size_t ladder_count = sizeof ladder_versions / sizeof ladder_versions[0];
+
+const ladder_version *ladder_find(const char *name)
+{
+    size_t len = strlen(name);
+    for (size_t i = 0; i < ladder_count; i++) {
+        const ladder_version *v = &ladder_versions[i];
+        if (strcasecmp(v->id, name) == 0) return v;
+        for (const char *a = v->aliases; *a;) {
+            const char *comma = strchr(a, ',');
+            size_t alen = comma ? (size_t)(comma - a) : strlen(a);
+            if (alen == len && strncasecmp(a, name, len) == 0) return v;
+            a += alen + (comma ? 1 : 0);
+        }
+    }
+    return NULL;
+}
+
+int ladder_check_block(const ladder_version *v, unsigned block, char *err, size_t errlen)
+{
+    if (block >= v->min_block && block <= v->max_block && (block & (block - 1)) == 0) return 0;
+    snprintf(err, errlen, "version %s runs blocks of %u to %u threads, a power of two; got %u", v->id, v->min_block,
+             v->max_block, block);
+    return -1;
+}
+
+int ladder_check_ept(const ladder_version *v, unsigned ept, char *err, size_t errlen)
+{
+    if (!v->ept_tunable) {
+        if (ept == v->ept_default) return 0;
+        snprintf(err, errlen, "version %s reduces %u element%s per thread; --ept applies to v6, v7 and v8", v->id,
+                 v->ept_default, v->ept_default == 1 ? "" : "s");
+        return -1;
+    }
+    if (ept >= v->ept_multiple && ept <= 4096 && ept % v->ept_multiple == 0) return 0;
+    snprintf(err, errlen, "version %s needs --ept to be a multiple of %u from %u to 4096; got %u", v->id,
+             v->ept_multiple, v->ept_multiple, ept);
+    return -1;
+}
+
+static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }
+
+int ladder_plan(const ladder_version *v, unsigned block, uint64_t n, unsigned ept, ladder_pass *passes)
+{
+    if (n == 0) return -1;
+    int np = 0;
+    switch (v->shape) {
+    case LADDER_IN_PLACE: {
+        unsigned grid = (unsigned)div_up(n, block);
+        for (uint64_t s = 1; s < n && np < LADDER_MAX_PASSES; s *= 2)
+            passes[np++] = (ladder_pass){grid, block, (unsigned)s, n};
+        if (np == 0) passes[np++] = (ladder_pass){grid, block, 1, n}; /* n = 1: one launch that adds nothing */
+        break;
+    }
+    case LADDER_SINGLE_PASS:
+        passes[np++] = (ladder_pass){(unsigned)div_up(n, (uint64_t)block * ept), block, 0, n};
+        break;
+    case LADDER_TREE: {
+        uint64_t m = n;
+        do {
+            unsigned grid = (unsigned)div_up(m, (uint64_t)block * ept);
+            passes[np++] = (ladder_pass){grid, block, 0, m};
+            m = grid;
+        } while (m > 1 && np < LADDER_MAX_PASSES);
+        break;
+    }
+    }
+    return np;
+}

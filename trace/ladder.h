@@ -1,0 +1,53 @@
+/* ladder: the versions of the reduction, in one table, and how each is launched.
+ *
+ * A version's launch plan is the list of launches that reduces n elements to one value: passes of
+ * ceil(m / (block * elems_per_thread)) blocks until one value remains (the naive version instead
+ * launches once per stride over the same buffer; v8 launches once whatever n is). */
+#ifndef WARPSCOPE_LADDER_H
+#define WARPSCOPE_LADDER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "emu.h"
+
+typedef enum ladder_shape {
+    LADDER_TREE,        /* passes of blocks, each writing one partial sum */
+    LADDER_IN_PLACE,    /* naive: one launch per stride, in place over a copy of the input */
+    LADDER_SINGLE_PASS  /* v8: one launch, the last block finishes */
+} ladder_shape;
+
+typedef struct ladder_version {
+    const char *id;
+    const char *title;
+    const char *summary;
+    const char *file;     /* kernel source, relative to the project root */
+    const char *aliases;  /* other names in the seeds and slides, comma separated */
+    emu_kernel_fn emu;    /* one thread's run of the kernel in the emulator */
+    ladder_shape shape;
+    unsigned min_block, max_block; /* powers of two in between */
+    unsigned ept_default;          /* elements each thread reduces from the input */
+    unsigned ept_multiple;         /* elements per thread must be a multiple of this */
+    int ept_tunable;               /* 1 when --ept may change it */
+} ladder_version;
+
+extern const ladder_version ladder_versions[];
+extern const size_t ladder_count;
+
+/* By id (v0) or by any alias (reduce0, reduceNeighbored...), case-insensitive; NULL if none. */
+const ladder_version *ladder_find(const char *name);
+/* 0 when the version runs blocks of this size; else -1 and why in err. */
+int ladder_check_block(const ladder_version *v, unsigned block, char *err, size_t errlen);
+int ladder_check_ept(const ladder_version *v, unsigned ept, char *err, size_t errlen);
+
+typedef struct ladder_pass {
+    unsigned grid, block, stride;
+    uint64_t n_in;
+} ladder_pass;
+
+enum { LADDER_MAX_PASSES = 64 };
+
+/* Fills passes[] (at most LADDER_MAX_PASSES) and returns how many, or -1 if n is 0. */
+int ladder_plan(const ladder_version *v, unsigned block, uint64_t n, unsigned ept, ladder_pass *passes);
+
+#endif

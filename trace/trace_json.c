@@ -1,0 +1,363 @@
+/* trace: JSON form. Written by hand (one event per line, floats as %.9g so they read back bit for
+ * bit, the reference as %.17g); read with cJSON, checking every field so that a malformed file is
+ * rejected with the place that is wrong instead of being half-loaded. */
+#include "trace.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+    int failed;
+} sbuf;
+
+static void sb_printf(sbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    if (b->failed) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(b->p ? b->p + b->len : NULL, b->p ? b->cap - b->len : 0, fmt, ap);
+        va_end(ap);
+        if (n < 0) { b->failed = 1; return; }
+        if (b->p && b->len + (size_t)n < b->cap) { b->len += (size_t)n; return; }
+        size_t nc = b->cap ? b->cap * 2 : 1 << 16;
+        while (nc < b->len + (size_t)n + 1) nc *= 2;
+        char *q = realloc(b->p, nc);
+        if (!q) { b->failed = 1; return; }
+        b->p = q;
+        b->cap = nc;
+    }
+}
+
+/* JSON string with the characters that need escaping escaped. */
+static void sb_str(sbuf *b, const char *s)
+{
+    sb_printf(b, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') sb_printf(b, "\\%c", c);
+        else if (c < 0x20) sb_printf(b, "\\u%04x", c);
+        else sb_printf(b, "%c", c);
+    }
+    sb_printf(b, "\"");
+}
+
+char *trace_to_json(const trace *t)
+{
+    sbuf b = {0};
+    const trace_provenance *p = &t->prov;
+    sb_printf(&b, "{\n\"schema\": \"warpscope-trace\",\n\"schema_version\": %d,\n\"provenance\": {", TRACE_SCHEMA_VERSION);
+    sb_printf(&b, "\"backend\": "); sb_str(&b, p->backend);
+    sb_printf(&b, ", \"device\": "); sb_str(&b, p->device);
+    sb_printf(&b, ", \"toolkit\": "); sb_str(&b, p->toolkit);
+    sb_printf(&b, ", \"driver\": "); sb_str(&b, p->driver);
+    sb_printf(&b, ", \"date\": "); sb_str(&b, p->date);
+    sb_printf(&b, ", \"version\": "); sb_str(&b, p->version);
+    sb_printf(&b, ", \"source\": "); sb_str(&b, p->source);
+    sb_printf(&b, ", \"data\": "); sb_str(&b, p->data);
+    sb_printf(&b, ", \"n\": %" PRIu64 ", \"seed\": %" PRIu64 ", \"block\": %u, \"elems_per_thread\": %u, \"blocks_traced\": %u},\n",
+              p->n, p->seed, p->block, p->elems_per_thread, p->blocks_traced);
+    sb_printf(&b, "\"result\": %.9g,\n\"reference\": %.17g,\n\"passes\": [", (double)t->result, t->reference);
+    for (size_t i = 0; i < t->npasses; i++)
+        sb_printf(&b, "%s{\"grid\": %u, \"block\": %u, \"stride\": %u, \"n_in\": %" PRIu64 "}", i ? ", " : "",
+                  t->passes[i].grid, t->passes[i].block, t->passes[i].stride, t->passes[i].n_in);
+    sb_printf(&b, "],\n\"buffers\": [");
+    for (size_t i = 0; i < t->nbuffers; i++) {
+        sb_printf(&b, "%s{\"name\": ", i ? ", " : "");
+        sb_str(&b, t->buffers[i].name);
+        sb_printf(&b, ", \"pass\": %u}", t->buffers[i].pass);
+    }
+    sb_printf(&b, "],\n\"events\": [\n");
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        sb_printf(&b, "{\"k\":\"%s\",\"p\":%u,\"b\":%u,\"w\":%u,\"l\":%u,\"ph\":%u,\"m\":%u",
+                  trace_kind_label((trace_kind)e->kind), e->pass, e->block, e->warp, e->line, e->phase, e->mask);
+        if (trace_kind_has_data((trace_kind)e->kind)) {
+            int n = trace_popcount(e->mask);
+            unsigned w = trace_event_width(e);
+            if (e->kind == TRACE_GLOBAL_LOAD || e->kind == TRACE_GLOBAL_STORE || e->kind == TRACE_GLOBAL_ATOMIC)
+                sb_printf(&b, ",\"g\":%u", e->buf);
+            sb_printf(&b, ",\"z\":%u,\"a\":[", e->elem_size);
+            for (int j = 0; j < n; j++)
+                sb_printf(&b, "%s%" PRId64, j ? "," : "", t->lane_addr[e->lanes + (size_t)j]);
+            sb_printf(&b, "],\"v\":[");
+            for (int j = 0; j < n; j++)
+                for (unsigned c = 0; c < w; c++)
+                    sb_printf(&b, "%s%.9g", (j || c) ? "," : "", (double)t->lane_val[(e->lanes + (size_t)j) * 4 + c]);
+            sb_printf(&b, "]");
+        }
+        sb_printf(&b, "}%s\n", i + 1 < t->nevents ? "," : "");
+    }
+    sb_printf(&b, "]\n}\n");
+    if (b.failed) { free(b.p); return NULL; }
+    return b.p;
+}
+
+int trace_write_file(const trace *t, const char *path, char *err, size_t errlen)
+{
+    char *json = trace_to_json(t);
+    if (!json) { snprintf(err, errlen, "%s: out of memory while writing the trace", path); return -1; }
+    FILE *f = fopen(path, "wb");
+    if (!f) { snprintf(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno)); free(json); return -1; }
+    size_t len = strlen(json);
+    int ok = fwrite(json, 1, len, f) == len;
+    ok = (fclose(f) == 0) && ok;
+    free(json);
+    if (!ok) { snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno)); return -1; }
+    return 0;
+}
+
+/* ---- reading ---- */
+
+typedef struct rd {
+    char *err;
+    size_t errlen;
+    int failed;
+} rd;
+
+static void rd_fail(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rd_fail(rd *r, const char *fmt, ...)
+{
+    if (r->failed) return;
+    r->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, r->errlen, fmt, ap);
+    va_end(ap);
+}
+
+static const cJSON *get(rd *r, const cJSON *obj, const char *key, const char *where)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+    if (!it) rd_fail(r, "%s: missing key \"%s\"", where, key);
+    return it;
+}
+
+/* An integer in [lo, hi]; anything else (a string, a fraction, out of range) is an error. */
+static uint64_t get_uint(rd *r, const cJSON *obj, const char *key, const char *where, uint64_t hi)
+{
+    const cJSON *it = get(r, obj, key, where);
+    if (!it) return 0;
+    double v = it->valuedouble;
+    if (!cJSON_IsNumber(it) || v < 0 || v != floor(v) || v > (double)hi) {
+        rd_fail(r, "%s.%s: expected an integer from 0 to %" PRIu64, where, key, hi);
+        return 0;
+    }
+    return (uint64_t)v;
+}
+
+static void get_str(rd *r, const cJSON *obj, const char *key, const char *where, char *dst, size_t cap)
+{
+    const cJSON *it = get(r, obj, key, where);
+    if (!it) return;
+    if (!cJSON_IsString(it) || strlen(it->valuestring) >= cap) {
+        rd_fail(r, "%s.%s: expected a string of at most %zu bytes", where, key, cap - 1);
+        return;
+    }
+    strcpy(dst, it->valuestring);
+}
+
+static double get_num(rd *r, const cJSON *obj, const char *key, const char *where)
+{
+    const cJSON *it = get(r, obj, key, where);
+    if (!it) return 0;
+    if (!cJSON_IsNumber(it)) { rd_fail(r, "%s.%s: expected a number", where, key); return 0; }
+    return it->valuedouble;
+}
+
+static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr, float *val)
+{
+    char where[48];
+    snprintf(where, sizeof where, "events[%zu]", i);
+    if (!cJSON_IsObject(je)) { rd_fail(r, "%s: expected an object", where); return; }
+    trace_event e;
+    memset(&e, 0, sizeof e);
+    char kind[24] = "";
+    get_str(r, je, "k", where, kind, sizeof kind);
+    if (r->failed) return;
+    int k = trace_kind_from_label(kind);
+    if (k < 0) { rd_fail(r, "%s.k: unknown event kind \"%s\"", where, kind); return; }
+    e.kind = (uint8_t)k;
+    e.pass = (uint8_t)get_uint(r, je, "p", where, t->npasses ? t->npasses - 1 : 0);
+    e.block = (uint32_t)get_uint(r, je, "b", where, UINT32_MAX);
+    e.warp = (uint16_t)get_uint(r, je, "w", where, 31);
+    e.line = (uint32_t)get_uint(r, je, "l", where, 1000000);
+    e.phase = (uint16_t)get_uint(r, je, "ph", where, UINT16_MAX);
+    e.mask = (uint32_t)get_uint(r, je, "m", where, UINT32_MAX);
+    if (r->failed) return;
+    if (e.pass < t->npasses && e.block >= t->passes[e.pass].grid)
+        { rd_fail(r, "%s.b: block %u is outside the grid of pass %u (%u blocks)", where, e.block, e.pass, t->passes[e.pass].grid); return; }
+    if ((uint32_t)e.warp * 32 >= t->prov.block) { rd_fail(r, "%s.w: warp %u is outside a block of %u threads", where, e.warp, t->prov.block); return; }
+    if (trace_kind_has_data((trace_kind)k)) {
+        if (e.mask == 0) { rd_fail(r, "%s.m: a data event needs at least one lane", where); return; }
+        uint64_t z = get_uint(r, je, "z", where, 16);
+        if (!r->failed && z != 1 && z != 2 && z != 4 && z != 8 && z != 16) { rd_fail(r, "%s.z: element size must be 1, 2, 4, 8 or 16 bytes", where); return; }
+        e.elem_size = (uint8_t)z;
+        if (k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC)
+            e.buf = (uint8_t)get_uint(r, je, "g", where, t->nbuffers ? t->nbuffers - 1 : 0);
+        const cJSON *ja = get(r, je, "a", where), *jv = get(r, je, "v", where);
+        if (r->failed) return;
+        int n = trace_popcount(e.mask);
+        unsigned w = trace_event_width(&e);
+        if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) != n)
+            { rd_fail(r, "%s.a: expected %d addresses, one per lane of the mask", where, n); return; }
+        if (!cJSON_IsArray(jv) || cJSON_GetArraySize(jv) != n * (int)w)
+            { rd_fail(r, "%s.v: expected %d values (%u per lane)", where, n * (int)w, w); return; }
+        int j = 0;
+        for (const cJSON *x = ja->child; x; x = x->next, j++) {
+            if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) || fabs(x->valuedouble) > 9007199254740992.0)
+                { rd_fail(r, "%s.a[%d]: expected an integer", where, j); return; }
+            addr[j] = (int64_t)x->valuedouble;
+        }
+        j = 0;
+        for (const cJSON *x = jv->child; x; x = x->next, j++) {
+            if (!cJSON_IsNumber(x)) { rd_fail(r, "%s.v[%d]: expected a number", where, j); return; }
+            val[j] = (float)x->valuedouble;
+        }
+    }
+    if (trace_push(t, &e, addr, val)) rd_fail(r, "%s: out of memory", where);
+}
+
+static void read_trace(rd *r, trace *t, const cJSON *root)
+{
+    if (!cJSON_IsObject(root)) { rd_fail(r, "top level: expected an object"); return; }
+    char schema[32] = "";
+    get_str(r, root, "schema", "top level", schema, sizeof schema);
+    if (!r->failed && strcmp(schema, "warpscope-trace") != 0) { rd_fail(r, "schema: expected \"warpscope-trace\", found \"%s\"", schema); return; }
+    uint64_t sv = get_uint(r, root, "schema_version", "top level", 1000);
+    if (!r->failed && sv != TRACE_SCHEMA_VERSION)
+        { rd_fail(r, "schema_version: this warpscope reads version %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION, sv); return; }
+    const cJSON *jp = get(r, root, "provenance", "top level");
+    if (r->failed) return;
+    trace_provenance *p = &t->prov;
+    const char *w = "provenance";
+    get_str(r, jp, "backend", w, p->backend, sizeof p->backend);
+    get_str(r, jp, "device", w, p->device, sizeof p->device);
+    get_str(r, jp, "toolkit", w, p->toolkit, sizeof p->toolkit);
+    get_str(r, jp, "driver", w, p->driver, sizeof p->driver);
+    get_str(r, jp, "date", w, p->date, sizeof p->date);
+    get_str(r, jp, "version", w, p->version, sizeof p->version);
+    get_str(r, jp, "source", w, p->source, sizeof p->source);
+    get_str(r, jp, "data", w, p->data, sizeof p->data);
+    p->n = get_uint(r, jp, "n", w, (uint64_t)1 << 40);
+    p->seed = get_uint(r, jp, "seed", w, (uint64_t)1 << 53);
+    p->block = (uint32_t)get_uint(r, jp, "block", w, 1024);
+    p->elems_per_thread = (uint32_t)get_uint(r, jp, "elems_per_thread", w, 1 << 20);
+    p->blocks_traced = (uint32_t)get_uint(r, jp, "blocks_traced", w, UINT32_MAX);
+    if (!r->failed && (p->block < 32 || p->block % 32)) { rd_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
+    t->result = (float)get_num(r, root, "result", "top level");
+    t->reference = get_num(r, root, "reference", "top level");
+    const cJSON *ja = get(r, root, "passes", "top level");
+    if (r->failed) return;
+    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) < 1 || cJSON_GetArraySize(ja) > 255) { rd_fail(r, "passes: expected an array of 1 to 255 passes"); return; }
+    int i = 0;
+    for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
+        char wh[32];
+        snprintf(wh, sizeof wh, "passes[%d]", i);
+        trace_pass tp = {0, 0, 0, 0};
+        tp.grid = (uint32_t)get_uint(r, x, "grid", wh, UINT32_MAX);
+        tp.block = (uint32_t)get_uint(r, x, "block", wh, 1024);
+        tp.stride = (uint32_t)get_uint(r, x, "stride", wh, UINT32_MAX);
+        tp.n_in = get_uint(r, x, "n_in", wh, (uint64_t)1 << 40);
+        if (!r->failed && trace_add_pass(t, tp)) rd_fail(r, "out of memory");
+    }
+    ja = get(r, root, "buffers", "top level");
+    if (r->failed) return;
+    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) > 255) { rd_fail(r, "buffers: expected an array of at most 255 buffers"); return; }
+    i = 0;
+    for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
+        char wh[32], name[16] = "";
+        snprintf(wh, sizeof wh, "buffers[%d]", i);
+        get_str(r, x, "name", wh, name, sizeof name);
+        unsigned bp = (unsigned)get_uint(r, x, "pass", wh, t->npasses - 1);
+        if (!r->failed && trace_add_buffer(t, name, bp)) rd_fail(r, "out of memory");
+    }
+    ja = get(r, root, "events", "top level");
+    if (r->failed) return;
+    if (!cJSON_IsArray(ja)) { rd_fail(r, "events: expected an array"); return; }
+    int64_t addr[32];
+    float val[32 * 4];
+    size_t n = 0;
+    for (const cJSON *x = ja->child; x && !r->failed; x = x->next, n++)
+        read_event(r, t, x, n, addr, val);
+}
+
+/* line:column of a byte offset, both counted from 1 */
+static void position(const char *text, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') { (*line)++; *col = 1; }
+        else (*col)++;
+    }
+}
+
+int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen)
+{
+    trace_init(t);
+    rd r = {err, errlen, 0};
+    if (memchr(text, '\0', len)) {
+        int line, col;
+        size_t off = (size_t)((const char *)memchr(text, '\0', len) - text);
+        position(text, off, &line, &col);
+        snprintf(err, errlen, "%d:%d: unexpected NUL byte", line, col);
+        return -1;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(copy, &end, 1);
+    if (!root) {
+        int line, col;
+        size_t off = end ? (size_t)(end - copy) : 0;
+        position(copy, off < len ? off : len, &line, &col);
+        snprintf(err, errlen, "%d:%d: JSON syntax error%s", line, col, off >= len ? " (the file ends too soon)" : "");
+        free(copy);
+        return -1;
+    }
+    read_trace(&r, t, root);
+    cJSON_Delete(root);
+    free(copy);
+    if (r.failed) { trace_free(t); return -1; }
+    return 0;
+}
+
+int trace_read_file(trace *t, const char *path, char *err, size_t errlen)
+{
+    trace_init(t);
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
+    char *buf = NULL;
+    size_t len = 0, cap = 0;
+    for (;;) {
+        if (len == cap) {
+            cap = cap ? cap * 2 : 1 << 20;
+            char *q = realloc(buf, cap);
+            if (!q) { free(buf); fclose(f); snprintf(err, errlen, "%s: out of memory", path); return -1; }
+            buf = q;
+        }
+        size_t got = fread(buf + len, 1, cap - len, f);
+        len += got;
+        if (got == 0) break;
+    }
+    int rerr = ferror(f);
+    fclose(f);
+    if (rerr) { free(buf); snprintf(err, errlen, "%s: read error", path); return -1; }
+    char msg[256];
+    int rc = trace_from_json(t, buf, len, msg, sizeof msg);
+    free(buf);
+    if (rc) snprintf(err, errlen, "%s:%s", path, msg);
+    return rc;
+}
