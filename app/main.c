@@ -207,7 +207,7 @@ static int cmd_stats(int argc, char **argv)
         printf("%-6s %7s %6s %10s %10s %15s %8s %15s %5s\n", "phase", "active", "idle", "warp-instr", "divergent",
                "conflicts ld/st", "SIMD", "sectors/min", "shfl");
         for (size_t i = 0; i < s.nphases; i++) {
-            char label[16];
+            char label[24];
             snprintf(label, sizeof label, "%zu", i);
             print_row(label, &s.phases[i]);
         }

@@ -25,7 +25,8 @@ __device__ void warpReduce(shared_volatile<float> sdata, unsigned int tid)
 template <unsigned int blockSize>
 __global__ void reduce6(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
 {
-    __shared__ shared_array<float, blockSize> sdata;
+    // a block of 32 still reads sdata[tid + 16] for tid < 32: twice the block, as the CUDA samples allocate
+    __shared__ shared_array<float, (blockSize <= 32 ? 2 * blockSize : blockSize)> sdata;
 
     // each thread sums many elements, striding over the whole grid
     unsigned int tid = threadIdx.x;

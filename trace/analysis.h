@@ -18,6 +18,10 @@
 
 #include "trace.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef struct analysis_event {
     uint32_t live;      /* lanes of the warp alive before the event */
     int divergent;      /* 1: data instruction with live lanes outside its mask */
@@ -63,4 +67,7 @@ size_t analysis_shared_words(const trace *t, unsigned pass, unsigned block);
 void analysis_shared_after(const trace *t, unsigned pass, unsigned block, unsigned phase, float *cells,
                            unsigned char *written, size_t nwords);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

@@ -8,6 +8,10 @@
 
 #include "trace.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 /* Zero fields take defaults: block 256 (or the version's nearest), n = one block's worth
  * (block * elements per thread), data "random-int", seed 1, the version's elements per thread,
  * 1 traced block per pass. */
@@ -33,4 +37,7 @@ double capture_reference(const float *x, uint64_t n);
 /* |result - reference| allowed for a float tree sum of n terms: (ceil(log2 n) + 2) * 2^-24 * sum|x|. */
 double capture_tolerance(const float *x, uint64_t n);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

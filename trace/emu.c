@@ -248,7 +248,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
     trace_event ev;
     memset(&ev, 0, sizeof ev);
     ev.kind = (uint8_t)kind;
-    ev.elem_size = (uint8_t)(first->elem_size ? first->elem_size : 4);
+    ev.elem_size = (uint8_t)(trace_kind_has_data((trace_kind)kind) ? (first->elem_size ? first->elem_size : 4) : 0);
     ev.buf = (uint8_t)(first->buf >= 0 ? first->buf : 0);
     ev.pass = (uint8_t)e->launch->pass;
     ev.warp = (uint16_t)w;
@@ -330,6 +330,21 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
     }
 }
 
+/* Separate from run_block: getcontext returns twice, which may clobber a caller's locals. */
+static void init_fiber(emu *e, unsigned i, unsigned nthreads)
+{
+    emu_thread *t = &e->threads[i];
+    t->idx = (emu_dim3){i, 0, 0};
+    t->op = NULL;
+    if (i >= nthreads) { t->state = TS_EXITED; return; }
+    t->state = TS_READY;
+    getcontext(&t->ctx);
+    t->ctx.uc_stack.ss_sp = e->stacks + (size_t)i * e->stack_stride + (e->stack_stride - EMU_STACK);
+    t->ctx.uc_stack.ss_size = EMU_STACK;
+    t->ctx.uc_link = &e->sched;
+    makecontext(&t->ctx, fiber_main, 0);
+}
+
 static void run_block(emu *e, unsigned bx)
 {
     const emu_launch *L = e->launch;
@@ -340,18 +355,7 @@ static void run_block(emu *e, unsigned bx)
     e->shared_words_used = 0;
     /* shared memory starts undefined on hardware; a fixed fill keeps captures deterministic */
     memset(e->shared, 0, sizeof e->shared);
-    for (unsigned i = 0; i < nwarps * 32; i++) {
-        emu_thread *t = &e->threads[i];
-        t->idx = (emu_dim3){i, 0, 0};
-        t->op = NULL;
-        if (i >= nthreads) { t->state = TS_EXITED; continue; }
-        t->state = TS_READY;
-        getcontext(&t->ctx);
-        t->ctx.uc_stack.ss_sp = e->stacks + (size_t)i * e->stack_stride + (e->stack_stride - EMU_STACK);
-        t->ctx.uc_stack.ss_size = EMU_STACK;
-        t->ctx.uc_link = &e->sched;
-        makecontext(&t->ctx, fiber_main, 0);
-    }
+    for (unsigned i = 0; i < nwarps * 32; i++) init_fiber(e, i, nthreads);
     unsigned phase = 0;
     while (!e->failed) {
         for (unsigned w = 0; w < nwarps && !e->failed; w++) run_warp(e, w, record, phase);

@@ -11,6 +11,10 @@
 
 #include "emu.h"
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 typedef enum ladder_shape {
     LADDER_TREE,        /* passes of blocks, each writing one partial sum */
     LADDER_IN_PLACE,    /* naive: one launch per stride, in place over a copy of the input */
@@ -50,4 +54,7 @@ enum { LADDER_MAX_PASSES = 64 };
 /* Fills passes[] (at most LADDER_MAX_PASSES) and returns how many, or -1 if n is 0. */
 int ladder_plan(const ladder_version *v, unsigned block, uint64_t n, unsigned ept, ladder_pass *passes);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

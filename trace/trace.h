@@ -10,6 +10,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#ifdef __cplusplus
+extern "C" {
+#endif
+
 #define TRACE_SCHEMA_VERSION 1
 
 /* X(enum suffix, JSON/label string, carries per-lane data, counts as a data instruction) */
@@ -111,4 +115,7 @@ int trace_write_file(const trace *t, const char *path, char *err, size_t errlen)
 int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen);
 int trace_read_file(trace *t, const char *path, char *err, size_t errlen);
 
+#ifdef __cplusplus
+}
+#endif
 #endif

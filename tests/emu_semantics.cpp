@@ -1,0 +1,128 @@
+// Emulator semantics, each with a small kernel of its own, compiled like the ladder's kernels.
+// #line pins the source lines so that the expected messages can name them.
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ws_cuda.h"
+#include "analysis.h"
+#include "check.h"
+
+#line 1000
+__global__ void early_exit(global_ptr<float> out)
+{
+    unsigned int tid = threadIdx.x;
+    if (tid >= 16) return;
+    __syncthreads();
+    out[tid] = 1.0f;
+}
+WS_LAUNCH(early_exit, early_exit, (a.out))
+
+#line 1100
+__global__ void split_barrier(global_ptr<float> out)
+{
+    if (threadIdx.x < 16) {
+        __syncthreads();
+    } else {
+        __syncthreads();
+    }
+    out[threadIdx.x] = 1.0f;
+}
+WS_LAUNCH(split_barrier, split_barrier, (a.out))
+
+#line 1200
+__global__ void shuffle_width8(global_ptr<float> out)
+{
+    float v = (float)threadIdx.x;
+    out[threadIdx.x] = __shfl_down_sync(0xffffffff, v, 3, 8);
+}
+WS_LAUNCH(shuffle_width8, shuffle_width8, (a.out))
+
+#line 1300
+__global__ void shared_overrun(global_ptr<float> out)
+{
+    __shared__ shared_array<float, 32> s;
+    s[threadIdx.x + 1] = 1.0f;
+    out[threadIdx.x] = s[threadIdx.x];
+}
+WS_LAUNCH(shared_overrun, shared_overrun, (a.out))
+
+#line 1400
+__global__ void branches(global_ptr<float> out)
+{
+    unsigned int t = threadIdx.x;
+    if (t % 2) out[t] = 1.0f;
+    else out[t] = 2.0f;
+}
+WS_LAUNCH(branches, branches, (a.out))
+
+static int run(emu_kernel_fn k, unsigned block, float *out, trace *t, emu *e)
+{
+    emu_set_buffer(e, 1, out, 64 * sizeof(float));
+    emu_kernel_args args = {0, 1, -1, 64, 0};
+    emu_launch l = {k, &args, 1, block, 0, 1, t};
+    return emu_run(e, &l);
+}
+
+int main(void)
+{
+    emu *e = emu_create();
+    float out[64];
+    trace t;
+
+    /* emu_barrier_should_release_when_exited_threads_count */
+    memset(out, 0, sizeof out);
+    trace_init(&t);
+    CHECK(run(ws_emu_early_exit, 64, out, &t, e) == 0, "%s", emu_last_error(e));
+    for (int i = 0; i < 64; i++) CHECK(out[i] == (i < 16 ? 1.0f : 0.0f), "out[%d] = %g", i, (double)out[i]);
+    int barriers = 0;
+    for (size_t i = 0; i < t.nevents; i++)
+        if (t.events[i].kind == TRACE_BARRIER) {
+            barriers++;
+            CHECK(t.events[i].warp == 0 && t.events[i].mask == 0xffffu && t.events[i].line == 1004,
+                  "barrier of warp %u mask %08x line %u", t.events[i].warp, t.events[i].mask, t.events[i].line);
+        }
+    CHECK(barriers == 1, "%d barrier events, expected one (warp 0, lanes 0-15)", barriers);
+    trace_free(&t);
+
+    /* emu_barrier_should_report_threads_at_different_barriers */
+    CHECK(run(ws_emu_split_barrier, 32, out, NULL, e) == -1, "divergent barriers were accepted");
+    CHECK(strstr(emu_last_error(e), "thread 0 at line 1103, thread 16 at line 1105") != NULL, "message: %s", emu_last_error(e));
+
+    /* emu_shuffle_should_keep_own_value_outside_the_segment: width 8, delta 3 */
+    memset(out, 0, sizeof out);
+    CHECK(run(ws_emu_shuffle_width8, 32, out, NULL, e) == 0, "%s", emu_last_error(e));
+    for (int l = 0; l < 32; l++) {
+        int src = (l % 8) + 3 < 8 ? l + 3 : l;
+        CHECK(out[l] == (float)src, "lane %d got %g, expected lane %d's value", l, (double)out[l], src);
+    }
+
+    /* emu_should_report_out_of_bounds_shared_access */
+    CHECK(run(ws_emu_shared_overrun, 32, out, NULL, e) == -1, "out-of-bounds store accepted");
+    CHECK(strstr(emu_last_error(e), "line 1303: block 0, thread 31 (warp 0, lane 31) writes element 32 of a __shared__ array of 32") != NULL,
+          "message: %s", emu_last_error(e));
+
+    /* emu_divergent_branches_should_run_lowest_line_first_and_count_as_divergent */
+    trace_init(&t);
+    t.prov.block = 32; /* the analysis needs the launch shape to know which lanes are live */
+    trace_add_pass(&t, trace_pass{1, 32, 0, 32});
+    CHECK(run(ws_emu_branches, 32, out, &t, e) == 0, "%s", emu_last_error(e));
+    size_t stores[2];
+    int ns = 0;
+    for (size_t i = 0; i < t.nevents; i++)
+        if (t.events[i].kind == TRACE_GLOBAL_STORE && ns < 2) stores[ns++] = i;
+    CHECK(ns == 2, "%d stores", ns);
+    if (ns == 2) {
+        CHECK(t.events[stores[0]].line == 1403 && t.events[stores[0]].mask == 0xaaaaaaaau, "first store line %u mask %08x",
+              t.events[stores[0]].line, t.events[stores[0]].mask);
+        CHECK(t.events[stores[1]].line == 1404 && t.events[stores[1]].mask == 0x55555555u, "second store line %u mask %08x",
+              t.events[stores[1]].line, t.events[stores[1]].mask);
+        analysis_event *f = (analysis_event *)malloc(t.nevents * sizeof *f);
+        analysis_events(&t, f);
+        CHECK(f[stores[0]].divergent && f[stores[1]].divergent, "the two halves are not marked divergent");
+        free(f);
+    }
+    trace_free(&t);
+    emu_destroy(e);
+    CHECK_DONE("emu_semantics");
+}

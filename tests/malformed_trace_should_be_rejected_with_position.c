@@ -1,0 +1,100 @@
+/* A malformed trace is rejected with one message that says where: line:column for broken JSON,
+ * the key path for bad content. Each case breaks a valid capture in one known place. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "capture.h"
+#include "check.h"
+
+static char *valid_json(void)
+{
+    capture_desc d;
+    memset(&d, 0, sizeof d);
+    d.version = "v2";
+    d.block = 64;
+    trace t;
+    trace_init(&t);
+    char err[256];
+    if (capture_cpu(&d, &t, err, sizeof err)) return NULL;
+    char *j = trace_to_json(&t);
+    trace_free(&t);
+    return j;
+}
+
+/* the text with the first `from` replaced by `to` */
+static char *replaced(const char *text, const char *from, const char *to)
+{
+    const char *at = strstr(text, from);
+    if (!at) return NULL;
+    size_t n = strlen(text) - strlen(from) + strlen(to);
+    char *r = malloc(n + 1);
+    size_t pre = (size_t)(at - text);
+    memcpy(r, text, pre);
+    strcpy(r + pre, to);
+    strcat(r, at + strlen(from));
+    return r;
+}
+
+static void expect_error(const char *text, size_t len, const char *want, const char *what)
+{
+    trace t;
+    char err[256] = "";
+    int rc = trace_from_json(&t, text, len, err, sizeof err);
+    CHECK(rc == -1, "%s: accepted", what);
+    CHECK(strstr(err, want) != NULL, "%s: message \"%s\" does not contain \"%s\"", what, err, want);
+    if (rc == 0) trace_free(&t);
+}
+
+static void expect_replaced(const char *text, const char *from, const char *to, const char *want)
+{
+    char *bad = replaced(text, from, to);
+    CHECK(bad != NULL, "test setup: \"%s\" not in the capture", from);
+    if (!bad) return;
+    expect_error(bad, strlen(bad), want, to);
+    free(bad);
+}
+
+int main(void)
+{
+    char *ok = valid_json();
+    CHECK(ok != NULL, "capture failed");
+    if (!ok) CHECK_DONE("malformed_trace_should_be_rejected_with_position");
+    trace t;
+    char err[256];
+    CHECK(trace_from_json(&t, ok, strlen(ok), err, sizeof err) == 0, "valid trace rejected: %s", err);
+    trace_free(&t);
+
+    /* a stray character on a known line and column: line 2 is "schema": "warpscope-trace", */
+    char *bad = replaced(ok, "\"schema\": \"warpscope-trace\",", "\"schema\": \"warpscope-trace\" x,");
+    expect_error(bad, strlen(bad), "2:29: JSON syntax error", "stray x");
+    free(bad);
+    /* cut short in the events */
+    size_t cut = (size_t)(strstr(ok, "\"events\"") - ok) + 40;
+    expect_error(ok, cut, "ends too soon", "truncated");
+    expect_error("", 0, "1:1: JSON syntax error", "empty file");
+
+    expect_replaced(ok, "\"k\":\"shared_load\"", "\"k\":\"shared_lod\"", "unknown event kind \"shared_lod\"");
+    /* a full-warp store whose mask claims one lane */
+    const char *store = strstr(ok, "{\"k\":\"shared_store\"");
+    CHECK(store && strstr(store, "\"m\":4294967295"), "test setup: no full-warp shared store");
+    if (store) {
+        char *tail = replaced(store, "\"m\":4294967295", "\"m\":1");
+        size_t pre = (size_t)(store - ok);
+        char *whole = malloc(pre + strlen(tail) + 1);
+        memcpy(whole, ok, pre);
+        strcpy(whole + pre, tail);
+        expect_error(whole, strlen(whole), "expected 1 addresses, one per lane of the mask", "mask of one lane");
+        free(tail);
+        free(whole);
+    }
+    expect_replaced(ok, "\"w\":1,", "\"w\":7,", "warp 7 is outside a block of 64 threads");
+    expect_replaced(ok, "\"schema_version\": 1", "\"schema_version\": 99", "schema_version: this warpscope reads version 1");
+    expect_replaced(ok, "\"reference\"", "\"referense\"", "missing key \"reference\"");
+    expect_replaced(ok, "\"block\": 64,", "\"block\": \"64\",", "provenance.block: expected an integer");
+    expect_replaced(ok, "\"m\":4294967295", "\"m\":-3", "events[0].m: expected an integer");
+
+    CHECK(trace_read_file(&t, "no/such/trace.json", err, sizeof err) == -1 && strstr(err, "no/such/trace.json: cannot open"),
+          "missing file: \"%s\"", err);
+    free(ok);
+    CHECK_DONE("malformed_trace_should_be_rejected_with_position");
+}
