@@ -119,7 +119,10 @@ int main(void)
               t.events[stores[1]].line, t.events[stores[1]].mask);
         analysis_event *f = (analysis_event *)malloc(t.nevents * sizeof *f);
         analysis_events(&t, f);
-        CHECK(f[stores[0]].divergent && f[stores[1]].divergent, "the two halves are not marked divergent");
+        /* the odd lanes wait while the even ones are live elsewhere: divergent; by the else
+         * branch the odd lanes have finished the kernel, so only even lanes are live */
+        CHECK(f[stores[0]].divergent && f[stores[0]].live == 0xffffffffu, "the if branch is not marked divergent");
+        CHECK(!f[stores[1]].divergent && f[stores[1]].live == 0x55555555u, "else branch: live %08x", f[stores[1]].live);
         free(f);
     }
     trace_free(&t);
