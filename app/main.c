@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "analysis.h"
+#include "bench.h"
 #include "capture.h"
 #include "ladder.h"
 #include "trace.h"
@@ -33,6 +34,8 @@ static void print_help(void)
          "  warpscope capture --version ID [capture flags] -o FILE\n"
          "  warpscope stats (FILE | --version ID [capture flags]) [--json]\n"
          "  warpscope perf capture         benchmark: capture time and trace size per version\n"
+         "  warpscope bench [--sizes LIST] [--versions LIST] [--reps R] [--block B] [--json FILE] [--csv FILE]\n"
+         "                                 every version on a CUDA GPU against CUB, Thrust and the bandwidth ceiling\n"
          "\n"
          "capture flags:\n"
          "  --block B          threads per block, a power of two from 32 (64 for v4, v4s) to 1024; default 256\n"
@@ -349,5 +352,6 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 2, argv + 2);
     if (strcmp(cmd, "capture") == 0) return cmd_capture(argc - 2, argv + 2);
     if (strcmp(cmd, "perf") == 0) return cmd_perf(argc - 2, argv + 2);
+    if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);
     return usage_error("unknown command \"%s\"%s", cmd, "");
 }

@@ -1,6 +1,6 @@
 /* v8: single pass: the last block to finish adds up the partial sums.
  *
- * Changed from v7: no second launch. Each block writes its partial sum, makes it visible to the
+ * Changed from v7: four independent float4 loads per iteration, and no second launch. Each block writes its partial sum, makes it visible to the
  * whole GPU with __threadfence(), then takes a ticket with atomicInc; the block that draws the
  * last ticket knows every other partial is in memory and reduces them itself.
  * Still slow: nothing big; the tail block's extra pass is over gridDim values only. What is left is
@@ -35,10 +35,18 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     __shared__ shared_array<bool, 1> amLast;
     unsigned int tid = threadIdx.x;
 
-    // each thread sums float4s, striding over the whole grid
+    // each thread sums float4s, striding over the whole grid, four loads in flight at a time:
+    // one load per iteration leaves the memory idle while each waits (see docs/bench-notes.md)
     float sum = 0.0f;
     global_ptr<const float4> in4 = as_float4(g_idata);
-    for (unsigned int i = blockIdx.x * blockDim.x + tid; i < n / 4; i += blockDim.x * gridDim.x) {
+    unsigned int stride = blockDim.x * gridDim.x;
+    unsigned int i = blockIdx.x * blockDim.x + tid;
+    for (; i + 3 * stride < n / 4; i += 4 * stride) {
+        float4 a = in4[i], b = in4[i + stride], c = in4[i + 2 * stride], d = in4[i + 3 * stride];
+        sum += ((a.x + a.y) + (a.z + a.w)) + ((b.x + b.y) + (b.z + b.w)) +
+               (((c.x + c.y) + (c.z + c.w)) + ((d.x + d.y) + (d.z + d.w)));
+    }
+    for (; i < n / 4; i += stride) {
         float4 v = in4[i];
         sum += (v.x + v.y) + (v.z + v.w);
     }
@@ -57,7 +65,7 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // the last block adds up every block's partial
     if (amLast[0]) {
         sum = 0.0f;
-        for (unsigned int i = tid; i < gridDim.x; i += blockDim.x) sum += g_odata[i];
+        for (unsigned int k = tid; k < gridDim.x; k += blockDim.x) sum += g_odata[k];
         sum = blockReduceSum(sum, warpSums);
         if (tid == 0) {
             g_odata[0] = sum;

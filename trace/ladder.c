@@ -5,10 +5,12 @@
 #include <string.h>
 #include <strings.h>
 
+#include "versions.h"
+
 /* defined by WS_LAUNCH in each kernel file, compiled for the emulator */
-void ws_emu_naive(const void *), ws_emu_v0(const void *), ws_emu_v1(const void *), ws_emu_v2(const void *),
-    ws_emu_v3(const void *), ws_emu_v4(const void *), ws_emu_v4s(const void *), ws_emu_v5(const void *),
-    ws_emu_v6(const void *), ws_emu_v7(const void *), ws_emu_v8(const void *);
+#define WS_X_DECLARE(id) void ws_emu_##id(const void *);
+WS_VERSIONS(WS_X_DECLARE)
+#undef WS_X_DECLARE
 
 const ladder_version ladder_versions[] = {
     {"naive", "Global memory, one launch per stride",

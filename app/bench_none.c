@@ -1,0 +1,13 @@
+/* bench without CUDA in the build: one clear line, exit 2. */
+#include <stdio.h>
+
+#include "bench.h"
+
+int bench_main(int argc, char **argv)
+{
+    (void)argc;
+    (void)argv;
+    fprintf(stderr, "warpscope: bench needs a build with CUDA (nvcc was not found when this was configured); "
+                    "assets/bench-h100.json holds results measured on an H100\n");
+    return 2;
+}
