@@ -138,7 +138,7 @@ struct opts {
     std::vector<size_t> sizes;
     std::vector<std::string> versions;
     int reps = 30;
-    unsigned block = 256;
+    unsigned block = 0; // 0: each version's bench_block
     const char *json = nullptr, *csv = nullptr;
 };
 
@@ -244,7 +244,7 @@ int bench_main(int argc, char **argv)
         const ladder_version *v = ladder_find(id.c_str());
         if (!v) { fprintf(stderr, "warpscope: bench: unknown version \"%s\" (warpscope list shows them)\n", id.c_str()); return 2; }
         char err[256];
-        if (ladder_check_block(v, o.block, err, sizeof err)) { fprintf(stderr, "warpscope: bench: %s\n", err); return 2; }
+        if (o.block && ladder_check_block(v, o.block, err, sizeof err)) { fprintf(stderr, "warpscope: bench: %s\n", err); return 2; }
         vers.push_back(v);
     }
 
@@ -268,10 +268,9 @@ int bench_main(int argc, char **argv)
     time_t now = time(nullptr);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     size_t l2 = (size_t)prop.l2CacheSize;
-    unsigned resident = (unsigned)prop.multiProcessorCount * (unsigned)(prop.maxThreadsPerMultiProcessor / (int)o.block);
     printf("%s, %d SMs, L2 %zu MB, spec peak %.0f GB/s (%d MHz x %d bits x 2), driver %s, %s\n", prop.name,
            prop.multiProcessorCount, l2 >> 20, spec_gbs, mem_khz / 1000, bus_bits, driver, toolkit);
-    printf("median of %d runs after 3 warm-ups, CUDA events, inputs rotated over >= 4x L2; block %u\n\n", o.reps, o.block);
+    printf("median of %d runs after 3 warm-ups, CUDA events, inputs rotated over >= 4x L2\n\n", o.reps);
 
     cudaStream_t st;
     CK(cudaStreamCreate(&st));
@@ -375,15 +374,18 @@ int bench_main(int argc, char **argv)
 
         for (const ladder_version *v : vers) {
             launch_fn fn = launcher(v->id);
-            // Brent: enough elements per thread that the grid is about what the GPU holds at once
+            unsigned block = o.block ? o.block : v->bench_block;
+            // Brent: enough elements per thread that the grid is two blocks for each one the GPU
+            // holds at once (two tiles in flight per resident block measured best, bench-notes.md)
+            unsigned resident = 2 * (unsigned)prop.multiProcessorCount * (unsigned)(prop.maxThreadsPerMultiProcessor / (int)block);
             unsigned ept = v->ept_default;
             if (v->ept_tunable) {
-                size_t want = (n + (size_t)o.block * resident - 1) / ((size_t)o.block * resident);
+                size_t want = (n + (size_t)block * resident - 1) / ((size_t)block * resident);
                 want = (want + v->ept_multiple - 1) / v->ept_multiple * v->ept_multiple;
                 ept = (unsigned)std::max<size_t>(ept, std::min<size_t>(want, 1u << 20));
             }
             ladder_pass plan[LADDER_MAX_PASSES];
-            int np = ladder_plan(v, o.block, n, ept, plan);
+            int np = ladder_plan(v, block, n, ept, plan);
             const float *last = nullptr;
             auto run = [&](const float *src, size_t) {
                 if (v->shape == LADDER_IN_PLACE) // naive reduces in place: start each run from the input
@@ -403,7 +405,7 @@ int bench_main(int argc, char **argv)
                     last = cur;
                 });
             };
-            measure(v->id, o.block, plan[0].grid, (unsigned)np, ept, run, [&] { return read_float(last); }, (double)bytes);
+            measure(v->id, block, plan[0].grid, (unsigned)np, ept, run, [&] { return read_float(last); }, (double)bytes);
         }
         measure("cub", 0, 0, 0, 0, [&](const float *src, size_t) {
             return timed([&] { CK(cub::DeviceReduce::Sum(cub_tmp, cub_bytes, src, result_d, (int)n, st)); });
@@ -412,7 +414,7 @@ int bench_main(int argc, char **argv)
         measure("thrust", 0, 0, 0, 0, [&](const float *src, size_t) {
             return timed([&] { thrust_result = thrust::reduce(thrust::cuda::par.on(st), src, src + n, 0.0f); });
         }, [&] { return (double)thrust_result; }, (double)bytes);
-        unsigned cgrid = resident / 1; // one wave of resident 256-thread blocks
+        unsigned cgrid = (unsigned)prop.multiProcessorCount * (unsigned)(prop.maxThreadsPerMultiProcessor / 256); // one wave of 256-thread blocks
         measure("read-ceiling", 256, cgrid, 1, 0, [&](const float *src, size_t) {
             return timed([&] { read_ceiling_kernel<<<cgrid, 256, 0, st>>>((const float4 *)src, n / 4, partials); });
         }, std::function<double()>(), (double)(n / 4 * 16));

@@ -33,6 +33,7 @@ typedef struct ladder_version {
     unsigned ept_default;          /* elements each thread reduces from the input */
     unsigned ept_multiple;         /* elements per thread must be a multiple of this */
     int ept_tunable;               /* 1 when --ept may change it */
+    unsigned bench_block;          /* the block the benchmark runs it with (tuned on an H100) */
 } ladder_version;
 
 extern const ladder_version ladder_versions[];
