@@ -375,8 +375,9 @@ int bench_main(int argc, char **argv)
         for (const ladder_version *v : vers) {
             launch_fn fn = launcher(v->id);
             unsigned block = o.block ? o.block : v->bench_block;
-            // Brent: enough elements per thread that the grid is two blocks for each one the GPU
-            // holds at once (two tiles in flight per resident block measured best, bench-notes.md)
+            // Brent: enough elements per thread that the grid is two waves of the blocks the GPU
+            // holds at once; exactly two waves measured best (grid 1056 against 1055 on an H100:
+            // 1% apart, docs/bench-notes.md)
             unsigned resident = 2 * (unsigned)prop.multiProcessorCount * (unsigned)(prop.maxThreadsPerMultiProcessor / (int)block);
             unsigned ept = v->ept_default;
             if (v->ept_tunable) {

@@ -24,7 +24,7 @@ expect '--n expects a whole number from 1' "$ws" stats --version v2 --n 0
 expect '--n expects a whole number from 1' "$ws" stats --version v2 --n -5
 expect 'unknown data pattern "zeros"' "$ws" stats --version v2 --data zeros
 expect '--ept applies to v6, v7 and v8' "$ws" stats --version v2 --ept 4
-expect 'needs --ept to be a multiple of 4' "$ws" stats --version v7 --ept 6
+expect 'needs --ept to be a multiple of 2' "$ws" stats --version v6 --ept 5
 expect 'capture needs -o FILE' "$ws" capture --version v2
 expect 'capture needs --version' "$ws" capture -o "$tmp/x.json"
 expect '--seed needs a value' "$ws" stats --version v2 --seed

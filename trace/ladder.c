@@ -42,10 +42,10 @@ const ladder_version ladder_versions[] = {
      "kernels/v6.cu", "reduce6,reduceUnrolling8,grid-stride,multiple-adds", ws_emu_v6, LADDER_TREE, 32, 1024, 8, 2, 1, 256},
     {"v7", "Warp shuffles, float4 loads",
      "__shfl_down_sync reduces each warp in registers; 16-byte loads; one barrier per block.",
-     "kernels/v7.cu", "reduce7,shuffle,shfl", ws_emu_v7, LADDER_TREE, 32, 1024, 8, 4, 1, 256},
+     "kernels/v7.cu", "reduce7,shuffle,shfl", ws_emu_v7, LADDER_TREE, 32, 1024, 8, 1, 1, 256},
     {"v8", "Single pass (last block finishes)",
      "One launch: blocks read whole tiles, publish partials, and the last to take a ticket sums them.",
-     "kernels/v8.cu", "reduce8,threadFenceReduction,single-pass", ws_emu_v8, LADDER_SINGLE_PASS, 32, 1024, 16, 4, 1, 512},
+     "kernels/v8.cu", "reduce8,threadFenceReduction,single-pass", ws_emu_v8, LADDER_SINGLE_PASS, 32, 1024, 16, 1, 1, 512},
 };
 const size_t ladder_count = sizeof ladder_versions / sizeof ladder_versions[0];
 
