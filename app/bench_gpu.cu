@@ -187,12 +187,17 @@ static void driver_string(char *buf, size_t len)
     int dv = 0;
     cudaDriverGetVersion(&dv);
     char kernel_driver[64] = "";
+    // "NVRM version: NVIDIA UNIX ... Kernel Module [for x86_64]  580.159.04  ...": the first
+    // token that starts with a digit and has a dot is the driver's version
     FILE *f = fopen("/proc/driver/nvidia/version", "r");
     if (f) {
         char line[256];
         if (fgets(line, sizeof line, f)) {
-            const char *k = strstr(line, "Kernel Module");
-            if (k) sscanf(k + strlen("Kernel Module"), "%63s", kernel_driver);
+            for (char *tok = strtok(line, " \t\n"); tok; tok = strtok(nullptr, " \t\n"))
+                if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.')) {
+                    snprintf(kernel_driver, sizeof kernel_driver, "%s", tok);
+                    break;
+                }
         }
         fclose(f);
     }

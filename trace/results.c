@@ -1,0 +1,142 @@
+/* results: reading warpscope-bench JSON with cJSON, every field checked. */
+#include "results.h"
+
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void results_free(results *r)
+{
+    free(r->rows);
+    memset(r, 0, sizeof *r);
+}
+
+static int str_field(const cJSON *o, const char *key, char *dst, size_t cap, const char *where, char *err, size_t errlen)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsString(it) || strlen(it->valuestring) >= cap) {
+        snprintf(err, errlen, "%s%s: expected a string of at most %zu bytes", where, key, cap - 1);
+        return -1;
+    }
+    strcpy(dst, it->valuestring);
+    return 0;
+}
+
+static int num_field(const cJSON *o, const char *key, double lo, double *out, const char *where, char *err, size_t errlen)
+{
+    const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < lo) {
+        snprintf(err, errlen, "%s%s: expected a number of at least %g", where, key, lo);
+        return -1;
+    }
+    *out = it->valuedouble;
+    return 0;
+}
+
+int results_parse(results *r, const char *text, size_t len, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    char *copy = malloc(len + 1);
+    if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    const char *end = NULL;
+    cJSON *root = cJSON_ParseWithOpts(copy, &end, 1);
+    if (!root) {
+        size_t off = end ? (size_t)(end - copy) : 0;
+        int line = 1, col = 1;
+        for (size_t i = 0; i < off && i < len; i++) {
+            if (copy[i] == '\n') { line++; col = 1; }
+            else col++;
+        }
+        snprintf(err, errlen, "%d:%d: JSON syntax error%s", line, col, off >= len ? " (the file ends too soon)" : "");
+        free(copy);
+        return -1;
+    }
+    int rc = -1;
+    double v;
+    const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
+    if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "warpscope-bench") != 0) {
+        snprintf(err, errlen, "schema: expected \"warpscope-bench\" (is this a results file of warpscope bench --json?)");
+        goto out;
+    }
+    if (str_field(root, "device", r->device, sizeof r->device, "", err, errlen) ||
+        str_field(root, "driver", r->driver, sizeof r->driver, "", err, errlen) ||
+        str_field(root, "toolkit", r->toolkit, sizeof r->toolkit, "", err, errlen) ||
+        str_field(root, "date", r->date, sizeof r->date, "", err, errlen) ||
+        num_field(root, "spec_peak_gbs", 1, &r->spec_peak_gbs, "", err, errlen) ||
+        num_field(root, "reps", 1, &v, "", err, errlen))
+        goto out;
+    r->reps = (int)v;
+    const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
+    if (!cJSON_IsArray(rows) || cJSON_GetArraySize(rows) < 1) { snprintf(err, errlen, "rows: expected a non-empty array"); goto out; }
+    r->rows = calloc((size_t)cJSON_GetArraySize(rows), sizeof *r->rows);
+    if (!r->rows) { snprintf(err, errlen, "out of memory"); goto out; }
+    int i = 0;
+    for (const cJSON *x = rows->child; x; x = x->next, i++) {
+        char where[32];
+        snprintf(where, sizeof where, "rows[%d].", i);
+        results_row *row = &r->rows[r->nrows];
+        const cJSON *ok = cJSON_GetObjectItemCaseSensitive(x, "ok");
+        if (str_field(x, "name", row->name, sizeof row->name, where, err, errlen) ||
+            num_field(x, "n", 1, &v, where, err, errlen))
+            goto out;
+        row->n = (uint64_t)v;
+        if (v != floor(v)) { snprintf(err, errlen, "%sn: expected a whole number", where); goto out; }
+        if (!cJSON_IsBool(ok)) { snprintf(err, errlen, "%sok: expected true or false", where); goto out; }
+        row->ok = cJSON_IsTrue(ok);
+        if (num_field(x, "ms", 0, &row->ms, where, err, errlen) || num_field(x, "gbs", 0, &row->gbs, where, err, errlen)) goto out;
+        if (row->ok && (row->ms <= 0 || row->gbs <= 0)) { snprintf(err, errlen, "%sms: a checked row needs a time above 0", where); goto out; }
+        r->nrows++;
+    }
+    rc = 0;
+out:
+    cJSON_Delete(root);
+    free(copy);
+    if (rc) results_free(r);
+    return rc;
+}
+
+int results_read_file(results *r, const char *path, char *err, size_t errlen)
+{
+    memset(r, 0, sizeof *r);
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
+    fseek(f, 0, SEEK_END);
+    long sz = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    if (sz < 0 || sz > (64L << 20)) { fclose(f); snprintf(err, errlen, "%s: not a results file (size)", path); return -1; }
+    char *buf = malloc((size_t)sz + 1);
+    size_t got = buf ? fread(buf, 1, (size_t)sz, f) : 0;
+    fclose(f);
+    if (!buf || got != (size_t)sz) { free(buf); snprintf(err, errlen, "%s: read error", path); return -1; }
+    char msg[256];
+    int rc = results_parse(r, buf, got, msg, sizeof msg);
+    free(buf);
+    if (rc) snprintf(err, errlen, "%s:%s%s", path, msg[0] >= '0' && msg[0] <= '9' ? "" : " ", msg);
+    return rc;
+}
+
+const results_row *results_find(const results *r, const char *name, uint64_t n)
+{
+    for (size_t i = 0; i < r->nrows; i++)
+        if (r->rows[i].n == n && strcmp(r->rows[i].name, name) == 0) return &r->rows[i];
+    return NULL;
+}
+
+size_t results_sizes(const results *r, uint64_t *sizes, size_t max)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < r->nrows; i++) {
+        size_t j = 0;
+        while (j < k && sizes[j] != r->rows[i].n) j++;
+        if (j < k || k == max) continue;
+        size_t at = k++;
+        while (at > 0 && sizes[at - 1] > r->rows[i].n) { sizes[at] = sizes[at - 1]; at--; }
+        sizes[at] = r->rows[i].n;
+    }
+    return k;
+}
