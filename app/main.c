@@ -14,6 +14,7 @@
 #include "capture.h"
 #include "ladder.h"
 #include "trace.h"
+#include "viewer.h"
 
 enum { EXIT_BAD = 2 };
 
@@ -29,11 +30,16 @@ static void print_help(void)
 {
     puts("warpscope: watch the CUDA reduction ladder run, warp by warp\n"
          "\n"
-         "  warpscope                      per-version stats of the whole ladder (emulator, block 256)\n"
+         "  warpscope                      the viewer on v0, a block of 64 threads, traced by the emulator\n"
+         "  warpscope view (FILE | --version ID [capture flags]) [--compare ID2] [--theme light|dark]\n"
+         "  warpscope render (FILE | --version ID [capture flags]) [--event E | --phase P | --step S]\n"
+         "                   [--compare ID2] [--size WxH] [--theme T] [--fine] (-o out.png | --frames DIR)\n"
+         "  warpscope render --bench FILE -o out.png    the benchmark chart\n"
+         "  warpscope ladder               per-version stats of the whole ladder (emulator, block 256)\n"
          "  warpscope list                 the versions: id, title, summary\n"
          "  warpscope capture --version ID [capture flags] -o FILE\n"
          "  warpscope stats (FILE | --version ID [capture flags]) [--json]\n"
-         "  warpscope perf capture         benchmark: capture time and trace size per version\n"
+         "  warpscope perf capture|draw    benchmarks: capture time and trace size; frame time of the viewer\n"
          "  warpscope bench [--sizes LIST] [--versions LIST] [--reps R] [--block B] [--json FILE] [--csv FILE]\n"
          "                                 every version on a CUDA GPU against CUB, Thrust and the bandwidth ceiling\n"
          "\n"
@@ -121,6 +127,87 @@ static int do_capture(const capture_desc *d, trace *t)
         return EXIT_BAD;
     }
     return 0;
+}
+
+/* ---- view and render ---- */
+
+/* Viewer flags are taken here; the rest (capture flags, -o, a file) go through parse_flags. */
+static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
+{
+    memset(o, 0, sizeof *o);
+    o->event = o->phase = o->step = -1;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    if (!rest) return usage_error("out of memory%s%s", "", "");
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", NULL};
+        int k = -1;
+        size_t alen = strcspn(a, "=");
+        for (int j = 0; valued[j]; j++)
+            if (strlen(valued[j]) == alen && !strncmp(a, valued[j], alen)) k = j;
+        if (!strcmp(a, "--fine")) { o->fine = 1; continue; }
+        if (k < 0) { rest[nrest++] = argv[i]; continue; }
+        const char *name = valued[k], *val = a[alen] == '=' ? a + alen + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        if (!val) { free(rest); return usage_error("%s needs a value%s", name, ""); }
+        if ((!strcmp(name, "--event") || !strcmp(name, "--phase") || !strcmp(name, "--step") || !strcmp(name, "--frames") || !strcmp(name, "--size")) && !headless) {
+            free(rest);
+            return usage_error("%s is for warpscope render%s", name, "");
+        }
+        if (!strcmp(name, "--keys") && headless) { free(rest); return usage_error("--keys drives the window (warpscope view)%s%s", "", ""); }
+        uint64_t u;
+        switch (k) {
+        case 0: o->compare = val; break;
+        case 1: o->theme = val; break;
+        case 2: {
+            unsigned w = 0, h = 0;
+            char tail;
+            if (sscanf(val, "%ux%u%c", &w, &h, &tail) != 2 || w < 320 || h < 200 || w > 8192 || h > 8192) {
+                free(rest);
+                return usage_error("--size expects WIDTHxHEIGHT from 320x200 to 8192x8192, got \"%s\"%s", val, "");
+            }
+            o->width = (int)w;
+            o->height = (int)h;
+            break;
+        }
+        case 3: case 4: case 5:
+            if (parse_u64(name, val, 0, 100000000, &u)) { free(rest); return EXIT_BAD; }
+            if (k == 3) o->event = (long)u; else if (k == 4) o->phase = (long)u; else o->step = (long)u;
+            break;
+        case 6: o->frames = val; break;
+        case 7: o->bench = val; break;
+        default: o->keys = val; break;
+        }
+    }
+    cli c;
+    memset(&c, 0, sizeof c);
+    int rc = parse_flags(nrest, rest, &c, 1, headless, 0, 1);
+    free(rest);
+    if (rc) return rc;
+    if (c.file && c.cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c.file, c.cap.version);
+    if ((o->event >= 0) + (o->phase >= 0) + (o->step >= 0) > 1) return usage_error("give one of --event, --phase, --step%s%s", "", "");
+    o->cap = c.cap;
+    o->file = c.file;
+    o->out = c.out;
+    return 0;
+}
+
+static int cmd_view(int argc, char **argv)
+{
+    viewer_opts o;
+    int rc = parse_viewer(argc, argv, &o, 0);
+    if (rc) return rc;
+    return viewer_window(&o);
+}
+
+static int cmd_render(int argc, char **argv)
+{
+    viewer_opts o;
+    int rc = parse_viewer(argc, argv, &o, 1);
+    if (rc) return rc;
+    if (!o.out && !o.frames) return usage_error("render needs -o out.png or --frames DIR%s%s", "", "");
+    if (!o.file && !o.cap.version && !o.bench) return usage_error("render needs a trace file, --version ID or --bench FILE%s%s", "", "");
+    return viewer_render(&o);
 }
 
 /* ---- list ---- */
@@ -265,8 +352,10 @@ static int cmp_double(const void *a, const void *b)
 
 static int cmd_perf(int argc, char **argv)
 {
-    if (argc < 1 || strcmp(argv[0], "capture") != 0) return usage_error("perf takes one benchmark: capture%s%s", "", "");
+    if (argc < 1 || (strcmp(argv[0], "capture") != 0 && strcmp(argv[0], "draw") != 0))
+        return usage_error("perf takes one benchmark: capture or draw%s%s", "", "");
     if (argc > 1) return usage_error("unexpected argument \"%s\"%s", argv[1], "");
+    if (!strcmp(argv[0], "draw")) return viewer_perf_draw();
     enum { REPS = 7 };
     static const unsigned blocks[] = {256, 1024};
     printf("capture of one block (n = block * elements per thread), CPU emulator, median of %d runs\n", REPS);
@@ -342,7 +431,15 @@ static int cmd_ladder(void)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) return cmd_ladder();
+    if (argc < 2) { /* the built-in default: v0 at a block small enough to read */
+        viewer_opts o;
+        memset(&o, 0, sizeof o);
+        o.cap.version = "v0";
+        o.cap.block = 64;
+        o.event = o.phase = o.step = -1;
+        return viewer_window(&o);
+    }
+    if (strcmp(argv[1], "ladder") == 0) return cmd_ladder();
     const char *cmd = argv[1];
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) { print_help(); return 0; }
     if (strcmp(cmd, "list") == 0) {
@@ -352,6 +449,8 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 2, argv + 2);
     if (strcmp(cmd, "capture") == 0) return cmd_capture(argc - 2, argv + 2);
     if (strcmp(cmd, "perf") == 0) return cmd_perf(argc - 2, argv + 2);
+    if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
+    if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);
     return usage_error("unknown command \"%s\"%s", cmd, "");
 }

@@ -1,0 +1,208 @@
+/* view: steps and per-step facts of one traced block. */
+#include "view.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void view_free(view_model *m)
+{
+    free(m->order);
+    free(m->steps);
+    free(m->facts);
+    free(m->edges);
+    memset(m, 0, sizeof *m);
+}
+
+typedef struct key {
+    unsigned line;
+    int kind;
+    unsigned nth;
+} key;
+
+int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int fine, char *err, size_t errlen)
+{
+    memset(m, 0, sizeof *m);
+    m->t = t;
+    m->pass = pass;
+    m->block = block;
+    m->fine = fine;
+    m->threads = pass < t->npasses ? t->passes[pass].block : t->prov.block;
+    m->nwarps = (m->threads + 31) / 32;
+    size_t n = 0;
+    for (size_t i = 0; i < t->nevents; i++)
+        if (t->events[i].pass == pass && t->events[i].block == block) n++;
+    if (n == 0) {
+        snprintf(err, errlen, "block %u of pass %u was not traced", block, pass);
+        return -1;
+    }
+    m->order = malloc(n * sizeof *m->order);
+    m->steps = malloc(n * sizeof *m->steps);
+    m->facts = malloc(t->nevents * sizeof *m->facts);
+    size_t *evs = malloc(n * sizeof *evs);
+    key *keys = malloc(n * sizeof *keys);
+    if (!m->order || !m->steps || !m->facts || !evs || !keys || analysis_events(t, m->facts) ||
+        analysis_tree(t, pass, block, &m->edges, &m->nedges)) {
+        free(evs);
+        free(keys);
+        view_free(m);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    for (size_t i = 0, k = 0; i < t->nevents; i++)
+        if (t->events[i].pass == pass && t->events[i].block == block) evs[k++] = i;
+    m->nwords = analysis_shared_words(t, pass, block);
+    for (size_t i = 0; i < n; i++) {
+        unsigned ph = t->events[evs[i]].phase;
+        if (ph + 1 > m->nphases) m->nphases = ph + 1;
+    }
+    /* each event's key: (line, kind, how many times this warp did it before in this phase) */
+    unsigned seen[32] = {0};
+    for (size_t i = 0; i < n; i++) {
+        const trace_event *e = &t->events[evs[i]];
+        unsigned nth = 0;
+        for (size_t j = i; j-- > 0;) {
+            const trace_event *p = &t->events[evs[j]];
+            if (p->phase != e->phase) break;
+            if (p->warp == e->warp && p->line == e->line && p->kind == e->kind) nth++;
+        }
+        keys[i] = (key){e->line, e->kind, nth};
+    }
+    (void)seen;
+    /* steps: within a phase, keys in order of first appearance; each step gathers its events */
+    unsigned char *used = calloc(n, 1);
+    if (!used) { free(evs); free(keys); view_free(m); snprintf(err, errlen, "out of memory"); return -1; }
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (used[i]) continue;
+        const trace_event *e = &t->events[evs[i]];
+        view_step *st = &m->steps[m->nsteps++];
+        st->first = k;
+        st->phase = e->phase;
+        st->line = e->line;
+        st->kind = e->kind;
+        for (size_t j = i; j < n; j++) {
+            if (used[j] || t->events[evs[j]].phase != e->phase) continue;
+            if (fine ? j != i : (keys[j].line != keys[i].line || keys[j].kind != keys[i].kind || keys[j].nth != keys[i].nth)) continue;
+            used[j] = 1;
+            m->order[k++] = evs[j];
+        }
+        st->count = k - st->first;
+    }
+    m->norder = k;
+    free(used);
+    free(evs);
+    free(keys);
+    return 0;
+}
+
+long view_phase_first(const view_model *m, unsigned phase)
+{
+    for (size_t s = 0; s < m->nsteps; s++)
+        if (m->steps[s].phase == phase) return (long)s;
+    return -1;
+}
+
+long view_phase_last(const view_model *m, unsigned phase)
+{
+    for (size_t s = m->nsteps; s-- > 0;)
+        if (m->steps[s].phase == phase) return (long)s;
+    return -1;
+}
+
+void view_lanes(const view_model *m, size_t s, unsigned char *lanes)
+{
+    const trace *t = m->t;
+    /* exited before this step: replay the exit events of earlier steps */
+    memset(lanes, VIEW_LANE_IDLE, m->threads);
+    for (size_t q = 0; q < s && q < m->nsteps; q++) {
+        const view_step *st = &m->steps[q];
+        if (st->kind != TRACE_EXIT) continue;
+        for (size_t i = 0; i < st->count; i++) {
+            const trace_event *e = &t->events[m->order[st->first + i]];
+            for (unsigned l = 0; l < 32; l++)
+                if (e->mask >> l & 1 && e->warp * 32 + l < m->threads) lanes[e->warp * 32 + l] = VIEW_LANE_EXITED;
+        }
+    }
+    if (s >= m->nsteps) return;
+    const view_step *st = &m->steps[s];
+    for (size_t i = 0; i < st->count; i++) {
+        size_t ei = m->order[st->first + i];
+        const trace_event *e = &t->events[ei];
+        uint32_t live = m->facts[ei].live;
+        for (unsigned l = 0; l < 32; l++) {
+            unsigned tid = e->warp * 32 + l;
+            if (tid >= m->threads || lanes[tid] == VIEW_LANE_EXITED) continue;
+            if (e->mask >> l & 1)
+                lanes[tid] = e->kind == TRACE_BARRIER ? VIEW_LANE_BARRIER : e->kind == TRACE_EXIT ? VIEW_LANE_EXITED : VIEW_LANE_WORKING;
+            else if (live >> l & 1)
+                lanes[tid] = VIEW_LANE_DIVERGED;
+        }
+    }
+}
+
+void view_counts_at(const view_model *m, size_t s, view_counts *c)
+{
+    memset(c, 0, sizeof *c);
+    const trace *t = m->t;
+    if (s >= m->nsteps) s = m->nsteps ? m->nsteps - 1 : 0;
+    unsigned phase = m->nsteps ? m->steps[s].phase : 0;
+    unsigned char acted[1024] = {0};
+    for (size_t q = 0; q <= s && q < m->nsteps; q++) {
+        const view_step *st = &m->steps[q];
+        for (size_t i = 0; i < st->count; i++) {
+            size_t ei = m->order[st->first + i];
+            const trace_event *e = &t->events[ei];
+            const analysis_event *f = &m->facts[ei];
+            if (e->kind == TRACE_BARRIER) c->barriers++;
+            if (!trace_kind_is_instruction((trace_kind)e->kind)) continue;
+            c->warp_instructions++;
+            c->active_lanes += (uint64_t)trace_popcount(e->mask);
+            c->divergent += (uint64_t)f->divergent;
+            if (e->kind == TRACE_SHARED_LOAD) c->conflicts_load += (uint64_t)(f->bank_degree - 1);
+            if (e->kind == TRACE_SHARED_STORE) c->conflicts_store += (uint64_t)(f->bank_degree - 1);
+            c->sectors += (uint64_t)f->sectors;
+            c->sectors_min += (uint64_t)f->sectors_min;
+            if (e->phase == phase)
+                for (unsigned l = 0; l < 32; l++)
+                    if (e->mask >> l & 1 && e->warp * 32 + l < 1024) acted[e->warp * 32 + l] = 1;
+        }
+    }
+    for (unsigned i = 0; i < m->threads && i < 1024; i++) c->active_threads_phase += acted[i];
+}
+
+void view_shared_at(const view_model *m, size_t s, float *cells, unsigned char *written)
+{
+    memset(cells, 0, m->nwords * sizeof *cells);
+    memset(written, 0, m->nwords);
+    const trace *t = m->t;
+    for (size_t q = 0; q <= s && q < m->nsteps; q++) {
+        const view_step *st = &m->steps[q];
+        if (st->kind != TRACE_SHARED_STORE) continue;
+        for (size_t i = 0; i < st->count; i++) {
+            const trace_event *e = &t->events[m->order[st->first + i]];
+            int n = trace_popcount(e->mask);
+            for (int j = 0; j < n; j++) {
+                int64_t w = t->lane_addr[e->lanes + (size_t)j];
+                if (w < 0 || (size_t)w >= m->nwords) continue;
+                cells[w] = t->lane_val[(e->lanes + (size_t)j) * 4];
+                written[w] = 1;
+            }
+        }
+    }
+}
+
+void view_subtree(const view_model *m, size_t s, int64_t w, unsigned char *in_tree)
+{
+    memset(in_tree, 0, m->nwords);
+    if (w < 0 || (size_t)w >= m->nwords) return;
+    in_tree[w] = 1;
+    unsigned phase = s < m->nsteps ? m->steps[s].phase : 0;
+    /* walk the edges backwards in time: a cell added into a cell of the tree joins the tree */
+    for (size_t i = m->nedges; i-- > 0;) {
+        const analysis_edge *e = &m->edges[i];
+        if (e->buf != -1 || e->phase > phase) continue;
+        if (e->to >= 0 && (size_t)e->to < m->nwords && in_tree[e->to] && e->from >= 0 && (size_t)e->from < m->nwords)
+            in_tree[e->from] = 1;
+    }
+}

@@ -1,0 +1,24 @@
+/* viewer: the window (warpscope, warpscope view), headless rendering (warpscope render) and the
+ * drawing benchmark (warpscope perf draw). Returns process exit codes; prints its own errors. */
+#ifndef WARPSCOPE_VIEWER_H
+#define WARPSCOPE_VIEWER_H
+
+#include "capture.h"
+
+typedef struct viewer_opts {
+    capture_desc cap;        /* what to capture, when no file is given */
+    const char *file;        /* a saved trace */
+    const char *compare;     /* second version, or NULL */
+    const char *theme;       /* "light" or "dark" */
+    const char *bench;       /* results file for the benchmark view */
+    const char *keys;        /* window: key names to inject, comma separated (tests, demos) */
+    const char *out, *frames;
+    long event, phase, step; /* -1: not given */
+    int width, height, fine;
+} viewer_opts;
+
+int viewer_window(const viewer_opts *o);
+int viewer_render(const viewer_opts *o);
+int viewer_perf_draw(void);
+
+#endif
