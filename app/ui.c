@@ -190,7 +190,7 @@ static void layout_pane(const ui_state *s, const ui_assets *a, int p, int w, int
         L->lanes = (SDL_Rect){rx, top + body * 42 / 100, rw, body * 34 / 100 - 4};
         L->banks = (SDL_Rect){rx, top + body * 76 / 100, rw, body - body * 76 / 100 - 4};
     } else {
-        int y = top, cut[5] = {22, 26, 22, 12, 18}; /* source, memory, lanes, banks, stats (% of body) */
+        int y = top, cut[5] = {17, 24, 20, 14, 25}; /* source, memory, lanes, banks, stats (% of body) */
         SDL_Rect *r[5] = {&L->source, &L->memory, &L->lanes, &L->banks, &L->stats};
         for (int i = 0; i < 5; i++) {
             int hh = body * cut[i] / 100;
@@ -505,17 +505,21 @@ static void draw_bench(const ui_state *s, ui_assets *a, int w, int h)
     uint64_t n = sizes[si];
     int k = 0;
     while (((uint64_t)1 << k) < n) k++;
-    text(a, &a->big, 20, 8, w - 40, th->text, th->background, "Reduction of 2^%d floats (%llu MB) on %s", k,
-         (unsigned long long)(n * 4 / 1000000), res->device);
+    double bytes = 4.0 * (double)n;
+    const char *unit = bytes >= 1e9 ? "GB" : bytes >= 1e6 ? "MB" : "kB";
+    double shown = bytes >= 1e9 ? bytes / 1e9 : bytes >= 1e6 ? bytes / 1e6 : bytes / 1e3;
+    text(a, &a->big, 20, 8, w - 40, th->text, th->background, "Reduction of 2^%d floats (%.3g %s) on %s", k, shown, unit,
+         res->device);
     text(a, &a->font, 20, 8 + a->big.h, w - 40, th->dim, th->background,
-         "GB/s = bytes read / median time of %d runs; driver %s, %s, %s. Left/Right: size. B: back.", res->reps,
+         "GB/s = bytes read / median time of %d runs; driver %s; toolkit %s; %s. Left/Right: size. B: back.", res->reps,
          res->driver, res->toolkit, res->date);
     const results_row *v0 = results_find(res, "v0", n), *ceil_row = results_find(res, "read-ceiling", n);
     double maxg = res->spec_peak_gbs * 1.05;
     int top = 16 + a->big.h + 2 * a->font.h, rows = 0;
     for (size_t i = 0; i < res->nrows; i++)
         if (res->rows[i].n == n && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
-    int lh = (h - top - footer_h(a)) / (rows ? rows : 1);
+    int chart_h = (h - top - footer_h(a)) * 2 / 5; /* the line chart below the bars */
+    int lh = (h - top - footer_h(a) - chart_h - 2 * a->font.h) / (rows ? rows : 1);
     if (lh > a->big.h + 8) lh = a->big.h + 8;
     int label_w = a->big.w * 13, x0 = 20 + label_w, bw = w - x0 - 20 - a->font.w * 24;
     int y = top;
@@ -543,7 +547,43 @@ static void draw_bench(const ui_state *s, ui_assets *a, int w, int h)
     if (ceil_row && ceil_row->ok) {
         int xc = x0 + (int)(ceil_row->gbs / maxg * bw);
         fill(a, (SDL_Rect){xc, top - 4, 2, y - top + 8}, th->accent);
-        text(a, &a->font, xc - a->font.w * 30, y + 4 + a->font.h, 0, th->accent, th->background, "read ceiling %.0f GB/s (measured)", ceil_row->gbs);
+        int lx = xc - a->font.w * 34;
+        text(a, &a->font, lx < 4 ? 4 : lx, y + 4 + a->font.h, 0, th->accent, th->background, "read ceiling %.0f GB/s (measured)", ceil_row->gbs);
+    }
+    /* GB/s against size for a few rungs and the libraries: where each one stops growing */
+    SDL_Rect ch = {x0, h - footer_h(a) - chart_h, bw, chart_h - a->font.h - 4};
+    fill(a, ch, th->panel);
+    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "read-ceiling"};
+    const SDL_Color colours[7] = {th->write, th->barrier, th->read, th->working, th->diverged, th->text, th->dim};
+    int lx = 20;
+    text(a, &a->font, 20, ch.y, label_w, th->text, th->background, "GB/s by size");
+    for (size_t q = 0; q < sizeof series / sizeof *series; q++) {
+        int px = -1, py = -1;
+        SDL_SetRenderDrawColor(a->r, colours[q].r, colours[q].g, colours[q].b, 255);
+        for (size_t i = 0; i < nsz; i++) {
+            const results_row *r = results_find(res, series[q], sizes[i]);
+            if (!r || !r->ok) continue;
+            int x = ch.x + (int)((double)i / (double)(nsz > 1 ? nsz - 1 : 1) * (ch.w - 1));
+            int yy = ch.y + ch.h - 1 - (int)(r->gbs / maxg * (ch.h - 1));
+            if (px >= 0) {
+                SDL_RenderDrawLine(a->r, px, py, x, yy);
+                SDL_RenderDrawLine(a->r, px, py + 1, x, yy + 1);
+            }
+            SDL_Rect dot = {x - 3, yy - 3, 7, 7};
+            SDL_RenderFillRect(a->r, &dot);
+            px = x;
+            py = yy;
+        }
+        fill(a, (SDL_Rect){lx, ch.y + (int)(q + 1) * a->font.h + 3, a->font.h - 6, a->font.h - 6}, colours[q]);
+        text(a, &a->font, lx + a->font.h, ch.y + (int)(q + 1) * a->font.h, label_w - a->font.h, th->text, th->background, "%s", series[q]);
+    }
+    int ys = ch.y + ch.h - 1 - (int)(res->spec_peak_gbs / maxg * (ch.h - 1));
+    fill(a, (SDL_Rect){ch.x, ys, ch.w, 2}, th->conflict);
+    for (size_t i = 0; i < nsz; i++) {
+        int kk = 0;
+        while (((uint64_t)1 << kk) < sizes[i]) kk++;
+        int x = ch.x + (int)((double)i / (double)(nsz > 1 ? nsz - 1 : 1) * (ch.w - 1));
+        text(a, &a->font, x - a->font.w * 2, ch.y + ch.h + 2, 0, i == si ? th->text : th->dim, th->background, "2^%d", kk);
     }
 }
 
@@ -584,6 +624,13 @@ static void draw_footer(const ui_state *s, ui_assets *a, int w, int h)
 {
     const ui_theme *th = s->theme;
     int y = h - footer_h(a) + 4, x = 8, sw = a->font.h - 4;
+    if (s->bench) {
+        text(a, &a->font, 8, y, w - 16, th->text, th->background,
+             "green: warpscope's versions   orange: CUB, Thrust   grey: read-only ceiling kernel   red line: spec peak");
+        y += a->font.h;
+        text(a, &a->font, 8, y, w - 16, th->dim, th->background, "Left/Right: size  |  B: back to the trace  |  ? all keys");
+        return;
+    }
     static const struct { int state; const char *name; } legend[] = {
         {VIEW_LANE_WORKING, "working"}, {VIEW_LANE_DIVERGED, "diverged (live, elsewhere in the code)"},
         {VIEW_LANE_IDLE, "idle"}, {VIEW_LANE_BARRIER, "at __syncthreads"}, {VIEW_LANE_EXITED, "exited"}};

@@ -136,6 +136,11 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         A->have_results = results_read_file(&A->res, path, ignore, sizeof ignore) == 0;
     }
     A->ui.results = A->have_results ? &A->res : NULL;
+    if (A->have_results) { /* the chart opens on the largest size, where the ladder spreads most */
+        uint64_t sizes[64];
+        size_t n = results_sizes(&A->res, sizes, 64);
+        A->ui.bench_size = n ? n - 1 : 0;
+    }
     if (o->bench && !o->file && !o->cap.version) { A->ui.bench = 1; return 0; }
     if (pane_load(A, 0, o->file, o->cap.version ? o->cap.version : "v0", err, errlen)) return -1;
     if (o->compare) {
@@ -295,7 +300,10 @@ int viewer_render(const viewer_opts *o)
             }
         } else if (o->step >= 0) {
             if ((size_t)o->step >= m->nsteps) { snprintf(err, sizeof err, "--step %ld: the trace has steps 0 to %zu", o->step, m->nsteps - 1); goto fail; }
-            A->ui.pane[0].step = (size_t)o->step;
+            for (int i = 0; i < 1 + A->ui.compare; i++) {
+                const view_model *mi = A->ui.pane[i].m;
+                A->ui.pane[i].step = (size_t)o->step < mi->nsteps ? (size_t)o->step : mi->nsteps - 1;
+            }
         }
     }
     if (o->frames) {
