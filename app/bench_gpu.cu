@@ -24,6 +24,7 @@
 #include <thrust/reduce.h>
 
 #include "bench.h"
+#include "capture.h"
 #include "ladder.h"
 #include "versions.h"
 #include "ws_cuda.h"
@@ -182,28 +183,6 @@ static double median(std::vector<float> v)
     return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
-static void driver_string(char *buf, size_t len)
-{
-    int dv = 0;
-    cudaDriverGetVersion(&dv);
-    char kernel_driver[64] = "";
-    // "NVRM version: NVIDIA UNIX ... Kernel Module [for x86_64]  580.159.04  ...": the first
-    // token that starts with a digit and has a dot is the driver's version
-    FILE *f = fopen("/proc/driver/nvidia/version", "r");
-    if (f) {
-        char line[256];
-        if (fgets(line, sizeof line, f)) {
-            for (char *tok = strtok(line, " \t\n"); tok; tok = strtok(nullptr, " \t\n"))
-                if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.')) {
-                    snprintf(kernel_driver, sizeof kernel_driver, "%s", tok);
-                    break;
-                }
-        }
-        fclose(f);
-    }
-    snprintf(buf, len, "%s%sCUDA %d.%d", kernel_driver, *kernel_driver ? ", " : "", dv / 1000, dv % 1000 / 10);
-}
-
 int bench_main(int argc, char **argv)
 {
     opts o;
@@ -266,7 +245,7 @@ int bench_main(int argc, char **argv)
     CK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
     double spec_gbs = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9; // double data rate
     char driver[128];
-    driver_string(driver, sizeof driver);
+    capture_gpu_driver(driver, sizeof driver);
     char toolkit[32];
     snprintf(toolkit, sizeof toolkit, "CUDA %d.%d", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10);
     char date[32];

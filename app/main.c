@@ -14,6 +14,7 @@
 #include "capture.h"
 #include "ladder.h"
 #include "trace.h"
+#include "verify.h"
 #include "viewer.h"
 
 enum { EXIT_BAD = 2 };
@@ -38,7 +39,7 @@ static void print_help(void)
          "  warpscope ladder               per-version stats of the whole ladder (emulator, block 256)\n"
          "  warpscope list                 the versions: id, title, summary\n"
          "  warpscope capture --version ID [capture flags] -o FILE\n"
-         "  warpscope stats (FILE | --version ID [capture flags]) [--json]\n"
+         "  warpscope stats (FILE | --version ID [capture flags]) [--json] [--all-blocks]\n"
          "  warpscope perf capture|draw    benchmarks: capture time and trace size; frame time of the viewer\n"
          "  warpscope bench [--sizes LIST] [--versions LIST] [--reps R] [--block B] [--json FILE] [--csv FILE]\n"
          "                                 every version on a CUDA GPU against CUB, Thrust and the bandwidth ceiling\n"
@@ -49,7 +50,10 @@ static void print_help(void)
          "  --data PATTERN     ones | ramp | random-int | random-float; default random-int (0..9)\n"
          "  --seed S           seed of the random patterns; default 1\n"
          "  --ept E            elements per thread for v6, v7, v8; default 8\n"
-         "  --blocks-traced K  blocks recorded in each pass; default 1");
+         "  --blocks-traced K  blocks recorded in each pass; default 1\n"
+         "  --backend B        cpu (the emulator, default) | gpu | auto (the GPU when there is one, else the emulator)\n"
+         "\n"
+         "  warpscope verify [--versions LIST] [--blocks LIST] [--md FILE]   GPU against emulator, warp by warp");
 }
 
 /* ---- flags ---- */
@@ -71,8 +75,9 @@ bad:
 
 typedef struct cli {
     capture_desc cap;
+    const char *backend;
     const char *out, *file;
-    int json;
+    int json, all_blocks;
 } cli;
 
 /* Reads --flag value and --flag=value; positional arguments go to cli->file. */
@@ -98,8 +103,9 @@ static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int all
         memcpy(name, arg, nlen);
         name[nlen] = '\0';
         if (strcmp(name, "--json") == 0 && allow_json && !eq) { c->json = 1; continue; }
+        if (strcmp(name, "--all-blocks") == 0 && allow_json && !eq) { c->all_blocks = 1; continue; }
         if (strcmp(name, "--output") == 0 && allow_out) name[0] = '\0';
-        static const char *const with_value[] = {"--version", "--block", "--n", "--data", "--seed", "--ept", "--blocks-traced", NULL};
+        static const char *const with_value[] = {"--version", "--block", "--n", "--data", "--seed", "--ept", "--blocks-traced", "--backend", NULL};
         int known = 0;
         for (int k = 0; with_value[k]; k++) known |= strcmp(name, with_value[k]) == 0;
         if (!(known && allow_capture) && name[0]) return usage_error("unknown flag \"%s\" for this command%s", name, "");
@@ -110,6 +116,10 @@ static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int all
         if (!name[0]) c->out = val;
         else if (strcmp(name, "--version") == 0) c->cap.version = val;
         else if (strcmp(name, "--data") == 0) c->cap.data = val;
+        else if (strcmp(name, "--backend") == 0) {
+            if (strcmp(val, "auto") && strcmp(val, "cpu") && strcmp(val, "gpu")) return usage_error("--backend must be auto, cpu or gpu, got \"%s\"%s", val, "");
+            c->backend = val;
+        }
         else if (strcmp(name, "--block") == 0) { if (parse_u64(name, val, 1, 1024, &u)) return EXIT_BAD; c->cap.block = (unsigned)u; }
         else if (strcmp(name, "--n") == 0) { if (parse_u64(name, val, 1, (uint64_t)1 << 31, &u)) return EXIT_BAD; c->cap.n = u; }
         else if (strcmp(name, "--seed") == 0) { if (parse_u64(name, val, 0, UINT64_MAX, &u)) return EXIT_BAD; c->cap.seed = u; c->cap.seed_set = 1; }
@@ -119,15 +129,18 @@ static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int all
     return 0;
 }
 
-static int do_capture(const capture_desc *d, trace *t)
+static int do_capture_with(const char *backend, const capture_desc *d, trace *t)
 {
-    char err[512];
-    if (capture_cpu(d, t, err, sizeof err)) {
+    char err[512], note[600];
+    if (capture_with(backend, d, t, note, sizeof note, err, sizeof err)) {
         fprintf(stderr, "warpscope: %s\n", err);
         return EXIT_BAD;
     }
+    if (note[0]) fprintf(stderr, "warpscope: %s\n", note);
     return 0;
 }
+
+static int do_capture(const capture_desc *d, trace *t) { return do_capture_with("cpu", d, t); }
 
 /* ---- view and render ---- */
 
@@ -187,6 +200,7 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
     if (c.file && c.cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c.file, c.cap.version);
     if ((o->event >= 0) + (o->phase >= 0) + (o->step >= 0) > 1) return usage_error("give one of --event, --phase, --step%s%s", "", "");
     o->cap = c.cap;
+    o->backend = c.backend;
     o->file = c.file;
     o->out = c.out;
     return 0;
@@ -238,6 +252,39 @@ static int compute_stats(const trace *t, stats *s)
     return 0;
 }
 
+/* Totals summed over every traced block of pass 0 (what a profiler counts for a whole launch,
+ * when every block is traced). Returns the number of blocks. */
+static unsigned all_blocks_totals(const trace *t, analysis_counters *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    unsigned n = 0, grid = t->npasses ? t->passes[0].grid : 0;
+    uint64_t lanes = 0;
+    for (unsigned b = 0; b < grid && b < t->prov.blocks_traced; b++) {
+        analysis_counters *ph, tot;
+        size_t nph;
+        if (analysis_phases(t, 0, b, &ph, &nph, &tot)) continue;
+        free(ph);
+        n++;
+        sum->active_threads += tot.active_threads;
+        sum->idle_threads += tot.idle_threads;
+        sum->warp_instructions += tot.warp_instructions;
+        sum->divergent_warp_instructions += tot.divergent_warp_instructions;
+        sum->bank_conflicts_load += tot.bank_conflicts_load;
+        sum->bank_conflicts_store += tot.bank_conflicts_store;
+        sum->shared_loads += tot.shared_loads;
+        sum->shared_stores += tot.shared_stores;
+        sum->global_requests += tot.global_requests;
+        sum->global_sectors += tot.global_sectors;
+        sum->global_sectors_min += tot.global_sectors_min;
+        sum->shuffles += tot.shuffles;
+        sum->barriers += tot.barriers;
+        lanes += tot.active_lanes;
+    }
+    sum->active_lanes = lanes;
+    sum->simd_efficiency = sum->warp_instructions ? (double)lanes / (32.0 * (double)sum->warp_instructions) : 0.0;
+    return n;
+}
+
 static void json_counters(const analysis_counters *c)
 {
     printf("{\"active_threads\": %" PRIu64 ", \"idle_threads\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
@@ -271,7 +318,7 @@ static int cmd_stats(int argc, char **argv)
     if (c.file) {
         char err[512];
         if (trace_read_file(&t, c.file, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
-    } else if ((rc = do_capture(&c.cap, &t))) {
+    } else if ((rc = do_capture_with(c.backend ? c.backend : "cpu", &c.cap, &t))) {
         return rc;
     }
     stats s;
@@ -289,6 +336,12 @@ static int cmd_stats(int argc, char **argv)
         }
         printf("],\n \"totals\": ");
         json_counters(&s.totals);
+        if (c.all_blocks) {
+            analysis_counters all;
+            unsigned nb = all_blocks_totals(&t, &all);
+            printf(",\n \"all_blocks\": %u, \"totals_all_blocks\": ", nb);
+            json_counters(&all);
+        }
         printf("}\n");
     } else {
         printf("%s: %s\n", p->version, v ? v->title : "(unknown version)");
@@ -302,6 +355,13 @@ static int cmd_stats(int argc, char **argv)
             print_row(label, &s.phases[i]);
         }
         print_row("total", &s.totals);
+        if (c.all_blocks) {
+            analysis_counters all;
+            unsigned nb = all_blocks_totals(&t, &all);
+            char label[32];
+            snprintf(label, sizeof label, "%u blk", nb);
+            print_row(label, &all);
+        }
         printf("\nresult %.9g, double-precision reference %.17g, difference %.3g\n", (double)t.result, t.reference,
                fabs((double)t.result - t.reference));
     }
@@ -322,15 +382,15 @@ static int cmd_capture(int argc, char **argv)
     if (!c.out) return usage_error("capture needs -o FILE%s%s", "", "");
     trace t;
     trace_init(&t);
-    if ((rc = do_capture(&c.cap, &t))) return rc;
+    if ((rc = do_capture_with(c.backend ? c.backend : "cpu", &c.cap, &t))) return rc;
     char err[512];
     if (trace_write_file(&t, c.out, err, sizeof err)) {
         fprintf(stderr, "warpscope: %s\n", err);
         trace_free(&t);
         return EXIT_BAD;
     }
-    fprintf(stderr, "warpscope: %s captured by the CPU emulator: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
-            t.prov.version, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
+    fprintf(stderr, "warpscope: %s captured on %s: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
+            t.prov.version, t.prov.device, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
     trace_free(&t);
     return 0;
 }
@@ -450,6 +510,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "capture") == 0) return cmd_capture(argc - 2, argv + 2);
     if (strcmp(cmd, "perf") == 0) return cmd_perf(argc - 2, argv + 2);
     if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
+    if (strcmp(cmd, "verify") == 0) return verify_main(argc - 2, argv + 2);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);
     return usage_error("unknown command \"%s\"%s", cmd, "");

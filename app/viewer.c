@@ -93,7 +93,9 @@ static int pane_load(app *A, int i, const char *file, const char *version, char 
         /* a block the version cannot run falls back to its default rather than failing */
         if (v && d.block && ladder_check_block(v, d.block, err, errlen)) d.block = 0;
         if (v && !v->ept_tunable) d.ept = 0;
-        if (capture_cpu(&d, &t, err, errlen)) return -1;
+        char note[600];
+        if (capture_with(A->o.backend, &d, &t, note, sizeof note, err, errlen)) return -1;
+        if (note[0]) snprintf(A->ui.status, sizeof A->ui.status, "%s", note);
     }
     pane_free(p);
     p->t = t;

@@ -8,6 +8,7 @@
 typedef struct viewer_opts {
     capture_desc cap;        /* what to capture, when no file is given */
     const char *file;        /* a saved trace */
+    const char *backend;     /* cpu (default), gpu or auto */
     const char *compare;     /* second version, or NULL */
     const char *theme;       /* "light" or "dark" */
     const char *bench;       /* results file for the benchmark view */

@@ -4,7 +4,13 @@
  *    kernel is exactly what the textbook prints;
  *  - traced, by the host C++ compiler (WS_EMU, the CPU emulator): the same names are small types
  *    whose operator[] takes a ws_index, built with a default argument __builtin_LINE(), so every
- *    access knows its source line and posts itself to the emulator (trace/emu.h) as it happens.
+ *    access knows its source line and posts itself to the emulator (trace/emu.h) as it happens;
+ *  - traced, by nvcc (WS_GPU_TRACE, capture on a GPU): the same types do the access on the GPU and
+ *    then record it: the warp's leader (lowest lane of __activemask()) reserves a slot in a bounded
+ *    device buffer with one atomic, broadcasts it with __shfl_sync, and each lane fills its own
+ *    column; slots past the end are counted, never written. __syncthreads and the other
+ *    intrinsics become macros that record their line, and each kernel becomes a __device__
+ *    function called by one __global__ wrapper, which also records when threads exit.
  *
  * Accesses read as the textbook writes them: sdata[tid] += sdata[tid + s];
  * WS_LAUNCH at the end of a file names the version and how its kernel is called with ws_args. */
@@ -247,6 +253,222 @@ struct ws_args {
     }
 #define WS_BLOCK_VAR blockDim.x
 
+#elif defined(WS_GPU_TRACE)
+/* ======================= nvcc, traced on the GPU ======================= */
+#include <cuda_runtime.h>
+#include <stdint.h>
+
+#include "trace.h"
+
+/* one warp-level event as the device writes it; the host turns it into a trace_event */
+struct ws_gpu_event {
+    unsigned kind, line, block, warp, phase, mask, sm, elem;
+    int buf, written;
+    long long clock;
+    long long addr[32];
+    float val[32][4];
+};
+
+struct ws_gpu_ctx {
+    ws_gpu_event *events;
+    unsigned long long *count;   /* slots asked for, including those past capacity */
+    unsigned long long capacity;
+    unsigned *phase;             /* barriers passed, per thread of the traced blocks */
+    unsigned blocks_traced;
+};
+
+/* per translation unit: each kernel file is its own module, so each has its own context */
+static __device__ ws_gpu_ctx ws_ctx;
+
+__device__ __forceinline__ bool ws_traced() { return blockIdx.x < ws_ctx.blocks_traced; }
+
+static __device__ __noinline__ void ws_record(unsigned kind, unsigned line, int buf, long long addr, unsigned elem,
+                                       const void *val, int is_int)
+{
+    if (!ws_traced()) return;
+    unsigned mask = __activemask();
+    unsigned lane = threadIdx.x & 31u, leader = (unsigned)__ffs(mask) - 1u;
+    unsigned long long slot = 0;
+    if (lane == leader) slot = atomicAdd(ws_ctx.count, 1ull);
+    slot = __shfl_sync(mask, slot, (int)leader);
+    if (slot >= ws_ctx.capacity) return; /* full: counted, never written */
+    ws_gpu_event *e = &ws_ctx.events[slot];
+    if (lane == leader) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        e->kind = kind;
+        e->line = line;
+        e->block = blockIdx.x;
+        e->warp = threadIdx.x / 32u;
+        e->phase = ws_ctx.phase[blockIdx.x * blockDim.x + threadIdx.x];
+        e->mask = mask;
+        e->sm = sm;
+        e->elem = elem;
+        e->buf = buf;
+        e->clock = clock64();
+    }
+    e->addr[lane] = addr;
+    if (val) {
+        if (is_int) {
+            unsigned u = 0;
+            const unsigned char *b = (const unsigned char *)val;
+            for (unsigned i = 0; i < (elem < 4 ? elem : 4); i++) u |= (unsigned)b[i] << (8 * i);
+            e->val[lane][0] = (float)u;
+        } else {
+            for (unsigned c = 0; c < (elem > 4 ? elem / 4 : 1); c++) e->val[lane][c] = ((const float *)val)[c];
+        }
+    }
+}
+
+struct ws_index {
+    long long i;
+    unsigned line;
+    template <class I>
+    __host__ __device__ ws_index(I v, unsigned l = __builtin_LINE()) : i((long long)v), line(l) {}
+};
+
+template <class T> struct ws_plain { typedef T type; };
+template <class T> struct ws_plain<const T> { typedef T type; };
+template <class T> struct ws_is_int { static const int value = 1; };
+template <> struct ws_is_int<float> { static const int value = 0; };
+template <> struct ws_is_int<float4> { static const int value = 0; };
+
+/* every access goes through volatile, so it happens where the source says, as in the textbook */
+template <class T>
+struct ws_ref {
+    typedef typename ws_plain<T>::type V;
+    T *p;
+    int buf; /* -1: shared */
+    long long index;
+    unsigned line;
+    __device__ long long where() const
+    {
+        return buf < 0 ? (long long)(__cvta_generic_to_shared((const void *)p) / 4) : index;
+    }
+    __device__ operator V() const
+    {
+        V v = *(const volatile V *)p;
+        ws_record(buf < 0 ? TRACE_SHARED_LOAD : TRACE_GLOBAL_LOAD, line, buf, where(), sizeof(V), &v, ws_is_int<V>::value);
+        return v;
+    }
+    __device__ const ws_ref &operator=(V v) const
+    {
+        *(volatile V *)p = v;
+        ws_record(buf < 0 ? TRACE_SHARED_STORE : TRACE_GLOBAL_STORE, line, buf, where(), sizeof(V), &v, ws_is_int<V>::value);
+        return *this;
+    }
+    __device__ const ws_ref &operator=(const ws_ref &r) const { return *this = (V)r; }
+    __device__ const ws_ref &operator+=(V v) const { return *this = (V)(*this) + v; }
+};
+
+template <>
+__device__ inline ws_ref<const float4>::operator float4() const
+{
+    float4 v = *(const float4 *)p; /* one 16-byte load, as the plain build does */
+    ws_record(TRACE_GLOBAL_LOAD, line, buf, index, 16, &v, 0);
+    return v;
+}
+
+template <class T, unsigned N>
+struct shared_array {
+    T data[N];
+    __device__ ws_ref<T> operator[](ws_index ix) { return ws_ref<T>{&data[ix.i], -1, ix.i, ix.line}; }
+};
+
+template <class T>
+struct shared_volatile {
+    T *p;
+    template <unsigned N>
+    __device__ shared_volatile(shared_array<T, N> &a) : p(a.data) {}
+    __device__ ws_ref<T> operator[](ws_index ix) const { return ws_ref<T>{p + ix.i, -1, ix.i, ix.line}; }
+};
+
+template <class T>
+struct global_ptr {
+    T *p;
+    int buf;
+    __host__ __device__ global_ptr(T *q, int b) : p(q), buf(b) {}
+    template <class U>
+    __host__ __device__ global_ptr(const global_ptr<U> &o) : p(o.p), buf(o.buf) {}
+    __device__ ws_ref<T> operator[](ws_index ix) const { return ws_ref<T>{p + ix.i, buf, ix.i, ix.line}; }
+};
+
+__device__ inline global_ptr<const float4> as_float4(global_ptr<const float> q)
+{
+    return global_ptr<const float4>((const float4 *)q.p, q.buf);
+}
+
+__device__ inline void ws_syncthreads(unsigned line)
+{
+    ws_record(TRACE_BARRIER, line, -1, 0, 0, nullptr, 0);
+    __syncthreads();
+    if (ws_traced()) ws_ctx.phase[blockIdx.x * blockDim.x + threadIdx.x]++;
+}
+/* a functor, so that __syncwarp() and __syncwarp(mask) both expand without an empty argument */
+struct ws_syncwarp {
+    unsigned line;
+    __device__ void operator()(unsigned mask = 0xffffffffu) const
+    {
+        ws_record(TRACE_WARP_SYNC, line, -1, 0, 0, nullptr, 0);
+        __syncwarp(mask);
+    }
+};
+__device__ inline void ws_threadfence(unsigned line)
+{
+    ws_record(TRACE_FENCE, line, -1, 0, 0, nullptr, 0);
+    __threadfence();
+}
+__device__ inline float ws_shfl_down(unsigned line, unsigned mask, float v, unsigned delta, int width = 32)
+{
+    float r = __shfl_down_sync(mask, v, delta, width);
+    unsigned lane = threadIdx.x & 31u, seg = lane / (unsigned)width * (unsigned)width;
+    unsigned src = lane + delta < seg + (unsigned)width ? lane + delta : lane; /* CUDA's rule */
+    ws_record(TRACE_SHUFFLE, line, -1, src, 4, &r, 0);
+    return r;
+}
+__device__ inline unsigned ws_atomic_inc(unsigned line, global_ptr<unsigned> q, unsigned limit)
+{
+    unsigned old = atomicInc(q.p, limit);
+    ws_record(TRACE_GLOBAL_ATOMIC, line, q.buf, 0, 4, &old, 1);
+    return old;
+}
+
+#define __syncthreads() ws_syncthreads(__LINE__)
+#define __syncwarp(...) ws_syncwarp{__LINE__}(__VA_ARGS__)
+#define __threadfence() ws_threadfence(__LINE__)
+#define __shfl_down_sync(...) ws_shfl_down(__LINE__, __VA_ARGS__)
+#define atomicInc(q, limit) ws_atomic_inc(__LINE__, q, limit)
+
+struct ws_args {
+    global_ptr<const float> in;
+    global_ptr<float> out;
+    global_ptr<unsigned> counter;
+    unsigned n, stride;
+};
+
+/* the kernel becomes a __device__ function of the wrapper, which records exits */
+template <class F>
+__attribute__((global)) void ws_run_kernel(F f)
+{
+    f();
+    ws_record(TRACE_EXIT, 0, -1, 0, 0, nullptr, 0);
+}
+/* static: the extended lambda makes nvcc emit host stubs of the kernel files' functions, which
+ * must not clash with the emulator's build of the same files */
+#undef __global__
+#undef __device__
+#define __device__ static __attribute__((device))
+#define __global__ __device__
+
+/* ws_trace_launch_<id>(grid, block, args, ctx, stream): one traced launch */
+#define WS_LAUNCH_BODY(id, body)                                                                              \
+    void ws_trace_launch_##id(unsigned ws_grid_, unsigned ws_block_, const ws_args &a, const ws_gpu_ctx &ctx, \
+                              cudaStream_t ws_stream_)                                                        \
+    {                                                                                                         \
+        cudaMemcpyToSymbolAsync(ws_ctx, &ctx, sizeof ctx, 0, cudaMemcpyHostToDevice, ws_stream_);             \
+        body;                                                                                                 \
+    }
+#define WS_BLOCK_VAR ws_block_
 #else
 /* ======================= nvcc, plain ======================= */
 #include <cuda_runtime.h>
@@ -299,6 +521,8 @@ struct ws_args {
 
 #if defined(WS_EMU)
 #define WS_CALL(K, args) K args
+#elif defined(WS_GPU_TRACE)
+#define WS_CALL(K, args) ws_run_kernel<<<ws_grid_, ws_block_, 0, ws_stream_>>>([=] __attribute__((device))() { K args; })
 #else
 #define WS_CALL(K, args) K<<<ws_grid_, ws_block_, 0, ws_stream_>>> args
 #endif

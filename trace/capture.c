@@ -72,7 +72,7 @@ static unsigned default_block(const ladder_version *v)
 
 enum { BUF_IN = 0 };
 
-int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
+int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char *err, size_t errlen)
 {
     const ladder_version *v = ladder_find(d->version ? d->version : "");
     if (!v) { snprintf(err, errlen, "unknown version \"%s\" (warpscope list shows them)", d->version ? d->version : ""); return -1; }
@@ -80,7 +80,7 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
     unsigned ept = d->ept ? d->ept : v->ept_default;
     if (ladder_check_block(v, block, err, errlen) || ladder_check_ept(v, ept, err, errlen)) return -1;
     uint64_t n = d->n ? d->n : (uint64_t)block * ept;
-    if (n > ((uint64_t)1 << 31)) { snprintf(err, errlen, "n = %llu: the emulator takes at most 2^31 elements", (unsigned long long)n); return -1; }
+    if (n > ((uint64_t)1 << 31)) { snprintf(err, errlen, "n = %llu: captures take at most 2^31 elements", (unsigned long long)n); return -1; }
     const char *data = d->data ? d->data : "random-int";
     uint64_t seed = d->seed_set ? d->seed : 1;
     unsigned traced = d->blocks_traced ? d->blocks_traced : 1;
@@ -91,9 +91,7 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
     trace_free(t);
     trace_provenance *p = &t->prov;
     memset(p, 0, sizeof *p);
-    snprintf(p->backend, sizeof p->backend, "cpu");
-    snprintf(p->device, sizeof p->device, "CPU emulator");
-    snprintf(p->toolkit, sizeof p->toolkit, "host C++ compiler, gcc %s", __VERSION__);
+    b->describe(b->ctx, p);
     iso_date(p->date, sizeof p->date);
     snprintf(p->version, sizeof p->version, "%s", v->id);
     snprintf(p->source, sizeof p->source, "%s", v->file);
@@ -104,64 +102,138 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
     p->elems_per_thread = ept;
     p->blocks_traced = traced;
 
+    float *input = calloc((size_t)(n + 3) / 4 * 4, sizeof *input);
+    if (!input) { snprintf(err, errlen, "out of memory for %llu input elements", (unsigned long long)n); return -1; }
+    if (capture_fill(data, seed, input, n)) {
+        snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float)", data);
+        free(input);
+        return -1;
+    }
+    t->reference = capture_reference(input, n);
+
     /* buffers: 0 the input, then each pass's output (naive: one working copy; v8: partials and
      * the retirement counter). Sizes rounded up to 4 floats so float4 views stay in bounds. */
-    int rc = -1;
-    enum { MAXB = LADDER_MAX_PASSES + 2 };
-    float *bufs[MAXB] = {0};
-    int nb = 0;
-    emu *e = emu_create();
-    if (!e) { snprintf(err, errlen, "out of memory for the emulator's thread stacks"); return -1; }
-#define ALLOC(count) (bufs[nb] = calloc(((count) + 3) / 4 * 4, sizeof(float)), emu_set_buffer(e, nb, bufs[nb], (size_t)(count) * sizeof(float)), nb++)
-    ALLOC(n);
-    if (!bufs[BUF_IN] || capture_fill(data, seed, bufs[BUF_IN], n)) {
-        if (bufs[BUF_IN]) snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float)", data);
-        else snprintf(err, errlen, "out of memory for %llu input elements", (unsigned long long)n);
-        goto out;
-    }
-    t->reference = capture_reference(bufs[BUF_IN], n);
+#define BYTES(count) ((size_t)((count) + 3) / 4 * 4 * sizeof(float))
+    int rc = -1, nb = 0, out_buf = 0, counter_buf = -1, in_buf = BUF_IN;
+    if (b->alloc(b->ctx, nb++, BYTES(n), input)) goto fail;
     trace_add_buffer(t, "in", 0);
-
-    int out_buf = 0, counter_buf = -1;
     if (v->shape == LADDER_IN_PLACE) {
-        out_buf = ALLOC(n);
-        if (!bufs[out_buf]) goto oom;
-        memcpy(bufs[out_buf], bufs[BUF_IN], n * sizeof(float));
+        out_buf = nb++;
+        if (b->alloc(b->ctx, out_buf, BYTES(n), input)) goto fail;
         trace_add_buffer(t, "data", 0);
     } else if (v->shape == LADDER_SINGLE_PASS) {
-        out_buf = ALLOC(plan[0].grid);
-        counter_buf = ALLOC(1);
-        if (!bufs[out_buf] || !bufs[counter_buf]) goto oom;
+        out_buf = nb++;
+        counter_buf = nb++;
+        if (b->alloc(b->ctx, out_buf, BYTES(plan[0].grid), NULL) || b->alloc(b->ctx, counter_buf, BYTES(1), NULL)) goto fail;
         trace_add_buffer(t, "partials", 0);
         trace_add_buffer(t, "counter", 0);
     }
-    int in_buf = BUF_IN;
     for (int k = 0; k < np; k++) {
         if (v->shape == LADDER_TREE) {
-            out_buf = ALLOC(plan[k].grid);
-            if (!bufs[out_buf]) goto oom;
+            out_buf = nb++;
+            if (b->alloc(b->ctx, out_buf, BYTES(plan[k].grid), NULL)) goto fail;
             char name[16];
             snprintf(name, sizeof name, k + 1 < np ? "partials%d" : "out", k);
-            trace_add_buffer(t, name, (unsigned)k + 1 < (unsigned)np ? (unsigned)k + 1 : (unsigned)k);
+            trace_add_buffer(t, name, k + 1 < np ? (unsigned)k + 1 : (unsigned)k);
         }
         trace_add_pass(t, (trace_pass){plan[k].grid, plan[k].block, plan[k].stride, plan[k].n_in});
         emu_kernel_args args = {in_buf, out_buf, counter_buf, (unsigned)plan[k].n_in, plan[k].stride};
-        emu_launch l = {v->emu, &args, plan[k].grid, plan[k].block, (unsigned)k, traced, t};
-        if (emu_run(e, &l)) {
-            snprintf(err, errlen, "%s, pass %d: %s", v->file, k, emu_last_error(e));
+        if (b->launch(b->ctx, v, &args, (unsigned)k, plan[k].grid, plan[k].block, traced, t)) {
+            snprintf(err, errlen, "%s, pass %d: %s", v->file, k, b->error(b->ctx));
             goto out;
         }
         if (v->shape == LADDER_TREE) in_buf = out_buf;
     }
-    t->result = bufs[out_buf][0];
+    if (b->read(b->ctx, out_buf, 0, &t->result, sizeof t->result)) goto fail;
     rc = 0;
     goto out;
-oom:
-    snprintf(err, errlen, "out of memory for the launch plan's buffers");
+fail:
+    snprintf(err, errlen, "%s", b->error(b->ctx));
 out:
-#undef ALLOC
-    for (int i = 0; i < nb; i++) free(bufs[i]);
-    emu_destroy(e);
+#undef BYTES
+    free(input);
     if (rc) trace_free(t);
     return rc;
+}
+
+/* ---- the emulator as a backend ---- */
+
+enum { CPU_MAX_BUFFERS = LADDER_MAX_PASSES + 3 };
+
+typedef struct cpu_ctx {
+    emu *e;
+    unsigned char *bufs[CPU_MAX_BUFFERS];
+    size_t bytes[CPU_MAX_BUFFERS];
+    char err[512];
+} cpu_ctx;
+
+static void cpu_describe(void *c, trace_provenance *p)
+{
+    (void)c;
+    snprintf(p->backend, sizeof p->backend, "cpu");
+    snprintf(p->device, sizeof p->device, "CPU emulator");
+    snprintf(p->toolkit, sizeof p->toolkit, "host C++ compiler, gcc %s", __VERSION__);
+}
+
+static int cpu_alloc(void *c, int id, size_t bytes, const void *init)
+{
+    cpu_ctx *x = c;
+    if (id < 0 || id >= CPU_MAX_BUFFERS) { snprintf(x->err, sizeof x->err, "too many buffers"); return -1; }
+    x->bufs[id] = calloc(bytes, 1);
+    if (!x->bufs[id]) { snprintf(x->err, sizeof x->err, "out of memory for a buffer of %zu bytes", bytes); return -1; }
+    if (init) memcpy(x->bufs[id], init, bytes);
+    x->bytes[id] = bytes;
+    return emu_set_buffer(x->e, id, x->bufs[id], bytes);
+}
+
+static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *args, unsigned pass, unsigned grid,
+                      unsigned block, unsigned traced, trace *t)
+{
+    cpu_ctx *x = c;
+    emu_launch l = {v->emu, args, grid, block, pass, traced, t};
+    if (emu_run(x->e, &l)) { snprintf(x->err, sizeof x->err, "%s", emu_last_error(x->e)); return -1; }
+    return 0;
+}
+
+static int cpu_read(void *c, int id, size_t off, void *dst, size_t bytes)
+{
+    cpu_ctx *x = c;
+    memcpy(dst, x->bufs[id] + off, bytes);
+    return 0;
+}
+
+static const char *cpu_error(void *c) { return ((cpu_ctx *)c)->err; }
+
+int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
+{
+    cpu_ctx *x = calloc(1, sizeof *x);
+    if (!x || !(x->e = emu_create())) {
+        free(x);
+        snprintf(err, errlen, "out of memory for the emulator's thread stacks");
+        return -1;
+    }
+    capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error};
+    int rc = capture_run(d, &b, t, err, errlen);
+    for (int i = 0; i < CPU_MAX_BUFFERS; i++) free(x->bufs[i]);
+    emu_destroy(x->e);
+    free(x);
+    return rc;
+}
+
+int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen)
+{
+    if (note && notelen) note[0] = '\0';
+    if (!backend || !strcmp(backend, "cpu")) return capture_cpu(d, t, err, errlen);
+    if (!strcmp(backend, "gpu")) return capture_gpu(d, t, err, errlen);
+    if (strcmp(backend, "auto") != 0) {
+        snprintf(err, errlen, "--backend must be auto, cpu or gpu, got \"%s\"", backend);
+        return -1;
+    }
+    char why[512];
+    if (capture_gpu(d, t, why, sizeof why) == 0) {
+        if (note) snprintf(note, notelen, "captured on the GPU (%s)", t->prov.device);
+        return 0;
+    }
+    if (note) snprintf(note, notelen, "captured by the CPU emulator: %s", why);
+    return capture_cpu(d, t, err, errlen);
 }

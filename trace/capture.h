@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "emu.h"
+#include "ladder.h"
 #include "trace.h"
 
 #ifdef __cplusplus
@@ -28,9 +30,30 @@ typedef struct capture_desc {
 
 extern const char *const capture_patterns[]; /* NULL-terminated: ones, ramp, random-int, random-float */
 
+/* Where the kernels run: the emulator, or a GPU (capture_gpu.cu). Buffers are numbered as the
+ * trace's buffers are: 0 the input, then the launch plan's outputs. */
+typedef struct capture_backend {
+    void *ctx;
+    void (*describe)(void *ctx, trace_provenance *p); /* backend, device, toolkit, driver */
+    /* bytes of buffer id, filled from init (NULL: zeros) */
+    int (*alloc)(void *ctx, int id, size_t bytes, const void *init);
+    int (*launch)(void *ctx, const ladder_version *v, const emu_kernel_args *args, unsigned pass, unsigned grid,
+                  unsigned block, unsigned blocks_traced, trace *t);
+    int (*read)(void *ctx, int id, size_t offset, void *dst, size_t bytes);
+    const char *(*error)(void *ctx);
+} capture_backend;
+
 /* 0, or -1 with a message naming what was wrong. t must be initialised; on success it holds the
  * trace (with provenance, result and reference). */
+int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char *err, size_t errlen);
 int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen);
+/* On the GPU (a CUDA build with a device); -1 with "no CUDA device: ..." and the like otherwise. */
+int capture_gpu(const capture_desc *d, trace *t, char *err, size_t errlen);
+/* The NVIDIA driver's version and the CUDA driver API's, e.g. "580.159.04, CUDA 13.0" (CUDA builds). */
+void capture_gpu_driver(char *buf, size_t len);
+/* backend "cpu", "gpu" or "auto" (the GPU when the build has CUDA and a device is present,
+ * otherwise the emulator; *note says which and why). */
+int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen);
 
 int capture_fill(const char *pattern, uint64_t seed, float *x, uint64_t n); /* -1: unknown pattern */
 double capture_reference(const float *x, uint64_t n);

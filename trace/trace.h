@@ -52,6 +52,8 @@ typedef struct trace_event {
     uint32_t line;     /* source line in the version's kernel file; 0 for exit */
     uint32_t mask;     /* lanes that took part */
     uint32_t lanes;    /* first index into trace.lane_addr / trace.lane_val (data kinds only) */
+    uint32_t sm;       /* GPU captures: the SM the block ran on; 0 from the emulator */
+    uint64_t clock;    /* GPU captures: the SM's clock64() when the warp recorded it; 0 otherwise */
 } trace_event;
 
 enum { TRACE_NAME_MAX = 96 };

@@ -81,6 +81,7 @@ char *trace_to_json(const trace *t)
         const trace_event *e = &t->events[i];
         sb_printf(&b, "{\"k\":\"%s\",\"p\":%u,\"b\":%u,\"w\":%u,\"l\":%u,\"ph\":%u,\"m\":%u",
                   trace_kind_label((trace_kind)e->kind), e->pass, e->block, e->warp, e->line, e->phase, e->mask);
+        if (e->clock || e->sm) sb_printf(&b, ",\"sm\":%u,\"c\":%" PRIu64, e->sm, e->clock);
         if (trace_kind_has_data((trace_kind)e->kind)) {
             int n = trace_popcount(e->mask);
             unsigned w = trace_event_width(e);
@@ -200,6 +201,10 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
     e.line = (uint32_t)get_uint(r, je, "l", where, 1000000);
     e.phase = (uint16_t)get_uint(r, je, "ph", where, UINT16_MAX);
     e.mask = (uint32_t)get_uint(r, je, "m", where, UINT32_MAX);
+    if (cJSON_GetObjectItemCaseSensitive(je, "c")) { /* hardware facts of GPU captures */
+        e.sm = (uint32_t)get_uint(r, je, "sm", where, 4096);
+        e.clock = get_uint(r, je, "c", where, (uint64_t)1 << 53);
+    }
     if (r->failed) return;
     if (e.pass < t->npasses && e.block >= t->passes[e.pass].grid)
         { rd_fail(r, "%s.b: block %u is outside the grid of pass %u (%u blocks)", where, e.block, e.pass, t->passes[e.pass].grid); return; }

@@ -1,0 +1,20 @@
+/* verify: the same captures on the GPU and in the emulator, compared warp by warp. */
+#ifndef WARPSCOPE_VERIFY_H
+#define WARPSCOPE_VERIFY_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "trace.h"
+
+/* Differences between two traces of the same capture, for block b of pass p: per warp the
+ * sequence of (kind, line, mask, addresses) of every event but exits, shared memory after each
+ * phase, and the result. Shared addresses are compared from the lowest word each trace touched
+ * (the GPU's shared window may start the arrays elsewhere). Writes up to `max` lines describing
+ * the first differences into out (may be NULL); returns how many differences were found. */
+size_t verify_compare(const trace *cpu, const trace *gpu, FILE *out, size_t max);
+
+/* warpscope verify [--versions LIST] [--blocks LIST] [--md FILE]: exit code. */
+int verify_main(int argc, char **argv);
+
+#endif
