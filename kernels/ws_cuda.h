@@ -282,7 +282,10 @@ static __device__ ws_gpu_ctx ws_ctx;
 
 __device__ __forceinline__ bool ws_traced() { return blockIdx.x < ws_ctx.blocks_traced; }
 
-static __device__ __noinline__ void ws_record(unsigned kind, unsigned line, int buf, long long addr, unsigned elem,
+/* inlined at every call site on purpose: one shared function would be one PC where lanes from
+ * different call sites (say, a branch's load and its skipped lanes' exit) meet, and independent
+ * thread scheduling may then run them as one group, so __activemask() would mix them */
+static __device__ __forceinline__ void ws_record(unsigned kind, unsigned line, int buf, long long addr, unsigned elem,
                                        const void *val, int is_int)
 {
     if (!ws_traced()) return;

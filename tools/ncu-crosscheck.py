@@ -40,7 +40,7 @@ def ncu(ws, version):
 
 def predict(ws, version):
     out = subprocess.run([ws, "stats", "--version", version, "--n", str(N), "--block", "256",
-                          "--blocks-traced", "100000", "--all-blocks", "--json"], capture_output=True, text=True)
+                          "--blocks-traced", "65536", "--all-blocks", "--json"], capture_output=True, text=True)
     d = json.loads(out.stdout)
     return d, d["totals_all_blocks"]
 

@@ -273,6 +273,22 @@ static void record_plain(emu *e, unsigned w, int kind, unsigned line, uint32_t m
     if (trace_push(e->launch->trace, &ev, NULL, NULL)) fail(e, "out of memory while recording the trace");
 }
 
+/* Program order of the kinds within one line: an expression reads before it writes
+ * (`sdata[tid] = (i < n) ? g_idata[i] : 0.0f` loads, then stores), so lanes that skipped a load
+ * wait at the store for those still loading, and the warp stores as one, as hardware does. */
+static int kind_rank(int kind)
+{
+    switch (kind) {
+    case TRACE_SHARED_LOAD: return 0;
+    case TRACE_GLOBAL_LOAD: return 1;
+    case TRACE_SHUFFLE: return 2;
+    case TRACE_GLOBAL_ATOMIC: return 3;
+    case TRACE_SHARED_STORE: return 4;
+    case TRACE_GLOBAL_STORE: return 5;
+    default: return 6;
+    }
+}
+
 static int is_sync(const emu_op *op) { return op->kind == TRACE_SHUFFLE || op->kind == TRACE_WARP_SYNC; }
 
 static int sync_ready(const emu_thread *th, const emu_op *op)
@@ -309,7 +325,7 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
             pending |= 1u << l;
             const emu_op *op = th[l].op;
             if (is_sync(op) && !sync_ready(th, op)) continue;
-            if (!group || op->line < best_line || (op->line == best_line && op->kind < best_kind)) {
+            if (!group || op->line < best_line || (op->line == best_line && kind_rank(op->kind) < kind_rank(best_kind))) {
                 group = 1u << l;
                 best_line = op->line;
                 best_kind = op->kind;
