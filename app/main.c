@@ -258,30 +258,14 @@ static unsigned all_blocks_totals(const trace *t, analysis_counters *sum)
 {
     memset(sum, 0, sizeof *sum);
     unsigned n = 0, grid = t->npasses ? t->passes[0].grid : 0;
-    uint64_t lanes = 0;
     for (unsigned b = 0; b < grid && b < t->prov.blocks_traced; b++) {
         analysis_counters *ph, tot;
         size_t nph;
         if (analysis_phases(t, 0, b, &ph, &nph, &tot)) continue;
         free(ph);
         n++;
-        sum->active_threads += tot.active_threads;
-        sum->idle_threads += tot.idle_threads;
-        sum->warp_instructions += tot.warp_instructions;
-        sum->divergent_warp_instructions += tot.divergent_warp_instructions;
-        sum->bank_conflicts_load += tot.bank_conflicts_load;
-        sum->bank_conflicts_store += tot.bank_conflicts_store;
-        sum->shared_loads += tot.shared_loads;
-        sum->shared_stores += tot.shared_stores;
-        sum->global_requests += tot.global_requests;
-        sum->global_sectors += tot.global_sectors;
-        sum->global_sectors_min += tot.global_sectors_min;
-        sum->shuffles += tot.shuffles;
-        sum->barriers += tot.barriers;
-        lanes += tot.active_lanes;
+        analysis_counters_add(sum, &tot);
     }
-    sum->active_lanes = lanes;
-    sum->simd_efficiency = sum->warp_instructions ? (double)lanes / (32.0 * (double)sum->warp_instructions) : 0.0;
     return n;
 }
 

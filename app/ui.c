@@ -33,11 +33,8 @@ int ui_theme_load(ui_theme *th, const char *path, char *err, size_t errlen)
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(buf, &end, 1);
     if (!root) {
-        int line = 1, col = 1;
-        for (const char *p = buf; end && p < end; p++) {
-            if (*p == '\n') { line++; col = 1; }
-            else col++;
-        }
+        int line, col;
+        trace_text_position(buf, end ? (size_t)(end - buf) : 0, &line, &col);
         snprintf(err, errlen, "%s:%d:%d: JSON syntax error", path, line, col);
         return -1;
     }

@@ -90,7 +90,9 @@ int analysis_events(const trace *t, analysis_event *out)
     return 0;
 }
 
-static void add_counters(analysis_counters *a, const analysis_counters *b)
+static void finish(analysis_counters *c);
+
+void analysis_counters_add(analysis_counters *a, const analysis_counters *b)
 {
     a->active_threads += b->active_threads;
     a->idle_threads += b->idle_threads;
@@ -106,6 +108,7 @@ static void add_counters(analysis_counters *a, const analysis_counters *b)
     a->global_sectors_min += b->global_sectors_min;
     a->shuffles += b->shuffles;
     a->barriers += b->barriers;
+    finish(a);
 }
 
 static void finish(analysis_counters *c)
@@ -171,7 +174,7 @@ int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_coun
             else if (exit_phase[i] >= p) c->idle_threads++;
         }
         finish(c);
-        add_counters(totals, c);
+        analysis_counters_add(totals, c);
     }
     finish(totals);
     free(acted);

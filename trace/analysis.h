@@ -50,6 +50,9 @@ typedef struct analysis_counters {
 int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_counters **phases,
                     size_t *nphases, analysis_counters *totals);
 
+/* a += b, with a's SIMD efficiency recomputed from the summed lanes and instructions */
+void analysis_counters_add(analysis_counters *a, const analysis_counters *b);
+
 /* One edge of the reduction tree: the value at `from` was added into `to` by `thread`. */
 typedef struct analysis_edge {
     int buf;            /* -1: shared memory; else the global buffer */

@@ -1,5 +1,6 @@
 /* results: reading warpscope-bench JSON with cJSON, every field checked. */
 #include "results.h"
+#include "trace.h"
 
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -47,11 +48,8 @@ int results_parse(results *r, const char *text, size_t len, char *err, size_t er
     cJSON *root = cJSON_ParseWithOpts(copy, &end, 1);
     if (!root) {
         size_t off = end ? (size_t)(end - copy) : 0;
-        int line = 1, col = 1;
-        for (size_t i = 0; i < off && i < len; i++) {
-            if (copy[i] == '\n') { line++; col = 1; }
-            else col++;
-        }
+        int line, col;
+        trace_text_position(copy, off < len ? off : len, &line, &col);
         snprintf(err, errlen, "%d:%d: JSON syntax error%s", line, col, off >= len ? " (the file ends too soon)" : "");
         free(copy);
         return -1;

@@ -110,6 +110,9 @@ int trace_add_buffer(trace *t, const char *name, unsigned pass);
 /* 1 when both traces hold the same provenance, results and events (bit for bit). */
 int trace_equal(const trace *a, const trace *b);
 
+/* line and column (from 1) of byte offset off in text: where a JSON parser stopped */
+void trace_text_position(const char *text, size_t off, int *line, int *col);
+
 /* JSON. Writers return 0 or -1; readers return 0, or -1 with a message in err ("line:column: ..."
  * for syntax, "events[12].mask: ..." for content). */
 char *trace_to_json(const trace *t); /* malloc'd; caller frees */

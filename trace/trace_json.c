@@ -303,8 +303,7 @@ static void read_trace(rd *r, trace *t, const cJSON *root)
         read_event(r, t, x, n, addr, val);
 }
 
-/* line:column of a byte offset, both counted from 1 */
-static void position(const char *text, size_t off, int *line, int *col)
+void trace_text_position(const char *text, size_t off, int *line, int *col)
 {
     *line = 1;
     *col = 1;
@@ -321,7 +320,7 @@ int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t er
     if (memchr(text, '\0', len)) {
         int line, col;
         size_t off = (size_t)((const char *)memchr(text, '\0', len) - text);
-        position(text, off, &line, &col);
+        trace_text_position(text, off, &line, &col);
         snprintf(err, errlen, "%d:%d: unexpected NUL byte", line, col);
         return -1;
     }
@@ -334,7 +333,7 @@ int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t er
     if (!root) {
         int line, col;
         size_t off = end ? (size_t)(end - copy) : 0;
-        position(copy, off < len ? off : len, &line, &col);
+        trace_text_position(copy, off < len ? off : len, &line, &col);
         snprintf(err, errlen, "%d:%d: JSON syntax error%s", line, col, off >= len ? " (the file ends too soon)" : "");
         free(copy);
         return -1;

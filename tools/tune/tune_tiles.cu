@@ -1,11 +1,18 @@
-// Tuning rounds 2 and 3 (see docs/bench-notes.md): tile layouts as CUB uses them, grid oversubscription,
-// and bulk copies (TMA, cp.async.bulk) into shared memory. Build: nvcc -O3 -arch=sm_90 tune_top2.cu
+// Tuning rounds 2, 3 and 4 of docs/bench-notes.md, one per argument: 2 (tile layouts as CUB uses
+// them, grid oversubscription, TMA bulk copies into shared memory), 3 (tile sizes and cache
+// hints), 4 (kernels/v8.cu itself against the harness kernel, interleaved). Every variant is timed
+// as warpscope bench times and checked against a double sum.
+// Build: nvcc -O3 -arch=sm_90 -I../../kernels -I../../trace tune_tiles.cu; run: ./a.out ROUND
 #include <cuda_runtime.h>
 #include <cub/device/device_reduce.cuh>
 #include <algorithm>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <vector>
+
+#include "v8.cu"
+
 
 #define CK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { printf("%s: %s\n", #x, cudaGetErrorString(e)); exit(1); } } while (0)
 
@@ -185,8 +192,33 @@ void time_it(ctx &c, K kernel, unsigned grid, unsigned block, size_t smem, const
            c.n * 4.0 / ms[0] / 1e6, ok ? "ok" : "WRONG");
 }
 
-int main()
+static void time_v8(ctx &c, unsigned grid, const char *label)
 {
+    std::vector<float> ms;
+    bool ok = true;
+    for (int r = 0; r < 33; r++) {
+        int b = r % c.nbuf;
+        CK(cudaEventRecord(c.e0));
+        reduce8<512><<<grid, 512>>>(c.in[b], c.partials, (unsigned)c.n, c.count);
+        CK(cudaEventRecord(c.e1));
+        CK(cudaEventSynchronize(c.e1));
+        CK(cudaGetLastError());
+        float t;
+        CK(cudaEventElapsedTime(&t, c.e0, c.e1));
+        if (r >= 3) ms.push_back(t);
+        float got;
+        CK(cudaMemcpy(&got, c.partials, 4, cudaMemcpyDeviceToHost));
+        if (std::fabs(got - c.ref[b]) > 1e-5 * c.ref[b]) ok = false;
+    }
+    std::sort(ms.begin(), ms.end());
+    double med = ms[ms.size() / 2];
+    printf("%-40s grid %6u: %8.4f ms %7.1f GB/s (min %.1f) %s\n", label, grid, med, c.n * 4.0 / med / 1e6,
+           c.n * 4.0 / ms[0] / 1e6, ok ? "ok" : "WRONG");
+}
+
+int main(int argc, char **argv)
+{
+    int round = argc > 1 ? atoi(argv[1]) : 4;
     cudaDeviceProp p;
     CK(cudaGetDeviceProperties(&p, 0));
     unsigned sms = (unsigned)p.multiProcessorCount;
@@ -229,6 +261,27 @@ int main()
             printf("%-40s              %8.4f ms %7.1f GB/s\n", "cub", ms[ms.size() / 2], n * 4.0 / ms[ms.size() / 2] / 1e6);
             cudaFree(tmp);
         }
+        if (round == 2) {
+        for (unsigned mult : {1u, 2u, 4u, 8u}) {
+            char l[64];
+            snprintf(l, sizeof l, "tile thread-contig 256x4 x%u", mult);
+            time_it(c, tiled<256, 4, 1>, sms * 8 * mult, 256, 0, l);
+            snprintf(l, sizeof l, "tile rows 256x4 x%u", mult);
+            time_it(c, tiled<256, 4, 2>, sms * 8 * mult, 256, 0, l);
+            snprintf(l, sizeof l, "tile rows 512x4 x%u", mult);
+            time_it(c, tiled<512, 4, 2>, sms * 4 * mult, 512, 0, l);
+            snprintf(l, sizeof l, "tile rows 1024x4 x%u", mult);
+            time_it(c, tiled<1024, 4, 2>, sms * 2 * mult, 1024, 0, l);
+            snprintf(l, sizeof l, "tile rows 1024x2 x%u", mult);
+            time_it(c, tiled<1024, 2, 2>, sms * 2 * mult, 1024, 0, l);
+        }
+        time_it(c, bulk<256, 16384, 4>, sms * 2, 256, 4 * 16384, "bulk 16K x4 stages, 2/SM");
+        time_it(c, bulk<256, 16384, 6>, sms * 2, 256, 6 * 16384, "bulk 16K x6 stages, 2/SM");
+        time_it(c, bulk<512, 32768, 3>, sms * 2, 512, 3 * 32768, "bulk 32K x3 stages, 2/SM");
+        time_it(c, bulk<256, 8192, 8>, sms * 3, 256, 8 * 8192, "bulk 8K x8 stages, 3/SM");
+        time_it(c, bulk<256, 4096, 8>, sms * 6, 256, 8 * 4096, "bulk 4K x8 stages, 6/SM");
+        time_it(c, bulk<1024, 32768, 6>, sms * 1, 1024, 6 * 32768, "bulk 32K x6 stages, 1/SM");
+        } else if (round == 3) {
         for (unsigned mult : {1u, 2u, 4u}) {
             char l[64];
 #define T(B, U, H, PER)                                                            \
@@ -238,6 +291,14 @@ int main()
             T(256, 16, 0, 4) T(512, 2, 0, 4) T(1024, 8, 0, 1)
             T(512, 4, 1, 4) T(512, 4, 2, 4) T(512, 4, 3, 4) T(1024, 2, 2, 2) T(1024, 2, 3, 2)
 #undef T
+        }
+        } else {
+        for (int rep = 0; rep < 3; rep++) {
+            time_it(c, tiled<512, 4, 2, 0>, sms * 8, 512, 0, "harness rows 512x4, grid 8/SM");
+            time_v8(c, sms * 8, "kernels/v8.cu reduce8<512>, grid 8/SM");
+            time_v8(c, 1055, "kernels/v8.cu reduce8<512>, grid 1055");
+            time_it(c, tiled<1024, 2, 2, 0>, sms * 8, 1024, 0, "harness rows 1024x2, grid 8/SM");
+        }
         }
         for (float *x : c.in) cudaFree(x);
         cudaFree(c.partials); cudaFree(c.out); cudaFree(c.count);
