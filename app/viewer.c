@@ -434,8 +434,19 @@ static void handle_key(app *A, SDL_Window *win, SDL_Keycode k, Uint16 mod, int *
 int viewer_window(const viewer_opts *o)
 {
     char err[512];
-    if (SDL_Init(SDL_INIT_VIDEO) != 0) {
-        fprintf(stderr, "warpscope: no display (%s); without one use warpscope render ... -o out.png, warpscope stats or warpscope capture\n", SDL_GetError());
+    /* Decide before SDL does: without a display SDL 2.26 falls back to its offscreen driver and
+     * would sit there with a window nobody sees (and libwayland prints its own complaint). */
+    const char *drv = getenv("SDL_VIDEODRIVER"), *x11 = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+    int explicit_driver = drv && *drv;
+    if (!explicit_driver && !(x11 && *x11) && !(wl && *wl)) {
+        fprintf(stderr, "warpscope: no display (DISPLAY and WAYLAND_DISPLAY are unset); without one use warpscope render ... -o out.png, warpscope stats or warpscope capture\n");
+        return 2;
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0 ||
+        (!explicit_driver && (!strcmp(SDL_GetCurrentVideoDriver(), "offscreen") || !strcmp(SDL_GetCurrentVideoDriver(), "dummy")))) {
+        fprintf(stderr, "warpscope: no display (%s); without one use warpscope render ... -o out.png, warpscope stats or warpscope capture\n",
+                SDL_WasInit(SDL_INIT_VIDEO) ? "only an offscreen video driver" : SDL_GetError());
+        SDL_Quit();
         return 2;
     }
     app *A = calloc(1, sizeof *A);

@@ -25,7 +25,8 @@ printf '{"schema": "warpscope-bench", "device": 1}' >"$tmp/bad.json"
 { [ $rc -eq 2 ] && grep -q "render needs -o" "$tmp/err"; } || { echo "FAIL: no -o"; fail=1; }
 "$ws" render --version v1 --theme pink -o "$tmp/x.png" 2>"$tmp/err"; rc=$?
 { [ $rc -eq 2 ] && grep -q "theme must be light or dark" "$tmp/err"; } || { echo "FAIL: --theme pink"; fail=1; }
-DISPLAY= WAYLAND_DISPLAY= SDL_VIDEODRIVER=x11 "$ws" view --version v0 2>"$tmp/err"; rc=$?
-{ [ $rc -eq 2 ] && grep -q "no display" "$tmp/err" && grep -q "warpscope render" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 1 ]; } || { echo "FAIL: no display: exit $rc, $(cat "$tmp/err")"; fail=1; }
+env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 20 "$ws" view --version v0 2>"$tmp/err"; rc=$?
+env -u DISPLAY -u WAYLAND_DISPLAY -u SDL_VIDEODRIVER timeout 20 "$ws" 2>>"$tmp/err" </dev/null; rc2=$?
+{ [ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q "no display" "$tmp/err" && grep -q "warpscope render" "$tmp/err" && [ "$(wc -l <"$tmp/err")" -eq 2 ]; } || { echo "FAIL: no display: exit $rc, $(cat "$tmp/err")"; fail=1; }
 [ $fail -eq 0 ] && echo "render_cli: ok"
 exit $fail
