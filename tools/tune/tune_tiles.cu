@@ -1,6 +1,7 @@
-// Tuning rounds 2, 3 and 4 of docs/bench-notes.md, one per argument: 2 (tile layouts as CUB uses
+// Tuning rounds 2 to 5 of docs/bench-notes.md, one per argument: 2 (tile layouts as CUB uses
 // them, grid oversubscription, TMA bulk copies into shared memory), 3 (tile sizes and cache
-// hints), 4 (kernels/v8.cu itself against the harness kernel, interleaved). Every variant is timed
+// hints), 4 (kernels/v8.cu itself against the harness kernel, interleaved), 5 (tile rows with
+// bulk L2 prefetches of tiles ahead). Every variant is timed
 // as warpscope bench times and checked against a double sum.
 // Build: nvcc -O3 -arch=sm_90 -I../../kernels -I../../trace tune_tiles.cu; run: ./a.out ROUND
 #include <cuda_runtime.h>
@@ -81,6 +82,40 @@ __global__ void __launch_bounds__(BLOCK) tiled(const float4 *in, size_t n4, floa
         float4 v[U];
 #pragma unroll
         for (int k = 0; k < U; k++) v[k] = ld4<HINT>(LAYOUT == 1 ? &p[threadIdx.x * U + k] : &p[k * BLOCK + threadIdx.x]);
+#pragma unroll
+        for (int k = 0; k < U; k++) s[k] += (v[k].x + v[k].y) + (v[k].z + v[k].w);
+    }
+    for (size_t i = ntiles * tile + blockIdx.x * BLOCK + threadIdx.x; i < n4; i += (size_t)BLOCK * gridDim.x) {
+        float4 v = in[i];
+        s[0] += (v.x + v.y) + (v.z + v.w);
+    }
+    float sum = 0;
+#pragma unroll
+    for (int k = 0; k < U; k++) sum += s[k];
+    finish<BLOCK>(sum, partials, count, out);
+}
+
+// tile rows, with thread 0 asking the copy engine to prefetch into L2 the tile AHEAD grid-steps on
+template <int BLOCK, int U, int AHEAD>
+__global__ void __launch_bounds__(BLOCK) tiled_prefetch(const float4 *in, size_t n4, float *partials, unsigned *count, float *out)
+{
+    const size_t tile = (size_t)BLOCK * U;
+    size_t ntiles = n4 / tile;
+    float s[U] = {};
+    if (threadIdx.x == 0)
+        for (int a = 0; a < AHEAD; a++) {
+            size_t t = blockIdx.x + (size_t)a * gridDim.x;
+            if (t < ntiles)
+                asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(in + t * tile), "r"((unsigned)(tile * 16)) : "memory");
+        }
+    for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        size_t ahead = t + (size_t)AHEAD * gridDim.x;
+        if (threadIdx.x == 0 && ahead < ntiles)
+            asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(in + ahead * tile), "r"((unsigned)(tile * 16)) : "memory");
+        const float4 *p = in + t * tile;
+        float4 v[U];
+#pragma unroll
+        for (int k = 0; k < U; k++) v[k] = p[k * BLOCK + threadIdx.x];
 #pragma unroll
         for (int k = 0; k < U; k++) s[k] += (v[k].x + v[k].y) + (v[k].z + v[k].w);
     }
@@ -281,6 +316,16 @@ int main(int argc, char **argv)
         time_it(c, bulk<256, 8192, 8>, sms * 3, 256, 8 * 8192, "bulk 8K x8 stages, 3/SM");
         time_it(c, bulk<256, 4096, 8>, sms * 6, 256, 8 * 4096, "bulk 4K x8 stages, 6/SM");
         time_it(c, bulk<1024, 32768, 6>, sms * 1, 1024, 6 * 32768, "bulk 32K x6 stages, 1/SM");
+        } else if (round == 5) {
+            for (int rep = 0; rep < 2; rep++) {
+                time_it(c, tiled<512, 4, 2, 0>, sms * 8, 512, 0, "rows 512x4 (v8), grid 8/SM");
+                time_it(c, tiled_prefetch<512, 4, 1>, sms * 8, 512, 0, "rows 512x4 + L2 prefetch 1 ahead");
+                time_it(c, tiled_prefetch<512, 4, 2>, sms * 8, 512, 0, "rows 512x4 + L2 prefetch 2 ahead");
+                time_it(c, tiled_prefetch<512, 4, 4>, sms * 8, 512, 0, "rows 512x4 + L2 prefetch 4 ahead");
+                time_it(c, tiled_prefetch<512, 4, 2>, sms * 4, 512, 0, "rows 512x4 + prefetch 2, grid 4/SM");
+                time_it(c, tiled_prefetch<1024, 4, 2>, sms * 4, 1024, 0, "rows 1024x4 + prefetch 2, grid 4/SM");
+                time_it(c, tiled_prefetch<256, 8, 2>, sms * 8, 256, 0, "rows 256x8 + prefetch 2, grid 8/SM");
+            }
         } else if (round == 3) {
         for (unsigned mult : {1u, 2u, 4u}) {
             char l[64];
