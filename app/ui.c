@@ -244,18 +244,15 @@ static int inside(const SDL_Rect *r, int x, int y) { return x >= r->x && y >= r-
 
 /* ---------- per-step facts used by several panels ---------- */
 
-typedef struct step_view {
-    unsigned char lanes[1024];
-    unsigned char touched[1024]; /* per shared word: 1 read, 2 written in this step */
-    int worst_warp;              /* warp whose shared access in this step has the highest degree */
-    int worst_degree;
-} step_view;
+/* lanes: each thread's state; touched: per shared word, 1 read, 2 written in this step;
+ * worst_event: the shared access of this step with the highest conflict degree */
+typedef ui_scratch step_view;
 
 static void step_facts(const view_model *m, size_t s, step_view *sv)
 {
     view_lanes(m, s, sv->lanes);
     memset(sv->touched, 0, sizeof sv->touched);
-    sv->worst_warp = -1;
+    sv->worst_event = -1;
     sv->worst_degree = 0;
     if (s >= m->nsteps) return;
     const view_step *st = &m->steps[s];
@@ -270,7 +267,7 @@ static void step_facts(const view_model *m, size_t s, step_view *sv)
         }
         if (m->facts[ei].bank_degree > sv->worst_degree) {
             sv->worst_degree = m->facts[ei].bank_degree;
-            sv->worst_warp = (int)ei;
+            sv->worst_event = (int)ei;
         }
     }
 }
@@ -394,11 +391,11 @@ static void draw_lanes(ui_assets *a, const ui_theme *th, const ui_pane *p, SDL_R
 static void draw_banks(ui_assets *a, const ui_theme *th, const ui_pane *p, SDL_Rect r, const step_view *sv)
 {
     const view_model *m = p->m;
-    if (sv->worst_warp < 0) {
+    if (sv->worst_event < 0) {
         panel_box(a, th, r, "banks: no shared-memory access in this step");
         return;
     }
-    const trace_event *e = &m->t->events[sv->worst_warp];
+    const trace_event *e = &m->t->events[sv->worst_event];
     char title[160];
     int deg = sv->worst_degree;
     snprintf(title, sizeof title, "banks: warp %u's %s, conflict degree %d (%d extra wavefront%s)", e->warp,
@@ -690,10 +687,10 @@ static void draw_tooltip(const ui_state *s, ui_assets *a, int w, int h, int p, c
     if (word >= 0 && (size_t)word < m->nwords)
         snprintf(tip, sizeof tip, "shared word %d (byte %d): bank %d, %s%.9g; click: its input tree", word, word * 4, word % 32,
                  written[word] ? "value " : "not written yet, ", written[word] ? (double)cells[word] : 0.0);
-    if (inside(&L->banks, mx, my) && sv->worst_warp >= 0) {
+    if (inside(&L->banks, mx, my) && sv->worst_event >= 0) {
         int cw = (L->banks.w - 8) / 32, b = (mx - L->banks.x - 4) / (cw ? cw : 1);
         if (b >= 0 && b < 32) {
-            const trace_event *e = &m->t->events[sv->worst_warp];
+            const trace_event *e = &m->t->events[sv->worst_event];
             int len = snprintf(tip, sizeof tip, "bank %d: lanes", b), n = trace_popcount(e->mask), k = 0;
             for (unsigned l = 0; l < 32 && len < (int)sizeof tip - 8; l++) {
                 if (!(e->mask >> l & 1)) continue;
@@ -720,30 +717,28 @@ void ui_draw(const ui_state *s, ui_assets *a, int w, int h)
     if (s->bench) {
         draw_bench(s, a, w, h);
     } else {
-        static float cells[2][1024];
-        static unsigned char written[2][1024], tree[2][1024];
-        static step_view sv[2];
         for (int p = 0; p < 1 + s->compare; p++) {
             const ui_pane *pn = &s->pane[p];
             if (!pn->m) continue;
             layout L;
             layout_pane(s, a, p, w, h, &L);
-            step_facts(pn->m, pn->step, &sv[p]);
+            ui_scratch *sc = &a->scratch[p];
+            step_facts(pn->m, pn->step, sc);
             size_t nw = pn->m->nwords < 1024 ? pn->m->nwords : 1024;
             view_model clipped = *pn->m;
             clipped.nwords = nw;
-            view_shared_at(&clipped, pn->step, cells[p], written[p]);
+            view_shared_at(&clipped, pn->step, sc->cells, sc->written);
             int has_tree = pn->selected >= 0 && (size_t)pn->selected < nw;
-            if (has_tree) view_subtree(&clipped, pn->step, pn->selected, tree[p]);
+            if (has_tree) view_subtree(&clipped, pn->step, pn->selected, sc->tree);
             text(a, &a->big, L.title.x, L.title.y, L.title.w, th->text, th->background, "%s", pn->title);
             text(a, &a->font, L.title.x, L.title.y + a->big.h, L.title.w, th->dim, th->background, "%s", ladder_find(pn->m->t->prov.version) ? ladder_find(pn->m->t->prov.version)->summary : "");
             draw_source(a, th, pn, L.source);
-            draw_memory(a, th, pn, L.memory, &sv[p], cells[p], written[p], has_tree ? tree[p] : NULL, hover_word(s, a, w, h, p));
-            draw_lanes(a, th, pn, L.lanes, &sv[p]);
-            draw_banks(a, th, pn, L.banks, &sv[p]);
+            draw_memory(a, th, pn, L.memory, sc, sc->cells, sc->written, has_tree ? sc->tree : NULL, hover_word(s, a, w, h, p));
+            draw_lanes(a, th, pn, L.lanes, sc);
+            draw_banks(a, th, pn, L.banks, sc);
             draw_stats(a, th, pn, L.stats);
             draw_timeline(a, th, pn, L.timeline);
-            if (s->mouse_x >= 0) draw_tooltip(s, a, w, h, p, &L, &sv[p], cells[p], written[p]);
+            if (s->mouse_x >= 0) draw_tooltip(s, a, w, h, p, &L, sc, sc->cells, sc->written);
         }
         if (s->compare) fill(a, (SDL_Rect){w / 2 - 1, 0, 2, h - footer_h(a)}, th->grid);
     }

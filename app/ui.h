@@ -33,10 +33,20 @@ typedef struct ui_font {
     int w, h; /* glyph advance and line height */
 } ui_font;
 
+/* Per-pane scratch of one frame (shared memory replayed, input tree, step facts), kept here so
+ * that drawing allocates nothing and the module keeps no globals. */
+typedef struct ui_scratch {
+    float cells[1024];
+    unsigned char written[1024], tree[1024];
+    unsigned char lanes[1024], touched[1024];
+    int worst_event, worst_degree;
+} ui_scratch;
+
 typedef struct ui_assets {
     SDL_Renderer *r;
     ui_font font, big;
     int px; /* base font size */
+    ui_scratch scratch[2];
 } ui_assets;
 
 int ui_assets_init(ui_assets *a, SDL_Renderer *r, const char *font_path, int px, char *err, size_t errlen);
