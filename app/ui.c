@@ -691,13 +691,12 @@ static void draw_tooltip(const ui_state *s, ui_assets *a, int w, int h, int p, c
         int cw = (L->banks.w - 8) / 32, b = (mx - L->banks.x - 4) / (cw ? cw : 1);
         if (b >= 0 && b < 32) {
             const trace_event *e = &m->t->events[sv->worst_event];
-            int len = snprintf(tip, sizeof tip, "bank %d: lanes", b), n = trace_popcount(e->mask), k = 0;
+            int len = snprintf(tip, sizeof tip, "bank %d: lanes", b), k = 0;
             for (unsigned l = 0; l < 32 && len < (int)sizeof tip - 8; l++) {
                 if (!(e->mask >> l & 1)) continue;
                 int64_t wd = m->t->lane_addr[e->lanes + (size_t)k++];
                 if (wd % 32 == b) len += snprintf(tip + len, sizeof tip - (size_t)len, " %u(w%lld)", l, (long long)wd);
             }
-            (void)n;
         }
     }
     if (!tip[0]) return;

@@ -57,7 +57,6 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
         if (ph + 1 > m->nphases) m->nphases = ph + 1;
     }
     /* each event's key: (line, kind, how many times this warp did it before in this phase) */
-    unsigned seen[32] = {0};
     for (size_t i = 0; i < n; i++) {
         const trace_event *e = &t->events[evs[i]];
         unsigned nth = 0;
@@ -68,7 +67,6 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
         }
         keys[i] = (key){e->line, e->kind, nth};
     }
-    (void)seen;
     /* steps: within a phase, keys in order of first appearance; each step gathers its events */
     unsigned char *used = calloc(n, 1);
     if (!used) { free(evs); free(keys); view_free(m); snprintf(err, errlen, "out of memory"); return -1; }

@@ -2,7 +2,7 @@
 #include "results.h"
 #include "trace.h"
 
-#include <cjson/cJSON.h>
+#include "json_internal.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -40,20 +40,8 @@ static int num_field(const cJSON *o, const char *key, double lo, double *out, co
 int results_parse(results *r, const char *text, size_t len, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    char *copy = malloc(len + 1);
-    if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(copy, &end, 1);
-    if (!root) {
-        size_t off = end ? (size_t)(end - copy) : 0;
-        int line, col;
-        trace_text_position(copy, off < len ? off : len, &line, &col);
-        snprintf(err, errlen, "%d:%d: JSON syntax error%s", line, col, off >= len ? " (the file ends too soon)" : "");
-        free(copy);
-        return -1;
-    }
+    cJSON *root = json_parse_at(text, len, err, errlen);
+    if (!root) return -1;
     int rc = -1;
     double v;
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
@@ -93,7 +81,6 @@ int results_parse(results *r, const char *text, size_t len, char *err, size_t er
     rc = 0;
 out:
     cJSON_Delete(root);
-    free(copy);
     if (rc) results_free(r);
     return rc;
 }

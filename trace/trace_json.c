@@ -3,7 +3,7 @@
  * rejected with the place that is wrong instead of being half-loaded. */
 #include "trace.h"
 
-#include <cjson/cJSON.h>
+#include "json_internal.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -313,34 +313,38 @@ void trace_text_position(const char *text, size_t off, int *line, int *col)
     }
 }
 
-int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen)
+cJSON *json_parse_at(const char *text, size_t len, char *err, size_t errlen)
 {
-    trace_init(t);
-    rd r = {err, errlen, 0};
-    if (memchr(text, '\0', len)) {
-        int line, col;
-        size_t off = (size_t)((const char *)memchr(text, '\0', len) - text);
-        trace_text_position(text, off, &line, &col);
+    int line, col;
+    const char *nul = memchr(text, '\0', len);
+    if (nul) {
+        trace_text_position(text, (size_t)(nul - text), &line, &col);
         snprintf(err, errlen, "%d:%d: unexpected NUL byte", line, col);
-        return -1;
+        return NULL;
     }
     char *copy = malloc(len + 1);
-    if (!copy) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (!copy) { snprintf(err, errlen, "out of memory"); return NULL; }
     memcpy(copy, text, len);
     copy[len] = '\0';
     const char *end = NULL;
     cJSON *root = cJSON_ParseWithOpts(copy, &end, 1);
     if (!root) {
-        int line, col;
         size_t off = end ? (size_t)(end - copy) : 0;
         trace_text_position(copy, off < len ? off : len, &line, &col);
         snprintf(err, errlen, "%d:%d: JSON syntax error%s", line, col, off >= len ? " (the file ends too soon)" : "");
-        free(copy);
-        return -1;
     }
+    free(copy);
+    return root;
+}
+
+int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen)
+{
+    trace_init(t);
+    rd r = {err, errlen, 0};
+    cJSON *root = json_parse_at(text, len, err, errlen);
+    if (!root) return -1;
     read_trace(&r, t, root);
     cJSON_Delete(root);
-    free(copy);
     if (r.failed) { trace_free(t); return -1; }
     return 0;
 }
