@@ -291,23 +291,37 @@ static void thick_line(rsdl *x, int x1, int y1, int x2, int y2, int thick)
     }
 }
 
-static void draw_text(rsdl *x, const dl_list *l, const dl_item *it)
+/* Puts every glyph of the list's text into its face's sheet, then uploads each changed sheet
+ * once: a first frame full of new glyphs costs one upload per face, not one per string. */
+static void prepare_glyphs(rsdl *x, const dl_list *l)
 {
-    face *f = face_get(x, it->font, it->px);
-    if (!f) return;
-    const char *s = dl_item_text(l, it), *end = s + it->len;
-    int pen = it->r.x;
-    /* glyphs first (they may add to the sheet), then one texture update, then the copies */
-    for (const char *p = s; p < end;) glyph_get(x, f, dl_utf8_next(&p));
-    if (f->dirty || !f->tex) {
+    for (size_t i = 0; i < l->n; i++) {
+        const dl_item *it = &l->items[i];
+        if (it->kind != DL_TEXT) continue;
+        face *f = face_get(x, it->font, it->px);
+        if (!f) continue;
+        const char *s = dl_item_text(l, it), *end = s + it->len;
+        while (s < end) glyph_get(x, f, dl_utf8_next(&s));
+    }
+    for (int i = 0; i < x->nfaces; i++) {
+        face *f = &x->faces[i];
+        if (!f->dirty && f->tex) continue;
         if (!f->tex) {
             f->tex = SDL_CreateTexture(x->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STATIC, SHEET, SHEET);
-            if (!f->tex) return;
+            if (!f->tex) continue;
             SDL_SetTextureBlendMode(f->tex, SDL_BLENDMODE_BLEND);
         }
         SDL_UpdateTexture(f->tex, NULL, f->sheet->pixels, f->sheet->pitch);
         f->dirty = 0;
     }
+}
+
+static void draw_text(rsdl *x, const dl_list *l, const dl_item *it)
+{
+    face *f = face_get(x, it->font, it->px);
+    if (!f || !f->tex) return;
+    const char *s = dl_item_text(l, it), *end = s + it->len;
+    int pen = it->r.x;
     SDL_SetTextureColorMod(f->tex, it->c.r, it->c.g, it->c.b);
     SDL_SetTextureAlphaMod(f->tex, it->c.a);
     for (const char *p = s; p < end;) {
@@ -336,6 +350,7 @@ static void set_clip(rsdl *x)
 
 void rsdl_execute(rsdl *x, const dl_list *l)
 {
+    prepare_glyphs(x, l);
     x->nclip = 0;
     set_clip(x);
     for (size_t i = 0; i < l->n; i++) {
