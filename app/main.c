@@ -59,7 +59,8 @@ static void print_help(void)
          "\n"
          "  warpscope verify [--versions LIST] [--blocks LIST] [--md FILE]   GPU against emulator, warp by warp\n"
          "  warpscope lesson check FILE...   validate lessons: schema, both languages, every query on its trace\n"
-         "  warpscope lesson list [--dir D]  the lessons, with your progress");
+         "  warpscope lesson list [--dir D]  the lessons, with your progress\n"
+         "  warpscope lesson print FILE [--lang en|zh]   a lesson as text: narration, questions, answers");
 }
 
 /* ---- flags ---- */
@@ -517,11 +518,78 @@ static char **lesson_files(const char *dir, size_t *n)
     return v;
 }
 
+/* The lesson as text, step by step: narration with its numbers filled in, each question and its
+ * answer. What a teacher reads to prepare, and a lesson's author to proofread. */
+static int lesson_print(const char *file, lesson_lang lang)
+{
+    char err[1600];
+    lesson l;
+    if (lesson_load(&l, file, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    player p;
+    int rc = 0;
+    if (player_open(&p, &l, NULL, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); lesson_free(&l); return EXIT_BAD; }
+    static char buf[8192];
+    printf("# %s\n\n", l.title.s[lang]);
+    for (size_t i = 0; i < player_count(&p) && !rc; i++) {
+        if (i && player_goto(&p, i, err, sizeof err)) { rc = EXIT_BAD; break; }
+        const player_frame *f = player_current(&p);
+        printf("## %zu/%zu  %s%s%s, step %zu (phase %u, line %u)\n", i + 1, player_count(&p), f->show->version,
+               f->cap_compare.version ? " | " : "", f->cap_compare.version ? f->cap_compare.version : "", f->step,
+               f->view->steps[f->step].phase, f->view->steps[f->step].line);
+        if (player_text(&p, PLAYER_TEXT_SAY, 0, lang, buf, sizeof buf, err, sizeof err)) { rc = EXIT_BAD; break; }
+        printf("%s\n", buf);
+        const lesson_ask *a = player_question(&p);
+        if (!a) { putchar('\n'); continue; }
+        if (player_text(&p, PLAYER_TEXT_PROMPT, 0, lang, buf, sizeof buf, err, sizeof err)) { rc = EXIT_BAD; break; }
+        printf("\n  ? [%s] %s\n", lesson_ask_keys[a->kind], buf);
+        for (size_t o = 0; o < a->noptions; o++) {
+            if (player_text(&p, PLAYER_TEXT_OPTION, o, lang, buf, sizeof buf, err, sizeof err)) { rc = EXIT_BAD; break; }
+            printf("    %c) %s\n", (int)('a' + o), buf);
+        }
+        query_value v;
+        if (player_expected(&p, &v, err, sizeof err)) { rc = EXIT_BAD; break; }
+        char ans[2048];
+        if (a->kind == LESSON_ASK_CHOICE) {
+            size_t k = 0;
+            ans[0] = '\0';
+            for (size_t o = 0; o < a->noptions; o++)
+                if (query_set_has(&v, o)) k += (size_t)snprintf(ans + k, sizeof ans - k, "%s%c", k ? ", " : "", (int)('a' + o));
+        } else {
+            query_format(&v, "", ans, sizeof ans);
+        }
+        printf("  = %s\n", ans);
+        if (player_text(&p, PLAYER_TEXT_EXPLAIN, 0, lang, buf, sizeof buf, err, sizeof err)) { rc = EXIT_BAD; break; }
+        printf("  ! %s\n\n", buf);
+    }
+    if (rc) fprintf(stderr, "warpscope: %s\n", err);
+    player_close(&p);
+    lesson_free(&l);
+    return rc;
+}
+
 static int cmd_lesson(int argc, char **argv)
 {
-    if (argc < 1 || (strcmp(argv[0], "check") && strcmp(argv[0], "list")))
-        return usage_error("lesson takes check FILE... or list [--dir DIR]%s%s", "", "");
+    if (argc < 1 || (strcmp(argv[0], "check") && strcmp(argv[0], "list") && strcmp(argv[0], "print")))
+        return usage_error("lesson takes check FILE..., list [--dir DIR] or print FILE [--lang en|zh]%s%s", "", "");
     char err[1600];
+    if (!strcmp(argv[0], "print")) {
+        const char *file = NULL;
+        lesson_lang lang = LESSON_EN;
+        for (int i = 1; i < argc; i++) {
+            const char *val = !strcmp(argv[i], "--lang") && i + 1 < argc ? argv[++i] : !strncmp(argv[i], "--lang=", 7) ? argv[i] + 7 : NULL;
+            if (val) {
+                if (!strcmp(val, "en")) lang = LESSON_EN;
+                else if (!strcmp(val, "zh")) lang = LESSON_ZH;
+                else return usage_error("--lang must be en or zh, got \"%s\"%s", val, "");
+            } else if (argv[i][0] == '-' || file) {
+                return usage_error("unexpected argument \"%s\" (lesson print FILE [--lang en|zh])%s", argv[i], "");
+            } else {
+                file = argv[i];
+            }
+        }
+        if (!file) return usage_error("lesson print needs a lesson file%s%s", "", "");
+        return lesson_print(file, lang);
+    }
     if (!strcmp(argv[0], "check")) {
         if (argc < 2) return usage_error("lesson check needs lesson files%s%s", "", "");
         size_t bad = 0;
