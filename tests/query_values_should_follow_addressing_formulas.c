@@ -219,8 +219,27 @@ static void rejected(const char *text, size_t want_pos, const char *want_msg)
     CHECK(strstr(err, want_msg) != NULL, "\"%s\": message \"%s\" should say \"%s\"", text, err, want_msg);
 }
 
+/* every function of the table is documented in lessons/README.md */
+static void documented(void)
+{
+    FILE *f = fopen(WS_ROOT "/lessons/README.md", "rb");
+    CHECK(f != NULL, "lessons/README.md is missing");
+    if (!f) return;
+    static char text[1 << 16];
+    size_t len = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[len] = '\0';
+    const char *name;
+    for (size_t i = 0; query_function_doc(i, &name); i++) {
+        char row[64];
+        snprintf(row, sizeof row, "| `%s` |", name);
+        CHECK(strstr(text, row) != NULL, "lessons/README.md does not document %s()", name);
+    }
+}
+
 int main(void)
 {
+    documented();
     v1_conflicts();
     v0_lanes_and_values();
     benchmark();
