@@ -190,7 +190,7 @@ static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
                       unsigned block, unsigned traced, trace *t)
 {
     cpu_ctx *x = c;
-    emu_launch l = {v->emu, args, grid, block, pass, traced, t};
+    emu_launch l = {capture_emu_kernel(v), args, grid, block, pass, traced, t};
     if (emu_run(x->e, &l)) { snprintf(x->err, sizeof x->err, "%s", emu_last_error(x->e)); return -1; }
     return 0;
 }
