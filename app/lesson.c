@@ -536,6 +536,11 @@ static int parse_root(reader *r, const cJSON *root, const char *dir)
         return bad(r, v ? v : root, "id: expected a short name without spaces, slashes or quotes");
     snprintf(l->id, sizeof l->id, "%s", v->valuestring);
     if (text_field(r, root, "title", "lesson", 1, &l->title) || text_field(r, root, "summary", "lesson", 0, &l->summary)) return -1;
+    /* menus show these without a trace */
+    for (int k = 0; k < LESSON_LANGS; k++)
+        if (l->title.nholes[k] || l->summary.nholes[k])
+            return bad_at(r, l->title.nholes[k] ? l->title.holes[k][0].pos : l->summary.holes[k][0].pos,
+                          "the title and summary are shown in menus, without a trace: no {query} placeholders there");
     if ((v = get(root, "results"))) {
         if (!cJSON_IsString(v) || !v->valuestring[0]) return bad(r, v, "results: expected a path to a benchmark results file");
         l->results_pos = pos_of(r, v);

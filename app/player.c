@@ -154,7 +154,6 @@ static query_ctx ctx_of(const player *p, const player_frame *f)
     query_ctx c;
     memset(&c, 0, sizeof c);
     c.r = p->have_results ? &p->res : NULL;
-    if (!f) return c; /* a title: constants and benchmark results only */
     c.pane[0] = (query_pane){f->trace, f->view, f->step};
     if (f->compare_trace) c.pane[1] = (query_pane){f->compare_trace, f->compare_view, f->compare_step};
     c.r = p->have_results ? &p->res : NULL;
@@ -311,6 +310,7 @@ size_t player_count(const player *p) { return p->l->nsteps; }
 const player_frame *player_current(const player *p) { return &p->frame; }
 player_state player_status(const player *p) { return p->state; }
 const lesson_ask *player_question(const player *p) { return p->l->steps[p->index].ask; }
+const player_frame *player_question_frame(const player *p) { return &p->ask_frame; }
 const player_feedback *player_last_feedback(const player *p) { return &p->fb; }
 
 /* ---- answers ---- */
@@ -538,7 +538,6 @@ size_t player_check(const lesson *l, player_report_fn report, void *ud)
     }
     query_value *v = malloc(sizeof *v);
     if (!v) { say(&c, "out of memory"); return c.errors; }
-    check_text(&c, &p, NULL, &l->title); /* titles may not use trace queries: no frame */
     for (size_t i = 0; i < l->nsteps; i++) {
         const lesson_step *st = &l->steps[i];
         if (build_frame(&p, i, &p.frame, err, sizeof err)) { say(&c, err); continue; }

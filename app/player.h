@@ -83,6 +83,10 @@ const player_frame *player_current(const player *p);
 player_state player_status(const player *p);
 /* The question of the current step, or NULL. */
 const lesson_ask *player_question(const player *p);
+/* The picture the question is about (the next step's unless it says "on": "this"): the items of
+ * the answer and of the feedback are lanes, banks and cells of this frame's first pane (or of
+ * pane 1 when the query says pane=1). Only meaningful while player_question is not NULL. */
+const player_frame *player_question_frame(const player *p);
 const player_feedback *player_last_feedback(const player *p);
 
 /* Moves: PLAYER_MOVED, PLAYER_AT_END / PLAYER_AT_START (nothing happened), PLAYER_NEEDS_ANSWER

@@ -108,6 +108,8 @@ int main(void)
 
     t = make_lesson("{\"en\": \"only English\"}", SHOW, SAY, "");
     load_rejects(t, "{\"en\": \"only English\"}", 0, "a title without Chinese");
+    t = make_lesson("{\"en\": \"T {n()}\", \"zh\": \"T\"}", SHOW, SAY, "");
+    load_rejects(t, "n()}", 0, "a placeholder in a title");
     t = make_lesson(TITLE, "{\"version\": \"v9\"}", SAY, "");
     load_rejects(t, "\"v9\"", 0, "an unknown version");
     t = make_lesson(TITLE, "{\"version\": \"v0\", \"phse\": 2}", SAY, "");
