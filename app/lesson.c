@@ -204,7 +204,7 @@ static int add_hole(void *ud, const char *expr, size_t exprlen, const char *fmt,
     query_value probe = {.type = QUERY_NUMBER};
     char buf[8];
     if (query_format(&probe, hole->fmt, buf, sizeof buf))
-        return bad_at(h->r, hole->pos, "%s: unknown format \"%s\" (use .0f to .9f or %%)", h->where, hole->fmt);
+        return bad_at(h->r, hole->pos, "%s: unknown format \"%s\" (use .0f to .9f, %% or 、)", h->where, hole->fmt);
     char *q = malloc(exprlen + 1);
     if (!q) return bad(h->r, h->node, "out of memory");
     memcpy(q, expr, exprlen);

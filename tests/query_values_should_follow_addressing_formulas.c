@@ -148,6 +148,13 @@ static void v0_lanes_and_values(void)
               expected_warp0[step - 1]);
         snprintf(q, sizeof q, "active_lanes(warp=0, phase=%u)", step);
         query_value v;
+        if (step == 3 && !eval(q, &c, &v)) {
+            /* narration formats: lanes 0, 8, 16, 24 in English, 0、8、16、24 in Chinese */
+            char en[64], zh[64];
+            CHECK(query_format(&v, "", en, sizeof en) == 0 && !strcmp(en, "0, 8, 16, 24"), "set format: \"%s\"", en);
+            CHECK(query_format(&v, "\xe3\x80\x81", zh, sizeof zh) == 0 && !strcmp(zh, "0\xe3\x80\x81" "8\xe3\x80\x81" "16\xe3\x80\x81" "24"),
+                  "Chinese set format: \"%s\"", zh);
+        }
         if (!eval(q, &c, &v))
             for (unsigned tid = 0; tid < WARP; tid++)
                 CHECK(query_set_has(&v, tid) == (tid % (2 * s) == 0), "v0 step %u: lane %u should %swork", step, tid,

@@ -1181,20 +1181,25 @@ int query_eval(const query *q, const query_ctx *c, query_value *out, char *err, 
     return eval(q, q->root, c, out, err, errlen);
 }
 
+/* U+3001, the ideographic comma that separates the items of a Chinese list */
+#define LIST_COMMA_ZH "\xe3\x80\x81"
+
 int query_format(const query_value *v, const char *fmt, char *buf, size_t len)
 {
     if (len == 0) return -1;
     buf[0] = '\0';
+    int ideographic = strcmp(fmt, LIST_COMMA_ZH) == 0; /* Chinese lists: 0、2、4 */
     if (v->type == QUERY_SET) {
         size_t used = 0, shown = 0;
         for (size_t i = 0; i < QUERY_SET_MAX && used + 1 < len; i++) {
             if (!query_set_has(v, i)) continue;
-            int w = snprintf(buf + used, len - used, "%s%zu", shown++ ? ", " : "", i);
+            int w = snprintf(buf + used, len - used, "%s%zu", shown++ ? (ideographic ? LIST_COMMA_ZH : ", ") : "", i);
             if (w < 0) return -1;
             used += (size_t)w;
         }
         return 0;
     }
+    if (ideographic) fmt = "";
     if (v->type == QUERY_BOOL && !fmt[0]) { snprintf(buf, len, "%s", v->num != 0 ? "true" : "false"); return 0; }
     double x = v->num;
     if (!fmt[0]) {

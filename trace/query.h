@@ -64,8 +64,9 @@ const char *query_text(const query *q);
 int query_eval(const query *q, const query_ctx *c, query_value *out, char *err, size_t errlen);
 
 /* Formats a value for narration: fmt "" (whole numbers plainly, others to 3 significant digits;
- * booleans as true/false), ".Nf" (N decimals, N a digit), "%" (a fraction as a whole percentage);
- * sets as "0, 2, 4". Returns 0, or -1 for an unknown format. */
+ * booleans as true/false), ".Nf" (N decimals, N a digit), "%" (a fraction as a whole percentage),
+ * "、" (sets joined with the ideographic comma, for Chinese text); sets as "0, 2, 4" otherwise.
+ * Returns 0, or -1 for an unknown format. */
 int query_format(const query_value *v, const char *fmt, char *buf, size_t len);
 
 /* The functions, for documentation and `lesson check`'s hints: name and one line; NULL past the end. */
