@@ -126,13 +126,44 @@ static dl_rect grid_cell(const grid *g, int i)
     return (dl_rect){g->x + (i % WARP_SIZE) * g->cw, g->y + (i / WARP_SIZE) * g->ch, g->cw - gap, g->ch - 1};
 }
 
-static void grid_labels(ui *u, const grid *g, dl_rect in, const char *fmt, int step)
+/* rows [row0, row0 + rows) of shared memory as cells in `in`; values and row labels where
+ * they fit; this phase's additions as arrows where cells are tall enough to tell them apart */
+static grid memory_cells(ui *u, int pi, const scene_pane *p, dl_rect in, int row0, int rows)
 {
-    for (int row = 0; row < g->rows; row += g->label_every) {
-        int y = g->y + row * g->ch;
-        if (y + u->lh > in.y + in.h) break;
-        dl_textf(u->l, (dl_rect){in.x, y, g->label_w - u->pad / 2, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, u->th->dim, fmt, row * step);
+    const view_model *m = p->m;
+    const theme *th = u->th;
+    grid g = grid_in(u, in, rows, "0000");
+    dl_clip(u->l, in);
+    for (int row = 0; row < g.rows; row += g.label_every) {
+        int y = g.y + row * g.ch;
+        if (y + u->lh > in.y + in.h || g.ch < 4) break;
+        dl_textf(u->l, (dl_rect){in.x, y, g.label_w - u->pad / 2, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "%d", (row0 + row) * WARP_SIZE);
     }
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    size_t first = (size_t)row0 * WARP_SIZE, last = first + (size_t)rows * WARP_SIZE;
+    if (last > m->nwords) last = m->nwords;
+    for (size_t i = first; i < last; i++) {
+        dl_rect c = grid_cell(&g, (int)(i - first));
+        if (c.y + c.h > in.y + in.h) break;
+        dl_colour bg = p->touched[i] == 1 ? th->read : p->touched[i] == 2 ? th->write : p->written[i] ? th->background : th->idle;
+        dl_fill_hit(u->l, c, bg, HIT_CODE(HIT_CELL, pi, i));
+        if (p->tree[i]) dl_outline(u->l, c, th->subtree, c.w > 6 ? 2 : 1);
+        if (p->written[i] && vh <= c.h) { /* values only where they fit, with a gap on each side */
+            char v[24];
+            snprintf(v, sizeof v, "%.6g", (double)p->cells[i]);
+            if (dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 4)
+                dl_text(u->l, (dl_rect){c.x + 2, c.y + (c.h - vh) / 2, c.w - 4, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, v);
+        }
+    }
+    unsigned phase = p->st ? p->st->phase : 0;
+    for (size_t i = 0; g.ch >= u->lh / 2 && i < m->nedges; i++) {
+        const analysis_edge *e = &m->edges[i];
+        if (e->buf != -1 || e->phase != phase || e->from < (int64_t)first || e->to < (int64_t)first || e->from >= (int64_t)last || e->to >= (int64_t)last) continue;
+        dl_rect f = grid_cell(&g, (int)(e->from - (int64_t)first)), t = grid_cell(&g, (int)(e->to - (int64_t)first));
+        dl_arrow(u->l, f.x + f.w / 2, f.y + f.h - 2, t.x + t.w / 2, t.y + t.h - 2, th->tree, 2);
+    }
+    dl_unclip(u->l);
+    return g;
 }
 
 static void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r)
@@ -145,34 +176,26 @@ static void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r)
     }
     dl_rect in = panel(u, "memory", r, S(u, STR_SHARED_TITLE));
     int rows = (int)((m->nwords + WARP_SIZE - 1) / WARP_SIZE);
-    grid g = grid_in(u, in, rows, "0000");
-    dl_clip(u->l, in);
-    grid_labels(u, &g, in, "%d", WARP_SIZE);
-    const theme *th = u->th;
-    int value_px = u->px, vh = dl_text_height(u->l, DL_FONT_MONO, value_px);
-    for (size_t i = 0; i < m->nwords; i++) {
-        dl_rect c = grid_cell(&g, (int)i);
-        if (c.y + c.h > in.y + in.h) break;
-        dl_colour bg = p->touched[i] == 1 ? th->read : p->touched[i] == 2 ? th->write : p->written[i] ? th->background : th->idle;
-        dl_fill_hit(u->l, c, bg, HIT_CODE(HIT_CELL, pi, i));
-        if (p->tree[i]) dl_outline(u->l, c, th->subtree, 2);
-        if (p->written[i] && vh <= c.h) { /* values only where they fit, with a gap on each side */
-            char v[24];
-            snprintf(v, sizeof v, "%.6g", (double)p->cells[i]);
-            if (dl_text_width(u->l, DL_FONT_MONO, value_px, v) <= c.w - 4)
-                dl_text(u->l, (dl_rect){c.x + 2, c.y + (c.h - vh) / 2, c.w - 4, vh}, DL_FONT_MONO, value_px, DL_CENTRE, th->text, v);
-        }
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px), fit = in.h / (vh + 2);
+    if (rows <= fit || fit < 2 || in.w < 60 * u->digit) {
+        memory_cells(u, pi, p, in, 0, rows);
+        return;
     }
-    /* this phase's additions: from the cell added to the cell it went into */
-    unsigned phase = p->st ? p->st->phase : 0;
-    /* only where cells are tall enough for an arrow to be told from its neighbours */
-    for (size_t i = 0; g.ch >= u->lh / 2 && i < m->nedges; i++) {
-        const analysis_edge *e = &m->edges[i];
-        if (e->buf != -1 || e->phase != phase || e->from < 0 || e->to < 0 || (size_t)e->from >= m->nwords || (size_t)e->to >= m->nwords) continue;
-        dl_rect f = grid_cell(&g, (int)e->from), t = grid_cell(&g, (int)e->to);
-        dl_arrow(u->l, f.x + f.w / 2, f.y + f.h - 2, t.x + t.w / 2, t.y + t.h - 2, th->tree, 2);
-    }
-    dl_unclip(u->l);
+    /* too many rows for values (512 and 1024 threads): an overview of every word on the left, and
+     * a zoomed slice on the right that follows the words this step touches (or the selected one) */
+    int ow = in.w * 28 / 100;
+    dl_rect over = {in.x, in.y, ow - u->pad, in.h}, zoom = {in.x + ow, in.y, in.w - ow, in.h};
+    int focus = -1;
+    if (p->selected >= 0 && (size_t)p->selected < m->nwords) focus = (int)(p->selected / WARP_SIZE);
+    for (size_t i = 0; focus < 0 && i < m->nwords; i++)
+        if (p->touched[i]) focus = (int)(i / WARP_SIZE);
+    if (focus < 0) focus = 0;
+    int row0 = focus - fit / 2;
+    if (row0 + fit > rows) row0 = rows - fit;
+    if (row0 < 0) row0 = 0;
+    grid og = memory_cells(u, pi, p, over, 0, rows);
+    dl_outline(u->l, (dl_rect){og.x - 1, og.y + row0 * og.ch - 1, og.cw * WARP_SIZE + 2, fit * og.ch + 2}, u->th->accent, 2);
+    memory_cells(u, pi, p, zoom, row0, fit);
 }
 
 static void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)

@@ -103,8 +103,9 @@ static int pane_update(scene *sc, int i, const session_pane *sp, const char *(*s
     p->selected = sp->selected;
     p->source = sources_find ? sources_find(m->t->prov.source) : NULL;
     const ladder_version *v = ladder_find(m->t->prov.version);
-    snprintf(p->title, sizeof p->title, "%s: %s", m->t->prov.version, v ? v->title : str_get(sc->lang, STR_UNKNOWN_VERSION));
-    snprintf(p->summary, sizeof p->summary, "%s", v ? v->summary : "");
+    int zh = sc->lang == LANG_ZH && v && v->title_zh;
+    snprintf(p->title, sizeof p->title, "%s: %s", m->t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    snprintf(p->summary, sizeof p->summary, "%s", v ? (zh ? v->summary_zh : v->summary) : "");
     if (reserve(p, m->threads, m->nwords)) return -1;
     view_lanes(m, sp->step, p->lanes);
     view_shared_at(m, sp->step, p->cells, p->written);

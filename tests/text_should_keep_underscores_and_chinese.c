@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ladder.h"
 #include "ui_fixture.h"
 
 static int ink_columns(SDL_Surface *s, int x0, int x1, int y0, int y1)
@@ -73,6 +74,11 @@ int main(void)
         conversions(zh, b, sizeof b);
         CHECK(!strcmp(a, b), "string %d: conversions \"%s\" in English, \"%s\" in Chinese", id, a, b);
     }
+    for (size_t v = 0; v < ladder_count; v++)
+        for (const char *p = ladder_versions[v].title_zh; p && *p;) {
+            uint32_t cp = dl_utf8_next(&p);
+            CHECK(rsdl_has_glyph(f.x, DL_FONT_UI, cp), "version %s: U+%04X has no glyph", ladder_versions[v].id, cp);
+        }
     /* a whole Chinese frame, the help too: no replacement boxes drawn */
     fixture_act(&f, "lang:zh,seek-phase:1");
     unsigned long before = rsdl_missing_glyphs(f.x);
