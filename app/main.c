@@ -627,9 +627,19 @@ static int cmd_lesson(int argc, char **argv)
     int have_prog = progress_default_dir(pdir, sizeof pdir, err, sizeof err) == 0 && progress_load(&prog, pdir, err, sizeof err) == 0;
     if (!have_prog) fprintf(stderr, "warpscope: progress not shown: %s\n", err);
     int rc = 0;
+    char (*ids)[sizeof ((lesson *)0)->id] = calloc(n, sizeof *ids);
+    if (!ids) { fprintf(stderr, "warpscope: out of memory\n"); rc = EXIT_BAD; n = 0; }
     for (size_t i = 0; i < n; i++) {
         lesson l;
         if (lesson_load(&l, files[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); rc = EXIT_BAD; continue; }
+        /* progress is kept by id: two files with one id would share it */
+        size_t dup = 0;
+        while (dup < i && strcmp(ids[dup], l.id) != 0) dup++;
+        snprintf(ids[i], sizeof ids[i], "%s", l.id);
+        if (dup < i) {
+            fprintf(stderr, "warpscope: %s: id \"%s\" is already the id of %s\n", files[i], l.id, files[dup]);
+            rc = EXIT_BAD;
+        }
         size_t nq = 0;
         for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
         const progress_entry *e = have_prog ? progress_find(&prog, l.id, 0) : NULL;
@@ -640,8 +650,9 @@ static int cmd_lesson(int argc, char **argv)
         printf("%-22s %-24s %s  |  %s\n", l.id, mark, l.title.s[LESSON_EN], l.title.s[LESSON_ZH]);
         lesson_free(&l);
     }
-    for (size_t i = 0; i < n; i++) free(files[i]);
+    for (size_t i = 0; files && files[i]; i++) free(files[i]);
     free(files);
+    free(ids);
     if (have_prog) progress_free(&prog);
     return rc;
 }

@@ -28,6 +28,10 @@ XDG_STATE_HOME="$tmp/state" "$W" lesson list --dir "$ROOT/lessons" > "$tmp/list"
 [ "$(grep -c ' new ' "$tmp/list")" -eq "$n" ] || { echo "every lesson should be listed once as new:"; cat "$tmp/list"; fail=1; }
 grep -q "v1-bank-conflicts .*bank 冲突" "$tmp/list" || { echo "list should show ids and both titles"; cat "$tmp/list"; fail=1; }
 
+mkdir "$tmp/dup" && cp "$ROOT/lessons/02-v0-divergence.json" "$tmp/dup/a.json" && cp "$ROOT/lessons/02-v0-divergence.json" "$tmp/dup/b.json"
+XDG_STATE_HOME="$tmp/state" "$W" lesson list --dir "$tmp/dup" > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'b.json: id "v0-divergence" is already the id of' "$tmp/err" || { echo "two lessons with one id: rc $rc"; cat "$tmp/err"; fail=1; }
+
 "$W" lesson print "$ROOT/lessons/03-v1-bank-conflicts.json" --lang zh > "$tmp/print" || fail=1
 grep -q "2 路冲突" "$tmp/print" || { echo "print --lang zh should fill the conflict degree"; fail=1; }
 grep -q "{[a-z_]*(" "$tmp/print" && { echo "print left a placeholder unfilled"; fail=1; }
