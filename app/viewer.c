@@ -64,7 +64,7 @@ static int pane_build(app *A, int i, char *err, size_t errlen)
 {
     pane_data *p = &A->pd[i];
     view_free(&p->m);
-    if (view_build(&p->m, &p->t, 0, 0, A->fine, err, errlen)) return -1;
+    if (view_build(&p->m, &p->t, A->o.pass, A->o.block_index, A->fine, err, errlen)) return -1;
     const ladder_version *v = ladder_find(p->t.prov.version);
     char title[sizeof p->title];
     snprintf(title, sizeof title, "%s: %s", p->t.prov.version, v ? v->title : "(unknown version)");

@@ -15,6 +15,7 @@ typedef struct viewer_opts {
     const char *keys;        /* window: key names to inject, comma separated (tests, demos) */
     const char *out, *frames;
     long event, phase, step; /* -1: not given */
+    unsigned pass, block_index; /* the traced block shown (--pass, --block-index) */
     int width, height, fine;
 } viewer_opts;
 
