@@ -529,6 +529,92 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double trace_mb(const trace *t)
+{
+    return (double)(t->cap_events * sizeof *t->events + t->cap_lanes * (sizeof *t->lane_addr + 4 * sizeof *t->lane_val)) / 1e6;
+}
+
+static void perf_row(const char *what, double wall, double cpu, const char *target, int ok)
+{
+    printf("%-58s %8.2f s %8.2f s  %-10s %s\n", what, wall, cpu, target, ok ? "met" : "MISSED");
+}
+
+/* The whole grid: a 2^20-element v2 launch with every block traced, then analysed; v6 at 2^24
+ * with one traced block (what stats does); the whole-grid trace saved compact and loaded back. */
+static int perf_grid(void)
+{
+    char err[512];
+    trace t;
+    trace_init(&t);
+    unsigned workers = emu_default_workers();
+    printf("\nthe whole grid (%u worker%s; wall and CPU time, one run each)\n", workers, workers == 1 ? "" : "s");
+    printf("%-58s %10s %10s  %-10s\n", "", "wall", "CPU", "target");
+    capture_desc d = {.version = "v2", .block = 256, .n = (uint64_t)1 << 20, .blocks_traced = 1u << 30};
+    double w0 = now_s(), c0 = cpu_s();
+    if (capture_cpu(&d, &t, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    analysis_grid g;
+    if (analysis_grid_build(&t, &g)) { fprintf(stderr, "warpscope: out of memory\n"); trace_free(&t); return EXIT_BAD; }
+    double w1 = now_s(), c1 = cpu_s();
+    char what[128];
+    snprintf(what, sizeof what, "v2, n 2^20, all %zu blocks traced + analysed (%zu events)", g.nblocks, t.nevents);
+    perf_row(what, w1 - w0, c1 - c0, "<= 2 s", w1 - w0 <= 2.0);
+    analysis_grid_free(&g);
+
+    char path[] = "/tmp/warpscope-perf-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) { fprintf(stderr, "warpscope: cannot make a temporary file in /tmp\n"); trace_free(&t); return EXIT_BAD; }
+    close(fd);
+    unlink(path);
+    char file[64];
+    snprintf(file, sizeof file, "%s.wstrace", path);
+    w0 = now_s();
+    int rc = trace_save(&t, file, NULL, err, sizeof err);
+    w1 = now_s();
+    trace_free(&t);
+    if (rc) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    FILE *f = fopen(file, "rb");
+    long bytes = 0;
+    if (f) { fseek(f, 0, SEEK_END); bytes = ftell(f); fclose(f); }
+    snprintf(what, sizeof what, "  save it compact (%.1f MB)", (double)bytes / 1e6);
+    perf_row(what, w1 - w0, w1 - w0, "", 1);
+    w0 = now_s();
+    c0 = cpu_s();
+    rc = trace_read_file(&t, file, err, sizeof err);
+    if (!rc && analysis_grid_build(&t, &g)) rc = -1;
+    w1 = now_s();
+    c1 = cpu_s();
+    remove(file);
+    if (rc) { fprintf(stderr, "warpscope: %s\n", err); trace_free(&t); return EXIT_BAD; }
+    /* at most the file's bytes (read whole) and the trace's arrays live at once, then the grid */
+    double mb = trace_mb(&t) + (double)bytes / 1e6 + (double)(t.nevents * sizeof *g.order + g.nblocks * sizeof *g.blocks) / 1e6;
+    snprintf(what, sizeof what, "  load it back + the grid's facts (%.0f MB in memory)", mb);
+    perf_row(what, w1 - w0, c1 - c0, "<= 1 s, < 300 MB", w1 - w0 <= 1.0 && mb < 300.0);
+    analysis_grid_free(&g);
+    trace_free(&t);
+
+    capture_desc d6 = {.version = "v6", .n = (uint64_t)1 << 24};
+    w0 = now_s();
+    c0 = cpu_s();
+    if (capture_cpu(&d6, &t, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    analysis_counters *ph, tot;
+    size_t nph;
+    if (analysis_phases(&t, 0, 0, &ph, &nph, &tot) == 0) free(ph);
+    w1 = now_s();
+    c1 = cpu_s();
+    snprintf(what, sizeof what, "v6, n 2^24, one block traced (stats --version v6 --n 2^24)");
+    perf_row(what, w1 - w0, c1 - c0, "<= 3 s", w1 - w0 <= 3.0);
+    trace_free(&t);
+    puts("times are wall-clock on this machine as it is (other processes count); CPU is summed over the workers");
+    return 0;
+}
+
 static int cmd_perf(int argc, char **argv)
 {
     if (argc < 1 || (strcmp(argv[0], "capture") != 0 && strcmp(argv[0], "draw") != 0))
@@ -537,8 +623,12 @@ static int cmd_perf(int argc, char **argv)
     if (!strcmp(argv[0], "draw")) return viewer_perf_draw();
     enum { REPS = 7 };
     static const unsigned blocks[] = {256, 1024};
-    printf("capture of one block (n = block * elements per thread), CPU emulator, median of %d runs\n", REPS);
-    printf("%-6s %6s %8s %8s %10s %10s %10s\n", "version", "block", "events", "capture", "to JSON", "JSON size", "target");
+    /* kept between captures, as the viewer keeps it: its stacks stay mapped */
+    emu *warm = emu_create();
+    if (!warm) { fprintf(stderr, "warpscope: out of memory for the emulator\n"); return EXIT_BAD; }
+    printf("capture of one block (n = block * elements per thread), CPU emulator, median of %d runs;\n"
+           "cold: a fresh emulator (a page fault per thread's stack), warm: one kept between captures\n", REPS);
+    printf("%-6s %6s %8s %9s %9s %10s %10s %8s\n", "version", "block", "events", "cold", "warm", "to JSON", "JSON size", "target");
     for (size_t i = 0; i < ladder_count; i++) {
         for (size_t b = 0; b < 2; b++) {
             capture_desc d;
@@ -546,7 +636,7 @@ static int cmd_perf(int argc, char **argv)
             d.version = ladder_versions[i].id;
             d.block = blocks[b];
             d.data = "random-float";
-            double tc[REPS], tj[REPS];
+            double tc[REPS], tj[REPS], tw[REPS];
             size_t bytes = 0, events = 0;
             for (int r = 0; r < REPS; r++) {
                 trace t;
@@ -564,16 +654,26 @@ static int cmd_perf(int argc, char **argv)
                 trace_free(&t);
                 tc[r] = t1 - t0;
                 tj[r] = t2 - t1;
+                d.emu = warm;
+                trace_init(&t);
+                t0 = now_ms();
+                rc = do_capture(&d, &t);
+                tw[r] = now_ms() - t0;
+                trace_free(&t);
+                d.emu = NULL;
+                if (rc) { emu_destroy(warm); return rc; }
             }
+            qsort(tw, REPS, sizeof *tw, cmp_double);
             qsort(tc, REPS, sizeof *tc, cmp_double);
             qsort(tj, REPS, sizeof *tj, cmp_double);
-            int ok = tc[REPS / 2] + tj[REPS / 2] <= 50.0 && bytes < 1000000;
-            printf("%-7s %6u %8zu %6.2f ms %7.2f ms %8.1f kB %10s\n", ladder_versions[i].id, blocks[b], events,
-                   tc[REPS / 2], tj[REPS / 2], (double)bytes / 1000.0, ok ? "met" : "MISSED");
+            int ok = tw[REPS / 2] <= 10.0 && bytes < 1000000;
+            printf("%-7s %6u %8zu %6.2f ms %6.2f ms %7.2f ms %7.1f kB %8s\n", ladder_versions[i].id, blocks[b], events,
+                   tc[REPS / 2], tw[REPS / 2], tj[REPS / 2], (double)bytes / 1000.0, ok ? "met" : "MISSED");
         }
     }
-    puts("target: capture + JSON at most 50 ms, JSON under 1 MB (1024 threads)");
-    return 0;
+    emu_destroy(warm);
+    puts("target: a capture (warm) at most 10 ms, JSON under 1 MB");
+    return perf_grid();
 }
 
 /* ---- default: the ladder at a glance ---- */

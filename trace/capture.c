@@ -229,16 +229,18 @@ static const char *cpu_error(void *c) { return ((cpu_ctx *)c)->err; }
 int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     cpu_ctx *x = calloc(1, sizeof *x);
-    if (!x || !(x->e = emu_create())) {
+    if (!x || !(x->e = d->emu ? d->emu : emu_create())) {
         free(x);
         snprintf(err, errlen, "out of memory for the emulator's thread stacks");
         return -1;
     }
+    emu_clear_buffers(x->e);
     x->d = d;
     capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error, cpu_plan};
     int rc = capture_run(d, &b, t, err, errlen);
     for (int i = 0; i < CPU_MAX_BUFFERS; i++) free(x->bufs[i]);
-    emu_destroy(x->e);
+    emu_clear_buffers(x->e);
+    if (!d->emu) emu_destroy(x->e);
     free(x);
     return rc;
 }

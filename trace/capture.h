@@ -31,6 +31,9 @@ typedef struct capture_desc {
     /* called on the calling thread as blocks finish (emulator), with blocks done of all passes */
     void (*progress)(void *user, uint64_t blocks_done, uint64_t blocks_total);
     void *progress_user;
+    emu *emu;              /* an emulator to run on, kept by the caller between captures so that its
+                              fibers' stacks stay mapped (a fresh one pays a page fault per thread);
+                              NULL: a fresh one for this capture */
 } capture_desc;
 
 extern const char *const capture_patterns[]; /* NULL-terminated: ones, ramp, random-int, random-float */
