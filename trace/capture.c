@@ -208,7 +208,7 @@ static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
                       unsigned block, unsigned traced, trace *t)
 {
     cpu_ctx *x = c;
-    emu_launch l = {.kernel = v->emu, .args = args, .grid = grid, .block = block, .pass = pass,
+    emu_launch l = {.kernel = capture_emu_kernel(v), .args = args, .grid = grid, .block = block, .pass = pass,
                     .blocks_traced = traced, .trace = t, .workers = x->d->workers,
                     .cancel = x->d->cancel, .blocks_done = &x->blocks_done,
                     .progress = x->d->progress ? cpu_progress : NULL, .progress_ctx = x,
