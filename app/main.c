@@ -436,7 +436,11 @@ static int cmd_stats(int argc, char **argv)
     trace_init(&t);
     if (c.file) {
         char err[512];
-        if (trace_read_file(&t, c.file, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+        /* reading writes nothing: Ctrl+C may end it at once */
+        signal(SIGINT, SIG_DFL);
+        int rrc = trace_read_file(&t, c.file, err, sizeof err);
+        catch_interrupts();
+        if (rrc) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     } else {
         /* the block asked for must be traced */
         if (c.block_index >= 0 && c.cap.blocks_traced <= (unsigned long)c.block_index)
