@@ -60,7 +60,7 @@ static int run(emu_kernel_fn k, unsigned block, float *out, trace *t, emu *e)
 {
     emu_set_buffer(e, 1, out, 64 * sizeof(float));
     emu_kernel_args args = {0, 1, -1, 64, 0};
-    emu_launch l = {k, &args, 1, block, 0, 1, t};
+    emu_launch l = {k, &args, 1, block, 0, 1, t, NULL, NULL, 0, 0};
     return emu_run(e, &l);
 }
 

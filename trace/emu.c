@@ -35,6 +35,8 @@ struct emu {
     int nregions;
     int64_t shared_words_used;
     struct { unsigned char *mem; size_t bytes; } buffers[EMU_MAX_BUFFERS];
+    uint64_t rng;            /* the schedule's random state, seeded per block */
+    uint64_t dropped[2];     /* barriers, __syncwarp calls left out (break-it switches) */
     int failed;
     char err[256];
 };
@@ -62,6 +64,13 @@ void emu_do(emu_op *op)
 {
     emu *e = current;
     emu_thread *t = e->cur;
+    const emu_launch *L = e->launch;
+    /* break-it: the barrier at this line is not there; the thread runs straight on */
+    if ((op->kind == TRACE_BARRIER && L->drop_barrier && op->line == L->drop_barrier) ||
+        (op->kind == TRACE_WARP_SYNC && L->drop_syncwarp && op->line == L->drop_syncwarp)) {
+        e->dropped[op->kind == TRACE_WARP_SYNC]++;
+        return;
+    }
     t->op = op;
     t->state = op->kind == TRACE_BARRIER ? TS_BARRIER : TS_PENDING;
     swapcontext(&t->ctx, &e->sched);
@@ -114,6 +123,7 @@ void emu_destroy(emu *e)
 }
 
 const char *emu_last_error(const emu *e) { return e->err; }
+uint64_t emu_dropped(const emu *e, int kind) { return e->dropped[kind == TRACE_WARP_SYNC]; }
 
 int emu_set_buffer(emu *e, int id, void *mem, size_t bytes)
 {
@@ -193,9 +203,24 @@ static void shuffle(emu *e, unsigned w, uint32_t group, int64_t *src_out)
         if (group >> l & 1) th[l].op->data[0] = got[l];
 }
 
+/* Tells the observer what lane tid of the running block did to memory. */
+static void observe(emu *e, const emu_op *op, int kind, unsigned tid, int record)
+{
+    const emu_observer *o = e->launch->observer;
+    if (!o || !o->access) return;
+    int global = kind != TRACE_SHARED_LOAD && kind != TRACE_SHARED_STORE;
+    unsigned words = op->elem_size > 4 ? op->elem_size / 4 : 1;
+    emu_access a = {global, op->buf, global ? op->index * (int64_t)words : op->index, words,
+                    kind == TRACE_SHARED_STORE || kind == TRACE_GLOBAL_STORE || kind == TRACE_GLOBAL_ATOMIC,
+                    kind == TRACE_GLOBAL_ATOMIC, e->block_idx.x, tid, tid / 32, op->line,
+                    record && e->launch->trace ? (int64_t)e->launch->trace->nevents : -1};
+    o->access(o->ctx, &a);
+}
+
 static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned phase)
 {
     emu_thread *th = &e->threads[w * 32];
+    const emu_observer *obs = e->launch->observer;
     const emu_op *first = th[__builtin_ctz(group)].op;
     int64_t addr[32];
     float val[32 * 4];
@@ -216,6 +241,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             if (kind == TRACE_SHARED_LOAD) memcpy(op->data, p, op->elem_size);
             else memcpy(p, op->data, op->elem_size);
             addr[n] = op->index;
+            observe(e, op, kind, tid, record);
             break;
         case TRACE_GLOBAL_LOAD:
         case TRACE_GLOBAL_STORE:
@@ -223,6 +249,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             if (kind == TRACE_GLOBAL_LOAD) memcpy(op->data, p, op->elem_size);
             else memcpy(p, op->data, op->elem_size);
             addr[n] = op->index;
+            observe(e, op, kind, tid, record);
             break;
         case TRACE_GLOBAL_ATOMIC: {
             if (!(p = global_at(e, op, tid))) return;
@@ -232,8 +259,12 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             memcpy(p, &nv, 4);
             op->data[0] = old;
             addr[n] = op->index;
+            observe(e, op, kind, tid, record);
             break;
         }
+        case TRACE_FENCE:
+            if (obs && obs->fence) obs->fence(obs->ctx, tid);
+            break;
         case TRACE_SHUFFLE:
             addr[n] = src[l];
             break;
@@ -244,6 +275,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
         for (unsigned c = 0; c < width; c++) val[n * (int)width + (int)c] = lane_float(op, c);
         n++;
     }
+    if (kind == TRACE_WARP_SYNC && obs && obs->warp_sync && !e->failed) obs->warp_sync(obs->ctx, w, group);
     if (e->failed || !record) return;
     trace_event ev;
     memset(&ev, 0, sizeof ev);
@@ -276,7 +308,7 @@ static void record_plain(emu *e, unsigned w, int kind, unsigned line, uint32_t m
 /* Program order of the kinds within one line: an expression reads before it writes
  * (`sdata[tid] = (i < n) ? g_idata[i] : 0.0f` loads, then stores), so lanes that skipped a load
  * wait at the store for those still loading, and the warp stores as one, as hardware does. */
-static int kind_rank(int kind)
+int emu_kind_rank(int kind)
 {
     switch (kind) {
     case TRACE_SHARED_LOAD: return 0;
@@ -300,10 +332,41 @@ static int sync_ready(const emu_thread *th, const emu_op *op)
     return 1;
 }
 
+uint64_t emu_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+uint32_t emu_pick_lockstep(uint32_t ready, const emu_op *const ops[32], uint64_t *rng)
+{
+    (void)rng;
+    uint32_t group = 0;
+    unsigned best_line = 0;
+    int best_kind = 0;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(ready >> l & 1)) continue;
+        const emu_op *op = ops[l];
+        if (!group || op->line < best_line ||
+            (op->line == best_line && emu_kind_rank(op->kind) < emu_kind_rank(best_kind))) {
+            group = 1u << l;
+            best_line = op->line;
+            best_kind = op->kind;
+        } else if (op->line == best_line && op->kind == best_kind) {
+            group |= 1u << l;
+        }
+    }
+    return group;
+}
+
 /* Runs warp w until all its live lanes wait at a barrier or have exited. */
 static void run_warp(emu *e, unsigned w, int record, unsigned phase)
 {
     emu_thread *th = &e->threads[w * 32];
+    const emu_schedule *S = e->launch->schedule;
+    emu_pick_fn pick = S && S->pick ? S->pick : emu_pick_lockstep;
     while (!e->failed) {
         uint32_t exited = 0;
         for (unsigned l = 0; l < 32; l++) {
@@ -314,24 +377,30 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
         }
         if (e->failed) return;
         if (exited && record) record_plain(e, w, TRACE_EXIT, 0, exited, phase);
-        /* the lanes at the lowest (line, kind) go first, except that a *_sync op waits until
-         * every live lane of its mask has arrived at it (CUDA's semantics for shuffles and
-         * __syncwarp; it is also where hardware reconverges them) */
-        uint32_t group = 0, pending = 0;
-        unsigned best_line = 0;
-        int best_kind = 0;
+        /* the schedule picks among the ready lanes (lockstep: the lowest (line, kind) go first),
+         * except that a *_sync op waits until every live lane of its mask has arrived at it
+         * (CUDA's semantics for shuffles and __syncwarp; it is also where hardware reconverges) */
+        uint32_t ready = 0, pending = 0, group = 0;
+        const emu_op *ops[32];
         for (unsigned l = 0; l < 32; l++) {
+            ops[l] = NULL;
             if (th[l].state != TS_PENDING) continue;
             pending |= 1u << l;
-            const emu_op *op = th[l].op;
-            if (is_sync(op) && !sync_ready(th, op)) continue;
-            if (!group || op->line < best_line || (op->line == best_line && kind_rank(op->kind) < kind_rank(best_kind))) {
-                group = 1u << l;
-                best_line = op->line;
-                best_kind = op->kind;
-            } else if (op->line == best_line && op->kind == best_kind) {
-                group |= 1u << l;
+            ops[l] = th[l].op;
+            if (is_sync(ops[l]) && !sync_ready(th, ops[l])) continue;
+            ready |= 1u << l;
+        }
+        if (ready) {
+            group = pick(ready, ops, &e->rng) & ready;
+            if (!group) group = ready & -ready;
+            const emu_op *lead = ops[__builtin_ctz(group)];
+            for (unsigned l = 0; l < 32; l++) { /* a group is one point of the code */
+                if (!(group >> l & 1)) continue;
+                if (ops[l]->line != lead->line || ops[l]->kind != lead->kind) group &= ~(1u << l);
             }
+            if (is_sync(lead)) /* a *_sync op runs for its whole mask at once */
+                for (unsigned l = 0; l < 32; l++)
+                    if ((ready >> l & 1) && ops[l]->line == lead->line && ops[l]->kind == lead->kind) group |= 1u << l;
         }
         if (!group && pending) {
             const emu_op *op = th[__builtin_ctz(pending)].op;
@@ -361,10 +430,30 @@ static void init_fiber(emu *e, unsigned i, unsigned nthreads)
     makecontext(&t->ctx, fiber_main, 0);
 }
 
+/* The order the warps of a block run in until the next barrier. */
+static void warp_order(emu *e, unsigned *order, unsigned nwarps)
+{
+    const emu_schedule *S = e->launch->schedule;
+    emu_warp_order how = S ? S->warps : EMU_WARPS_IN_ORDER;
+    for (unsigned k = 0; k < nwarps; k++) order[k] = how == EMU_WARPS_REVERSED ? nwarps - 1 - k : k;
+    if (how != EMU_WARPS_SEEDED) return;
+    for (unsigned k = nwarps; k > 1; k--) { /* Fisher-Yates */
+        unsigned j = (unsigned)(emu_random(&e->rng) % k), tmp = order[k - 1];
+        order[k - 1] = order[j];
+        order[j] = tmp;
+    }
+}
+
 static void run_block(emu *e, unsigned bx)
 {
     const emu_launch *L = e->launch;
     unsigned nthreads = L->block, nwarps = (nthreads + 31) / 32;
+    const emu_observer *obs = L->observer;
+    /* each block's choices depend only on the seed, the pass and the block: deterministic, and
+     * the same whichever order blocks run in */
+    e->rng = (L->schedule ? L->schedule->seed : 0) ^ ((uint64_t)L->pass << 48) ^ ((uint64_t)bx * 0x2545f4914f6cdd1dull);
+    emu_random(&e->rng);
+    if (obs && obs->block) obs->block(obs->ctx, bx);
     int record = L->trace && bx < L->blocks_traced;
     e->block_idx = (emu_dim3){bx, 0, 0};
     e->nregions = 0;
@@ -374,7 +463,9 @@ static void run_block(emu *e, unsigned bx)
     for (unsigned i = 0; i < nwarps * 32; i++) init_fiber(e, i, nthreads);
     unsigned phase = 0;
     while (!e->failed) {
-        for (unsigned w = 0; w < nwarps && !e->failed; w++) run_warp(e, w, record, phase);
+        unsigned order[EMU_MAX_THREADS / 32];
+        warp_order(e, order, nwarps);
+        for (unsigned k = 0; k < nwarps && !e->failed; k++) run_warp(e, order[k], record, phase);
         if (e->failed) return;
         /* every live thread now waits at a barrier: the same one, or it is an error */
         int first = -1;
@@ -399,6 +490,7 @@ static void run_block(emu *e, unsigned bx)
             for (unsigned l = 0; l < 32; l++)
                 if (m >> l & 1) e->threads[w * 32 + l].state = TS_READY;
         }
+        if (obs && obs->barrier) obs->barrier(obs->ctx);
         phase++;
     }
 }
@@ -416,6 +508,8 @@ int emu_run(emu *e, const emu_launch *l)
     e->launch = l;
     e->block_dim = (emu_dim3){l->block, 1, 1};
     e->grid_dim = (emu_dim3){l->grid, 1, 1};
+    e->dropped[0] = e->dropped[1] = 0;
+    if (l->observer && l->observer->launch) l->observer->launch(l->observer->ctx, l->pass, l->grid, l->block);
     for (unsigned b = 0; b < l->grid && !e->failed; b++) run_block(e, b);
     current = saved;
     e->launch = NULL;

@@ -15,37 +15,40 @@ WS_VERSIONS(WS_X_DECLARE)
 const ladder_version ladder_versions[] = {
     {"naive", "Global memory, one launch per stride",
      "Adds pairs in place in global memory; log2(n) launches, no shared memory.",
-     "kernels/naive.cu", "naive_reduction_kernel,global", ws_emu_naive, LADDER_IN_PLACE, 32, 1024, 1, 1, 0, 256},
+     "kernels/naive.cu", "naive_reduction_kernel,global", ws_emu_naive, LADDER_IN_PLACE, 32, 1024, 1, 1, 0, 256, 0},
+    {"naive-race", "Global memory, the seed's in-place form (races)",
+     "Every thread adds data[idx + stride] into data[idx] in place: threads read what others write, unordered.",
+     "kernels/naive_race.cu", "naive_race,seed-naive", ws_emu_naive_race, LADDER_IN_PLACE, 32, 1024, 1, 1, 0, 256, 1},
     {"v0", "Interleaved addressing, divergent branch",
      "tid % (2*s) == 0 picks scattered threads: every warp diverges.",
-     "kernels/v0.cu", "reduce0,reduce_v0,reduceNeighbored,interleaved-divergent", ws_emu_v0, LADDER_TREE, 32, 1024, 1, 1, 0, 256},
+     "kernels/v0.cu", "reduce0,reduce_v0,reduceNeighbored,interleaved-divergent", ws_emu_v0, LADDER_TREE, 32, 1024, 1, 1, 0, 256, 0},
     {"v1", "Interleaved addressing, strided index",
      "index = 2*s*tid: whole warps work or idle, but lanes 2s words apart collide in banks.",
-     "kernels/v1.cu", "reduce1,reduce_v1,reduceNeighboredLess,strided-index", ws_emu_v1, LADDER_TREE, 32, 1024, 1, 1, 0, 256},
+     "kernels/v1.cu", "reduce1,reduce_v1,reduceNeighboredLess,strided-index", ws_emu_v1, LADDER_TREE, 32, 1024, 1, 1, 0, 256, 0},
     {"v2", "Sequential addressing",
      "Stride halves from blockDim/2: consecutive lanes, consecutive banks, no conflicts; half the threads idle at once.",
-     "kernels/v2.cu", "reduce2,reduce_v2,reduceInterleaved,sequential", ws_emu_v2, LADDER_TREE, 32, 1024, 1, 1, 0, 256},
+     "kernels/v2.cu", "reduce2,reduce_v2,reduceInterleaved,sequential", ws_emu_v2, LADDER_TREE, 32, 1024, 1, 1, 0, 256, 0},
     {"v3", "First add during load",
      "Each thread adds two inputs while loading: half the blocks, no idle first step.",
-     "kernels/v3.cu", "reduce3,reduceUnroll2,reduceUnrolling2,first-add", ws_emu_v3, LADDER_TREE, 32, 1024, 2, 2, 0, 256},
+     "kernels/v3.cu", "reduce3,reduceUnroll2,reduceUnrolling2,first-add", ws_emu_v3, LADDER_TREE, 32, 1024, 2, 2, 0, 256, 0},
     {"v4", "Unrolled last warp (volatile)",
      "The last 6 steps run in one warp with no barrier: the textbook volatile form, unsafe since Volta.",
-     "kernels/v4.cu", "reduce4,reduceUnrollWarp8,reduceUnrollingWarp8,unroll-last-warp", ws_emu_v4, LADDER_TREE, 64, 1024, 2, 2, 0, 256},
+     "kernels/v4.cu", "reduce4,reduceUnrollWarp8,reduceUnrollingWarp8,unroll-last-warp", ws_emu_v4, LADDER_TREE, 64, 1024, 2, 2, 0, 256, 0},
     {"v4s", "Unrolled last warp (__syncwarp)",
      "The last warp's steps separated by __syncwarp: safe under independent thread scheduling.",
-     "kernels/v4s.cu", "reduce4s,syncwarp", ws_emu_v4s, LADDER_TREE, 64, 1024, 2, 2, 0, 256},
+     "kernels/v4s.cu", "reduce4s,syncwarp", ws_emu_v4s, LADDER_TREE, 64, 1024, 2, 2, 0, 256, 0},
     {"v5", "Complete unroll (template block size)",
      "blockSize is a template parameter: the whole tree is unrolled at compile time.",
-     "kernels/v5.cu", "reduce5,reduceCompleteUnroll,reduceCompleteUnrollWarp8,complete-unroll", ws_emu_v5, LADDER_TREE, 32, 1024, 2, 2, 0, 256},
+     "kernels/v5.cu", "reduce5,reduceCompleteUnroll,reduceCompleteUnrollWarp8,complete-unroll", ws_emu_v5, LADDER_TREE, 32, 1024, 2, 2, 0, 256, 0},
     {"v6", "Many elements per thread (grid-stride loop)",
      "Each thread sums many inputs in a register before the tree: the cost per element falls.",
-     "kernels/v6.cu", "reduce6,reduceUnrolling8,grid-stride,multiple-adds", ws_emu_v6, LADDER_TREE, 32, 1024, 8, 2, 1, 256},
+     "kernels/v6.cu", "reduce6,reduceUnrolling8,grid-stride,multiple-adds", ws_emu_v6, LADDER_TREE, 32, 1024, 8, 2, 1, 256, 0},
     {"v7", "Warp shuffles, float4 loads",
      "__shfl_down_sync reduces each warp in registers; 16-byte loads; one barrier per block.",
-     "kernels/v7.cu", "reduce7,shuffle,shfl", ws_emu_v7, LADDER_TREE, 32, 1024, 8, 1, 1, 256},
+     "kernels/v7.cu", "reduce7,shuffle,shfl", ws_emu_v7, LADDER_TREE, 32, 1024, 8, 1, 1, 256, 0},
     {"v8", "Single pass (last block finishes)",
      "One launch: blocks read whole tiles, publish partials, and the last to take a ticket sums them.",
-     "kernels/v8.cu", "reduce8,threadFenceReduction,single-pass", ws_emu_v8, LADDER_SINGLE_PASS, 32, 1024, 16, 1, 1, 512},
+     "kernels/v8.cu", "reduce8,threadFenceReduction,single-pass", ws_emu_v8, LADDER_SINGLE_PASS, 32, 1024, 16, 1, 1, 512, 0},
 };
 const size_t ladder_count = sizeof ladder_versions / sizeof ladder_versions[0];
 
@@ -85,6 +88,13 @@ int ladder_check_ept(const ladder_version *v, unsigned ept, char *err, size_t er
     snprintf(err, errlen, "version %s needs --ept to be a multiple of %u from %u to 4096; got %u", v->id,
              v->ept_multiple, v->ept_multiple, ept);
     return -1;
+}
+
+int ladder_symbol_is(const char *symbol, const char *id)
+{
+    for (; *symbol && *id; symbol++, id++)
+        if (*symbol != *id && !(*symbol == '_' && *id == '-')) return 0;
+    return *symbol == *id;
 }
 
 static uint64_t div_up(uint64_t a, uint64_t b) { return (a + b - 1) / b; }

@@ -34,6 +34,7 @@ typedef struct ladder_version {
     unsigned ept_multiple;         /* elements per thread must be a multiple of this */
     int ept_tunable;               /* 1 when --ept may change it */
     unsigned bench_block;          /* the block the benchmark runs it with (tuned on an H100) */
+    int races;                     /* 1: it races on purpose, to be watched (left out of bench and verify by default) */
 } ladder_version;
 
 extern const ladder_version ladder_versions[];
@@ -44,6 +45,9 @@ const ladder_version *ladder_find(const char *name);
 /* 0 when the version runs blocks of this size; else -1 and why in err. */
 int ladder_check_block(const ladder_version *v, unsigned block, char *err, size_t errlen);
 int ladder_check_ept(const ladder_version *v, unsigned ept, char *err, size_t errlen);
+/* 1 when a symbol made from an id by the kernel files' macros (naive_race) names version id
+ * (naive-race): C names have '_' where ids have '-'. */
+int ladder_symbol_is(const char *symbol, const char *id);
 
 typedef struct ladder_pass {
     unsigned grid, block, stride;
