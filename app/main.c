@@ -13,7 +13,7 @@
 #include "bench.h"
 #include "capture.h"
 #include "ladder.h"
-#include "sched.h"
+#include "schedule.h"
 #include "sources.h"
 #include "trace.h"
 #include "verify.h"

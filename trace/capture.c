@@ -10,7 +10,7 @@
 #include "emu.h"
 #include "ladder.h"
 #include "race.h"
-#include "sched.h"
+#include "schedule.h"
 
 const char *const capture_patterns[] = {"ones", "ramp", "random-int", "random-float", NULL};
 
@@ -164,9 +164,9 @@ enum { CPU_MAX_BUFFERS = LADDER_MAX_PASSES + 3 };
 
 typedef struct cpu_ctx {
     emu *e;
+    const capture_desc *d;
     emu_schedule schedule;
     race *race;                /* NULL: no race check */
-    unsigned drop_barrier, drop_syncwarp;
     uint64_t dropped[2];       /* barriers, __syncwarp calls left out over every launch */
     unsigned char *bufs[CPU_MAX_BUFFERS];
     size_t bytes[CPU_MAX_BUFFERS];
@@ -196,8 +196,13 @@ static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
                       unsigned block, unsigned traced, trace *t)
 {
     cpu_ctx *x = c;
-    emu_launch l = {v->emu, args, grid, block, pass, traced, t, &x->schedule, x->race ? race_observer(x->race) : NULL,
-                    x->drop_barrier, x->drop_syncwarp};
+    emu_launch l = {.kernel = v->emu, .args = args, .grid = grid, .block = block, .pass = pass,
+                    .blocks_traced = traced, .trace = t, .workers = x->d->workers,
+                    /* v8's tickets (see emu.h), and a version that races between blocks on
+                     * purpose: in parallel its result would depend on the threads' timing */
+                    .serial_blocks = v->shape == LADDER_SINGLE_PASS || v->races,
+                    .schedule = &x->schedule, .observer = x->race ? race_observer(x->race) : NULL,
+                    .drop_barrier = x->d->drop_barrier, .drop_syncwarp = x->d->drop_syncwarp};
     int rc = emu_run(x->e, &l);
     x->dropped[0] += emu_dropped(x->e, TRACE_BARRIER);
     x->dropped[1] += emu_dropped(x->e, TRACE_WARP_SYNC);
@@ -242,24 +247,31 @@ static int cpu_finish(const capture_desc *d, cpu_ctx *x, trace *t, char *err, si
     return 0;
 }
 
+/* The race detector sees blocks one after another (an observer makes the launch serial) and keeps
+ * a shadow of every global word, so it runs on captures up to its limit on global memory; larger
+ * ones run in parallel without it (race_check "" in the trace). */
+static int race_wanted(const capture_desc *d)
+{
+    return !d->no_race_check && (!d->n || d->n <= RACE_GLOBAL_MAX_WORDS);
+}
+
 int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     emu_schedule s;
     int adversarial;
-    if (sched_parse(d->schedule, &s, &adversarial, err, errlen) || sched_parse_warps(d->warp_order, &s, err, errlen))
+    if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen))
         return -1;
-    if (adversarial) return sched_adversarial(d, t, err, errlen);
+    if (adversarial) return schedule_adversarial(d, t, err, errlen);
     cpu_ctx *x = calloc(1, sizeof *x);
     if (!x || !(x->e = emu_create())) {
         free(x);
         snprintf(err, errlen, "out of memory for the emulator's thread stacks");
         return -1;
     }
+    x->d = d;
     x->schedule = s;
-    x->drop_barrier = d->drop_barrier;
-    x->drop_syncwarp = d->drop_syncwarp;
     int rc = 0;
-    if (!d->no_race_check && !(x->race = race_create(BUF_IN))) {
+    if (race_wanted(d) && !(x->race = race_create(BUF_IN))) {
         snprintf(err, errlen, "out of memory for the race detector");
         rc = -1;
     }

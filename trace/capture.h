@@ -26,12 +26,13 @@ typedef struct capture_desc {
     int seed_set;          /* seed 0 is a valid seed: say it was given */
     unsigned ept;
     unsigned blocks_traced;
-    /* the emulator only (sched.h, race.h): */
+    /* the emulator only (schedule.h, race.h): */
     const char *schedule;   /* lockstep (default), its:SEED, lanes-up, lanes-down, adversarial */
     const char *warp_order; /* in-order (default), reversed, seeded:SEED */
     unsigned drop_barrier;  /* break-it: leave out the __syncthreads at this source line (0: none) */
     unsigned drop_syncwarp; /* break-it: leave out the __syncwarp at this source line */
     int no_race_check;      /* 1: skip the race detector (the trace then holds no hazards) */
+    unsigned workers;      /* emulator threads; 0: one per available core (the trace is the same) */
 } capture_desc;
 
 extern const char *const capture_patterns[]; /* NULL-terminated: ones, ramp, random-int, random-float */

@@ -6,11 +6,18 @@
  * execute that point together as one warp instruction (lowest line first is how these kernels
  * reconverge on hardware); the others wait, which is divergence. __syncthreads releases when every
  * live thread of the block waits at the same barrier (exited threads count as arrived). Warps run in
- * order, each until it blocks at a barrier or exits; blocks run one after another.
+ * order, each until it blocks at a barrier or exits.
+ *
+ * Blocks: each runs alone, start to finish, on its own fibers and shared memory. The blocks of a
+ * launch run in parallel on the available cores, each worker a contiguous range, their traces
+ * appended in block order: the same result and the same trace as one after another. A launch whose
+ * blocks talk to each other (serial_blocks: v8's atomic tickets) runs its blocks one after another
+ * in block order, so block b draws ticket b and the last block, gridDim.x - 1, sums the partials;
+ * a global atomic in a parallel launch is reported as an error rather than run in a racy order.
  *
  * That is the default schedule, lockstep with reconvergence, which is what hardware does for
  * race-free code. An emu_schedule changes two decisions and nothing else: which ready lanes of a
- * warp run the next warp instruction (sched.h's table: independent thread scheduling with a seed,
+ * warp run the next warp instruction (schedule.h's table: independent thread scheduling with a seed,
  * one lane at a time...) and the order in which the warps of a block run between barriers. An
  * emu_observer sees every access, barrier, __syncwarp and fence (the race detector, race.h).
  *
@@ -123,6 +130,12 @@ typedef struct emu_launch {
     const emu_observer *observer;   /* NULL: none */
     unsigned drop_barrier;  /* a __syncthreads at this source line is left out (break-it); 0 none */
     unsigned drop_syncwarp; /* a __syncwarp at this source line is left out; 0 none */
+    unsigned workers;       /* threads running blocks; 0: one per available core */
+    int serial_blocks;      /* 1: blocks communicate (atomics): one after another, in block order */
+    volatile int *cancel;   /* when it becomes nonzero, the run stops with "interrupted" */
+    uint64_t *blocks_done;  /* incremented (atomically) after each block */
+    void (*progress)(void *ctx); /* called on the calling thread after some blocks finish */
+    void *progress_ctx;
 } emu_launch;
 
 emu *emu_create(void);
@@ -136,6 +149,8 @@ int emu_run(emu *e, const emu_launch *l);
 /* How many calls of kind TRACE_BARRIER or TRACE_WARP_SYNC the last emu_run left out
  * (drop_barrier, drop_syncwarp). */
 uint64_t emu_dropped(const emu *e, int kind);
+/* The cores this process may run on (sched_getaffinity), at most the emulator's worker limit. */
+unsigned emu_default_workers(void);
 
 #ifdef __cplusplus
 }

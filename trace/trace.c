@@ -61,6 +61,22 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     return 0;
 }
 
+/* lane_addr and lane_val grow together: room for `need` lanes */
+static int grow_lanes(trace *t, size_t need)
+{
+    if (need <= t->cap_lanes) return 0;
+    size_t nc = t->cap_lanes ? t->cap_lanes : 1024;
+    while (nc < need) nc *= 2;
+    int64_t *a = realloc(t->lane_addr, nc * sizeof *a);
+    if (!a) return -1;
+    t->lane_addr = a;
+    float *v = realloc(t->lane_val, nc * 4 * sizeof *v);
+    if (!v) return -1;
+    t->lane_val = v;
+    t->cap_lanes = nc;
+    return 0;
+}
+
 int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float *val)
 {
     if (grow((void **)&t->events, &t->cap_events, t->nevents + 1, sizeof *t->events)) return -1;
@@ -68,17 +84,7 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float 
     ev.lanes = (uint32_t)t->nlanes;
     if (trace_kind_has_data((trace_kind)e->kind)) {
         size_t n = (size_t)trace_popcount(e->mask), w = trace_event_width(e);
-        if (t->nlanes + n > t->cap_lanes) {
-            size_t nc = t->cap_lanes ? t->cap_lanes : 1024;
-            while (nc < t->nlanes + n) nc *= 2;
-            int64_t *a = realloc(t->lane_addr, nc * sizeof *a);
-            if (!a) return -1;
-            t->lane_addr = a;
-            float *v = realloc(t->lane_val, nc * 4 * sizeof *v);
-            if (!v) return -1;
-            t->lane_val = v;
-            t->cap_lanes = nc;
-        }
+        if (grow_lanes(t, t->nlanes + n)) return -1;
         memcpy(t->lane_addr + t->nlanes, addr, n * sizeof *addr);
         /* values keep a fixed stride of 4 per lane, so lane i of an event has its values at
          * lane_val[(lanes + i) * 4 + j] whatever the event's width */
@@ -88,6 +94,25 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float 
         t->nlanes += n;
     }
     t->events[t->nevents++] = ev;
+    return 0;
+}
+
+int trace_append(trace *t, const trace *src)
+{
+    if (!src->nevents) return 0;
+    if (grow((void **)&t->events, &t->cap_events, t->nevents + src->nevents, sizeof *t->events)) return -1;
+    if (grow_lanes(t, t->nlanes + src->nlanes)) return -1;
+    for (size_t i = 0; i < src->nevents; i++) {
+        trace_event ev = src->events[i];
+        ev.lanes = (uint32_t)(ev.lanes + t->nlanes);
+        t->events[t->nevents + i] = ev;
+    }
+    if (src->nlanes) {
+        memcpy(t->lane_addr + t->nlanes, src->lane_addr, src->nlanes * sizeof *t->lane_addr);
+        memcpy(t->lane_val + t->nlanes * 4, src->lane_val, src->nlanes * 4 * sizeof *t->lane_val);
+    }
+    t->nevents += src->nevents;
+    t->nlanes += src->nlanes;
     return 0;
 }
 

@@ -149,6 +149,9 @@ int trace_popcount(uint32_t mask);
 /* Appends an event; addr/val hold one entry per set bit of mask (width values each) for data kinds.
  * Returns 0, or -1 when out of memory. */
 int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float *val);
+/* Appends src's events and lanes to t (provenance, passes and buffers stay t's). 0, or -1 when out
+ * of memory. */
+int trace_append(trace *t, const trace *src);
 int trace_add_pass(trace *t, trace_pass p);
 int trace_add_buffer(trace *t, const char *name, unsigned pass);
 int trace_add_hazard(trace *t, const trace_hazard *h);

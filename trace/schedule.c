@@ -1,5 +1,5 @@
-/* sched: the table of schedule policies and the adversarial search. See sched.h. */
-#include "sched.h"
+/* schedule: the table of schedule policies and the adversarial search. See schedule.h. */
+#include "schedule.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -39,14 +39,14 @@ static uint32_t pick_lanes_down(uint32_t ready, const emu_op *const ops[WARP_SIZ
     return 1u << (31 - __builtin_clz(ready));
 }
 
-const sched_policy sched_policies[] = {
+const schedule_policy schedule_policies[] = {
     {"lockstep", "lanes at the lowest line run together (reconvergence); hardware for race-free code", emu_pick_lockstep, 0},
     {"its", "independent thread scheduling: a random lane and a random part of the lanes at its point run next", pick_its, 1},
     {"lanes-up", "one lane at a time, lowest first: each lane runs ahead until it must wait", pick_lanes_up, 0},
     {"lanes-down", "one lane at a time, highest first", pick_lanes_down, 0},
     {"adversarial", "searches the orders above and the warp orders for one that changes the result", NULL, 0},
 };
-const size_t sched_policy_count = sizeof sched_policies / sizeof sched_policies[0];
+const size_t schedule_policy_count = sizeof schedule_policies / sizeof schedule_policies[0];
 
 static int parse_seed(const char *s, uint64_t *out)
 {
@@ -59,15 +59,15 @@ static int parse_seed(const char *s, uint64_t *out)
     return 0;
 }
 
-int sched_parse(const char *spec, emu_schedule *s, int *adversarial, char *err, size_t errlen)
+int schedule_parse(const char *spec, emu_schedule *s, int *adversarial, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
     *adversarial = 0;
     if (!spec || !*spec) spec = "lockstep";
     const char *colon = strchr(spec, ':');
     size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
-    for (size_t i = 0; i < sched_policy_count; i++) {
-        const sched_policy *p = &sched_policies[i];
+    for (size_t i = 0; i < schedule_policy_count; i++) {
+        const schedule_policy *p = &schedule_policies[i];
         if (strlen(p->name) != nlen || strncmp(p->name, spec, nlen) != 0) continue;
         if (p->seeded && (!colon || parse_seed(colon + 1, &s->seed))) {
             snprintf(err, errlen, "--schedule %s needs a seed, a whole number: %s:SEED, e.g. %s:1", p->name, p->name, p->name);
@@ -85,7 +85,7 @@ int sched_parse(const char *spec, emu_schedule *s, int *adversarial, char *err, 
     return -1;
 }
 
-int sched_parse_warps(const char *spec, emu_schedule *s, char *err, size_t errlen)
+int schedule_parse_warps(const char *spec, emu_schedule *s, char *err, size_t errlen)
 {
     if (!spec || !*spec || !strcmp(spec, "in-order")) { s->warps = EMU_WARPS_IN_ORDER; return 0; }
     if (!strcmp(spec, "reversed")) { s->warps = EMU_WARPS_REVERSED; return 0; }
@@ -110,7 +110,7 @@ static const struct {
     {"its:8", "seeded:8"},
 };
 
-int sched_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen)
+int schedule_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     capture_desc c = *d;
     c.schedule = "lockstep";

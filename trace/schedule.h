@@ -1,4 +1,4 @@
-/* sched: the schedule policies of the emulator, in one table, and the adversarial search.
+/* schedule: the schedule policies of the emulator, in one table, and the adversarial search.
  *
  * A schedule decides two things the CUDA programming model leaves open (emu.h): which ready lanes
  * of a warp run its next instruction, and in which order the warps of a block run between two
@@ -16,8 +16,8 @@
  *                 from lockstep's: the race made visible, if there is one
  *
  * Warp orders: in-order, reversed, seeded:SEED. */
-#ifndef WARPSCOPE_SCHED_H
-#define WARPSCOPE_SCHED_H
+#ifndef WARPSCOPE_SCHEDULE_H
+#define WARPSCOPE_SCHEDULE_H
 
 #include <stddef.h>
 
@@ -28,28 +28,28 @@
 extern "C" {
 #endif
 
-typedef struct sched_policy {
+typedef struct schedule_policy {
     const char *name;
     const char *summary;
     emu_pick_fn pick; /* NULL for adversarial, which is a search, not a pick */
     int seeded;       /* 1: written NAME:SEED */
-} sched_policy;
+} schedule_policy;
 
-extern const sched_policy sched_policies[];
-extern const size_t sched_policy_count;
+extern const schedule_policy schedule_policies[];
+extern const size_t schedule_policy_count;
 
 /* "lockstep", "its:7", "lanes-up", "lanes-down", "adversarial" (NULL or "": lockstep) into s;
  * *adversarial is set for the search. 0, or -1 with why in err. */
-int sched_parse(const char *spec, emu_schedule *s, int *adversarial, char *err, size_t errlen);
+int schedule_parse(const char *spec, emu_schedule *s, int *adversarial, char *err, size_t errlen);
 /* "in-order", "reversed", "seeded:SEED" (NULL or "": in order) into s->warps (and s->seed when
  * the lane policy has none). */
-int sched_parse_warps(const char *spec, emu_schedule *s, char *err, size_t errlen);
+int schedule_parse_warps(const char *spec, emu_schedule *s, char *err, size_t errlen);
 
 /* The adversarial search on the emulator: captures d under lockstep and then under each candidate
  * order in turn, and keeps the first whose result differs from lockstep's bit for bit; if none
  * does, the first whose hazards differ, else lockstep's capture. t's provenance names the order
  * kept ("adversarial: lanes-up, warps in-order"). 0, or -1 with why in err. */
-int sched_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen);
+int schedule_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }
