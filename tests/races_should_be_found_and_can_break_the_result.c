@@ -72,6 +72,32 @@ static void expect_hazards_on(const trace *t, const char *what, int space, const
     for (int k = 0; k < nlines; k++) CHECK(named[k], "%s: line %u is named by no hazard", what, lines[k]);
 }
 
+/* each hazard's accesses point at the recorded warp instruction that made them (what a viewer marks) */
+static void expect_events_linked(const trace *t, const char *what)
+{
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        const trace_hazard_access *acc[2] = {&h->first, &h->second};
+        for (int k = 0; k < 2; k++) {
+            const trace_hazard_access *a = acc[k];
+            if (a->block >= t->prov.blocks_traced) continue; /* not recorded: no event */
+            CHECK(a->event >= 0 && (size_t)a->event < t->nevents, "%s: hazard %zu access %d has no event", what, i, k);
+            if (a->event < 0 || (size_t)a->event >= t->nevents) continue;
+            const trace_event *e = &t->events[a->event];
+            int kind = h->space == TRACE_SPACE_SHARED ? (a->write ? TRACE_SHARED_STORE : TRACE_SHARED_LOAD)
+                                                      : (a->write ? TRACE_GLOBAL_STORE : TRACE_GLOBAL_LOAD);
+            CHECK(e->kind == kind && e->line == a->line && e->block == a->block && e->warp == a->thread / 32 &&
+                      (e->mask >> (a->thread % 32) & 1),
+                  "%s: hazard %zu access %d points at an event of another line, kind or lane", what, i, k);
+            size_t found[64];
+            size_t nf = trace_event_hazards(t, (size_t)a->event, found, 64);
+            int listed = 0;
+            for (size_t j = 0; j < nf && j < 64; j++) listed |= found[j] == i;
+            CHECK(listed, "%s: trace_event_hazards does not list hazard %zu at its event", what, i);
+        }
+    }
+}
+
 int main(void)
 {
     /* the textbook tail: six lines sdata[tid] += sdata[tid + 32 ... 1] */
@@ -93,6 +119,7 @@ int main(void)
             if (!capture(tails[v], blocks[b], "lockstep", NULL, 0, 0, 1, &t)) {
                 CHECK(right(&t), "%s: lockstep should still give the right sum, got %.9g", what, (double)t.result);
                 expect_hazards_on(&t, what, TRACE_SPACE_SHARED, lines, nl);
+                expect_events_linked(&t, what);
                 trace_free(&t);
             }
             snprintf(what, sizeof what, "%s block %u adversarial", tails[v], blocks[b]);
@@ -142,6 +169,7 @@ int main(void)
     }
     if (!capture("naive-race", 256, NULL, "reversed", 0, 0, 1, &t)) {
         expect_hazards_on(&t, "naive-race warps reversed", TRACE_SPACE_GLOBAL, nl_line, 1);
+        expect_events_linked(&t, "naive-race warps reversed");
         CHECK(!right(&t), "naive-race with warps reversed should add some windows twice, got %.9g", (double)t.result);
         trace_free(&t);
     }
