@@ -16,7 +16,7 @@ const ladder_version ladder_versions[] = {
     {"naive", "Global memory, one launch per stride",
      "Adds pairs in place in global memory; log2(n) launches, no shared memory.",
      "kernels/naive.cu", "naive_reduction_kernel,global", ws_emu_naive, LADDER_IN_PLACE, 32, 1024, 1, 1, 0, 256, 0},
-    {"naive-race", "Global memory, the seed's in-place form (races)",
+    {"naive-race", "The seed's in-place global kernel (races)",
      "Every thread adds data[idx + stride] into data[idx] in place: threads read what others write, unordered.",
      "kernels/naive_race.cu", "naive_race,seed-naive", ws_emu_naive_race, LADDER_IN_PLACE, 32, 1024, 1, 1, 0, 256, 1},
     {"v0", "Interleaved addressing, divergent branch",
