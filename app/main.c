@@ -34,9 +34,11 @@ static void print_help(void)
     puts("warpscope: watch the CUDA reduction ladder run, warp by warp\n"
          "\n"
          "  warpscope                      the viewer on v0, a block of 64 threads, traced by the emulator\n"
-         "  warpscope view (FILE | --version ID [capture flags]) [--compare ID2] [--theme light|dark]\n"
-         "  warpscope render (FILE | --version ID [capture flags]) [--event E | --phase P | --step S]\n"
-         "                   [--compare ID2] [--size WxH] [--theme T] [--fine] (-o out.png | --frames DIR)\n"
+         "  warpscope view (FILE | --version ID [capture flags]) [viewer flags] [--keys K1,K2...]\n"
+         "  warpscope render (FILE | --version ID [capture flags]) [viewer flags] [--event E | --phase P | --step S]\n"
+         "                   (-o out.png | --frames DIR)\n"
+         "     viewer flags: [--compare ID2] [--size WxH] [--theme light|dark] [--lang en|zh] [--presenter] [--fine]\n"
+         "                   [--actions A1,A2...]  (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ...)\n"
          "  warpscope render --bench FILE -o out.png    the benchmark chart\n"
          "  warpscope ladder               per-version stats of the whole ladder (emulator, block 256)\n"
          "  warpscope list                 the versions: id, title, summary\n"
@@ -166,16 +168,17 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
     if (!rest) return usage_error("out of memory%s%s", "", "");
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", NULL};
+        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", "--lang", "--actions", NULL};
         int k = -1;
         size_t alen = strcspn(a, "=");
         for (int j = 0; valued[j]; j++)
             if (strlen(valued[j]) == alen && !strncmp(a, valued[j], alen)) k = j;
         if (!strcmp(a, "--fine")) { o->fine = 1; continue; }
+        if (!strcmp(a, "--presenter")) { o->presenter = 1; continue; }
         if (k < 0) { rest[nrest++] = argv[i]; continue; }
         const char *name = valued[k], *val = a[alen] == '=' ? a + alen + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!val) { free(rest); return usage_error("%s needs a value%s", name, ""); }
-        if ((!strcmp(name, "--event") || !strcmp(name, "--phase") || !strcmp(name, "--step") || !strcmp(name, "--frames") || !strcmp(name, "--size")) && !headless) {
+        if ((!strcmp(name, "--event") || !strcmp(name, "--phase") || !strcmp(name, "--step") || !strcmp(name, "--frames")) && !headless) {
             free(rest);
             return usage_error("%s is for warpscope render%s", name, "");
         }
@@ -201,7 +204,12 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
             break;
         case 6: o->frames = val; break;
         case 7: o->bench = val; break;
-        default: o->keys = val; break;
+        case 8: o->keys = val; break;
+        case 9:
+            if (strcmp(val, "en") && strcmp(val, "zh")) { free(rest); return usage_error("--lang must be en or zh, got \"%s\"%s", val, ""); }
+            o->lang = val;
+            break;
+        default: o->actions = val; break;
         }
     }
     cli c;

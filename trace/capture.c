@@ -196,7 +196,7 @@ static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
                       unsigned block, unsigned traced, trace *t)
 {
     cpu_ctx *x = c;
-    emu_launch l = {.kernel = v->emu, .args = args, .grid = grid, .block = block, .pass = pass,
+    emu_launch l = {.kernel = capture_emu_kernel(v), .args = args, .grid = grid, .block = block, .pass = pass,
                     .blocks_traced = traced, .trace = t, .workers = x->d->workers,
                     /* v8's tickets (see emu.h), and a version that races between blocks on
                      * purpose: in parallel its result would depend on the threads' timing */

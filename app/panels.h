@@ -1,0 +1,16 @@
+/* panels: the layout and the panels. They read a const scene and append to a draw list; the
+ * layout is computed from the window size and the text size, so every room size reflows. */
+#ifndef WARPSCOPE_PANELS_H
+#define WARPSCOPE_PANELS_H
+
+#include "draw.h"
+#include "scene.h"
+
+/* The base text size in pixels for a window h pixels high: about 60 lines of text, times scale;
+ * presenter mode keeps the smallest text at 24 px or more at 768 lines (and in proportion). */
+int panels_px(int h, double scale, int presenter);
+
+/* The whole frame, w x h pixels, base text px. */
+void panels_draw(const scene *sc, dl_list *l, int w, int h, int px);
+
+#endif
