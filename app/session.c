@@ -109,7 +109,7 @@ int session_set_trace(session *s, int p, trace *t, char *err, size_t errlen)
 {
     session_pane *sp = &s->pane[p];
     view_model m;
-    if (view_build(&m, t, 0, 0, s->fine, err, errlen)) return -1;
+    if (view_build(&m, t, s->pass, s->block_index, s->fine, err, errlen)) return -1;
     pane_free(sp);
     sp->t = *t;
     trace_init(t); /* ownership moved */
@@ -185,7 +185,7 @@ static void toggle_fine(session *s)
         size_t ev = p->step < p->m.nsteps ? p->m.order[p->m.steps[p->step].first] : 0;
         view_model m;
         char err[256];
-        if (view_build(&m, &p->t, 0, 0, s->fine, err, sizeof err)) { status_raw(s, err); continue; }
+        if (view_build(&m, &p->t, s->pass, s->block_index, s->fine, err, sizeof err)) { status_raw(s, err); continue; }
         view_free(&p->m);
         p->m = m;
         p->step = 0;

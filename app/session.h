@@ -89,6 +89,7 @@ typedef struct session_pane {
 typedef struct session {
     session_pane pane[2];
     int compare, fine, playing;
+    unsigned pass, block_index; /* the traced block the panes show (--pass, --block-index) */
     double speed;        /* steps per second */
     int theme_index;     /* into themes[] */
     theme themes[2];

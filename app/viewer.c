@@ -87,6 +87,8 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/themes", asset_dir());
     if (session_init(&A->s, dir, (session_loader){&A->o, load_capture}, err, errlen)) return -1;
+    A->s.pass = o->pass;
+    A->s.block_index = o->block_index;
     scene_init(&A->sc);
     if (o->theme && strcmp(o->theme, "light") && strcmp(o->theme, "dark")) {
         snprintf(err, errlen, "--theme must be light or dark, got \"%s\"", o->theme);

@@ -89,6 +89,9 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
 
     ladder_pass plan[LADDER_MAX_PASSES];
     int np = ladder_plan(v, block, n, ept, plan);
+    uint64_t total_blocks = 0;
+    for (int k = 0; k < np; k++) total_blocks += plan[k].grid;
+    if (b->plan) b->plan(b->ctx, total_blocks);
 
     trace_free(t);
     trace_provenance *p = &t->prov;
@@ -168,6 +171,7 @@ typedef struct cpu_ctx {
     emu_schedule schedule;
     race *race;                /* NULL: no race check */
     uint64_t dropped[2];       /* barriers, __syncwarp calls left out over every launch */
+    uint64_t blocks_done, blocks_total;
     unsigned char *bufs[CPU_MAX_BUFFERS];
     size_t bytes[CPU_MAX_BUFFERS];
     char err[512];
@@ -192,12 +196,27 @@ static int cpu_alloc(void *c, int id, size_t bytes, const void *init)
     return emu_set_buffer(x->e, id, x->bufs[id], bytes);
 }
 
+static void cpu_plan(void *c, uint64_t total)
+{
+    cpu_ctx *x = c;
+    x->blocks_total = total;
+    x->blocks_done = 0;
+}
+
+static void cpu_progress(void *c)
+{
+    cpu_ctx *x = c;
+    x->d->progress(x->d->progress_user, __atomic_load_n(&x->blocks_done, __ATOMIC_RELAXED), x->blocks_total);
+}
+
 static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *args, unsigned pass, unsigned grid,
                       unsigned block, unsigned traced, trace *t)
 {
     cpu_ctx *x = c;
     emu_launch l = {.kernel = capture_emu_kernel(v), .args = args, .grid = grid, .block = block, .pass = pass,
                     .blocks_traced = traced, .trace = t, .workers = x->d->workers,
+                    .cancel = x->d->cancel, .blocks_done = &x->blocks_done,
+                    .progress = x->d->progress ? cpu_progress : NULL, .progress_ctx = x,
                     /* v8's tickets (see emu.h), and a version that races between blocks on
                      * purpose: in parallel its result would depend on the threads' timing */
                     .serial_blocks = v->shape == LADDER_SINGLE_PASS || v->races,
@@ -263,11 +282,12 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
         return -1;
     if (adversarial) return schedule_adversarial(d, t, err, errlen);
     cpu_ctx *x = calloc(1, sizeof *x);
-    if (!x || !(x->e = emu_create())) {
+    if (!x || !(x->e = d->emu ? d->emu : emu_create())) {
         free(x);
         snprintf(err, errlen, "out of memory for the emulator's thread stacks");
         return -1;
     }
+    emu_clear_buffers(x->e);
     x->d = d;
     x->schedule = s;
     int rc = 0;
@@ -275,12 +295,13 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory for the race detector");
         rc = -1;
     }
-    capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error};
+    capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error, cpu_plan};
     if (!rc) rc = capture_run(d, &b, t, err, errlen);
     if (!rc && (rc = cpu_finish(d, x, t, err, errlen))) trace_free(t);
     for (int i = 0; i < CPU_MAX_BUFFERS; i++) free(x->bufs[i]);
     race_destroy(x->race);
-    emu_destroy(x->e);
+    emu_clear_buffers(x->e);
+    if (!d->emu) emu_destroy(x->e);
     free(x);
     return rc;
 }

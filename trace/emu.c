@@ -72,6 +72,7 @@ struct emu {
     fcontext_t sched;        /* the scheduler, while a fiber runs */
     char *stacks;            /* one mapping: per thread a guard page then the stack */
     size_t stack_stride;
+    unsigned guarded;        /* threads 0..guarded-1 have their guard page (set on first use) */
 #ifdef EMU_ASAN
     void *sched_fake_stack;
     const void *sched_stack_bottom;
@@ -209,8 +210,6 @@ emu *emu_create(void)
     void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) { free(e); return NULL; }
     e->stacks = m;
-    for (int i = 0; i < EMU_MAX_THREADS; i++) /* guard page below each stack: an overflow faults */
-        mprotect(e->stacks + (size_t)i * e->stack_stride, (size_t)page, PROT_NONE);
     return e;
 }
 
@@ -233,6 +232,8 @@ int emu_set_buffer(emu *e, int id, void *mem, size_t bytes)
     e->buffers[id].bytes = bytes;
     return 0;
 }
+
+void emu_clear_buffers(emu *e) { memset(e->buffers, 0, sizeof e->buffers); }
 
 /* ---- executing one warp instruction ---- */
 
@@ -530,6 +531,10 @@ static void init_fiber(emu *e, unsigned i, unsigned nthreads)
     if (i >= nthreads) { t->state = TS_EXITED; return; }
     t->state = TS_READY;
     char *stack = stack_of(e, t);
+    if (i >= e->guarded) { /* guard page below the stack: an overflow faults; set once, on first use */
+        mprotect(stack - (e->stack_stride - EMU_STACK), e->stack_stride - EMU_STACK, PROT_NONE);
+        e->guarded = i + 1;
+    }
 #ifdef EMU_ASAN
     /* a fiber abandoned after an error leaves its frames' redzones poisoned */
     ASAN_UNPOISON_MEMORY_REGION(stack, EMU_STACK);

@@ -143,6 +143,8 @@ void emu_destroy(emu *e);
 const char *emu_last_error(const emu *e);
 /* Global memory the kernels may touch, by buffer id (the id events record). */
 int emu_set_buffer(emu *e, int id, void *mem, size_t bytes);
+/* Forgets every buffer (before an emulator is reused for another capture). */
+void emu_clear_buffers(emu *e);
 /* Runs every block of the launch. 0, or -1 with emu_last_error (out-of-bounds access, barrier
  * mismatch, out of memory...). */
 int emu_run(emu *e, const emu_launch *l);

@@ -170,8 +170,18 @@ void trace_text_position(const char *text, size_t off, int *line, int *col);
 /* JSON. Writers return 0 or -1; readers return 0, or -1 with a message in err ("line:column: ..."
  * for syntax, "events[12].mask: ..." for content). */
 char *trace_to_json(const trace *t); /* malloc'd; caller frees */
-int trace_write_file(const trace *t, const char *path, char *err, size_t errlen);
 int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen);
+
+/* The compact encoding (README: "The compact trace encoding"): the same trace, in columns. The
+ * reader checks every field against the geometry the file declares ("events[12].block: ..."). */
+int trace_from_bin(trace *t, const void *data, size_t len, char *err, size_t errlen);
+
+/* Files: the compact encoding when the name ends in ".wstrace", JSON otherwise. */
+int trace_path_is_compact(const char *path);
+/* Writes under a unique temporary name in the same folder, then renames: never a partial file.
+ * 0; -1 with a message; -2 when *cancel (may be NULL) became nonzero: nothing is left behind. */
+int trace_save(const trace *t, const char *path, volatile int *cancel, char *err, size_t errlen);
+int trace_write_file(const trace *t, const char *path, char *err, size_t errlen); /* trace_save, no cancel */
 int trace_read_file(trace *t, const char *path, char *err, size_t errlen);
 
 #ifdef __cplusplus

@@ -1,0 +1,12 @@
+/* trace_internal: what the trace encodings share with the file functions (not public API). */
+#ifndef WARPSCOPE_TRACE_INTERNAL_H
+#define WARPSCOPE_TRACE_INTERNAL_H
+
+#include <stdio.h>
+
+#include "trace.h"
+
+/* The compact encoding to an open file. 0; -1 on a write error; -2 when *cancel became nonzero. */
+int trace_write_bin(const trace *t, FILE *f, volatile int *cancel);
+
+#endif
