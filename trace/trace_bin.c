@@ -1,6 +1,10 @@
 /* trace: the compact encoding (.wstrace), for traces too large for JSON.
  *
- * Same schema and provenance as the JSON form, laid out in columns so that it loads with a few
+ * Same schema and provenance as the JSON form (schema 2 adds, after blocks_traced, the schedule
+ * and race check as strings and the two dropped lines as varints, and after the values the hazards:
+ * a varint count, then per hazard kind, space, buffer and pass bytes, zigzag word, varint count, and
+ * for each of its two accesses varint block, thread and line, a write byte and a zigzag event;
+ * schema 1 files have neither), laid out in columns so that it loads with a few
  * linear scans (README, "The compact trace encoding", documents it byte by byte). Little-endian
  * throughout, written byte by byte so the file is the same on any host. Integers that are mostly
  * small (lines, phases, block deltas, lane address deltas) are LEB128 varints, zigzag-coded when
