@@ -159,6 +159,31 @@ int main(void)
         trace_free(&t);
     }
 
+    /* v4 without `volatile`: the compiler's register copy (load once, store once at the end), in
+     * lockstep: lane 0 adds its partners' words as they were before the tail, so the block sums
+     * s[0] + s[32] + s[16] + s[8] + s[4] + s[2] + s[1] of the words the barrier-ordered steps left;
+     * computed here from the input, step by step as the kernel file's loop does */
+    for (int b = 0; b < 2; b++) {
+        unsigned block = blocks[b];
+        if (capture("v4-novolatile", block, "lockstep", NULL, 0, 0, 3, &t)) continue;
+        uint64_t n = 2ull * block;
+        float *x = malloc(n * sizeof *x), sm[1024];
+        capture_fill("random-int", 3, x, n);
+        for (unsigned i = 0; i < block; i++) sm[i] = x[i] + x[i + block];
+        for (unsigned st = block / 2; st > 32; st >>= 1)
+            for (unsigned i = 0; i < st; i++) sm[i] += sm[i + st];
+        float want = sm[0];
+        for (unsigned off = 32; off > 0; off >>= 1) want += sm[off];
+        free(x);
+        CHECK(t.result == want, "v4-novolatile block %u: %.9g, the register copy gives %.9g", block, (double)t.result, (double)want);
+        unsigned nv_lines[6];
+        int nn = 0;
+        for (int st = 1; st < 6; st++) nn += kernel_lines("v4_novolatile.cu", steps[st], nv_lines + nn, 1);
+        CHECK(nn == 5, "v4_novolatile.cu: tail lines not found");
+        expect_hazards_on(&t, "v4-novolatile lockstep", TRACE_SPACE_SHARED, nv_lines, nn);
+        trace_free(&t);
+    }
+
     /* the seed's naive kernel in place: global memory, one line */
     unsigned nl_line[1];
     CHECK(kernel_lines("naive_race.cu", "data_out[idx_x] += data_in[idx_x + stride];", nl_line, 1) == 1, "naive_race.cu: line not found");

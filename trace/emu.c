@@ -58,11 +58,22 @@ enum { EMU_MAX_THREADS = 1024, EMU_SHARED_BYTES = 48 * 1024, EMU_MAX_REGIONS = 1
 
 typedef enum thread_state { TS_READY, TS_PENDING, TS_BARRIER, TS_EXITED } thread_state;
 
+/* A word a thread keeps in a register instead of shared memory (emu_op.cached). */
+typedef struct emu_reg_copy {
+    int64_t word, lo, hi;
+    uint32_t data[4];
+    unsigned line, elem_size;
+    int is_int, dirty;
+} emu_reg_copy;
+enum { EMU_REG_COPIES = 16 };
+
 typedef struct emu_thread {
     fcontext_t ctx;
     emu_dim3 idx;
     thread_state state;
     emu_op *op;
+    emu_reg_copy regs[EMU_REG_COPIES];
+    int nregs;
 #ifdef EMU_ASAN
     void *fake_stack;        /* ASan's fake stack of this fiber while it is switched out */
 #endif
@@ -155,6 +166,70 @@ static void yield(emu *e, int dying)
 #endif
 }
 
+/* Fiber: posts op and waits until its warp has executed it. */
+static void post(emu *e, emu_thread *t, emu_op *op)
+{
+    t->op = op;
+    t->state = op->kind == TRACE_BARRIER ? TS_BARRIER : TS_PENDING;
+    yield(e, 0);
+}
+
+/* Fiber: the words kept in registers are written back, as the compiler must before anything it
+ * cannot see through (a barrier, a __syncwarp, another access, the thread's end); each store is
+ * traced at the line of the last assignment to its word. */
+static void write_back(emu *e, emu_thread *t)
+{
+    int n = t->nregs;
+    t->nregs = 0;
+    for (int i = 0; i < n && !e->failed; i++) {
+        const emu_reg_copy *r = &t->regs[i];
+        if (!r->dirty) continue;
+        emu_op s;
+        memset(&s, 0, sizeof s);
+        s.kind = TRACE_SHARED_STORE;
+        s.line = r->line;
+        s.buf = -1;
+        s.index = r->word;
+        s.lo = r->lo;
+        s.hi = r->hi;
+        s.elem_size = r->elem_size;
+        s.is_int = r->is_int;
+        memcpy(s.data, r->data, sizeof s.data);
+        post(e, t, &s);
+    }
+}
+
+/* Fiber: a plain shared access the compiler may keep in a register. A load of a word held is
+ * served from the register (no memory access); a first load goes to memory and is kept; a store
+ * only updates the register. So every lane of v4-novolatile's tail reads its partners' words as
+ * they were when the tail began, as the SASS nvcc makes of it does (docs/hazards.md). */
+static void register_copy(emu *e, emu_thread *t, emu_op *op)
+{
+    emu_reg_copy *r = NULL;
+    for (int i = 0; i < t->nregs; i++)
+        if (t->regs[i].word == op->index) r = &t->regs[i];
+    if (r && op->kind == TRACE_SHARED_LOAD) {
+        memcpy(op->data, r->data, sizeof op->data);
+        return;
+    }
+    if (!r && t->nregs == EMU_REG_COPIES) write_back(e, t); /* out of registers: spill them all */
+    if (op->kind == TRACE_SHARED_LOAD) post(e, t, op);
+    if (!r) {
+        r = &t->regs[t->nregs++];
+        r->word = op->index;
+        r->lo = op->lo;
+        r->hi = op->hi;
+        r->dirty = 0;
+    }
+    memcpy(r->data, op->data, sizeof r->data);
+    r->elem_size = op->elem_size;
+    r->is_int = op->is_int;
+    if (op->kind == TRACE_SHARED_STORE) {
+        r->dirty = 1;
+        r->line = op->line;
+    }
+}
+
 void emu_do(emu_op *op)
 {
     emu *e = current;
@@ -166,9 +241,12 @@ void emu_do(emu_op *op)
         e->dropped[op->kind == TRACE_WARP_SYNC]++;
         return;
     }
-    t->op = op;
-    t->state = op->kind == TRACE_BARRIER ? TS_BARRIER : TS_PENDING;
-    yield(e, 0);
+    if (op->cached && (op->kind == TRACE_SHARED_LOAD || op->kind == TRACE_SHARED_STORE)) {
+        register_copy(e, t, op);
+        return;
+    }
+    if (t->nregs) write_back(e, t);
+    post(e, t, op);
 }
 
 int64_t emu_shared_region(const void *key, unsigned bytes)
@@ -196,6 +274,7 @@ static void fiber_main(fc_transfer from)
     __sanitizer_finish_switch_fiber(NULL, &e->sched_stack_bottom, &e->sched_stack_size);
 #endif
     e->launch->kernel(e->launch->args);
+    if (e->cur->nregs) write_back(e, e->cur);
     e->cur->state = TS_EXITED;
     yield(e, 1); /* an fcontext function must never return */
 }
@@ -528,6 +607,7 @@ static void init_fiber(emu *e, unsigned i, unsigned nthreads)
     emu_thread *t = &e->threads[i];
     t->idx = (emu_dim3){i, 0, 0};
     t->op = NULL;
+    t->nregs = 0;
     if (i >= nthreads) { t->state = TS_EXITED; return; }
     t->state = TS_READY;
     char *stack = stack_of(e, t);

@@ -56,6 +56,9 @@ typedef struct emu_op {
     int shfl_arg;      /* delta, lane mask or source lane */
     int width;         /* shuffle segment width */
     unsigned operand;  /* atomicInc's limit */
+    int cached;        /* a plain (not volatile) shared access the compiler may keep in a register:
+                        * served from the thread's register copy until its next other traced point
+                        * (see emu_do in emu.c, and shared_plain in kernels/ws_cuda.h) */
 } emu_op;
 
 /* ---- hooks for kernel code running inside the emulator ---- */

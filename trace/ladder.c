@@ -10,6 +10,10 @@ static const char hw_last_block[] =
     "which block draws the last ticket, and so adds up the partials, is decided by the order in which "
     "blocks finish on the hardware; the emulator runs blocks in order, so its last block is always the "
     "highest-numbered one. The result and every block's own reduction are compared as usual";
+static const char hw_register_copy[] =
+    "without volatile the compiler keeps the tail's words in registers (one store at the end); the traced "
+    "GPU build records every access where the source says, so its trace shows the volatile order, while "
+    "the emulator models the register copy and the plain build (bench) computes the wrong sum";
 static const char hw_races[] =
     "it races on purpose: whether a thread reads data[idx + stride] before or after its owner adds into it "
     "depends on when the blocks and warps run, so the hardware and the emulator may each give another sum "
@@ -53,6 +57,11 @@ const ladder_version ladder_versions[] = {
      "The last warp's steps separated by __syncwarp: safe under independent thread scheduling.",
      "kernels/v4s.cu", "reduce4s,syncwarp", LADDER_TREE, 64, 1024, 2, 2, 0, 256, '9', NULL, "展开最后一个线程束（__syncwarp）",
      "最后一个线程束的各步之间用 __syncwarp 分隔：在独立线程调度下也安全。", 0},
+    {"v4-novolatile", "Unrolled last warp without volatile (breaks)",
+     "v4 with a plain float *: the compiler keeps the words in registers, so lanes add stale partners.",
+     "kernels/v4_novolatile.cu", "v4_novolatile,reduce4nv,no-volatile", LADDER_TREE, 64, 1024, 2, 2, 0, 256, 0, hw_register_copy,
+     "展开最后一个线程束（去掉 volatile，会出错）",
+     "v4 改用普通 float *：编译器把各个字留在寄存器里，各 lane 加到的是过时的值。", 1},
     {"v5", "Complete unroll (template block size)",
      "blockSize is a template parameter: the whole tree is unrolled at compile time.",
      "kernels/v5.cu", "reduce5,reduceCompleteUnroll,reduceCompleteUnrollWarp8,complete-unroll", LADDER_TREE, 32, 1024, 2, 2, 0, 256, '5', hw_warp_sync, "完全展开（模板参数 blockSize）",
