@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -447,7 +448,11 @@ static int cmd_stats(int argc, char **argv)
     trace_init(&t);
     if (c.file) {
         char err[512];
-        if (trace_read_file(&t, c.file, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+        /* reading writes nothing: Ctrl+C may end it at once */
+        signal(SIGINT, SIG_DFL);
+        int rrc = trace_read_file(&t, c.file, err, sizeof err);
+        catch_interrupts();
+        if (rrc) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     } else {
         /* the block asked for must be traced */
         if (c.block_index >= 0 && c.cap.blocks_traced <= (unsigned long)c.block_index)
@@ -667,7 +672,7 @@ static double cpu_s(void)
 
 static double trace_mb(const trace *t)
 {
-    return (double)(t->cap_events * sizeof *t->events + t->cap_lanes * (sizeof *t->lane_addr + 4 * sizeof *t->lane_val)) / 1e6;
+    return (double)(t->cap_events * sizeof *t->events + t->cap_lanes * sizeof *t->lane_addr + t->cap_vals * sizeof *t->values) / 1e6;
 }
 
 static void perf_row(const char *what, double wall, double cpu, const char *target, int ok)
@@ -847,6 +852,10 @@ int main(int argc, char **argv)
         o.event = o.phase = o.step = -1;
         return viewer_window(&o);
     }
+    /* Large arrays (a trace's events and lanes) always get their own mapping, so that growing them
+     * is a remap, not a copy; glibc would otherwise raise this threshold after the first large
+     * free and copy a whole-grid trace several times while it grows. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
     /* the window takes Ctrl+C as SDL's quit event; everything else stops through `interrupted` */
     if (strcmp(argv[1], "view") != 0) catch_interrupts();
     if (strcmp(argv[1], "ladder") == 0) return cmd_ladder();

@@ -54,7 +54,8 @@ typedef struct trace_event {
     uint32_t block;
     uint32_t line;     /* source line in the version's kernel file; 0 for exit */
     uint32_t mask;     /* lanes that took part */
-    uint32_t lanes;    /* first index into trace.lane_addr / trace.lane_val (data kinds only) */
+    uint32_t lanes;    /* first index into trace.lane_addr (data kinds only) */
+    uint32_t vals;     /* first index into trace.values: lane k's values at vals + k * width */
     uint32_t sm;       /* GPU captures: the SM the block ran on; 0 from the emulator */
     uint64_t clock;    /* GPU captures: the SM's clock64() when the warp recorded it; 0 otherwise */
 } trace_event;
@@ -135,8 +136,9 @@ typedef struct trace {
     trace_event *events;
     size_t nevents, cap_events;
     int64_t *lane_addr;  /* per active lane: element index (shared: 4-byte word), or source lane */
-    float *lane_val;     /* per active lane: elem_size/4 values (at least 1) */
+    float *values;     /* per active lane: its event's width of values (4 for a float4, else 1) */
     size_t nlanes, cap_lanes;
+    size_t nvals, cap_vals;
     trace_hazard *hazards;
     size_t nhazards;
 } trace;
@@ -145,6 +147,11 @@ void trace_init(trace *t);
 void trace_free(trace *t);
 /* Values per lane for an event. */
 unsigned trace_event_width(const trace_event *e);
+/* Value c (0 .. width-1) of the event's k-th active lane. */
+static inline float trace_lane_value(const trace *t, const trace_event *e, size_t k, unsigned c)
+{
+    return t->values[e->vals + k * (e->elem_size > 4 ? e->elem_size / 4u : 1u) + c];
+}
 int trace_popcount(uint32_t mask);
 /* Appends an event; addr/val hold one entry per set bit of mask (width values each) for data kinds.
  * Returns 0, or -1 when out of memory. */

@@ -13,6 +13,7 @@
  * The reader trusts nothing: every count is checked against the bytes left before anything is
  * allocated, and every field against the geometry the file declares (pass, block in its grid,
  * warp in its block, buffer, element size, lanes per mask), with one message naming the field. */
+#define _GNU_SOURCE
 #include "trace.h"
 
 #include <errno.h>
@@ -171,7 +172,7 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
         size_t k = (size_t)trace_popcount(ev[i].mask);
         unsigned wd = trace_event_width(&ev[i]);
         for (size_t j = 0; j < k; j++)
-            for (unsigned c = 0; c < wd; c++) w_u(w, f32_bits(t->lane_val[(ev[i].lanes + j) * 4 + c]), 4);
+            for (unsigned c = 0; c < wd; c++) w_u(w, f32_bits(trace_lane_value(t, &ev[i], j, c)), 4);
     }
     /* schema 2: the hazards, after the events they point at */
     w_var(w, t->nhazards);
@@ -200,6 +201,18 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
 }
 
 /* ---- reading ---- */
+
+/* An array the loader fills at once: aligned to 2 MiB when large, so that it can be huge pages
+ * (trace_advise_huge). Freed with free() like any other. */
+static void *big_alloc(size_t bytes)
+{
+    enum { HUGE_PAGE = 2 << 20 };
+    if (bytes < HUGE_PAGE) return malloc(bytes ? bytes : 1);
+    void *p = NULL;
+    if (posix_memalign(&p, HUGE_PAGE, bytes)) return NULL;
+    trace_advise_huge(p, bytes);
+    return p;
+}
 
 typedef struct rbuf {
     const unsigned char *p, *end;
@@ -362,10 +375,12 @@ static void read_bin(rbuf *r, trace *t)
     if (nl > r_left(r) / 5 || nl >= UINT32_MAX) { r_fail(r, "lanes: %" PRIu64 " lanes cannot fit in the %zu bytes left", nl, r_left(r)); return; }
     if (nv < nl || nv > nl * 4) { r_fail(r, "values: %" PRIu64 " values for %" PRIu64 " lanes (1 to 4 each)", nv, nl); return; }
     size_t n = (size_t)ne;
-    t->events = calloc(n ? n : 1, sizeof *t->events);
-    t->lane_addr = malloc((nl ? nl : 1) * sizeof *t->lane_addr);
-    t->lane_val = calloc((nl ? nl : 1) * 4, sizeof *t->lane_val);
-    if (!t->events || !t->lane_addr || !t->lane_val) { r_fail(r, "out of memory for %zu events", n); return; }
+    t->events = big_alloc(n * sizeof *t->events);
+    t->lane_addr = big_alloc(nl * sizeof *t->lane_addr);
+    t->values = big_alloc(nv * sizeof *t->values);
+    if (t->events) memset(t->events, 0, (n ? n : 1) * sizeof *t->events);
+    if (!t->events || !t->lane_addr || !t->values) { r_fail(r, "out of memory for %zu events", n); return; }
+    t->cap_vals = nv ? nv : 1;
     t->cap_events = n ? n : 1;
     t->cap_lanes = nl ? nl : 1;
     trace_event *ev = t->events;
@@ -422,17 +437,20 @@ static void read_bin(rbuf *r, trace *t)
             if (global_kind(e->kind) && e->buf >= t->nbuffers) { r_fail(r, "events[%zu].buf: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers); return; }
             if (!global_kind(e->kind) && e->buf) { r_fail(r, "events[%zu].buf: %u on an event that is not a global access", i, e->buf); return; }
             e->lanes = (uint32_t)lanes;
+            e->vals = (uint32_t)values;
             lanes += (size_t)trace_popcount(e->mask);
             values += (size_t)trace_popcount(e->mask) * trace_event_width(e);
             if (lanes > nl) { r_fail(r, "events[%zu].mask: more lanes than the %" PRIu64 " the file declares", i, nl); return; }
         } else {
             if (e->elem_size || e->buf) { r_fail(r, "events[%zu]: element size or buffer on a %s event", i, trace_kind_label((trace_kind)e->kind)); return; }
             e->lanes = (uint32_t)lanes;
+            e->vals = (uint32_t)values;
         }
     }
     if (lanes != nl || values != nv) { r_fail(r, "lanes: the masks give %zu lanes and %zu values, the file declares %" PRIu64 " and %" PRIu64, lanes, values, nl, nv); return; }
     t->nevents = n;
     t->nlanes = lanes;
+    t->nvals = values;
     int64_t prev = 0;
     for (size_t i = 0; i < n && !r->failed; i++) {
         const trace_event *e = &ev[i];
@@ -450,17 +468,10 @@ static void read_bin(rbuf *r, trace *t)
     }
     if (r->failed) return;
     if (r_left(r) < 4 * (size_t)nv) { r_fail(r, "values: the file ends too soon"); return; }
-    for (size_t i = 0; i < n; i++) {
-        const trace_event *e = &ev[i];
-        if (!trace_kind_has_data((trace_kind)e->kind)) continue;
-        size_t k = (size_t)trace_popcount(e->mask);
-        unsigned wd = trace_event_width(e);
-        for (size_t j = 0; j < k; j++)
-            for (unsigned c = 0; c < wd; c++) {
-                uint32_t u = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
-                r->p += 4;
-                memcpy(&t->lane_val[(e->lanes + j) * 4 + c], &u, 4);
-            }
+    /* the values, in event order: the order of trace.values */
+    for (size_t i = 0; i < values; i++, r->p += 4) {
+        uint32_t u = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
+        memcpy(&t->values[i], &u, 4);
     }
     if (sv >= 2) read_hazards(r, t);
     if (r->failed) return;

@@ -110,7 +110,7 @@ char *trace_to_json(const trace *t)
             sb_printf(&b, "],\"v\":[");
             for (int j = 0; j < n; j++)
                 for (unsigned c = 0; c < w; c++)
-                    sb_printf(&b, "%s%.9g", (j || c) ? "," : "", (double)t->lane_val[(e->lanes + (size_t)j) * 4 + c]);
+                    sb_printf(&b, "%s%.9g", (j || c) ? "," : "", (double)trace_lane_value(t, e, (size_t)j, c));
             sb_printf(&b, "]");
         }
         sb_printf(&b, "}%s\n", i + 1 < t->nevents ? "," : "");

@@ -183,7 +183,7 @@ void view_shared_at(const view_model *m, size_t s, float *cells, unsigned char *
             for (int j = 0; j < n; j++) {
                 int64_t w = t->lane_addr[e->lanes + (size_t)j];
                 if (w < 0 || (size_t)w >= m->nwords) continue;
-                cells[w] = t->lane_val[(e->lanes + (size_t)j) * 4];
+                cells[w] = trace_lane_value(t, e, (size_t)j, 0);
                 written[w] = 1;
             }
         }
