@@ -27,6 +27,8 @@ typedef struct ui {
     str_lang L;
     dl_list *l;
     int px, big, lh, blh, pad, digit;
+    double ease;     /* progress of the move from the previous step, eased: 0 .. 1 */
+    const scene_pane *to; /* while moving: where the move goes (drawing shows where it started) */
 } ui;
 
 static const char *S(const ui *u, str_id id) { return str_get(u->L, id); }
@@ -53,6 +55,11 @@ static void line_at(ui *u, dl_rect in, int row, dl_colour c, dl_font f, const ch
     int y = in.y + row * u->lh;
     if (y + u->lh > in.y + in.h) return;
     dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, f, u->px, DL_LEFT, c, s);
+}
+
+static dl_colour mix(dl_colour a, dl_colour b, double t)
+{
+    return (dl_colour){(uint8_t)lround(a.r + (b.r - a.r) * t), (uint8_t)lround(a.g + (b.g - a.g) * t), (uint8_t)lround(a.b + (b.b - a.b) * t), 255};
 }
 
 static dl_colour lane_colour(const theme *th, int state)
@@ -127,7 +134,7 @@ static dl_rect grid_cell(const grid *g, int i)
 }
 
 /* rows [row0, row0 + rows) of shared memory as cells in `in`; values and row labels where
- * they fit; this phase's additions as arrows where cells are tall enough to tell them apart */
+ * they fit (the additions themselves are the tree's picture) */
 static grid memory_cells(ui *u, int pi, const scene_pane *p, dl_rect in, int row0, int rows)
 {
     const view_model *m = p->m;
@@ -154,13 +161,6 @@ static grid memory_cells(ui *u, int pi, const scene_pane *p, dl_rect in, int row
             if (dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 4)
                 dl_text(u->l, (dl_rect){c.x + 2, c.y + (c.h - vh) / 2, c.w - 4, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, v);
         }
-    }
-    unsigned phase = p->st ? p->st->phase : 0;
-    for (size_t i = 0; g.ch >= u->lh / 2 && i < m->nedges; i++) {
-        const analysis_edge *e = &m->edges[i];
-        if (e->buf != -1 || e->phase != phase || e->from < (int64_t)first || e->to < (int64_t)first || e->from >= (int64_t)last || e->to >= (int64_t)last) continue;
-        dl_rect f = grid_cell(&g, (int)(e->from - (int64_t)first)), t = grid_cell(&g, (int)(e->to - (int64_t)first));
-        dl_arrow(u->l, f.x + f.w / 2, f.y + f.h - 2, t.x + t.w / 2, t.y + t.h - 2, th->tree, 2);
     }
     dl_unclip(u->l);
     return g;
@@ -212,46 +212,303 @@ static void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)
     for (unsigned tid = 0; tid < m->threads; tid++) {
         dl_rect c = grid_cell(&g, (int)tid);
         if (c.y + c.h > in.y + in.h) break;
-        dl_fill_hit(u->l, c, lane_colour(u->th, p->lanes[tid]), HIT_CODE(HIT_LANE, pi, tid));
+        dl_colour col = lane_colour(u->th, p->lanes[tid]);
+        if (u->to && u->ease > 0) col = mix(col, lane_colour(u->th, u->to->lanes[tid]), u->ease); /* lanes fade to their next state */
+        dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, tid));
     }
     dl_unclip(u->l);
 }
 
-static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r)
+/* a colour per warp, so that who added what reads at a glance */
+static dl_colour warp_colour(const theme *th, unsigned warp)
 {
-    if (p->worst_event < 0) { panel(u, "banks", r, S(u, STR_BANKS_NONE)); return; }
-    const trace_event *e = &p->m->t->events[p->worst_event];
+    const dl_colour c[] = {th->working, th->barrier, th->diverged, th->read, th->write, th->accent};
+    return c[warp % (sizeof c / sizeof c[0])];
+}
+
+/* The source text of a line, trimmed, into buf. */
+static void source_line(const char *src, unsigned line, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (unsigned ln = 1; src && *src && ln < line; ln++) {
+        const char *nl = strchr(src, '\n');
+        src = nl ? nl + 1 : src + strlen(src);
+    }
+    if (!src) return;
+    while (*src == ' ' || *src == '\t') src++;
+    size_t n = strcspn(src, "\n");
+    if (n >= len) n = len - 1;
+    memcpy(buf, src, n);
+    buf[n] = '\0';
+}
+
+/* Lanes to banks: the warp's 32 lanes above the 32 banks, a line from each lane to the word it
+ * asks of its bank; words of one bank are served one wavefront after another (numbered), and the
+ * lines into a bank with more than one word are drawn in the conflict colour. */
+static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
+{
+    if (p->bank_event < 0) { panel(u, "banks", r, S(u, STR_BANKS_NONE)); return; }
+    const trace_event *e = &p->m->t->events[p->bank_event];
+    const trace *t = p->m->t;
     char title[200];
     int deg = p->worst_degree;
-    snprintf(title, sizeof title, S(u, STR_BANKS_TITLE), e->warp, S(u, p->worst_load ? STR_LOAD : STR_STORE), deg, deg - 1);
+    snprintf(title, sizeof title, S(u, STR_BANKS_TITLE), e->warp, S(u, e->kind == TRACE_SHARED_LOAD ? STR_LOAD : STR_STORE), deg, deg - 1);
     dl_rect in = panel(u, "banks", r, title);
-    int cw = in.w / BANKS, avail = in.h - u->lh, bh = deg ? avail / deg : avail;
-    if (bh > u->lh + 4) bh = u->lh + 4;
-    if (bh < 2) bh = 2;
-    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
     const theme *th = u->th;
+    char code[160], b[260];
+    source_line(p->source, e->line, code, sizeof code);
+    snprintf(b, sizeof b, S(u, STR_BANKS_FORMULA), e->line, code);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, b);
+    in.y += u->lh;
+    in.h -= u->lh;
+    int cw = in.w / BANKS, lane_h = u->lh + 2, gap = in.h / 4;
+    if (gap < 8) gap = 8;
+    int top = in.y + lane_h + gap, avail = in.y + in.h - u->lh - top, bh = deg ? avail / deg : avail;
+    if (bh > u->lh + 4) bh = u->lh + 4;
+    if (bh < 2 || avail < 4) return;
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
     dl_clip(u->l, in);
-    for (int b = 0; b < BANKS; b++) {
-        const scene_bank *sb = &p->banks[b];
-        int x = in.x + b * cw;
-        for (int k = 0; k < sb->nwords; k++) {
-            dl_rect c = {x, in.y + k * bh, cw - 1, bh - 1};
-            if (c.y + c.h > in.y + avail) break;
+    /* the lanes */
+    int k = 0;
+    for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
+        dl_rect c = {in.x + (int)lane * cw, in.y, cw - 1, lane_h - 2};
+        int on = e->mask >> lane & 1u;
+        dl_fill_hit(u->l, c, on ? th->working : th->idle, HIT_CODE(HIT_LANE, pi, e->warp * WARP_SIZE + lane));
+        if (cw >= dl_text_width(u->l, DL_FONT_MONO, u->px, "00") + 2 && vh <= c.h)
+            dl_textf(u->l, (dl_rect){c.x, c.y, c.w, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, "%u", lane);
+        if (!on) continue;
+        int64_t wd = t->lane_addr[e->lanes + (size_t)k++];
+        if (wd < 0) continue;
+        const scene_bank *sb = &p->banks[wd % BANKS];
+        int slot = 0;
+        for (int q = 0; q < sb->nwords; q++)
+            if (sb->words[q] == wd) slot = q;
+        int bx = in.x + (int)(wd % BANKS) * cw + cw / 2, by = top + slot * bh;
+        dl_line(u->l, c.x + c.w / 2, c.y + c.h, bx, by, sb->nwords > 1 ? th->conflict : th->dim, sb->nwords > 1 ? 2 : 1);
+    }
+    /* the banks: one box per distinct word, numbered by the wavefront that serves it */
+    for (int bank = 0; bank < BANKS; bank++) {
+        const scene_bank *sb = &p->banks[bank];
+        int x = in.x + bank * cw;
+        for (int q = 0; q < sb->nwords && q < waves; q++) { /* in motion, wavefronts land one after another */
+            dl_rect c = {x, top + q * bh, cw - 1, bh - 1};
             dl_colour col = sb->nwords > 1 ? th->conflict : th->working;
-            dl_fill_hit(u->l, c, col, HIT_CODE(HIT_BANK, pi, b));
+            dl_fill_hit(u->l, c, col, HIT_CODE(HIT_BANK, pi, bank));
             char v[24];
-            snprintf(v, sizeof v, "%lld", (long long)sb->words[k]);
+            if (sb->nwords > 1) snprintf(v, sizeof v, "%d", q + 1); /* the wavefront */
+            else snprintf(v, sizeof v, "%lld", (long long)sb->words[q]);
             if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
                 dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
         }
-        if (!sb->nwords) dl_fill_hit(u->l, (dl_rect){x, in.y, cw - 1, 2}, th->grid, HIT_CODE(HIT_BANK, pi, b));
+        if (!sb->nwords) dl_fill_hit(u->l, (dl_rect){x, top, cw - 1, 2}, th->grid, HIT_CODE(HIT_BANK, pi, bank));
     }
-    /* bank numbers along the bottom, every k-th where they would not fit side by side */
     int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31") + 2, every = 1;
     while (every < BANKS && every * cw < numw) every *= 2;
-    for (int b = 0; b < BANKS; b += every)
-        dl_textf(u->l, (dl_rect){in.x + b * cw, in.y + in.h - u->lh, cw * every, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, "%d", b);
+    for (int bank = 0; bank < BANKS; bank += every)
+        dl_textf(u->l, (dl_rect){in.x + bank * cw, in.y + in.h - u->lh, cw * every, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, "%d", bank);
     dl_unclip(u->l);
+}
+
+/* ---------- the top picture: the tree, global memory, or shuffles ---------- */
+
+/* Harris's figure: the leaves on top, a row per addition into a word below, each node the
+ * partial sum a thread stored (coloured by its warp), edges from its two inputs; this step's
+ * additions outlined; the words of the selected input tree outlined too. */
+static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    if (!m->nnodes || m->tree_words <= 0) { panel(u, "picture", r, S(u, STR_TREE_NONE)); return; }
+    /* the window: as many words as leave room for the widest partial sum (64, 32, 16 or 8), the
+     * one holding the focus word, or the slice the user moved to */
+    float hi_v = 0, lo_v = 0;
+    for (size_t i = 0; i < m->nnodes; i++) {
+        if (m->nodes[i].value > hi_v) hi_v = m->nodes[i].value;
+        if (m->nodes[i].value < lo_v) lo_v = m->nodes[i].value;
+    }
+    char wv[24], wl[24];
+    snprintf(wv, sizeof wv, "%.6g", (double)hi_v);
+    snprintf(wl, sizeof wl, "%.6g", (double)lo_v);
+    int need = dl_text_width(u->l, DL_FONT_MONO, u->px, strlen(wl) > strlen(wv) ? wl : wv) + 4, inner = r.w - 2 * u->pad;
+    int64_t cols = 64;
+    while (cols > 8 && (cols > m->tree_words * 2 || inner / cols < need)) cols /= 2;
+    if (cols > m->tree_words) cols = m->tree_words;
+    int64_t lo = p->tree_cols >= 0 ? p->tree_cols * cols : p->tree_focus / cols * cols;
+    if (lo + cols > m->tree_words) lo = m->tree_words - cols;
+    if (lo < 0) lo = 0;
+    int64_t hi = lo + cols;
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_TREE_TITLE), (long long)lo, (long long)(hi - 1));
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int rows = m->tree_levels + 1, overview = m->tree_words > cols ? u->lh / 2 + 2 : 0;
+    int cw = in.w / (int)cols, rh = (in.h - overview) / (rows ? rows : 1);
+    if (rh > 2 * u->lh) rh = 2 * u->lh;
+    if (cw < 2 || rh < 3) return;
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px), bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
+    if (bh < 2) bh = 2;
+    int y0 = in.y + overview;
+    dl_clip(u->l, in);
+    if (overview) { /* the whole block as a strip, the window marked */
+        double per = (double)in.w / (double)m->tree_words;
+        dl_fill(u->l, (dl_rect){in.x, in.y, in.w, overview - 2}, th->idle);
+        dl_fill(u->l, (dl_rect){in.x + (int)((double)lo * per), in.y, (int)((double)cols * per) + 1, overview - 2}, th->accent);
+    }
+#define NODE_X(w) (in.x + (int)((w) - lo) * cw + cw / 2)
+#define NODE_Y(level) (y0 + (level) * rh + bh / 2)
+    /* edges first, under the boxes */
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const view_node *n = &m->nodes[i];
+        if (n->step > p->step || n->word < lo || n->word >= hi) continue;
+        int x = NODE_X(n->word), y = NODE_Y(n->level + 1);
+        dl_line(u->l, NODE_X(n->word), NODE_Y(n->level), x, y, th->grid, 1);
+        dl_colour ec = n->step == p->step ? th->tree : th->dim;
+        int ew = n->step == p->step ? 2 : 1;
+        if (n->from >= lo && n->from < hi) dl_line(u->l, NODE_X(n->from), NODE_Y(n->from_level), x, y, ec, ew);
+        else /* an input from outside the window: a short arrow in from that side */
+            dl_arrow(u->l, n->from < lo ? x - cw * 2 / 3 : x + cw * 2 / 3, y - rh / 2, x + (n->from < lo ? -cw / 4 : cw / 4), y - bh / 2, ec, ew);
+    }
+    /* the leaves: each word's first value */
+    for (int64_t w = lo; w < hi; w++) {
+        if (m->leaf_step[w] > p->step) continue;
+        dl_rect c = {in.x + (int)(w - lo) * cw, y0, cw - 1, bh};
+        dl_fill_hit(u->l, c, th->background, HIT_CODE(HIT_CELL, pi, w));
+        char v[24];
+        snprintf(v, sizeof v, "%.6g", (double)m->leaf_value[w]);
+        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, v);
+    }
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const view_node *n = &m->nodes[i];
+        if (n->step > p->step || n->word < lo || n->word >= hi) continue;
+        dl_rect c = {in.x + (int)(n->word - lo) * cw, y0 + (n->level + 1) * rh, cw - 1, bh};
+        dl_colour col = warp_colour(th, n->thread / WARP_SIZE);
+        dl_fill_hit(u->l, c, col, HIT_CODE(HIT_CELL, pi, n->word));
+        if (n->step == p->step) dl_outline(u->l, c, th->text, 2);
+        else if (n->buf == -1 && (size_t)n->word < m->nwords && p->tree[n->word]) dl_outline(u->l, c, th->subtree, 2);
+        char v[24];
+        snprintf(v, sizeof v, "%.6g", (double)n->value);
+        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+    }
+    /* in motion: the next step's inputs travel along the edges into their sums */
+    for (size_t i = 0; u->to && u->ease > 0 && i < m->nnodes; i++) {
+        const view_node *n = &m->nodes[i];
+        if (n->step <= p->step || n->step > u->to->step || n->word < lo || n->word >= hi) continue;
+        int x = NODE_X(n->word), y = y0 + (n->level + 1) * rh + bh / 2;
+        int fx = n->from >= lo && n->from < hi ? NODE_X(n->from) : (n->from < lo ? in.x : in.x + in.w), fy = NODE_Y(n->from_level);
+        int d = bh / 2 > 3 ? bh / 2 : 3;
+        for (int k = 0; k < 2; k++) { /* the added value, and the sum's own previous value */
+            int sx = k ? x : fx, sy = k ? NODE_Y(n->level) : fy;
+            int px = sx + (int)lround((x - sx) * u->ease), py = sy + (int)lround((y - sy) * u->ease);
+            dl_fill(u->l, (dl_rect){px - d / 2, py - d / 2, d, d}, k ? th->dim : th->tree);
+        }
+    }
+#undef NODE_X
+#undef NODE_Y
+    dl_unclip(u->l);
+}
+
+/* Global memory: the elements the step touches, each coloured by the warp that touched it, the
+ * 32-byte sectors marked, and each warp request's sectors against the fewest possible. */
+static void draw_loads(ui *u, const scene_pane *p, dl_rect r)
+{
+    if (!p->nloads) { panel(u, "picture", r, S(u, STR_LOADS_NONE)); return; }
+    char title[240];
+    snprintf(title, sizeof title, S(u, STR_LOADS_TITLE), (long long)p->load_lo, (long long)p->load_hi);
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int64_t span = p->load_hi - p->load_lo + 1;
+    /* elements per row: whole sectors (8 floats of 4 bytes), as many as fit at 3 px or more */
+    enum { SECTOR_ELEMS = 32 / WORD_BYTES };
+    int64_t per_row = span < 256 ? span : 256;
+    per_row = (per_row + SECTOR_ELEMS - 1) / SECTOR_ELEMS * SECTOR_ELEMS;
+    int64_t base = p->load_lo / SECTOR_ELEMS * SECTOR_ELEMS;
+    int64_t nrows = (p->load_hi - base) / per_row + 1;
+    int text_rows = p->nsectors < 8 ? p->nsectors : 8;
+    int strip_h = in.h - (text_rows > 0 ? (text_rows + 1) / 2 : 0) * u->lh;
+    int rh = nrows ? strip_h / (int)nrows : strip_h, cw = (int)(in.w / per_row);
+    if (rh > u->lh) rh = u->lh;
+    if (cw < 1) cw = 1;
+    dl_clip(u->l, in);
+    if (rh >= 3)
+        for (int64_t row = 0; row < nrows; row++) {
+            int y = in.y + (int)row * rh;
+            dl_fill(u->l, (dl_rect){in.x, y, (int)per_row * cw, rh - 1}, th->idle);
+            for (int64_t s = 0; s <= per_row; s += SECTOR_ELEMS) dl_fill(u->l, (dl_rect){in.x + (int)s * cw, y, 1, rh - 1}, th->dim);
+        }
+    for (size_t i = 0; rh >= 3 && i < p->nloads; i++) {
+        const scene_load *ld = &p->loads[i];
+        for (unsigned k = 0; k < ld->width; k++) {
+            int64_t off = ld->elem + k - base, row = off / per_row, col = off % per_row;
+            dl_fill(u->l, (dl_rect){in.x + (int)col * cw + (cw > 2), in.y + (int)row * rh + 1, cw > 2 ? cw - 2 : 1, rh - 3}, warp_colour(th, ld->warp));
+        }
+    }
+    int ty = in.y + (int)nrows * rh + 2, colw = in.w / 2;
+    for (int i = 0; i < text_rows; i++) {
+        char b[120];
+        snprintf(b, sizeof b, S(u, STR_LOADS_WARP), p->sectors[i].warp, p->sectors[i].sectors, p->sectors[i].sectors_min);
+        int x = in.x + (i % 2) * colw, y = ty + (i / 2) * u->lh;
+        if (y + u->lh > in.y + in.h) break;
+        dl_fill(u->l, (dl_rect){x, y + u->lh / 4, u->lh / 2, u->lh / 2}, warp_colour(th, p->sectors[i].warp));
+        dl_text(u->l, (dl_rect){x + u->lh, y, colw - u->lh - u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT,
+                p->sectors[i].sectors > p->sectors[i].sectors_min ? th->conflict : th->text, b);
+    }
+    dl_unclip(u->l);
+}
+
+/* Shuffles, as GPU-Puzzles draws reads: a row per shuffle of one warp, each lane's received value,
+ * an arrow from the lane it came from, the offset at the row's start. */
+static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    if (!m->nshfl) { panel(u, "picture", r, S(u, STR_SHFL_NONE)); return; }
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_SHFL_TITLE), p->shfl_warp);
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
+    int cw = (in.w - label_w) / WARP_SIZE, rows = m->shfl_levels, rh = rows ? in.h / rows : in.h;
+    if (rh > 2 * u->lh + 4) rh = 2 * u->lh + 4;
+    int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
+    if (cw < 2 || rh < 4) return;
+    dl_clip(u->l, in);
+    for (int level = 0; level < rows; level++) {
+        int y = in.y + level * rh + (rh - bh), offset = 0, shown = 0;
+        for (size_t i = 0; i < m->nshfl; i++) {
+            const view_shfl *sh = &m->shfl[i];
+            if (sh->warp != p->shfl_warp || sh->level != level || sh->step > p->step) continue;
+            shown = 1;
+            if (sh->src != sh->lane && !offset) offset = (int)sh->src - (int)sh->lane;
+            dl_rect c = {x0 + (int)sh->lane * cw, y, cw - 1, bh};
+            dl_fill(u->l, c, sh->step == p->step ? th->working : th->read);
+            if (sh->src != sh->lane && sh->src < WARP_SIZE)
+                dl_arrow(u->l, x0 + (int)sh->src * cw + cw / 2, y - (rh - bh) + 2, c.x + c.w / 2, c.y, sh->step == p->step ? th->text : th->dim, 1);
+            char v[24];
+            snprintf(v, sizeof v, "%.6g", (double)sh->value);
+            if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+        }
+        for (size_t i = 0; u->to && u->ease > 0 && i < m->nshfl; i++) { /* in motion: values fly to their lanes */
+            const view_shfl *sh = &m->shfl[i];
+            if (sh->warp != p->shfl_warp || sh->level != level || sh->step <= p->step || sh->step > u->to->step || sh->src >= WARP_SIZE) continue;
+            int sx = x0 + (int)sh->src * cw + cw / 2, sy = y - (rh - bh), dx = x0 + (int)sh->lane * cw + cw / 2;
+            int px = sx + (int)lround((dx - sx) * u->ease), py = sy + (int)lround((y + bh / 2 - sy) * u->ease), d = cw / 2 > 3 ? cw / 2 : 3;
+            dl_fill(u->l, (dl_rect){px - d / 2, py - d / 2, d, d}, th->tree);
+        }
+        if (shown && offset) {
+            char b[40];
+            snprintf(b, sizeof b, S(u, STR_SHFL_OFFSET), offset);
+            dl_text(u->l, (dl_rect){in.x, y + (bh - u->lh) / 2, label_w - u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
+        }
+    }
+    dl_unclip(u->l);
+}
+
+static void draw_picture(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    if (p->picture == PICTURE_LOADS) draw_loads(u, p, r);
+    else if (p->picture == PICTURE_SHUFFLE) draw_shuffles(u, p, r);
+    else draw_tree(u, pi, p, r);
 }
 
 static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
@@ -312,8 +569,15 @@ static void draw_timeline(ui *u, const scene_pane *p, dl_rect r)
 
 static void draw_pane(ui *u, int pi, dl_rect r)
 {
-    const scene_pane *p = &u->sc->pane[pi];
+    /* moving: everything is drawn as at the step the move started from, with the motion on top
+     * (values travelling, lanes fading, wavefronts landing); at the end it is the new step */
+    const scene_pane *to = &u->sc->pane[pi], *from = &u->sc->prev[pi];
+    int moving = u->ease < 1 && from->shown && to->shown && from->step != to->step;
+    const scene_pane *p = moving ? from : to;
+    u->to = moving ? to : NULL;
     if (!p->shown) return;
+    int waves = moving && u->ease > 0 ? (int)ceil(u->ease * to->worst_degree) : BANKS;
+    const scene_pane *bp = moving && u->ease > 0 ? to : p;
     dl_panel_begin(u->l, "title", (dl_rect){r.x, r.y, r.w, u->blh + u->lh});
     dl_text(u->l, (dl_rect){r.x + u->pad, r.y, r.w - 2 * u->pad, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, p->title);
     dl_text(u->l, (dl_rect){r.x + u->pad, r.y + u->blh, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, p->summary);
@@ -327,24 +591,26 @@ static void draw_pane(ui *u, int pi, dl_rect r)
         draw_source(u, p, (dl_rect){body.x, body.y, lw - gap, sh - gap});
         draw_stats(u, p, (dl_rect){body.x, body.y + sh, lw - gap, body.h - sh});
         int rx = body.x + lw, rw = body.w - lw;
-        int mh = body.h * 42 / 100, lh = body.h * 32 / 100;
-        draw_memory(u, pi, p, (dl_rect){rx, body.y, rw, mh - gap});
-        draw_lanes(u, pi, p, (dl_rect){rx, body.y + mh, rw, lh - gap});
-        draw_banks(u, pi, p, (dl_rect){rx, body.y + mh + lh, rw, body.h - mh - lh});
+        int ph = body.h * 34 / 100, mh = body.h * 20 / 100, lh = body.h * 18 / 100;
+        draw_picture(u, pi, p, (dl_rect){rx, body.y, rw, ph - gap});
+        draw_memory(u, pi, p, (dl_rect){rx, body.y + ph, rw, mh - gap});
+        draw_lanes(u, pi, p, (dl_rect){rx, body.y + ph + mh, rw, lh - gap});
+        draw_banks(u, pi, bp, (dl_rect){rx, body.y + ph + mh + lh, rw, body.h - ph - mh - lh}, waves);
     } else {
-        static const int cut[5] = {17, 27, 20, 16, 20}; /* source, memory, lanes, banks, stats: % of the body */
+        static const int cut[6] = {12, 25, 14, 12, 22, 15}; /* source, picture, memory, lanes, banks, stats: % */
         int y = body.y;
-        dl_rect rr[5];
-        for (int i = 0; i < 5; i++) {
-            int hh = i == 4 ? body.y + body.h - y : body.h * cut[i] / 100;
-            rr[i] = (dl_rect){body.x, y, body.w, hh - (i == 4 ? 0 : gap)};
+        dl_rect rr[6];
+        for (int i = 0; i < 6; i++) {
+            int hh = i == 5 ? body.y + body.h - y : body.h * cut[i] / 100;
+            rr[i] = (dl_rect){body.x, y, body.w, hh - (i == 5 ? 0 : gap)};
             y += hh;
         }
         draw_source(u, p, rr[0]);
-        draw_memory(u, pi, p, rr[1]);
-        draw_lanes(u, pi, p, rr[2]);
-        draw_banks(u, pi, p, rr[3]);
-        draw_stats(u, p, rr[4]);
+        draw_picture(u, pi, p, rr[1]);
+        draw_memory(u, pi, p, rr[2]);
+        draw_lanes(u, pi, p, rr[3]);
+        draw_banks(u, pi, bp, rr[4], waves);
+        draw_stats(u, p, rr[5]);
     }
     draw_timeline(u, p, (dl_rect){r.x, r.y + r.h - tl_h, r.w, tl_h});
 }
@@ -532,8 +798,9 @@ static void draw_footer(ui *u, dl_rect r)
     if (sc->overlay == OVERLAY_QUIT) {
         dl_fill(u->l, (dl_rect){r.x, y, r.w, u->lh}, th->conflict);
         dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->background, S(u, STR_QUIT_ASK));
-    } else if (sc->status[0]) {
-        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->accent, sc->status);
+    } else if (sc->status[0] || sc->diff[0]) {
+        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, sc->status[0] ? th->accent : th->text,
+                sc->status[0] ? sc->status : sc->diff);
     }
 }
 
@@ -552,9 +819,11 @@ static void draw_tooltip(ui *u, int w, int h)
     dl_text(u->l, (dl_rect){x + u->pad, y + u->pad / 2, tw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->background, sc->tooltip);
 }
 
-void panels_draw(const scene *sc, dl_list *l, int w, int h, int px)
+void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
 {
-    ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0};
+    if (t < 0) t = 0;
+    if (t > 1) t = 1;
+    ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0, t * t * (3 - 2 * t), NULL};
     u.lh = dl_text_height(l, DL_FONT_UI, u.px);
     int mh = dl_text_height(l, DL_FONT_MONO, u.px);
     if (mh > u.lh) u.lh = mh;
@@ -578,4 +847,11 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px)
     }
     draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h});
     draw_tooltip(&u, w, h);
+}
+
+double panels_motion_seconds(double steps_per_second)
+{
+    /* 450 ms, eased; shorter while playing fast so a move ends before the next step */
+    double s = 0.45, gap = steps_per_second > 0 ? 0.8 / steps_per_second : s;
+    return gap < s ? gap : s;
 }

@@ -10,7 +10,12 @@
  * presenter mode keeps the smallest text at 24 px or more at 768 lines (and in proportion). */
 int panels_px(int h, double scale, int presenter);
 
-/* The whole frame, w x h pixels, base text px. */
-void panels_draw(const scene *sc, dl_list *l, int w, int h, int px);
+/* The whole frame, w x h pixels, base text px, t of the way (0 .. 1) through the move from the
+ * step before: t = 0 is that step's frame, t = 1 this step's. Motion is a function of (step, t)
+ * alone, so a window, an export and a test draw the same frames. */
+void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t);
+
+/* How long a move lasts, in seconds, at a playing speed in steps per second. */
+double panels_motion_seconds(double steps_per_second);
 
 #endif

@@ -27,6 +27,18 @@ typedef struct scene_bank {
     unsigned lanes;      /* lanes that asked it */
 } scene_bank;
 
+/* one lane's global access in the step */
+typedef struct scene_load {
+    unsigned warp, lane;
+    int64_t elem;
+    unsigned width; /* elements: 1, or 4 for a float4 */
+} scene_load;
+
+typedef struct scene_sectors {
+    unsigned warp;
+    int sectors, sectors_min;
+} scene_sectors;
+
 typedef struct scene_pane {
     int shown;
     const view_model *m;
@@ -44,6 +56,17 @@ typedef struct scene_pane {
     int worst_load;
     scene_bank banks[BANKS];
     view_counts counts;
+    session_picture picture;  /* resolved: tree, loads or shuffles */
+    int bank_event;           /* the shared access the lanes-to-banks picture shows, or -1 */
+    int bank_warp;
+    scene_load *loads;        /* the step's global accesses */
+    size_t nloads, cap_loads;
+    int64_t load_lo, load_hi;
+    scene_sectors sectors[64];
+    int nsectors;
+    int64_t tree_first, tree_cols; /* unused by the scene: the panels fit the window */
+    int64_t tree_focus;      /* the word the tree's window holds */
+    unsigned shfl_warp;
 } scene_pane;
 
 typedef struct scene {
@@ -52,6 +75,8 @@ typedef struct scene {
     str_lang lang;
     int compare, overlay;
     scene_pane pane[2];
+    scene_pane prev[2];  /* the same panes at the step a move started from (motion runs prev -> pane) */
+    char diff[300];      /* compare: the two current operations told apart in one line */
     char status[600];
     char tooltip[300];
     uint64_t generation;

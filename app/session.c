@@ -56,7 +56,7 @@ int session_init(session *s, const char *theme_dir, session_loader loader, char 
     }
     s->speed = 4.0;
     s->scale = 1.0;
-    s->pane[0].selected = s->pane[1].selected = -1;
+    for (int i = 0; i < 2; i++) s->pane[i].selected = s->pane[i].warp = s->pane[i].slice = -1;
     s->status_id = STR_COUNT;
     s->loader = loader;
     s->mouse_x = s->mouse_y = -1;
@@ -118,6 +118,7 @@ int session_set_trace(session *s, int p, trace *t, char *err, size_t errlen)
     sp->loaded = 1;
     sp->step = default_step(&sp->m);
     sp->selected = -1;
+    sp->warp = sp->slice = -1;
     s->generation++;
     return 0;
 }
@@ -151,9 +152,30 @@ static void clamp_step(session_pane *p, long st)
     p->step = (size_t)st;
 }
 
+/* The role of a step, for stepping two versions side by side operation by operation. */
+typedef enum step_role { ROLE_LOAD, ROLE_STORE, ROLE_BARRIER, ROLE_SHUFFLE, ROLE_OTHER } step_role;
+
+static step_role role_of(const view_step *st)
+{
+    static const step_role roles[TRACE_KIND_COUNT] = {
+        [TRACE_SHARED_LOAD] = ROLE_LOAD, [TRACE_GLOBAL_LOAD] = ROLE_LOAD, [TRACE_SHARED_STORE] = ROLE_STORE,
+        [TRACE_GLOBAL_STORE] = ROLE_STORE, [TRACE_GLOBAL_ATOMIC] = ROLE_STORE, [TRACE_BARRIER] = ROLE_BARRIER,
+        [TRACE_SHUFFLE] = ROLE_SHUFFLE, [TRACE_WARP_SYNC] = ROLE_BARRIER, [TRACE_FENCE] = ROLE_OTHER, [TRACE_EXIT] = ROLE_OTHER};
+    return (unsigned)st->kind < TRACE_KIND_COUNT ? roles[st->kind] : ROLE_OTHER;
+}
+
+/* Alone, one step. In compare, pane 0 moves one step and pane 1 to its next (or previous) step
+ * of the same role, so both show the same kind of operation side by side. */
 static void step_by(session *s, long delta)
 {
-    for (int i = 0; i < 1 + s->compare; i++) clamp_step(&s->pane[i], (long)s->pane[i].step + delta);
+    clamp_step(&s->pane[0], (long)s->pane[0].step + delta);
+    if (!s->compare) return;
+    session_pane *a = &s->pane[0], *b = &s->pane[1];
+    if (!a->loaded || !b->loaded || !a->m.nsteps || !b->m.nsteps) return;
+    if (delta > 1 || delta < -1) { clamp_step(b, (long)b->step + delta); return; }
+    step_role want = role_of(&a->m.steps[a->step]);
+    for (long k = (long)b->step + delta; k >= 0 && k < (long)b->m.nsteps; k += delta)
+        if (role_of(&b->m.steps[k]) == want) { b->step = (size_t)k; return; }
 }
 
 /* Alone: to the start of the phase; in compare, both panes to the end of the same phase, where
@@ -223,6 +245,25 @@ static void bench_size(session *s, long delta)
     s->bench_size = (size_t)k;
 }
 
+static void apply_one(session *s, const action *a);
+
+/* applies a and records where a move started: a step forward moves (values travel, lanes
+ * fade); anything else jumps */
+static void apply_moving(session *s, const action *a)
+{
+    size_t was[2] = {s->pane[0].step, s->pane[1].step};
+    const void *had[2] = {s->pane[0].t.events, s->pane[1].t.events};
+    apply_one(s, a);
+    int moved = 0;
+    for (int i = 0; i < 2; i++) {
+        session_pane *p = &s->pane[i];
+        p->prev_step = p->step;
+        if (p->loaded && p->t.events == had[i] && p->step > was[i]) { p->prev_step = was[i]; moved = 1; }
+        if (a->kind == ACT_REPLAY && p->loaded && p->step > 0) { p->prev_step = p->step - 1; moved = 1; }
+    }
+    if (moved) s->motion_serial++;
+}
+
 void session_apply(session *s, const action *a)
 {
     s->generation++;
@@ -232,12 +273,11 @@ void session_apply(session *s, const action *a)
         s->mouse_y = a->y;
         return;
     }
-    if (a->kind == ACT_TICK) {
+    if (a->kind == ACT_TICK) { /* while playing: one step, stopping at the end */
         const session_pane *p0 = &s->pane[0];
         if (!s->playing) return;
-        if (!p0->loaded || p0->step + 1 >= p0->m.nsteps) s->playing = 0;
-        else if (s->compare) seek_phase(s, current_phase(s) + 1);
-        else step_by(s, 1);
+        if (!p0->loaded || p0->step + 1 >= p0->m.nsteps) { s->playing = 0; return; }
+        apply_moving(s, &(action){.kind = ACT_STEP, .i = 1});
         return;
     }
     /* the quit question: Esc or Q again quits; anything else keeps the lecture going */
@@ -248,11 +288,13 @@ void session_apply(session *s, const action *a)
     }
     s->status_id = STR_COUNT;
     s->status_text[0] = '\0';
+    apply_moving(s, a);
+}
+
+static void apply_one(session *s, const action *a)
+{
     switch (a->kind) {
-    case ACT_STEP:
-        if (s->compare) seek_phase(s, current_phase(s) + (a->i > 0 ? 1 : -1));
-        else step_by(s, a->i);
-        break;
+    case ACT_STEP: step_by(s, a->i); break;
     case ACT_PHASE: seek_phase(s, current_phase(s) + a->i); break;
     case ACT_FIRST: step_by(s, -(long)1e9); break;
     case ACT_LAST: step_by(s, (long)1e9); break;
@@ -273,6 +315,25 @@ void session_apply(session *s, const action *a)
         p->selected = p->selected == a->i ? -1 : a->i;
         break;
     }
+    case ACT_PICTURE:
+        s->picture = a->i < 0 ? (session_picture)((s->picture + 1) % PICTURE_COUNT)
+                              : (session_picture)(a->i < PICTURE_COUNT ? a->i : PICTURE_AUTO);
+        break;
+    case ACT_WARP:
+        for (int i = 0; i < 1 + s->compare; i++) {
+            session_pane *p = &s->pane[i];
+            if (!p->loaded || !p->m.nwarps) continue;
+            long w = (p->warp < 0 ? 0 : p->warp) + (a->i > 0 ? 1 : -1);
+            p->warp = (int)((w + (long)p->m.nwarps) % (long)p->m.nwarps);
+        }
+        break;
+    case ACT_SLICE:
+        for (int i = 0; i < 1 + s->compare; i++) {
+            session_pane *p = &s->pane[i];
+            p->slice = (p->slice < 0 ? 0 : p->slice) + (a->i > 0 ? 1 : -1);
+            if (p->slice < 0) p->slice = 0;
+        }
+        break;
     case ACT_THEME: s->theme_index ^= 1; break;
     case ACT_SCALE:
         s->scale *= a->i > 0 ? 1.2 : 1 / 1.2;
@@ -298,6 +359,7 @@ void session_apply(session *s, const action *a)
         s->overlay = s->overlay != OVERLAY_NONE ? OVERLAY_NONE : OVERLAY_QUIT;
         break;
     case ACT_QUIT: s->overlay = OVERLAY_QUIT; break;
+    case ACT_MOTION: s->no_motion = !s->no_motion; break;
     default: break;
     }
 }

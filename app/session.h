@@ -42,6 +42,11 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_BENCH_SIZE, "bench-size", ARG_INT)    \
     X(ACT_FULLSCREEN, "fullscreen", ARG_NONE)   \
     X(ACT_SCREENSHOT, "screenshot", ARG_NONE)   \
+    X(ACT_PICTURE, "picture", ARG_INT)          \
+    X(ACT_WARP, "warp", ARG_INT)                \
+    X(ACT_SLICE, "slice", ARG_INT)              \
+    X(ACT_MOTION, "motion", ARG_NONE)           \
+    X(ACT_REPLAY, "replay", ARG_NONE)           \
     X(ACT_ESCAPE, "escape", ARG_NONE)           \
     X(ACT_QUIT, "quit", ARG_NONE)
 
@@ -56,6 +61,7 @@ typedef enum act_kind {
 /* One action. ACT_STEP/PHASE/SPEED/SCALE/BENCH_SIZE: i is +1 or -1 (or any delta).
  * ACT_SEEK_*: i is the index. ACT_VERSION: s is the version id. ACT_COMPARE: s is an id, "next"
  * (the version after pane 0's) or "off"; "" toggles. ACT_LANG: "en", "zh" or "" (toggle).
+ * ACT_PICTURE: i is a session_picture, or -1 for the next one. ACT_WARP, ACT_SLICE: +1 or -1.
  * ACT_SELECT: i is a shared word of pane `pane` (-1: none). ACT_HOVER: i is the hit code under the
  * mouse (panels' codes; 0: nothing), x and y where the mouse is. */
 typedef struct action {
@@ -68,6 +74,9 @@ typedef struct action {
 const char *act_name(act_kind k);
 /* Parses "step:+1", "version:v1", "compare:off", "escape"...; 0 or -1 with err. */
 int act_parse(const char *text, action *a, char *err, size_t errlen);
+
+/* What the top picture shows: chosen by the step (auto) or pinned by the user. */
+typedef enum session_picture { PICTURE_AUTO, PICTURE_TREE, PICTURE_LOADS, PICTURE_SHUFFLE, PICTURE_COUNT } session_picture;
 
 typedef enum session_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_BENCH, OVERLAY_QUIT } session_overlay;
 
@@ -84,12 +93,18 @@ typedef struct session_pane {
     view_model m;
     size_t step;
     int64_t selected; /* shared word whose input tree is lit, or -1 */
+    size_t prev_step; /* where the last move started: motion runs from it to step */
+    int warp;         /* the warp whose access the bank picture shows; -1: the worst of the step */
+    int slice;        /* the tree's focus window for big blocks, in windows; -1: follows the step */
 } session_pane;
 
 typedef struct session {
     session_pane pane[2];
     int compare, fine, playing;
     unsigned pass, block_index; /* the traced block the panes show (--pass, --block-index) */
+    session_picture picture;
+    int no_motion;           /* reduced motion: steps jump */
+    unsigned motion_serial;  /* bumped when a move starts; the window restarts its clock */
     double speed;        /* steps per second */
     int theme_index;     /* into themes[] */
     theme themes[2];

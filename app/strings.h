@@ -14,8 +14,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "没有共享内存：此版本的数据在全局内存和寄存器中")                                                           \
     X(STR_LANES_TITLE, "threads: one row per warp, one cell per lane", "线程：每行一个线程束，每格一个 lane")       \
     X(STR_BANKS_NONE, "banks: no shared-memory access in this step", "bank：这一步没有访问共享内存")                \
-    X(STR_BANKS_TITLE, "banks: warp %u %s, conflict degree %d (%d extra wavefronts)",                             \
-      "bank：线程束 %u %s，冲突度 %d（多出 %d 次 wavefront）")                                                     \
+    X(STR_BANKS_TITLE, "lanes to banks: warp %u %s, conflict degree %d (%d extra wavefronts)",                    \
+      "lane 到 bank：线程束 %u %s，冲突度 %d（多出 %d 次 wavefront）")                                                     \
     X(STR_LOAD, "load", "读")                                                                                    \
     X(STR_STORE, "store", "写")                                                                                  \
     X(STR_SOURCE_TITLE, "%s  line %u", "%s  第 %u 行")                                                           \
@@ -93,6 +93,28 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_VERSION, "pick a version: %s", "选择版本：%s")                                                     \
     X(STR_KEY_COMPARE, "compare: the next version beside this one", "对比：下一个版本并排显示")                  \
     X(STR_KEY_FINE, "warp by warp on / off", "逐线程束 开 / 关")                                                 \
+    X(STR_KEY_PICTURE, "top picture: by the step, tree, global loads, shuffles", "上方图：随步骤、归约树、全局加载、洗牌") \
+    X(STR_KEY_WARP_NEXT, "banks: the next warp's access", "bank：下一个线程束的访问")                     \
+    X(STR_KEY_WARP_PREV, "banks: the previous warp's access", "bank：上一个线程束的访问")                 \
+    X(STR_KEY_SLICE_NEXT, "tree: the next slice of a big block", "归约树：大线程块的下一段")              \
+    X(STR_KEY_SLICE_PREV, "tree: the previous slice", "归约树：上一段")                                  \
+    X(STR_TREE_TITLE, "reduction tree: a row per addition, boxes coloured by warp, words %lld to %lld",        \
+      "归约树：每行一次加法，按线程束着色，字 %lld 到 %lld")                                                   \
+    X(STR_TREE_NONE, "no reduction tree in memory for this block (registers only)", "本线程块在内存中没有归约树（只在寄存器中）") \
+    X(STR_LOADS_TITLE, "global memory: elements %lld to %lld read or written in this step, by warp; ticks: 32-byte sectors", \
+      "全局内存：这一步按线程束读写的元素 %lld 到 %lld；刻度：32 字节扇区")                                   \
+    X(STR_LOADS_NONE, "global memory: no access in this step", "全局内存：这一步没有访问")                   \
+    X(STR_LOADS_WARP, "warp %u: %d sectors (fewest %d)", "线程束 %u：%d 个扇区（最少 %d）")                  \
+    X(STR_SHFL_TITLE, "warp %u: shuffles, a row per __shfl_down_sync, the value each lane received", \
+      "线程束 %u：洗牌，每行一次 __shfl_down_sync，每个 lane 收到的值")                                       \
+    X(STR_SHFL_NONE, "no shuffles in this version", "此版本没有洗牌")                                         \
+    X(STR_SHFL_OFFSET, "offset %d", "偏移 %d")                                                              \
+    X(STR_BANKS_FORMULA, "line %u: %s   bank = word %% 32", "第 %u 行：%s   bank = 字 %% 32")                    \
+    X(STR_KEY_REPLAY, "replay the step's motion", "重放这一步的动画")                                     \
+    X(STR_KEY_MOTION, "motion on / off (reduced motion)", "动画 开 / 关（减少动态效果）")                 \
+    X(STR_DIFF_CONFLICT, "%s: %d-way conflict, %d extra wavefronts", "%s：%d 路 bank 冲突，多出 %d 次 wavefront") \
+    X(STR_DIFF_NONE, "%s: no bank conflict", "%s：没有 bank 冲突")                                          \
+    X(STR_DIFF_LANES, "%s: %d of %d lanes work", "%s：%d / %d 个 lane 工作")                                \
     X(STR_KEY_BENCH, "benchmark results", "基准测试结果")                                                        \
     X(STR_KEY_THEME, "light / dark theme", "浅色 / 深色主题")                                                    \
     X(STR_KEY_BIGGER, "larger text and cells", "放大文字和格子")                                                 \

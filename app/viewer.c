@@ -182,11 +182,11 @@ static void canvas_close(canvas *c)
     memset(c, 0, sizeof *c);
 }
 
-static int canvas_draw(canvas *c, app *A)
+static int canvas_draw(canvas *c, app *A, double t)
 {
     if (scene_update(&A->sc, &A->s, sources_find)) return -1;
     int w = c->surface->w, h = c->surface->h;
-    panels_draw(&A->sc, &c->l, w, h, panels_px(h, A->s.scale, A->s.presenter));
+    panels_draw(&A->sc, &c->l, w, h, panels_px(h, A->s.scale, A->s.presenter), A->s.no_motion ? 1.0 : t);
     rsdl_execute(c->x, &c->l);
     SDL_RenderPresent(c->r);
     return c->l.failed ? -1 : 0;
@@ -221,7 +221,7 @@ static int save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
 
 static int render_one(app *A, canvas *c, const char *path, char *err, size_t errlen)
 {
-    if (canvas_draw(c, A)) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
+    if (canvas_draw(c, A, 1.0)) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
     return save_png(c->surface, path, err, errlen);
 }
 
@@ -335,7 +335,9 @@ int viewer_window(const viewer_opts *o)
     win = SDL_CreateWindow("warpscope", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh, SDL_WINDOW_RESIZABLE);
     if (!win) { snprintf(err, sizeof err, "cannot open a window: %s", SDL_GetError()); goto fail; }
     int need_canvas = 1, dirty = 1;
-    unsigned shots = 0, fulls = 0;
+    unsigned shots = 0, fulls = 0, moves = A->s.motion_serial;
+    Uint32 move_start = 0;
+    double t = 1.0;
     const char *inj = o->keys;
     Uint32 last_tick = SDL_GetTicks();
     while (!A->s.quit) {
@@ -348,7 +350,7 @@ int viewer_window(const viewer_opts *o)
             dirty = 1;
         }
         SDL_Event ev;
-        int timeout = A->s.playing ? (int)(1000.0 / A->s.speed) : 500;
+        int timeout = t < 1.0 ? 15 : A->s.playing ? (int)(1000.0 / A->s.speed) : 500;
         int got = inj && *inj ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, timeout);
         if (!got && inj && *inj) { /* --keys: one injected key per turn of the loop */
             size_t n = strcspn(inj, ",");
@@ -404,8 +406,14 @@ int viewer_window(const viewer_opts *o)
             need_canvas = 1;
         }
         if (need_canvas) continue;
+        /* motion: a move's clock starts when the session says one started */
+        if (A->s.motion_serial != moves) { moves = A->s.motion_serial; move_start = SDL_GetTicks(); t = 0.0; }
+        if (t < 1.0) {
+            t = A->s.no_motion ? 1.0 : (SDL_GetTicks() - move_start) / (1000.0 * panels_motion_seconds(A->s.playing ? A->s.speed : 0));
+            dirty = 1;
+        }
         if (dirty) {
-            if (canvas_draw(&c, A)) { snprintf(err, sizeof err, "out of memory while drawing"); goto fail; }
+            if (canvas_draw(&c, A, t)) { snprintf(err, sizeof err, "out of memory while drawing"); goto fail; }
             SDL_UpdateWindowSurface(win);
             dirty = 0;
         }
@@ -463,15 +471,18 @@ int viewer_perf_draw(void)
     /* a tooltip too, as under a hovering mouse over the lanes */
     action hover = {.kind = ACT_HOVER, .i = HIT_CODE(HIT_LANE, 0, 700), .x = 1500, .y = 600};
     session_apply(&A->s, &hover);
-    size_t n = A->s.pane[0].m.nsteps;
+    size_t nsteps = A->s.pane[0].m.nsteps, n = 0;
+    enum { MOTION_FRAMES = 8 }; /* frames of each move, t = 0 .. 1 */
     double total = 0, worst = 0, worst_after_first = 0, part[3] = {0, 0, 0};
-    for (size_t i = 0; i < n; i++) {
-        apply(A, ACT_SEEK_STEP, (long)i, NULL);
+    apply(A, ACT_FIRST, 0, NULL);
+    for (size_t i = 0; i < nsteps * MOTION_FRAMES; i++, n++) {
+        double tm = (double)(i % MOTION_FRAMES) / (MOTION_FRAMES - 1);
+        if (i % MOTION_FRAMES == 0 && i) apply(A, ACT_STEP, 1, NULL);
         double t0 = now_ms();
         /* canvas_draw, in its three parts, timed each */
         if (scene_update(&A->sc, &A->s, sources_find)) { snprintf(err, sizeof err, "out of memory while drawing"); goto fail; }
         double t1 = now_ms();
-        panels_draw(&A->sc, &c.l, 1920, 1080, panels_px(1080, A->s.scale, A->s.presenter));
+        panels_draw(&A->sc, &c.l, 1920, 1080, panels_px(1080, A->s.scale, A->s.presenter), tm);
         double t2 = now_ms();
         rsdl_execute(c.x, &c.l);
         SDL_RenderPresent(c.r);
@@ -484,8 +495,8 @@ int viewer_perf_draw(void)
         if (i && dt > worst_after_first) worst_after_first = dt;
     }
     printf("drawing v0, a block of 1024 threads (32 warps, 1024 shared words), at 1920x1080 with the software renderer\n");
-    printf("%zu frames (every step, scene derived and drawn each): mean %.2f ms, worst %.2f ms (first frame: glyph cache), worst after the first %.2f ms; target: mean at most 8 ms -> %s\n",
-           n, total / (double)n, worst, worst_after_first, total / (double)n <= 8.0 ? "met" : "MISSED");
+    printf("%zu frames (every step, %d frames of motion each): mean %.2f ms, worst %.2f ms (first frame: glyph cache), worst after the first %.2f ms; target: mean at most 8 ms, none over 16 ms after the first -> %s\n",
+           n, MOTION_FRAMES, total / (double)n, worst, worst_after_first, total / (double)n <= 8.0 && worst_after_first <= 16.0 ? "met" : "MISSED");
     printf("mean per part: scene %.2f ms, panels to draw list %.2f ms (%zu items), executing the list %.2f ms\n", part[0] / (double)n,
            part[1] / (double)n, c.l.n, part[2] / (double)n);
     fflush(stdout);

@@ -37,7 +37,7 @@ static void seek(fixture *f, long step)
 
 static dl_colour lane_fill(const fixture *f, int pane, unsigned tid)
 {
-    const dl_item *it = fixture_hit_item(f, HIT_CODE(HIT_LANE, pane, tid));
+    const dl_item *it = fixture_hit_item(f, HIT_CODE(HIT_LANE, pane, tid), "lanes");
     return it ? it->c : (dl_colour){1, 2, 3, 0};
 }
 
@@ -108,7 +108,7 @@ int main(void)
     fixture_act(&f, "compare:v2,seek-phase:1");
     CHECK(f.s.compare, "compare did not open: %s", f.s.status_text);
     fixture_frame(&f, W, H, 0);
-    const dl_item *a0 = fixture_hit_item(&f, HIT_CODE(HIT_LANE, 0, 0)), *b0 = fixture_hit_item(&f, HIT_CODE(HIT_LANE, 1, 0));
+    const dl_item *a0 = fixture_hit_item(&f, HIT_CODE(HIT_LANE, 0, 0), "lanes"), *b0 = fixture_hit_item(&f, HIT_CODE(HIT_LANE, 1, 0), "lanes");
     CHECK(a0 && b0 && a0->r.x < W / 2 && b0->r.x >= W / 2, "compare: panes not side by side");
     CHECK(a0 && b0 && same_colour(a0->c, th->barrier) && same_colour(b0->c, th->barrier), "compare: lane 0 not at the barrier");
     fixture_close(&f);

@@ -81,11 +81,11 @@ static inline void fixture_act(fixture *f, const char *script)
     }
 }
 
-/* the frame as a draw list (and, with execute, on the surface) */
-static inline void fixture_frame(fixture *f, int w, int h, int execute)
+/* the frame t of the way through the last move, as a draw list (and, with execute, on the surface) */
+static inline void fixture_frame_t(fixture *f, int w, int h, int execute, double t)
 {
     scene_update(&f->sc, &f->s, sources_find);
-    panels_draw(&f->sc, &f->l, w, h, panels_px(h, f->s.scale, f->s.presenter));
+    panels_draw(&f->sc, &f->l, w, h, panels_px(h, f->s.scale, f->s.presenter), t);
     if (execute) {
         rsdl_execute(f->x, &f->l);
         SDL_RenderPresent(f->r);
@@ -102,13 +102,17 @@ static inline void fixture_close(fixture *f)
     session_free(&f->s);
 }
 
+static inline void fixture_frame(fixture *f, int w, int h, int execute) { fixture_frame_t(f, w, h, execute, 1.0); }
+
 static inline int same_colour(dl_colour a, dl_colour b) { return a.r == b.r && a.g == b.g && a.b == b.b; }
 
-/* the fill the mouse would find for this hit code, or NULL */
-static inline const dl_item *fixture_hit_item(const fixture *f, uint32_t hit)
+/* the topmost fill with this hit code in the named panel, or NULL */
+static inline const dl_item *fixture_hit_item(const fixture *f, uint32_t hit, const char *panel)
 {
-    for (size_t i = f->l.n; i-- > 0;)
-        if (f->l.items[i].kind == DL_FILL && f->l.items[i].hit == hit) return &f->l.items[i];
+    for (size_t i = f->l.n; i-- > 0;) {
+        const dl_item *it = &f->l.items[i];
+        if (it->kind == DL_FILL && it->hit == hit && it->panel >= 0 && !strcmp(f->l.panels[it->panel].name, panel)) return it;
+    }
     return NULL;
 }
 
