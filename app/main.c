@@ -43,6 +43,8 @@ static void print_help(void)
          "  warpscope view (FILE | --version ID [capture flags]) [viewer flags] [--keys K1,K2...]\n"
          "  warpscope render (FILE | --version ID [capture flags]) [viewer flags] [--event E | --phase P | --step S]\n"
          "                   (-o out.png | --frames DIR)\n"
+         "  warpscope learn [LESSON]       the lessons (a menu), or one: PgDn/PgUp next/back, Enter answers\n"
+         "  warpscope render --learn LESSON [--actions lesson:1,type:3,answer] ... -o out.png   a lesson step, headless\n"
          "     viewer flags: [--compare ID2] [--size WxH] [--theme light|dark] [--lang en|zh] [--presenter] [--fine]\n"
          "                   [--pass P] [--block-index I]  (the traced block shown; default 0, 0)\n"
          "                   [--actions A1,A2...]  (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ...)\n"
@@ -189,18 +191,18 @@ static double now_s(void)
 
 /* Progress of one long step: silent for its first second, then a bar redrawn in place on a
  * terminal, or a plain line every few seconds when stderr is a file or a pipe. */
-typedef struct meter {
+typedef struct work_bar {
     const char *what;
     double start, last;
     int tty, shown;
-} meter;
+} work_bar;
 
 enum { BAR_WIDTH = 30 };
 #define PROGRESS_QUIET_S 1.0 /* work shorter than this prints nothing */
 #define PROGRESS_TTY_S 0.1   /* redraw interval on a terminal */
 #define PROGRESS_LINE_S 5.0  /* interval between plain lines */
 
-static void meter_begin(meter *p, const char *what)
+static void work_bar_begin(work_bar *p, const char *what)
 {
     p->what = what;
     p->start = p->last = now_s();
@@ -208,9 +210,9 @@ static void meter_begin(meter *p, const char *what)
     p->shown = 0;
 }
 
-static void meter_update(void *user, uint64_t done, uint64_t total)
+static void work_bar_update(void *user, uint64_t done, uint64_t total)
 {
-    meter *p = user;
+    work_bar *p = user;
     double t = now_s();
     if (t - p->start < PROGRESS_QUIET_S) return;
     if (p->shown && t - p->last < (p->tty ? PROGRESS_TTY_S : PROGRESS_LINE_S)) return;
@@ -231,7 +233,7 @@ static void meter_update(void *user, uint64_t done, uint64_t total)
     fflush(stderr);
 }
 
-static void meter_end(meter *p)
+static void work_bar_end(work_bar *p)
 {
     if (p->shown && p->tty) fprintf(stderr, "\r\033[K");
 }
@@ -246,15 +248,15 @@ static int do_capture_with(const char *backend, const capture_desc *desc, trace 
 {
     char err[512], note[600];
     capture_desc d = *desc;
-    meter p;
+    work_bar p;
     char what[64];
     snprintf(what, sizeof what, "capturing %s", d.version ? d.version : "");
-    meter_begin(&p, what);
+    work_bar_begin(&p, what);
     d.cancel = &interrupted;
-    d.progress = meter_update;
+    d.progress = work_bar_update;
     d.progress_user = &p;
     int rc = capture_with(backend, &d, t, note, sizeof note, err, sizeof err);
-    meter_end(&p);
+    work_bar_end(&p);
     if (rc && interrupted) return report_interrupt("nothing written");
     if (rc) {
         fprintf(stderr, "warpscope: %s\n", err);
@@ -278,7 +280,7 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
     if (!rest) return usage_error("out of memory%s%s", "", "");
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", "--lang", "--actions", NULL};
+        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", "--lang", "--actions", "--learn", NULL};
         int k = -1;
         size_t alen = strcspn(a, "=");
         for (int j = 0; valued[j]; j++)
@@ -319,7 +321,8 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
             if (strcmp(val, "en") && strcmp(val, "zh")) { free(rest); return usage_error("--lang must be en or zh, got \"%s\"%s", val, ""); }
             o->lang = val;
             break;
-        default: o->actions = val; break;
+        case 10: o->actions = val; break;
+        default: o->learn = val; break;
         }
     }
     cli c;
@@ -349,13 +352,28 @@ static int cmd_view(int argc, char **argv)
     return viewer_window(&o);
 }
 
+/* warpscope learn [LESSON] [viewer flags]: the lesson menu, or one lesson */
+static int cmd_learn(int argc, char **argv)
+{
+    const char *name = "";
+    if (argc > 0 && argv[0][0] != '-') { name = argv[0]; argc--; argv++; }
+    viewer_opts o;
+    int rc = parse_viewer(argc, argv, &o, 0);
+    if (rc) return rc;
+    if (o.file || o.cap.version) return usage_error("learn takes a lesson, not a trace or --version (%s)%s", o.file ? o.file : o.cap.version, "");
+    o.learn = name;
+    o.lesson_dir = WS_LESSON_DIR;
+    return viewer_window(&o);
+}
+
 static int cmd_render(int argc, char **argv)
 {
     viewer_opts o;
     int rc = parse_viewer(argc, argv, &o, 1);
     if (rc) return rc;
+    o.lesson_dir = WS_LESSON_DIR;
     if (!o.out && !o.frames) return usage_error("render needs -o out.png or --frames DIR%s%s", "", "");
-    if (!o.file && !o.cap.version && !o.bench) return usage_error("render needs a trace file, --version ID or --bench FILE%s%s", "", "");
+    if (!o.file && !o.cap.version && !o.bench && !o.learn) return usage_error("render needs a trace file, --version ID, --learn LESSON or --bench FILE%s%s", "", "");
     return viewer_render(&o);
 }
 
@@ -925,6 +943,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "capture") == 0) return cmd_capture(argc - 2, argv + 2);
     if (strcmp(cmd, "perf") == 0) return cmd_perf(argc - 2, argv + 2);
     if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
+    if (strcmp(cmd, "learn") == 0) return cmd_learn(argc - 2, argv + 2);
     if (strcmp(cmd, "verify") == 0) return verify_main(argc - 2, argv + 2);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);
