@@ -855,3 +855,65 @@ double panels_motion_seconds(double steps_per_second)
     double s = 0.45, gap = steps_per_second > 0 ? 0.8 / steps_per_second : s;
     return gap < s ? gap : s;
 }
+
+/* ---------- caption (exports of a lesson) ---------- */
+
+/* a line break may follow a space, and come before or after a CJK character (no spaces there) */
+static int cjk(uint32_t cp) { return cp >= 0x2E80 && cp <= 0xFFEF; }
+
+/* Lays text into lines of at most width pixels: starts[i], lens[i]; returns the line count
+ * (at most max; what does not fit is left out, and *all says whether everything fit). */
+static int wrap(const dl_list *l, int px, const char *s, int width, const char **starts, size_t *lens, int max, int *all)
+{
+    int n = 0;
+    *all = 1;
+    while (*s == ' ' || *s == '\n') s++;
+    while (*s) {
+        if (n == max) { *all = 0; break; }
+        const char *p = s, *brk = NULL;
+        int w = 0;
+        while (*p && *p != '\n') {
+            const char *q = p;
+            uint32_t cp = dl_utf8_next(&q);
+            int cw = l->m.advance(l->m.ctx, DL_FONT_UI, px, cp);
+            if (cjk(cp) && p > s) brk = p;
+            if (w + cw > width && p > s) break;
+            w += cw;
+            p = q;
+            if (cp == ' ' || cjk(cp)) brk = p;
+        }
+        const char *end = !*p || *p == '\n' || !brk ? p : brk;
+        size_t len = (size_t)(end - s);
+        while (len && s[len - 1] == ' ') len--;
+        starts[n] = s;
+        lens[n++] = len;
+        s = end;
+        while (*s == ' ' || *s == '\n') s++;
+    }
+    return n;
+}
+
+void panels_caption(dl_list *l, const theme *th, dl_rect r, int px, const char *text)
+{
+    dl_panel_begin(l, "caption", r);
+    dl_fill(l, r, th->panel);
+    dl_fill(l, (dl_rect){r.x, r.y, r.w, 2}, th->accent);
+    enum { MAX_LINES = 32 };
+    const char *starts[MAX_LINES];
+    size_t lens[MAX_LINES];
+    int pad = px / 2 > 4 ? px / 2 : 4, n = 0, all = 0, lh = 0;
+    /* the largest text, from 1.4 times the base size down to 3/4 of it, that holds it all */
+    for (int size = px * 7 / 5; size >= px * 3 / 4 && size >= 8; size--) {
+        lh = dl_text_height(l, DL_FONT_UI, size);
+        int max = (r.h - 2 * pad) / (lh > 0 ? lh : 1);
+        n = wrap(l, size, text, r.w - 2 * pad, starts, lens, max < MAX_LINES ? max : MAX_LINES, &all);
+        px = size;
+        if (all) break;
+    }
+    int y = r.y + pad + (r.h - 2 * pad - n * lh) / 2;
+    for (int i = 0; i < n; i++, y += lh) {
+        char line[1024];
+        snprintf(line, sizeof line, "%.*s", (int)lens[i], starts[i]);
+        dl_text(l, (dl_rect){r.x + pad, y, r.w - 2 * pad, lh}, DL_FONT_UI, px, DL_LEFT, th->text, line);
+    }
+}
