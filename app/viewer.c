@@ -792,7 +792,7 @@ static int xrun_export(xrun *X, const export_opts *eo, export_stats *st, char *s
     }
     if (app_init(X->A, &vo, err, errlen)) return -1;
     X->A->s.speed = X->speed;
-    X->A->s.playing = 1; /* the footer says what an animation is: playing, at this speed */
+    X->A->s.playing = export_is_animated(X->fmt); /* the footer says what an animation is: playing, at this speed */
     X->px = panels_px(X->h - X->band, X->A->s.scale, X->A->s.presenter);
     if (!eo->lesson && xrange(X, err, errlen)) return -1;
     X->surf = SDL_CreateRGBSurfaceWithFormat(0, X->w, X->h, 32, SDL_PIXELFORMAT_RGB888);
