@@ -746,6 +746,13 @@ int export_close(export_writer *x, export_stats *st, char *err, size_t errlen)
         if (!rc) x->st.bytes = file_size(x->t.path);
     }
     if (rc && x->f == EXPORT_PNGS) png_drop(x);
+    if (!rc && x->f == EXPORT_PNGS) { /* frames of an earlier, longer export into this folder would play on after ours */
+        char path[PATH_LEN];
+        for (size_t i = x->nfiles;; i++) {
+            png_name(x, i, path, sizeof path);
+            if (unlink(path) != 0) break;
+        }
+    }
     if (st) *st = x->st;
     writer_free(x);
     return rc;

@@ -699,6 +699,13 @@ static int xplay_lesson(xrun *X, int sample, char *err, size_t errlen)
         int moving = xlesson_apply(X, f, err, errlen);
         if (moving < 0) return -1;
         if (player_text(&X->pl, PLAYER_TEXT_SAY, 0, X->lang, X->caption, sizeof X->caption, err, errlen)) return -1;
+        if (player_question(&X->pl)) { /* a handout asks the step's question too, on a line of its own */
+            size_t n = strlen(X->caption);
+            if (n + 8 < sizeof X->caption) {
+                X->caption[n++] = '\n';
+                if (player_text(&X->pl, PLAYER_TEXT_PROMPT, 0, X->lang, X->caption + n, sizeof X->caption - n, err, errlen)) return -1;
+            }
+        }
         if (xstep(X, moving, xreading_frames(X), sample, err, errlen)) return -1;
     }
     return 0;
