@@ -29,7 +29,7 @@ enum {
 struct export_opts {
     viewer_opts v;
     long from, to;          /* step range of pane 0; -1: not given */
-    const char *lesson;     /* a lesson file: its steps, narration as captions */
+    const char *lesson;     /* a lesson (id or file): its steps as the lesson window shows them */
     double fps;             /* 0: EXPORT_FPS_DEFAULT */
     double speed;           /* steps per second; 0: 1 */
     int no_motion;          /* one still frame per step */

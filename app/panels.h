@@ -18,8 +18,4 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t);
 /* How long a move lasts, in seconds, at a playing speed in steps per second. */
 double panels_motion_seconds(double steps_per_second);
 
-/* A caption band (an export's narration): the text wrapped into r at the largest size from 1.4
- * times px down that holds it all, in the theme's panel colours. */
-void panels_caption(dl_list *l, const theme *th, dl_rect r, int px, const char *text);
-
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "keys.h"
+#include "learn.h"
 #include "ladder.h"
 #include "panels.h"
 #include "render_sdl.h"
@@ -33,6 +34,7 @@ static const char *asset_dir(void)
 
 typedef struct app {
     viewer_opts o;
+    learn *L;            /* taking a lesson, or NULL */
     session s;
     results res;
     int have_results;
@@ -76,6 +78,7 @@ static int apply_script(app *A, const char *script, char *err, size_t errlen)
         action a;
         if (act_parse(one, &a, err, errlen)) return -1;
         session_apply(&A->s, &a);
+        if (A->L && learn_update(A->L, &A->s, err, errlen)) return -1;
     }
     return 0;
 }
@@ -116,6 +119,13 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         A->s.bench_size = n ? n - 1 : 0;
     }
     if (o->bench && !o->file && !o->cap.version) { A->s.overlay = OVERLAY_BENCH; return 0; }
+    if (o->learn) { /* a lesson drives the panes */
+        A->L = learn_create(o->lesson_dir ? o->lesson_dir : "lessons", !o->out && !o->frames, err, errlen);
+        if (!A->L) return -1;
+        if (o->learn[0] ? learn_open(A->L, &A->s, o->learn, err, errlen) : learn_menu(A->L, &A->s, err, errlen)) return -1;
+        if (o->actions && apply_script(A, o->actions, err, errlen)) return -1;
+        return 0;
+    }
     trace t;
     trace_init(&t);
     if (o->file) {
@@ -139,6 +149,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
 
 static void app_free(app *A)
 {
+    learn_destroy(A->L);
     scene_free(&A->sc);
     session_free(&A->s);
     if (A->have_results) results_free(&A->res);
@@ -221,7 +232,7 @@ static int render_one(app *A, canvas *c, const char *path, char *err, size_t err
 
 static int seek_options(app *A, const viewer_opts *o, char *err, size_t errlen)
 {
-    if (A->s.overlay == OVERLAY_BENCH || !A->s.pane[0].loaded) return 0;
+    if (A->s.overlay == OVERLAY_BENCH || !A->s.pane[0].loaded || A->L) return 0;
     const view_model *m = &A->s.pane[0].m;
     if (o->event >= 0) {
         size_t target = (size_t)o->event;
@@ -361,6 +372,10 @@ int viewer_window(const viewer_opts *o)
             } else {
                 action a = keys_action(&A->s, k, mod);
                 if (a.kind != ACT_NONE) session_apply(&A->s, &a);
+                if (A->L && learn_update(A->L, &A->s, err, sizeof err)) {
+                    A->s.status_id = STR_COUNT;
+                    snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
+                }
             }
             dirty = 1;
         }
@@ -378,7 +393,8 @@ int viewer_window(const viewer_opts *o)
                 break;
             case SDL_MOUSEBUTTONDOWN: {
                 uint32_t hit = dl_hit(&c.l, ev.button.x, ev.button.y);
-                if (HIT_KIND(hit) == HIT_CELL) { a.kind = ACT_SELECT; a.i = HIT_INDEX(hit); a.pane = HIT_PANE(hit); }
+                if (A->s.lesson.active && A->s.lesson.ask >= ASK_LANES && A->s.lesson.ask <= ASK_CELLS && hit) { a.kind = ACT_PICK; a.i = hit; }
+                else if (HIT_KIND(hit) == HIT_CELL) { a.kind = ACT_SELECT; a.i = HIT_INDEX(hit); a.pane = HIT_PANE(hit); }
                 break;
             }
             case SDL_WINDOWEVENT:
@@ -389,6 +405,10 @@ int viewer_window(const viewer_opts *o)
             default: break;
             }
             if (a.kind != ACT_NONE) { session_apply(&A->s, &a); dirty = 1; }
+            if (A->L && learn_update(A->L, &A->s, err, sizeof err)) { /* a lesson's trouble goes to the status line */
+                A->s.status_id = STR_COUNT;
+                snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
+            }
         }
         if (A->s.playing && SDL_GetTicks() - last_tick >= (Uint32)(1000.0 / A->s.speed)) {
             last_tick = SDL_GetTicks();
@@ -519,13 +539,11 @@ done:
 #include <math.h>
 
 #include "export.h"
-#include "lesson.h"
-#include "player.h"
 
 typedef struct xrun {
     const export_opts *eo;
     export_format fmt;
-    int w, h, band, px;
+    int w, h, px;
     double fps, speed;
     unsigned per_step, move; /* frame times of a step, frames of its move */
     app *A;
@@ -533,13 +551,6 @@ typedef struct xrun {
     SDL_Surface *surf;
     export_writer *wr;
     long from, to;
-    /* a lesson */
-    lesson les;
-    player pl;
-    int have_lesson, have_player;
-    lesson_lang lang;
-    char cap_key[2][256]; /* the captures the panes hold, as text, to see when a step changes them */
-    char caption[4096];
     double t_draw, t_write;
 } xrun;
 
@@ -555,8 +566,7 @@ static int xdraw(xrun *X, double t, char *err, size_t errlen)
     double t0 = xnow();
     app *A = X->A;
     if (scene_update(&A->sc, &A->s, sources_find)) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
-    panels_draw(&A->sc, &X->c.l, X->w, X->h - X->band, X->px, t);
-    if (X->band) panels_caption(&X->c.l, session_theme(&A->s), (dl_rect){0, X->h - X->band, X->w, X->band}, X->px, X->caption);
+    panels_draw(&A->sc, &X->c.l, X->w, X->h, X->px, t);
     rsdl_execute(X->c.x, &X->c.l);
     SDL_RenderPresent(X->c.r);
     X->t_draw += xnow() - t0;
@@ -609,82 +619,17 @@ static int xplay_range(xrun *X, int sample, char *err, size_t errlen)
     return 0;
 }
 
-/* ---- a lesson's steps: the player's frames applied to the session ---- */
+/* ---- a lesson's steps, as the lesson window shows them (learn.c drives the session) ---- */
 
-static void cap_key(const capture_desc *d, int fine, const lesson_show *sh, char *buf, size_t len)
-{
-    snprintf(buf, len, "%s|%u|%llu|%s|%llu|%d|%u|%u|%d|%u|%u", d->version ? d->version : "", d->block, (unsigned long long)d->n,
-             d->data ? d->data : "", (unsigned long long)d->seed, d->seed_set, d->ept, d->blocks_traced, fine, sh->pass, sh->view_block);
-}
-
-static int xload(xrun *X, int p, const capture_desc *d, char *err, size_t errlen)
-{
-    app *A = X->A;
-    trace t;
-    trace_init(&t);
-    char note[512];
-    const player_frame *f = player_current(&X->pl);
-    if (capture_with(X->eo->v.backend ? X->eo->v.backend : "cpu", d, &t, note, sizeof note, err, errlen) ||
-        session_set_trace(&A->s, p, &t, err, errlen)) {
-        trace_free(&t);
-        return -1;
-    }
-    if (f->show->pass || f->show->view_block) { /* the launch and block the lesson shows */
-        session_pane *sp = &A->s.pane[p];
-        view_model m;
-        if (view_build(&m, &sp->t, f->show->pass, f->show->view_block, A->s.fine, err, errlen)) return -1;
-        view_free(&sp->m);
-        sp->m = m;
-    }
-    return 0;
-}
-
-/* Shows lesson frame f; returns 1 when it is a move forward on the same captures (animated),
- * 0 when it jumps, -1 with err. */
-static int xlesson_apply(xrun *X, const player_frame *f, char *err, size_t errlen)
-{
-    app *A = X->A;
-    session *s = &A->s;
-    int bench = (f->panels & (1u << LESSON_PANEL_BENCH)) && !(f->panels & LESSON_PANELS_TRACE);
-    if (bench != (s->overlay == OVERLAY_BENCH)) apply(A, ACT_BENCH, 0, NULL);
-    if (bench) {
-        uint64_t sizes[64];
-        size_t n = s->results ? results_sizes(s->results, sizes, 64) : 0, k = 0;
-        while (k + 1 < n && sizes[k] < f->bench_n) k++;
-        apply(A, ACT_BENCH_SIZE, (long)k - (long)s->bench_size, NULL);
-        return 0;
-    }
-    char key[2][256] = {"", ""};
-    cap_key(&f->cap, f->fine, f->show, key[0], sizeof key[0]);
-    if (f->cap_compare.version) cap_key(&f->cap_compare, f->fine, f->show, key[1], sizeof key[1]);
-    int reload = strcmp(key[0], X->cap_key[0]) != 0 || strcmp(key[1], X->cap_key[1]) != 0;
-    size_t was[2] = {s->pane[0].step, s->pane[1].step};
-    if (reload) {
-        s->fine = f->fine;
-        if (xload(X, 0, &f->cap, err, errlen)) return -1;
-        if (f->cap_compare.version && xload(X, 1, &f->cap_compare, err, errlen)) return -1;
-        s->compare = f->cap_compare.version != NULL;
-        memcpy(X->cap_key, key, sizeof key);
-    }
-    apply(A, ACT_SEEK_STEP, (long)f->step, NULL);
-    if (s->compare) {
-        session_pane *p1 = &s->pane[1];
-        p1->step = f->compare_step < p1->m.nsteps ? f->compare_step : p1->m.nsteps ? p1->m.nsteps - 1 : 0;
-        p1->prev_step = !reload && p1->step > was[1] ? was[1] : p1->step;
-    }
-    int moved = !reload && f->motion && (s->pane[0].step > was[0] || (s->compare && s->pane[1].step > was[1]));
-    if (!moved) s->pane[0].prev_step = s->pane[0].step, s->pane[1].prev_step = s->pane[1].step;
-    s->generation++;
-    return moved;
-}
-
-/* How long a caption stays up: time to read it (about 15 letters a second in English, 6 characters
- * in Chinese), at least 3 s, at most 20 s. */
+/* How long a lesson step stays up: time to read its narration and question (about 15 letters a
+ * second in English, 6 characters in Chinese), at least 3 s, at most 20 s. */
 static unsigned xreading_frames(const xrun *X)
 {
+    const session_lesson *L = &X->A->s.lesson;
     size_t n = 0;
-    for (const char *p = X->caption; *p;) { dl_utf8_next(&p); n++; }
-    double sec = (double)n / (X->lang == LESSON_ZH ? 6.0 : 15.0);
+    for (const char *p = L->say; *p;) { dl_utf8_next(&p); n++; }
+    for (const char *p = L->prompt; *p;) { dl_utf8_next(&p); n++; }
+    double sec = (double)n / (X->A->s.lang == LANG_ZH ? 6.0 : 15.0);
     if (sec < 3) sec = 3;
     if (sec > 20) sec = 20;
     return (unsigned)lround(sec * X->fps);
@@ -692,21 +637,18 @@ static unsigned xreading_frames(const xrun *X)
 
 static int xplay_lesson(xrun *X, int sample, char *err, size_t errlen)
 {
-    X->cap_key[0][0] = X->cap_key[1][0] = '\0';
-    for (size_t i = 0; i < player_count(&X->pl); i++) {
-        if (player_goto(&X->pl, i, err, errlen)) return -1;
-        const player_frame *f = player_current(&X->pl);
-        int moving = xlesson_apply(X, f, err, errlen);
-        if (moving < 0) return -1;
-        if (player_text(&X->pl, PLAYER_TEXT_SAY, 0, X->lang, X->caption, sizeof X->caption, err, errlen)) return -1;
-        if (player_question(&X->pl)) { /* a handout asks the step's question too, on a line of its own */
-            size_t n = strlen(X->caption);
-            if (n + 8 < sizeof X->caption) {
-                X->caption[n++] = '\n';
-                if (player_text(&X->pl, PLAYER_TEXT_PROMPT, 0, X->lang, X->caption + n, sizeof X->caption - n, err, errlen)) return -1;
-            }
+    app *A = X->A;
+    while (A->s.lesson.index > 0) { /* back to the first step (the sample pass left it at the end) */
+        apply(A, ACT_LESSON, -1, NULL);
+        if (learn_update(A->L, &A->s, err, errlen)) return -1;
+    }
+    for (size_t i = 0; i < A->s.lesson.count; i++) {
+        if (i) {
+            apply(A, ACT_LESSON, 1, NULL);
+            if (learn_update(A->L, &A->s, err, errlen)) return -1;
         }
-        if (xstep(X, moving, xreading_frames(X), sample, err, errlen)) return -1;
+        /* the lesson window jumps from step to step: one still each */
+        if (xstep(X, 0, xreading_frames(X), sample, err, errlen)) return -1;
     }
     return 0;
 }
@@ -759,9 +701,6 @@ static void xclose(xrun *X)
     canvas_close(&X->c);
     if (X->surf) SDL_FreeSurface(X->surf);
     X->surf = NULL;
-    if (X->have_player) player_close(&X->pl);
-    if (X->have_lesson) lesson_free(&X->les);
-    X->have_player = X->have_lesson = 0;
     if (X->A) app_free(X->A);
     free(X->A);
     X->A = NULL;
@@ -785,26 +724,22 @@ static int xrun_export(xrun *X, const export_opts *eo, export_stats *st, char *s
     if (X->per_step < 1) X->per_step = 1;
     X->move = (unsigned)lround(panels_motion_seconds(X->speed) * X->fps);
     if (X->move < 1) X->move = 1;
-    X->lang = eo->v.lang && !strcmp(eo->v.lang, "zh") ? LESSON_ZH : LESSON_EN;
     X->A = calloc(1, sizeof *X->A);
     if (!X->A) { snprintf(err, errlen, "out of memory"); return -1; }
     viewer_opts vo = eo->v;
     if (eo->lesson) {
-        if (lesson_load(&X->les, eo->lesson, err, errlen)) return -1;
-        X->have_lesson = 1;
-        if (player_open(&X->pl, &X->les, NULL, err, errlen)) return -1;
-        X->have_player = 1;
-        vo.cap.version = player_current(&X->pl)->cap.version;
-        X->band = X->h / 5; /* the caption strip */
+        vo.learn = eo->lesson; /* an id ("03") or a file */
+        vo.out = eo->out;      /* headless: the user's lesson progress is neither read nor written */
     }
     if (app_init(X->A, &vo, err, errlen)) return -1;
+    if (eo->lesson && !X->A->s.lesson.active) { snprintf(err, errlen, "%s: no lesson opened", eo->lesson); return -1; }
     X->A->s.speed = X->speed;
     X->A->s.playing = export_is_animated(X->fmt); /* the footer says what an animation is: playing, at this speed */
-    X->px = panels_px(X->h - X->band, X->A->s.scale, X->A->s.presenter);
+    X->px = panels_px(X->h, X->A->s.scale, X->A->s.presenter);
     if (!eo->lesson && xrange(X, err, errlen)) return -1;
     X->surf = SDL_CreateRGBSurfaceWithFormat(0, X->w, X->h, 32, SDL_PIXELFORMAT_RGB888);
     if (!X->surf) { snprintf(err, errlen, "cannot make a %dx%d surface: %s", X->w, X->h, SDL_GetError()); return -1; }
-    if (canvas_open(&X->c, X->surf, X->A->s.lang == LANG_ZH || X->lang == LESSON_ZH, err, errlen)) return -1;
+    if (canvas_open(&X->c, X->surf, X->A->s.lang == LANG_ZH, err, errlen)) return -1;
     if (X->fmt == EXPORT_SVG) {
         if (eo->from >= 0 || eo->to >= 0) xseek(X->A, X->from);
         if (xdraw(X, 1.0, err, errlen) || export_svg(eo->out, &X->c.l, X->w, X->h, X->c.x, xascent, err, errlen)) return -1;
@@ -821,7 +756,7 @@ static int xrun_export(xrun *X, const export_opts *eo, export_stats *st, char *s
     X->wr = NULL;
     if (export_close(wr, st, err, errlen)) return -1;
     if (eo->lesson)
-        snprintf(summary, slen, "lesson %s, %zu steps, %s, %dx%d at %g fps: %zu frames -> %s", X->les.id, player_count(&X->pl),
+        snprintf(summary, slen, "lesson \"%s\", %zu steps, %s, %dx%d at %g fps: %zu frames -> %s", X->A->s.lesson.title, X->A->s.lesson.count,
                  export_format_name(X->fmt), X->w, X->h, X->fps, st->frames_out, eo->out);
     else
         snprintf(summary, slen, "steps %ld to %ld, %s, %dx%d at %g fps: %zu frames -> %s", X->from, X->to, export_format_name(X->fmt), X->w,
@@ -849,6 +784,12 @@ int viewer_export(const export_opts *eo)
 static unsigned window_export(app *A, int w, int h)
 {
     session *s = &A->s;
+    if (A->L) { /* a lesson's panes are its own (its pass, its block): it exports whole */
+        s->status_id = STR_COUNT;
+        snprintf(s->status_text, sizeof s->status_text, "E records the viewer's steps; a lesson exports whole: warpscope export --lesson ID -o out.gif");
+        s->generation++;
+        return s->export_requests;
+    }
     export_opts eo;
     memset(&eo, 0, sizeof eo);
     eo.v = A->o;
@@ -863,8 +804,13 @@ static unsigned window_export(app *A, int w, int h)
     eo.v.presenter = s->presenter;
     eo.v.fine = 0;
     eo.v.actions = s->fine ? "fine" : NULL;
+    eo.v.learn = NULL;
     const session_pane *p0 = &s->pane[0];
-    if (!eo.v.file) eo.v.cap.version = p0->t.prov.version;
+    if (!eo.v.file) { /* what pane 0 holds, as it was captured */
+        const trace_provenance *pv = &p0->t.prov;
+        eo.v.cap = (capture_desc){.version = pv->version, .block = pv->block, .n = pv->n, .data = pv->data, .seed = pv->seed,
+                                  .seed_set = 1, .ept = pv->elems_per_thread, .blocks_traced = pv->blocks_traced};
+    }
     eo.v.compare = s->compare ? s->pane[1].t.prov.version : NULL;
     long a = s->record_from, b = (long)p0->step;
     eo.from = a < b ? a : b;
