@@ -854,8 +854,9 @@ int viewer_perf_export(void)
     xrun *X = calloc(1, sizeof *X);
     export_stats st;
     double t0 = xnow();
+    clock_t c0 = clock(); /* CPU time too: on a loaded machine the wall time says more about the others */
     int rc = X ? xrun_export(X, &eo, &st, summary, sizeof summary, err, sizeof err) : -1;
-    double secs = xnow() - t0;
+    double secs = xnow() - t0, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
     if (!X) snprintf(err, sizeof err, "out of memory");
     double draw = X ? X->t_draw : 0, write = X ? X->t_write : 0;
     if (X) xclose(X);
@@ -870,7 +871,8 @@ int viewer_perf_export(void)
     double mb = (double)st.bytes / 1e6;
     printf("export: v1 beside v2 (block 256, the emulator), steps 0 to 29, 1280x720, 15 fps, 1 step per second, GIF\n");
     printf("%zu frames given to the writer (%zu stored after merging unchanged ones), %d palette colours\n", st.frames_in, st.frames_out, st.colours);
-    printf("time %.2f s (drawing %.2f s with the palette's sample frames, writing the GIF %.2f s, the rest capture and palette); size %.2f MB\n", secs, draw, write, mb);
+    printf("time %.2f s, CPU %.2f s (drawing %.2f s with the palette's sample frames, writing the GIF %.2f s, the rest capture and palette); size %.2f MB\n",
+           secs, cpu, draw, write, mb);
     printf("target: at most 10 s and 5 MB -> %s\n", secs <= 10.0 && mb <= 5.0 ? "met" : "MISSED");
     if (nl == 3) printf("machine: %ld CPUs, load average %.2f %.2f %.2f\n", cpus, load[0], load[1], load[2]);
     return 0;

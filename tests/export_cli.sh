@@ -70,6 +70,12 @@ sys.exit(0 if ok else 1)
 PY
 [ "$(stat -c %a "$tmp/out/step.svg")" = 644 ] || { echo "FAIL: svg mode $(stat -c %a "$tmp/out/step.svg")"; fail=1; }
 
+# the same export twice is the same bytes (the palette is built deterministically)
+"$ws" export --version v1 --block 64 --from 4 --to 7 --size 480x270 -o "$tmp/out/a.gif" 2>/dev/null
+"$ws" export --version v1 --block 64 --from 4 --to 7 --size 480x270 -o "$tmp/out/b.gif" 2>/dev/null
+cmp -s "$tmp/out/a.gif" "$tmp/out/b.gif" && [ -s "$tmp/out/a.gif" ] || { echo "FAIL: two GIF exports differ"; fail=1; }
+rm -f "$tmp/out/a.gif" "$tmp/out/b.gif"
+
 # PNG frames: one per step without motion
 "$ws" export --version v2 --block 64 --from 1 --to 5 --no-motion --size 640x360 -o "$tmp/out/frames" 2>"$tmp/err" || { echo "FAIL: frames: $(cat "$tmp/err")"; fail=1; }
 n=$(ls "$tmp/out/frames" | grep -c '^frame-[0-9]*\.png$')
