@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "bench.h"
 #include "capture.h"
+#include "export.h"
 #include "ladder.h"
 #include "schedule.h"
 #include "sources.h"
@@ -51,12 +52,16 @@ static void print_help(void)
          "                   [--pass P] [--block-index I]  (the traced block shown; default 0, 0)\n"
          "                   [--actions A1,A2...]  (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ...)\n"
          "  warpscope render --bench FILE -o out.png    the benchmark chart\n"
+         "  warpscope export (FILE | --version ID [capture flags] | --lesson ID|FILE) [viewer flags]\n"
+         "                   [--from S --to S | --step S | --phase P] [--fps F] [--speed STEPS_PER_S] [--no-motion]\n"
+         "                   -o OUT.gif | OUT.mp4 | OUT.webm | OUT.svg (one step) | FOLDER (PNG frames)\n"
          "  warpscope ladder               per-version stats of the whole ladder (emulator, block 256)\n"
          "  warpscope list                 the versions: id, title, summary\n"
          "  warpscope capture --version ID [capture flags] -o FILE\n"
          "  warpscope stats (FILE | --version ID [capture flags]) [--json] [--all-blocks] [--pass P] [--block-index I]\n"
          "  warpscope hazards --version ID [capture flags] [--json]   races, like compute-sanitizer racecheck\n"
-         "  warpscope perf capture|draw    benchmarks: capture time and trace size; frame time of the viewer\n"
+         "  warpscope perf capture|draw|export   benchmarks: capture time and trace size; frame time of the viewer;\n"
+         "                                 a 30-step comparison written as a GIF\n"
          "  warpscope bench [--sizes LIST] [--versions LIST] [--reps R] [--block B] [--json FILE] [--csv FILE]\n"
          "                                 every version on a CUDA GPU against CUB, Thrust and the bandwidth ceiling\n"
          "\n"
@@ -387,6 +392,70 @@ static int cmd_render(int argc, char **argv)
     if (!o.out && !o.frames) return usage_error("render needs -o out.png or --frames DIR%s%s", "", "");
     if (!o.file && !o.cap.version && !o.bench && !o.learn) return usage_error("render needs a trace file, --version ID, --learn LESSON or --bench FILE%s%s", "", "");
     return viewer_render(&o);
+}
+
+/* ---- export ---- */
+
+/* Export's own flags are taken here; the rest are render's (parse_viewer). */
+static int cmd_export(int argc, char **argv)
+{
+    export_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.from = eo.to = -1;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    if (!rest) return usage_error("out of memory%s%s", "", "");
+    for (int i = 0; i < argc; i++) {
+        static const char *const valued[] = {"--from", "--to", "--fps", "--speed", "--lesson", NULL};
+        size_t alen = strcspn(argv[i], "=");
+        int k = -1;
+        for (int j = 0; valued[j]; j++)
+            if (strlen(valued[j]) == alen && !strncmp(argv[i], valued[j], alen)) k = j;
+        if (!strcmp(argv[i], "--no-motion")) { eo.no_motion = 1; continue; }
+        if (!strcmp(argv[i], "--frames") || !strcmp(argv[i], "--bench") || !strncmp(argv[i], "--frames=", 9) || !strncmp(argv[i], "--bench=", 8)) {
+            free(rest);
+            return usage_error("%s is for warpscope render (export writes frames with -o FOLDER)%s", argv[i], "");
+        }
+        if (k < 0) { rest[nrest++] = argv[i]; continue; }
+        const char *name = valued[k], *val = argv[i][alen] == '=' ? argv[i] + alen + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        if (!val) { free(rest); return usage_error("%s needs a value%s", name, ""); }
+        uint64_t u;
+        char *end;
+        double d;
+        if (k <= 1) {
+            if (parse_u64(name, val, 0, 100000000, &u)) { free(rest); return EXIT_BAD; }
+            if (k == 0) eo.from = (long)u; else eo.to = (long)u;
+        } else if (k <= 3) {
+            double lo = k == 2 ? 1 : 0.1, hi = k == 2 ? EXPORT_FPS_MAX : 60;
+            errno = 0;
+            d = strtod(val, &end);
+            if (errno || end == val || *end || !(d >= lo && d <= hi)) {
+                free(rest);
+                fprintf(stderr, "warpscope: %s expects a number from %g to %g, got \"%s\"\n", name, lo, hi, val);
+                return EXIT_BAD;
+            }
+            if (k == 2) eo.fps = d; else eo.speed = d;
+        } else {
+            eo.lesson = val;
+        }
+    }
+    int rc = parse_viewer(nrest, rest, &eo.v, 1);
+    free(rest);
+    if (rc) return rc;
+    eo.out = eo.v.out;
+    eo.v.lesson_dir = WS_LESSON_DIR;
+    if (eo.v.learn && !eo.lesson) eo.lesson = eo.v.learn; /* render's spelling, --learn, works too */
+    const viewer_opts *o = &eo.v;
+    if (!eo.out) return usage_error("export needs -o OUT: a .gif, .mp4, .webm or .svg file, or a folder for PNG frames%s%s", "", "");
+    if (eo.lesson && !eo.lesson[0]) return usage_error("--lesson needs a lesson: an id (\"03\") or a file%s%s", "", "");
+    if (eo.lesson && (o->file || o->cap.version || o->compare))
+        return usage_error("--lesson shows what the lesson shows: give no trace file, --version or --compare with it%s%s", "", "");
+    if (eo.lesson && (eo.from >= 0 || eo.to >= 0 || o->step >= 0 || o->phase >= 0 || o->event >= 0))
+        return usage_error("--lesson exports every step of the lesson: no --from, --to, --step, --phase or --event%s%s", "", "");
+    if (!eo.lesson && !o->file && !o->cap.version) return usage_error("export needs a trace file, --version ID or --lesson FILE%s%s", "", "");
+    if ((eo.from >= 0 || eo.to >= 0) && (o->step >= 0 || o->phase >= 0 || o->event >= 0))
+        return usage_error("give --from/--to or one of --step, --phase, --event%s%s", "", "");
+    return viewer_export(&eo);
 }
 
 /* ---- list ---- */
@@ -776,10 +845,11 @@ static int perf_grid(void)
 
 static int cmd_perf(int argc, char **argv)
 {
-    if (argc < 1 || (strcmp(argv[0], "capture") != 0 && strcmp(argv[0], "draw") != 0))
-        return usage_error("perf takes one benchmark: capture or draw%s%s", "", "");
+    if (argc < 1 || (strcmp(argv[0], "capture") != 0 && strcmp(argv[0], "draw") != 0 && strcmp(argv[0], "export") != 0))
+        return usage_error("perf takes one benchmark: capture, draw or export%s%s", "", "");
     if (argc > 1) return usage_error("unexpected argument \"%s\"%s", argv[1], "");
     if (!strcmp(argv[0], "draw")) return viewer_perf_draw();
+    if (!strcmp(argv[0], "export")) return viewer_perf_export();
     enum { REPS = 7 };
     static const unsigned blocks[] = {256, 1024};
     /* kept between captures, as the viewer keeps it: its stacks stay mapped */
@@ -1067,6 +1137,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "learn") == 0) return cmd_learn(argc - 2, argv + 2);
     if (strcmp(cmd, "verify") == 0) return verify_main(argc - 2, argv + 2);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
+    if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);
     if (strcmp(cmd, "lesson") == 0) return cmd_lesson(argc - 2, argv + 2);
     return usage_error("unknown command \"%s\"%s", cmd, "");
