@@ -45,6 +45,8 @@ static void print_help(void)
          "  warpscope view (FILE | --version ID [capture flags]) [viewer flags] [--keys K1,K2...]\n"
          "  warpscope render (FILE | --version ID [capture flags]) [viewer flags] [--event E | --phase P | --step S]\n"
          "                   (-o out.png | --frames DIR)\n"
+         "  warpscope learn [LESSON]       the lessons (a menu), or one: PgDn/PgUp next/back, Enter answers\n"
+         "  warpscope render --learn LESSON [--actions lesson:1,type:3,answer] ... -o out.png   a lesson step, headless\n"
          "     viewer flags: [--compare ID2] [--size WxH] [--theme light|dark] [--lang en|zh] [--presenter] [--fine]\n"
          "                   [--pass P] [--block-index I]  (the traced block shown; default 0, 0)\n"
          "                   [--actions A1,A2...]  (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ...)\n"
@@ -290,7 +292,7 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
     if (!rest) return usage_error("out of memory%s%s", "", "");
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", "--lang", "--actions", NULL};
+        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", "--lang", "--actions", "--learn", NULL};
         int k = -1;
         size_t alen = strcspn(a, "=");
         for (int j = 0; valued[j]; j++)
@@ -331,7 +333,8 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
             if (strcmp(val, "en") && strcmp(val, "zh")) { free(rest); return usage_error("--lang must be en or zh, got \"%s\"%s", val, ""); }
             o->lang = val;
             break;
-        default: o->actions = val; break;
+        case 10: o->actions = val; break;
+        default: o->learn = val; break;
         }
     }
     cli c;
@@ -361,13 +364,28 @@ static int cmd_view(int argc, char **argv)
     return viewer_window(&o);
 }
 
+/* warpscope learn [LESSON] [viewer flags]: the lesson menu, or one lesson */
+static int cmd_learn(int argc, char **argv)
+{
+    const char *name = "";
+    if (argc > 0 && argv[0][0] != '-') { name = argv[0]; argc--; argv++; }
+    viewer_opts o;
+    int rc = parse_viewer(argc, argv, &o, 0);
+    if (rc) return rc;
+    if (o.file || o.cap.version) return usage_error("learn takes a lesson, not a trace or --version (%s)%s", o.file ? o.file : o.cap.version, "");
+    o.learn = name;
+    o.lesson_dir = WS_LESSON_DIR;
+    return viewer_window(&o);
+}
+
 static int cmd_render(int argc, char **argv)
 {
     viewer_opts o;
     int rc = parse_viewer(argc, argv, &o, 1);
     if (rc) return rc;
+    o.lesson_dir = WS_LESSON_DIR;
     if (!o.out && !o.frames) return usage_error("render needs -o out.png or --frames DIR%s%s", "", "");
-    if (!o.file && !o.cap.version && !o.bench) return usage_error("render needs a trace file, --version ID or --bench FILE%s%s", "", "");
+    if (!o.file && !o.cap.version && !o.bench && !o.learn) return usage_error("render needs a trace file, --version ID, --learn LESSON or --bench FILE%s%s", "", "");
     return viewer_render(&o);
 }
 
@@ -1046,6 +1064,7 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "perf") == 0) return cmd_perf(argc - 2, argv + 2);
     if (strcmp(cmd, "hazards") == 0) return cmd_hazards(argc - 2, argv + 2);
     if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
+    if (strcmp(cmd, "learn") == 0) return cmd_learn(argc - 2, argv + 2);
     if (strcmp(cmd, "verify") == 0) return verify_main(argc - 2, argv + 2);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);

@@ -77,6 +77,52 @@ void session_free(session *s)
     pane_free(&s->pane[1]);
 }
 
+int session_set_has(const session_set *s, size_t i) { return i < SESSION_ITEM_MAX && (s->bits[i / 8] >> (i % 8) & 1); }
+
+void session_set_put(session_set *s, size_t i, int on)
+{
+    if (i >= SESSION_ITEM_MAX) return;
+    if (on) s->bits[i / 8] |= (uint8_t)(1u << (i % 8));
+    else s->bits[i / 8] &= (uint8_t)~(1u << (i % 8));
+}
+
+/* hit code -> (item kind, index) for picks: lanes, banks, shared words (tree nodes are words) */
+static void pick(session *s, uint32_t hit)
+{
+    session_lesson *L = &s->lesson;
+    static const int kinds[] = {[HIT_LANE] = SESSION_ITEM_LANES, [HIT_BANK] = SESSION_ITEM_BANKS, [HIT_CELL] = SESSION_ITEM_CELLS};
+    static const session_ask asks[] = {[HIT_LANE] = ASK_LANES, [HIT_BANK] = ASK_BANKS, [HIT_CELL] = ASK_CELLS};
+    int k = HIT_KIND(hit);
+    if (k <= 0 || k > HIT_BANK || asks[k] != L->ask || L->state == ANSWER_RIGHT || L->state == ANSWER_REVEALED) return;
+    size_t i = (size_t)HIT_INDEX(hit);
+    session_set *set = &L->picked[kinds[k]];
+    session_set_put(set, i, !session_set_has(set, i));
+}
+
+static void type(session *s, const char *text)
+{
+    session_lesson *L = &s->lesson;
+    if (L->ask != ASK_NUMBER && L->ask != ASK_CHOICE) return;
+    for (const char *p = text; *p; p++) {
+        size_t n = strlen(L->typed);
+        if (*p == '\b') { if (n) L->typed[n - 1] = '\0'; continue; }
+        if (L->ask == ASK_CHOICE) { /* one letter: the option */
+            if (*p >= 'a' && *p < 'a' + L->noptions) { L->typed[0] = *p; L->typed[1] = '\0'; }
+            continue;
+        }
+        if ((*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == 'e') {
+            if (n + 1 < sizeof L->typed) { L->typed[n] = *p; L->typed[n + 1] = '\0'; }
+        }
+    }
+}
+
+static void lesson_request(session *s, int kind, long arg)
+{
+    s->lesson.requests++;
+    s->lesson.request_kind = kind;
+    s->lesson.request_arg = arg;
+}
+
 const theme *session_theme(const session *s) { return &s->themes[s->theme_index & 1]; }
 
 const char *session_next_version(const char *id)
@@ -360,6 +406,19 @@ static void apply_one(session *s, const action *a)
         break;
     case ACT_QUIT: s->overlay = OVERLAY_QUIT; break;
     case ACT_MOTION: s->no_motion = !s->no_motion; break;
+    case ACT_LESSON: if (s->lesson.active) lesson_request(s, ACT_LESSON, a->i); break;
+    case ACT_PICK: if (s->lesson.active) pick(s, (uint32_t)a->i); break;
+    case ACT_TYPE: if (s->lesson.active) type(s, a->s); break;
+    case ACT_ANSWER:
+        if (s->overlay == OVERLAY_MENU) lesson_request(s, ACT_MENU, s->lesson.menu_sel);
+        else if (s->lesson.active && s->lesson.ask != ASK_NONE) lesson_request(s, ACT_ANSWER, 0);
+        break;
+    case ACT_REVEAL: if (s->lesson.active && s->lesson.ask != ASK_NONE) lesson_request(s, ACT_REVEAL, 0); break;
+    case ACT_MENU:
+        if (s->overlay != OVERLAY_MENU || !s->lesson.nmenu) break;
+        if (a->i == 0) lesson_request(s, ACT_MENU, s->lesson.menu_sel);
+        else s->lesson.menu_sel = (int)((s->lesson.menu_sel + a->i + s->lesson.nmenu) % s->lesson.nmenu);
+        break;
     default: break;
     }
 }

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "keys.h"
+#include "learn.h"
 #include "ladder.h"
 #include "panels.h"
 #include "render_sdl.h"
@@ -33,6 +34,7 @@ static const char *asset_dir(void)
 
 typedef struct app {
     viewer_opts o;
+    learn *L;            /* taking a lesson, or NULL */
     session s;
     results res;
     int have_results;
@@ -76,6 +78,7 @@ static int apply_script(app *A, const char *script, char *err, size_t errlen)
         action a;
         if (act_parse(one, &a, err, errlen)) return -1;
         session_apply(&A->s, &a);
+        if (A->L && learn_update(A->L, &A->s, err, errlen)) return -1;
     }
     return 0;
 }
@@ -84,6 +87,9 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
 {
     memset(A, 0, sizeof *A);
     A->o = *o;
+    /* one emulator for every capture of the session (switching versions): its stacks stay mapped;
+     * NULL (out of memory) falls back to a fresh one per capture */
+    A->o.cap.emu = emu_create();
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/themes", asset_dir());
     if (session_init(&A->s, dir, (session_loader){&A->o, load_capture}, err, errlen)) return -1;
@@ -118,6 +124,13 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         A->s.bench_size = n ? n - 1 : 0;
     }
     if (o->bench && !o->file && !o->cap.version) { A->s.overlay = OVERLAY_BENCH; return 0; }
+    if (o->learn) { /* a lesson drives the panes */
+        A->L = learn_create(o->lesson_dir ? o->lesson_dir : "lessons", !o->out && !o->frames, err, errlen);
+        if (!A->L) return -1;
+        if (o->learn[0] ? learn_open(A->L, &A->s, o->learn, err, errlen) : learn_menu(A->L, &A->s, err, errlen)) return -1;
+        if (o->actions && apply_script(A, o->actions, err, errlen)) return -1;
+        return 0;
+    }
     trace t;
     trace_init(&t);
     if (o->file) {
@@ -141,6 +154,8 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
 
 static void app_free(app *A)
 {
+    learn_destroy(A->L);
+    emu_destroy(A->o.cap.emu);
     scene_free(&A->sc);
     session_free(&A->s);
     if (A->have_results) results_free(&A->res);
@@ -223,7 +238,7 @@ static int render_one(app *A, canvas *c, const char *path, char *err, size_t err
 
 static int seek_options(app *A, const viewer_opts *o, char *err, size_t errlen)
 {
-    if (A->s.overlay == OVERLAY_BENCH || !A->s.pane[0].loaded) return 0;
+    if (A->s.overlay == OVERLAY_BENCH || !A->s.pane[0].loaded || A->L) return 0;
     const view_model *m = &A->s.pane[0].m;
     if (o->event >= 0) {
         size_t target = (size_t)o->event;
@@ -361,6 +376,10 @@ int viewer_window(const viewer_opts *o)
             } else {
                 action a = keys_action(&A->s, k, mod);
                 if (a.kind != ACT_NONE) session_apply(&A->s, &a);
+                if (A->L && learn_update(A->L, &A->s, err, sizeof err)) {
+                    A->s.status_id = STR_COUNT;
+                    snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
+                }
             }
             dirty = 1;
         }
@@ -378,7 +397,8 @@ int viewer_window(const viewer_opts *o)
                 break;
             case SDL_MOUSEBUTTONDOWN: {
                 uint32_t hit = dl_hit(&c.l, ev.button.x, ev.button.y);
-                if (HIT_KIND(hit) == HIT_CELL) { a.kind = ACT_SELECT; a.i = HIT_INDEX(hit); a.pane = HIT_PANE(hit); }
+                if (A->s.lesson.active && A->s.lesson.ask >= ASK_LANES && A->s.lesson.ask <= ASK_CELLS && hit) { a.kind = ACT_PICK; a.i = hit; }
+                else if (HIT_KIND(hit) == HIT_CELL) { a.kind = ACT_SELECT; a.i = HIT_INDEX(hit); a.pane = HIT_PANE(hit); }
                 break;
             }
             case SDL_WINDOWEVENT:
@@ -389,6 +409,10 @@ int viewer_window(const viewer_opts *o)
             default: break;
             }
             if (a.kind != ACT_NONE) { session_apply(&A->s, &a); dirty = 1; }
+            if (A->L && learn_update(A->L, &A->s, err, sizeof err)) { /* a lesson's trouble goes to the status line */
+                A->s.status_id = STR_COUNT;
+                snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
+            }
         }
         if (A->s.playing && SDL_GetTicks() - last_tick >= (Uint32)(1000.0 / A->s.speed)) {
             last_tick = SDL_GetTicks();

@@ -17,6 +17,8 @@ typedef struct viewer_opts {
     const char *bench;       /* results file for the benchmark view */
     const char *keys;        /* key names to inject, comma separated (tests, demos) */
     const char *actions;     /* actions to apply, comma separated ("step:1,version:v2,compare:next") */
+    const char *learn;       /* a lesson to take ("" for the menu of lessons), or NULL */
+    const char *lesson_dir;  /* where the lessons are */
     const char *out, *frames;
     long event, phase, step; /* -1: not given */
     unsigned pass, block_index; /* the traced block shown (--pass, --block-index) */
