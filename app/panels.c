@@ -116,6 +116,8 @@ static void draw_source(ui *u, const scene_pane *p, dl_rect r)
         int y = in.y + i * u->lh;
         if ((unsigned)ln == line) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh}, u->th->line);
         lesson_marks(u, SESSION_ITEM_LINES, (size_t)ln, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh});
+        for (int k = 0; k < p->hz_nlines; k++) /* a line in a race: a red bar beside it */
+            if (p->hz_lines[k] == (unsigned)ln) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, u->pad > 3 ? u->pad - 1 : 2, u->lh}, u->th->conflict);
         char buf[256];
         size_t k = 0;
         for (size_t c = 0; c < len && k < sizeof buf - 1; c++) buf[k++] = q[c] == '\t' ? ' ' : q[c];
@@ -414,13 +416,19 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
         const view_node *n = &m->nodes[i];
         if (n->step > p->step || n->word < lo || n->word >= hi) continue;
         dl_rect c = {in.x + (int)(n->word - lo) * cw, y0 + (n->level + 1) * rh, cw - 1, bh};
-        dl_colour col = warp_colour(th, n->thread / WARP_SIZE);
+        int off = n->value != n->expected; /* a race stored the wrong partial sum here */
+        dl_colour col = off ? th->conflict : warp_colour(th, n->thread / WARP_SIZE);
         dl_fill_hit(u->l, c, col, HIT_CODE(HIT_CELL, pi, n->word));
         if (n->step == p->step) dl_outline(u->l, c, th->text, 2);
         if (pi == 0 && n->buf == -1) lesson_marks(u, SESSION_ITEM_CELLS, (size_t)n->word, c);
         else if (n->buf == -1 && (size_t)n->word < m->nwords && p->tree[n->word]) dl_outline(u->l, c, th->subtree, 2);
-        char v[24];
+        char v[48];
         snprintf(v, sizeof v, "%.6g", (double)n->value);
+        if (off) { /* the value against what it should hold, where that fits */
+            char both[48];
+            snprintf(both, sizeof both, "%.6g\xE2\x89\xA0%.6g", (double)n->value, (double)n->expected);
+            if (dl_text_width(u->l, DL_FONT_MONO, u->px, both) <= c.w - 2) memcpy(v, both, sizeof both);
+        }
         if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
             dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
     }
@@ -574,8 +582,20 @@ static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     snprintf(b, sizeof b, S(u, STR_STAT_SECTORS), (unsigned long long)c->sectors, (unsigned long long)c->sectors_min);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
-    snprintf(b, sizeof b, S(u, STR_STAT_RESULT), (double)m->t->result, m->t->reference);
-    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, p->wrong_result ? STR_STAT_WRONG : STR_STAT_RESULT), (double)m->t->result, m->t->reference);
+    line_at(u, in, row++, p->wrong_result ? th->conflict : th->text, DL_FONT_UI, b);
+    if (p->hz_count || u->sc->s->brk.schedule[0] || u->sc->s->brk.drop_barrier) {
+        char drop[80] = "";
+        if (pv->drop_barrier) snprintf(drop, sizeof drop, ", -__syncthreads@%u", pv->drop_barrier);
+        snprintf(b, sizeof b, S(u, STR_STAT_HAZARDS), p->hz_count, pv->schedule[0] ? pv->schedule : "lockstep", drop);
+        line_at(u, in, row++, p->hz_count ? th->conflict : th->text, DL_FONT_UI, b);
+    }
+    for (int k = 0; k < p->hz_nstep; k++) {
+        const trace_hazard *h = &m->t->hazards[p->hz_step[k]];
+        snprintf(b, sizeof b, S(u, STR_STAT_HAZARD), trace_hazard_words((trace_hazard_kind)h->kind), h->first.line, h->second.line,
+                 (long long)h->word, h->first.thread, h->second.thread);
+        line_at(u, in, row++, th->conflict, DL_FONT_UI, b);
+    }
     snprintf(b, sizeof b, S(u, STR_STAT_FROM), pv->device, pv->backend, pv->block, (unsigned long long)pv->n, pv->data);
     line_at(u, in, row++, th->dim, DL_FONT_UI, b);
 }
