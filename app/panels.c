@@ -509,13 +509,26 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
     dl_rect in = panel(u, "picture", r, title);
     const theme *th = u->th;
     int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
-    int cw = (in.w - label_w) / WARP_SIZE, rows = m->shfl_levels, rh = rows ? in.h / rows : in.h;
-    if (rh > 2 * u->lh + 4) rh = 2 * u->lh + 4;
+    /* one round of the tree at a time (offsets 16 .. 1): the round of the latest shuffle shown */
+    int offsets[64] = {0}, first = 0, last = m->shfl_levels - 1, latest = 0;
+    for (size_t i = 0; i < m->nshfl; i++) {
+        const view_shfl *sh = &m->shfl[i];
+        if (sh->warp != p->shfl_warp || sh->level >= 64) continue;
+        if (sh->src != sh->lane && !offsets[sh->level]) offsets[sh->level] = (int)sh->src - (int)sh->lane;
+        if (sh->step <= p->step && sh->level > latest) latest = sh->level;
+    }
+    for (int L = 1; L <= latest && L < 64; L++)
+        if (offsets[L] > offsets[L - 1]) first = L;
+    for (int L = first + 1; L < m->shfl_levels && L < 64; L++)
+        if (offsets[L] > offsets[L - 1]) { last = L - 1; break; }
+    int cw = (in.w - label_w) / WARP_SIZE, rows = last - first + 1, rh = rows > 0 ? in.h / rows : in.h;
+    if (rh > 3 * u->lh) rh = 3 * u->lh;
     int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
+    if (bh > vh + 4) bh = vh + 4;
     if (cw < 2 || rh < 4) return;
     dl_clip(u->l, in);
-    for (int level = 0; level < rows; level++) {
-        int y = in.y + level * rh + (rh - bh), offset = 0, shown = 0;
+    for (int level = first; level <= last; level++) {
+        int y = in.y + (level - first) * rh + (rh - bh), offset = 0, shown = 0;
         for (size_t i = 0; i < m->nshfl; i++) {
             const view_shfl *sh = &m->shfl[i];
             if (sh->warp != p->shfl_warp || sh->level != level || sh->step > p->step) continue;
