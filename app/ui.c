@@ -507,11 +507,12 @@ static void draw_bench(const ui_state *s, ui_assets *a, int w, int h)
     text(a, &a->font, 20, 8 + a->big.h, w - 40, th->dim, th->background,
          "GB/s = bytes read / median time of %d runs; driver %s; toolkit %s; %s. Left/Right: size. B: back.", res->reps,
          res->driver, res->toolkit, res->date);
-    const results_row *v0 = results_find(res, "v0", n), *ceil_row = results_find(res, "read-ceiling", n);
+    const results_row *v0 = results_find(res, "v0", n), *ceil_row = results_find(res, "best-read", n);
+    if (!ceil_row) ceil_row = results_find(res, "read-ceiling", n); /* schema 1 files */
     double maxg = res->spec_peak_gbs * 1.05;
     int top = 16 + a->big.h + 2 * a->font.h, rows = 0;
     for (size_t i = 0; i < res->nrows; i++)
-        if (res->rows[i].n == n && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
+        if (res->rows[i].n == n && res->rows[i].mode == RESULTS_LAUNCH && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
     int chart_h = (h - top - footer_h(a)) * 2 / 5; /* the line chart below the bars */
     int lh = (h - top - footer_h(a) - chart_h - 2 * a->font.h) / (rows ? rows : 1);
     if (lh > a->big.h + 8) lh = a->big.h + 8;
@@ -519,8 +520,8 @@ static void draw_bench(const ui_state *s, ui_assets *a, int w, int h)
     int y = top;
     for (size_t i = 0; i < res->nrows; i++) {
         const results_row *r = &res->rows[i];
-        if (r->n != n || strcmp(r->name, "d2d-copy") == 0) continue;
-        int is_lib = !strcmp(r->name, "cub") || !strcmp(r->name, "thrust"), is_ceil = !strcmp(r->name, "read-ceiling");
+        if (r->n != n || r->mode != RESULTS_LAUNCH || strcmp(r->name, "d2d-copy") == 0) continue;
+        int is_lib = !strcmp(r->name, "cub") || !strcmp(r->name, "thrust"), is_ceil = !strcmp(r->kind, "read");
         SDL_Color c = is_lib ? th->diverged : is_ceil ? th->dim : th->working;
         text(a, &a->big, 20, y + (lh - a->big.h) / 2, label_w, th->text, th->background, "%s", r->name);
         if (r->ok) {
@@ -547,7 +548,7 @@ static void draw_bench(const ui_state *s, ui_assets *a, int w, int h)
     /* GB/s against size for a few rungs and the libraries: where each one stops growing */
     SDL_Rect ch = {x0, h - footer_h(a) - chart_h, bw, chart_h - a->font.h - 4};
     fill(a, ch, th->panel);
-    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "read-ceiling"};
+    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "best-read"};
     const SDL_Color colours[7] = {th->write, th->barrier, th->read, th->working, th->diverged, th->text, th->dim};
     int lx = 20;
     text(a, &a->font, 20, ch.y, label_w, th->text, th->background, "GB/s by size");

@@ -48,7 +48,7 @@ const ladder_version ladder_versions[] = {
      "kernels/v7.cu", "reduce7,shuffle,shfl", LADDER_TREE, 32, 1024, 8, 1, 1, 256, '7', NULL},
     {"v8", "Single pass (last block finishes)",
      "One launch: blocks read whole tiles, publish partials, and the last to take a ticket sums them.",
-     "kernels/v8.cu", "reduce8,threadFenceReduction,single-pass", LADDER_SINGLE_PASS, 32, 1024, 16, 1, 1, 512, '8', hw_last_block},
+     "kernels/v8.cu", "reduce8,threadFenceReduction,single-pass", LADDER_SINGLE_PASS, 32, 1024, 16, 1, 1, 1024, '8', hw_last_block},
 };
 const size_t ladder_count = sizeof ladder_versions / sizeof ladder_versions[0];
 
