@@ -40,6 +40,8 @@ static void check_run(const results *r)
             const results_row *best = results_find_mode(r, "best-read", n, (results_mode)m);
             CHECK(best && best->ok && strcmp(best->kind, "read") == 0 && best->variant[0], "%s: best read at %llu", r->device,
                   (unsigned long long)n);
+            CHECK(results_find_mode(r, "read-ceiling", n, (results_mode)m) == best, "%s: the schema 1 name finds the best read",
+                  r->device);
             const results_row *rows[64];
             size_t k = results_rows_at(r, n, (results_mode)m, rows, 64);
             CHECK(k >= 14, "%s: %zu rows at %llu", r->device, k, (unsigned long long)n);
@@ -105,6 +107,7 @@ int main(void)
         const results_row *v0 = results_find(&r, "v0", 1024), *ceil_row = results_find(&r, "read-ceiling", 1024);
         CHECK(v0 && v0->mode == RESULTS_LAUNCH && v0->rel_error < 0 && strcmp(v0->kind, "version") == 0, "schema 1 row");
         CHECK(ceil_row && strcmp(ceil_row->kind, "read") == 0, "schema 1 read row");
+        CHECK(results_find(&r, "best-read", 1024) == ceil_row, "the schema 2 name finds the schema 1 read row");
         CHECK(results_has_mode(&r, RESULTS_LAUNCH) && !results_has_mode(&r, RESULTS_BATCH), "schema 1 modes");
         CHECK(results_find_mode(&r, "v0", 1024, RESULTS_BATCH) == NULL, "no batch rows");
         const results_size *s = results_size_at(&r, 1024);

@@ -79,7 +79,8 @@ const char *results_mode_id(results_mode m);
 const char *results_mode_title(results_mode m);
 int results_has_mode(const results *r, results_mode m);
 
-/* The row for (name, n, mode), or NULL. results_find: the per-launch row. */
+/* The row for (name, n, mode), or NULL. results_find: the per-launch row. "read-ceiling" and
+ * "best-read" both name the read-only row, whichever schema the file has. */
 const results_row *results_find_mode(const results *r, const char *name, uint64_t n, results_mode mode);
 const results_row *results_find(const results *r, const char *name, uint64_t n);
 /* The distinct sizes, ascending; returns how many (at most max). */

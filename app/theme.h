@@ -1,0 +1,23 @@
+/* theme: the colours of the viewer (Okabe-Ito, light and dark), read from assets/themes/NAME.json. */
+#ifndef WARPSCOPE_THEME_H
+#define WARPSCOPE_THEME_H
+
+#include <stddef.h>
+
+#include "draw.h"
+
+#define THEME_COLOURS(X) \
+    X(background) X(panel) X(text) X(dim) X(grid) X(working) X(idle) X(diverged) X(exited) X(barrier) X(read) \
+    X(write) X(conflict) X(line) X(tree) X(subtree) X(accent)
+
+typedef struct theme {
+    char name[16];
+#define THEME_X_FIELD(name) dl_colour name;
+    THEME_COLOURS(THEME_X_FIELD)
+#undef THEME_X_FIELD
+} theme;
+
+/* 0, or -1 with "path:line:col: ..." or "path: key: ..." in err. */
+int theme_load(theme *th, const char *path, char *err, size_t errlen);
+
+#endif
