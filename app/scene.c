@@ -218,13 +218,13 @@ static void tooltip(scene *sc)
         for (size_t i = 0; p->st && i < p->st->count && len > 0 && (size_t)len < sizeof sc->tooltip; i++) {
             const trace_event *e = &m->t->events[m->order[p->st->first + i]];
             if (e->warp != warp || !(e->mask >> lane & 1u) || !trace_kind_has_data((trace_kind)e->kind)) continue;
-            size_t j = e->lanes + (size_t)trace_popcount(e->mask & ((1u << lane) - 1u));
+            size_t k = (size_t)trace_popcount(e->mask & ((1u << lane) - 1u)), j = e->lanes + k;
             if (e->kind == TRACE_SHUFFLE)
                 snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_SHUFFLE),
-                         (long long)m->t->lane_addr[j], (double)m->t->lane_val[j * 4]);
+                         (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
             else
                 snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_ACCESS),
-                         trace_kind_label((trace_kind)e->kind), (long long)m->t->lane_addr[j], (double)m->t->lane_val[j * 4]);
+                         trace_kind_label((trace_kind)e->kind), (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
             break;
         }
     } else if (kind == HIT_CELL && idx < (int64_t)m->nwords) {

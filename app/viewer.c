@@ -87,9 +87,14 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
 {
     memset(A, 0, sizeof *A);
     A->o = *o;
+    /* one emulator for every capture of the session (switching versions): its stacks stay mapped;
+     * NULL (out of memory) falls back to a fresh one per capture */
+    A->o.cap.emu = emu_create();
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/themes", asset_dir());
     if (session_init(&A->s, dir, (session_loader){&A->o, load_capture}, err, errlen)) return -1;
+    A->s.pass = o->pass;
+    A->s.block_index = o->block_index;
     scene_init(&A->sc);
     if (o->theme && strcmp(o->theme, "light") && strcmp(o->theme, "dark")) {
         snprintf(err, errlen, "--theme must be light or dark, got \"%s\"", o->theme);
@@ -150,6 +155,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
 static void app_free(app *A)
 {
     learn_destroy(A->L);
+    emu_destroy(A->o.cap.emu);
     scene_free(&A->sc);
     session_free(&A->s);
     if (A->have_results) results_free(&A->res);

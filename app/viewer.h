@@ -21,6 +21,7 @@ typedef struct viewer_opts {
     const char *lesson_dir;  /* where the lessons are */
     const char *out, *frames;
     long event, phase, step; /* -1: not given */
+    unsigned pass, block_index; /* the traced block shown (--pass, --block-index) */
     int width, height, fine, presenter;
     double scale;            /* 0: 1 */
 } viewer_opts;

@@ -33,6 +33,17 @@ expect "$tmp/none.json: cannot open" "$ws" stats "$tmp/none.json"
 printf '{"schema": "warpscope-trace",\n "schema_version": 1,\n "provenance": {]}\n' >"$tmp/bad.json"
 expect "$tmp/bad.json:3:18: JSON syntax error" "$ws" stats "$tmp/bad.json"
 expect "cannot open for writing" "$ws" capture --version v2 -o "$tmp/no/such/dir/x.json"
+# the block shown: a pass or block that is not there, or was not traced
+expect '--pass 2: the trace has passes 0 to 1' "$ws" stats --version v2 --n 2^12 --pass 2
+expect '--block-index 16: pass 0 has blocks 0 to 15' "$ws" stats --version v2 --n 2^12 --block-index 16
+expect 'unknown flag "--pass" for this command' "$ws" capture --version v2 --pass 1 -o "$tmp/p.json"
+"$ws" capture --version v2 --n 2^12 -o "$tmp/one.wstrace" 2>/dev/null
+expect 'no events of block 3 of pass 0' "$ws" stats "$tmp/one.wstrace" --block-index 3
+# a damaged compact trace: one line naming the field
+printf 'WSTRACE\032\001\000\000\000\001\000\000\000\005abc' >"$tmp/cut.wstrace"
+expect "$tmp/cut.wstrace: provenance.backend" "$ws" stats "$tmp/cut.wstrace"
+printf 'not a trace at all' >"$tmp/junk.wstrace"
+expect "no WSTRACE header" "$ws" stats "$tmp/junk.wstrace"
 # a capture the user already has is not replaced by a failed one
 echo keep >"$tmp/keep.json"
 "$ws" capture --version v2 --block 100 -o "$tmp/keep.json" 2>/dev/null

@@ -87,6 +87,9 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
 
     ladder_pass plan[LADDER_MAX_PASSES];
     int np = ladder_plan(v, block, n, ept, plan);
+    uint64_t total_blocks = 0;
+    for (int k = 0; k < np; k++) total_blocks += plan[k].grid;
+    if (b->plan) b->plan(b->ctx, total_blocks);
 
     trace_free(t);
     trace_provenance *p = &t->prov;
@@ -162,6 +165,8 @@ enum { CPU_MAX_BUFFERS = LADDER_MAX_PASSES + 3 };
 
 typedef struct cpu_ctx {
     emu *e;
+    const capture_desc *d;
+    uint64_t blocks_done, blocks_total;
     unsigned char *bufs[CPU_MAX_BUFFERS];
     size_t bytes[CPU_MAX_BUFFERS];
     char err[512];
@@ -186,11 +191,28 @@ static int cpu_alloc(void *c, int id, size_t bytes, const void *init)
     return emu_set_buffer(x->e, id, x->bufs[id], bytes);
 }
 
+static void cpu_plan(void *c, uint64_t total)
+{
+    cpu_ctx *x = c;
+    x->blocks_total = total;
+    x->blocks_done = 0;
+}
+
+static void cpu_progress(void *c)
+{
+    cpu_ctx *x = c;
+    x->d->progress(x->d->progress_user, __atomic_load_n(&x->blocks_done, __ATOMIC_RELAXED), x->blocks_total);
+}
+
 static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *args, unsigned pass, unsigned grid,
                       unsigned block, unsigned traced, trace *t)
 {
     cpu_ctx *x = c;
-    emu_launch l = {capture_emu_kernel(v), args, grid, block, pass, traced, t};
+    emu_launch l = {.kernel = capture_emu_kernel(v), .args = args, .grid = grid, .block = block, .pass = pass,
+                    .blocks_traced = traced, .trace = t, .workers = x->d->workers,
+                    .cancel = x->d->cancel, .blocks_done = &x->blocks_done,
+                    .progress = x->d->progress ? cpu_progress : NULL, .progress_ctx = x,
+                    .serial_blocks = v->shape == LADDER_SINGLE_PASS}; /* v8's tickets: see emu.h */
     if (emu_run(x->e, &l)) { snprintf(x->err, sizeof x->err, "%s", emu_last_error(x->e)); return -1; }
     return 0;
 }
@@ -207,15 +229,18 @@ static const char *cpu_error(void *c) { return ((cpu_ctx *)c)->err; }
 int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     cpu_ctx *x = calloc(1, sizeof *x);
-    if (!x || !(x->e = emu_create())) {
+    if (!x || !(x->e = d->emu ? d->emu : emu_create())) {
         free(x);
         snprintf(err, errlen, "out of memory for the emulator's thread stacks");
         return -1;
     }
-    capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error};
+    emu_clear_buffers(x->e);
+    x->d = d;
+    capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error, cpu_plan};
     int rc = capture_run(d, &b, t, err, errlen);
     for (int i = 0; i < CPU_MAX_BUFFERS; i++) free(x->bufs[i]);
-    emu_destroy(x->e);
+    emu_clear_buffers(x->e);
+    if (!d->emu) emu_destroy(x->e);
     free(x);
     return rc;
 }

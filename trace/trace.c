@@ -1,9 +1,16 @@
 /* trace: storage of the event log. The lanes' addresses and values live in two flat arrays so
  * that a 1024-thread capture is a few allocations, not one per event. */
+#define _GNU_SOURCE
 #include "trace.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#include "trace_internal.h"
 
 static const struct {
     const char *label;
@@ -44,8 +51,20 @@ void trace_free(trace *t)
     free(t->buffers);
     free(t->events);
     free(t->lane_addr);
-    free(t->lane_val);
+    free(t->values);
     trace_init(t);
+}
+
+void trace_advise_huge(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    enum { HUGE_PAGE = 2 << 20 };
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, hi = ((uintptr_t)p + bytes) / HUGE_PAGE * HUGE_PAGE;
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -55,9 +74,20 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     while (nc < need) nc *= 2;
     void *q = realloc(*p, nc * elem);
     if (!q) return -1;
+    trace_advise_huge(q, nc * elem);
     *p = q;
     *cap = nc;
     return 0;
+}
+
+static int grow_lanes(trace *t, size_t need)
+{
+    return grow((void **)&t->lane_addr, &t->cap_lanes, need, sizeof *t->lane_addr);
+}
+
+static int grow_vals(trace *t, size_t need)
+{
+    return grow((void **)&t->values, &t->cap_vals, need, sizeof *t->values);
 }
 
 int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float *val)
@@ -65,28 +95,36 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float 
     if (grow((void **)&t->events, &t->cap_events, t->nevents + 1, sizeof *t->events)) return -1;
     trace_event ev = *e;
     ev.lanes = (uint32_t)t->nlanes;
+    ev.vals = (uint32_t)t->nvals;
     if (trace_kind_has_data((trace_kind)e->kind)) {
-        size_t n = (size_t)trace_popcount(e->mask), w = trace_event_width(e);
-        if (t->nlanes + n > t->cap_lanes) {
-            size_t nc = t->cap_lanes ? t->cap_lanes : 1024;
-            while (nc < t->nlanes + n) nc *= 2;
-            int64_t *a = realloc(t->lane_addr, nc * sizeof *a);
-            if (!a) return -1;
-            t->lane_addr = a;
-            float *v = realloc(t->lane_val, nc * 4 * sizeof *v);
-            if (!v) return -1;
-            t->lane_val = v;
-            t->cap_lanes = nc;
-        }
+        size_t n = (size_t)trace_popcount(e->mask), nv = n * trace_event_width(e);
+        if (grow_lanes(t, t->nlanes + n) || grow_vals(t, t->nvals + nv)) return -1;
         memcpy(t->lane_addr + t->nlanes, addr, n * sizeof *addr);
-        /* values keep a fixed stride of 4 per lane, so lane i of an event has its values at
-         * lane_val[(lanes + i) * 4 + j] whatever the event's width */
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < 4; j++)
-                t->lane_val[(t->nlanes + i) * 4 + j] = j < w ? val[i * w + j] : 0.0f;
+        memcpy(t->values + t->nvals, val, nv * sizeof *val);
         t->nlanes += n;
+        t->nvals += nv;
     }
     t->events[t->nevents++] = ev;
+    return 0;
+}
+
+int trace_append(trace *t, const trace *src)
+{
+    if (!src->nevents) return 0;
+    if (grow((void **)&t->events, &t->cap_events, t->nevents + src->nevents, sizeof *t->events) ||
+        grow_lanes(t, t->nlanes + src->nlanes) || grow_vals(t, t->nvals + src->nvals))
+        return -1;
+    for (size_t i = 0; i < src->nevents; i++) {
+        trace_event ev = src->events[i];
+        ev.lanes = (uint32_t)(ev.lanes + t->nlanes);
+        ev.vals = (uint32_t)(ev.vals + t->nvals);
+        t->events[t->nevents + i] = ev;
+    }
+    if (src->nlanes) memcpy(t->lane_addr + t->nlanes, src->lane_addr, src->nlanes * sizeof *t->lane_addr);
+    if (src->nvals) memcpy(t->values + t->nvals, src->values, src->nvals * sizeof *t->values);
+    t->nevents += src->nevents;
+    t->nlanes += src->nlanes;
+    t->nvals += src->nvals;
     return 0;
 }
 
@@ -117,7 +155,7 @@ int trace_equal(const trace *a, const trace *b)
     if (memcmp(&a->result, &b->result, sizeof a->result) != 0) return 0;
     if (memcmp(&a->reference, &b->reference, sizeof a->reference) != 0) return 0;
     if (a->npasses != b->npasses || a->nbuffers != b->nbuffers || a->nevents != b->nevents ||
-        a->nlanes != b->nlanes)
+        a->nlanes != b->nlanes || a->nvals != b->nvals)
         return 0;
     for (size_t i = 0; i < a->npasses; i++) { /* field by field: the struct has padding */
         const trace_pass *p = &a->passes[i], *q = &b->passes[i];
@@ -128,10 +166,10 @@ int trace_equal(const trace *a, const trace *b)
         const trace_event *p = &a->events[i], *q = &b->events[i];
         if (p->kind != q->kind || p->elem_size != q->elem_size || p->buf != q->buf || p->pass != q->pass ||
             p->warp != q->warp || p->phase != q->phase || p->block != q->block || p->line != q->line ||
-            p->mask != q->mask || p->lanes != q->lanes || p->sm != q->sm || p->clock != q->clock)
+            p->mask != q->mask || p->lanes != q->lanes || p->vals != q->vals || p->sm != q->sm || p->clock != q->clock)
             return 0;
     }
     if (a->nlanes && memcmp(a->lane_addr, b->lane_addr, a->nlanes * sizeof *a->lane_addr)) return 0;
-    if (a->nlanes && memcmp(a->lane_val, b->lane_val, a->nlanes * 4 * sizeof *a->lane_val)) return 0;
+    if (a->nvals && memcmp(a->values, b->values, a->nvals * sizeof *a->values)) return 0;
     return 1;
 }

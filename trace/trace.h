@@ -51,7 +51,8 @@ typedef struct trace_event {
     uint32_t block;
     uint32_t line;     /* source line in the version's kernel file; 0 for exit */
     uint32_t mask;     /* lanes that took part */
-    uint32_t lanes;    /* first index into trace.lane_addr / trace.lane_val (data kinds only) */
+    uint32_t lanes;    /* first index into trace.lane_addr (data kinds only) */
+    uint32_t vals;     /* first index into trace.values: lane k's values at vals + k * width */
     uint32_t sm;       /* GPU captures: the SM the block ran on; 0 from the emulator */
     uint64_t clock;    /* GPU captures: the SM's clock64() when the warp recorded it; 0 otherwise */
 } trace_event;
@@ -93,18 +94,27 @@ typedef struct trace {
     trace_event *events;
     size_t nevents, cap_events;
     int64_t *lane_addr;  /* per active lane: element index (shared: 4-byte word), or source lane */
-    float *lane_val;     /* per active lane: elem_size/4 values (at least 1) */
+    float *values;     /* per active lane: its event's width of values (4 for a float4, else 1) */
     size_t nlanes, cap_lanes;
+    size_t nvals, cap_vals;
 } trace;
 
 void trace_init(trace *t);
 void trace_free(trace *t);
 /* Values per lane for an event. */
 unsigned trace_event_width(const trace_event *e);
+/* Value c (0 .. width-1) of the event's k-th active lane. */
+static inline float trace_lane_value(const trace *t, const trace_event *e, size_t k, unsigned c)
+{
+    return t->values[e->vals + k * (e->elem_size > 4 ? e->elem_size / 4u : 1u) + c];
+}
 int trace_popcount(uint32_t mask);
 /* Appends an event; addr/val hold one entry per set bit of mask (width values each) for data kinds.
  * Returns 0, or -1 when out of memory. */
 int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float *val);
+/* Appends src's events and lanes to t (provenance, passes and buffers stay t's). 0, or -1 when out
+ * of memory. */
+int trace_append(trace *t, const trace *src);
 int trace_add_pass(trace *t, trace_pass p);
 int trace_add_buffer(trace *t, const char *name, unsigned pass);
 /* 1 when both traces hold the same provenance, results and events (bit for bit). */
@@ -116,8 +126,18 @@ void trace_text_position(const char *text, size_t off, int *line, int *col);
 /* JSON. Writers return 0 or -1; readers return 0, or -1 with a message in err ("line:column: ..."
  * for syntax, "events[12].mask: ..." for content). */
 char *trace_to_json(const trace *t); /* malloc'd; caller frees */
-int trace_write_file(const trace *t, const char *path, char *err, size_t errlen);
 int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen);
+
+/* The compact encoding (README: "The compact trace encoding"): the same trace, in columns. The
+ * reader checks every field against the geometry the file declares ("events[12].block: ..."). */
+int trace_from_bin(trace *t, const void *data, size_t len, char *err, size_t errlen);
+
+/* Files: the compact encoding when the name ends in ".wstrace", JSON otherwise. */
+int trace_path_is_compact(const char *path);
+/* Writes under a unique temporary name in the same folder, then renames: never a partial file.
+ * 0; -1 with a message; -2 when *cancel (may be NULL) became nonzero: nothing is left behind. */
+int trace_save(const trace *t, const char *path, volatile int *cancel, char *err, size_t errlen);
+int trace_write_file(const trace *t, const char *path, char *err, size_t errlen); /* trace_save, no cancel */
 int trace_read_file(trace *t, const char *path, char *err, size_t errlen);
 
 #ifdef __cplusplus

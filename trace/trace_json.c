@@ -93,7 +93,7 @@ char *trace_to_json(const trace *t)
             sb_printf(&b, "],\"v\":[");
             for (int j = 0; j < n; j++)
                 for (unsigned c = 0; c < w; c++)
-                    sb_printf(&b, "%s%.9g", (j || c) ? "," : "", (double)t->lane_val[(e->lanes + (size_t)j) * 4 + c]);
+                    sb_printf(&b, "%s%.9g", (j || c) ? "," : "", (double)trace_lane_value(t, e, (size_t)j, c));
             sb_printf(&b, "]");
         }
         sb_printf(&b, "}%s\n", i + 1 < t->nevents ? "," : "");
@@ -101,27 +101,6 @@ char *trace_to_json(const trace *t)
     sb_printf(&b, "]\n}\n");
     if (b.failed) { free(b.p); return NULL; }
     return b.p;
-}
-
-int trace_write_file(const trace *t, const char *path, char *err, size_t errlen)
-{
-    char *json = trace_to_json(t);
-    if (!json) { snprintf(err, errlen, "%s: out of memory while writing the trace", path); return -1; }
-    /* write beside the target and rename, so a failed write never destroys an existing file */
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { snprintf(err, errlen, "%s: path too long", path); free(json); return -1; }
-    FILE *f = fopen(tmp, "wb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno)); free(json); return -1; }
-    size_t len = strlen(json);
-    int ok = fwrite(json, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    free(json);
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
 }
 
 /* ---- reading ---- */
@@ -347,32 +326,4 @@ int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t er
     cJSON_Delete(root);
     if (r.failed) { trace_free(t); return -1; }
     return 0;
-}
-
-int trace_read_file(trace *t, const char *path, char *err, size_t errlen)
-{
-    trace_init(t);
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    for (;;) {
-        if (len == cap) {
-            cap = cap ? cap * 2 : 1 << 20;
-            char *q = realloc(buf, cap);
-            if (!q) { free(buf); fclose(f); snprintf(err, errlen, "%s: out of memory", path); return -1; }
-            buf = q;
-        }
-        size_t got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0) break;
-    }
-    int rerr = ferror(f);
-    fclose(f);
-    if (rerr) { free(buf); snprintf(err, errlen, "%s: read error", path); return -1; }
-    char msg[256];
-    int rc = trace_from_json(t, buf, len, msg, sizeof msg);
-    free(buf);
-    if (rc) snprintf(err, errlen, "%s:%s", path, msg);
-    return rc;
 }

@@ -75,7 +75,7 @@ static int derive_tree(view_model *m)
                     m->shfl = q;
                 }
                 size_t li = e->lanes + (size_t)j++;
-                m->shfl[m->nshfl++] = (view_shfl){e->warp, (unsigned)l, (unsigned)t->lane_addr[li], level, t->lane_val[li * 4], m->event_step[i]};
+                m->shfl[m->nshfl++] = (view_shfl){e->warp, (unsigned)l, (unsigned)t->lane_addr[li], level, trace_lane_value(t, e, (size_t)(j - 1), 0), m->event_step[i]};
             }
             continue;
         }
@@ -89,7 +89,7 @@ static int derive_tree(view_model *m)
             int64_t a = t->lane_addr[li];
             unsigned tid = e->warp * 32u + (unsigned)l;
             if (buf == m->tree_buf && a >= 0 && a < m->tree_words && m->leaf_step[a] == SIZE_MAX) {
-                m->leaf_value[a] = t->lane_val[li * 4];
+                m->leaf_value[a] = trace_lane_value(t, e, (size_t)(j - 1), 0);
                 m->leaf_step[a] = m->event_step[i];
             }
             if (!store) continue;
@@ -98,7 +98,7 @@ static int derive_tree(view_model *m)
                 const analysis_edge *ed = &m->edges[p++];
                 if (ed->buf != m->tree_buf || ed->to >= m->tree_words || ed->from >= m->tree_words || ed->to < 0 || ed->from < 0) continue;
                 view_node *nd = &m->nodes[m->nnodes++];
-                *nd = (view_node){ed->to, ed->from, count[ed->to], count[ed->from], ed->buf, t->lane_val[li * 4], tid, m->event_step[i]};
+                *nd = (view_node){ed->to, ed->from, count[ed->to], count[ed->from], ed->buf, trace_lane_value(t, e, (size_t)(j - 1), 0), tid, m->event_step[i]};
                 count[ed->to]++;
                 if (count[ed->to] > m->tree_levels) m->tree_levels = count[ed->to];
             }
@@ -277,7 +277,7 @@ void view_shared_at(const view_model *m, size_t s, float *cells, unsigned char *
             for (int j = 0; j < n; j++) {
                 int64_t w = t->lane_addr[e->lanes + (size_t)j];
                 if (w < 0 || (size_t)w >= m->nwords) continue;
-                cells[w] = t->lane_val[(e->lanes + (size_t)j) * 4];
+                cells[w] = trace_lane_value(t, e, (size_t)j, 0);
                 written[w] = 1;
             }
         }
