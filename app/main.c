@@ -17,7 +17,10 @@
 #include "analysis.h"
 #include "bench.h"
 #include "capture.h"
+#include "export.h"
 #include "ladder.h"
+#include "schedule.h"
+#include "sources.h"
 #include "lesson.h"
 #include "player.h"
 #include "progress.h"
@@ -49,11 +52,16 @@ static void print_help(void)
          "                   [--pass P] [--block-index I]  (the traced block shown; default 0, 0)\n"
          "                   [--actions A1,A2...]  (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ...)\n"
          "  warpscope render --bench FILE -o out.png    the benchmark chart\n"
+         "  warpscope export (FILE | --version ID [capture flags] | --lesson ID|FILE) [viewer flags]\n"
+         "                   [--from S --to S | --step S | --phase P] [--fps F] [--speed STEPS_PER_S] [--no-motion]\n"
+         "                   -o OUT.gif | OUT.mp4 | OUT.webm | OUT.svg (one step) | FOLDER (PNG frames)\n"
          "  warpscope ladder               per-version stats of the whole ladder (emulator, block 256)\n"
          "  warpscope list                 the versions: id, title, summary\n"
          "  warpscope capture --version ID [capture flags] -o FILE\n"
          "  warpscope stats (FILE | --version ID [capture flags]) [--json] [--all-blocks] [--pass P] [--block-index I]\n"
-         "  warpscope perf capture|draw    benchmarks: capture time and trace size; frame time of the viewer\n"
+         "  warpscope hazards --version ID [capture flags] [--json]   races, like compute-sanitizer racecheck\n"
+         "  warpscope perf capture|draw|export   benchmarks: capture time and trace size; frame time of the viewer;\n"
+         "                                 a 30-step comparison written as a GIF\n"
          "  warpscope bench [--sizes LIST] [--versions LIST] [--reps R] [--block B] [--json FILE] [--csv FILE]\n"
          "                                 every version on a CUDA GPU against CUB, Thrust and the bandwidth ceiling\n"
          "\n"
@@ -67,6 +75,10 @@ static void print_help(void)
          "  --backend B        cpu (the emulator, default) | gpu | auto (the GPU when there is one, else the emulator)\n"
          "  --workers W        emulator threads, default one per core (the trace is the same whatever W)\n"
          "  --pass P, --block-index I   which pass and block stats, render and view show; default 0, 0\n"
+         "  --schedule S       lockstep (default) | its:SEED | lanes-up | lanes-down | adversarial (emulator only)\n"
+         "  --warp-order W     in-order (default) | reversed | seeded:SEED\n"
+         "  --drop-barrier L   break it: leave out the __syncthreads() at source line L\n"
+         "  --drop-syncwarp L  break it: leave out the __syncwarp() at source line L\n"
          "  FILE names ending in .wstrace use the compact encoding; other names JSON"
          "\n"
          "  warpscope verify [--versions LIST] [--blocks LIST] [--md FILE]   GPU against emulator, warp by warp\n"
@@ -131,7 +143,8 @@ static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int all
         if (strcmp(name, "--all-blocks") == 0 && allow_json && !eq) { c->all_blocks = 1; continue; }
         if (strcmp(name, "--output") == 0 && allow_out) name[0] = '\0';
         static const char *const with_value[] = {"--version", "--block", "--n", "--data", "--seed", "--ept", "--blocks-traced", "--backend",
-                                                 "--workers", "--pass", "--block-index", NULL};
+                                                 "--workers", "--pass", "--block-index",
+                                                 "--schedule", "--warp-order", "--drop-barrier", "--drop-syncwarp", NULL};
         int known = 0;
         for (int k = 0; with_value[k]; k++) known |= strcmp(name, with_value[k]) == 0;
         if (!(known && allow_capture) && name[0]) return usage_error("unknown flag \"%s\" for this command%s", name, "");
@@ -150,6 +163,10 @@ static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int all
         else if (strcmp(name, "--n") == 0) { if (parse_u64(name, val, 1, (uint64_t)1 << 31, &u)) return EXIT_BAD; c->cap.n = u; }
         else if (strcmp(name, "--seed") == 0) { if (parse_u64(name, val, 0, UINT64_MAX, &u)) return EXIT_BAD; c->cap.seed = u; c->cap.seed_set = 1; }
         else if (strcmp(name, "--ept") == 0) { if (parse_u64(name, val, 1, 4096, &u)) return EXIT_BAD; c->cap.ept = (unsigned)u; }
+        else if (strcmp(name, "--schedule") == 0) c->cap.schedule = val;
+        else if (strcmp(name, "--warp-order") == 0) c->cap.warp_order = val;
+        else if (strcmp(name, "--drop-barrier") == 0) { if (parse_u64(name, val, 1, 1000000, &u)) return EXIT_BAD; c->cap.drop_barrier = (unsigned)u; }
+        else if (strcmp(name, "--drop-syncwarp") == 0) { if (parse_u64(name, val, 1, 1000000, &u)) return EXIT_BAD; c->cap.drop_syncwarp = (unsigned)u; }
         else if (strcmp(name, "--blocks-traced") == 0) { if (parse_u64(name, val, 1, UINT32_MAX, &u)) return EXIT_BAD; c->cap.blocks_traced = (unsigned)u; }
         else if (strcmp(name, "--workers") == 0) { if (parse_u64(name, val, 1, 64, &u)) return EXIT_BAD; c->cap.workers = (unsigned)u; }
         else if (strcmp(name, "--pass") == 0 || strcmp(name, "--block-index") == 0) {
@@ -377,6 +394,70 @@ static int cmd_render(int argc, char **argv)
     return viewer_render(&o);
 }
 
+/* ---- export ---- */
+
+/* Export's own flags are taken here; the rest are render's (parse_viewer). */
+static int cmd_export(int argc, char **argv)
+{
+    export_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.from = eo.to = -1;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    if (!rest) return usage_error("out of memory%s%s", "", "");
+    for (int i = 0; i < argc; i++) {
+        static const char *const valued[] = {"--from", "--to", "--fps", "--speed", "--lesson", NULL};
+        size_t alen = strcspn(argv[i], "=");
+        int k = -1;
+        for (int j = 0; valued[j]; j++)
+            if (strlen(valued[j]) == alen && !strncmp(argv[i], valued[j], alen)) k = j;
+        if (!strcmp(argv[i], "--no-motion")) { eo.no_motion = 1; continue; }
+        if (!strcmp(argv[i], "--frames") || !strcmp(argv[i], "--bench") || !strncmp(argv[i], "--frames=", 9) || !strncmp(argv[i], "--bench=", 8)) {
+            free(rest);
+            return usage_error("%s is for warpscope render (export writes frames with -o FOLDER)%s", argv[i], "");
+        }
+        if (k < 0) { rest[nrest++] = argv[i]; continue; }
+        const char *name = valued[k], *val = argv[i][alen] == '=' ? argv[i] + alen + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        if (!val) { free(rest); return usage_error("%s needs a value%s", name, ""); }
+        uint64_t u;
+        char *end;
+        double d;
+        if (k <= 1) {
+            if (parse_u64(name, val, 0, 100000000, &u)) { free(rest); return EXIT_BAD; }
+            if (k == 0) eo.from = (long)u; else eo.to = (long)u;
+        } else if (k <= 3) {
+            double lo = k == 2 ? 1 : 0.1, hi = k == 2 ? EXPORT_FPS_MAX : 60;
+            errno = 0;
+            d = strtod(val, &end);
+            if (errno || end == val || *end || !(d >= lo && d <= hi)) {
+                free(rest);
+                fprintf(stderr, "warpscope: %s expects a number from %g to %g, got \"%s\"\n", name, lo, hi, val);
+                return EXIT_BAD;
+            }
+            if (k == 2) eo.fps = d; else eo.speed = d;
+        } else {
+            eo.lesson = val;
+        }
+    }
+    int rc = parse_viewer(nrest, rest, &eo.v, 1);
+    free(rest);
+    if (rc) return rc;
+    eo.out = eo.v.out;
+    eo.v.lesson_dir = WS_LESSON_DIR;
+    if (eo.v.learn && !eo.lesson) eo.lesson = eo.v.learn; /* render's spelling, --learn, works too */
+    const viewer_opts *o = &eo.v;
+    if (!eo.out) return usage_error("export needs -o OUT: a .gif, .mp4, .webm or .svg file, or a folder for PNG frames%s%s", "", "");
+    if (eo.lesson && !eo.lesson[0]) return usage_error("--lesson needs a lesson: an id (\"03\") or a file%s%s", "", "");
+    if (eo.lesson && (o->file || o->cap.version || o->compare))
+        return usage_error("--lesson shows what the lesson shows: give no trace file, --version or --compare with it%s%s", "", "");
+    if (eo.lesson && (eo.from >= 0 || eo.to >= 0 || o->step >= 0 || o->phase >= 0 || o->event >= 0))
+        return usage_error("--lesson exports every step of the lesson: no --from, --to, --step, --phase or --event%s%s", "", "");
+    if (!eo.lesson && !o->file && !o->cap.version) return usage_error("export needs a trace file, --version ID or --lesson FILE%s%s", "", "");
+    if ((eo.from >= 0 || eo.to >= 0) && (o->step >= 0 || o->phase >= 0 || o->event >= 0))
+        return usage_error("give --from/--to or one of --step, --phase, --event%s%s", "", "");
+    return viewer_export(&eo);
+}
+
 /* ---- list ---- */
 
 static int cmd_list(void)
@@ -553,6 +634,114 @@ static int cmd_capture(int argc, char **argv)
     return 0;
 }
 
+/* ---- hazards ---- */
+
+/* The text of line n of a kernel file (without its indentation), or "". */
+static void source_line(const char *file, unsigned n, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *s = sources_find(file);
+    for (unsigned k = 1; s && k < n; k++) {
+        s = strchr(s, '\n');
+        if (s) s++;
+    }
+    if (!s) return;
+    s += strspn(s, " \t");
+    size_t l = strcspn(s, "\n");
+    snprintf(out, len, "%.*s", (int)(l < len ? l : len - 1), s);
+}
+
+static int cmd_hazards(int argc, char **argv)
+{
+    cli c;
+    memset(&c, 0, sizeof c);
+    int rc = parse_flags(argc, argv, &c, 1, 0, 1, 0);
+    if (rc) return rc;
+    if (!c.cap.version) return usage_error("hazards needs --version ID%s%s", "", "");
+    if (c.backend && strcmp(c.backend, "cpu")) return usage_error("hazards runs on the emulator (--backend cpu); compute-sanitizer racecheck is the GPU's%s%s", "", "");
+    trace t;
+    trace_init(&t);
+    if ((rc = do_capture(&c.cap, &t))) return rc;
+    const trace_provenance *p = &t.prov;
+    float *x = malloc((size_t)p->n * sizeof *x);
+    if (!x) { trace_free(&t); fprintf(stderr, "warpscope: out of memory\n"); return EXIT_BAD; }
+    capture_fill(p->data, p->seed, x, p->n);
+    double tol = capture_tolerance(x, p->n), diff = fabs((double)t.result - t.reference);
+    free(x);
+    int right = diff <= tol;
+    uint64_t pairs = 0;
+    for (size_t i = 0; i < t.nhazards; i++) pairs += t.hazards[i].count;
+    if (c.json) {
+        printf("{\"version\": \"%s\", \"block\": %u, \"n\": %" PRIu64 ", \"data\": \"%s\", \"seed\": %" PRIu64
+               ", \"schedule\": \"%s\", \"drop_barrier\": %u, \"drop_syncwarp\": %u, \"race_check\": \"%s\",\n"
+               " \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.3g, \"right\": %s, \"pairs\": %" PRIu64 ",\n \"hazards\": [",
+               p->version, p->block, p->n, p->data, p->seed, p->schedule, p->drop_barrier, p->drop_syncwarp, p->race_check,
+               (double)t.result, t.reference, tol, right ? "true" : "false", pairs);
+        for (size_t i = 0; i < t.nhazards; i++) {
+            const trace_hazard *h = &t.hazards[i];
+            printf("%s\n  {\"kind\": \"%s\", \"space\": \"%s\", \"buffer\": \"%s\", \"pass\": %u, \"word\": %" PRId64
+                   ", \"count\": %u, \"first\": {\"line\": %u, \"block\": %u, \"thread\": %u, \"access\": \"%s\"}"
+                   ", \"second\": {\"line\": %u, \"block\": %u, \"thread\": %u, \"access\": \"%s\"}}",
+                   i ? "," : "", trace_hazard_label((trace_hazard_kind)h->kind), h->space == TRACE_SPACE_GLOBAL ? "global" : "shared",
+                   h->space == TRACE_SPACE_GLOBAL && h->buf < t.nbuffers ? t.buffers[h->buf].name : "", h->pass, h->word,
+                   h->count, h->first.line, h->first.block, h->first.thread, h->first.write ? "write" : "read",
+                   h->second.line, h->second.block, h->second.thread, h->second.write ? "write" : "read");
+        }
+        printf("]}\n");
+        trace_free(&t);
+        return 0;
+    }
+    const ladder_version *v = ladder_find(p->version);
+    printf("%s: %s\n", p->version, v ? v->title : "");
+    printf("block %u, n %" PRIu64 ", data %s (seed %" PRIu64 "), schedule %s", p->block, p->n, p->data, p->seed, p->schedule);
+    if (p->drop_barrier) printf(", without the __syncthreads() of line %u", p->drop_barrier);
+    if (p->drop_syncwarp) printf(", without the __syncwarp() of line %u", p->drop_syncwarp);
+    printf("\nresult %.9g against the double-precision reference %.17g: %s\n", (double)t.result, t.reference,
+           right ? "right" : "WRONG");
+    if (!t.nhazards) {
+        printf("no hazards (%s memory watched)\n", p->race_check);
+        trace_free(&t);
+        return 0;
+    }
+    printf("%zu hazard%s (pairs of source lines), %" PRIu64 " racing pairs of accesses (%s memory watched):\n\n", t.nhazards,
+           t.nhazards == 1 ? "" : "s", pairs, p->race_check);
+    printf("%-4s %-6s %-7s %-26s %-26s %12s %7s\n", "kind", "space", "pass", "first (ran first)", "second", "word", "count");
+    for (size_t i = 0; i < t.nhazards; i++) {
+        const trace_hazard *h = &t.hazards[i];
+        char a[64], b[64], w[40];
+        snprintf(a, sizeof a, "line %u %s, thread %u", h->first.line, h->first.write ? "write" : "read", h->first.thread);
+        snprintf(b, sizeof b, "line %u %s, thread %u", h->second.line, h->second.write ? "write" : "read", h->second.thread);
+        if (h->first.block != h->second.block) {
+            snprintf(a + strlen(a), sizeof a - strlen(a), " (block %u)", h->first.block);
+            snprintf(b + strlen(b), sizeof b - strlen(b), " (block %u)", h->second.block);
+        }
+        if (h->space == TRACE_SPACE_GLOBAL)
+            snprintf(w, sizeof w, "%s[%" PRId64 "]", h->buf < t.nbuffers ? t.buffers[h->buf].name : "?", h->word);
+        else
+            snprintf(w, sizeof w, "%" PRId64, h->word);
+        printf("%-4s %-6s %-7u %-26s %-26s %12s %7u\n", trace_hazard_label((trace_hazard_kind)h->kind),
+               h->space == TRACE_SPACE_GLOBAL ? "global" : "shared", h->pass, a, b, w, h->count);
+    }
+    /* the lines named, as the kernel file has them */
+    unsigned shown[64];
+    size_t nshown = 0;
+    printf("\n");
+    for (size_t i = 0; i < t.nhazards; i++) {
+        unsigned lines[2] = {t.hazards[i].first.line, t.hazards[i].second.line};
+        for (int k = 0; k < 2; k++) {
+            int seen = 0;
+            for (size_t j = 0; j < nshown; j++) seen |= shown[j] == lines[k];
+            if (seen || nshown == 64) continue;
+            shown[nshown++] = lines[k];
+            char text[160];
+            source_line(p->source, lines[k], text, sizeof text);
+            printf("%s:%u: %s\n", p->source, lines[k], text);
+        }
+    }
+    trace_free(&t);
+    return 0;
+}
+
 /* ---- perf ---- */
 
 static double now_ms(void)
@@ -656,10 +845,11 @@ static int perf_grid(void)
 
 static int cmd_perf(int argc, char **argv)
 {
-    if (argc < 1 || (strcmp(argv[0], "capture") != 0 && strcmp(argv[0], "draw") != 0))
-        return usage_error("perf takes one benchmark: capture or draw%s%s", "", "");
+    if (argc < 1 || (strcmp(argv[0], "capture") != 0 && strcmp(argv[0], "draw") != 0 && strcmp(argv[0], "export") != 0))
+        return usage_error("perf takes one benchmark: capture, draw or export%s%s", "", "");
     if (argc > 1) return usage_error("unexpected argument \"%s\"%s", argv[1], "");
     if (!strcmp(argv[0], "draw")) return viewer_perf_draw();
+    if (!strcmp(argv[0], "export")) return viewer_perf_export();
     enum { REPS = 7 };
     static const unsigned blocks[] = {256, 1024};
     /* kept between captures, as the viewer keeps it: its stacks stay mapped */
@@ -942,10 +1132,12 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 2, argv + 2);
     if (strcmp(cmd, "capture") == 0) return cmd_capture(argc - 2, argv + 2);
     if (strcmp(cmd, "perf") == 0) return cmd_perf(argc - 2, argv + 2);
+    if (strcmp(cmd, "hazards") == 0) return cmd_hazards(argc - 2, argv + 2);
     if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
     if (strcmp(cmd, "learn") == 0) return cmd_learn(argc - 2, argv + 2);
     if (strcmp(cmd, "verify") == 0) return verify_main(argc - 2, argv + 2);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
+    if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);
     if (strcmp(cmd, "lesson") == 0) return cmd_lesson(argc - 2, argv + 2);
     return usage_error("unknown command \"%s\"%s", cmd, "");

@@ -401,6 +401,18 @@ static void apply_one(session *s, const action *a)
     case ACT_BENCH_SIZE: bench_size(s, a->i); break;
     case ACT_FULLSCREEN: s->fullscreen_requests++; break;
     case ACT_SCREENSHOT: s->screenshot_requests++; break;
+    case ACT_RECORD:
+        if (!s->pane[0].loaded) break;
+        s->recording = !s->recording;
+        if (s->recording) {
+            s->record_from = (long)s->pane[0].step;
+            char at[32];
+            snprintf(at, sizeof at, "%ld", s->record_from);
+            status_str(s, STR_RECORDING, at);
+        } else {
+            s->export_requests++;
+        }
+        break;
     case ACT_ESCAPE: /* an overlay closes first: a clicker's Esc must not end the lecture */
         s->overlay = s->overlay != OVERLAY_NONE ? OVERLAY_NONE : OVERLAY_QUIT;
         break;

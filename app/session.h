@@ -49,6 +49,7 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_BENCH_SIZE, "bench-size", ARG_INT)    \
     X(ACT_FULLSCREEN, "fullscreen", ARG_NONE)   \
     X(ACT_SCREENSHOT, "screenshot", ARG_NONE)   \
+    X(ACT_RECORD, "record", ARG_NONE)           \
     X(ACT_PICTURE, "picture", ARG_INT)          \
     X(ACT_WARP, "warp", ARG_INT)                \
     X(ACT_SLICE, "slice", ARG_INT)              \
@@ -171,6 +172,9 @@ typedef struct session {
     int mouse_x, mouse_y;
     int quit;
     unsigned fullscreen_requests, screenshot_requests; /* the window carries these out */
+    int recording;             /* ACT_RECORD: the first marks where, the second asks for an export */
+    long record_from;          /* pane 0's step when recording started */
+    unsigned export_requests;  /* the window exports record_from .. the current step as a GIF */
     str_id status_id;    /* STR_COUNT: status_text is shown as it is */
     char status_text[512];
     session_loader loader;

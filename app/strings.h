@@ -137,6 +137,10 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_LANG, "English / Chinese", "英文 / 中文")                                                          \
     X(STR_KEY_FULLSCREEN, "fullscreen", "全屏")                                                                  \
     X(STR_KEY_SHOT, "save a screenshot (PNG)", "保存截图（PNG）")                                                \
+    X(STR_KEY_RECORD, "record: press at the first step, again at the last: saves the steps as a GIF",            \
+      "录制：在第一步按一次，在最后一步再按一次：把这些步骤保存为 GIF")                                               \
+    X(STR_RECORDING, "recording from step %s: step on, then E again saves the GIF",                              \
+      "从第 %s 步开始录制：继续前进，再按 E 保存 GIF")                                                                \
     X(STR_KEY_HELP, "this help", "本帮助")                                                                      \
     X(STR_KEY_ESCAPE, "close an overlay; in the main view, quit (asks once)", "关闭浮层；在主视图中退出（会确认）") \
     X(STR_KEY_QUIT, "quit (asks once)", "退出（会确认）")                                                         \

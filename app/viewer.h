@@ -30,4 +30,9 @@ int viewer_window(const viewer_opts *o);
 int viewer_render(const viewer_opts *o);
 int viewer_perf_draw(void);
 
+/* warpscope export (export.h has the options) and its benchmark, warpscope perf export. */
+typedef struct export_opts export_opts;
+int viewer_export(const export_opts *o);
+int viewer_perf_export(void);
+
 #endif

@@ -32,6 +32,17 @@ expect 'give a trace file or --version, not both' "$ws" stats "$tmp/x.json" --ve
 expect "$tmp/none.json: cannot open" "$ws" stats "$tmp/none.json"
 printf '{"schema": "warpscope-trace",\n "schema_version": 1,\n "provenance": {]}\n' >"$tmp/bad.json"
 expect "$tmp/bad.json:3:18: JSON syntax error" "$ws" stats "$tmp/bad.json"
+# break-it switches: a line without a barrier, a bad schedule, a schedule on the GPU
+expect 'no __syncthreads() runs at line 26 of kernels/v2.cu' "$ws" hazards --version v2 --drop-barrier 26
+expect 'no __syncwarp() runs at line 25 of kernels/v4s.cu' "$ws" capture --version v4s --drop-syncwarp 25 -o "$tmp/d.json"
+expect 'no __syncthreads() runs at line 36 of kernels/v4s.cu' "$ws" stats --version v4s --drop-barrier 36
+expect '--drop-barrier expects a whole number' "$ws" hazards --version v2 --drop-barrier x
+expect '--schedule its needs a seed' "$ws" hazards --version v4 --schedule its
+expect '--schedule must be lockstep, its:SEED' "$ws" stats --version v4 --schedule random
+expect '--warp-order must be in-order, reversed or seeded:SEED' "$ws" hazards --version v2 --warp-order backwards
+expect 'use --backend cpu' "$ws" capture --version v4 --schedule its:1 --backend gpu -o "$tmp/g.json"
+expect 'hazards needs --version' "$ws" hazards
+[ -e "$tmp/d.json" ] && { echo "FAIL: a rejected drop left a file"; fail=1; }
 expect "cannot open for writing" "$ws" capture --version v2 -o "$tmp/no/such/dir/x.json"
 # the block shown: a pass or block that is not there, or was not traced
 expect '--pass 2: the trace has passes 0 to 1' "$ws" stats --version v2 --n 2^12 --pass 2

@@ -6,7 +6,7 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 for out in x.json x.wstrace; do
     # a capture of several seconds on one worker (the machine may be fast: the n is large)
-    "$ws" capture --version v2 --n 2^25 --workers 1 -o "$tmp/$out" 2>"$tmp/err" &
+    "$ws" capture --version v2 --n 2^24 --workers 1 -o "$tmp/$out" 2>"$tmp/err" &
     pid=$!
     sleep 0.5
     kill -INT $pid

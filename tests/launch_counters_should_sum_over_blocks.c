@@ -157,8 +157,43 @@ static void v1_launch_is_blocks_times_one(void)
     trace_free(&t);
 }
 
+/* A block's state at a point of the trace: waiting before its first event, at a barrier right after
+ * its barrier events, running at its accesses, done after its last event. */
+static void states_follow_the_events(void)
+{
+    trace t;
+    if (trace_block("v2", 64, 64 * 6, &t)) return;
+    analysis_grid g;
+    CHECK(analysis_grid_build(&t, &g) == 0, "grid");
+    for (unsigned b = 0; b < t.passes[0].grid; b++) {
+        const analysis_block *ab = analysis_grid_find(&g, 0, b);
+        CHECK(ab != NULL, "block %u", b);
+        if (!ab) continue;
+        size_t first = g.order[ab->first], last = g.order[ab->first + ab->count - 1];
+        if (first > 0) CHECK(analysis_block_state_at(&t, &g, ab, first - 1) == ANALYSIS_BLOCK_WAITING, "block %u before its start", b);
+        CHECK(analysis_block_state_at(&t, &g, ab, last) == ANALYSIS_BLOCK_DONE, "block %u at its end", b);
+        for (size_t k = 0; k + 1 < ab->count; k++) {
+            size_t ev = g.order[ab->first + k];
+            analysis_block_state st = analysis_block_state_at(&t, &g, ab, ev);
+            int barrier = t.events[ev].kind == TRACE_BARRIER;
+            CHECK(st == (barrier ? ANALYSIS_BLOCK_AT_BARRIER : ANALYSIS_BLOCK_RUNNING), "block %u event %zu: state %d", b, ev, (int)st);
+        }
+        /* v2's partial is the block's sum of its 64 inputs */
+        double sum = 0;
+        for (size_t k = 0; k < ab->count; k++) {
+            const trace_event *e = &t.events[g.order[ab->first + k]];
+            if (e->kind != TRACE_GLOBAL_LOAD) continue;
+            for (int j = 0; j < __builtin_popcount(e->mask); j++) sum += trace_lane_value(&t, e, (size_t)j, 0);
+        }
+        CHECK(ab->has_partial && (double)ab->partial == sum, "block %u: partial %g, its inputs sum to %g", b, (double)ab->partial, sum);
+    }
+    analysis_grid_free(&g);
+    trace_free(&t);
+}
+
 int main(void)
 {
+    states_follow_the_events();
     for (size_t i = 0; i < ladder_count; i++) sums_per_block(&ladder_versions[i]);
     v1_launch_is_blocks_times_one();
     CHECK_DONE("launch_counters_should_sum_over_blocks");

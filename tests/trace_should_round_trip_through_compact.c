@@ -105,6 +105,8 @@ int main(void)
     round_trip("v2", 3000, 100, NULL, NULL);
     round_trip("naive", 100, 1, NULL, NULL);
     round_trip("v7", 999, 2, NULL, NULL);
+    round_trip("v4", 0, 1, NULL, NULL);          /* hazards in shared memory */
+    round_trip("naive-race", 300, 2, NULL, NULL); /* hazards in global memory, several passes */
     round_trip("v8", 5000, 4, &bin, &len);
     if (!bin) CHECK_DONE("trace_should_round_trip_through_compact");
     /* cut short: every length fails with a message */

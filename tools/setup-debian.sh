@@ -3,7 +3,8 @@
 # another user it uses sudo when there is one, and otherwise says what to run as root.
 set -e
 # fonts-wqy-microhei: one font with Latin and Simplified Chinese glyphs (SDL2_ttf has no fallback)
-pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev xvfb xauth fonts-wqy-microhei"
+# libgif-dev: warpscope export's GIFs. ffmpeg (MP4, WebM export) is optional and not installed here.
+pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 [ -z "$missing" ] && exit 0

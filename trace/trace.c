@@ -52,6 +52,7 @@ void trace_free(trace *t)
     free(t->events);
     free(t->lane_addr);
     free(t->values);
+    free(t->hazards);
     trace_init(t);
 }
 
@@ -149,6 +150,58 @@ int trace_add_buffer(trace *t, const char *name, unsigned pass)
     return 0;
 }
 
+static const struct {
+    const char *label, *words;
+} hazard_info[TRACE_HAZARD_KIND_COUNT] = {
+#define TRACE_X_HINFO(name, label, words) {label, words},
+    TRACE_HAZARD_KINDS(TRACE_X_HINFO)
+#undef TRACE_X_HINFO
+};
+
+const char *trace_hazard_label(trace_hazard_kind kind)
+{
+    return (unsigned)kind < TRACE_HAZARD_KIND_COUNT ? hazard_info[kind].label : "?";
+}
+
+const char *trace_hazard_words(trace_hazard_kind kind)
+{
+    return (unsigned)kind < TRACE_HAZARD_KIND_COUNT ? hazard_info[kind].words : "?";
+}
+
+int trace_hazard_from_label(const char *label)
+{
+    for (int k = 0; k < TRACE_HAZARD_KIND_COUNT; k++)
+        if (strcmp(hazard_info[k].label, label) == 0) return k;
+    return -1;
+}
+
+int trace_add_hazard(trace *t, const trace_hazard *h)
+{
+    trace_hazard *q = realloc(t->hazards, (t->nhazards + 1) * sizeof *q);
+    if (!q) return -1;
+    t->hazards = q;
+    t->hazards[t->nhazards++] = *h;
+    return 0;
+}
+
+size_t trace_event_hazards(const trace *t, size_t ev, size_t *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        if (h->first.event != (int64_t)ev && h->second.event != (int64_t)ev) continue;
+        if (n < max) out[n] = i;
+        n++;
+    }
+    return n;
+}
+
+static int access_equal(const trace_hazard_access *p, const trace_hazard_access *q)
+{
+    return p->block == q->block && p->thread == q->thread && p->line == q->line && p->write == q->write &&
+           p->event == q->event;
+}
+
 int trace_equal(const trace *a, const trace *b)
 {
     if (memcmp(&a->prov, &b->prov, sizeof a->prov) != 0) return 0;
@@ -171,5 +224,13 @@ int trace_equal(const trace *a, const trace *b)
     }
     if (a->nlanes && memcmp(a->lane_addr, b->lane_addr, a->nlanes * sizeof *a->lane_addr)) return 0;
     if (a->nvals && memcmp(a->values, b->values, a->nvals * sizeof *a->values)) return 0;
+    if (a->nhazards != b->nhazards) return 0;
+    for (size_t i = 0; i < a->nhazards; i++) { /* field by field: the struct has padding */
+        const trace_hazard *p = &a->hazards[i], *q = &b->hazards[i];
+        if (p->kind != q->kind || p->space != q->space || p->buf != q->buf || p->pass != q->pass ||
+            p->word != q->word || p->count != q->count || !access_equal(&p->first, &q->first) ||
+            !access_equal(&p->second, &q->second))
+            return 0;
+    }
     return 1;
 }

@@ -14,7 +14,10 @@
 extern "C" {
 #endif
 
-#define TRACE_SCHEMA_VERSION 1
+/* 2 added the schedule, the dropped barriers and the hazards list; version 1 files still load
+ * (as lockstep captures with no race check). */
+#define TRACE_SCHEMA_VERSION 2
+#define TRACE_SCHEMA_VERSION_MIN 1
 
 /* X(enum suffix, JSON/label string, carries per-lane data, counts as a data instruction) */
 #define TRACE_KINDS(X)                                   \
@@ -81,7 +84,46 @@ typedef struct trace_provenance {
     char data[16];                 /* ones | ramp | random-int | random-float */
     uint64_t n, seed;
     uint32_t block, elems_per_thread, blocks_traced;
+    char schedule[48];             /* "lockstep", "its:7", "adversarial: lanes-descending" ... ("" = lockstep) */
+    uint32_t drop_barrier;         /* source line whose __syncthreads was left out; 0 none */
+    uint32_t drop_syncwarp;        /* source line whose __syncwarp was left out; 0 none */
+    char race_check[16];           /* what the race detector watched: "shared+global", "shared", "" not run */
 } trace_provenance;
+
+/* A hazard, as compute-sanitizer's racecheck names them: two accesses to one word by different
+ * threads, at least one a write, with no __syncthreads (or __syncwarp, within a warp; or a
+ * __threadfence then atomic handshake, between blocks) ordering them. X(enum, JSON, words) */
+#define TRACE_HAZARD_KINDS(X)                  \
+    X(RAW, "raw", "read after write")          \
+    X(WAR, "war", "write after read")          \
+    X(WAW, "waw", "write after write")
+
+typedef enum trace_hazard_kind {
+#define TRACE_X_HENUM(name, label, words) TRACE_HAZARD_##name,
+    TRACE_HAZARD_KINDS(TRACE_X_HENUM)
+#undef TRACE_X_HENUM
+    TRACE_HAZARD_KIND_COUNT
+} trace_hazard_kind;
+
+typedef enum trace_space { TRACE_SPACE_SHARED, TRACE_SPACE_GLOBAL } trace_space;
+
+typedef struct trace_hazard_access {
+    uint32_t block, thread; /* thread within its block */
+    uint32_t line;
+    uint8_t write;          /* 1 a store, 0 a load */
+    int64_t event;          /* index into trace.events of the warp instruction; -1 when not recorded */
+} trace_hazard_access;
+
+/* One pair of source lines that race; the example is the first pair of accesses seen. */
+typedef struct trace_hazard {
+    uint8_t kind;           /* trace_hazard_kind */
+    uint8_t space;          /* trace_space */
+    uint8_t buf;            /* global buffer id (trace_buffer index) */
+    uint8_t pass;
+    int64_t word;           /* shared: 4-byte word; global: element index in buf */
+    trace_hazard_access first, second; /* in the order they ran */
+    uint32_t count;         /* racing pairs of accesses with these lines, over all words and threads */
+} trace_hazard;
 
 typedef struct trace {
     trace_provenance prov;
@@ -97,6 +139,8 @@ typedef struct trace {
     float *values;     /* per active lane: its event's width of values (4 for a float4, else 1) */
     size_t nlanes, cap_lanes;
     size_t nvals, cap_vals;
+    trace_hazard *hazards;
+    size_t nhazards;
 } trace;
 
 void trace_init(trace *t);
@@ -117,6 +161,13 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float 
 int trace_append(trace *t, const trace *src);
 int trace_add_pass(trace *t, trace_pass p);
 int trace_add_buffer(trace *t, const char *name, unsigned pass);
+int trace_add_hazard(trace *t, const trace_hazard *h);
+const char *trace_hazard_label(trace_hazard_kind kind); /* "raw", "war", "waw" */
+const char *trace_hazard_words(trace_hazard_kind kind); /* "read after write" ... */
+int trace_hazard_from_label(const char *label);         /* -1 if unknown */
+/* The hazards whose first or second access is event ev (for marking a step): up to max indices
+ * into t->hazards in out; returns how many there are in all. */
+size_t trace_event_hazards(const trace *t, size_t ev, size_t *out, size_t max);
 /* 1 when both traces hold the same provenance, results and events (bit for bit). */
 int trace_equal(const trace *a, const trace *b);
 

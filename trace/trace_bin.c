@@ -1,6 +1,10 @@
 /* trace: the compact encoding (.wstrace), for traces too large for JSON.
  *
- * Same schema and provenance as the JSON form, laid out in columns so that it loads with a few
+ * Same schema and provenance as the JSON form (schema 2 adds, after blocks_traced, the schedule
+ * and race check as strings and the two dropped lines as varints, and after the values the hazards:
+ * a varint count, then per hazard kind, space, buffer and pass bytes, zigzag word, varint count, and
+ * for each of its two accesses varint block, thread and line, a write byte and a zigzag event;
+ * schema 1 files have neither), laid out in columns so that it loads with a few
  * linear scans (README, "The compact trace encoding", documents it byte by byte). Little-endian
  * throughout, written byte by byte so the file is the same on any host. Integers that are mostly
  * small (lines, phases, block deltas, lane address deltas) are LEB128 varints, zigzag-coded when
@@ -112,6 +116,11 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
     w_u(w, p->block, 4);
     w_u(w, p->elems_per_thread, 4);
     w_u(w, p->blocks_traced, 4);
+    /* schema 2: the schedule, the break-it switches and the race check */
+    w_str(w, p->schedule);
+    w_var(w, p->drop_barrier);
+    w_var(w, p->drop_syncwarp);
+    w_str(w, p->race_check);
     w_u(w, f32_bits(t->result), 4);
     w_u(w, f64_bits(t->reference), 8);
     w_var(w, t->npasses);
@@ -164,6 +173,25 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
         unsigned wd = trace_event_width(&ev[i]);
         for (size_t j = 0; j < k; j++)
             for (unsigned c = 0; c < wd; c++) w_u(w, f32_bits(trace_lane_value(t, &ev[i], j, c)), 4);
+    }
+    /* schema 2: the hazards, after the events they point at */
+    w_var(w, t->nhazards);
+    for (size_t i = 0; i < t->nhazards && !w->failed; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        w_byte(w, h->kind);
+        w_byte(w, h->space);
+        w_byte(w, h->buf);
+        w_byte(w, h->pass);
+        w_var(w, zigzag(h->word));
+        w_var(w, h->count);
+        const trace_hazard_access *acc[2] = {&h->first, &h->second};
+        for (int k = 0; k < 2; k++) {
+            w_var(w, acc[k]->block);
+            w_var(w, acc[k]->thread);
+            w_var(w, acc[k]->line);
+            w_byte(w, acc[k]->write);
+            w_var(w, zigzag(acc[k]->event));
+        }
     }
     for (int i = 0; i < 8; i++) w_byte(w, magic[7 - i]); /* the end: a truncated file is caught */
     w_flush(w);
@@ -250,13 +278,46 @@ static uint64_t r_range(rbuf *r, int bytes, uint64_t lo, uint64_t hi, const char
 
 static int global_kind(int k) { return k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC; }
 
+/* Hazards point at events by index: read after the events, and checked against them. */
+static void read_hazards(rbuf *r, trace *t)
+{
+    uint64_t nh = r_var(r, "hazards");
+    if (!r->failed && nh > r_left(r) / 14) { r_fail(r, "hazards: %" PRIu64 " hazards cannot fit in the %zu bytes left", nh, r_left(r)); return; }
+    for (uint64_t i = 0; i < nh && !r->failed; i++) {
+        char wh[48];
+        snprintf(wh, sizeof wh, "hazards[%" PRIu64 "]", i);
+        trace_hazard h;
+        memset(&h, 0, sizeof h);
+        h.kind = (uint8_t)r_range(r, 1, 0, TRACE_HAZARD_KIND_COUNT - 1, wh);
+        h.space = (uint8_t)r_range(r, 1, 0, TRACE_SPACE_GLOBAL, wh);
+        h.buf = (uint8_t)r_range(r, 1, 0, t->nbuffers ? t->nbuffers - 1 : 0, wh);
+        h.pass = (uint8_t)r_range(r, 1, 0, t->npasses - 1, wh);
+        h.word = unzigzag(r_var(r, wh));
+        uint64_t count = r_var(r, wh);
+        if (!r->failed && (h.word < 0 || h.word >= BIN_MAX_GLOBAL_INDEX || count > UINT32_MAX)) { r_fail(r, "%s: word or count out of range", wh); return; }
+        h.count = (uint32_t)count;
+        trace_hazard_access *acc[2] = {&h.first, &h.second};
+        for (int k = 0; k < 2 && !r->failed; k++) {
+            uint64_t block = r_var(r, wh), thread = r_var(r, wh), line = r_var(r, wh);
+            uint64_t write = r_range(r, 1, 0, 1, wh);
+            int64_t ev = unzigzag(r_var(r, wh));
+            if (r->failed) return;
+            if (block > UINT32_MAX || thread >= 1024 || line > BIN_MAX_LINE || ev < -1 || ev >= (int64_t)t->nevents)
+                { r_fail(r, "%s.%s: block, thread, line or event out of range", wh, k ? "second" : "first"); return; }
+            *acc[k] = (trace_hazard_access){(uint32_t)block, (uint32_t)thread, (uint32_t)line, (uint8_t)write, ev};
+        }
+        if (!r->failed && trace_add_hazard(t, &h)) r_fail(r, "out of memory");
+    }
+}
+
 static void read_bin(rbuf *r, trace *t)
 {
     if (r_left(r) < 8 || memcmp(r->p, magic, 8) != 0) { r_fail(r, "not a warpscope compact trace (no WSTRACE header)"); return; }
     r->p += 8;
     uint64_t fmt = r_u(r, 4, "format"), sv = r_u(r, 4, "schema_version");
     if (!r->failed && fmt != BIN_FORMAT) { r_fail(r, "format: this warpscope reads compact format %d, the file is %" PRIu64, BIN_FORMAT, fmt); return; }
-    if (!r->failed && sv != TRACE_SCHEMA_VERSION) { r_fail(r, "schema_version: this warpscope reads version %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION, sv); return; }
+    if (!r->failed && (sv < TRACE_SCHEMA_VERSION_MIN || sv > TRACE_SCHEMA_VERSION))
+        { r_fail(r, "schema_version: this warpscope reads versions %d to %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION_MIN, TRACE_SCHEMA_VERSION, sv); return; }
     trace_provenance *p = &t->prov;
     r_str(r, p->backend, sizeof p->backend, "provenance.backend");
     r_str(r, p->device, sizeof p->device, "provenance.device");
@@ -272,6 +333,14 @@ static void read_bin(rbuf *r, trace *t)
     if (!r->failed && p->block % BIN_WARP_SIZE) { r_fail(r, "provenance.block: %u is not a whole number of warps", p->block); return; }
     p->elems_per_thread = (uint32_t)r_range(r, 4, 0, 1 << 20, "provenance.elems_per_thread");
     p->blocks_traced = (uint32_t)r_u(r, 4, "provenance.blocks_traced");
+    if (sv >= 2) {
+        r_str(r, p->schedule, sizeof p->schedule, "provenance.schedule");
+        uint64_t db = r_var(r, "provenance.drop_barrier"), ds = r_var(r, "provenance.drop_syncwarp");
+        if (!r->failed && (db > BIN_MAX_LINE || ds > BIN_MAX_LINE)) { r_fail(r, "provenance.drop_barrier: a line over %u", BIN_MAX_LINE); return; }
+        p->drop_barrier = (uint32_t)db;
+        p->drop_syncwarp = (uint32_t)ds;
+        r_str(r, p->race_check, sizeof p->race_check, "provenance.race_check");
+    }
     uint32_t rb = (uint32_t)r_u(r, 4, "result");
     memcpy(&t->result, &rb, 4);
     uint64_t db = r_u(r, 8, "reference");
@@ -398,12 +467,15 @@ static void read_bin(rbuf *r, trace *t)
         }
     }
     if (r->failed) return;
-    if (r_left(r) < 4 * (size_t)nv + 8) { r_fail(r, "values: the file ends too soon"); return; }
+    if (r_left(r) < 4 * (size_t)nv) { r_fail(r, "values: the file ends too soon"); return; }
     /* the values, in event order: the order of trace.values */
     for (size_t i = 0; i < values; i++, r->p += 4) {
         uint32_t u = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
         memcpy(&t->values[i], &u, 4);
     }
+    if (sv >= 2) read_hazards(r, t);
+    if (r->failed) return;
+    if (r_left(r) < 8) { r_fail(r, "end: the file ends too soon"); return; }
     for (int i = 0; i < 8; i++)
         if (r->p[i] != magic[7 - i]) { r_fail(r, "end: the file does not end with the trailer (truncated or corrupted)"); return; }
     r->p += 8;
