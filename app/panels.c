@@ -723,7 +723,7 @@ static void draw_bench(ui *u, dl_rect r)
     if (maxg <= 0) maxg = 1;
     int rows = 0;
     for (size_t i = 0; i < res->nrows; i++)
-        if (res->rows[i].n == n && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
+        if (res->rows[i].n == n && res->rows[i].mode == RESULTS_LAUNCH && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
     int chart_h = (in.y + in.h - top) * 2 / 5;
     int bars_h = in.y + in.h - top - chart_h - 2 * u->lh;
     int lh = rows ? bars_h / rows : bars_h;
@@ -734,8 +734,8 @@ static void draw_bench(ui *u, dl_rect r)
     int y = top;
     for (size_t i = 0; i < res->nrows && lh >= u->lh; i++) {
         const results_row *row = &res->rows[i];
-        if (row->n != n || strcmp(row->name, "d2d-copy") == 0) continue;
-        int is_lib = !strcmp(row->name, "cub") || !strcmp(row->name, "thrust"), is_ceil = !strcmp(row->name, "read-ceiling");
+        if (row->n != n || row->mode != RESULTS_LAUNCH || strcmp(row->name, "d2d-copy") == 0) continue;
+        int is_lib = !strcmp(row->name, "cub") || !strcmp(row->name, "thrust"), is_ceil = !strcmp(row->kind, "read");
         dl_colour c = is_lib ? th->diverged : is_ceil ? th->dim : th->working;
         int ty = y + (lh - u->lh) / 2;
         dl_text(u->l, (dl_rect){in.x, ty, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, row->name);
