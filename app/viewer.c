@@ -36,7 +36,7 @@ typedef struct app {
     viewer_opts o;
     learn *L;            /* taking a lesson, or NULL */
     session s;
-    results res;
+    results_set res;     /* one run per GPU: assets/bench-*.json, or the --bench file */
     int have_results;
     scene sc;
 } app;
@@ -112,20 +112,23 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
     A->s.scale = o->scale > 0 ? o->scale : 1.0;
     A->s.fine = o->fine;
     if (o->bench) {
-        if (results_read_file(&A->res, o->bench, err, errlen)) return -1;
+        if (results_set_read_files(&A->res, &o->bench, 1, err, errlen)) return -1;
         A->have_results = 1;
     } else {
-        char path[1024], ignore[256];
-        snprintf(path, sizeof path, "%s/bench-h100.json", asset_dir());
-        A->have_results = results_read_file(&A->res, path, ignore, sizeof ignore) == 0;
+        char ignore[256];
+        A->have_results = results_set_read_dir(&A->res, asset_dir(), ignore, sizeof ignore) == 0 && A->res.count;
     }
-    A->s.results = A->have_results ? &A->res : NULL;
+    A->s.results_set = A->have_results ? &A->res : NULL;
+    A->s.results = A->have_results ? &A->res.runs[0] : NULL;
     if (A->have_results) { /* the chart opens on the largest size, where the ladder spreads most */
         uint64_t sizes[64];
-        size_t n = results_sizes(&A->res, sizes, 64);
+        size_t n = results_sizes(A->s.results, sizes, 64);
         A->s.bench_size = n ? n - 1 : 0;
     }
-    if (o->bench && !o->file && !o->cap.version) { A->s.overlay = OVERLAY_BENCH; return 0; }
+    if (o->bench && !o->file && !o->cap.version) {
+        A->s.overlay = OVERLAY_BENCH;
+        return o->actions ? apply_script(A, o->actions, err, errlen) : 0;
+    }
     if (o->learn) { /* a lesson drives the panes */
         A->L = learn_create(o->lesson_dir ? o->lesson_dir : "lessons", !o->out && !o->frames, err, errlen);
         if (!A->L) return -1;
@@ -162,7 +165,7 @@ static void app_free(app *A)
     emu_destroy(A->o.cap.emu);
     scene_free(&A->sc);
     session_free(&A->s);
-    if (A->have_results) results_free(&A->res);
+    if (A->have_results) results_set_free(&A->res);
 }
 
 /* ---- a canvas: a surface, a software renderer on it, the fonts and a draw list ---- */
