@@ -17,7 +17,7 @@
 #include "verify.h"
 #include "viewer.h"
 
-enum { EXIT_BAD = 2 };
+enum { EXIT_BAD = 2, EXIT_WRONG = 1 /* a result off its reference: the trace is written, the finding reported */ };
 
 static int usage_error(const char *fmt, const char *a, const char *b)
 {
@@ -62,7 +62,7 @@ static int parse_u64(const char *flag, const char *s, uint64_t lo, uint64_t hi, 
 {
     char *end;
     errno = 0;
-    if (!s || !*s || *s == '-' || *s == '+') goto bad;
+    if (!s || *s < '0' || *s > '9') goto bad; /* strtoull would skip spaces and take a sign */
     unsigned long long v = strtoull(s, &end, 10);
     if (errno || *end || v < lo || v > hi) goto bad;
     *out = v;
@@ -124,7 +124,7 @@ static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int all
         else if (strcmp(name, "--n") == 0) { if (parse_u64(name, val, 1, (uint64_t)1 << 31, &u)) return EXIT_BAD; c->cap.n = u; }
         else if (strcmp(name, "--seed") == 0) { if (parse_u64(name, val, 0, UINT64_MAX, &u)) return EXIT_BAD; c->cap.seed = u; c->cap.seed_set = 1; }
         else if (strcmp(name, "--ept") == 0) { if (parse_u64(name, val, 1, 4096, &u)) return EXIT_BAD; c->cap.ept = (unsigned)u; }
-        else if (strcmp(name, "--blocks-traced") == 0) { if (parse_u64(name, val, 1, 65536, &u)) return EXIT_BAD; c->cap.blocks_traced = (unsigned)u; }
+        else if (strcmp(name, "--blocks-traced") == 0) { if (parse_u64(name, val, 1, TRACE_BLOCKS_TRACED_MAX, &u)) return EXIT_BAD; c->cap.blocks_traced = (unsigned)u; }
     }
     return 0;
 }
@@ -269,6 +269,30 @@ static unsigned all_blocks_totals(const trace *t, analysis_counters *sum)
     return n;
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped, so the output stays JSON
+ * whatever a trace file's provenance holds. */
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') printf("\\%c", ch);
+        else if (ch < 0x20 || ch == 0x7f) printf("\\u%04x", ch);
+        else putchar(ch);
+    }
+    putchar('"');
+}
+
+/* One line on stderr when a result is off its double-precision reference by more than the
+ * tolerance for its n (a wrong result is a finding, not a number); 1 then, else 0. */
+static int report_result(const trace *t)
+{
+    if (trace_result_ok(t) != 0) return 0;
+    fprintf(stderr, "warpscope: WRONG RESULT: %s computed %.9g, the double-precision reference is %.17g; off by %.3g, more than the %.3g allowed for n = %" PRIu64 "\n",
+            t->prov.version, (double)t->result, t->reference, fabs((double)t->result - t->reference), t->tolerance, t->prov.n);
+    return 1;
+}
+
 static void json_counters(const analysis_counters *c)
 {
     printf("{\"active_threads\": %" PRIu64 ", \"idle_threads\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
@@ -310,10 +334,18 @@ static int cmd_stats(int argc, char **argv)
     const ladder_version *v = ladder_find(t.prov.version);
     const trace_provenance *p = &t.prov;
     if (c.json) {
-        printf("{\"version\": \"%s\", \"title\": \"%s\", \"device\": \"%s\", \"block\": %u, \"n\": %" PRIu64
-               ", \"data\": \"%s\", \"seed\": %" PRIu64 ", \"elems_per_thread\": %u, \"passes\": %zu, \"result\": %.9g, \"reference\": %.17g,\n \"phases\": [",
-               p->version, v ? v->title : "", p->device, p->block, p->n, p->data, p->seed, p->elems_per_thread, t.npasses,
-               (double)t.result, t.reference);
+        int ok = trace_result_ok(&t);
+        printf("{\"version\": ");
+        json_str(p->version);
+        printf(", \"title\": ");
+        json_str(v ? v->title : "");
+        printf(", \"device\": ");
+        json_str(p->device);
+        printf(", \"block\": %u, \"n\": %" PRIu64 ", \"data\": ", p->block, p->n);
+        json_str(p->data);
+        printf(", \"seed\": %" PRIu64 ", \"elems_per_thread\": %u, \"passes\": %zu, \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.17g, \"result_ok\": %s,\n \"phases\": [",
+               p->seed, p->elems_per_thread, t.npasses, (double)t.result, t.reference, t.tolerance,
+               ok < 0 ? "null" : ok ? "true" : "false");
         for (size_t i = 0; i < s.nphases; i++) {
             printf("%s\n  ", i ? "," : "");
             json_counters(&s.phases[i]);
@@ -346,12 +378,15 @@ static int cmd_stats(int argc, char **argv)
             snprintf(label, sizeof label, "%u blk", nb);
             print_row(label, &all);
         }
-        printf("\nresult %.9g, double-precision reference %.17g, difference %.3g\n", (double)t.result, t.reference,
-               fabs((double)t.result - t.reference));
+        int ok = trace_result_ok(&t);
+        printf("\nresult %.9g, double-precision reference %.17g, difference %.3g: %s\n", (double)t.result, t.reference,
+               fabs((double)t.result - t.reference),
+               ok < 0 ? "not checked (the trace carries no tolerance)" : ok ? "within the tolerance for this n" : "WRONG");
     }
+    int wrong = report_result(&t);
     free(s.phases);
     trace_free(&t);
-    return 0;
+    return wrong ? EXIT_WRONG : 0;
 }
 
 /* ---- capture ---- */
@@ -375,8 +410,9 @@ static int cmd_capture(int argc, char **argv)
     }
     fprintf(stderr, "warpscope: %s captured on %s: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
             t.prov.version, t.prov.device, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
+    int wrong = report_result(&t);
     trace_free(&t);
-    return 0;
+    return wrong ? EXIT_WRONG : 0;
 }
 
 /* ---- perf ---- */
@@ -461,7 +497,7 @@ static int cmd_ladder(void)
         if ((rc = compute_stats(&t, &s))) { trace_free(&t); return rc; }
         const analysis_counters *c = &s.totals;
         char rr[40];
-        snprintf(rr, sizeof rr, "%.9g/%.9g", (double)t.result, t.reference);
+        snprintf(rr, sizeof rr, "%.9g/%.9g%s", (double)t.result, t.reference, trace_result_ok(&t) == 0 ? " WRONG" : "");
         printf("%-6s %-44s %6zu %7" PRIu64 " %10" PRIu64 " %9" PRIu64 " %7" PRIu64 "/%-7" PRIu64 " %5.1f%% %6" PRIu64 "/%-6" PRIu64 " %12s\n",
                d.version, ladder_versions[i].title, s.nphases, c->idle_threads, c->warp_instructions,
                c->divergent_warp_instructions, c->bank_conflicts_load, c->bank_conflicts_store,

@@ -2,7 +2,6 @@
  * atlas made once per font size, so a frame blits rectangles and allocates nothing. */
 #include "ui.h"
 
-#include <cjson/cJSON.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,53 +9,6 @@
 #include <string.h>
 
 #include "ladder.h"
-
-/* ---------- theme ---------- */
-
-static int parse_colour(const char *s, SDL_Color *c)
-{
-    unsigned v;
-    if (!s || s[0] != '#' || strlen(s) != 7 || sscanf(s + 1, "%6x", &v) != 1) return -1;
-    *c = (SDL_Color){(Uint8)(v >> 16), (Uint8)(v >> 8), (Uint8)v, 255};
-    return 0;
-}
-
-int ui_theme_load(ui_theme *th, const char *path, char *err, size_t errlen)
-{
-    memset(th, 0, sizeof *th);
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open theme", path); return -1; }
-    char buf[8192];
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = '\0';
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(buf, &end, 1);
-    if (!root) {
-        int line, col;
-        trace_text_position(buf, end ? (size_t)(end - buf) : 0, &line, &col);
-        snprintf(err, errlen, "%s:%d:%d: JSON syntax error", path, line, col);
-        return -1;
-    }
-    static const struct { const char *key; size_t off; } keys[] = {
-#define K(name) {#name, offsetof(ui_theme, name)}
-        K(background), K(panel), K(text), K(dim), K(grid), K(working), K(idle), K(diverged), K(exited), K(barrier),
-        K(read), K(write), K(conflict), K(line), K(tree), K(subtree), K(accent)
-#undef K
-    };
-    int rc = 0;
-    const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
-    snprintf(th->name, sizeof th->name, "%s", cJSON_IsString(name) ? name->valuestring : "theme");
-    for (size_t i = 0; i < sizeof keys / sizeof *keys && !rc; i++) {
-        const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, keys[i].key);
-        if (!cJSON_IsString(it) || parse_colour(it->valuestring, (SDL_Color *)((char *)th + keys[i].off))) {
-            snprintf(err, errlen, "%s: %s: expected a colour \"#RRGGBB\"", path, keys[i].key);
-            rc = -1;
-        }
-    }
-    cJSON_Delete(root);
-    return rc;
-}
 
 /* ---------- fonts ---------- */
 

@@ -8,16 +8,8 @@
 #include <SDL_ttf.h>
 
 #include "results.h"
+#include "theme.h"
 #include "view.h"
-
-typedef struct ui_theme {
-    char name[16];
-    SDL_Color background, panel, text, dim, grid, working, idle, diverged, exited, barrier, read, write,
-        conflict, line, tree, subtree, accent;
-} ui_theme;
-
-/* 0, or -1 with "path: key: ..." in err. */
-int ui_theme_load(ui_theme *th, const char *path, char *err, size_t errlen);
 
 /* Glyph atlases are opaque (text antialiased onto its background colour), one per colour pair
  * in use, made on first use: a blit is then a copy, which the software renderer does fast. */

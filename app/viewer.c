@@ -121,7 +121,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         char rel[64];
         snprintf(rel, sizeof rel, "themes/%s.json", names[i]);
         asset_path(path, sizeof path, rel);
-        if (ui_theme_load(&A->themes[i], path, err, errlen)) return -1;
+        if (theme_load(&A->themes[i], path, err, errlen)) return -1;
     }
     if (o->theme && strcmp(o->theme, "light") && strcmp(o->theme, "dark")) {
         snprintf(err, errlen, "--theme must be light or dark, got \"%s\"", o->theme);

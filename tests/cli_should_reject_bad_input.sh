@@ -31,7 +31,7 @@ expect '--seed needs a value' "$ws" stats --version v2 --seed
 expect 'give a trace file or --version, not both' "$ws" stats "$tmp/x.json" --version v2
 expect "$tmp/none.json: cannot open" "$ws" stats "$tmp/none.json"
 printf '{"schema": "warpscope-trace",\n "schema_version": 1,\n "provenance": {]}\n' >"$tmp/bad.json"
-expect "$tmp/bad.json:3:18: JSON syntax error" "$ws" stats "$tmp/bad.json"
+expect "$tmp/bad.json:3:17: JSON syntax error" "$ws" stats "$tmp/bad.json"
 expect "cannot open for writing" "$ws" capture --version v2 -o "$tmp/no/such/dir/x.json"
 # a capture the user already has is not replaced by a failed one
 echo keep >"$tmp/keep.json"

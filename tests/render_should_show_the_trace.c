@@ -48,7 +48,7 @@ static int setup(fixture *f, const char *version, unsigned block)
         fprintf(stderr, "%s\n", err);
         return -1;
     }
-    if (ui_theme_load(&f->th, WS_ASSETS "/themes/light.json", err, sizeof err)) { fprintf(stderr, "%s\n", err); return -1; }
+    if (theme_load(&f->th, WS_ASSETS "/themes/light.json", err, sizeof err)) { fprintf(stderr, "%s\n", err); return -1; }
     f->s = SDL_CreateRGBSurfaceWithFormat(0, W, H, 32, SDL_PIXELFORMAT_RGB888);
     f->r = SDL_CreateSoftwareRenderer(f->s);
     if (!f->r || ui_assets_init(&f->a, f->r, WS_ASSETS "/fonts/DejaVuSansMono.ttf", 15, err, sizeof err)) {

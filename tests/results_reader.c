@@ -46,7 +46,20 @@ int main(void)
                "rows[0].ok: expected true or false");
     expect_bad("{\"schema\": \"warpscope-bench\", \"device\": \"x\", \"driver\": \"y\", \"toolkit\": \"t\", \"date\": \"d\", "
                "\"spec_peak_gbs\": 3000, \"reps\": 30, \"rows\": []}",
-               "rows: expected a non-empty array");
+               "rows: expected an array of 1 to 100000 rows");
+    /* numbers finite and in range: n = 1e19 once made the chart's loop over sizes run for ever */
+#define ROW(body) "{\"schema\": \"warpscope-bench\", \"device\": \"x\", \"driver\": \"y\", \"toolkit\": \"t\", \"date\": \"d\", " \
+                  "\"spec_peak_gbs\": 3000, \"reps\": 30, \"rows\": [{\"name\": \"v0\", " body "}]}"
+    expect_bad(ROW("\"n\": 1e19, \"ms\": 0.1, \"gbs\": 1, \"ok\": true"), "rows[0].n: expected a number from 1 to 1.09951e+12");
+    expect_bad(ROW("\"n\": 1024, \"ms\": 1e999, \"gbs\": 1, \"ok\": true"), "rows[0].ms: expected a number from 0 to");
+    expect_bad(ROW("\"n\": 1024, \"ms\": 0.1, \"gbs\": -1, \"ok\": true"), "rows[0].gbs: expected a number from 0 to");
+    expect_bad(ROW("\"n\": 10.5, \"ms\": 0.1, \"gbs\": 1, \"ok\": true"), "rows[0].n: expected a whole number");
+    expect_bad("[1, 2]", "top level: expected an object");
+    results ok;
+    CHECK(results_parse(&ok, ROW("\"n\": 1024, \"ms\": 0.1, \"gbs\": 1, \"ok\": true"), strlen(ROW("\"n\": 1024, \"ms\": 0.1, \"gbs\": 1, \"ok\": true")),
+                        err, sizeof err) == 0 && ok.nrows == 1 && ok.rows[0].n == 1024, "a good row: %s", err);
+    results_free(&ok);
+#undef ROW
     CHECK(results_read_file(&r, "no/such/results.json", err, sizeof err) == -1 && strstr(err, "no/such/results.json: cannot open"),
           "%s", err);
     CHECK_DONE("results_reader");

@@ -46,47 +46,72 @@ static void sectors(const trace *t, const trace_event *e, int *got, int *min)
     *min = (int)((n * (int)e->elem_size + 31) / 32);
 }
 
-/* live masks per (pass, block, warp), found by a short linear search: traced blocks are few */
-typedef struct live_slot {
-    unsigned pass, block;
-    uint32_t live[32];
-} live_slot;
+/* Live masks per (pass, block, warp). Traced blocks are 0 .. min(grid, blocks_traced)-1 of each
+ * pass (the reader checks it), so a slot is found by index: linear in the events whatever order
+ * the blocks come in. */
+typedef struct live_table {
+    uint32_t (*live)[TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE];
+    size_t *first; /* per pass: its first slot */
+    size_t nslots;
+} live_table;
 
-static uint32_t *live_of(live_slot **slots, size_t *n, const trace *t, unsigned pass, unsigned block)
+static size_t traced_blocks(const trace *t, size_t pass)
 {
-    for (size_t i = *n; i-- > 0;)
-        if ((*slots)[i].pass == pass && (*slots)[i].block == block) return (*slots)[i].live;
-    live_slot *q = realloc(*slots, (*n + 1) * sizeof *q);
-    if (!q) return NULL;
-    *slots = q;
-    live_slot *s = &q[(*n)++];
-    s->pass = pass;
-    s->block = block;
-    unsigned threads = pass < t->npasses ? t->passes[pass].block : t->prov.block;
-    for (unsigned w = 0; w < 32; w++) {
-        unsigned lo = w * 32;
-        s->live[w] = threads >= lo + 32 ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1 : 0;
+    size_t k = t->prov.blocks_traced ? t->prov.blocks_traced : 1;
+    return t->passes[pass].grid < k ? t->passes[pass].grid : k;
+}
+
+static int live_init(live_table *L, const trace *t)
+{
+    memset(L, 0, sizeof *L);
+    L->first = malloc((t->npasses + 1) * sizeof *L->first);
+    if (!L->first) return -1;
+    for (size_t p = 0; p < t->npasses; p++) {
+        L->first[p] = L->nslots;
+        L->nslots += traced_blocks(t, p);
     }
-    return s->live;
+    L->first[t->npasses] = L->nslots;
+    L->live = malloc((L->nslots ? L->nslots : 1) * sizeof *L->live);
+    if (!L->live) { free(L->first); return -1; }
+    for (size_t p = 0; p < t->npasses; p++) {
+        unsigned threads = t->passes[p].block;
+        for (size_t b = L->first[p]; b < L->first[p + 1]; b++)
+            for (unsigned w = 0; w < TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE; w++) {
+                unsigned lo = w * TRACE_WARP_SIZE;
+                L->live[b][w] = threads >= lo + TRACE_WARP_SIZE ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1 : 0;
+            }
+    }
+    return 0;
+}
+
+/* NULL for an event outside the declared geometry (possible only in a trace built by hand) */
+static uint32_t *live_of(live_table *L, const trace *t, const trace_event *e)
+{
+    if (e->pass >= t->npasses || e->block >= L->first[e->pass + 1] - L->first[e->pass] ||
+        e->warp >= TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE)
+        return NULL;
+    return &L->live[L->first[e->pass] + e->block][e->warp];
+}
+
+static void event_facts(const trace *t, const trace_event *e, uint32_t *live, analysis_event *a)
+{
+    memset(a, 0, sizeof *a);
+    if (!live) return;
+    a->live = *live;
+    if (trace_kind_is_instruction((trace_kind)e->kind)) a->divergent = (a->live & ~e->mask) != 0;
+    if (is_shared(e->kind)) a->bank_degree = bank_degree(t, e);
+    if (is_global(e->kind)) sectors(t, e, &a->sectors, &a->sectors_min);
+    if (e->kind == TRACE_EXIT) *live &= ~e->mask;
 }
 
 int analysis_events(const trace *t, analysis_event *out)
 {
-    live_slot *slots = NULL;
-    size_t nslots = 0;
-    for (size_t i = 0; i < t->nevents; i++) {
-        const trace_event *e = &t->events[i];
-        uint32_t *live = live_of(&slots, &nslots, t, e->pass, e->block);
-        if (!live) { free(slots); return -1; }
-        analysis_event *a = &out[i];
-        memset(a, 0, sizeof *a);
-        a->live = live[e->warp];
-        if (trace_kind_is_instruction((trace_kind)e->kind)) a->divergent = (a->live & ~e->mask) != 0;
-        if (is_shared(e->kind)) a->bank_degree = bank_degree(t, e);
-        if (is_global(e->kind)) sectors(t, e, &a->sectors, &a->sectors_min);
-        if (e->kind == TRACE_EXIT) live[e->warp] &= ~e->mask;
-    }
-    free(slots);
+    live_table L;
+    if (live_init(&L, t)) return -1;
+    for (size_t i = 0; i < t->nevents; i++)
+        event_facts(t, &t->events[i], live_of(&L, t, &t->events[i]), &out[i]);
+    free(L.live);
+    free(L.first);
     return 0;
 }
 
@@ -122,55 +147,61 @@ int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_coun
     *phases_out = NULL;
     *nphases_out = 0;
     memset(totals, 0, sizeof *totals);
-    analysis_event *facts = malloc((t->nevents ? t->nevents : 1) * sizeof *facts);
-    if (!facts || analysis_events(t, facts)) { free(facts); return -1; }
-    size_t nph = 0;
-    int found = 0;
+    if (pass >= t->npasses) return -1;
+    /* one pass to find the block's events and phases: --all-blocks calls this per block */
+    size_t nph = 0, nev = 0;
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if (e->pass != pass || e->block != block) continue;
-        found = 1;
+        nev++;
         if ((size_t)e->phase + 1 > nph) nph = (size_t)e->phase + 1;
     }
-    if (!found) { free(facts); return -1; }
+    if (!nev) return -1;
+    unsigned threads = t->passes[pass].block;
+    if (threads > TRACE_BLOCK_THREADS_MAX) threads = TRACE_BLOCK_THREADS_MAX;
     analysis_counters *ph = calloc(nph, sizeof *ph);
     /* per phase, per thread: 1 = did something; threads that exited in an earlier phase are not live */
-    unsigned threads = t->passes[pass].block;
-    unsigned char *acted = calloc((size_t)threads, 1);
+    unsigned char *acted = calloc(nph * threads, 1);
     unsigned *exit_phase = malloc((size_t)threads * sizeof *exit_phase);
-    if (!ph || !acted || !exit_phase) { free(ph); free(acted); free(exit_phase); free(facts); return -1; }
+    if (!ph || !acted || !exit_phase) { free(ph); free(acted); free(exit_phase); return -1; }
     for (unsigned i = 0; i < threads; i++) exit_phase[i] = (unsigned)nph; /* never exits within the trace */
+    /* the live masks of this block's warps only, replayed in event order */
+    uint32_t live[TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE];
+    for (unsigned w = 0; w < TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE; w++) {
+        unsigned lo = w * TRACE_WARP_SIZE;
+        live[w] = threads >= lo + TRACE_WARP_SIZE ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1 : 0;
+    }
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
-        if (e->pass != pass || e->block != block || e->kind != TRACE_EXIT) continue;
-        for (unsigned l = 0; l < 32; l++)
-            if (e->mask >> l & 1) exit_phase[e->warp * 32 + l] = e->phase;
+        if (e->pass != pass || e->block != block) continue;
+        unsigned base = e->warp * TRACE_WARP_SIZE;
+        if (base >= threads) continue; /* outside the block (the reader refuses such traces) */
+        analysis_event f;
+        event_facts(t, e, &live[e->warp], &f);
+        analysis_counters *c = &ph[e->phase];
+        if (e->kind == TRACE_EXIT)
+            for (unsigned l = 0; l < TRACE_WARP_SIZE; l++)
+                if (e->mask >> l & 1) exit_phase[base + l] = e->phase;
+        if (e->kind == TRACE_BARRIER) c->barriers++;
+        if (!trace_kind_is_instruction((trace_kind)e->kind)) continue;
+        for (unsigned l = 0; l < TRACE_WARP_SIZE; l++)
+            if (e->mask >> l & 1) acted[(size_t)e->phase * threads + base + l] = 1;
+        c->warp_instructions++;
+        c->active_lanes += (uint64_t)trace_popcount(e->mask);
+        c->divergent_warp_instructions += (uint64_t)f.divergent;
+        if (e->kind == TRACE_SHARED_LOAD) { c->shared_loads++; c->bank_conflicts_load += (uint64_t)(f.bank_degree - 1); }
+        if (e->kind == TRACE_SHARED_STORE) { c->shared_stores++; c->bank_conflicts_store += (uint64_t)(f.bank_degree - 1); }
+        if (is_global(e->kind)) {
+            c->global_requests++;
+            c->global_sectors += (uint64_t)f.sectors;
+            c->global_sectors_min += (uint64_t)f.sectors_min;
+        }
+        if (e->kind == TRACE_SHUFFLE) c->shuffles++;
     }
     for (size_t p = 0; p < nph; p++) {
         analysis_counters *c = &ph[p];
-        memset(acted, 0, threads);
-        for (size_t i = 0; i < t->nevents; i++) {
-            const trace_event *e = &t->events[i];
-            if (e->pass != pass || e->block != block || e->phase != p) continue;
-            const analysis_event *f = &facts[i];
-            if (e->kind == TRACE_BARRIER) c->barriers++;
-            if (!trace_kind_is_instruction((trace_kind)e->kind)) continue;
-            for (unsigned l = 0; l < 32; l++)
-                if (e->mask >> l & 1) acted[e->warp * 32 + l] = 1;
-            c->warp_instructions++;
-            c->active_lanes += (uint64_t)trace_popcount(e->mask);
-            c->divergent_warp_instructions += (uint64_t)f->divergent;
-            if (e->kind == TRACE_SHARED_LOAD) { c->shared_loads++; c->bank_conflicts_load += (uint64_t)(f->bank_degree - 1); }
-            if (e->kind == TRACE_SHARED_STORE) { c->shared_stores++; c->bank_conflicts_store += (uint64_t)(f->bank_degree - 1); }
-            if (is_global(e->kind)) {
-                c->global_requests++;
-                c->global_sectors += (uint64_t)f->sectors;
-                c->global_sectors_min += (uint64_t)f->sectors_min;
-            }
-            if (e->kind == TRACE_SHUFFLE) c->shuffles++;
-        }
         for (unsigned i = 0; i < threads; i++) {
-            if (acted[i]) c->active_threads++;
+            if (acted[p * threads + i]) c->active_threads++;
             else if (exit_phase[i] >= p) c->idle_threads++;
         }
         finish(c);
@@ -179,7 +210,6 @@ int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_coun
     finish(totals);
     free(acted);
     free(exit_phase);
-    free(facts);
     *phases_out = ph;
     *nphases_out = nph;
     return 0;
@@ -245,7 +275,9 @@ size_t analysis_shared_words(const trace *t, unsigned pass, unsigned block)
         unsigned span = e->elem_size > 4 ? e->elem_size / 4u : 1u;
         int n = trace_popcount(e->mask);
         for (int j = 0; j < n; j++) {
-            size_t end = (size_t)t->lane_addr[e->lanes + (size_t)j] + span;
+            int64_t a = t->lane_addr[e->lanes + (size_t)j];
+            if (a < 0) continue; /* the reader refuses these; a trace built by hand may not */
+            size_t end = (size_t)a + span;
             if (end > words) words = end;
         }
     }

@@ -26,11 +26,11 @@ static int str_field(const cJSON *o, const char *key, char *dst, size_t cap, con
     return 0;
 }
 
-static int num_field(const cJSON *o, const char *key, double lo, double *out, const char *where, char *err, size_t errlen)
+static int num_field(const cJSON *o, const char *key, double lo, double hi, double *out, const char *where, char *err, size_t errlen)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < lo) {
-        snprintf(err, errlen, "%s%s: expected a number of at least %g", where, key, lo);
+    if (!cJSON_IsNumber(it) || !(it->valuedouble >= lo && it->valuedouble <= hi)) { /* NaN and infinities fail too */
+        snprintf(err, errlen, "%s%s: expected a number from %g to %g", where, key, lo, hi);
         return -1;
     }
     *out = it->valuedouble;
@@ -44,6 +44,7 @@ int results_parse(results *r, const char *text, size_t len, char *err, size_t er
     if (!root) return -1;
     int rc = -1;
     double v;
+    if (!cJSON_IsObject(root)) { snprintf(err, errlen, "top level: expected an object"); goto out; }
     const cJSON *schema = cJSON_GetObjectItemCaseSensitive(root, "schema");
     if (!cJSON_IsString(schema) || strcmp(schema->valuestring, "warpscope-bench") != 0) {
         snprintf(err, errlen, "schema: expected \"warpscope-bench\" (is this a results file of warpscope bench --json?)");
@@ -53,12 +54,14 @@ int results_parse(results *r, const char *text, size_t len, char *err, size_t er
         str_field(root, "driver", r->driver, sizeof r->driver, "", err, errlen) ||
         str_field(root, "toolkit", r->toolkit, sizeof r->toolkit, "", err, errlen) ||
         str_field(root, "date", r->date, sizeof r->date, "", err, errlen) ||
-        num_field(root, "spec_peak_gbs", 1, &r->spec_peak_gbs, "", err, errlen) ||
-        num_field(root, "reps", 1, &v, "", err, errlen))
+        num_field(root, "spec_peak_gbs", 1, RESULTS_GBS_MAX, &r->spec_peak_gbs, "", err, errlen) ||
+        num_field(root, "reps", 1, RESULTS_REPS_MAX, &v, "", err, errlen))
         goto out;
     r->reps = (int)v;
+    if (v != floor(v)) { snprintf(err, errlen, "reps: expected a whole number"); goto out; }
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
-    if (!cJSON_IsArray(rows) || cJSON_GetArraySize(rows) < 1) { snprintf(err, errlen, "rows: expected a non-empty array"); goto out; }
+    if (!cJSON_IsArray(rows) || cJSON_GetArraySize(rows) < 1 || cJSON_GetArraySize(rows) > RESULTS_ROWS_MAX)
+        { snprintf(err, errlen, "rows: expected an array of 1 to %d rows", RESULTS_ROWS_MAX); goto out; }
     r->rows = calloc((size_t)cJSON_GetArraySize(rows), sizeof *r->rows);
     if (!r->rows) { snprintf(err, errlen, "out of memory"); goto out; }
     int i = 0;
@@ -66,15 +69,18 @@ int results_parse(results *r, const char *text, size_t len, char *err, size_t er
         char where[32];
         snprintf(where, sizeof where, "rows[%d].", i);
         results_row *row = &r->rows[r->nrows];
+        if (!cJSON_IsObject(x)) { snprintf(err, errlen, "rows[%d]: expected an object", i); goto out; }
         const cJSON *ok = cJSON_GetObjectItemCaseSensitive(x, "ok");
         if (str_field(x, "name", row->name, sizeof row->name, where, err, errlen) ||
-            num_field(x, "n", 1, &v, where, err, errlen))
+            num_field(x, "n", 1, RESULTS_N_MAX, &v, where, err, errlen))
             goto out;
         row->n = (uint64_t)v;
         if (v != floor(v)) { snprintf(err, errlen, "%sn: expected a whole number", where); goto out; }
         if (!cJSON_IsBool(ok)) { snprintf(err, errlen, "%sok: expected true or false", where); goto out; }
         row->ok = cJSON_IsTrue(ok);
-        if (num_field(x, "ms", 0, &row->ms, where, err, errlen) || num_field(x, "gbs", 0, &row->gbs, where, err, errlen)) goto out;
+        if (num_field(x, "ms", 0, RESULTS_MS_MAX, &row->ms, where, err, errlen) ||
+            num_field(x, "gbs", 0, RESULTS_GBS_MAX, &row->gbs, where, err, errlen))
+            goto out;
         if (row->ok && (row->ms <= 0 || row->gbs <= 0)) { snprintf(err, errlen, "%sms: a checked row needs a time above 0", where); goto out; }
         r->nrows++;
     }
@@ -88,18 +94,11 @@ out:
 int results_read_file(results *r, const char *path, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    if (sz < 0 || sz > (64L << 20)) { fclose(f); snprintf(err, errlen, "%s: not a results file (size)", path); return -1; }
-    char *buf = malloc((size_t)sz + 1);
-    size_t got = buf ? fread(buf, 1, (size_t)sz, f) : 0;
-    fclose(f);
-    if (!buf || got != (size_t)sz) { free(buf); snprintf(err, errlen, "%s: read error", path); return -1; }
+    char *buf;
+    size_t len;
+    if (json_read_file(path, RESULTS_FILE_BYTES_MAX, &buf, &len, err, errlen)) return -1;
     char msg[256];
-    int rc = results_parse(r, buf, got, msg, sizeof msg);
+    int rc = results_parse(r, buf, len, msg, sizeof msg);
     free(buf);
     if (rc) snprintf(err, errlen, "%s:%s%s", path, msg[0] >= '0' && msg[0] <= '9' ? "" : " ", msg);
     return rc;

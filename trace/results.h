@@ -10,6 +10,14 @@
 extern "C" {
 #endif
 
+/* What the reader accepts: far beyond any real run, and small enough that the chart's loops over
+ * sizes and its scales stay finite. */
+enum { RESULTS_ROWS_MAX = 100000, RESULTS_REPS_MAX = 1000000000 };
+#define RESULTS_FILE_BYTES_MAX ((size_t)16 << 20)
+#define RESULTS_N_MAX 1099511627776.0 /* 2^40 elements */
+#define RESULTS_MS_MAX 86400000.0     /* a day */
+#define RESULTS_GBS_MAX 1000000.0     /* 1 PB/s */
+
 typedef struct results_row {
     char name[24];
     uint64_t n;
@@ -25,7 +33,8 @@ typedef struct results {
     size_t nrows;
 } results;
 
-/* 0, or -1 with "path:line:column: ..." or "path: rows[3].gbs: ..." in err. */
+/* 0, or -1 with "path:line:column: ..." or "path: rows[3].gbs: ..." in err. Every number is
+ * checked finite and within the limits above. */
 int results_read_file(results *r, const char *path, char *err, size_t errlen);
 int results_parse(results *r, const char *text, size_t len, char *err, size_t errlen);
 void results_free(results *r);

@@ -67,6 +67,7 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float 
     ev.lanes = (uint32_t)t->nlanes;
     if (trace_kind_has_data((trace_kind)e->kind)) {
         size_t n = (size_t)trace_popcount(e->mask), w = trace_event_width(e);
+        if (t->nlanes + n > UINT32_MAX) return -1; /* event.lanes is a 32-bit index */
         if (t->nlanes + n > t->cap_lanes) {
             size_t nc = t->cap_lanes ? t->cap_lanes : 1024;
             while (nc < t->nlanes + n) nc *= 2;
@@ -111,11 +112,19 @@ int trace_add_buffer(trace *t, const char *name, unsigned pass)
     return 0;
 }
 
+int trace_result_ok(const trace *t)
+{
+    if (!(t->tolerance > 0)) return -1;
+    double d = (double)t->result - t->reference;
+    return d <= t->tolerance && d >= -t->tolerance; /* false for a NaN result too */
+}
+
 int trace_equal(const trace *a, const trace *b)
 {
     if (memcmp(&a->prov, &b->prov, sizeof a->prov) != 0) return 0;
     if (memcmp(&a->result, &b->result, sizeof a->result) != 0) return 0;
     if (memcmp(&a->reference, &b->reference, sizeof a->reference) != 0) return 0;
+    if (memcmp(&a->tolerance, &b->tolerance, sizeof a->tolerance) != 0) return 0;
     if (a->npasses != b->npasses || a->nbuffers != b->nbuffers || a->nevents != b->nevents ||
         a->nlanes != b->nlanes)
         return 0;
