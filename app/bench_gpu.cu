@@ -26,6 +26,7 @@
 #include "bench.h"
 #include "capture.h"
 #include "ladder.h"
+#include "outfile.h"
 #include "versions.h"
 #include "ws_cuda.h"
 
@@ -434,8 +435,10 @@ int bench_main(int argc, char **argv)
                ceil_gbs > 0 ? 100 * r.gbs / ceil_gbs : 0, 100 * r.gbs / spec_gbs, vs, "ok");
     }
     if (o.json) {
-        FILE *f = fopen(o.json, "w");
-        if (!f) { fprintf(stderr, "warpscope: bench: cannot write %s\n", o.json); return 2; }
+        outfile of;
+        char err[512];
+        if (outfile_open(&of, o.json, err, sizeof err)) { fprintf(stderr, "warpscope: bench: %s\n", err); return 2; }
+        FILE *f = of.f;
         fprintf(f, "{\n\"schema\": \"warpscope-bench\",\n\"schema_version\": 1,\n\"device\": \"%s\",\n\"driver\": \"%s\",\n\"toolkit\": \"%s\",\n\"date\": \"%s\",\n",
                 prop.name, driver, toolkit, date);
         fprintf(f, "\"sm_count\": %d,\n\"l2_bytes\": %zu,\n\"memory_clock_khz\": %d,\n\"bus_width_bits\": %d,\n\"spec_peak_gbs\": %.1f,\n\"reps\": %d,\n\"timing\": \"CUDA events, median of reps after 3 warm-ups, inputs rotated over >= 4x L2\",\n\"rows\": [\n",
@@ -447,15 +450,17 @@ int bench_main(int argc, char **argv)
                     i + 1 < rows.size() ? "," : "");
         }
         fprintf(f, "]\n}\n");
-        fclose(f);
+        if (outfile_commit(&of, err, sizeof err)) { fprintf(stderr, "warpscope: bench: %s\n", err); return 2; }
     }
     if (o.csv) {
-        FILE *f = fopen(o.csv, "w");
-        if (!f) { fprintf(stderr, "warpscope: bench: cannot write %s\n", o.csv); return 2; }
+        outfile of;
+        char err[512];
+        if (outfile_open(&of, o.csv, err, sizeof err)) { fprintf(stderr, "warpscope: bench: %s\n", err); return 2; }
+        FILE *f = of.f;
         fprintf(f, "name,n,ms,gbs,ok,ms_min,ms_max,block,grid,passes,elems_per_thread\n");
         for (const row &r : rows)
             fprintf(f, "%s,%zu,%.6f,%.2f,%d,%.6f,%.6f,%u,%u,%u,%u\n", r.name.c_str(), r.n, r.ms, r.gbs, r.ok, r.ms_min, r.ms_max, r.block, r.grid, r.passes, r.ept);
-        fclose(f);
+        if (outfile_commit(&of, err, sizeof err)) { fprintf(stderr, "warpscope: bench: %s\n", err); return 2; }
     }
     for (const row &r : rows)
         if (!r.ok) return 1;

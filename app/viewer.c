@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "ladder.h"
+#include "outfile.h"
 #include "sources.h"
 #include "ui.h"
 #include "view.h"
@@ -203,13 +204,18 @@ static const char *next_version(const char *id)
     return "v1";
 }
 
+/* through outfile: a failed or interrupted save leaves the old PNG (or none), never half of one */
 static int save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
 {
-    if (IMG_SavePNG(s, path) != 0) {
-        snprintf(err, errlen, "%s: cannot write PNG: %s", path, IMG_GetError());
+    outfile of;
+    if (outfile_open(&of, path, err, errlen)) return -1;
+    SDL_RWops *rw = SDL_RWFromFP(of.f, SDL_FALSE);
+    if (!rw || IMG_SavePNG_RW(s, rw, 1) != 0) {
+        snprintf(err, errlen, "%s: cannot write PNG: %s", path, rw ? IMG_GetError() : SDL_GetError());
+        outfile_abort(&of);
         return -1;
     }
-    return 0;
+    return outfile_commit(&of, err, errlen);
 }
 
 /* ---- drawing into a surface (window or headless) ---- */
@@ -283,6 +289,8 @@ int viewer_render(const viewer_opts *o)
     app *A = calloc(1, sizeof *A);
     if (!A) { fprintf(stderr, "warpscope: out of memory\n"); return 2; }
     int rc = 2;
+    const char *in = outfile_is_input(o->out, o->file) ? o->file : outfile_is_input(o->out, o->bench) ? o->bench : NULL;
+    if (in) { snprintf(err, sizeof err, "%s: the output would overwrite the input %s; choose another -o", o->out, in); goto fail; }
     if (ttf_up(err, sizeof err) || app_init(A, o, err, sizeof err)) goto fail;
     int w = o->width ? o->width : 1920, h = o->height ? o->height : 1080;
     if (!A->ui.bench) {

@@ -4,6 +4,7 @@
 #include "trace.h"
 
 #include "json_internal.h"
+#include "outfile.h"
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
@@ -124,21 +125,9 @@ int trace_write_file(const trace *t, const char *path, char *err, size_t errlen)
 {
     char *json = trace_to_json(t);
     if (!json) { snprintf(err, errlen, "%s: out of memory while writing the trace", path); return -1; }
-    /* write beside the target and rename, so a failed write never destroys an existing file */
-    char tmp[4096];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp", path) >= (int)sizeof tmp) { snprintf(err, errlen, "%s: path too long", path); free(json); return -1; }
-    FILE *f = fopen(tmp, "wb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno)); free(json); return -1; }
-    size_t len = strlen(json);
-    int ok = fwrite(json, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
+    int rc = outfile_write(path, json, strlen(json), err, errlen);
     free(json);
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return rc;
 }
 
 /* ---- reading ----
