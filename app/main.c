@@ -252,20 +252,16 @@ static int compute_stats(const trace *t, stats *s)
     return 0;
 }
 
-/* Totals summed over every traced block of pass 0 (what a profiler counts for a whole launch,
- * when every block is traced). Returns the number of blocks. */
-static unsigned all_blocks_totals(const trace *t, analysis_counters *sum)
+/* Totals summed over every traced block of a pass (what a profiler counts for a whole launch,
+ * when every block is traced), in one pass over the events. Returns the number of blocks, or -1
+ * when out of memory. */
+static int all_blocks_totals(const trace *t, unsigned pass, analysis_counters *sum)
 {
+    analysis_grid g;
     memset(sum, 0, sizeof *sum);
-    unsigned n = 0, grid = t->npasses ? t->passes[0].grid : 0;
-    for (unsigned b = 0; b < grid && b < t->prov.blocks_traced; b++) {
-        analysis_counters *ph, tot;
-        size_t nph;
-        if (analysis_phases(t, 0, b, &ph, &nph, &tot)) continue;
-        free(ph);
-        n++;
-        analysis_counters_add(sum, &tot);
-    }
+    if (analysis_grid_build(t, &g)) return -1;
+    int n = analysis_grid_totals(&g, pass, sum);
+    analysis_grid_free(&g);
     return n;
 }
 
@@ -354,8 +350,8 @@ static int cmd_stats(int argc, char **argv)
         json_counters(&s.totals);
         if (c.all_blocks) {
             analysis_counters all;
-            unsigned nb = all_blocks_totals(&t, &all);
-            printf(",\n \"all_blocks\": %u, \"totals_all_blocks\": ", nb);
+            int nb = all_blocks_totals(&t, 0, &all);
+            printf(",\n \"all_blocks\": %d, \"totals_all_blocks\": ", nb);
             json_counters(&all);
         }
         printf("}\n");
@@ -373,9 +369,9 @@ static int cmd_stats(int argc, char **argv)
         print_row("total", &s.totals);
         if (c.all_blocks) {
             analysis_counters all;
-            unsigned nb = all_blocks_totals(&t, &all);
+            int nb = all_blocks_totals(&t, 0, &all);
             char label[32];
-            snprintf(label, sizeof label, "%u blk", nb);
+            snprintf(label, sizeof label, "%d blk", nb);
             print_row(label, &all);
         }
         int ok = trace_result_ok(&t);

@@ -60,7 +60,14 @@ static int run(emu_kernel_fn k, unsigned block, float *out, trace *t, emu *e)
 {
     emu_set_buffer(e, 1, out, 64 * sizeof(float));
     emu_kernel_args args = {0, 1, -1, 64, 0};
-    emu_launch l = {k, &args, 1, block, 0, 1, t};
+    emu_launch l;
+    memset(&l, 0, sizeof l);
+    l.kernel = k;
+    l.args = &args;
+    l.grid = 1;
+    l.block = block;
+    l.blocks_traced = 1;
+    l.trace = t;
     return emu_run(e, &l);
 }
 

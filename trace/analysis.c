@@ -46,72 +46,74 @@ static void sectors(const trace *t, const trace_event *e, int *got, int *min)
     *min = (int)((n * (int)e->elem_size + 31) / 32);
 }
 
-/* Live masks per (pass, block, warp). Traced blocks are 0 .. min(grid, blocks_traced)-1 of each
- * pass (the reader checks it), so a slot is found by index: linear in the events whatever order
- * the blocks come in. */
-typedef struct live_table {
-    uint32_t (*live)[TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE];
-    size_t *first; /* per pass: its first slot */
-    size_t nslots;
-} live_table;
+/* ---- events grouped by block, in linear time ---- */
 
-static size_t traced_blocks(const trace *t, size_t pass)
-{
-    size_t k = t->prov.blocks_traced ? t->prov.blocks_traced : 1;
-    return t->passes[pass].grid < k ? t->passes[pass].grid : k;
-}
+static uint64_t block_key(const trace_event *e) { return (uint64_t)e->pass << 32 | e->block; }
 
-static int live_init(live_table *L, const trace *t)
+/* Event indices ordered by (pass, block), each block's events in trace order: the identity when
+ * the trace is already grouped (the emulator's), else a stable LSD radix sort on the 40-bit key
+ * (GPU captures interleave blocks). O(events) either way. */
+static uint32_t *order_by_block(const trace *t)
 {
-    memset(L, 0, sizeof *L);
-    L->first = malloc((t->npasses + 1) * sizeof *L->first);
-    if (!L->first) return -1;
-    for (size_t p = 0; p < t->npasses; p++) {
-        L->first[p] = L->nslots;
-        L->nslots += traced_blocks(t, p);
+    size_t n = t->nevents;
+    uint32_t *ord = malloc((n ? n : 1) * sizeof *ord);
+    if (!ord) return NULL;
+    int sorted = 1;
+    for (size_t i = 0; i < n; i++) {
+        ord[i] = (uint32_t)i;
+        if (i && block_key(&t->events[i]) < block_key(&t->events[i - 1])) sorted = 0;
     }
-    L->first[t->npasses] = L->nslots;
-    L->live = malloc((L->nslots ? L->nslots : 1) * sizeof *L->live);
-    if (!L->live) { free(L->first); return -1; }
-    for (size_t p = 0; p < t->npasses; p++) {
-        unsigned threads = t->passes[p].block;
-        for (size_t b = L->first[p]; b < L->first[p + 1]; b++)
-            for (unsigned w = 0; w < TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE; w++) {
-                unsigned lo = w * TRACE_WARP_SIZE;
-                L->live[b][w] = threads >= lo + TRACE_WARP_SIZE ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1 : 0;
-            }
+    if (sorted) return ord;
+    uint32_t *tmp = malloc(n * sizeof *tmp);
+    size_t *count = malloc(((size_t)1 << 16) * sizeof *count);
+    if (!tmp || !count) { free(tmp); free(count); free(ord); return NULL; }
+    for (int shift = 0; shift < 48; shift += 16) {
+        memset(count, 0, ((size_t)1 << 16) * sizeof *count);
+        for (size_t i = 0; i < n; i++) count[block_key(&t->events[ord[i]]) >> shift & 0xffff]++;
+        size_t sum = 0;
+        for (size_t d = 0; d < ((size_t)1 << 16); d++) { size_t c = count[d]; count[d] = sum; sum += c; }
+        for (size_t i = 0; i < n; i++) tmp[count[block_key(&t->events[ord[i]]) >> shift & 0xffff]++] = ord[i];
+        uint32_t *x = ord; ord = tmp; tmp = x;
     }
-    return 0;
+    free(tmp);
+    free(count);
+    return ord;
 }
 
-/* NULL for an event outside the declared geometry (possible only in a trace built by hand) */
-static uint32_t *live_of(live_table *L, const trace *t, const trace_event *e)
+static unsigned threads_of(const trace *t, unsigned pass)
 {
-    if (e->pass >= t->npasses || e->block >= L->first[e->pass + 1] - L->first[e->pass] ||
-        e->warp >= TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE)
-        return NULL;
-    return &L->live[L->first[e->pass] + e->block][e->warp];
+    return pass < t->npasses ? t->passes[pass].block : t->prov.block;
 }
 
-static void event_facts(const trace *t, const trace_event *e, uint32_t *live, analysis_event *a)
+static void live_init(uint32_t live[32], unsigned threads)
+{
+    for (unsigned w = 0; w < 32; w++) {
+        unsigned lo = w * 32;
+        live[w] = threads >= lo + 32 ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1 : 0;
+    }
+}
+
+static void event_facts(const trace *t, const trace_event *e, uint32_t live[32], analysis_event *a)
 {
     memset(a, 0, sizeof *a);
-    if (!live) return;
-    a->live = *live;
+    a->live = live[e->warp & 31];
     if (trace_kind_is_instruction((trace_kind)e->kind)) a->divergent = (a->live & ~e->mask) != 0;
     if (is_shared(e->kind)) a->bank_degree = bank_degree(t, e);
     if (is_global(e->kind)) sectors(t, e, &a->sectors, &a->sectors_min);
-    if (e->kind == TRACE_EXIT) *live &= ~e->mask;
+    if (e->kind == TRACE_EXIT) live[e->warp & 31] &= ~e->mask;
 }
 
 int analysis_events(const trace *t, analysis_event *out)
 {
-    live_table L;
-    if (live_init(&L, t)) return -1;
-    for (size_t i = 0; i < t->nevents; i++)
-        event_facts(t, &t->events[i], live_of(&L, t, &t->events[i]), &out[i]);
-    free(L.live);
-    free(L.first);
+    uint32_t *ord = order_by_block(t);
+    if (!ord) return -1;
+    uint32_t live[32];
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[ord[i]];
+        if (i == 0 || block_key(e) != block_key(&t->events[ord[i - 1]])) live_init(live, threads_of(t, e->pass));
+        event_facts(t, e, live, &out[ord[i]]);
+    }
+    free(ord);
     return 0;
 }
 
@@ -141,51 +143,72 @@ static void finish(analysis_counters *c)
     c->simd_efficiency = c->warp_instructions ? (double)c->active_lanes / (32.0 * (double)c->warp_instructions) : 0.0;
 }
 
-int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_counters **phases_out,
-                    size_t *nphases_out, analysis_counters *totals)
+/* Scratch for one block's counters, reused from block to block. */
+typedef struct block_scratch {
+    unsigned *exit_phase; /* per thread: the phase it exited in (nphases: not within the trace) */
+    unsigned char *seen;  /* per (thread, phase), one bit: the thread made an access in the phase */
+    size_t cap_seen;
+    analysis_counters *ph;
+    size_t cap_ph;
+} block_scratch;
+
+static void scratch_free(block_scratch *s)
 {
-    *phases_out = NULL;
-    *nphases_out = 0;
-    memset(totals, 0, sizeof *totals);
-    if (pass >= t->npasses) return -1;
-    /* one pass to find the block's events and phases: --all-blocks calls this per block */
-    size_t nph = 0, nev = 0;
-    for (size_t i = 0; i < t->nevents; i++) {
-        const trace_event *e = &t->events[i];
-        if (e->pass != pass || e->block != block) continue;
-        nev++;
-        if ((size_t)e->phase + 1 > nph) nph = (size_t)e->phase + 1;
+    free(s->exit_phase);
+    free(s->seen);
+    free(s->ph);
+}
+
+/* Counters of each phase of one block, from its events ev[0..n) (indices into t->events, in trace
+ * order), in one pass over them: O(n + threads * phases). Phase counters land in s->ph. */
+static int block_counters(const trace *t, const uint32_t *ev, size_t n, block_scratch *s, size_t *nphases,
+                          analysis_counters *totals)
+{
+    unsigned pass = t->events[ev[0]].pass, threads = threads_of(t, pass);
+    if (threads > 1024) threads = 1024;
+    size_t nph = 0;
+    for (size_t i = 0; i < n; i++)
+        if ((size_t)t->events[ev[i]].phase + 1 > nph) nph = (size_t)t->events[ev[i]].phase + 1;
+    if (nph > s->cap_ph) {
+        analysis_counters *q = realloc(s->ph, nph * sizeof *q);
+        if (!q) return -1;
+        s->ph = q;
+        s->cap_ph = nph;
     }
-    if (!nev) return -1;
-    unsigned threads = t->passes[pass].block;
-    if (threads > TRACE_BLOCK_THREADS_MAX) threads = TRACE_BLOCK_THREADS_MAX;
-    analysis_counters *ph = calloc(nph, sizeof *ph);
-    /* per phase, per thread: 1 = did something; threads that exited in an earlier phase are not live */
-    unsigned char *acted = calloc(nph * threads, 1);
-    unsigned *exit_phase = malloc((size_t)threads * sizeof *exit_phase);
-    if (!ph || !acted || !exit_phase) { free(ph); free(acted); free(exit_phase); return -1; }
-    for (unsigned i = 0; i < threads; i++) exit_phase[i] = (unsigned)nph; /* never exits within the trace */
-    /* the live masks of this block's warps only, replayed in event order */
-    uint32_t live[TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE];
-    for (unsigned w = 0; w < TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE; w++) {
-        unsigned lo = w * TRACE_WARP_SIZE;
-        live[w] = threads >= lo + TRACE_WARP_SIZE ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1 : 0;
+    if (!s->exit_phase && !(s->exit_phase = malloc(1024 * sizeof *s->exit_phase))) return -1;
+    /* a thread is active in a phase once however many accesses it makes: one bit per (thread,
+     * phase), since a GPU capture's events of different phases may interleave */
+    size_t bytes = ((size_t)threads * nph + 7) / 8;
+    if (bytes > s->cap_seen) {
+        unsigned char *q = realloc(s->seen, bytes);
+        if (!q) return -1;
+        s->seen = q;
+        s->cap_seen = bytes;
     }
-    for (size_t i = 0; i < t->nevents; i++) {
-        const trace_event *e = &t->events[i];
-        if (e->pass != pass || e->block != block) continue;
-        unsigned base = e->warp * TRACE_WARP_SIZE;
-        if (base >= threads) continue; /* outside the block (the reader refuses such traces) */
+    unsigned char *seen = s->seen;
+    memset(seen, 0, bytes);
+    memset(s->ph, 0, nph * sizeof *s->ph);
+    for (unsigned i = 0; i < threads; i++) s->exit_phase[i] = (unsigned)nph;
+    uint32_t live[32];
+    live_init(live, threads);
+    for (size_t i = 0; i < n; i++) {
+        const trace_event *e = &t->events[ev[i]];
         analysis_event f;
-        event_facts(t, e, &live[e->warp], &f);
-        analysis_counters *c = &ph[e->phase];
-        if (e->kind == TRACE_EXIT)
-            for (unsigned l = 0; l < TRACE_WARP_SIZE; l++)
-                if (e->mask >> l & 1) exit_phase[base + l] = e->phase;
+        event_facts(t, e, live, &f);
+        analysis_counters *c = &s->ph[e->phase];
+        if (e->kind == TRACE_EXIT) {
+            for (unsigned l = 0; l < 32; l++)
+                if (e->mask >> l & 1 && e->warp * 32u + l < threads) s->exit_phase[e->warp * 32u + l] = e->phase;
+            continue;
+        }
         if (e->kind == TRACE_BARRIER) c->barriers++;
         if (!trace_kind_is_instruction((trace_kind)e->kind)) continue;
-        for (unsigned l = 0; l < TRACE_WARP_SIZE; l++)
-            if (e->mask >> l & 1) acted[(size_t)e->phase * threads + base + l] = 1;
+        for (unsigned l = 0; l < 32; l++) {
+            unsigned tid = e->warp * 32u + l;
+            if (!(e->mask >> l & 1) || tid >= threads) continue;
+            size_t bit = (size_t)tid * nph + e->phase;
+            if (!(seen[bit / 8] >> (bit % 8) & 1)) { seen[bit / 8] |= (unsigned char)(1u << (bit % 8)); c->active_threads++; }
+        }
         c->warp_instructions++;
         c->active_lanes += (uint64_t)trace_popcount(e->mask);
         c->divergent_warp_instructions += (uint64_t)f.divergent;
@@ -198,21 +221,147 @@ int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_coun
         }
         if (e->kind == TRACE_SHUFFLE) c->shuffles++;
     }
+    /* idle: live in the phase (not exited before it) and no access in it */
+    memset(totals, 0, sizeof *totals);
     for (size_t p = 0; p < nph; p++) {
-        analysis_counters *c = &ph[p];
+        analysis_counters *c = &s->ph[p];
+        uint64_t live_threads = 0;
+        for (unsigned i = 0; i < threads; i++) live_threads += s->exit_phase[i] >= p;
+        uint64_t live_acted = 0;
         for (unsigned i = 0; i < threads; i++) {
-            if (acted[p * threads + i]) c->active_threads++;
-            else if (exit_phase[i] >= p) c->idle_threads++;
+            size_t bit = (size_t)i * nph + p;
+            live_acted += s->exit_phase[i] >= p && (seen[bit / 8] >> (bit % 8) & 1);
         }
+        c->idle_threads = live_threads - live_acted;
         finish(c);
         analysis_counters_add(totals, c);
     }
     finish(totals);
-    free(acted);
-    free(exit_phase);
-    *phases_out = ph;
+    *nphases = nph;
+    return 0;
+}
+
+int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_counters **phases_out,
+                    size_t *nphases_out, analysis_counters *totals)
+{
+    *phases_out = NULL;
+    *nphases_out = 0;
+    memset(totals, 0, sizeof *totals);
+    size_t n = 0;
+    for (size_t i = 0; i < t->nevents; i++) n += t->events[i].pass == pass && t->events[i].block == block;
+    if (!n) return -1;
+    uint32_t *ev = malloc(n * sizeof *ev);
+    if (!ev) return -1;
+    for (size_t i = 0, k = 0; i < t->nevents; i++)
+        if (t->events[i].pass == pass && t->events[i].block == block) ev[k++] = (uint32_t)i;
+    block_scratch s = {0};
+    size_t nph = 0;
+    int rc = block_counters(t, ev, n, &s, &nph, totals);
+    free(ev);
+    free(s.exit_phase);
+    free(s.seen);
+    if (rc) { free(s.ph); return -1; }
+    *phases_out = s.ph; /* exactly nph used; the caller frees */
     *nphases_out = nph;
     return 0;
+}
+
+int analysis_grid_build(const trace *t, analysis_grid *g)
+{
+    memset(g, 0, sizeof *g);
+    g->order = order_by_block(t);
+    g->npasses = t->npasses;
+    g->pass_first = calloc(t->npasses + 1, sizeof *g->pass_first);
+    if (!g->order || !g->pass_first) { analysis_grid_free(g); return -1; }
+    size_t nb = 0;
+    for (size_t i = 0; i < t->nevents; i++)
+        nb += i == 0 || block_key(&t->events[g->order[i]]) != block_key(&t->events[g->order[i - 1]]);
+    g->blocks = calloc(nb ? nb : 1, sizeof *g->blocks);
+    if (!g->blocks) { analysis_grid_free(g); return -1; }
+    block_scratch s = {0};
+    for (size_t i = 0, j; i < t->nevents; i = j) {
+        uint64_t key = block_key(&t->events[g->order[i]]);
+        for (j = i + 1; j < t->nevents && block_key(&t->events[g->order[j]]) == key; j++) {}
+        analysis_block *b = &g->blocks[g->nblocks++];
+        const trace_event *e0 = &t->events[g->order[i]];
+        b->pass = e0->pass;
+        b->block = e0->block;
+        b->first = i;
+        b->count = j - i;
+        b->sm = e0->sm;
+        b->clock_first = b->clock_last = e0->clock;
+        if (block_counters(t, g->order + i, j - i, &s, &b->nphases, &b->totals)) {
+            scratch_free(&s);
+            analysis_grid_free(g);
+            return -1;
+        }
+        uint32_t exited = 0;
+        unsigned threads = threads_of(t, b->pass);
+        for (size_t k = i; k < j; k++) {
+            const trace_event *e = &t->events[g->order[k]];
+            if (e->clock < b->clock_first) b->clock_first = e->clock;
+            if (e->clock > b->clock_last) b->clock_last = e->clock;
+            if (e->kind == TRACE_EXIT) exited += (uint32_t)trace_popcount(e->mask);
+            /* the partial sum: what thread 0 first stores to element `block` of global memory */
+            if (e->kind == TRACE_GLOBAL_STORE && e->warp == 0 && (e->mask & 1) && !b->has_partial &&
+                t->lane_addr[e->lanes] == (int64_t)b->block) {
+                b->has_partial = 1;
+                b->partial = t->lane_val[(size_t)e->lanes * 4];
+                b->partial_buf = e->buf;
+            }
+        }
+        b->exited = exited >= threads;
+    }
+    scratch_free(&s);
+    /* blocks are ordered by pass: pass_first[p] is the first of pass p */
+    for (size_t p = 0, k = 0; p <= t->npasses; p++) {
+        while (k < g->nblocks && g->blocks[k].pass < p) k++;
+        g->pass_first[p] = k;
+    }
+    return 0;
+}
+
+void analysis_grid_free(analysis_grid *g)
+{
+    free(g->order);
+    free(g->blocks);
+    free(g->pass_first);
+    memset(g, 0, sizeof *g);
+}
+
+const analysis_block *analysis_grid_find(const analysis_grid *g, unsigned pass, unsigned block)
+{
+    if (pass >= g->npasses) return NULL;
+    size_t lo = g->pass_first[pass], hi = g->pass_first[pass + 1];
+    while (lo < hi) { /* blocks of a pass are in block order */
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->blocks[mid].block < block) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < g->pass_first[pass + 1] && g->blocks[lo].block == block ? &g->blocks[lo] : NULL;
+}
+
+int analysis_grid_totals(const analysis_grid *g, unsigned pass, analysis_counters *sum)
+{
+    memset(sum, 0, sizeof *sum);
+    if (pass >= g->npasses) return 0;
+    for (size_t k = g->pass_first[pass]; k < g->pass_first[pass + 1]; k++) analysis_counters_add(sum, &g->blocks[k].totals);
+    return (int)(g->pass_first[pass + 1] - g->pass_first[pass]);
+}
+
+analysis_block_state analysis_block_state_at(const trace *t, const analysis_grid *g, const analysis_block *b, size_t cursor)
+{
+    /* how many of the block's events come at or before the cursor (they are in trace order) */
+    size_t lo = 0, hi = b->count;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (g->order[b->first + mid] <= cursor) lo = mid + 1;
+        else hi = mid;
+    }
+    if (lo == 0) return ANALYSIS_BLOCK_WAITING;
+    if (lo == b->count) return b->exited ? ANALYSIS_BLOCK_DONE : ANALYSIS_BLOCK_RUNNING;
+    const trace_event *last = &t->events[g->order[b->first + lo - 1]];
+    return last->kind == TRACE_BARRIER ? ANALYSIS_BLOCK_AT_BARRIER : ANALYSIS_BLOCK_RUNNING;
 }
 
 int analysis_tree(const trace *t, unsigned pass, unsigned block, analysis_edge **edges, size_t *nedges)
@@ -275,9 +424,7 @@ size_t analysis_shared_words(const trace *t, unsigned pass, unsigned block)
         unsigned span = e->elem_size > 4 ? e->elem_size / 4u : 1u;
         int n = trace_popcount(e->mask);
         for (int j = 0; j < n; j++) {
-            int64_t a = t->lane_addr[e->lanes + (size_t)j];
-            if (a < 0) continue; /* the reader refuses these; a trace built by hand may not */
-            size_t end = (size_t)a + span;
+            size_t end = (size_t)t->lane_addr[e->lanes + (size_t)j] + span;
             if (end > words) words = end;
         }
     }

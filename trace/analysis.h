@@ -46,12 +46,55 @@ typedef struct analysis_counters {
 } analysis_counters;
 
 /* Counters of each phase of one traced block of one pass. *phases is malloc'd (caller frees);
- * totals are the phases' counters summed. -1 when the block was not traced or out of memory. */
+ * totals are the phases' counters summed. -1 when the block was not traced or out of memory.
+ * O(events of the trace); for many blocks, analysis_grid_build does them all at once. */
 int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_counters **phases,
                     size_t *nphases, analysis_counters *totals);
 
 /* a += b, with a's SIMD efficiency recomputed from the summed lanes and instructions */
 void analysis_counters_add(analysis_counters *a, const analysis_counters *b);
+
+/* ---- the whole grid: every traced block of every pass, in one pass over the events ---- */
+
+typedef enum analysis_block_state {
+    ANALYSIS_BLOCK_WAITING,    /* none of its events yet */
+    ANALYSIS_BLOCK_RUNNING,
+    ANALYSIS_BLOCK_AT_BARRIER, /* its latest event is a __syncthreads release */
+    ANALYSIS_BLOCK_DONE        /* all its events done and every thread exited */
+} analysis_block_state;
+
+typedef struct analysis_block {
+    unsigned pass, block;
+    size_t first, count;        /* its events: analysis_grid.order[first .. first + count) */
+    size_t nphases;
+    analysis_counters totals;   /* summed over its phases */
+    int exited;                 /* every thread of the block exited within the trace */
+    int has_partial;            /* thread 0 stored to element `block` of global memory: */
+    float partial;              /*   the block's partial sum (the first such store) */
+    unsigned partial_buf;       /*   in this buffer (the pass's output; the next pass reads it) */
+    unsigned sm;                /* GPU captures: the SM of its first event; 0 from the emulator */
+    uint64_t clock_first, clock_last; /* GPU captures: its events' clock range */
+} analysis_block;
+
+typedef struct analysis_grid {
+    uint32_t *order;            /* event indices grouped by (pass, block), trace order within */
+    analysis_block *blocks;     /* traced blocks, by pass then block */
+    size_t nblocks;
+    size_t *pass_first;         /* blocks of pass p: [pass_first[p], pass_first[p + 1]) */
+    size_t npasses;
+} analysis_grid;
+
+/* O(events): per-block counters, phases, partial sums and states of the whole trace. 0, or -1
+ * when out of memory. Free with analysis_grid_free. */
+int analysis_grid_build(const trace *t, analysis_grid *g);
+void analysis_grid_free(analysis_grid *g);
+/* NULL when that block was not traced */
+const analysis_block *analysis_grid_find(const analysis_grid *g, unsigned pass, unsigned block);
+/* Sums the traced blocks of a pass into *sum; returns how many blocks that is. */
+int analysis_grid_totals(const analysis_grid *g, unsigned pass, analysis_counters *sum);
+/* The block's state once the trace's events up to index `cursor` (inclusive) have happened. */
+analysis_block_state analysis_block_state_at(const trace *t, const analysis_grid *g, const analysis_block *b,
+                                             size_t cursor);
 
 /* One edge of the reduction tree: the value at `from` was added into `to` by `thread`. */
 typedef struct analysis_edge {

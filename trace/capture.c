@@ -183,6 +183,7 @@ enum { CPU_MAX_BUFFERS = LADDER_MAX_PASSES + 3 };
 
 typedef struct cpu_ctx {
     emu *e;
+    const capture_desc *d;
     unsigned char *bufs[CPU_MAX_BUFFERS];
     size_t bytes[CPU_MAX_BUFFERS];
     char err[512];
@@ -211,7 +212,9 @@ static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
                       unsigned block, unsigned traced, trace *t)
 {
     cpu_ctx *x = c;
-    emu_launch l = {v->emu, args, grid, block, pass, traced, t};
+    emu_launch l = {.kernel = v->emu, .args = args, .grid = grid, .block = block, .pass = pass,
+                    .blocks_traced = traced, .trace = t, .workers = x->d->workers,
+                    .serial_blocks = v->shape == LADDER_SINGLE_PASS}; /* v8's tickets: see emu.h */
     if (emu_run(x->e, &l)) { snprintf(x->err, sizeof x->err, "%s", emu_last_error(x->e)); return -1; }
     return 0;
 }
@@ -233,6 +236,7 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
         snprintf(err, errlen, "out of memory for the emulator's thread stacks");
         return -1;
     }
+    x->d = d;
     capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error};
     int rc = capture_run(d, &b, t, err, errlen);
     for (int i = 0; i < CPU_MAX_BUFFERS; i++) free(x->bufs[i]);

@@ -26,6 +26,7 @@ typedef struct capture_desc {
     int seed_set;          /* seed 0 is a valid seed: say it was given */
     unsigned ept;
     unsigned blocks_traced;
+    unsigned workers;      /* emulator threads; 0: one per available core (the trace is the same) */
 } capture_desc;
 
 extern const char *const capture_patterns[]; /* NULL-terminated: ones, ramp, random-int, random-float */

@@ -1,31 +1,88 @@
-/* emu: fibers, warp lockstep and barriers. See emu.h for the model. */
+/* emu: fibers, warp lockstep and barriers. See emu.h for the model.
+ *
+ * The fiber switch is boost.context's fcontext (Debian's libboost-context-dev): jump_fcontext
+ * pushes the callee-saved registers on the current stack, stores the stack pointer and loads the
+ * other fiber's, a few instructions in user space. ucontext's swapcontext also saved and restored
+ * the signal mask, a system call per switch, which was about 90% of the emulator's time. The two
+ * functions are declared extern "C" in <boost/context/detail/fcontext.hpp>, a C++ header; their
+ * declarations are repeated below for C (CMake checks that the header and library are there).
+ *
+ * Blocks of a launch run in parallel on the available cores when they cannot see each other's
+ * writes (see emu_launch.serial_blocks): worker k runs a contiguous range of blocks on its own
+ * fibers, stacks and shared memory, into its own trace, and the traces are appended in worker
+ * order, so the result and the trace are the same bytes with 1 or N workers. */
 #define _GNU_SOURCE
 #include "emu.h"
 
+#include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ucontext.h>
 #include <unistd.h>
 
-enum { EMU_MAX_THREADS = 1024, EMU_STACK = 64 * 1024, EMU_SHARED_BYTES = 48 * 1024, EMU_MAX_REGIONS = 16,
-       EMU_MAX_BUFFERS = 72 };
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define EMU_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) && !defined(EMU_ASAN)
+#define EMU_ASAN 1
+#endif
+#ifdef EMU_ASAN
+/* ASan keeps a shadow of each stack: it must be told when execution moves to another stack, or it
+ * takes the fibers' frames for overflows (these calls exist only in ASan builds) */
+#include <sanitizer/asan_interface.h>
+#include <sanitizer/common_interface_defs.h>
+#endif
+
+/* boost.context's fcontext (see above) */
+typedef void *fcontext_t;
+typedef struct fc_transfer {
+    fcontext_t fctx;
+    void *data;
+} fc_transfer;
+extern fc_transfer jump_fcontext(fcontext_t const to, void *vp);
+extern fcontext_t make_fcontext(void *sp, size_t size, void (*fn)(fc_transfer));
+
+/* A fiber needs a few KiB for the kernel's frames; ASan's redzones make frames several times larger. */
+#ifdef EMU_ASAN
+enum { EMU_STACK = 256 * 1024 };
+#else
+enum { EMU_STACK = 64 * 1024 };
+#endif
+enum { EMU_MAX_THREADS = 1024, EMU_SHARED_BYTES = 48 * 1024, EMU_MAX_REGIONS = 16, EMU_MAX_BUFFERS = 72,
+       EMU_MAX_WORKERS = 64 };
 
 typedef enum thread_state { TS_READY, TS_PENDING, TS_BARRIER, TS_EXITED } thread_state;
 
 typedef struct emu_thread {
-    ucontext_t ctx;
+    fcontext_t ctx;
     emu_dim3 idx;
     thread_state state;
     emu_op *op;
+#ifdef EMU_ASAN
+    void *fake_stack;        /* ASan's fake stack of this fiber while it is switched out */
+#endif
 } emu_thread;
 
 struct emu {
-    ucontext_t sched;
+    fcontext_t sched;        /* the scheduler, while a fiber runs */
     char *stacks;            /* one mapping: per thread a guard page then the stack */
     size_t stack_stride;
+#ifdef EMU_ASAN
+    void *sched_fake_stack;
+    const void *sched_stack_bottom;
+    size_t sched_stack_size;
+#endif
+    /* the other workers of a parallel launch, each a whole emu of its own, created on first use
+     * and kept, with their stacks, for the next launches */
+    struct emu *helpers[EMU_MAX_WORKERS];
+    emu_launch helper_launch; /* a helper's copy of the launch, recording into its own trace */
+    trace helper_trace;
+    unsigned first_block, end_block; /* this worker's blocks */
     emu_thread threads[EMU_MAX_THREADS];
     emu_thread *cur;
     const emu_launch *launch;
@@ -58,13 +115,50 @@ const emu_dim3 *emu_block_idx(void) { return &current->block_idx; }
 const emu_dim3 *emu_block_dim(void) { return &current->block_dim; }
 const emu_dim3 *emu_grid_dim(void) { return &current->grid_dim; }
 
+/* ---- the switch, scheduler side and fiber side ---- */
+
+static char *stack_of(emu *e, const emu_thread *t)
+{
+    size_t i = (size_t)(t - e->threads);
+    return e->stacks + i * e->stack_stride + (e->stack_stride - EMU_STACK);
+}
+
+/* Scheduler: runs thread t until its next traced point or its exit. */
+static void resume(emu *e, emu_thread *t)
+{
+    e->cur = t;
+#ifdef EMU_ASAN
+    __sanitizer_start_switch_fiber(&e->sched_fake_stack, stack_of(e, t), EMU_STACK);
+#endif
+    fc_transfer r = jump_fcontext(t->ctx, NULL);
+#ifdef EMU_ASAN
+    __sanitizer_finish_switch_fiber(e->sched_fake_stack, NULL, NULL);
+#endif
+    t->ctx = r.fctx;
+}
+
+/* Fiber: back to the scheduler. A dying fiber (its kernel returned) is never resumed. */
+static void yield(emu *e, int dying)
+{
+#ifdef EMU_ASAN
+    __sanitizer_start_switch_fiber(dying ? NULL : &e->cur->fake_stack, e->sched_stack_bottom, e->sched_stack_size);
+#else
+    (void)dying;
+#endif
+    fc_transfer r = jump_fcontext(e->sched, NULL);
+    e->sched = r.fctx; /* where the scheduler is now */
+#ifdef EMU_ASAN
+    __sanitizer_finish_switch_fiber(e->cur->fake_stack, &e->sched_stack_bottom, &e->sched_stack_size);
+#endif
+}
+
 void emu_do(emu_op *op)
 {
     emu *e = current;
     emu_thread *t = e->cur;
     t->op = op;
     t->state = op->kind == TRACE_BARRIER ? TS_BARRIER : TS_PENDING;
-    swapcontext(&t->ctx, &e->sched);
+    yield(e, 0);
 }
 
 int64_t emu_shared_region(const void *key, unsigned bytes)
@@ -84,11 +178,16 @@ int64_t emu_shared_region(const void *key, unsigned bytes)
     return e->shared_words_used - words;
 }
 
-static void fiber_main(void)
+static void fiber_main(fc_transfer from)
 {
     emu *e = current;
+    e->sched = from.fctx;
+#ifdef EMU_ASAN
+    __sanitizer_finish_switch_fiber(NULL, &e->sched_stack_bottom, &e->sched_stack_size);
+#endif
     e->launch->kernel(e->launch->args);
-    e->cur->state = TS_EXITED; /* uc_link returns to the scheduler */
+    e->cur->state = TS_EXITED;
+    yield(e, 1); /* an fcontext function must never return */
 }
 
 emu *emu_create(void)
@@ -109,6 +208,8 @@ emu *emu_create(void)
 void emu_destroy(emu *e)
 {
     if (!e) return;
+    for (int i = 0; i < EMU_MAX_WORKERS; i++) emu_destroy(e->helpers[i]);
+    trace_free(&e->helper_trace);
     munmap(e->stacks, e->stack_stride * EMU_MAX_THREADS);
     free(e);
 }
@@ -225,6 +326,11 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             addr[n] = op->index;
             break;
         case TRACE_GLOBAL_ATOMIC: {
+            if (!e->launch->serial_blocks && e->grid_dim.x > 1) { /* see emu_launch.serial_blocks */
+                fail(e, "line %u: a global atomic in a launch of %u blocks that run in parallel (serial_blocks not set)",
+                     op->line, e->grid_dim.x);
+                return;
+            }
             if (!(p = global_at(e, op, tid))) return;
             uint32_t old;
             memcpy(&old, p, 4);
@@ -308,8 +414,7 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
         uint32_t exited = 0;
         for (unsigned l = 0; l < 32; l++) {
             if (th[l].state != TS_READY) continue;
-            e->cur = &th[l];
-            swapcontext(&e->sched, &th[l].ctx);
+            resume(e, &th[l]);
             if (th[l].state == TS_EXITED) exited |= 1u << l;
         }
         if (e->failed) return;
@@ -346,7 +451,8 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
     }
 }
 
-/* Separate from run_block: getcontext returns twice, which may clobber a caller's locals. */
+/* A fresh fiber on thread i's stack. Stacks are reused from block to block: make_fcontext only
+ * writes the start frame at the top. */
 static void init_fiber(emu *e, unsigned i, unsigned nthreads)
 {
     emu_thread *t = &e->threads[i];
@@ -354,11 +460,13 @@ static void init_fiber(emu *e, unsigned i, unsigned nthreads)
     t->op = NULL;
     if (i >= nthreads) { t->state = TS_EXITED; return; }
     t->state = TS_READY;
-    getcontext(&t->ctx);
-    t->ctx.uc_stack.ss_sp = e->stacks + (size_t)i * e->stack_stride + (e->stack_stride - EMU_STACK);
-    t->ctx.uc_stack.ss_size = EMU_STACK;
-    t->ctx.uc_link = &e->sched;
-    makecontext(&t->ctx, fiber_main, 0);
+    char *stack = stack_of(e, t);
+#ifdef EMU_ASAN
+    /* a fiber abandoned after an error leaves its frames' redzones poisoned */
+    ASAN_UNPOISON_MEMORY_REGION(stack, EMU_STACK);
+    t->fake_stack = NULL;
+#endif
+    t->ctx = make_fcontext(stack + EMU_STACK, EMU_STACK, fiber_main);
 }
 
 static void run_block(emu *e, unsigned bx)
@@ -403,6 +511,41 @@ static void run_block(emu *e, unsigned bx)
     }
 }
 
+/* Runs blocks [first_block, end_block) of the launch on this worker. */
+static void run_range(emu *e)
+{
+    const emu_launch *L = e->launch;
+    emu *saved = current;
+    current = e;
+    for (unsigned b = e->first_block; b < e->end_block && !e->failed; b++) {
+        if (L->cancel && __atomic_load_n(L->cancel, __ATOMIC_RELAXED)) {
+            fail(e, "interrupted");
+            break;
+        }
+        run_block(e, b);
+        if (e->failed) break;
+        if (L->blocks_done) __atomic_fetch_add(L->blocks_done, 1, __ATOMIC_RELAXED);
+        if (L->progress && L != &e->helper_launch) L->progress(L->progress_ctx); /* on the calling thread */
+    }
+    current = saved;
+}
+
+static void *worker_main(void *arg)
+{
+    run_range(arg);
+    return NULL;
+}
+
+unsigned emu_default_workers(void)
+{
+    cpu_set_t set;
+    int n = 0;
+    if (sched_getaffinity(0, sizeof set, &set) == 0) n = CPU_COUNT(&set);
+    if (n < 1) n = (int)sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 1) n = 1;
+    return n > EMU_MAX_WORKERS ? EMU_MAX_WORKERS : (unsigned)n;
+}
+
 int emu_run(emu *e, const emu_launch *l)
 {
     e->failed = 0;
@@ -411,13 +554,63 @@ int emu_run(emu *e, const emu_launch *l)
         fail(e, "block of %u threads: the emulator runs 1 to %d", l->block, EMU_MAX_THREADS);
         return -1;
     }
-    emu *saved = current;
-    current = e;
+    /* Workers: contiguous ranges of blocks, a few blocks at least each, so that a small grid
+     * stays on the calling thread with no thread started. */
+    enum { MIN_BLOCKS_PER_WORKER = 4 };
+    unsigned nw = l->workers ? l->workers : emu_default_workers();
+    if (nw > EMU_MAX_WORKERS) nw = EMU_MAX_WORKERS;
+    if (l->serial_blocks) nw = 1;
+    if (nw > l->grid / MIN_BLOCKS_PER_WORKER) nw = l->grid / MIN_BLOCKS_PER_WORKER;
+    if (nw < 1) nw = 1;
+    emu *w[EMU_MAX_WORKERS];
+    w[0] = e;
     e->launch = l;
-    e->block_dim = (emu_dim3){l->block, 1, 1};
-    e->grid_dim = (emu_dim3){l->grid, 1, 1};
-    for (unsigned b = 0; b < l->grid && !e->failed; b++) run_block(e, b);
-    current = saved;
+    for (unsigned k = 1; k < nw; k++) {
+        if (!e->helpers[k] && !(e->helpers[k] = emu_create())) {
+            fail(e, "out of memory for the stacks of %u emulator workers", nw);
+            e->launch = NULL;
+            return -1;
+        }
+        w[k] = e->helpers[k];
+        memcpy(w[k]->buffers, e->buffers, sizeof e->buffers);
+        w[k]->failed = 0;
+        w[k]->err[0] = '\0';
+        trace_free(&w[k]->helper_trace);
+        w[k]->helper_launch = *l;
+        w[k]->helper_launch.trace = l->trace ? &w[k]->helper_trace : NULL;
+        w[k]->launch = &w[k]->helper_launch;
+    }
+    for (unsigned k = 0; k < nw; k++) {
+        w[k]->block_dim = (emu_dim3){l->block, 1, 1};
+        w[k]->grid_dim = (emu_dim3){l->grid, 1, 1};
+        w[k]->first_block = (unsigned)((uint64_t)l->grid * k / nw);
+        w[k]->end_block = (unsigned)((uint64_t)l->grid * (k + 1) / nw);
+    }
+    pthread_t tid[EMU_MAX_WORKERS];
+    unsigned started = 1;
+    for (; started < nw; started++)
+        if (pthread_create(&tid[started], NULL, worker_main, w[started])) break;
+    run_range(e);
+    /* workers whose thread could not start run here, each into its own trace as planned */
+    for (unsigned k = started; k < nw; k++) run_range(w[k]);
+    for (unsigned k = 1; k < started; k++) pthread_join(tid[k], NULL);
+    /* the first error in block order is the one a serial run would have stopped at */
+    int failed = 0;
+    for (unsigned k = 0; k < nw && !failed; k++) {
+        if (!w[k]->failed) continue;
+        failed = 1;
+        if (k) fail(e, "%s", w[k]->err);
+    }
+    /* traces in block order: worker 0 recorded into the launch's trace, the others are appended */
+    for (unsigned k = 1; k < nw && !failed && l->trace; k++)
+        if (trace_append(l->trace, &w[k]->helper_trace)) {
+            fail(e, "out of memory while recording the trace");
+            failed = 1;
+        }
+    for (unsigned k = 1; k < nw; k++) {
+        trace_free(&w[k]->helper_trace);
+        w[k]->launch = NULL;
+    }
     e->launch = NULL;
-    return e->failed ? -1 : 0;
+    return failed ? -1 : 0;
 }

@@ -6,7 +6,14 @@
  * execute that point together as one warp instruction (lowest line first is how these kernels
  * reconverge on hardware); the others wait, which is divergence. __syncthreads releases when every
  * live thread of the block waits at the same barrier (exited threads count as arrived). Warps run in
- * order, each until it blocks at a barrier or exits; blocks run one after another.
+ * order, each until it blocks at a barrier or exits.
+ *
+ * Blocks: each runs alone, start to finish, on its own fibers and shared memory. The blocks of a
+ * launch run in parallel on the available cores, each worker a contiguous range, their traces
+ * appended in block order: the same result and the same trace as one after another. A launch whose
+ * blocks talk to each other (serial_blocks: v8's atomic tickets) runs its blocks one after another
+ * in block order, so block b draws ticket b and the last block, gridDim.x - 1, sums the partials;
+ * a global atomic in a parallel launch is reported as an error rather than run in a racy order.
  *
  * The kernel side (kernels/ws_cuda.h) calls the hooks below; only emu.c keeps the current emulator,
  * because CUDA's builtins (threadIdx...) are implicit and cannot take a context argument. */
@@ -71,6 +78,12 @@ typedef struct emu_launch {
     unsigned pass;          /* recorded in each event */
     unsigned blocks_traced; /* blocks 0..blocks_traced-1 are recorded */
     trace *trace;           /* where events go; NULL records nothing */
+    unsigned workers;       /* threads running blocks; 0: one per available core */
+    int serial_blocks;      /* 1: blocks communicate (atomics): one after another, in block order */
+    volatile int *cancel;   /* when it becomes nonzero, the run stops with "interrupted" */
+    uint64_t *blocks_done;  /* incremented (atomically) after each block */
+    void (*progress)(void *ctx); /* called on the calling thread after some blocks finish */
+    void *progress_ctx;
 } emu_launch;
 
 emu *emu_create(void);
@@ -81,6 +94,8 @@ int emu_set_buffer(emu *e, int id, void *mem, size_t bytes);
 /* Runs every block of the launch. 0, or -1 with emu_last_error (out-of-bounds access, barrier
  * mismatch, out of memory...). */
 int emu_run(emu *e, const emu_launch *l);
+/* The cores this process may run on (sched_getaffinity), at most the emulator's worker limit. */
+unsigned emu_default_workers(void);
 
 #ifdef __cplusplus
 }

@@ -124,8 +124,14 @@ int trace_popcount(uint32_t mask);
 /* Appends an event; addr/val hold one entry per set bit of mask (width values each) for data kinds.
  * Returns 0, or -1 when out of memory. */
 int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float *val);
+/* Appends src's events and lanes to t (provenance, passes and buffers stay t's). 0, or -1 when out
+ * of memory. */
+int trace_append(trace *t, const trace *src);
 int trace_add_pass(trace *t, trace_pass p);
 int trace_add_buffer(trace *t, const char *name, unsigned pass);
+/* 0 when every field and event lies inside the geometry the trace declares and the limits above,
+ * else -1 with "events[12].w: ..." in err. Both readers call it before returning a trace. */
+int trace_check(const trace *t, char *err, size_t errlen);
 /* 1 when the result is within the tolerance of the reference, 0 when not, -1 when the trace
  * carries no tolerance (an older file). */
 int trace_result_ok(const trace *t);
@@ -141,8 +147,18 @@ void trace_text_position(const char *text, size_t off, int *line, int *col);
  * traced blocks, phases, shared-memory extent, buffers) and the limits above, so the analysis
  * and the viewer can trust every index they take from it. */
 char *trace_to_json(const trace *t); /* malloc'd; caller frees */
-int trace_write_file(const trace *t, const char *path, char *err, size_t errlen);
 int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen);
+
+/* The compact encoding (README: "The compact trace encoding"): the same trace, in columns. The
+ * reader checks every field against the geometry the file declares ("events[12].block: ..."). */
+int trace_from_bin(trace *t, const void *data, size_t len, char *err, size_t errlen);
+
+/* Files: the compact encoding when the name ends in ".wstrace", JSON otherwise. */
+int trace_path_is_compact(const char *path);
+/* Writes under a unique temporary name in the same folder, then renames: never a partial file.
+ * 0; -1 with a message; -2 when *cancel (may be NULL) became nonzero: nothing is left behind. */
+int trace_save(const trace *t, const char *path, volatile int *cancel, char *err, size_t errlen);
+int trace_write_file(const trace *t, const char *path, char *err, size_t errlen); /* trace_save, no cancel */
 int trace_read_file(trace *t, const char *path, char *err, size_t errlen);
 
 #ifdef __cplusplus

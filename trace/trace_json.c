@@ -4,7 +4,7 @@
 #include "trace.h"
 
 #include "json_internal.h"
-#include "outfile.h"
+#include "trace_internal.h"
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>
@@ -119,15 +119,6 @@ char *trace_to_json(const trace *t)
     sb_printf(&b, "]\n}\n");
     if (b.failed) { free(b.p); return NULL; }
     return b.p;
-}
-
-int trace_write_file(const trace *t, const char *path, char *err, size_t errlen)
-{
-    char *json = trace_to_json(t);
-    if (!json) { snprintf(err, errlen, "%s: out of memory while writing the trace", path); return -1; }
-    int rc = outfile_write(path, json, strlen(json), err, errlen);
-    free(json);
-    return rc;
 }
 
 /* ---- reading ----
@@ -423,7 +414,8 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
         i = ws_at(s, i);
         if (s[i] == ',') i = ws_at(s, i + 1);
     }
-    return r.failed ? -1 : 0;
+    if (r.failed) return -1;
+    return trace_check(t, err, errlen); /* the same check at the door as the compact reader's */
 }
 
 /* Growth by doubling leaves up to half of each array unused: give it back. */
@@ -472,16 +464,11 @@ int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t er
     return rc;
 }
 
-int trace_read_file(trace *t, const char *path, char *err, size_t errlen)
+int trace_from_json_text(trace *t, const char *text, size_t len, char *err, size_t errlen)
 {
     trace_init(t);
-    char *text;
-    size_t len;
-    if (json_read_file(path, TRACE_FILE_BYTES_MAX, &text, &len, err, errlen)) return -1;
-    char msg[256];
-    int rc = read_checked(t, text, len, msg, sizeof msg);
-    free(text);
-    if (rc) { trace_free(t); snprintf(err, errlen, "%s:%s%s", path, msg[0] >= '0' && msg[0] <= '9' ? "" : " ", msg); }
+    int rc = read_checked(t, text, len, err, errlen);
+    if (rc) trace_free(t);
     else shrink(t);
     return rc;
 }

@@ -1,0 +1,415 @@
+/* trace: the compact encoding (.wstrace), for traces too large for JSON.
+ *
+ * Same schema and provenance as the JSON form, laid out in columns so that it loads with a few
+ * linear scans (README, "The compact trace encoding", documents it byte by byte). Little-endian
+ * throughout, written byte by byte so the file is the same on any host. Integers that are mostly
+ * small (lines, phases, block deltas, lane address deltas) are LEB128 varints, zigzag-coded when
+ * they may be negative; values are the raw float bits, so they read back bit for bit.
+ *
+ * The reader trusts nothing: every count is checked against the bytes left before anything is
+ * allocated, and every field against the geometry the file declares (pass, block in its grid,
+ * warp in its block, buffer, element size, lanes per mask), with one message naming the field. */
+#include "trace.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace_internal.h"
+
+static const unsigned char magic[8] = {'W', 'S', 'T', 'R', 'A', 'C', 'E', 0x1a};
+enum { BIN_FORMAT = 2 }; /* 2: the result's tolerance after the reference; 1 is read too (no tolerance) */
+
+/* Limits the reader enforces, beyond the geometry: what a capture can produce. */
+#define BIN_MAX_LINE 1000000u
+#define BIN_MAX_SM 4096u
+#define BIN_MAX_CLOCK ((uint64_t)1 << 53)
+#define BIN_MAX_GLOBAL_INDEX ((int64_t)1 << 40) /* elements of one buffer */
+#define BIN_MAX_SHARED_WORD ((int64_t)1 << 16)  /* 256 KiB of shared memory in 4-byte words */
+#define BIN_WARP_SIZE 32
+
+/* ---- writing ---- */
+
+typedef struct wbuf {
+    FILE *f;
+    unsigned char buf[1 << 16];
+    size_t len;
+    int failed;
+    volatile int *cancel;
+} wbuf;
+
+static void w_flush(wbuf *w)
+{
+    if (!w->failed && w->len && fwrite(w->buf, 1, w->len, w->f) != w->len) w->failed = 1;
+    w->len = 0;
+    if (w->cancel && __atomic_load_n(w->cancel, __ATOMIC_RELAXED)) w->failed = 2;
+}
+
+static void w_byte(wbuf *w, unsigned char c)
+{
+    if (w->len == sizeof w->buf) w_flush(w);
+    w->buf[w->len++] = c;
+}
+
+static void w_u(wbuf *w, uint64_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++) w_byte(w, (unsigned char)(v >> (8 * i)));
+}
+
+static void w_var(wbuf *w, uint64_t v)
+{
+    while (v >= 0x80) {
+        w_byte(w, (unsigned char)(v | 0x80));
+        v >>= 7;
+    }
+    w_byte(w, (unsigned char)v);
+}
+
+static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
+static int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
+
+static void w_str(wbuf *w, const char *s)
+{
+    size_t n = strlen(s);
+    w_var(w, n);
+    for (size_t i = 0; i < n; i++) w_byte(w, (unsigned char)s[i]);
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+static uint64_t f64_bits(double d)
+{
+    uint64_t u;
+    memcpy(&u, &d, 8);
+    return u;
+}
+
+int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
+{
+    wbuf *w = malloc(sizeof *w);
+    if (!w) return -1;
+    w->f = f;
+    w->len = 0;
+    w->failed = 0;
+    w->cancel = cancel;
+    for (int i = 0; i < 8; i++) w_byte(w, magic[i]);
+    w_u(w, BIN_FORMAT, 4);
+    w_u(w, TRACE_SCHEMA_VERSION, 4);
+    const trace_provenance *p = &t->prov;
+    const char *strs[] = {p->backend, p->device, p->toolkit, p->driver, p->date, p->version, p->source, p->data};
+    for (size_t i = 0; i < sizeof strs / sizeof *strs; i++) w_str(w, strs[i]);
+    w_u(w, p->n, 8);
+    w_u(w, p->seed, 8);
+    w_u(w, p->block, 4);
+    w_u(w, p->elems_per_thread, 4);
+    w_u(w, p->blocks_traced, 4);
+    w_u(w, f32_bits(t->result), 4);
+    w_u(w, f64_bits(t->reference), 8);
+    w_u(w, f64_bits(t->tolerance), 8);
+    w_var(w, t->npasses);
+    for (size_t i = 0; i < t->npasses; i++) {
+        w_u(w, t->passes[i].grid, 4);
+        w_u(w, t->passes[i].block, 4);
+        w_u(w, t->passes[i].stride, 4);
+        w_u(w, t->passes[i].n_in, 8);
+    }
+    w_var(w, t->nbuffers);
+    for (size_t i = 0; i < t->nbuffers; i++) {
+        w_str(w, t->buffers[i].name);
+        w_byte(w, t->buffers[i].pass);
+    }
+    size_t nvalues = 0;
+    for (size_t i = 0; i < t->nevents; i++)
+        if (trace_kind_has_data((trace_kind)t->events[i].kind))
+            nvalues += (size_t)trace_popcount(t->events[i].mask) * trace_event_width(&t->events[i]);
+    w_var(w, t->nevents);
+    w_var(w, t->nlanes);
+    w_var(w, nvalues);
+    /* event columns */
+    const trace_event *ev = t->events;
+    size_t n = t->nevents;
+    for (size_t i = 0; i < n && !w->failed; i++) w_byte(w, ev[i].kind);
+    for (size_t i = 0; i < n && !w->failed; i++) w_byte(w, ev[i].elem_size);
+    for (size_t i = 0; i < n && !w->failed; i++) w_byte(w, ev[i].buf);
+    for (size_t i = 0; i < n && !w->failed; i++) w_byte(w, ev[i].pass);
+    for (size_t i = 0; i < n && !w->failed; i++) w_var(w, ev[i].warp);
+    for (size_t i = 0; i < n && !w->failed; i++) w_var(w, ev[i].phase);
+    for (size_t i = 0; i < n && !w->failed; i++) w_var(w, zigzag((int64_t)ev[i].block - (i ? (int64_t)ev[i - 1].block : 0)));
+    for (size_t i = 0; i < n && !w->failed; i++) w_var(w, ev[i].line);
+    for (size_t i = 0; i < n && !w->failed; i++) w_u(w, ev[i].mask, 4);
+    for (size_t i = 0; i < n && !w->failed; i++) w_var(w, ev[i].sm);
+    for (size_t i = 0; i < n && !w->failed; i++) w_var(w, zigzag((int64_t)(ev[i].clock - (i ? ev[i - 1].clock : 0))));
+    /* lanes, in event order: addresses as deltas from the lane before, then the values */
+    int64_t prev = 0;
+    for (size_t i = 0; i < n && !w->failed; i++) {
+        if (!trace_kind_has_data((trace_kind)ev[i].kind)) continue;
+        size_t k = (size_t)trace_popcount(ev[i].mask);
+        for (size_t j = 0; j < k; j++) {
+            int64_t a = t->lane_addr[ev[i].lanes + j];
+            w_var(w, zigzag(a - prev));
+            prev = a;
+        }
+    }
+    for (size_t i = 0; i < n && !w->failed; i++) {
+        if (!trace_kind_has_data((trace_kind)ev[i].kind)) continue;
+        size_t k = (size_t)trace_popcount(ev[i].mask);
+        unsigned wd = trace_event_width(&ev[i]);
+        for (size_t j = 0; j < k; j++)
+            for (unsigned c = 0; c < wd; c++) w_u(w, f32_bits(t->lane_val[(ev[i].lanes + j) * 4 + c]), 4);
+    }
+    for (int i = 0; i < 8; i++) w_byte(w, magic[7 - i]); /* the end: a truncated file is caught */
+    w_flush(w);
+    int rc = w->failed == 2 ? -2 : w->failed ? -1 : 0;
+    free(w);
+    return rc;
+}
+
+/* ---- reading ---- */
+
+typedef struct rbuf {
+    const unsigned char *p, *end;
+    char *err;
+    size_t errlen;
+    int failed;
+} rbuf;
+
+static void r_fail(rbuf *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void r_fail(rbuf *r, const char *fmt, ...)
+{
+    if (r->failed) return;
+    r->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, r->errlen, fmt, ap);
+    va_end(ap);
+}
+
+static size_t r_left(const rbuf *r) { return (size_t)(r->end - r->p); }
+
+static uint64_t r_u(rbuf *r, int bytes, const char *what)
+{
+    if (r->failed) return 0;
+    if (r_left(r) < (size_t)bytes) { r_fail(r, "%s: the file ends too soon", what); return 0; }
+    uint64_t v = 0;
+    for (int i = 0; i < bytes; i++) v |= (uint64_t)r->p[i] << (8 * i);
+    r->p += bytes;
+    return v;
+}
+
+static uint64_t r_var(rbuf *r, const char *what)
+{
+    if (r->failed) return 0;
+    uint64_t v = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+        if (r->p == r->end) { r_fail(r, "%s: the file ends too soon", what); return 0; }
+        unsigned char c = *r->p++;
+        v |= (uint64_t)(c & 0x7f) << shift;
+        if (!(c & 0x80)) return v;
+    }
+    r_fail(r, "%s: malformed number", what);
+    return 0;
+}
+
+static void r_str(rbuf *r, char *dst, size_t cap, const char *what)
+{
+    uint64_t n = r_var(r, what);
+    if (r->failed) return;
+    if (n >= cap || n > r_left(r)) { r_fail(r, "%s: expected a string of at most %zu bytes", what, cap - 1); return; }
+    if (memchr(r->p, '\0', (size_t)n)) { r_fail(r, "%s: NUL byte in a string", what); return; }
+    memcpy(dst, r->p, (size_t)n);
+    dst[n] = '\0';
+    r->p += n;
+}
+
+static uint64_t r_range(rbuf *r, int bytes, uint64_t lo, uint64_t hi, const char *what)
+{
+    uint64_t v = r_u(r, bytes, what);
+    if (!r->failed && (v < lo || v > hi)) r_fail(r, "%s: %" PRIu64 " is not from %" PRIu64 " to %" PRIu64, what, v, lo, hi);
+    return v;
+}
+
+static int global_kind(int k) { return k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC; }
+
+static void read_bin(rbuf *r, trace *t)
+{
+    if (r_left(r) < 8 || memcmp(r->p, magic, 8) != 0) { r_fail(r, "not a warpscope compact trace (no WSTRACE header)"); return; }
+    r->p += 8;
+    uint64_t fmt = r_u(r, 4, "format"), sv = r_u(r, 4, "schema_version");
+    if (!r->failed && fmt != BIN_FORMAT && fmt != 1) { r_fail(r, "format: this warpscope reads compact format %d, the file is %" PRIu64, BIN_FORMAT, fmt); return; }
+    if (!r->failed && sv != TRACE_SCHEMA_VERSION) { r_fail(r, "schema_version: this warpscope reads version %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION, sv); return; }
+    trace_provenance *p = &t->prov;
+    r_str(r, p->backend, sizeof p->backend, "provenance.backend");
+    r_str(r, p->device, sizeof p->device, "provenance.device");
+    r_str(r, p->toolkit, sizeof p->toolkit, "provenance.toolkit");
+    r_str(r, p->driver, sizeof p->driver, "provenance.driver");
+    r_str(r, p->date, sizeof p->date, "provenance.date");
+    r_str(r, p->version, sizeof p->version, "provenance.version");
+    r_str(r, p->source, sizeof p->source, "provenance.source");
+    r_str(r, p->data, sizeof p->data, "provenance.data");
+    p->n = r_range(r, 8, 0, (uint64_t)1 << 40, "provenance.n");
+    p->seed = r_range(r, 8, 0, (uint64_t)1 << 53, "provenance.seed");
+    p->block = (uint32_t)r_range(r, 4, 32, 1024, "provenance.block");
+    if (!r->failed && p->block % BIN_WARP_SIZE) { r_fail(r, "provenance.block: %u is not a whole number of warps", p->block); return; }
+    p->elems_per_thread = (uint32_t)r_range(r, 4, 0, 1 << 20, "provenance.elems_per_thread");
+    p->blocks_traced = (uint32_t)r_u(r, 4, "provenance.blocks_traced");
+    uint32_t rb = (uint32_t)r_u(r, 4, "result");
+    memcpy(&t->result, &rb, 4);
+    uint64_t db = r_u(r, 8, "reference");
+    memcpy(&t->reference, &db, 8);
+    if (fmt >= 2) {
+        uint64_t tb = r_u(r, 8, "tolerance");
+        memcpy(&t->tolerance, &tb, 8);
+    }
+    uint64_t np = r_var(r, "passes");
+    if (!r->failed && (np < 1 || np > 255 || np * 20 > r_left(r))) { r_fail(r, "passes: expected 1 to 255 passes"); return; }
+    for (uint64_t i = 0; i < np && !r->failed; i++) {
+        char wh[48];
+        snprintf(wh, sizeof wh, "passes[%" PRIu64 "]", i);
+        trace_pass tp;
+        tp.grid = (uint32_t)r_range(r, 4, 1, UINT32_MAX, wh);
+        tp.block = (uint32_t)r_range(r, 4, 1, 1024, wh);
+        tp.stride = (uint32_t)r_u(r, 4, wh);
+        tp.n_in = r_range(r, 8, 0, (uint64_t)1 << 40, wh);
+        if (!r->failed && trace_add_pass(t, tp)) r_fail(r, "out of memory");
+    }
+    uint64_t nb = r_var(r, "buffers");
+    if (!r->failed && (nb > 255 || nb * 2 > r_left(r))) { r_fail(r, "buffers: expected at most 255 buffers"); return; }
+    for (uint64_t i = 0; i < nb && !r->failed; i++) {
+        char wh[48], name[16] = "";
+        snprintf(wh, sizeof wh, "buffers[%" PRIu64 "].name", i);
+        r_str(r, name, sizeof name, wh);
+        snprintf(wh, sizeof wh, "buffers[%" PRIu64 "].pass", i);
+        unsigned bp = (unsigned)r_range(r, 1, 0, np - 1, wh);
+        if (!r->failed && trace_add_buffer(t, name, bp)) r_fail(r, "out of memory");
+    }
+    uint64_t ne = r_var(r, "events"), nl = r_var(r, "lanes"), nv = r_var(r, "values");
+    if (r->failed) return;
+    /* each event takes at least 11 bytes of columns, each lane a byte of address and 4 of value:
+     * counts the file cannot hold are rejected before anything is allocated */
+    if (ne > r_left(r) / 11 || ne >= UINT32_MAX) { r_fail(r, "events: %" PRIu64 " events cannot fit in the %zu bytes left", ne, r_left(r)); return; }
+    if (nl > r_left(r) / 5 || nl >= UINT32_MAX) { r_fail(r, "lanes: %" PRIu64 " lanes cannot fit in the %zu bytes left", nl, r_left(r)); return; }
+    if (nv < nl || nv > nl * 4) { r_fail(r, "values: %" PRIu64 " values for %" PRIu64 " lanes (1 to 4 each)", nv, nl); return; }
+    size_t n = (size_t)ne;
+    t->events = calloc(n ? n : 1, sizeof *t->events);
+    t->lane_addr = malloc((nl ? nl : 1) * sizeof *t->lane_addr);
+    t->lane_val = calloc((nl ? nl : 1) * 4, sizeof *t->lane_val);
+    if (!t->events || !t->lane_addr || !t->lane_val) { r_fail(r, "out of memory for %zu events", n); return; }
+    t->cap_events = n ? n : 1;
+    t->cap_lanes = nl ? nl : 1;
+    trace_event *ev = t->events;
+    if (r_left(r) < 4 * n) { r_fail(r, "events: the file ends too soon"); return; }
+    for (size_t i = 0; i < n; i++) ev[i].kind = *r->p++;
+    for (size_t i = 0; i < n; i++) ev[i].elem_size = *r->p++;
+    for (size_t i = 0; i < n; i++) ev[i].buf = *r->p++;
+    for (size_t i = 0; i < n; i++) ev[i].pass = *r->p++;
+    for (size_t i = 0; i < n && !r->failed; i++) ev[i].warp = (uint16_t)r_var(r, "events.warp");
+    for (size_t i = 0; i < n && !r->failed; i++) {
+        uint64_t v = r_var(r, "events.phase");
+        if (v > UINT16_MAX) { r_fail(r, "events[%zu].phase: %" PRIu64 " is over %u", i, v, UINT16_MAX); return; }
+        ev[i].phase = (uint16_t)v;
+    }
+    int64_t block = 0;
+    for (size_t i = 0; i < n && !r->failed; i++) {
+        block += unzigzag(r_var(r, "events.block"));
+        if (block < 0 || block > UINT32_MAX) { r_fail(r, "events[%zu].block: out of range", i); return; }
+        ev[i].block = (uint32_t)block;
+    }
+    for (size_t i = 0; i < n && !r->failed; i++) {
+        uint64_t v = r_var(r, "events.line");
+        if (v > BIN_MAX_LINE) { r_fail(r, "events[%zu].line: %" PRIu64 " is over %u", i, v, BIN_MAX_LINE); return; }
+        ev[i].line = (uint32_t)v;
+    }
+    if (!r->failed && r_left(r) < 4 * n) { r_fail(r, "events.mask: the file ends too soon"); return; }
+    for (size_t i = 0; i < n && !r->failed; i++) ev[i].mask = (uint32_t)r_u(r, 4, "events.mask");
+    for (size_t i = 0; i < n && !r->failed; i++) {
+        uint64_t v = r_var(r, "events.sm");
+        if (v > BIN_MAX_SM) { r_fail(r, "events[%zu].sm: %" PRIu64 " is over %u", i, v, BIN_MAX_SM); return; }
+        ev[i].sm = (uint32_t)v;
+    }
+    uint64_t clock = 0;
+    for (size_t i = 0; i < n && !r->failed; i++) {
+        clock += (uint64_t)unzigzag(r_var(r, "events.clock"));
+        if (clock > BIN_MAX_CLOCK) { r_fail(r, "events[%zu].clock: over 2^53", i); return; }
+        ev[i].clock = clock;
+    }
+    if (r->failed) return;
+    /* every event against the geometry; lanes are counted from the masks */
+    size_t lanes = 0, values = 0;
+    for (size_t i = 0; i < n; i++) {
+        trace_event *e = &ev[i];
+        if (e->kind >= TRACE_KIND_COUNT) { r_fail(r, "events[%zu].kind: unknown event kind %u", i, e->kind); return; }
+        if (e->pass >= t->npasses) { r_fail(r, "events[%zu].pass: %u, but the trace has %zu passes", i, e->pass, t->npasses); return; }
+        const trace_pass *tp = &t->passes[e->pass];
+        if (e->block >= tp->grid) { r_fail(r, "events[%zu].block: block %u is outside the grid of pass %u (%u blocks)", i, e->block, e->pass, tp->grid); return; }
+        if ((uint32_t)e->warp * BIN_WARP_SIZE >= tp->block) { r_fail(r, "events[%zu].warp: warp %u is outside a block of %u threads", i, e->warp, tp->block); return; }
+        int data = trace_kind_has_data((trace_kind)e->kind);
+        if (data) {
+            if (e->mask == 0) { r_fail(r, "events[%zu].mask: a data event needs at least one lane", i); return; }
+            unsigned z = e->elem_size;
+            if (z != 1 && z != 2 && z != 4 && z != 8 && z != 16) { r_fail(r, "events[%zu].elem_size: must be 1, 2, 4, 8 or 16 bytes, not %u", i, z); return; }
+            if (global_kind(e->kind) && e->buf >= t->nbuffers) { r_fail(r, "events[%zu].buf: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers); return; }
+            if (!global_kind(e->kind) && e->buf) { r_fail(r, "events[%zu].buf: %u on an event that is not a global access", i, e->buf); return; }
+            e->lanes = (uint32_t)lanes;
+            lanes += (size_t)trace_popcount(e->mask);
+            values += (size_t)trace_popcount(e->mask) * trace_event_width(e);
+            if (lanes > nl) { r_fail(r, "events[%zu].mask: more lanes than the %" PRIu64 " the file declares", i, nl); return; }
+        } else {
+            if (e->elem_size || e->buf) { r_fail(r, "events[%zu]: element size or buffer on a %s event", i, trace_kind_label((trace_kind)e->kind)); return; }
+            e->lanes = (uint32_t)lanes;
+        }
+    }
+    if (lanes != nl || values != nv) { r_fail(r, "lanes: the masks give %zu lanes and %zu values, the file declares %" PRIu64 " and %" PRIu64, lanes, values, nl, nv); return; }
+    t->nevents = n;
+    t->nlanes = lanes;
+    int64_t prev = 0;
+    for (size_t i = 0; i < n && !r->failed; i++) {
+        const trace_event *e = &ev[i];
+        if (!trace_kind_has_data((trace_kind)e->kind)) continue;
+        size_t k = (size_t)trace_popcount(e->mask);
+        for (size_t j = 0; j < k; j++) {
+            int64_t a = prev + unzigzag(r_var(r, "lanes.address"));
+            prev = a;
+            t->lane_addr[e->lanes + j] = a;
+            int bad = e->kind == TRACE_SHUFFLE ? (a < 0 || a >= BIN_WARP_SIZE)
+                      : global_kind(e->kind)   ? (a < 0 || a >= BIN_MAX_GLOBAL_INDEX)
+                                               : (a < 0 || a >= BIN_MAX_SHARED_WORD);
+            if (bad && !r->failed) { r_fail(r, "events[%zu]: lane %zu's address %" PRId64 " is out of range for a %s", i, j, a, trace_kind_label((trace_kind)e->kind)); return; }
+        }
+    }
+    if (r->failed) return;
+    if (r_left(r) < 4 * (size_t)nv + 8) { r_fail(r, "values: the file ends too soon"); return; }
+    for (size_t i = 0; i < n; i++) {
+        const trace_event *e = &ev[i];
+        if (!trace_kind_has_data((trace_kind)e->kind)) continue;
+        size_t k = (size_t)trace_popcount(e->mask);
+        unsigned wd = trace_event_width(e);
+        for (size_t j = 0; j < k; j++)
+            for (unsigned c = 0; c < wd; c++) {
+                uint32_t u = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
+                r->p += 4;
+                memcpy(&t->lane_val[(e->lanes + j) * 4 + c], &u, 4);
+            }
+    }
+    for (int i = 0; i < 8; i++)
+        if (r->p[i] != magic[7 - i]) { r_fail(r, "end: the file does not end with the trailer (truncated or corrupted)"); return; }
+    r->p += 8;
+    if (r->p != r->end) r_fail(r, "end: %zu bytes after the trailer", r_left(r));
+}
+
+int trace_from_bin(trace *t, const void *data, size_t len, char *err, size_t errlen)
+{
+    trace_init(t);
+    rbuf r = {data, (const unsigned char *)data + len, err, errlen, 0};
+    read_bin(&r, t);
+    /* the same check at the door as JSON: the geometry and the named limits of trace.h */
+    if (r.failed || trace_check(t, err, errlen)) { trace_free(t); return -1; }
+    return 0;
+}

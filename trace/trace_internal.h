@@ -1,0 +1,15 @@
+/* trace_internal: what the trace encodings share with the file functions (not public API). */
+#ifndef WARPSCOPE_TRACE_INTERNAL_H
+#define WARPSCOPE_TRACE_INTERNAL_H
+
+#include <stdio.h>
+
+#include "trace.h"
+
+/* The compact encoding to an open file. 0; -1 on a write error; -2 when *cancel became nonzero. */
+int trace_write_bin(const trace *t, FILE *f, volatile int *cancel);
+
+/* The JSON reader on text that is already NUL-terminated at len (no copy): trace_read_file. */
+int trace_from_json_text(trace *t, const char *text, size_t len, char *err, size_t errlen);
+
+#endif
