@@ -153,7 +153,7 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
         if (v->shape == LADDER_TREE) {
             out_buf = nb++;
             if (b->alloc(b->ctx, out_buf, BYTES(plan[k].grid), NULL)) goto fail;
-            char name[16];
+            char name[32]; /* "partials63" fits the buffer's 16 bytes; the compiler cannot see that k < 64 */
             snprintf(name, sizeof name, k + 1 < np ? "partials%d" : "out", k);
             trace_add_buffer(t, name, k + 1 < np ? (unsigned)k + 1 : (unsigned)k);
         }
