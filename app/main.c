@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
 
 #include "analysis.h"
@@ -387,6 +388,25 @@ static int cmd_stats(int argc, char **argv)
 
 /* ---- capture ---- */
 
+/* Ctrl+C (or TERM) while the trace is written: the write stops and its temporary file goes, so
+ * nothing is left behind. Before that, Ctrl+C simply ends the process: no file exists yet. */
+static volatile sig_atomic_t save_cancel; /* trace_save polls it (sig_atomic_t is int here) */
+static void on_interrupt(int sig) { (void)sig; save_cancel = 1; }
+
+static int save_interruptibly(const trace *t, const char *path, char *err, size_t errlen)
+{
+    _Static_assert(sizeof(sig_atomic_t) == sizeof(int), "trace_save polls an int");
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_interrupt;
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    int rc = trace_save(t, path, (volatile int *)&save_cancel, err, errlen);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
+    return rc;
+}
+
 static int cmd_capture(int argc, char **argv)
 {
     cli c;
@@ -399,7 +419,7 @@ static int cmd_capture(int argc, char **argv)
     trace_init(&t);
     if ((rc = do_capture_with(c.backend ? c.backend : "cpu", &c.cap, &t))) return rc;
     char err[512];
-    if (trace_write_file(&t, c.out, err, sizeof err)) {
+    if (save_interruptibly(&t, c.out, err, sizeof err)) {
         fprintf(stderr, "warpscope: %s\n", err);
         trace_free(&t);
         return EXIT_BAD;
