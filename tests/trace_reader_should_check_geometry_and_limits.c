@@ -104,6 +104,18 @@ int main(void)
         if (bad) { expect_error(bad, "passes: more than 1048576 bytes", "2 MB of passes"); free(bad); }
         free(pad);
     }
+    /* so is a hostile event */
+    {
+        size_t big = 100000;
+        char *pad = malloc(big + 64);
+        strcpy(pad, "{\"k\":\"exit\", \"junk\": \"");
+        size_t k = strlen(pad);
+        memset(pad + k, 'x', big);
+        strcpy(pad + k + big, "\"}, {\"k\"");
+        char *bad = replaced(ok, "\"events\"", "{\"k\"", pad);
+        if (bad) { expect_error(bad, "events[0]: more than 65536 bytes", "a 100 KB event"); free(bad); }
+        free(pad);
+    }
     /* nesting deeper than the checker's stack: refused with the place, not a stack overflow */
     {
         size_t depth = 100000;

@@ -329,7 +329,10 @@ static void read_header(rd *r, trace *t, const cJSON *root)
     }
 }
 
-enum { HEADER_VALUE_MAX = 1 << 20 }; /* bytes of one top-level value other than the events */
+enum {
+    HEADER_VALUE_MAX = 1 << 20, /* bytes of one top-level value other than the events */
+    EVENT_BYTES_MAX = 1 << 16   /* bytes of one event */
+};
 
 static size_t ws_at(const char *s, size_t i)
 {
@@ -407,6 +410,9 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
     float val[TRACE_WARP_SIZE * 4];
     i = ws_at(s, events_at);
     for (size_t n = 0; s[i] != ']' && !r.failed; n++) {
+        /* one warp's event is at most a few KB (32 lanes, 4 values each): a bigger one is hostile,
+         * and would be built as a tree about 20 times its size */
+        if (skip_value(s, i) - i > EVENT_BYTES_MAX) { rd_fail(&r, "events[%zu]: more than %d bytes", n, EVENT_BYTES_MAX); break; }
         cJSON *je = parse_one(s, len, &i);
         if (!je) { rd_fail(&r, "events[%zu]: out of memory (%zu events, %zu lanes held)", n, t->nevents, t->nlanes); break; }
         read_event(&r, t, je, n, addr, val);
