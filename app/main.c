@@ -1,6 +1,7 @@
 /* warpscope: the command line. Owns all printing and exit codes; the libraries only return a
  * status and a message. Exit 0 on success, 2 on bad usage or bad input (one line saying what and
  * where), as the README documents. */
+#include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -14,6 +15,9 @@
 #include "bench.h"
 #include "capture.h"
 #include "ladder.h"
+#include "lesson.h"
+#include "player.h"
+#include "progress.h"
 #include "trace.h"
 #include "verify.h"
 #include "viewer.h"
@@ -33,9 +37,11 @@ static void print_help(void)
     puts("warpscope: watch the CUDA reduction ladder run, warp by warp\n"
          "\n"
          "  warpscope                      the viewer on v0, a block of 64 threads, traced by the emulator\n"
-         "  warpscope view (FILE | --version ID [capture flags]) [--compare ID2] [--theme light|dark]\n"
-         "  warpscope render (FILE | --version ID [capture flags]) [--event E | --phase P | --step S]\n"
-         "                   [--compare ID2] [--size WxH] [--theme T] [--fine] (-o out.png | --frames DIR)\n"
+         "  warpscope view (FILE | --version ID [capture flags]) [viewer flags] [--keys K1,K2...]\n"
+         "  warpscope render (FILE | --version ID [capture flags]) [viewer flags] [--event E | --phase P | --step S]\n"
+         "                   (-o out.png | --frames DIR)\n"
+         "     viewer flags: [--compare ID2] [--size WxH] [--theme light|dark] [--lang en|zh] [--presenter] [--fine]\n"
+         "                   [--actions A1,A2...]  (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ...)\n"
          "  warpscope render --bench FILE -o out.png    the benchmark chart\n"
          "  warpscope ladder               per-version stats of the whole ladder (emulator, block 256)\n"
          "  warpscope list                 the versions: id, title, summary\n"
@@ -54,7 +60,10 @@ static void print_help(void)
          "  --blocks-traced K  blocks recorded in each pass; default 1\n"
          "  --backend B        cpu (the emulator, default) | gpu | auto (the GPU when there is one, else the emulator)\n"
          "\n"
-         "  warpscope verify [--versions LIST] [--blocks LIST] [--md FILE]   GPU against emulator, warp by warp");
+         "  warpscope verify [--versions LIST] [--blocks LIST] [--md FILE]   GPU against emulator, warp by warp\n"
+         "  warpscope lesson check FILE...   validate lessons: schema, both languages, every query on its trace\n"
+         "  warpscope lesson list [--dir D]  the lessons, with your progress\n"
+         "  warpscope lesson print FILE [--lang en|zh]   a lesson as text: narration, questions, answers");
 }
 
 /* ---- flags ---- */
@@ -155,16 +164,17 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
     if (!rest) return usage_error("out of memory%s%s", "", "");
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", NULL};
+        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", "--lang", "--actions", NULL};
         int k = -1;
         size_t alen = strcspn(a, "=");
         for (int j = 0; valued[j]; j++)
             if (strlen(valued[j]) == alen && !strncmp(a, valued[j], alen)) k = j;
         if (!strcmp(a, "--fine")) { o->fine = 1; continue; }
+        if (!strcmp(a, "--presenter")) { o->presenter = 1; continue; }
         if (k < 0) { rest[nrest++] = argv[i]; continue; }
         const char *name = valued[k], *val = a[alen] == '=' ? a + alen + 1 : (i + 1 < argc ? argv[++i] : NULL);
         if (!val) { free(rest); return usage_error("%s needs a value%s", name, ""); }
-        if ((!strcmp(name, "--event") || !strcmp(name, "--phase") || !strcmp(name, "--step") || !strcmp(name, "--frames") || !strcmp(name, "--size")) && !headless) {
+        if ((!strcmp(name, "--event") || !strcmp(name, "--phase") || !strcmp(name, "--step") || !strcmp(name, "--frames")) && !headless) {
             free(rest);
             return usage_error("%s is for warpscope render%s", name, "");
         }
@@ -190,7 +200,12 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
             break;
         case 6: o->frames = val; break;
         case 7: o->bench = val; break;
-        default: o->keys = val; break;
+        case 8: o->keys = val; break;
+        case 9:
+            if (strcmp(val, "en") && strcmp(val, "zh")) { free(rest); return usage_error("--lang must be en or zh, got \"%s\"%s", val, ""); }
+            o->lang = val;
+            break;
+        default: o->actions = val; break;
         }
     }
     cli c;
@@ -525,6 +540,175 @@ static int cmd_ladder(void)
     return 0;
 }
 
+/* ---- lessons: check and list (the player window is the viewer's) ---- */
+
+#ifndef WS_LESSON_DIR
+#define WS_LESSON_DIR "lessons"
+#endif
+
+static void print_report(void *ud, const char *message)
+{
+    (void)ud;
+    fprintf(stderr, "warpscope: %s\n", message);
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+/* The lesson files of a folder, sorted by name; NULL-terminated, malloc'd. */
+static char **lesson_files(const char *dir, size_t *n)
+{
+    DIR *d = opendir(dir);
+    *n = 0;
+    if (!d) return NULL;
+    char **v = NULL;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0 || e->d_name[0] == '.') continue;
+        char **nv = realloc(v, (*n + 2) * sizeof *nv);
+        char *path = malloc(strlen(dir) + len + 2);
+        if (!nv || !path) { free(path); free(nv ? nv : v); closedir(d); *n = 0; return NULL; }
+        v = nv;
+        sprintf(path, "%s/%s", dir, e->d_name);
+        v[(*n)++] = path;
+        v[*n] = NULL;
+    }
+    closedir(d);
+    if (v) qsort(v, *n, sizeof *v, cmp_str);
+    return v;
+}
+
+/* The lesson as text, step by step: narration with its numbers filled in, each question and its
+ * answer. What a teacher reads to prepare, and a lesson's author to proofread. */
+static int lesson_print(const char *file, lesson_lang lang)
+{
+    char err[1600];
+    lesson l;
+    if (lesson_load(&l, file, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    player p;
+    int rc = 0;
+    if (player_open(&p, &l, NULL, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); lesson_free(&l); return EXIT_BAD; }
+    static char buf[8192];
+    printf("# %s\n\n", l.title.s[lang]);
+    for (size_t i = 0; i < player_count(&p) && !rc; i++) {
+        if (i && player_goto(&p, i, err, sizeof err)) { rc = EXIT_BAD; break; }
+        const player_frame *f = player_current(&p);
+        printf("## %zu/%zu  %s%s%s, step %zu (phase %u, line %u)\n", i + 1, player_count(&p), f->show->version,
+               f->cap_compare.version ? " | " : "", f->cap_compare.version ? f->cap_compare.version : "", f->step,
+               f->view->steps[f->step].phase, f->view->steps[f->step].line);
+        if (player_text(&p, PLAYER_TEXT_SAY, 0, lang, buf, sizeof buf, err, sizeof err)) { rc = EXIT_BAD; break; }
+        printf("%s\n", buf);
+        const lesson_ask *a = player_question(&p);
+        if (!a) { putchar('\n'); continue; }
+        if (player_text(&p, PLAYER_TEXT_PROMPT, 0, lang, buf, sizeof buf, err, sizeof err)) { rc = EXIT_BAD; break; }
+        printf("\n  ? [%s] %s\n", lesson_ask_keys[a->kind], buf);
+        for (size_t o = 0; o < a->noptions; o++) {
+            if (player_text(&p, PLAYER_TEXT_OPTION, o, lang, buf, sizeof buf, err, sizeof err)) { rc = EXIT_BAD; break; }
+            printf("    %c) %s\n", (int)('a' + o), buf);
+        }
+        query_value v;
+        if (player_expected(&p, &v, err, sizeof err)) { rc = EXIT_BAD; break; }
+        char ans[2048];
+        if (a->kind == LESSON_ASK_CHOICE) {
+            size_t k = 0;
+            ans[0] = '\0';
+            for (size_t o = 0; o < a->noptions; o++)
+                if (query_set_has(&v, o)) k += (size_t)snprintf(ans + k, sizeof ans - k, "%s%c", k ? ", " : "", (int)('a' + o));
+        } else {
+            query_format(&v, "", ans, sizeof ans);
+        }
+        printf("  = %s\n", ans);
+        if (player_text(&p, PLAYER_TEXT_EXPLAIN, 0, lang, buf, sizeof buf, err, sizeof err)) { rc = EXIT_BAD; break; }
+        printf("  ! %s\n\n", buf);
+    }
+    if (rc) fprintf(stderr, "warpscope: %s\n", err);
+    player_close(&p);
+    lesson_free(&l);
+    return rc;
+}
+
+static int cmd_lesson(int argc, char **argv)
+{
+    if (argc < 1 || (strcmp(argv[0], "check") && strcmp(argv[0], "list") && strcmp(argv[0], "print")))
+        return usage_error("lesson takes check FILE..., list [--dir DIR] or print FILE [--lang en|zh]%s%s", "", "");
+    char err[1600];
+    if (!strcmp(argv[0], "print")) {
+        const char *file = NULL;
+        lesson_lang lang = LESSON_EN;
+        for (int i = 1; i < argc; i++) {
+            const char *val = !strcmp(argv[i], "--lang") && i + 1 < argc ? argv[++i] : !strncmp(argv[i], "--lang=", 7) ? argv[i] + 7 : NULL;
+            if (val) {
+                if (!strcmp(val, "en")) lang = LESSON_EN;
+                else if (!strcmp(val, "zh")) lang = LESSON_ZH;
+                else return usage_error("--lang must be en or zh, got \"%s\"%s", val, "");
+            } else if (argv[i][0] == '-' || file) {
+                return usage_error("unexpected argument \"%s\" (lesson print FILE [--lang en|zh])%s", argv[i], "");
+            } else {
+                file = argv[i];
+            }
+        }
+        if (!file) return usage_error("lesson print needs a lesson file%s%s", "", "");
+        return lesson_print(file, lang);
+    }
+    if (!strcmp(argv[0], "check")) {
+        if (argc < 2) return usage_error("lesson check needs lesson files%s%s", "", "");
+        size_t bad = 0;
+        for (int i = 1; i < argc; i++) {
+            lesson l;
+            if (lesson_load(&l, argv[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); bad++; continue; }
+            size_t nq = 0;
+            for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
+            size_t e = player_check(&l, print_report, NULL);
+            if (!e) printf("%s: ok: %s, %zu steps, %zu questions\n", argv[i], l.id, l.nsteps, nq);
+            bad += e;
+            lesson_free(&l);
+        }
+        return bad ? EXIT_BAD : 0;
+    }
+    const char *dir = WS_LESSON_DIR;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
+        else if (!strncmp(argv[i], "--dir=", 6)) dir = argv[i] + 6;
+        else return usage_error("unexpected argument \"%s\" (lesson list [--dir DIR])%s", argv[i], "");
+    }
+    size_t n;
+    char **files = lesson_files(dir, &n);
+    if (!n) { free(files); fprintf(stderr, "warpscope: %s: no lesson files (*.json) there\n", dir); return EXIT_BAD; }
+    progress prog;
+    char pdir[1024];
+    int have_prog = progress_default_dir(pdir, sizeof pdir, err, sizeof err) == 0 && progress_load(&prog, pdir, err, sizeof err) == 0;
+    if (!have_prog) fprintf(stderr, "warpscope: progress not shown: %s\n", err);
+    int rc = 0;
+    char (*ids)[sizeof ((lesson *)0)->id] = calloc(n, sizeof *ids);
+    if (!ids) { fprintf(stderr, "warpscope: out of memory\n"); rc = EXIT_BAD; n = 0; }
+    for (size_t i = 0; i < n; i++) {
+        lesson l;
+        if (lesson_load(&l, files[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); rc = EXIT_BAD; continue; }
+        /* progress is kept by id: two files with one id would share it */
+        size_t dup = 0;
+        while (dup < i && strcmp(ids[dup], l.id) != 0) dup++;
+        snprintf(ids[i], sizeof ids[i], "%s", l.id);
+        if (dup < i) {
+            fprintf(stderr, "warpscope: %s: id \"%s\" is already the id of %s\n", files[i], l.id, files[dup]);
+            rc = EXIT_BAD;
+        }
+        size_t nq = 0;
+        for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
+        const progress_entry *e = have_prog ? progress_find(&prog, l.id, 0) : NULL;
+        char mark[64];
+        if (!e) snprintf(mark, sizeof mark, "new");
+        else if (e->done) snprintf(mark, sizeof mark, "done, %u/%zu right", progress_count_solved(e), nq);
+        else snprintf(mark, sizeof mark, "step %zu/%zu, %u/%zu right", e->step + 1, l.nsteps, progress_count_solved(e), nq);
+        printf("%-22s %-24s %s  |  %s\n", l.id, mark, l.title.s[LESSON_EN], l.title.s[LESSON_ZH]);
+        lesson_free(&l);
+    }
+    for (size_t i = 0; files && files[i]; i++) free(files[i]);
+    free(files);
+    free(ids);
+    if (have_prog) progress_free(&prog);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) { /* the built-in default: v0 at a block small enough to read */
@@ -549,5 +733,6 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "verify") == 0) return verify_main(argc - 2, argv + 2);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);
+    if (strcmp(cmd, "lesson") == 0) return cmd_lesson(argc - 2, argv + 2);
     return usage_error("unknown command \"%s\"%s", cmd, "");
 }

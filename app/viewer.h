@@ -1,5 +1,7 @@
 /* viewer: the window (warpscope, warpscope view), headless rendering (warpscope render) and the
- * drawing benchmark (warpscope perf draw). Returns process exit codes; prints its own errors. */
+ * drawing benchmark (warpscope perf draw): input becomes actions, actions change the session,
+ * the scene is derived from it, the panels make a draw list, and an executor draws the list.
+ * Returns process exit codes; prints its own errors. */
 #ifndef WARPSCOPE_VIEWER_H
 #define WARPSCOPE_VIEWER_H
 
@@ -11,11 +13,14 @@ typedef struct viewer_opts {
     const char *backend;     /* cpu (default), gpu or auto */
     const char *compare;     /* second version, or NULL */
     const char *theme;       /* "light" or "dark" */
+    const char *lang;        /* "en" or "zh" */
     const char *bench;       /* results file for the benchmark view */
-    const char *keys;        /* window: key names to inject, comma separated (tests, demos) */
+    const char *keys;        /* key names to inject, comma separated (tests, demos) */
+    const char *actions;     /* actions to apply, comma separated ("step:1,version:v2,compare:next") */
     const char *out, *frames;
     long event, phase, step; /* -1: not given */
-    int width, height, fine;
+    int width, height, fine, presenter;
+    double scale;            /* 0: 1 */
 } viewer_opts;
 
 int viewer_window(const viewer_opts *o);

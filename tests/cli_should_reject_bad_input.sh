@@ -138,7 +138,7 @@ env_case() { # env_case "wanted text" VAR=value args...
 }
 env_case 'light.json: working: expected a colour "#RRGGBB"' WARPSCOPE_ASSETS="$tmp/assets" "$ws" render --version v2 -o "$tmp/x.png"
 mkdir -p "$tmp/nofonts/themes" && cp "$(dirname "$0")/../assets/themes/"*.json "$tmp/nofonts/themes/"
-env_case 'DejaVuSansMono.ttf: cannot open font' WARPSCOPE_ASSETS="$tmp/nofonts" "$ws" render --version v2 -o "$tmp/x.png"
+env_case 'DejaVuSansMono.ttf: font not found' WARPSCOPE_ASSETS="$tmp/nofonts" "$ws" render --version v2 -o "$tmp/x.png"
 env_case 'SOURCE_DATE_EPOCH must be whole seconds since 1970' SOURCE_DATE_EPOCH=99999999999999999999 "$ws" stats --version v2
 env_case 'SOURCE_DATE_EPOCH must be whole seconds since 1970' SOURCE_DATE_EPOCH=253402300800 "$ws" capture --version v2 -o "$tmp/x.json"
 env_case 'SOURCE_DATE_EPOCH must be whole seconds since 1970' SOURCE_DATE_EPOCH=-1 "$ws" stats --version v2

@@ -31,7 +31,7 @@ static char *replaced(const char *text, const char *from, const char *to)
 
 static void expect_bad(const char *text, const char *want)
 {
-    ui_theme th;
+    theme th;
     char err[256] = "";
     CHECK(text && theme_parse(&th, text, strlen(text), err, sizeof err) == -1, "accepted");
     CHECK(strstr(err, want) != NULL, "message \"%s\" lacks \"%s\"", err, want);
@@ -39,7 +39,7 @@ static void expect_bad(const char *text, const char *want)
 
 int main(void)
 {
-    ui_theme th;
+    theme th;
     char err[256];
     CHECK(theme_load(&th, WS_ASSETS "/themes/light.json", err, sizeof err) == 0, "%s", err);
     /* "working": "#009E73" in the file: Okabe-Ito's bluish green */

@@ -1,10 +1,21 @@
 #!/bin/sh
-# Installs the Debian 12 packages warpscope builds with. Uses sudo when not run as root.
+# Installs the Debian 12 packages warpscope builds and runs with. As root it installs them; as
+# another user it uses sudo when there is one, and otherwise says what to run as root.
 set -e
-pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev xvfb xauth clang libclang-rt-14-dev"
+# fonts-wqy-microhei: one font with Latin and Simplified Chinese glyphs (SDL2_ttf has no fallback);
+# clang and libclang-rt-14-dev: the libFuzzer targets (WS_FUZZ)
+pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev xvfb xauth fonts-wqy-microhei clang libclang-rt-14-dev"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 [ -z "$missing" ] && exit 0
-if [ "$(id -u)" -eq 0 ]; then run=""; else run="sudo"; fi
+if [ "$(id -u)" -eq 0 ]; then
+    run=""
+elif command -v sudo >/dev/null 2>&1; then
+    run="sudo"
+else
+    echo "setup-debian.sh: missing packages:$missing" >&2
+    echo "setup-debian.sh: run this script as root (no sudo here), or as root: apt-get install$missing" >&2
+    exit 2
+fi
 $run apt-get update -qq
 DEBIAN_FRONTEND=noninteractive $run apt-get install -y -qq --no-install-recommends $missing

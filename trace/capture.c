@@ -212,7 +212,7 @@ static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
                       unsigned block, unsigned traced, trace *t)
 {
     cpu_ctx *x = c;
-    emu_launch l = {.kernel = v->emu, .args = args, .grid = grid, .block = block, .pass = pass,
+    emu_launch l = {.kernel = capture_emu_kernel(v), .args = args, .grid = grid, .block = block, .pass = pass,
                     .blocks_traced = traced, .trace = t, .workers = x->d->workers,
                     .serial_blocks = v->shape == LADDER_SINGLE_PASS}; /* v8's tickets: see emu.h */
     if (emu_run(x->e, &l)) { snprintf(x->err, sizeof x->err, "%s", emu_last_error(x->e)); return -1; }

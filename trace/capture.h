@@ -56,6 +56,9 @@ void capture_gpu_driver(char *buf, size_t len);
  * otherwise the emulator; *note says which and why). */
 int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen);
 
+/* The emulator's entry point of a version's kernel (kernels_emu.c); NULL if it has none. */
+emu_kernel_fn capture_emu_kernel(const ladder_version *v);
+
 int capture_fill(const char *pattern, uint64_t seed, float *x, uint64_t n); /* -1: unknown pattern */
 double capture_reference(const float *x, uint64_t n);
 /* |result - reference| allowed for a float tree sum of n terms: (ceil(log2 n) + 2) * 2^-24 * sum|x|. */

@@ -2,14 +2,16 @@
  *
  * A version's launch plan is the list of launches that reduces n elements to one value: passes of
  * ceil(m / (block * elems_per_thread)) blocks until one value remains (the naive version instead
- * launches once per stride over the same buffer; v8 launches once whatever n is). */
+ * launches once per stride over the same buffer; v8 launches once whatever n is).
+ *
+ * Metadata only: this table belongs to the trace-reading library. Which compiled code runs a
+ * version is the producing library's business (capture.h: capture_emu_kernel). */
 #ifndef WARPSCOPE_LADDER_H
 #define WARPSCOPE_LADDER_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "emu.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,13 +29,15 @@ typedef struct ladder_version {
     const char *summary;
     const char *file;     /* kernel source, relative to the project root */
     const char *aliases;  /* other names in the seeds and slides, comma separated */
-    emu_kernel_fn emu;    /* one thread's run of the kernel in the emulator */
     ladder_shape shape;
     unsigned min_block, max_block; /* powers of two in between */
     unsigned ept_default;          /* elements each thread reduces from the input */
     unsigned ept_multiple;         /* elements per thread must be a multiple of this */
     int ept_tunable;               /* 1 when --ept may change it */
     unsigned bench_block;          /* the block the benchmark runs it with (tuned on an H100) */
+    char key;                      /* the viewer's key that picks it ('0'..'9', 'N') */
+    const char *hw_note;           /* why a GPU trace may legitimately differ from the emulator's, or NULL */
+    const char *title_zh, *summary_zh; /* the title and summary in Simplified Chinese */
 } ladder_version;
 
 extern const ladder_version ladder_versions[];

@@ -3,9 +3,9 @@
 # repository's corpus is not changed) for SECONDS seconds, or RUNS executions when RUNS is set.
 # Exit 77 (skipped) when the libFuzzer build is not there (no clang, or WS_FUZZ off).
 #   run.sh FUZZ_BUILD_DIR [SECONDS]        RUNS=1000000 run.sh FUZZ_BUILD_DIR
-dir="$1"; secs="${2:-12}"
+dir="$1"; secs="${2:-10}"
 here=$(cd "$(dirname "$0")" && pwd)
-targets="trace_json trace_bin results theme load_analyse"
+targets="trace_json trace_bin results theme load_analyse lesson"
 for t in $targets; do
     [ -x "$dir/fuzz_$t" ] || { echo "fuzz: $dir/fuzz_$t not built (configure with -DWS_FUZZ=ON and clang); skipped"; exit 77; }
 done

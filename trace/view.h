@@ -27,6 +27,26 @@ typedef struct view_step {
     int kind;
 } view_step;
 
+/* One addition of the reduction tree: `from`'s value was added into `word`, by `thread`, which
+ * stored `value`; level is how many additions `word` had received before (Harris's rows), and
+ * from_level how many `from` had. buf -1: shared memory; else the global buffer (naive). */
+typedef struct view_node {
+    int64_t word, from;
+    int level, from_level, buf;
+    float value;
+    unsigned thread;
+    size_t step; /* the step of the store */
+} view_node;
+
+/* One lane of a shuffle: `lane` of `warp` received `value` from lane `src`; level is the warp's
+ * k-th shuffle in the block (its row in the tree over lanes). */
+typedef struct view_shfl {
+    unsigned warp, lane, src;
+    int level;
+    float value;
+    size_t step;
+} view_shfl;
+
 typedef struct view_model {
     const trace *t;
     unsigned pass, block, threads, nwarps, nphases;
@@ -39,6 +59,18 @@ typedef struct view_model {
     analysis_edge *edges;
     size_t nedges;
     size_t nwords;          /* shared-memory words the block touched */
+    /* the reduction tree, derived once: nodes in order of their stores */
+    view_node *nodes;
+    size_t nnodes;
+    int tree_buf;           /* the memory the tree lives in: -1 shared, else a global buffer */
+    int64_t tree_words;     /* words (or elements) 0 .. tree_words-1 of that memory */
+    float *leaf_value;      /* [tree_words] the first value each word held in the block */
+    size_t *leaf_step;      /* [tree_words] the step it appeared (SIZE_MAX: never) */
+    int tree_levels;        /* rows above the leaves */
+    view_shfl *shfl;
+    size_t nshfl;
+    int shfl_levels;
+    size_t *event_step;     /* step of each event of the trace (SIZE_MAX: not this block) */
 } view_model;
 
 /* 0, or -1 when out of memory or the block was not traced (err says which). */

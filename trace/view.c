@@ -7,6 +7,11 @@
 
 void view_free(view_model *m)
 {
+    free(m->nodes);
+    free(m->leaf_value);
+    free(m->leaf_step);
+    free(m->shfl);
+    free(m->event_step);
     free(m->order);
     free(m->steps);
     free(m->facts);
@@ -19,6 +24,90 @@ typedef struct key {
     int kind;
     unsigned nth;
 } key;
+
+enum { TREE_MAX_WORDS = 1 << 20 }; /* a tree wider than this is not drawn anyway */
+
+/* Nodes of the tree from the edges (analysis_tree emits them in trace order as each store
+ * happens, so a second walk in the same order pairs every edge with its store's value), leaves
+ * from the first access of each word, and the shuffles' tree over lanes. */
+static int derive_tree(view_model *m)
+{
+    const trace *t = m->t;
+    m->tree_buf = -1;
+    m->event_step = malloc(t->nevents * sizeof *m->event_step);
+    if (t->nevents && !m->event_step) return -1;
+    for (size_t i = 0; i < t->nevents; i++) m->event_step[i] = SIZE_MAX;
+    for (size_t s = 0; s < m->nsteps; s++)
+        for (size_t i = 0; i < m->steps[s].count; i++) m->event_step[m->order[m->steps[s].first + i]] = s;
+    int shared = 0;
+    int64_t maxw = -1;
+    for (size_t i = 0; i < m->nedges; i++) shared |= m->edges[i].buf == -1;
+    if (m->nedges) m->tree_buf = shared ? -1 : m->edges[0].buf;
+    for (size_t i = 0; i < m->nedges; i++)
+        if (m->edges[i].buf == m->tree_buf) {
+            if (m->edges[i].to > maxw) maxw = m->edges[i].to;
+            if (m->edges[i].from > maxw) maxw = m->edges[i].from;
+        }
+    if (maxw >= TREE_MAX_WORDS) maxw = -1;
+    m->tree_words = maxw + 1;
+    int *count = calloc((size_t)m->tree_words + 1, sizeof *count);
+    m->nodes = malloc((m->nedges ? m->nedges : 1) * sizeof *m->nodes);
+    m->leaf_value = calloc((size_t)m->tree_words + 1, sizeof *m->leaf_value);
+    m->leaf_step = malloc(((size_t)m->tree_words + 1) * sizeof *m->leaf_step);
+    if (!count || !m->nodes || !m->leaf_value || !m->leaf_step) { free(count); return -1; }
+    for (int64_t w = 0; w < m->tree_words; w++) m->leaf_step[w] = SIZE_MAX;
+    size_t p = 0;
+    unsigned *shfl_count = calloc(m->nwarps ? m->nwarps : 1, sizeof *shfl_count);
+    if (!shfl_count) { free(count); return -1; }
+    size_t nshfl_cap = 0;
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->pass != m->pass || e->block != m->block) continue;
+        if (e->kind == TRACE_SHUFFLE && e->warp < m->nwarps) {
+            int level = (int)shfl_count[e->warp]++;
+            if (level + 1 > m->shfl_levels) m->shfl_levels = level + 1;
+            for (int j = 0, l = 0; l < 32; l++) {
+                if (!(e->mask >> l & 1)) continue;
+                if (m->nshfl == nshfl_cap) {
+                    nshfl_cap = nshfl_cap ? nshfl_cap * 2 : 256;
+                    view_shfl *q = realloc(m->shfl, nshfl_cap * sizeof *q);
+                    if (!q) { free(count); free(shfl_count); return -1; }
+                    m->shfl = q;
+                }
+                size_t li = e->lanes + (size_t)j++;
+                m->shfl[m->nshfl++] = (view_shfl){e->warp, (unsigned)l, (unsigned)t->lane_addr[li], level, t->lane_val[li * 4], m->event_step[i]};
+            }
+            continue;
+        }
+        int load = e->kind == TRACE_SHARED_LOAD || e->kind == TRACE_GLOBAL_LOAD;
+        int store = e->kind == TRACE_SHARED_STORE || e->kind == TRACE_GLOBAL_STORE;
+        if (!load && !store) continue;
+        int buf = e->kind == TRACE_SHARED_LOAD || e->kind == TRACE_SHARED_STORE ? -1 : e->buf;
+        for (int j = 0, l = 0; l < 32; l++) {
+            if (!(e->mask >> l & 1)) continue;
+            size_t li = e->lanes + (size_t)j++;
+            int64_t a = t->lane_addr[li];
+            unsigned tid = e->warp * 32u + (unsigned)l;
+            if (buf == m->tree_buf && a >= 0 && a < m->tree_words && m->leaf_step[a] == SIZE_MAX) {
+                m->leaf_value[a] = t->lane_val[li * 4];
+                m->leaf_step[a] = m->event_step[i];
+            }
+            if (!store) continue;
+            while (p < m->nedges && m->edges[p].to == a && m->edges[p].thread == tid && m->edges[p].line == e->line &&
+                   m->edges[p].phase == e->phase && m->edges[p].buf == buf) {
+                const analysis_edge *ed = &m->edges[p++];
+                if (ed->buf != m->tree_buf || ed->to >= m->tree_words || ed->from >= m->tree_words || ed->to < 0 || ed->from < 0) continue;
+                view_node *nd = &m->nodes[m->nnodes++];
+                *nd = (view_node){ed->to, ed->from, count[ed->to], count[ed->from], ed->buf, t->lane_val[li * 4], tid, m->event_step[i]};
+                count[ed->to]++;
+                if (count[ed->to] > m->tree_levels) m->tree_levels = count[ed->to];
+            }
+        }
+    }
+    free(count);
+    free(shfl_count);
+    return 0;
+}
 
 int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int fine, char *err, size_t errlen)
 {
@@ -91,6 +180,11 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
     free(used);
     free(evs);
     free(keys);
+    if (derive_tree(m)) {
+        view_free(m);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     return 0;
 }
 

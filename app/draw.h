@@ -1,0 +1,115 @@
+/* draw: the draw list, the seam between what to show (panels) and how (executors).
+ *
+ * Panels append plain primitives; an executor runs the list: the SDL renderer of a window, a
+ * software renderer on a surface (PNG), or a test that queries the items ("which boxes in the
+ * bank panel are red", "does a text box overlap another"). No SDL types here, so that a browser
+ * canvas can execute the same list later.
+ *
+ * Text is UTF-8 with a font role and a pixel size. Its box is measured when it is appended (the
+ * list holds a metrics callback), so every text item records the box it will really cover, and a
+ * string too wide for its box is shortened with an ellipsis rather than spilling over. */
+#ifndef WARPSCOPE_DRAW_H
+#define WARPSCOPE_DRAW_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct dl_colour {
+    uint8_t r, g, b, a;
+} dl_colour;
+
+typedef struct dl_rect {
+    int x, y, w, h;
+} dl_rect;
+
+typedef enum dl_kind {
+    DL_FILL,   /* rect filled with colour (alpha blends) */
+    DL_RECT,   /* rect outline, `thick` pixels inward */
+    DL_LINE,   /* (x, y) to (x2, y2), `thick` pixels */
+    DL_ARROW,  /* a line with a head at (x2, y2) */
+    DL_CURVE,  /* quadratic Bezier from (x, y) through control (cx, cy) to (x2, y2) */
+    DL_TEXT,   /* text at rect's top-left, rect = measured box */
+    DL_CLIP,   /* clip later items to rect, until DL_UNCLIP */
+    DL_UNCLIP
+} dl_kind;
+
+typedef enum dl_font { DL_FONT_UI, DL_FONT_MONO, DL_FONT_COUNT } dl_font;
+typedef enum dl_align { DL_LEFT, DL_CENTRE, DL_RIGHT } dl_align;
+
+typedef struct dl_item {
+    dl_kind kind;
+    dl_rect r;
+    int x2, y2, cx, cy, thick;
+    dl_colour c;
+    dl_font font;
+    int px;
+    uint32_t text, len; /* bytes in the list's text buffer */
+    int panel;          /* index into the list's panels, -1 outside any */
+    uint32_t hit;       /* what the mouse finds here (panels' own codes), 0 for nothing */
+} dl_item;
+
+/* Font metrics, from whoever will execute the list. */
+typedef struct dl_metrics {
+    void *ctx;
+    int (*advance)(void *ctx, dl_font f, int px, uint32_t codepoint);
+    int (*height)(void *ctx, dl_font f, int px); /* a line's box, descenders included */
+} dl_metrics;
+
+typedef struct dl_panel {
+    dl_rect r;
+    const char *name;
+} dl_panel;
+
+enum { DL_MAX_PANELS = 64 };
+
+typedef struct dl_list {
+    dl_item *items;
+    size_t n, cap;
+    char *text;
+    size_t tn, tcap;
+    dl_panel panels[DL_MAX_PANELS];
+    int npanels, panel;
+    dl_metrics m;
+    int failed; /* out of memory at some point: the list is incomplete */
+} dl_list;
+
+void dl_init(dl_list *l, dl_metrics m);
+void dl_free(dl_list *l);
+/* Empties the list and keeps its memory: an idle frame allocates nothing. */
+void dl_reset(dl_list *l);
+
+/* Items appended after this belong to a panel (for the layout tests), until the next call;
+ * name NULL leaves any panel. Returns the panel's index. */
+int dl_panel_begin(dl_list *l, const char *name, dl_rect r);
+
+void dl_fill(dl_list *l, dl_rect r, dl_colour c);
+void dl_fill_hit(dl_list *l, dl_rect r, dl_colour c, uint32_t hit);
+void dl_outline(dl_list *l, dl_rect r, dl_colour c, int thick);
+void dl_line(dl_list *l, int x1, int y1, int x2, int y2, dl_colour c, int thick);
+void dl_arrow(dl_list *l, int x1, int y1, int x2, int y2, dl_colour c, int thick);
+void dl_curve(dl_list *l, int x1, int y1, int cx, int cy, int x2, int y2, dl_colour c, int thick);
+void dl_clip(dl_list *l, dl_rect r);
+void dl_unclip(dl_list *l);
+
+/* Measured width of UTF-8 text. */
+int dl_text_width(const dl_list *l, dl_font f, int px, const char *s);
+int dl_text_height(const dl_list *l, dl_font f, int px);
+/* Text placed in box (aligned horizontally, at its top), shortened with an ellipsis to fit its
+ * width; nothing if the box is shorter than a line. Returns the width drawn. */
+int dl_text(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c, const char *s);
+int dl_textf(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c, const char *fmt, ...)
+    __attribute__((format(printf, 7, 8)));
+
+/* The text of an item (not NUL-terminated: item->len bytes). */
+const char *dl_item_text(const dl_list *l, const dl_item *it);
+/* The topmost item with a hit code under (x, y): its code, or 0. */
+uint32_t dl_hit(const dl_list *l, int x, int y);
+
+/* Next code point of UTF-8 text; malformed bytes read as U+FFFD, one byte each. */
+uint32_t dl_utf8_next(const char **s);
+
+int dl_rect_inside(dl_rect outer, dl_rect inner);
+int dl_rect_overlap(dl_rect a, dl_rect b);
+int dl_rect_has(dl_rect r, int x, int y);
+
+#endif

@@ -1,0 +1,857 @@
+/* panels: see panels.h. Every panel registers its rectangle with the draw list; every string is
+ * placed inside it with dl_text (which shortens what does not fit), and a row that does not fit
+ * is left out, so text never leaves its panel nor lands on another text. */
+#include "panels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "keys.h"
+#include "ladder.h"
+
+int panels_px(int h, double scale, int presenter)
+{
+    int px = (int)lround(h / 60.0 * scale);
+    if (presenter) {
+        int room = (int)lround(24.0 * h / 768.0);
+        if (px < room) px = room;
+    }
+    return px < 10 ? 10 : px > 96 ? 96 : px;
+}
+
+/* sizes derived from the base text size */
+typedef struct ui {
+    const scene *sc;
+    const theme *th;
+    str_lang L;
+    dl_list *l;
+    int px, big, lh, blh, pad, digit;
+    double ease;     /* progress of the move from the previous step, eased: 0 .. 1 */
+    const scene_pane *to; /* while moving: where the move goes (drawing shows where it started) */
+} ui;
+
+static const char *S(const ui *u, str_id id) { return str_get(u->L, id); }
+
+static dl_rect inset(dl_rect r, int d) { return (dl_rect){r.x + d, r.y + d, r.w - 2 * d, r.h - 2 * d}; }
+
+/* A panel: background, title line; returns the content rectangle below the title. */
+static dl_rect panel(ui *u, const char *name, dl_rect r, const char *title)
+{
+    dl_panel_begin(u->l, name, r);
+    dl_fill(u->l, r, u->th->panel);
+    dl_rect in = inset(r, u->pad);
+    if (title) {
+        dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, title);
+        in.y += u->lh;
+        in.h -= u->lh;
+    }
+    return in;
+}
+
+/* one line of text at row `row` of a content rect; nothing if the row does not fit */
+static void line_at(ui *u, dl_rect in, int row, dl_colour c, dl_font f, const char *s)
+{
+    int y = in.y + row * u->lh;
+    if (y + u->lh > in.y + in.h) return;
+    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, f, u->px, DL_LEFT, c, s);
+}
+
+static dl_colour mix(dl_colour a, dl_colour b, double t)
+{
+    return (dl_colour){(uint8_t)lround(a.r + (b.r - a.r) * t), (uint8_t)lround(a.g + (b.g - a.g) * t), (uint8_t)lround(a.b + (b.b - a.b) * t), 255};
+}
+
+static dl_colour lane_colour(const theme *th, int state)
+{
+    const dl_colour c[] = {[VIEW_LANE_IDLE] = th->idle, [VIEW_LANE_WORKING] = th->working, [VIEW_LANE_DIVERGED] = th->diverged,
+                           [VIEW_LANE_BARRIER] = th->barrier, [VIEW_LANE_EXITED] = th->exited};
+    return (unsigned)state < sizeof c / sizeof c[0] ? c[state] : th->idle;
+}
+
+/* ---------- source ---------- */
+
+static void draw_source(ui *u, const scene_pane *p, dl_rect r)
+{
+    unsigned line = p->st ? p->st->line : 0;
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_SOURCE_TITLE), p->m->t->prov.source, line);
+    dl_rect in = panel(u, "source", r, title);
+    if (!p->source) { line_at(u, in, 0, u->th->text, DL_FONT_UI, S(u, STR_SOURCE_NONE)); return; }
+    int rows = in.h / u->lh;
+    if (rows < 1) return;
+    int first = (int)line - rows / 2;
+    if (first < 1) first = 1;
+    const char *q = p->source;
+    for (int ln = 1; *q && ln < first; ln++) {
+        const char *nl = strchr(q, '\n');
+        q = nl ? nl + 1 : q + strlen(q);
+    }
+    int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "000 ");
+    for (int i = 0, ln = first; i < rows && *q; i++, ln++) {
+        const char *nl = strchr(q, '\n');
+        size_t len = nl ? (size_t)(nl - q) : strlen(q);
+        int y = in.y + i * u->lh;
+        if ((unsigned)ln == line) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh}, u->th->line);
+        char buf[256];
+        size_t k = 0;
+        for (size_t c = 0; c < len && k < sizeof buf - 1; c++) buf[k++] = q[c] == '\t' ? ' ' : q[c];
+        buf[k] = '\0';
+        dl_textf(u->l, (dl_rect){in.x, y, numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->dim, "%3d", ln);
+        dl_text(u->l, (dl_rect){in.x + numw, y, in.w - numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->text, buf);
+        q = nl ? nl + 1 : q + len;
+    }
+}
+
+/* ---------- grids of cells (shared memory, lanes) ---------- */
+
+typedef struct grid {
+    int x, y, cw, ch, rows, label_w, label_every;
+} grid;
+
+static grid grid_in(const ui *u, dl_rect in, int rows, const char *widest_label)
+{
+    grid g;
+    g.rows = rows < 1 ? 1 : rows;
+    g.label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, widest_label) + u->pad;
+    g.x = in.x + g.label_w;
+    g.y = in.y;
+    g.cw = (in.w - g.label_w) / WARP_SIZE;
+    g.ch = in.h / g.rows;
+    if (g.ch > u->lh + 4) g.ch = u->lh + 4;
+    if (g.cw < 2) g.cw = 2;
+    if (g.ch < 2) g.ch = 2;
+    /* a label on every k-th row, so labels never overlap when rows are thinner than text */
+    g.label_every = (u->lh + g.ch - 1) / g.ch;
+    return g;
+}
+
+static dl_rect grid_cell(const grid *g, int i)
+{
+    /* a gap of two pixels where cells are wide enough, so neighbouring values never read as one */
+    int gap = g->cw >= 12 ? 2 : 1;
+    return (dl_rect){g->x + (i % WARP_SIZE) * g->cw, g->y + (i / WARP_SIZE) * g->ch, g->cw - gap, g->ch - 1};
+}
+
+/* rows [row0, row0 + rows) of shared memory as cells in `in`; values and row labels where
+ * they fit (the additions themselves are the tree's picture) */
+static grid memory_cells(ui *u, int pi, const scene_pane *p, dl_rect in, int row0, int rows)
+{
+    const view_model *m = p->m;
+    const theme *th = u->th;
+    grid g = grid_in(u, in, rows, "0000");
+    dl_clip(u->l, in);
+    for (int row = 0; row < g.rows; row += g.label_every) {
+        int y = g.y + row * g.ch;
+        if (y + u->lh > in.y + in.h || g.ch < 4) break;
+        dl_textf(u->l, (dl_rect){in.x, y, g.label_w - u->pad / 2, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "%d", (row0 + row) * WARP_SIZE);
+    }
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    size_t first = (size_t)row0 * WARP_SIZE, last = first + (size_t)rows * WARP_SIZE;
+    if (last > m->nwords) last = m->nwords;
+    for (size_t i = first; i < last; i++) {
+        dl_rect c = grid_cell(&g, (int)(i - first));
+        if (c.y + c.h > in.y + in.h) break;
+        dl_colour bg = p->touched[i] == 1 ? th->read : p->touched[i] == 2 ? th->write : p->written[i] ? th->background : th->idle;
+        dl_fill_hit(u->l, c, bg, HIT_CODE(HIT_CELL, pi, i));
+        if (p->tree[i]) dl_outline(u->l, c, th->subtree, c.w > 6 ? 2 : 1);
+        if (p->written[i] && vh <= c.h) { /* values only where they fit, with a gap on each side */
+            char v[24];
+            snprintf(v, sizeof v, "%.6g", (double)p->cells[i]);
+            if (dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 4)
+                dl_text(u->l, (dl_rect){c.x + 2, c.y + (c.h - vh) / 2, c.w - 4, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, v);
+        }
+    }
+    dl_unclip(u->l);
+    return g;
+}
+
+static void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    if (m->nwords == 0) {
+        dl_rect in = panel(u, "memory", r, NULL);
+        line_at(u, in, 0, u->th->text, DL_FONT_UI, S(u, STR_SHARED_NONE));
+        return;
+    }
+    dl_rect in = panel(u, "memory", r, S(u, STR_SHARED_TITLE));
+    int rows = (int)((m->nwords + WARP_SIZE - 1) / WARP_SIZE);
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px), fit = in.h / (vh + 2);
+    if (rows <= fit || fit < 2 || in.w < 60 * u->digit) {
+        memory_cells(u, pi, p, in, 0, rows);
+        return;
+    }
+    /* too many rows for values (512 and 1024 threads): an overview of every word on the left, and
+     * a zoomed slice on the right that follows the words this step touches (or the selected one) */
+    int ow = in.w * 28 / 100;
+    dl_rect over = {in.x, in.y, ow - u->pad, in.h}, zoom = {in.x + ow, in.y, in.w - ow, in.h};
+    int focus = -1;
+    if (p->selected >= 0 && (size_t)p->selected < m->nwords) focus = (int)(p->selected / WARP_SIZE);
+    for (size_t i = 0; focus < 0 && i < m->nwords; i++)
+        if (p->touched[i]) focus = (int)(i / WARP_SIZE);
+    if (focus < 0) focus = 0;
+    int row0 = focus - fit / 2;
+    if (row0 + fit > rows) row0 = rows - fit;
+    if (row0 < 0) row0 = 0;
+    grid og = memory_cells(u, pi, p, over, 0, rows);
+    dl_outline(u->l, (dl_rect){og.x - 1, og.y + row0 * og.ch - 1, og.cw * WARP_SIZE + 2, fit * og.ch + 2}, u->th->accent, 2);
+    memory_cells(u, pi, p, zoom, row0, fit);
+}
+
+static void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    dl_rect in = panel(u, "lanes", r, S(u, STR_LANES_TITLE));
+    grid g = grid_in(u, in, (int)m->nwarps, "w00");
+    dl_clip(u->l, in);
+    for (int row = 0; row < g.rows; row += g.label_every) {
+        int y = g.y + row * g.ch;
+        if (y + u->lh > in.y + in.h) break;
+        dl_textf(u->l, (dl_rect){in.x, y, g.label_w - u->pad / 2, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, u->th->dim, "w%d", row);
+    }
+    for (unsigned tid = 0; tid < m->threads; tid++) {
+        dl_rect c = grid_cell(&g, (int)tid);
+        if (c.y + c.h > in.y + in.h) break;
+        dl_colour col = lane_colour(u->th, p->lanes[tid]);
+        if (u->to && u->ease > 0) col = mix(col, lane_colour(u->th, u->to->lanes[tid]), u->ease); /* lanes fade to their next state */
+        dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, tid));
+    }
+    dl_unclip(u->l);
+}
+
+/* a colour per warp, so that who added what reads at a glance */
+static dl_colour warp_colour(const theme *th, unsigned warp)
+{
+    const dl_colour c[] = {th->working, th->barrier, th->diverged, th->read, th->write, th->accent};
+    return c[warp % (sizeof c / sizeof c[0])];
+}
+
+/* The source text of a line, trimmed, into buf. */
+static void source_line(const char *src, unsigned line, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (unsigned ln = 1; src && *src && ln < line; ln++) {
+        const char *nl = strchr(src, '\n');
+        src = nl ? nl + 1 : src + strlen(src);
+    }
+    if (!src) return;
+    while (*src == ' ' || *src == '\t') src++;
+    size_t n = strcspn(src, "\n");
+    if (n >= len) n = len - 1;
+    memcpy(buf, src, n);
+    buf[n] = '\0';
+}
+
+/* Lanes to banks: the warp's 32 lanes above the 32 banks, a line from each lane to the word it
+ * asks of its bank; words of one bank are served one wavefront after another (numbered), and the
+ * lines into a bank with more than one word are drawn in the conflict colour. */
+static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
+{
+    if (p->bank_event < 0) { panel(u, "banks", r, S(u, STR_BANKS_NONE)); return; }
+    const trace_event *e = &p->m->t->events[p->bank_event];
+    const trace *t = p->m->t;
+    char title[200];
+    int deg = p->worst_degree;
+    snprintf(title, sizeof title, S(u, STR_BANKS_TITLE), e->warp, S(u, e->kind == TRACE_SHARED_LOAD ? STR_LOAD : STR_STORE), deg, deg - 1);
+    dl_rect in = panel(u, "banks", r, title);
+    const theme *th = u->th;
+    char code[160], b[260];
+    source_line(p->source, e->line, code, sizeof code);
+    snprintf(b, sizeof b, S(u, STR_BANKS_FORMULA), e->line, code);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, b);
+    in.y += u->lh;
+    in.h -= u->lh;
+    int cw = in.w / BANKS, lane_h = u->lh + 2, gap = in.h / 4;
+    if (gap < 8) gap = 8;
+    int top = in.y + lane_h + gap, avail = in.y + in.h - u->lh - top, bh = deg ? avail / deg : avail;
+    if (bh > u->lh + 4) bh = u->lh + 4;
+    if (bh < 2 || avail < 4) return;
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    dl_clip(u->l, in);
+    /* the lanes */
+    int k = 0;
+    for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
+        dl_rect c = {in.x + (int)lane * cw, in.y, cw - 1, lane_h - 2};
+        int on = e->mask >> lane & 1u;
+        dl_fill_hit(u->l, c, on ? th->working : th->idle, HIT_CODE(HIT_LANE, pi, e->warp * WARP_SIZE + lane));
+        if (cw >= dl_text_width(u->l, DL_FONT_MONO, u->px, "00") + 2 && vh <= c.h)
+            dl_textf(u->l, (dl_rect){c.x, c.y, c.w, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, "%u", lane);
+        if (!on) continue;
+        int64_t wd = t->lane_addr[e->lanes + (size_t)k++];
+        if (wd < 0) continue;
+        const scene_bank *sb = &p->banks[wd % BANKS];
+        int slot = 0;
+        for (int q = 0; q < sb->nwords; q++)
+            if (sb->words[q] == wd) slot = q;
+        int bx = in.x + (int)(wd % BANKS) * cw + cw / 2, by = top + slot * bh;
+        dl_line(u->l, c.x + c.w / 2, c.y + c.h, bx, by, sb->nwords > 1 ? th->conflict : th->dim, sb->nwords > 1 ? 2 : 1);
+    }
+    /* the banks: one box per distinct word, numbered by the wavefront that serves it */
+    for (int bank = 0; bank < BANKS; bank++) {
+        const scene_bank *sb = &p->banks[bank];
+        int x = in.x + bank * cw;
+        for (int q = 0; q < sb->nwords && q < waves; q++) { /* in motion, wavefronts land one after another */
+            dl_rect c = {x, top + q * bh, cw - 1, bh - 1};
+            dl_colour col = sb->nwords > 1 ? th->conflict : th->working;
+            dl_fill_hit(u->l, c, col, HIT_CODE(HIT_BANK, pi, bank));
+            char v[24];
+            if (sb->nwords > 1) snprintf(v, sizeof v, "%d", q + 1); /* the wavefront */
+            else snprintf(v, sizeof v, "%lld", (long long)sb->words[q]);
+            if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+        }
+        if (!sb->nwords) dl_fill_hit(u->l, (dl_rect){x, top, cw - 1, 2}, th->grid, HIT_CODE(HIT_BANK, pi, bank));
+    }
+    int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31") + 2, every = 1;
+    while (every < BANKS && every * cw < numw) every *= 2;
+    for (int bank = 0; bank < BANKS; bank += every)
+        dl_textf(u->l, (dl_rect){in.x + bank * cw, in.y + in.h - u->lh, cw * every, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, "%d", bank);
+    dl_unclip(u->l);
+}
+
+/* ---------- the top picture: the tree, global memory, or shuffles ---------- */
+
+/* Harris's figure: the leaves on top, a row per addition into a word below, each node the
+ * partial sum a thread stored (coloured by its warp), edges from its two inputs; this step's
+ * additions outlined; the words of the selected input tree outlined too. */
+static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    if (!m->nnodes || m->tree_words <= 0) { panel(u, "picture", r, S(u, STR_TREE_NONE)); return; }
+    /* the window: as many words as leave room for the widest partial sum (64, 32, 16 or 8), the
+     * one holding the focus word, or the slice the user moved to */
+    float hi_v = 0, lo_v = 0;
+    for (size_t i = 0; i < m->nnodes; i++) {
+        if (m->nodes[i].value > hi_v) hi_v = m->nodes[i].value;
+        if (m->nodes[i].value < lo_v) lo_v = m->nodes[i].value;
+    }
+    char wv[24], wl[24];
+    snprintf(wv, sizeof wv, "%.6g", (double)hi_v);
+    snprintf(wl, sizeof wl, "%.6g", (double)lo_v);
+    int need = dl_text_width(u->l, DL_FONT_MONO, u->px, strlen(wl) > strlen(wv) ? wl : wv) + 4, inner = r.w - 2 * u->pad;
+    int64_t cols = 64;
+    while (cols > 8 && (cols > m->tree_words * 2 || inner / cols < need)) cols /= 2;
+    if (cols > m->tree_words) cols = m->tree_words;
+    int64_t lo = p->tree_cols >= 0 ? p->tree_cols * cols : p->tree_focus / cols * cols;
+    if (lo + cols > m->tree_words) lo = m->tree_words - cols;
+    if (lo < 0) lo = 0;
+    int64_t hi = lo + cols;
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_TREE_TITLE), (long long)lo, (long long)(hi - 1));
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int rows = m->tree_levels + 1, overview = m->tree_words > cols ? u->lh / 2 + 2 : 0;
+    int cw = in.w / (int)cols, rh = (in.h - overview) / (rows ? rows : 1);
+    if (rh > 2 * u->lh) rh = 2 * u->lh;
+    if (cw < 2 || rh < 3) return;
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px), bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
+    if (bh < 2) bh = 2;
+    int y0 = in.y + overview;
+    dl_clip(u->l, in);
+    if (overview) { /* the whole block as a strip, the window marked */
+        double per = (double)in.w / (double)m->tree_words;
+        dl_fill(u->l, (dl_rect){in.x, in.y, in.w, overview - 2}, th->idle);
+        dl_fill(u->l, (dl_rect){in.x + (int)((double)lo * per), in.y, (int)((double)cols * per) + 1, overview - 2}, th->accent);
+    }
+#define NODE_X(w) (in.x + (int)((w) - lo) * cw + cw / 2)
+#define NODE_Y(level) (y0 + (level) * rh + bh / 2)
+    /* edges first, under the boxes */
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const view_node *n = &m->nodes[i];
+        if (n->step > p->step || n->word < lo || n->word >= hi) continue;
+        int x = NODE_X(n->word), y = NODE_Y(n->level + 1);
+        dl_line(u->l, NODE_X(n->word), NODE_Y(n->level), x, y, th->grid, 1);
+        dl_colour ec = n->step == p->step ? th->tree : th->dim;
+        int ew = n->step == p->step ? 2 : 1;
+        if (n->from >= lo && n->from < hi) dl_line(u->l, NODE_X(n->from), NODE_Y(n->from_level), x, y, ec, ew);
+        else /* an input from outside the window: a short arrow in from that side */
+            dl_arrow(u->l, n->from < lo ? x - cw * 2 / 3 : x + cw * 2 / 3, y - rh / 2, x + (n->from < lo ? -cw / 4 : cw / 4), y - bh / 2, ec, ew);
+    }
+    /* the leaves: each word's first value */
+    for (int64_t w = lo; w < hi; w++) {
+        if (m->leaf_step[w] > p->step) continue;
+        dl_rect c = {in.x + (int)(w - lo) * cw, y0, cw - 1, bh};
+        dl_fill_hit(u->l, c, th->background, HIT_CODE(HIT_CELL, pi, w));
+        char v[24];
+        snprintf(v, sizeof v, "%.6g", (double)m->leaf_value[w]);
+        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, v);
+    }
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const view_node *n = &m->nodes[i];
+        if (n->step > p->step || n->word < lo || n->word >= hi) continue;
+        dl_rect c = {in.x + (int)(n->word - lo) * cw, y0 + (n->level + 1) * rh, cw - 1, bh};
+        dl_colour col = warp_colour(th, n->thread / WARP_SIZE);
+        dl_fill_hit(u->l, c, col, HIT_CODE(HIT_CELL, pi, n->word));
+        if (n->step == p->step) dl_outline(u->l, c, th->text, 2);
+        else if (n->buf == -1 && (size_t)n->word < m->nwords && p->tree[n->word]) dl_outline(u->l, c, th->subtree, 2);
+        char v[24];
+        snprintf(v, sizeof v, "%.6g", (double)n->value);
+        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+    }
+    /* in motion: the next step's inputs travel along the edges into their sums */
+    for (size_t i = 0; u->to && u->ease > 0 && i < m->nnodes; i++) {
+        const view_node *n = &m->nodes[i];
+        if (n->step <= p->step || n->step > u->to->step || n->word < lo || n->word >= hi) continue;
+        int x = NODE_X(n->word), y = y0 + (n->level + 1) * rh + bh / 2;
+        int fx = n->from >= lo && n->from < hi ? NODE_X(n->from) : (n->from < lo ? in.x : in.x + in.w), fy = NODE_Y(n->from_level);
+        int d = bh / 2 > 3 ? bh / 2 : 3;
+        for (int k = 0; k < 2; k++) { /* the added value, and the sum's own previous value */
+            int sx = k ? x : fx, sy = k ? NODE_Y(n->level) : fy;
+            int px = sx + (int)lround((x - sx) * u->ease), py = sy + (int)lround((y - sy) * u->ease);
+            dl_fill(u->l, (dl_rect){px - d / 2, py - d / 2, d, d}, k ? th->dim : th->tree);
+        }
+    }
+#undef NODE_X
+#undef NODE_Y
+    dl_unclip(u->l);
+}
+
+/* Global memory: the elements the step touches, each coloured by the warp that touched it, the
+ * 32-byte sectors marked, and each warp request's sectors against the fewest possible. */
+static void draw_loads(ui *u, const scene_pane *p, dl_rect r)
+{
+    if (!p->nloads) { panel(u, "picture", r, S(u, STR_LOADS_NONE)); return; }
+    char title[240];
+    snprintf(title, sizeof title, S(u, STR_LOADS_TITLE), (long long)p->load_lo, (long long)p->load_hi);
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int64_t span = p->load_hi - p->load_lo + 1;
+    /* elements per row: whole sectors (8 floats of 4 bytes), as many as fit at 3 px or more */
+    enum { SECTOR_ELEMS = 32 / WORD_BYTES };
+    int64_t per_row = span < 256 ? span : 256;
+    per_row = (per_row + SECTOR_ELEMS - 1) / SECTOR_ELEMS * SECTOR_ELEMS;
+    int64_t base = p->load_lo / SECTOR_ELEMS * SECTOR_ELEMS;
+    int64_t nrows = (p->load_hi - base) / per_row + 1;
+    int text_rows = p->nsectors < 8 ? p->nsectors : 8;
+    int strip_h = in.h - (text_rows > 0 ? (text_rows + 1) / 2 : 0) * u->lh;
+    int rh = nrows ? strip_h / (int)nrows : strip_h, cw = (int)(in.w / per_row);
+    if (rh > u->lh) rh = u->lh;
+    if (cw < 1) cw = 1;
+    dl_clip(u->l, in);
+    if (rh >= 3)
+        for (int64_t row = 0; row < nrows; row++) {
+            int y = in.y + (int)row * rh;
+            dl_fill(u->l, (dl_rect){in.x, y, (int)per_row * cw, rh - 1}, th->idle);
+            for (int64_t s = 0; s <= per_row; s += SECTOR_ELEMS) dl_fill(u->l, (dl_rect){in.x + (int)s * cw, y, 1, rh - 1}, th->dim);
+        }
+    for (size_t i = 0; rh >= 3 && i < p->nloads; i++) {
+        const scene_load *ld = &p->loads[i];
+        for (unsigned k = 0; k < ld->width; k++) {
+            int64_t off = ld->elem + k - base, row = off / per_row, col = off % per_row;
+            dl_fill(u->l, (dl_rect){in.x + (int)col * cw + (cw > 2), in.y + (int)row * rh + 1, cw > 2 ? cw - 2 : 1, rh - 3}, warp_colour(th, ld->warp));
+        }
+    }
+    int ty = in.y + (int)nrows * rh + 2, colw = in.w / 2;
+    for (int i = 0; i < text_rows; i++) {
+        char b[120];
+        snprintf(b, sizeof b, S(u, STR_LOADS_WARP), p->sectors[i].warp, p->sectors[i].sectors, p->sectors[i].sectors_min);
+        int x = in.x + (i % 2) * colw, y = ty + (i / 2) * u->lh;
+        if (y + u->lh > in.y + in.h) break;
+        dl_fill(u->l, (dl_rect){x, y + u->lh / 4, u->lh / 2, u->lh / 2}, warp_colour(th, p->sectors[i].warp));
+        dl_text(u->l, (dl_rect){x + u->lh, y, colw - u->lh - u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT,
+                p->sectors[i].sectors > p->sectors[i].sectors_min ? th->conflict : th->text, b);
+    }
+    dl_unclip(u->l);
+}
+
+/* Shuffles, as GPU-Puzzles draws reads: a row per shuffle of one warp, each lane's received value,
+ * an arrow from the lane it came from, the offset at the row's start. */
+static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    if (!m->nshfl) { panel(u, "picture", r, S(u, STR_SHFL_NONE)); return; }
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_SHFL_TITLE), p->shfl_warp);
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
+    int cw = (in.w - label_w) / WARP_SIZE, rows = m->shfl_levels, rh = rows ? in.h / rows : in.h;
+    if (rh > 2 * u->lh + 4) rh = 2 * u->lh + 4;
+    int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
+    if (cw < 2 || rh < 4) return;
+    dl_clip(u->l, in);
+    for (int level = 0; level < rows; level++) {
+        int y = in.y + level * rh + (rh - bh), offset = 0, shown = 0;
+        for (size_t i = 0; i < m->nshfl; i++) {
+            const view_shfl *sh = &m->shfl[i];
+            if (sh->warp != p->shfl_warp || sh->level != level || sh->step > p->step) continue;
+            shown = 1;
+            if (sh->src != sh->lane && !offset) offset = (int)sh->src - (int)sh->lane;
+            dl_rect c = {x0 + (int)sh->lane * cw, y, cw - 1, bh};
+            dl_fill(u->l, c, sh->step == p->step ? th->working : th->read);
+            if (sh->src != sh->lane && sh->src < WARP_SIZE)
+                dl_arrow(u->l, x0 + (int)sh->src * cw + cw / 2, y - (rh - bh) + 2, c.x + c.w / 2, c.y, sh->step == p->step ? th->text : th->dim, 1);
+            char v[24];
+            snprintf(v, sizeof v, "%.6g", (double)sh->value);
+            if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+        }
+        for (size_t i = 0; u->to && u->ease > 0 && i < m->nshfl; i++) { /* in motion: values fly to their lanes */
+            const view_shfl *sh = &m->shfl[i];
+            if (sh->warp != p->shfl_warp || sh->level != level || sh->step <= p->step || sh->step > u->to->step || sh->src >= WARP_SIZE) continue;
+            int sx = x0 + (int)sh->src * cw + cw / 2, sy = y - (rh - bh), dx = x0 + (int)sh->lane * cw + cw / 2;
+            int px = sx + (int)lround((dx - sx) * u->ease), py = sy + (int)lround((y + bh / 2 - sy) * u->ease), d = cw / 2 > 3 ? cw / 2 : 3;
+            dl_fill(u->l, (dl_rect){px - d / 2, py - d / 2, d, d}, th->tree);
+        }
+        if (shown && offset) {
+            char b[40];
+            snprintf(b, sizeof b, S(u, STR_SHFL_OFFSET), offset);
+            dl_text(u->l, (dl_rect){in.x, y + (bh - u->lh) / 2, label_w - u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
+        }
+    }
+    dl_unclip(u->l);
+}
+
+static void draw_picture(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    if (p->picture == PICTURE_LOADS) draw_loads(u, p, r);
+    else if (p->picture == PICTURE_SHUFFLE) draw_shuffles(u, p, r);
+    else draw_tree(u, pi, p, r);
+}
+
+static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    const view_counts *c = &p->counts;
+    const trace_provenance *pv = &m->t->prov;
+    dl_rect in = panel(u, "stats", r, S(u, STR_STATS_TITLE));
+    const theme *th = u->th;
+    char b[400];
+    int row = 0;
+    snprintf(b, sizeof b, S(u, STR_STAT_PHASE), p->st ? p->st->phase + 1 : 0, m->nphases, p->step + 1, m->nsteps);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    if (p->st) {
+        snprintf(b, sizeof b, S(u, STR_STAT_LINE), p->st->line, trace_kind_label((trace_kind)p->st->kind), p->st->count);
+        line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    }
+    snprintf(b, sizeof b, S(u, STR_STAT_ACTIVE), c->active_threads_phase, m->threads);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_SIMD),
+             c->warp_instructions ? 100.0 * (double)c->active_lanes / ((double)WARP_SIZE * (double)c->warp_instructions) : 0.0);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_DIVERGENT), (unsigned long long)c->divergent, (unsigned long long)c->warp_instructions);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_CONFLICTS), (unsigned long long)c->conflicts_load, (unsigned long long)c->conflicts_store);
+    line_at(u, in, row++, c->conflicts_load + c->conflicts_store ? th->conflict : th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_BARRIERS), (unsigned long long)c->barriers);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_SECTORS), (unsigned long long)c->sectors, (unsigned long long)c->sectors_min);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_RESULT), (double)m->t->result, m->t->reference);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_FROM), pv->device, pv->backend, pv->block, (unsigned long long)pv->n, pv->data);
+    line_at(u, in, row++, th->dim, DL_FONT_UI, b);
+}
+
+static void draw_timeline(ui *u, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    char title[200];
+    snprintf(title, sizeof title, S(u, m->fine ? STR_TIMELINE_FINE : STR_TIMELINE), m->nsteps, m->nphases);
+    dl_rect in = panel(u, "timeline", r, title);
+    if (in.h < 4) return;
+    dl_rect bar = {in.x, in.y + 3, in.w, in.h - 3};
+    dl_fill(u->l, bar, u->th->idle);
+    size_t ns = m->nsteps ? m->nsteps : 1;
+    int px = bar.x + (int)((double)(p->step + 1) / (double)ns * bar.w);
+    dl_fill(u->l, (dl_rect){bar.x, bar.y, px - bar.x, bar.h}, u->th->accent);
+    for (unsigned ph = 0; ph < m->nphases; ph++) {
+        long s0 = view_phase_first(m, ph);
+        if (s0 < 0) continue;
+        int x = bar.x + (int)((double)s0 / (double)ns * bar.w);
+        dl_fill(u->l, (dl_rect){x, bar.y - 3, 2, bar.h + 3}, u->th->dim);
+    }
+}
+
+/* ---------- a pane: one traced block of one version ---------- */
+
+static void draw_pane(ui *u, int pi, dl_rect r)
+{
+    /* moving: everything is drawn as at the step the move started from, with the motion on top
+     * (values travelling, lanes fading, wavefronts landing); at the end it is the new step */
+    const scene_pane *to = &u->sc->pane[pi], *from = &u->sc->prev[pi];
+    int moving = u->ease < 1 && from->shown && to->shown && from->step != to->step;
+    const scene_pane *p = moving ? from : to;
+    u->to = moving ? to : NULL;
+    if (!p->shown) return;
+    int waves = moving && u->ease > 0 ? (int)ceil(u->ease * to->worst_degree) : BANKS;
+    const scene_pane *bp = moving && u->ease > 0 ? to : p;
+    dl_panel_begin(u->l, "title", (dl_rect){r.x, r.y, r.w, u->blh + u->lh});
+    dl_text(u->l, (dl_rect){r.x + u->pad, r.y, r.w - 2 * u->pad, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, p->title);
+    dl_text(u->l, (dl_rect){r.x + u->pad, r.y + u->blh, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, p->summary);
+    int top = r.y + u->blh + u->lh + u->pad, tl_h = 2 * u->lh + 2 * u->pad;
+    dl_rect body = {r.x, top, r.w, r.y + r.h - top - tl_h - u->pad};
+    int gap = u->pad;
+    /* wide: code and counters on the left, memory, lanes and banks on the right; narrow (compare,
+     * presenter, small screens): one column, the pictures first */
+    if (r.w >= 70 * u->digit) {
+        int lw = r.w * 38 / 100, sh = body.h * 58 / 100;
+        draw_source(u, p, (dl_rect){body.x, body.y, lw - gap, sh - gap});
+        draw_stats(u, p, (dl_rect){body.x, body.y + sh, lw - gap, body.h - sh});
+        int rx = body.x + lw, rw = body.w - lw;
+        int ph = body.h * 34 / 100, mh = body.h * 20 / 100, lh = body.h * 18 / 100;
+        draw_picture(u, pi, p, (dl_rect){rx, body.y, rw, ph - gap});
+        draw_memory(u, pi, p, (dl_rect){rx, body.y + ph, rw, mh - gap});
+        draw_lanes(u, pi, p, (dl_rect){rx, body.y + ph + mh, rw, lh - gap});
+        draw_banks(u, pi, bp, (dl_rect){rx, body.y + ph + mh + lh, rw, body.h - ph - mh - lh}, waves);
+    } else {
+        static const int cut[6] = {12, 25, 14, 12, 22, 15}; /* source, picture, memory, lanes, banks, stats: % */
+        int y = body.y;
+        dl_rect rr[6];
+        for (int i = 0; i < 6; i++) {
+            int hh = i == 5 ? body.y + body.h - y : body.h * cut[i] / 100;
+            rr[i] = (dl_rect){body.x, y, body.w, hh - (i == 5 ? 0 : gap)};
+            y += hh;
+        }
+        draw_source(u, p, rr[0]);
+        draw_picture(u, pi, p, rr[1]);
+        draw_memory(u, pi, p, rr[2]);
+        draw_lanes(u, pi, p, rr[3]);
+        draw_banks(u, pi, bp, rr[4], waves);
+        draw_stats(u, p, rr[5]);
+    }
+    draw_timeline(u, p, (dl_rect){r.x, r.y + r.h - tl_h, r.w, tl_h});
+}
+
+/* ---------- benchmark view ---------- */
+
+static int log2_of(uint64_t n)
+{
+    int k = 0;
+    while (k < 63 && ((uint64_t)1 << k) < n) k++;
+    return k;
+}
+
+static void draw_bench(ui *u, dl_rect r)
+{
+    const session *s = u->sc->s;
+    const results *res = s->results;
+    const theme *th = u->th;
+    dl_rect in = panel(u, "bench", r, NULL);
+    if (!res) { line_at(u, in, 0, th->text, DL_FONT_UI, S(u, STR_NO_RESULTS)); return; }
+    uint64_t sizes[64];
+    size_t nsz = results_sizes(res, sizes, 64);
+    if (!nsz) { line_at(u, in, 0, th->text, DL_FONT_UI, S(u, STR_NO_RESULTS)); return; }
+    size_t si = s->bench_size < nsz ? s->bench_size : nsz - 1;
+    uint64_t n = sizes[si];
+    double bytes = 4.0 * (double)n;
+    const char *unit = bytes >= 1e9 ? "GB" : bytes >= 1e6 ? "MB" : "kB";
+    double shown = bytes >= 1e9 ? bytes / 1e9 : bytes >= 1e6 ? bytes / 1e6 : bytes / 1e3;
+    char b[400];
+    snprintf(b, sizeof b, S(u, STR_BENCH_TITLE), log2_of(n), shown, unit, res->device);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, th->text, b);
+    snprintf(b, sizeof b, S(u, STR_BENCH_NOTE), res->reps, res->driver, res->toolkit, res->date);
+    dl_text(u->l, (dl_rect){in.x, in.y + u->blh, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    int top = in.y + u->blh + u->lh + u->pad;
+    const results_row *v0 = results_find(res, "v0", n), *ceil_row = results_find(res, "read-ceiling", n);
+    double maxg = res->spec_peak_gbs * 1.05;
+    if (maxg <= 0) maxg = 1;
+    int rows = 0;
+    for (size_t i = 0; i < res->nrows; i++)
+        if (res->rows[i].n == n && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
+    int chart_h = (in.y + in.h - top) * 2 / 5;
+    int bars_h = in.y + in.h - top - chart_h - 2 * u->lh;
+    int lh = rows ? bars_h / rows : bars_h;
+    if (lh > u->lh + 8) lh = u->lh + 8;
+    int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "read-ceiling") + u->pad;
+    int value_w = dl_text_width(u->l, DL_FONT_UI, u->px, "0000 GB/s  000.0x v0") + u->pad;
+    int x0 = in.x + label_w, bw = in.w - label_w - value_w;
+    int y = top;
+    for (size_t i = 0; i < res->nrows && lh >= u->lh; i++) {
+        const results_row *row = &res->rows[i];
+        if (row->n != n || strcmp(row->name, "d2d-copy") == 0) continue;
+        int is_lib = !strcmp(row->name, "cub") || !strcmp(row->name, "thrust"), is_ceil = !strcmp(row->name, "read-ceiling");
+        dl_colour c = is_lib ? th->diverged : is_ceil ? th->dim : th->working;
+        int ty = y + (lh - u->lh) / 2;
+        dl_text(u->l, (dl_rect){in.x, ty, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, row->name);
+        if (row->ok) {
+            int len = (int)(row->gbs / maxg * bw);
+            dl_fill(u->l, (dl_rect){x0, y + 2, len > 1 ? len : 1, lh - 4}, c);
+            if (v0 && v0->ok && strcmp(row->name, "v0") != 0) snprintf(b, sizeof b, S(u, STR_BENCH_VS), row->gbs, v0->ms / row->ms);
+            else snprintf(b, sizeof b, S(u, STR_BENCH_GBS), row->gbs);
+            dl_text(u->l, (dl_rect){x0 + len + u->pad, ty, in.x + in.w - (x0 + len + u->pad), u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
+        } else {
+            dl_text(u->l, (dl_rect){x0 + u->pad, ty, bw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, S(u, STR_BENCH_WRONG));
+        }
+        y += lh;
+    }
+    /* the spec peak and the best read kernel as marks across the bars, named below them */
+    int xs = x0 + (int)(res->spec_peak_gbs / maxg * bw);
+    dl_fill(u->l, (dl_rect){xs, top, 3, y - top}, th->conflict);
+    snprintf(b, sizeof b, S(u, STR_BENCH_SPEC), res->spec_peak_gbs);
+    int sw = dl_text_width(u->l, DL_FONT_UI, u->px, b);
+    dl_text(u->l, (dl_rect){in.x + in.w - sw, y + 2, sw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
+    if (ceil_row && ceil_row->ok) {
+        int xc = x0 + (int)(ceil_row->gbs / maxg * bw);
+        dl_fill(u->l, (dl_rect){xc, top, 2, y - top}, th->accent);
+        snprintf(b, sizeof b, S(u, STR_BENCH_CEILING), ceil_row->gbs);
+        dl_text(u->l, (dl_rect){in.x, y + 2, in.w - sw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->accent, b);
+    }
+    /* GB/s against size: where each rung stops growing. Y axis with values, x axis with sizes. */
+    int cy = y + u->lh + u->pad;
+    dl_rect ch = {x0, cy + u->lh, bw, in.y + in.h - cy - 2 * u->lh};
+    if (ch.h < 4 * u->lh) return;
+    dl_text(u->l, (dl_rect){in.x, cy, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_BY_SIZE));
+    dl_fill(u->l, ch, th->background);
+    double tick = maxg > 2000 ? 1000 : maxg > 400 ? 200 : 50;
+    for (double v = 0; v <= maxg; v += tick) {
+        int yy = ch.y + ch.h - 1 - (int)(v / maxg * (ch.h - 1));
+        dl_fill(u->l, (dl_rect){ch.x, yy, ch.w, 1}, th->grid);
+        if (yy - u->lh / 2 >= ch.y && yy + u->lh / 2 <= ch.y + ch.h)
+            dl_textf(u->l, (dl_rect){in.x, yy - u->lh / 2, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "%.0f", v);
+    }
+    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "read-ceiling"};
+    const dl_colour colours[] = {th->write, th->barrier, th->read, th->working, th->diverged, th->text, th->dim};
+    int ly = ch.y;
+    int legend_x = ch.x + ch.w + u->pad;
+    for (size_t q = 0; q < sizeof series / sizeof *series; q++) {
+        int px = -1, py = -1;
+        for (size_t i = 0; i < nsz; i++) {
+            const results_row *row = results_find(res, series[q], sizes[i]);
+            if (!row || !row->ok) continue;
+            int x = ch.x + (int)((double)i / (double)(nsz > 1 ? nsz - 1 : 1) * (ch.w - 1));
+            int yy = ch.y + ch.h - 1 - (int)(row->gbs / maxg * (ch.h - 1));
+            if (px >= 0) dl_line(u->l, px, py, x, yy, colours[q], 2);
+            dl_fill(u->l, (dl_rect){x - 3, yy - 3, 7, 7}, colours[q]);
+            px = x;
+            py = yy;
+        }
+        if (ly + u->lh <= ch.y + ch.h) {
+            dl_fill(u->l, (dl_rect){legend_x, ly + u->lh / 4, u->lh / 2, u->lh / 2}, colours[q]);
+            dl_text(u->l, (dl_rect){legend_x + u->lh, ly, in.x + in.w - legend_x - u->lh, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, series[q]);
+            ly += u->lh;
+        }
+    }
+    /* x labels: every k-th size, so that they never touch */
+    int lw = dl_text_width(u->l, DL_FONT_MONO, u->px, "2^30") + u->pad, every = 1;
+    double spacing = nsz > 1 ? (double)(ch.w - 1) / (double)(nsz - 1) : ch.w;
+    while (every < (int)nsz && every * spacing < lw) every++;
+    for (size_t i = 0; i < nsz; i += (size_t)every) {
+        int x = ch.x + (int)((double)i * spacing);
+        dl_textf(u->l, (dl_rect){x - lw / 2, ch.y + ch.h + 2, lw, u->lh}, DL_FONT_MONO, u->px, DL_CENTRE, i == si ? th->text : th->dim,
+                 "2^%d", log2_of(sizes[i]));
+    }
+}
+
+/* ---------- help, footer, tooltip ---------- */
+
+static void draw_help(ui *u, dl_rect r)
+{
+    keys_help_line lines[64];
+    size_t n = keys_help(u->L, lines, 64);
+    dl_rect in = panel(u, "help", r, NULL);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, S(u, STR_HELP_TITLE));
+    int y0 = in.y + u->blh + u->pad, per_col = (in.y + in.h - y0) / u->lh;
+    if (per_col < 1) return;
+    int cols = (int)((n + (size_t)per_col - 1) / (size_t)per_col);
+    if (cols < 2 && in.w > 90 * u->digit) cols = 2;
+    per_col = (int)((n + (size_t)cols - 1) / (size_t)cols);
+    int cw = in.w / cols, kw = 0;
+    for (size_t i = 0; i < n; i++) {
+        int w = dl_text_width(u->l, DL_FONT_MONO, u->px, lines[i].label);
+        if (w > kw) kw = w;
+    }
+    if (kw > cw / 3) kw = cw / 3;
+    for (size_t i = 0; i < n; i++) {
+        int col = (int)i / per_col, row = (int)i % per_col;
+        int x = in.x + col * cw, y = y0 + row * u->lh;
+        dl_text(u->l, (dl_rect){x, y, kw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->accent, lines[i].label);
+        dl_text(u->l, (dl_rect){x + kw + u->pad, y, cw - kw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->text, lines[i].text);
+    }
+}
+
+static void draw_footer(ui *u, dl_rect r)
+{
+    const scene *sc = u->sc;
+    const theme *th = u->th;
+    dl_panel_begin(u->l, "footer", r);
+    int y = r.y, x = r.x + u->pad, sw = u->lh * 2 / 3, right = r.x + r.w - u->pad;
+    if (sc->overlay != OVERLAY_BENCH) { /* the legend flows over two lines at most */
+        static const struct { int state; str_id name; } legend[] = {
+            {VIEW_LANE_WORKING, STR_LEGEND_WORKING}, {VIEW_LANE_DIVERGED, STR_LEGEND_DIVERGED}, {VIEW_LANE_IDLE, STR_LEGEND_IDLE},
+            {VIEW_LANE_BARRIER, STR_LEGEND_BARRIER}, {VIEW_LANE_EXITED, STR_LEGEND_EXITED}, {-1, STR_LEGEND_READ},
+            {-2, STR_LEGEND_WRITTEN}, {-3, STR_LEGEND_CONFLICT}};
+        int line = 0;
+        for (size_t i = 0; i < sizeof legend / sizeof *legend && line < 2; i++) {
+            const char *name = S(u, legend[i].name);
+            int w = sw + u->pad / 2 + dl_text_width(u->l, DL_FONT_UI, u->px, name);
+            if (x + w > right && x > r.x + u->pad) { line++; x = r.x + u->pad; y += u->lh; }
+            if (line >= 2) break;
+            dl_colour c = legend[i].state >= 0 ? lane_colour(th, legend[i].state) : legend[i].state == -1 ? th->read
+                                                                                      : legend[i].state == -2 ? th->write : th->conflict;
+            dl_fill(u->l, (dl_rect){x, y + (u->lh - sw) / 2, sw, sw}, c);
+            dl_text(u->l, (dl_rect){x + sw + u->pad / 2, y, right - x - sw - u->pad / 2, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, name);
+            x += w + 2 * u->pad;
+        }
+        y = r.y + 2 * u->lh;
+    } else {
+        dl_text(u->l, (dl_rect){x, y, right - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_LEGEND));
+        y += 2 * u->lh;
+    }
+    char b[300];
+    if (sc->overlay == OVERLAY_BENCH) snprintf(b, sizeof b, "%s", S(u, STR_BENCH_KEYS));
+    else snprintf(b, sizeof b, S(u, STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED), sc->s->speed);
+    dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    y += u->lh;
+    if (sc->overlay == OVERLAY_QUIT) {
+        dl_fill(u->l, (dl_rect){r.x, y, r.w, u->lh}, th->conflict);
+        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->background, S(u, STR_QUIT_ASK));
+    } else if (sc->status[0] || sc->diff[0]) {
+        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, sc->status[0] ? th->accent : th->text,
+                sc->status[0] ? sc->status : sc->diff);
+    }
+}
+
+static void draw_tooltip(ui *u, int w, int h)
+{
+    const scene *sc = u->sc;
+    if (!sc->tooltip[0] || sc->s->mouse_x < 0) return;
+    int tw = dl_text_width(u->l, DL_FONT_UI, u->px, sc->tooltip) + 2 * u->pad;
+    if (tw > w) tw = w;
+    int th_ = u->lh + u->pad, x = sc->s->mouse_x + 14, y = sc->s->mouse_y + 18;
+    if (x + tw > w) x = w - tw;
+    if (y + th_ > h) y = sc->s->mouse_y - th_ - 4;
+    dl_rect r = {x, y, tw, th_};
+    dl_panel_begin(u->l, "tooltip", r);
+    dl_fill(u->l, r, u->th->text);
+    dl_text(u->l, (dl_rect){x + u->pad, y + u->pad / 2, tw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->background, sc->tooltip);
+}
+
+void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
+{
+    if (t < 0) t = 0;
+    if (t > 1) t = 1;
+    ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0, t * t * (3 - 2 * t), NULL};
+    u.lh = dl_text_height(l, DL_FONT_UI, u.px);
+    int mh = dl_text_height(l, DL_FONT_MONO, u.px);
+    if (mh > u.lh) u.lh = mh;
+    u.blh = dl_text_height(l, DL_FONT_UI, u.big);
+    u.digit = dl_text_width(l, DL_FONT_MONO, u.px, "0");
+    dl_reset(l);
+    dl_fill(l, (dl_rect){0, 0, w, h}, u.th->background);
+    int footer_h = 4 * u.lh + u.pad;
+    dl_rect main = {0, 0, w, h - footer_h};
+    if (sc->overlay == OVERLAY_HELP) {
+        draw_help(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_BENCH) {
+        draw_bench(&u, inset(main, u.pad));
+    } else if (sc->compare) {
+        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w / 2 - 2 * u.pad, main.h - u.pad});
+        dl_panel_begin(l, NULL, main);
+        dl_fill(l, (dl_rect){w / 2 - 1, 0, 2, main.h}, u.th->grid);
+        draw_pane(&u, 1, (dl_rect){w / 2 + u.pad, u.pad, w - w / 2 - 2 * u.pad, main.h - u.pad});
+    } else {
+        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad});
+    }
+    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h});
+    draw_tooltip(&u, w, h);
+}
+
+double panels_motion_seconds(double steps_per_second)
+{
+    /* 450 ms, eased; shorter while playing fast so a move ends before the next step */
+    double s = 0.45, gap = steps_per_second > 0 ? 0.8 / steps_per_second : s;
+    return gap < s ? gap : s;
+}

@@ -1,0 +1,290 @@
+/* scene: see scene.h. */
+#include "scene.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ladder.h"
+
+void scene_init(scene *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->generation = UINT64_MAX;
+}
+
+static void pane_free(scene_pane *p)
+{
+    free(p->lanes);
+    free(p->cells);
+    free(p->written);
+    free(p->touched);
+    free(p->tree);
+    free(p->loads);
+    memset(p, 0, sizeof *p);
+}
+
+void scene_free(scene *sc)
+{
+    for (int i = 0; i < 2; i++) {
+        pane_free(&sc->pane[i]);
+        pane_free(&sc->prev[i]);
+    }
+}
+
+static int reserve(scene_pane *p, size_t threads, size_t words)
+{
+    if (threads > p->cap_threads) {
+        unsigned char *l = realloc(p->lanes, threads);
+        if (!l) return -1;
+        p->lanes = l;
+        p->cap_threads = threads;
+    }
+    if (words > p->cap_words || !p->cells) {
+        size_t w = words ? words : 1;
+        float *c = realloc(p->cells, w * sizeof *c);
+        if (c) p->cells = c;
+        unsigned char *a = realloc(p->written, w), *b = a ? realloc(p->touched, w) : NULL, *d = b ? realloc(p->tree, w) : NULL;
+        if (a) p->written = a;
+        if (b) p->touched = b;
+        if (d) p->tree = d;
+        if (!c || !a || !b || !d) return -1;
+        p->cap_words = w;
+    }
+    return 0;
+}
+
+/* the step's shared accesses: which words are read and written, and the worst bank conflict */
+static void step_accesses(scene_pane *p)
+{
+    const view_model *m = p->m;
+    memset(p->touched, 0, m->nwords ? m->nwords : 1);
+    memset(p->banks, 0, sizeof p->banks);
+    p->worst_event = p->bank_event = -1;
+    p->worst_degree = 0;
+    if (!p->st) return;
+    for (size_t i = 0; i < p->st->count; i++) {
+        size_t ei = m->order[p->st->first + i];
+        const trace_event *e = &m->t->events[ei];
+        if (e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) continue;
+        int n = trace_popcount(e->mask);
+        for (int j = 0; j < n; j++) {
+            int64_t wd = m->t->lane_addr[e->lanes + (size_t)j];
+            if (wd >= 0 && (size_t)wd < m->nwords) p->touched[wd] = e->kind == TRACE_SHARED_STORE ? 2 : 1;
+        }
+        if (m->facts[ei].bank_degree > p->worst_degree) {
+            p->worst_degree = m->facts[ei].bank_degree;
+            p->worst_event = (int)ei;
+        }
+    }
+    p->bank_event = p->worst_event;
+    if (p->bank_warp >= 0) { /* a warp picked by the user: its worst shared access in the step */
+        int deg = 0;
+        p->bank_event = -1;
+        for (size_t i = 0; i < p->st->count; i++) {
+            size_t ei = m->order[p->st->first + i];
+            const trace_event *e = &m->t->events[ei];
+            if ((e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) || e->warp != (unsigned)p->bank_warp) continue;
+            if (m->facts[ei].bank_degree > deg) { deg = m->facts[ei].bank_degree; p->bank_event = (int)ei; }
+        }
+    }
+    if (p->bank_event < 0) return;
+    /* per bank, the distinct words the access asks of it: each is one wavefront */
+    const trace_event *e = &m->t->events[p->bank_event];
+    p->worst_degree = m->facts[p->bank_event].bank_degree;
+    p->worst_load = e->kind == TRACE_SHARED_LOAD;
+    int k = 0;
+    for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
+        if (!(e->mask >> lane & 1u)) continue;
+        int64_t wd = m->t->lane_addr[e->lanes + (size_t)k++];
+        if (wd < 0) continue;
+        scene_bank *b = &p->banks[wd % BANKS];
+        b->lanes |= 1u << lane;
+        int seen = 0;
+        for (int q = 0; q < b->nwords; q++) seen |= b->words[q] == wd;
+        if (!seen && b->nwords < WARP_SIZE) b->words[b->nwords++] = wd;
+    }
+}
+
+/* the step's global accesses, lane by lane, and each warp request's sectors */
+static int step_loads(scene_pane *p)
+{
+    const view_model *m = p->m;
+    p->nloads = 0;
+    p->nsectors = 0;
+    p->load_lo = INT64_MAX;
+    p->load_hi = -1;
+    for (size_t i = 0; p->st && i < p->st->count; i++) {
+        size_t ei = m->order[p->st->first + i];
+        const trace_event *e = &m->t->events[ei];
+        if (e->kind != TRACE_GLOBAL_LOAD && e->kind != TRACE_GLOBAL_STORE && e->kind != TRACE_GLOBAL_ATOMIC) continue;
+        if (p->nsectors < (int)(sizeof p->sectors / sizeof p->sectors[0]))
+            p->sectors[p->nsectors++] = (scene_sectors){e->warp, m->facts[ei].sectors, m->facts[ei].sectors_min};
+        unsigned width = e->elem_size > 4 ? e->elem_size / 4u : 1u;
+        for (int j = 0, l = 0; l < WARP_SIZE; l++) {
+            if (!(e->mask >> l & 1u)) continue;
+            if (p->nloads == p->cap_loads) {
+                size_t cap = p->cap_loads ? p->cap_loads * 2 : 1024;
+                scene_load *q = realloc(p->loads, cap * sizeof *q);
+                if (!q) return -1;
+                p->loads = q;
+                p->cap_loads = cap;
+            }
+            int64_t a = m->t->lane_addr[e->lanes + (size_t)j++];
+            p->loads[p->nloads++] = (scene_load){e->warp, (unsigned)l, a, width};
+            if (a < p->load_lo) p->load_lo = a;
+            if (a + width - 1 > p->load_hi) p->load_hi = a + (int64_t)width - 1;
+        }
+    }
+    return 0;
+}
+
+/* the word the tree's window should hold: the slice the user moved to, the selected word, or
+ * the first word this step adds into */
+static void tree_focus(scene_pane *p, const session_pane *sp)
+{
+    const view_model *m = p->m;
+    p->tree_first = -1; /* the window itself is fitted to the panel by the panels */
+    p->tree_cols = sp->slice;
+    int64_t focus = -1;
+    if (p->selected >= 0) focus = p->selected;
+    for (size_t i = 0; focus < 0 && i < m->nnodes; i++)
+        if (m->nodes[i].step == p->step) focus = m->nodes[i].word;
+    p->tree_focus = focus < 0 ? 0 : focus;
+}
+
+/* what the top picture shows at this step, when the user has not pinned one: the step's own
+ * kind of memory first, then the tree, then the shuffles */
+static session_picture pick_picture(const scene_pane *p, session_picture pinned)
+{
+    if (pinned != PICTURE_AUTO) return pinned;
+    int kind = p->st ? p->st->kind : -1;
+    if (kind == TRACE_GLOBAL_LOAD || kind == TRACE_GLOBAL_STORE || kind == TRACE_GLOBAL_ATOMIC) return PICTURE_LOADS;
+    if (kind == TRACE_SHUFFLE) return PICTURE_SHUFFLE;
+    if (p->m->nnodes) return PICTURE_TREE;
+    if (p->m->nshfl) return PICTURE_SHUFFLE;
+    return PICTURE_LOADS;
+}
+
+static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t step, const char *(*sources_find)(const char *))
+{
+    p->shown = sp->loaded;
+    if (!sp->loaded) return 0;
+    const view_model *m = &sp->m;
+    p->m = m;
+    p->step = step;
+    p->st = step < m->nsteps ? &m->steps[step] : NULL;
+    p->selected = sp->selected;
+    p->source = sources_find ? sources_find(m->t->prov.source) : NULL;
+    const ladder_version *v = ladder_find(m->t->prov.version);
+    int zh = sc->lang == LANG_ZH && v && v->title_zh;
+    snprintf(p->title, sizeof p->title, "%s: %s", m->t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    snprintf(p->summary, sizeof p->summary, "%s", v ? (zh ? v->summary_zh : v->summary) : "");
+    if (reserve(p, m->threads, m->nwords)) return -1;
+    view_lanes(m, step, p->lanes);
+    view_shared_at(m, step, p->cells, p->written);
+    if (p->selected >= 0 && (size_t)p->selected < m->nwords) view_subtree(m, step, p->selected, p->tree);
+    else memset(p->tree, 0, m->nwords ? m->nwords : 1);
+    view_counts_at(m, step, &p->counts);
+    p->bank_warp = sp->warp;
+    step_accesses(p);
+    if (step_loads(p)) return -1;
+    tree_focus(p, sp);
+    p->picture = pick_picture(p, sc->s->picture);
+    p->shfl_warp = sp->warp >= 0 ? (unsigned)sp->warp : 0;
+    for (size_t k = 0; sp->warp < 0 && k < m->nshfl; k++) /* the warp that shuffles in this step */
+        if (m->shfl[k].step == step) { p->shfl_warp = m->shfl[k].warp; break; }
+    return 0;
+}
+
+static const str_id lane_state_names[] = {STR_STATE_IDLE, STR_STATE_WORKING, STR_STATE_DIVERGED, STR_STATE_BARRIER, STR_STATE_EXITED};
+
+/* the hover text for what is under the mouse */
+static void tooltip(scene *sc)
+{
+    const session *s = sc->s;
+    sc->tooltip[0] = '\0';
+    if (!s->hover || sc->overlay != OVERLAY_NONE) return;
+    int kind = HIT_KIND(s->hover), pi = HIT_PANE(s->hover);
+    int64_t idx = HIT_INDEX(s->hover);
+    const scene_pane *p = &sc->pane[pi];
+    if (!p->shown) return;
+    const view_model *m = p->m;
+    str_lang L = sc->lang;
+    if (kind == HIT_LANE && idx < (int64_t)m->threads) {
+        unsigned tid = (unsigned)idx, warp = tid / WARP_SIZE, lane = tid % WARP_SIZE;
+        int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_THREAD), tid, warp, lane,
+                           str_get(L, lane_state_names[p->lanes[tid] < 5 ? p->lanes[tid] : 0]));
+        for (size_t i = 0; p->st && i < p->st->count && len > 0 && (size_t)len < sizeof sc->tooltip; i++) {
+            const trace_event *e = &m->t->events[m->order[p->st->first + i]];
+            if (e->warp != warp || !(e->mask >> lane & 1u) || !trace_kind_has_data((trace_kind)e->kind)) continue;
+            size_t j = e->lanes + (size_t)trace_popcount(e->mask & ((1u << lane) - 1u));
+            if (e->kind == TRACE_SHUFFLE)
+                snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_SHUFFLE),
+                         (long long)m->t->lane_addr[j], (double)m->t->lane_val[j * 4]);
+            else
+                snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_ACCESS),
+                         trace_kind_label((trace_kind)e->kind), (long long)m->t->lane_addr[j], (double)m->t->lane_val[j * 4]);
+            break;
+        }
+    } else if (kind == HIT_CELL && idx < (int64_t)m->nwords) {
+        long long w = (long long)idx;
+        if (p->written[idx])
+            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD), w, w * WORD_BYTES, w % BANKS, (double)p->cells[idx]);
+        else
+            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD_EMPTY), w, w * WORD_BYTES, w % BANKS);
+    } else if (kind == HIT_BANK && idx < BANKS && p->bank_event >= 0) {
+        const trace_event *e = &m->t->events[p->bank_event];
+        int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_BANK), (int)idx), k = 0;
+        for (unsigned lane = 0; lane < WARP_SIZE && len > 0 && len < (int)sizeof sc->tooltip - 24; lane++) {
+            if (!(e->mask >> lane & 1u)) continue;
+            int64_t wd = m->t->lane_addr[e->lanes + (size_t)k++];
+            if (wd % BANKS == idx) len += snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, " %u(%lld)", lane, (long long)wd);
+        }
+    }
+}
+
+/* compare: what tells the two current operations apart, in one line */
+static void compare_diff(scene *sc)
+{
+    sc->diff[0] = '\0';
+    if (!sc->compare || !sc->pane[0].shown || !sc->pane[1].shown) return;
+    size_t len = 0;
+    for (int i = 0; i < 2 && len < sizeof sc->diff; i++) {
+        const scene_pane *p = &sc->pane[i];
+        const char *id = p->m->t->prov.version;
+        char one[140];
+        if (p->bank_event >= 0 && p->worst_degree > 1)
+            snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_CONFLICT), id, p->worst_degree, p->worst_degree - 1);
+        else if (p->bank_event >= 0)
+            snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_NONE), id);
+        else {
+            int work = 0;
+            for (unsigned t = 0; t < p->m->threads; t++) work += p->lanes[t] == VIEW_LANE_WORKING;
+            snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_LANES), id, work, (int)p->m->threads);
+        }
+        len += (size_t)snprintf(sc->diff + len, sizeof sc->diff - len, "%s%s", i ? "   |   " : "", one);
+    }
+}
+
+int scene_update(scene *sc, const session *s, const char *(*sources_find)(const char *))
+{
+    if (sc->s == s && sc->generation == s->generation) return 0;
+    sc->s = s;
+    sc->generation = s->generation;
+    sc->th = session_theme(s);
+    sc->lang = s->lang;
+    sc->compare = s->compare;
+    sc->overlay = (int)s->overlay;
+    sc->s = s;
+    for (int i = 0; i < 2; i++)
+        if (pane_update(sc, &sc->pane[i], &s->pane[i], s->pane[i].step, sources_find) ||
+            pane_update(sc, &sc->prev[i], &s->pane[i], s->pane[i].prev_step, sources_find))
+            return -1;
+    if (!s->compare) sc->pane[1].shown = sc->prev[1].shown = 0;
+    compare_diff(sc);
+    if (s->status_id == STR_COUNT) snprintf(sc->status, sizeof sc->status, "%s", s->status_text);
+    else snprintf(sc->status, sizeof sc->status, str_get(s->lang, s->status_id), s->status_text);
+    tooltip(sc);
+    return 0;
+}

@@ -1,0 +1,91 @@
+/* scene: everything a frame shows, derived from the session once per change. Panels draw from a
+ * const scene and never call the trace library or the emulator; hardware sizes are named here. */
+#ifndef WARPSCOPE_SCENE_H
+#define WARPSCOPE_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "session.h"
+
+enum {
+    WARP_SIZE = 32, /* lanes in a warp: every NVIDIA GPU so far */
+    BANKS = 32,     /* shared-memory banks, each serving one 4-byte word per cycle */
+    WORD_BYTES = 4  /* a bank's word */
+};
+
+/* What the mouse can find: kind in the top byte, pane in bit 23, index below. */
+enum { HIT_CELL = 1, HIT_LANE = 2, HIT_BANK = 3 };
+#define HIT_CODE(kind, pane, index) ((uint32_t)(kind) << 24 | (uint32_t)(pane) << 23 | ((uint32_t)(index) & 0x7FFFFFu))
+#define HIT_KIND(h) ((int)((h) >> 24))
+#define HIT_PANE(h) ((int)((h) >> 23 & 1u))
+#define HIT_INDEX(h) ((int64_t)((h) & 0x7FFFFFu))
+
+typedef struct scene_bank {
+    int nwords;          /* distinct words this bank serves in the access (its degree) */
+    int64_t words[WARP_SIZE];
+    unsigned lanes;      /* lanes that asked it */
+} scene_bank;
+
+/* one lane's global access in the step */
+typedef struct scene_load {
+    unsigned warp, lane;
+    int64_t elem;
+    unsigned width; /* elements: 1, or 4 for a float4 */
+} scene_load;
+
+typedef struct scene_sectors {
+    unsigned warp;
+    int sectors, sectors_min;
+} scene_sectors;
+
+typedef struct scene_pane {
+    int shown;
+    const view_model *m;
+    const char *source;      /* kernel text, or NULL */
+    char title[160], summary[200];
+    size_t step;
+    const view_step *st;     /* NULL if the trace has no steps */
+    /* arrays sized to the block and its shared words (owned) */
+    unsigned char *lanes;    /* [threads] view_lane */
+    float *cells;            /* [nwords] shared memory after the step */
+    unsigned char *written, *touched, *tree; /* [nwords]; touched: 1 read, 2 written this step */
+    size_t cap_threads, cap_words;
+    int64_t selected;
+    int worst_event, worst_degree; /* the step's shared access with the highest conflict degree */
+    int worst_load;
+    scene_bank banks[BANKS];
+    view_counts counts;
+    session_picture picture;  /* resolved: tree, loads or shuffles */
+    int bank_event;           /* the shared access the lanes-to-banks picture shows, or -1 */
+    int bank_warp;
+    scene_load *loads;        /* the step's global accesses */
+    size_t nloads, cap_loads;
+    int64_t load_lo, load_hi;
+    scene_sectors sectors[64];
+    int nsectors;
+    int64_t tree_first, tree_cols; /* unused by the scene: the panels fit the window */
+    int64_t tree_focus;      /* the word the tree's window holds */
+    unsigned shfl_warp;
+} scene_pane;
+
+typedef struct scene {
+    const session *s;
+    const theme *th;
+    str_lang lang;
+    int compare, overlay;
+    scene_pane pane[2];
+    scene_pane prev[2];  /* the same panes at the step a move started from (motion runs prev -> pane) */
+    char diff[300];      /* compare: the two current operations told apart in one line */
+    char status[600];
+    char tooltip[300];
+    uint64_t generation;
+} scene;
+
+void scene_init(scene *sc);
+void scene_free(scene *sc);
+/* Rebuilds what changed since the last call (a no-op when the session did not change).
+ * sources_find gives a kernel file's text. 0, or -1 when out of memory. */
+int scene_update(scene *sc, const session *s, const char *(*sources_find)(const char *file));
+
+#endif

@@ -1,0 +1,365 @@
+/* session: see session.h. */
+#include "session.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ladder.h"
+
+static const struct {
+    const char *name;
+    act_arg arg;
+} act_info[ACT_COUNT] = {
+    [ACT_NONE] = {"none", ARG_NONE},
+#define ACT_X_INFO(id, name, arg) [id] = {name, arg},
+    ACT_TABLE(ACT_X_INFO)
+#undef ACT_X_INFO
+};
+
+const char *act_name(act_kind k) { return (unsigned)k < ACT_COUNT ? act_info[k].name : "?"; }
+
+int act_parse(const char *text, action *a, char *err, size_t errlen)
+{
+    memset(a, 0, sizeof *a);
+    const char *colon = strchr(text, ':');
+    size_t nlen = colon ? (size_t)(colon - text) : strlen(text);
+    for (int k = 1; k < ACT_COUNT; k++) {
+        if (strlen(act_info[k].name) != nlen || strncmp(act_info[k].name, text, nlen) != 0) continue;
+        a->kind = (act_kind)k;
+        const char *v = colon ? colon + 1 : "";
+        if (act_info[k].arg == ARG_NONE && colon) break;
+        if (act_info[k].arg == ARG_INT) {
+            char *end;
+            if (!*v) { snprintf(err, errlen, "action \"%s\" needs a number (%s:N)", text, act_info[k].name); return -1; }
+            a->i = strtol(v, &end, 10);
+            if (*end) { snprintf(err, errlen, "action \"%s\": \"%s\" is not a whole number", text, v); return -1; }
+        }
+        if (act_info[k].arg == ARG_STR) {
+            if (strlen(v) >= sizeof a->s) { snprintf(err, errlen, "action \"%s\": value too long", text); return -1; }
+            snprintf(a->s, sizeof a->s, "%s", v);
+        }
+        return 0;
+    }
+    snprintf(err, errlen, "unknown action \"%s\" (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, ...)", text);
+    return -1;
+}
+
+int session_init(session *s, const char *theme_dir, session_loader loader, char *err, size_t errlen)
+{
+    memset(s, 0, sizeof *s);
+    static const char *const names[2] = {"light", "dark"};
+    for (int i = 0; i < 2; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.json", theme_dir, names[i]);
+        if (theme_load(&s->themes[i], path, err, errlen)) return -1;
+    }
+    s->speed = 4.0;
+    s->scale = 1.0;
+    for (int i = 0; i < 2; i++) s->pane[i].selected = s->pane[i].warp = s->pane[i].slice = -1;
+    s->status_id = STR_COUNT;
+    s->loader = loader;
+    s->mouse_x = s->mouse_y = -1;
+    return 0;
+}
+
+static void pane_free(session_pane *p)
+{
+    if (!p->loaded) return;
+    view_free(&p->m);
+    trace_free(&p->t);
+    p->loaded = 0;
+}
+
+void session_free(session *s)
+{
+    pane_free(&s->pane[0]);
+    pane_free(&s->pane[1]);
+}
+
+const theme *session_theme(const session *s) { return &s->themes[s->theme_index & 1]; }
+
+const char *session_next_version(const char *id)
+{
+    for (size_t i = 0; i < ladder_count; i++)
+        if (!strcmp(ladder_versions[i].id, id)) return ladder_versions[(i + 1) % ladder_count].id;
+    return ladder_versions[0].id;
+}
+
+static void status_raw(session *s, const char *msg)
+{
+    s->status_id = STR_COUNT;
+    snprintf(s->status_text, sizeof s->status_text, "%s", msg);
+}
+
+static void status_str(session *s, str_id id, const char *arg)
+{
+    s->status_id = id;
+    snprintf(s->status_text, sizeof s->status_text, "%s", arg ? arg : "");
+}
+
+/* First step of phase 1 (the first step of the tree), or 0. */
+static size_t default_step(const view_model *m)
+{
+    long st = view_phase_first(m, 1);
+    return st >= 0 ? (size_t)st : 0;
+}
+
+int session_set_trace(session *s, int p, trace *t, char *err, size_t errlen)
+{
+    session_pane *sp = &s->pane[p];
+    view_model m;
+    if (view_build(&m, t, 0, 0, s->fine, err, errlen)) return -1;
+    pane_free(sp);
+    sp->t = *t;
+    trace_init(t); /* ownership moved */
+    m.t = &sp->t;
+    sp->m = m;
+    sp->loaded = 1;
+    sp->step = default_step(&sp->m);
+    sp->selected = -1;
+    sp->warp = sp->slice = -1;
+    s->generation++;
+    return 0;
+}
+
+static int load_version(session *s, int p, const char *version)
+{
+    char err[512], note[512] = "";
+    if (!s->loader.load) { status_raw(s, "this viewer shows a recorded trace: it cannot capture another version"); return -1; }
+    if (!ladder_find(version)) {
+        snprintf(err, sizeof err, "unknown version \"%s\"", version);
+        status_raw(s, err);
+        return -1;
+    }
+    trace t;
+    trace_init(&t);
+    if (s->loader.load(s->loader.ctx, version, &t, note, sizeof note, err, sizeof err) ||
+        session_set_trace(s, p, &t, err, sizeof err)) {
+        trace_free(&t);
+        status_raw(s, err);
+        return -1;
+    }
+    if (note[0]) status_raw(s, note);
+    return 0;
+}
+
+static void clamp_step(session_pane *p, long st)
+{
+    if (!p->loaded || p->m.nsteps == 0) return;
+    if (st < 0) st = 0;
+    if (st >= (long)p->m.nsteps) st = (long)p->m.nsteps - 1;
+    p->step = (size_t)st;
+}
+
+/* The role of a step, for stepping two versions side by side operation by operation. */
+typedef enum step_role { ROLE_LOAD, ROLE_STORE, ROLE_BARRIER, ROLE_SHUFFLE, ROLE_OTHER } step_role;
+
+static step_role role_of(const view_step *st)
+{
+    static const step_role roles[TRACE_KIND_COUNT] = {
+        [TRACE_SHARED_LOAD] = ROLE_LOAD, [TRACE_GLOBAL_LOAD] = ROLE_LOAD, [TRACE_SHARED_STORE] = ROLE_STORE,
+        [TRACE_GLOBAL_STORE] = ROLE_STORE, [TRACE_GLOBAL_ATOMIC] = ROLE_STORE, [TRACE_BARRIER] = ROLE_BARRIER,
+        [TRACE_SHUFFLE] = ROLE_SHUFFLE, [TRACE_WARP_SYNC] = ROLE_BARRIER, [TRACE_FENCE] = ROLE_OTHER, [TRACE_EXIT] = ROLE_OTHER};
+    return (unsigned)st->kind < TRACE_KIND_COUNT ? roles[st->kind] : ROLE_OTHER;
+}
+
+/* Alone, one step. In compare, pane 0 moves one step and pane 1 to its next (or previous) step
+ * of the same role, so both show the same kind of operation side by side. */
+static void step_by(session *s, long delta)
+{
+    clamp_step(&s->pane[0], (long)s->pane[0].step + delta);
+    if (!s->compare) return;
+    session_pane *a = &s->pane[0], *b = &s->pane[1];
+    if (!a->loaded || !b->loaded || !a->m.nsteps || !b->m.nsteps) return;
+    if (delta > 1 || delta < -1) { clamp_step(b, (long)b->step + delta); return; }
+    step_role want = role_of(&a->m.steps[a->step]);
+    for (long k = (long)b->step + delta; k >= 0 && k < (long)b->m.nsteps; k += delta)
+        if (role_of(&b->m.steps[k]) == want) { b->step = (size_t)k; return; }
+}
+
+/* Alone: to the start of the phase; in compare, both panes to the end of the same phase, where
+ * the phase's work is done in both. */
+static void seek_phase(session *s, long ph)
+{
+    for (int i = 0; i < 1 + s->compare; i++) {
+        session_pane *p = &s->pane[i];
+        if (!p->loaded || !p->m.nphases) continue;
+        long q = ph < 0 ? 0 : ph >= (long)p->m.nphases ? (long)p->m.nphases - 1 : ph;
+        long st = s->compare ? view_phase_last(&p->m, (unsigned)q) : view_phase_first(&p->m, (unsigned)q);
+        if (st >= 0) p->step = (size_t)st;
+    }
+}
+
+static long current_phase(const session *s)
+{
+    const session_pane *p = &s->pane[0];
+    return p->loaded && p->step < p->m.nsteps ? (long)p->m.steps[p->step].phase : 0;
+}
+
+/* W keeps the place: the new step is the one holding the event the old step began with. */
+static void toggle_fine(session *s)
+{
+    s->fine = !s->fine;
+    for (int i = 0; i < 2; i++) {
+        session_pane *p = &s->pane[i];
+        if (!p->loaded) continue;
+        size_t ev = p->step < p->m.nsteps ? p->m.order[p->m.steps[p->step].first] : 0;
+        view_model m;
+        char err[256];
+        if (view_build(&m, &p->t, 0, 0, s->fine, err, sizeof err)) { status_raw(s, err); continue; }
+        view_free(&p->m);
+        p->m = m;
+        p->step = 0;
+        for (size_t st = 0; st < m.nsteps; st++)
+            for (size_t k = 0; k < m.steps[st].count; k++)
+                if (m.order[m.steps[st].first + k] == ev) { p->step = st; st = m.nsteps; break; }
+    }
+    status_str(s, s->fine ? STR_FINE_ON : STR_FINE_OFF, NULL);
+}
+
+static void set_compare(session *s, const char *arg)
+{
+    if (!strcmp(arg, "off") || (!arg[0] && s->compare)) { s->compare = 0; return; }
+    if (!s->pane[0].loaded) return;
+    const char *v = !arg[0] || !strcmp(arg, "next") ? session_next_version(s->pane[0].t.prov.version) : arg;
+    if (load_version(s, 1, v)) return;
+    s->compare = 1;
+    seek_phase(s, current_phase(s));
+}
+
+static void set_version(session *s, const char *id)
+{
+    long ph = current_phase(s);
+    if (load_version(s, 0, id)) return;
+    if (s->compare && !load_version(s, 1, session_next_version(s->pane[0].t.prov.version))) seek_phase(s, ph);
+}
+
+static void bench_size(session *s, long delta)
+{
+    uint64_t sizes[64];
+    size_t n = s->results ? results_sizes(s->results, sizes, 64) : 0;
+    long k = (long)s->bench_size + delta;
+    if (k >= (long)n) k = (long)n - 1;
+    if (k < 0) k = 0;
+    s->bench_size = (size_t)k;
+}
+
+static void apply_one(session *s, const action *a);
+
+/* applies a and records where a move started: a step forward moves (values travel, lanes
+ * fade); anything else jumps */
+static void apply_moving(session *s, const action *a)
+{
+    size_t was[2] = {s->pane[0].step, s->pane[1].step};
+    const void *had[2] = {s->pane[0].t.events, s->pane[1].t.events};
+    apply_one(s, a);
+    int moved = 0;
+    for (int i = 0; i < 2; i++) {
+        session_pane *p = &s->pane[i];
+        p->prev_step = p->step;
+        if (p->loaded && p->t.events == had[i] && p->step > was[i]) { p->prev_step = was[i]; moved = 1; }
+        if (a->kind == ACT_REPLAY && p->loaded && p->step > 0) { p->prev_step = p->step - 1; moved = 1; }
+    }
+    if (moved) s->motion_serial++;
+}
+
+void session_apply(session *s, const action *a)
+{
+    s->generation++;
+    if (a->kind == ACT_HOVER) {
+        s->hover = (uint32_t)a->i;
+        s->mouse_x = a->x;
+        s->mouse_y = a->y;
+        return;
+    }
+    if (a->kind == ACT_TICK) { /* while playing: one step, stopping at the end */
+        const session_pane *p0 = &s->pane[0];
+        if (!s->playing) return;
+        if (!p0->loaded || p0->step + 1 >= p0->m.nsteps) { s->playing = 0; return; }
+        apply_moving(s, &(action){.kind = ACT_STEP, .i = 1});
+        return;
+    }
+    /* the quit question: Esc or Q again quits; anything else keeps the lecture going */
+    if (s->overlay == OVERLAY_QUIT) {
+        s->overlay = OVERLAY_NONE;
+        if (a->kind == ACT_ESCAPE || a->kind == ACT_QUIT) s->quit = 1;
+        return;
+    }
+    s->status_id = STR_COUNT;
+    s->status_text[0] = '\0';
+    apply_moving(s, a);
+}
+
+static void apply_one(session *s, const action *a)
+{
+    switch (a->kind) {
+    case ACT_STEP: step_by(s, a->i); break;
+    case ACT_PHASE: seek_phase(s, current_phase(s) + a->i); break;
+    case ACT_FIRST: step_by(s, -(long)1e9); break;
+    case ACT_LAST: step_by(s, (long)1e9); break;
+    case ACT_SEEK_STEP:
+        for (int i = 0; i < 1 + s->compare; i++) clamp_step(&s->pane[i], a->i);
+        break;
+    case ACT_SEEK_PHASE: seek_phase(s, a->i); break;
+    case ACT_PLAY: s->playing = !s->playing; break;
+    case ACT_SPEED:
+        if (a->i > 0 && s->speed < 60) s->speed *= 1.5;
+        if (a->i < 0 && s->speed > 0.25) s->speed /= 1.5;
+        break;
+    case ACT_VERSION: set_version(s, a->s); break;
+    case ACT_COMPARE: set_compare(s, a->s); break;
+    case ACT_FINE: toggle_fine(s); break;
+    case ACT_SELECT: {
+        session_pane *p = &s->pane[a->pane & 1];
+        p->selected = p->selected == a->i ? -1 : a->i;
+        break;
+    }
+    case ACT_PICTURE:
+        s->picture = a->i < 0 ? (session_picture)((s->picture + 1) % PICTURE_COUNT)
+                              : (session_picture)(a->i < PICTURE_COUNT ? a->i : PICTURE_AUTO);
+        break;
+    case ACT_WARP:
+        for (int i = 0; i < 1 + s->compare; i++) {
+            session_pane *p = &s->pane[i];
+            if (!p->loaded || !p->m.nwarps) continue;
+            long w = (p->warp < 0 ? 0 : p->warp) + (a->i > 0 ? 1 : -1);
+            p->warp = (int)((w + (long)p->m.nwarps) % (long)p->m.nwarps);
+        }
+        break;
+    case ACT_SLICE:
+        for (int i = 0; i < 1 + s->compare; i++) {
+            session_pane *p = &s->pane[i];
+            p->slice = (p->slice < 0 ? 0 : p->slice) + (a->i > 0 ? 1 : -1);
+            if (p->slice < 0) p->slice = 0;
+        }
+        break;
+    case ACT_THEME: s->theme_index ^= 1; break;
+    case ACT_SCALE:
+        s->scale *= a->i > 0 ? 1.2 : 1 / 1.2;
+        if (s->scale < 0.5) s->scale = 0.5;
+        if (s->scale > 3.0) s->scale = 3.0;
+        break;
+    case ACT_PRESENTER: s->presenter = !s->presenter; break;
+    case ACT_LANG: {
+        int l = a->s[0] ? str_lang_parse(a->s) : (int)(s->lang == LANG_EN ? LANG_ZH : LANG_EN);
+        if (l < 0) status_raw(s, "language must be en or zh");
+        else s->lang = (str_lang)l;
+        break;
+    }
+    case ACT_HELP: s->overlay = s->overlay == OVERLAY_HELP ? OVERLAY_NONE : OVERLAY_HELP; break;
+    case ACT_BENCH:
+        s->overlay = s->overlay == OVERLAY_BENCH ? OVERLAY_NONE : OVERLAY_BENCH;
+        if (s->overlay == OVERLAY_BENCH && !s->results) status_str(s, STR_NO_RESULTS, NULL);
+        break;
+    case ACT_BENCH_SIZE: bench_size(s, a->i); break;
+    case ACT_FULLSCREEN: s->fullscreen_requests++; break;
+    case ACT_SCREENSHOT: s->screenshot_requests++; break;
+    case ACT_ESCAPE: /* an overlay closes first: a clicker's Esc must not end the lecture */
+        s->overlay = s->overlay != OVERLAY_NONE ? OVERLAY_NONE : OVERLAY_QUIT;
+        break;
+    case ACT_QUIT: s->overlay = OVERLAY_QUIT; break;
+    case ACT_MOTION: s->no_motion = !s->no_motion; break;
+    default: break;
+    }
+}

@@ -1,0 +1,146 @@
+/* strings: every label the viewer shows, in English and Simplified Chinese, in one table.
+ * Panels ask for a string by id and language; nothing user-visible is typed into a panel. */
+#ifndef WARPSCOPE_STRINGS_H
+#define WARPSCOPE_STRINGS_H
+
+typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
+
+/* X(id, English, Chinese). Labels with printf conversions keep the same conversions, in the same
+ * order, in both languages (tests check this). */
+#define STR_TABLE(X)                                                                                            \
+    X(STR_APP_TITLE, "warpscope", "warpscope")                                                                  \
+    X(STR_SHARED_TITLE, "shared memory: 4-byte words, one column per bank", "共享内存：4 字节字，每列一个 bank")   \
+    X(STR_SHARED_NONE, "no shared memory: this version keeps its data in global memory and registers",            \
+      "没有共享内存：此版本的数据在全局内存和寄存器中")                                                           \
+    X(STR_LANES_TITLE, "threads: one row per warp, one cell per lane", "线程：每行一个线程束，每格一个 lane")       \
+    X(STR_BANKS_NONE, "banks: no shared-memory access in this step", "bank：这一步没有访问共享内存")                \
+    X(STR_BANKS_TITLE, "lanes to banks: warp %u %s, conflict degree %d (%d extra wavefronts)",                    \
+      "lane 到 bank：线程束 %u %s，冲突度 %d（多出 %d 次 wavefront）")                                                     \
+    X(STR_LOAD, "load", "读")                                                                                    \
+    X(STR_STORE, "store", "写")                                                                                  \
+    X(STR_SOURCE_TITLE, "%s  line %u", "%s  第 %u 行")                                                           \
+    X(STR_SOURCE_NONE, "source not available", "没有源代码")                                                     \
+    X(STR_STATS_TITLE, "so far in this block", "本线程块至今")                                                   \
+    X(STR_STAT_PHASE, "phase %u of %u, step %zu of %zu", "阶段 %u / %u，步骤 %zu / %zu")                          \
+    X(STR_STAT_LINE, "line %u: %s, %zu warps", "第 %u 行：%s，%zu 个线程束")                                      \
+    X(STR_STAT_ACTIVE, "active threads this phase: %u of %u", "本阶段活跃线程：%u / %u")                          \
+    X(STR_STAT_SIMD, "SIMD efficiency: %.1f%%", "SIMD 效率：%.1f%%")                                              \
+    X(STR_STAT_DIVERGENT, "divergent warp instructions: %llu of %llu", "分化的线程束指令：%llu / %llu")            \
+    X(STR_STAT_CONFLICTS, "bank conflicts (extra wavefronts): %llu load, %llu store",                             \
+      "bank 冲突（多出的 wavefront）：读 %llu，写 %llu")                                                           \
+    X(STR_STAT_BARRIERS, "barriers: %llu", "屏障：%llu")                                                         \
+    X(STR_STAT_SECTORS, "global sectors: %llu (fewest %llu)", "全局内存扇区：%llu（最少 %llu）")                  \
+    X(STR_STAT_RESULT, "result %.9g, reference %.9g", "结果 %.9g，参考值 %.9g")                                   \
+    X(STR_STAT_FROM, "%s (%s), block %u, n %llu, %s", "%s（%s），线程块 %u，n %llu，%s")                          \
+    X(STR_TIMELINE, "timeline: %zu steps; ticks mark the %u phases", "时间线：%zu 步；刻度标出 %u 个阶段")          \
+    X(STR_TIMELINE_FINE, "timeline: %zu steps, warp by warp; ticks mark the %u phases",                           \
+      "时间线：%zu 步（逐线程束）；刻度标出 %u 个阶段")                                                            \
+    X(STR_LEGEND_WORKING, "working", "工作")                                                                    \
+    X(STR_LEGEND_DIVERGED, "diverged (live, elsewhere in the code)", "分化（存活，在代码别处）")                  \
+    X(STR_LEGEND_IDLE, "idle", "空闲")                                                                          \
+    X(STR_LEGEND_BARRIER, "at __syncthreads", "在 __syncthreads 等待")                                           \
+    X(STR_LEGEND_EXITED, "exited", "已退出")                                                                    \
+    X(STR_LEGEND_READ, "read", "读取")                                                                          \
+    X(STR_LEGEND_WRITTEN, "written", "写入")                                                                    \
+    X(STR_LEGEND_CONFLICT, "bank conflict", "bank 冲突")                                                         \
+    X(STR_PLAYING, "playing", "播放中")                                                                         \
+    X(STR_PAUSED, "paused", "已暂停")                                                                           \
+    X(STR_FOOTER_HINT, "%s  |  %.1f steps/s  |  Space play  Left/Right step  PgUp/PgDn phase  ? keys",          \
+      "%s  |  每秒 %.1f 步  |  空格 播放  左/右 单步  PgUp/PgDn 阶段  ? 按键")                                     \
+    X(STR_HELP_TITLE, "Keys (Esc closes)", "按键（Esc 关闭）")                                                    \
+    X(STR_QUIT_ASK, "Quit warpscope? Press Esc or Q again to quit, any other key to stay.",                      \
+      "退出 warpscope？再按 Esc 或 Q 退出，按其他键继续。")                                                        \
+    X(STR_TIP_THREAD, "thread %u: warp %u, lane %u, %s", "线程 %u：线程束 %u，lane %u，%s")                       \
+    X(STR_TIP_ACCESS, "; %s [%lld], value %.6g", "；%s [%lld]，值 %.6g")                                         \
+    X(STR_TIP_SHUFFLE, "; from lane %lld, value %.6g", "；来自 lane %lld，值 %.6g")                              \
+    X(STR_TIP_WORD, "shared word %lld (byte %lld): bank %lld, value %.9g; click: its input tree",                \
+      "共享内存字 %lld（字节 %lld）：bank %lld，值 %.9g；点击：它的输入树")                                        \
+    X(STR_TIP_WORD_EMPTY, "shared word %lld (byte %lld): bank %lld, not written yet",                            \
+      "共享内存字 %lld（字节 %lld）：bank %lld，尚未写入")                                                          \
+    X(STR_TIP_BANK, "bank %d: lane (word)", "bank %d：lane（字）")                                                \
+    X(STR_STATE_IDLE, "idle", "空闲")                                                                           \
+    X(STR_STATE_WORKING, "working", "工作")                                                                     \
+    X(STR_STATE_DIVERGED, "diverged", "分化")                                                                   \
+    X(STR_STATE_BARRIER, "at a barrier", "在屏障处")                                                             \
+    X(STR_STATE_EXITED, "exited", "已退出")                                                                     \
+    X(STR_FINE_ON, "warp by warp: each step is one warp's instruction", "逐线程束：每步是一个线程束的一条指令")      \
+    X(STR_FINE_OFF, "each step: all warps at one point of the code", "每步：所有线程束在代码的同一处")             \
+    X(STR_SAVED, "saved %s", "已保存 %s")                                                                        \
+    X(STR_NO_RESULTS, "no benchmark results found", "没有找到基准测试结果")                                       \
+    X(STR_BENCH_TITLE, "Reduction of 2^%d floats (%.3g %s) on %s", "归约 2^%d 个 float（%.3g %s），运行于 %s")      \
+    X(STR_BENCH_NOTE, "GB/s = bytes read / median time of %d runs; driver %s; toolkit %s; %s",                    \
+      "GB/s = 读取字节数 / %d 次运行的中位时间；驱动 %s；工具包 %s；%s")                                            \
+    X(STR_BENCH_KEYS, "Left/Right: size  |  B: back to the trace  |  ? keys", "左/右：规模  |  B：回到跟踪  |  ? 按键") \
+    X(STR_BENCH_WRONG, "wrong result: not timed", "结果错误：未计时")                                             \
+    X(STR_BENCH_SPEC, "spec peak %.0f GB/s", "理论峰值 %.0f GB/s")                                               \
+    X(STR_BENCH_CEILING, "best read kernel %.0f GB/s (measured)", "最快只读内核 %.0f GB/s（实测）")                \
+    X(STR_BENCH_BY_SIZE, "GB/s by input size", "不同输入规模下的 GB/s")                                           \
+    X(STR_BENCH_LEGEND, "green: warpscope's versions   orange: CUB, Thrust   grey: read-only kernel   red: spec peak", \
+      "绿色：warpscope 的各版本   橙色：CUB、Thrust   灰色：只读内核   红色：理论峰值")                              \
+    X(STR_BENCH_VS, "%.0f GB/s  %.1fx v0", "%.0f GB/s  v0 的 %.1f 倍")                                            \
+    X(STR_BENCH_GBS, "%.0f GB/s", "%.0f GB/s")                                                                   \
+    X(STR_UNKNOWN_VERSION, "(unknown version)", "（未知版本）")                                                   \
+    X(STR_LANG_NAME, "English", "中文")                                                                          \
+    X(STR_KEY_PLAY, "play / pause", "播放 / 暂停")                                                               \
+    X(STR_KEY_STEP_NEXT, "next step (all warps at one point of the code)", "下一步（所有线程束在同一处代码）")    \
+    X(STR_KEY_STEP_PREV, "previous step", "上一步")                                                              \
+    X(STR_KEY_PHASE_NEXT, "next phase (slide clicker)", "下一阶段（翻页笔）")                                     \
+    X(STR_KEY_PHASE_PREV, "previous phase (slide clicker)", "上一阶段（翻页笔）")                                 \
+    X(STR_KEY_FIRST, "first step", "第一步")                                                                     \
+    X(STR_KEY_LAST, "last step", "最后一步")                                                                     \
+    X(STR_KEY_FASTER, "play faster", "加快播放")                                                                 \
+    X(STR_KEY_SLOWER, "play slower", "减慢播放")                                                                 \
+    X(STR_KEY_VERSION, "pick a version: %s", "选择版本：%s")                                                     \
+    X(STR_KEY_COMPARE, "compare: the next version beside this one", "对比：下一个版本并排显示")                  \
+    X(STR_KEY_FINE, "warp by warp on / off", "逐线程束 开 / 关")                                                 \
+    X(STR_KEY_PICTURE, "top picture: by the step, tree, global loads, shuffles", "上方图：随步骤、归约树、全局加载、洗牌") \
+    X(STR_KEY_WARP_NEXT, "banks: the next warp's access", "bank：下一个线程束的访问")                     \
+    X(STR_KEY_WARP_PREV, "banks: the previous warp's access", "bank：上一个线程束的访问")                 \
+    X(STR_KEY_SLICE_NEXT, "tree: the next slice of a big block", "归约树：大线程块的下一段")              \
+    X(STR_KEY_SLICE_PREV, "tree: the previous slice", "归约树：上一段")                                  \
+    X(STR_TREE_TITLE, "reduction tree: a row per addition, boxes coloured by warp, words %lld to %lld",        \
+      "归约树：每行一次加法，按线程束着色，字 %lld 到 %lld")                                                   \
+    X(STR_TREE_NONE, "no reduction tree in memory for this block (registers only)", "本线程块在内存中没有归约树（只在寄存器中）") \
+    X(STR_LOADS_TITLE, "global memory: elements %lld to %lld read or written in this step, by warp; ticks: 32-byte sectors", \
+      "全局内存：这一步按线程束读写的元素 %lld 到 %lld；刻度：32 字节扇区")                                   \
+    X(STR_LOADS_NONE, "global memory: no access in this step", "全局内存：这一步没有访问")                   \
+    X(STR_LOADS_WARP, "warp %u: %d sectors (fewest %d)", "线程束 %u：%d 个扇区（最少 %d）")                  \
+    X(STR_SHFL_TITLE, "warp %u: shuffles, a row per __shfl_down_sync, the value each lane received", \
+      "线程束 %u：洗牌，每行一次 __shfl_down_sync，每个 lane 收到的值")                                       \
+    X(STR_SHFL_NONE, "no shuffles in this version", "此版本没有洗牌")                                         \
+    X(STR_SHFL_OFFSET, "offset %d", "偏移 %d")                                                              \
+    X(STR_BANKS_FORMULA, "line %u: %s   bank = word %% 32", "第 %u 行：%s   bank = 字 %% 32")                    \
+    X(STR_KEY_REPLAY, "replay the step's motion", "重放这一步的动画")                                     \
+    X(STR_KEY_MOTION, "motion on / off (reduced motion)", "动画 开 / 关（减少动态效果）")                 \
+    X(STR_DIFF_CONFLICT, "%s: %d-way conflict, %d extra wavefronts", "%s：%d 路 bank 冲突，多出 %d 次 wavefront") \
+    X(STR_DIFF_NONE, "%s: no bank conflict", "%s：没有 bank 冲突")                                          \
+    X(STR_DIFF_LANES, "%s: %d of %d lanes work", "%s：%d / %d 个 lane 工作")                                \
+    X(STR_KEY_BENCH, "benchmark results", "基准测试结果")                                                        \
+    X(STR_KEY_THEME, "light / dark theme", "浅色 / 深色主题")                                                    \
+    X(STR_KEY_BIGGER, "larger text and cells", "放大文字和格子")                                                 \
+    X(STR_KEY_SMALLER, "smaller text and cells", "缩小文字和格子")                                               \
+    X(STR_KEY_PRESENTER, "presenter mode (large text for a room)", "演示模式（大字，适合教室）")                 \
+    X(STR_KEY_LANG, "English / Chinese", "英文 / 中文")                                                          \
+    X(STR_KEY_FULLSCREEN, "fullscreen", "全屏")                                                                  \
+    X(STR_KEY_SHOT, "save a screenshot (PNG)", "保存截图（PNG）")                                                \
+    X(STR_KEY_HELP, "this help", "本帮助")                                                                      \
+    X(STR_KEY_ESCAPE, "close an overlay; in the main view, quit (asks once)", "关闭浮层；在主视图中退出（会确认）") \
+    X(STR_KEY_QUIT, "quit (asks once)", "退出（会确认）")                                                         \
+    X(STR_MOUSE, "mouse", "鼠标")                                                                              \
+    X(STR_KEY_MOUSE, "mouse: hover a lane, cell or bank; click a cell for its input tree",                       \
+      "鼠标：悬停在 lane、格子或 bank 上查看详情；点击格子看它的输入树")
+
+typedef enum str_id {
+#define STR_X_ENUM(id, en, zh) id,
+    STR_TABLE(STR_X_ENUM)
+#undef STR_X_ENUM
+        STR_COUNT
+} str_id;
+
+/* The label in that language (never NULL). */
+const char *str_get(str_lang lang, str_id id);
+/* "en" or "zh"; -1 if neither. */
+int str_lang_parse(const char *s);
+const char *str_lang_code(str_lang lang);
+
+#endif

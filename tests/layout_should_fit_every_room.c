@@ -1,0 +1,98 @@
+/* The layout at the rooms the viewer is used in: at 1024x768, 1280x720, 1366x768, 1920x1080 and
+ * 3840x2160, at three text scales (1, Ctrl+ twice, presenter mode), in English and Chinese, for a
+ * small block, a 1024-thread block, compare, the help and the benchmark view: every text box lies
+ * inside its panel and no text box overlaps another. Presenter text is at least 24 px at 768 lines. */
+#include <SDL_ttf.h>
+#include <stdlib.h>
+
+#include "check.h"
+#include "ui_fixture.h"
+
+static const int sizes[][2] = {{1024, 768}, {1280, 720}, {1366, 768}, {1920, 1080}, {3840, 2160}};
+
+static int by_y(const void *a, const void *b)
+{
+    const dl_item *x = *(const dl_item *const *)a, *y = *(const dl_item *const *)b;
+    return x->r.y != y->r.y ? (x->r.y < y->r.y ? -1 : 1) : (x->r.x < y->r.x ? -1 : x->r.x > y->r.x);
+}
+
+static int frames_checked;
+
+static void check_frame(fixture *f, const char *what, int w, int h)
+{
+    fixture_frame(f, w, h, 0);
+    frames_checked++;
+    const dl_item **texts = malloc(f->l.n * sizeof *texts);
+    size_t n = 0;
+    for (size_t i = 0; i < f->l.n; i++) {
+        const dl_item *it = &f->l.items[i];
+        if (it->kind != DL_TEXT) continue;
+        texts[n++] = it;
+        CHECK(it->panel >= 0, "%s %dx%d: text \"%.*s\" outside any panel", what, w, h, (int)it->len, dl_item_text(&f->l, it));
+        if (it->panel < 0) continue;
+        dl_rect pr = f->l.panels[it->panel].r;
+        CHECK(dl_rect_inside(pr, it->r), "%s %dx%d: text \"%.*s\" at (%d,%d %dx%d) leaves panel %s (%d,%d %dx%d)", what, w, h, (int)it->len,
+              dl_item_text(&f->l, it), it->r.x, it->r.y, it->r.w, it->r.h, f->l.panels[it->panel].name, pr.x, pr.y, pr.w, pr.h);
+        CHECK(dl_rect_inside((dl_rect){0, 0, w, h}, it->r), "%s %dx%d: text leaves the window", what, w, h);
+        if (f->s.presenter && h == 768) CHECK(it->px >= 24, "%s: presenter text of %d px at 768 lines", what, it->px);
+    }
+    qsort(texts, n, sizeof *texts, by_y);
+    int reported = 0;
+    for (size_t i = 0; i < n && reported < 5; i++)
+        for (size_t j = i + 1; j < n && texts[j]->r.y < texts[i]->r.y + texts[i]->r.h; j++)
+            if (dl_rect_overlap(texts[i]->r, texts[j]->r)) {
+                CHECK(0, "%s %dx%d: \"%.*s\" overlaps \"%.*s\"", what, w, h, (int)texts[i]->len, dl_item_text(&f->l, texts[i]),
+                      (int)texts[j]->len, dl_item_text(&f->l, texts[j]));
+                reported++;
+            }
+    free(texts);
+}
+
+static void rooms(fixture *f, const char *what)
+{
+    static const char *const scales[] = {"", "scale:1,scale:1", "scale:-1,scale:-1,presenter"};
+    for (int lang = 0; lang < 2; lang++) {
+        fixture_act(f, lang ? "lang:zh" : "lang:en");
+        for (size_t sc = 0; sc < 3; sc++) {
+            fixture_act(f, sc == 0 ? "" : scales[sc]);
+            for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) check_frame(f, what, sizes[i][0], sizes[i][1]);
+            if (sc == 1) fixture_act(f, "scale:-1,scale:-1");
+            if (sc == 2) fixture_act(f, "presenter,scale:1,scale:1");
+        }
+    }
+}
+
+int main(void)
+{
+    if (TTF_Init() != 0) return 1;
+    fixture f;
+    CHECK(fixture_open(&f, "v1", 64, NULL, 3840, 2160) == 0, "setup");
+    fixture_act(&f, "seek-phase:1,step:1");
+    rooms(&f, "v1 block 64");
+    fixture_act(&f, "compare:v2");
+    rooms(&f, "v1 | v2");
+    fixture_act(&f, "compare:off,help");
+    rooms(&f, "help");
+    fixture_act(&f, "help");
+    fixture_close(&f);
+
+    CHECK(fixture_open(&f, "v0", 1024, NULL, 3840, 2160) == 0, "setup 1024");
+    fixture_act(&f, "seek-phase:1,step:1");
+    rooms(&f, "v0 block 1024");
+    fixture_close(&f);
+
+    results res;
+    char err[256];
+    CHECK(fixture_open(&f, NULL, 0, NULL, 3840, 2160) == 0, "setup bench");
+    CHECK(results_read_file(&res, WS_ASSETS "/bench-h100.json", err, sizeof err) == 0, "%s", err);
+    f.s.results = &res;
+    fixture_act(&f, "bench,bench-size:99");
+    rooms(&f, "benchmark");
+    fixture_act(&f, "bench-size:-99");
+    rooms(&f, "benchmark, smallest size");
+    fixture_close(&f);
+    results_free(&res);
+    printf("%d frames checked\n", frames_checked);
+    TTF_Quit();
+    CHECK_DONE("layout_should_fit_every_room");
+}

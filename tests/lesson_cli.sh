@@ -1,0 +1,41 @@
+#!/bin/sh
+# warpscope lesson check / list / print: every shipped lesson passes the check; a broken one exits 2
+# with file:line:column; list shows each lesson once with a progress mark; print fills the numbers.
+W="$1"
+ROOT="$(dirname "$0")/.."
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+"$W" lesson check "$ROOT"/lessons/*.json > "$tmp/out" 2> "$tmp/err" || { echo "lesson check failed on the shipped lessons:"; cat "$tmp/err"; fail=1; }
+n=$(ls "$ROOT"/lessons/*.json | wc -l)
+ok=$(grep -c ': ok: ' "$tmp/out")
+[ "$ok" -eq "$n" ] || { echo "expected $n ok lines, got $ok"; fail=1; }
+
+sed 's/"answer": "active_lanes(warp=0)"/"answer": "active_lanes(warp=9)"/' "$ROOT/lessons/02-v0-divergence.json" > "$tmp/bad.json"
+"$W" lesson check "$tmp/bad.json" 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] || { echo "a lesson with a bad query should exit 2, got $rc"; fail=1; }
+grep -q "bad.json:[0-9]*:[0-9]*: steps\[1\].ask.answer: active_lanes(warp=9): .*warp=9 is out of range" "$tmp/err" || { echo "bad query message:"; cat "$tmp/err"; fail=1; }
+
+printf '{"schema": "warpscope-lesson",\n "schema_version": 1,\n "id": "x" "title": 1}\n' > "$tmp/syntax.json"
+"$W" lesson check "$tmp/syntax.json" 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "syntax.json:3:" "$tmp/err" || { echo "syntax error: rc $rc"; cat "$tmp/err"; fail=1; }
+
+"$W" lesson check "$tmp/missing.json" 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && [ "$(wc -l < "$tmp/err")" -eq 1 ] || { echo "a missing file: rc $rc, one line expected"; cat "$tmp/err"; fail=1; }
+
+XDG_STATE_HOME="$tmp/state" "$W" lesson list --dir "$ROOT/lessons" > "$tmp/list" 2> "$tmp/err" || { echo "lesson list failed"; cat "$tmp/err"; fail=1; }
+[ "$(grep -c ' new ' "$tmp/list")" -eq "$n" ] || { echo "every lesson should be listed once as new:"; cat "$tmp/list"; fail=1; }
+grep -q "v1-bank-conflicts .*bank 冲突" "$tmp/list" || { echo "list should show ids and both titles"; cat "$tmp/list"; fail=1; }
+
+mkdir "$tmp/dup" && cp "$ROOT/lessons/02-v0-divergence.json" "$tmp/dup/a.json" && cp "$ROOT/lessons/02-v0-divergence.json" "$tmp/dup/b.json"
+XDG_STATE_HOME="$tmp/state" "$W" lesson list --dir "$tmp/dup" > /dev/null 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'b.json: id "v0-divergence" is already the id of' "$tmp/err" || { echo "two lessons with one id: rc $rc"; cat "$tmp/err"; fail=1; }
+
+"$W" lesson print "$ROOT/lessons/03-v1-bank-conflicts.json" --lang zh > "$tmp/print" || fail=1
+grep -q "2 路冲突" "$tmp/print" || { echo "print --lang zh should fill the conflict degree"; fail=1; }
+grep -q "{[a-z_]*(" "$tmp/print" && { echo "print left a placeholder unfilled"; fail=1; }
+
+"$W" lesson frobnicate 2> /dev/null; [ $? -eq 2 ] || { echo "unknown lesson subcommand should exit 2"; fail=1; }
+"$W" lesson print "$ROOT/lessons/03-v1-bank-conflicts.json" --lang fr 2> /dev/null; [ $? -eq 2 ] || { echo "--lang fr should exit 2"; fail=1; }
+exit $fail

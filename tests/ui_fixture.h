@@ -1,0 +1,119 @@
+/* ui_fixture.h: a session drawn headless into the draw-list recorder, for the viewer's tests.
+ * The frame is made by the same code as the window's: session -> scene -> panels -> draw list,
+ * and executed on a software-rendered surface when a test looks at pixels. */
+#ifndef WARPSCOPE_UI_FIXTURE_H
+#define WARPSCOPE_UI_FIXTURE_H
+
+#include <SDL.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "capture.h"
+#include "draw.h"
+#include "panels.h"
+#include "render_sdl.h"
+#include "scene.h"
+#include "session.h"
+#include "sources.h"
+
+typedef struct fixture {
+    session s;
+    scene sc;
+    SDL_Surface *surf;
+    SDL_Renderer *r;
+    rsdl *x;
+    dl_list l;
+    int w, h;
+    capture_desc cap;
+} fixture;
+
+static inline int fixture_load(void *ctx, const char *version, trace *t, char *note, size_t notelen, char *err, size_t errlen)
+{
+    fixture *f = ctx;
+    capture_desc d = f->cap;
+    d.version = version;
+    note[0] = '\0';
+    (void)notelen;
+    return capture_cpu(&d, t, err, errlen);
+}
+
+/* version NULL: no trace (the benchmark view alone) */
+static inline int fixture_open(fixture *f, const char *version, unsigned block, const char *data, int w, int h)
+{
+    memset(f, 0, sizeof *f);
+    char err[512];
+    f->cap.block = block;
+    f->cap.data = data;
+    if (session_init(&f->s, WS_ASSETS "/themes", (session_loader){f, fixture_load}, err, sizeof err)) { fprintf(stderr, "%s\n", err); return -1; }
+    scene_init(&f->sc);
+    if (version) {
+        trace t;
+        trace_init(&t);
+        if (fixture_load(f, version, &t, err, 0, err, sizeof err) || session_set_trace(&f->s, 0, &t, err, sizeof err)) {
+            fprintf(stderr, "%s\n", err);
+            return -1;
+        }
+    }
+    rsdl_font_file files[DL_FONT_COUNT];
+    int have_cjk;
+    if (rsdl_find_fonts(WS_ASSETS, 1, files, &have_cjk, err, sizeof err)) { fprintf(stderr, "%s\n", err); return -1; }
+    f->w = w;
+    f->h = h;
+    f->surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGB888);
+    f->r = f->surf ? SDL_CreateSoftwareRenderer(f->surf) : NULL;
+    f->x = f->r ? rsdl_create(f->r, files, err, sizeof err) : NULL;
+    if (!f->x) { fprintf(stderr, "renderer: %s %s\n", err, SDL_GetError()); return -1; }
+    dl_init(&f->l, rsdl_metrics(f->x));
+    return 0;
+}
+
+static inline void fixture_act(fixture *f, const char *script)
+{
+    char err[256];
+    for (const char *p = script; *p;) {
+        size_t n = strcspn(p, ",");
+        char one[64];
+        snprintf(one, sizeof one, "%.*s", (int)n, p);
+        p += n + (p[n] == ',');
+        action a;
+        if (act_parse(one, &a, err, sizeof err)) { fprintf(stderr, "%s\n", err); continue; }
+        session_apply(&f->s, &a);
+    }
+}
+
+/* the frame t of the way through the last move, as a draw list (and, with execute, on the surface) */
+static inline void fixture_frame_t(fixture *f, int w, int h, int execute, double t)
+{
+    scene_update(&f->sc, &f->s, sources_find);
+    panels_draw(&f->sc, &f->l, w, h, panels_px(h, f->s.scale, f->s.presenter), t);
+    if (execute) {
+        rsdl_execute(f->x, &f->l);
+        SDL_RenderPresent(f->r);
+    }
+}
+
+static inline void fixture_close(fixture *f)
+{
+    dl_free(&f->l);
+    rsdl_destroy(f->x);
+    if (f->r) SDL_DestroyRenderer(f->r);
+    if (f->surf) SDL_FreeSurface(f->surf);
+    scene_free(&f->sc);
+    session_free(&f->s);
+}
+
+static inline void fixture_frame(fixture *f, int w, int h, int execute) { fixture_frame_t(f, w, h, execute, 1.0); }
+
+static inline int same_colour(dl_colour a, dl_colour b) { return a.r == b.r && a.g == b.g && a.b == b.b; }
+
+/* the topmost fill with this hit code in the named panel, or NULL */
+static inline const dl_item *fixture_hit_item(const fixture *f, uint32_t hit, const char *panel)
+{
+    for (size_t i = f->l.n; i-- > 0;) {
+        const dl_item *it = &f->l.items[i];
+        if (it->kind == DL_FILL && it->hit == hit && it->panel >= 0 && !strcmp(f->l.panels[it->panel].name, panel)) return it;
+    }
+    return NULL;
+}
+
+#endif

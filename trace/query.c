@@ -1,0 +1,1252 @@
+/* query: parser and evaluator of lesson queries (see query.h). The functions are one table; each
+ * takes the parsed call (positional and named arguments) and the context, and says why it cannot
+ * answer rather than guessing. */
+#include "query.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "analysis.h"
+
+/* The hardware the trace models (analysis.h): 32 lanes to a warp, 32 banks of 4-byte words. */
+enum { WARP_SIZE = 32, BANKS = 32, WORD_BYTES = 4 };
+/* Most threads in a block (CUDA's limit, and the view model's). */
+enum { MAX_THREADS = 1024 };
+
+/* ---- sets ---- */
+
+void query_set_clear(query_value *v)
+{
+    memset(v, 0, sizeof *v);
+    v->type = QUERY_SET;
+}
+
+void query_set_add(query_value *v, size_t item)
+{
+    if (item >= QUERY_SET_MAX || query_set_has(v, item)) return;
+    v->bits[item / 8] = (uint8_t)(v->bits[item / 8] | 1u << (item % 8));
+    v->count++;
+}
+
+int query_set_has(const query_value *v, size_t item)
+{
+    return item < QUERY_SET_MAX && (v->bits[item / 8] >> (item % 8) & 1);
+}
+
+/* ---- syntax tree ---- */
+
+typedef enum node_kind { N_NUM, N_NAME, N_STR, N_CALL, N_UNARY, N_BINARY } node_kind;
+
+enum { NAME_MAX_LEN = 32, MAX_NODES = 256, MAX_ARGS = 8 };
+
+typedef struct node {
+    node_kind kind;
+    int op;                 /* operator token for N_UNARY / N_BINARY */
+    int a, b;               /* children (node indices), -1 if none */
+    int fn;                 /* N_CALL: index into the function table */
+    int args[MAX_ARGS];     /* N_CALL: argument nodes */
+    char argname[MAX_ARGS][NAME_MAX_LEN]; /* "" for positional */
+    int nargs;
+    double num;
+    char name[NAME_MAX_LEN]; /* N_NAME, N_STR */
+    size_t pos;
+} node;
+
+struct query {
+    char *text;
+    node nodes[MAX_NODES];
+    int nnodes, root;
+};
+
+const char *query_text(const query *q) { return q->text; }
+
+/* tokens */
+enum {
+    T_END, T_NUM, T_NAME, T_STR, T_LP, T_RP, T_COMMA, T_ASSIGN, T_PLUS, T_MINUS, T_STAR, T_SLASH, T_POW,
+    T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE, T_AND, T_OR, T_NOT, T_BAD
+};
+
+typedef struct lexer {
+    const char *s;
+    size_t i, tpos;
+    int tok;
+    double num;
+    char name[NAME_MAX_LEN];
+    query *q;
+    char *err;
+    size_t errlen, errpos;
+    int failed;
+} lexer;
+
+static void fail(lexer *L, size_t pos, const char *fmt, const char *arg)
+{
+    if (L->failed) return;
+    L->failed = 1;
+    L->errpos = pos;
+    snprintf(L->err, L->errlen, fmt, arg);
+}
+
+static const struct { const char *text; int tok; } operators[] = {
+    {"<=", T_LE}, {">=", T_GE}, {"==", T_EQ}, {"!=", T_NE}, {"&&", T_AND}, {"||", T_OR},
+    {"(", T_LP}, {")", T_RP}, {",", T_COMMA}, {"=", T_ASSIGN}, {"+", T_PLUS}, {"-", T_MINUS}, {"*", T_STAR},
+    {"/", T_SLASH}, {"^", T_POW}, {"<", T_LT}, {">", T_GT}, {"!", T_NOT},
+};
+
+static void next(lexer *L)
+{
+    const char *s = L->s;
+    while (s[L->i] == ' ' || s[L->i] == '\t' || s[L->i] == '\n') L->i++;
+    L->tpos = L->i;
+    char c = s[L->i];
+    if (!c) { L->tok = T_END; return; }
+    if ((c >= '0' && c <= '9') || (c == '.' && s[L->i + 1] >= '0' && s[L->i + 1] <= '9')) {
+        char *end;
+        L->num = strtod(s + L->i, &end);
+        L->i = (size_t)(end - s);
+        L->tok = T_NUM;
+        return;
+    }
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_') {
+        size_t n = 0;
+        while ((s[L->i] >= 'a' && s[L->i] <= 'z') || (s[L->i] >= 'A' && s[L->i] <= 'Z') || s[L->i] == '_' ||
+               (s[L->i] >= '0' && s[L->i] <= '9')) {
+            if (n + 1 < NAME_MAX_LEN) L->name[n++] = s[L->i];
+            L->i++;
+        }
+        L->name[n] = '\0';
+        L->tok = T_NAME;
+        return;
+    }
+    if (c == '"' || c == '\'') {
+        size_t n = 0, start = L->i++;
+        while (s[L->i] && s[L->i] != c) {
+            if (n + 1 < NAME_MAX_LEN) L->name[n++] = s[L->i];
+            L->i++;
+        }
+        if (!s[L->i]) { fail(L, start, "a string is not closed%s", ""); L->tok = T_BAD; return; }
+        L->i++;
+        L->name[n] = '\0';
+        L->tok = T_STR;
+        return;
+    }
+    for (size_t k = 0; k < sizeof operators / sizeof operators[0]; k++) {
+        size_t n = strlen(operators[k].text);
+        if (strncmp(s + L->i, operators[k].text, n) == 0) {
+            L->i += n;
+            L->tok = operators[k].tok;
+            return;
+        }
+    }
+    char what[8] = {c, 0};
+    fail(L, L->i, "unexpected character '%s'", what);
+    L->tok = T_BAD;
+}
+
+static int new_node(lexer *L, node_kind kind)
+{
+    if (L->q->nnodes >= MAX_NODES) { fail(L, L->tpos, "the query is too long%s", ""); return -1; }
+    node *n = &L->q->nodes[L->q->nnodes];
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->a = n->b = -1;
+    n->pos = L->tpos;
+    return L->q->nnodes++;
+}
+
+/* ---- the function table (declared here, defined below the evaluator's helpers) ---- */
+
+typedef struct call call;
+typedef int (*fn_impl)(call *k, query_value *out);
+
+typedef struct function {
+    const char *name;
+    int min_pos, max_pos;  /* positional arguments */
+    const char *named;     /* allowed named arguments, comma separated */
+    fn_impl impl;
+    const char *doc;
+} function;
+
+/* the table is defined after the functions it points to */
+static const function *function_table(size_t *n);
+
+static int find_function(const char *name)
+{
+    size_t n;
+    const function *f = function_table(&n);
+    for (size_t i = 0; i < n; i++)
+        if (strcmp(f[i].name, name) == 0) return (int)i;
+    return -1;
+}
+
+static int allowed_name(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
+        const char *e = strchr(p, ',');
+        size_t len = e ? (size_t)(e - p) : strlen(p);
+        if (len == n && strncmp(p, name, n) == 0) return 1;
+        if (!e) break;
+        p = e + 1;
+    }
+    return 0;
+}
+
+/* ---- parser: precedence climbing over the grammar in query.h ---- */
+
+static int parse_or(lexer *L);
+
+static int parse_call(lexer *L, const char *name, size_t pos)
+{
+    int id = new_node(L, N_CALL);
+    if (id < 0) return -1;
+    node *n = &L->q->nodes[id];
+    n->pos = pos;
+    n->fn = find_function(name);
+    if (n->fn < 0) { fail(L, pos, "unknown function %s() (lessons/README.md lists them)", name); return -1; }
+    next(L); /* ( */
+    int npos = 0;
+    if (L->tok != T_RP) {
+        for (;;) {
+            if (n->nargs >= MAX_ARGS) { fail(L, L->tpos, "too many arguments to %s()", name); return -1; }
+            char argname[NAME_MAX_LEN] = "";
+            size_t argpos = L->tpos;
+            if (L->tok == T_NAME) {
+                /* name=expr: look ahead for a single '=' */
+                size_t save_i = L->i, save_t = L->tpos;
+                char save_name[NAME_MAX_LEN];
+                memcpy(save_name, L->name, sizeof save_name);
+                next(L);
+                if (L->tok == T_ASSIGN) {
+                    memcpy(argname, save_name, sizeof argname);
+                    next(L);
+                } else {
+                    L->i = save_i;
+                    L->tpos = save_t;
+                    memcpy(L->name, save_name, sizeof save_name);
+                    L->tok = T_NAME;
+                }
+            }
+            int a = parse_or(L);
+            if (a < 0) return -1;
+            n = &L->q->nodes[id];
+            if (argname[0]) {
+                size_t nf;
+                const function *fd = &function_table(&nf)[n->fn];
+                if (!allowed_name(fd->named, argname)) {
+                    char msg[160];
+                    snprintf(msg, sizeof msg, "%s() takes no argument named %s%s%s", name, argname,
+                             fd->named[0] ? "; it takes " : "", fd->named);
+                    fail(L, argpos, "%s", msg);
+                    return -1;
+                }
+                for (int j = 0; j < n->nargs; j++)
+                    if (strcmp(n->argname[j], argname) == 0) { fail(L, argpos, "%s given twice", argname); return -1; }
+            } else {
+                for (int j = 0; j < n->nargs; j++)
+                    if (n->argname[j][0]) { fail(L, argpos, "a positional argument after a named one in %s()", name); return -1; }
+                npos++;
+            }
+            memcpy(n->argname[n->nargs], argname, NAME_MAX_LEN);
+            n->args[n->nargs++] = a;
+            if (L->tok == T_COMMA) { next(L); continue; }
+            break;
+        }
+    }
+    if (L->tok != T_RP) { fail(L, L->tpos, "expected ',' or ')' in the arguments of %s()", name); return -1; }
+    size_t nf;
+    const function *f = &function_table(&nf)[n->fn];
+    if (npos < f->min_pos || npos > f->max_pos) {
+        char msg[160];
+        if (f->min_pos == f->max_pos)
+            snprintf(msg, sizeof msg, "%s() takes %d positional argument%s, got %d", name, f->min_pos, f->min_pos == 1 ? "" : "s", npos);
+        else
+            snprintf(msg, sizeof msg, "%s() takes %d to %d positional arguments, got %d", name, f->min_pos, f->max_pos, npos);
+        fail(L, pos, "%s", msg);
+        return -1;
+    }
+    next(L);
+    return id;
+}
+
+static int parse_primary(lexer *L)
+{
+    if (L->failed) return -1;
+    if (L->tok == T_NUM) {
+        int id = new_node(L, N_NUM);
+        if (id < 0) return -1;
+        L->q->nodes[id].num = L->num;
+        next(L);
+        return id;
+    }
+    if (L->tok == T_STR) {
+        int id = new_node(L, N_STR);
+        if (id < 0) return -1;
+        memcpy(L->q->nodes[id].name, L->name, NAME_MAX_LEN);
+        next(L);
+        return id;
+    }
+    if (L->tok == T_NAME) {
+        char name[NAME_MAX_LEN];
+        size_t pos = L->tpos;
+        memcpy(name, L->name, sizeof name);
+        next(L);
+        if (L->tok == T_LP) return parse_call(L, name, pos);
+        int id = new_node(L, N_NAME);
+        if (id < 0) return -1;
+        L->q->nodes[id].pos = pos;
+        memcpy(L->q->nodes[id].name, name, sizeof name);
+        if (strcmp(name, "true") == 0 || strcmp(name, "false") == 0) {
+            L->q->nodes[id].kind = N_NUM;
+            L->q->nodes[id].num = name[0] == 't';
+            L->q->nodes[id].op = 1; /* a boolean literal */
+        }
+        return id;
+    }
+    if (L->tok == T_LP) {
+        next(L);
+        int id = parse_or(L);
+        if (id < 0) return -1;
+        if (L->tok != T_RP) { fail(L, L->tpos, "expected ')'%s", ""); return -1; }
+        next(L);
+        return id;
+    }
+    fail(L, L->tpos, L->tok == T_END ? "the query ends too soon%s" : "expected a number, a name or a call%s", "");
+    return -1;
+}
+
+static int parse_unary(lexer *L);
+
+static int parse_pow(lexer *L)
+{
+    int a = parse_primary(L);
+    if (a < 0 || L->tok != T_POW) return a;
+    size_t pos = L->tpos;
+    next(L);
+    int b = parse_unary(L); /* right associative: 2^3^2 = 2^(3^2) */
+    if (b < 0) return -1;
+    int id = new_node(L, N_BINARY);
+    if (id < 0) return -1;
+    L->q->nodes[id] = (node){.kind = N_BINARY, .op = T_POW, .a = a, .b = b, .pos = pos};
+    return id;
+}
+
+static int parse_unary(lexer *L)
+{
+    if (L->tok == T_MINUS || L->tok == T_NOT) {
+        int op = L->tok;
+        size_t pos = L->tpos;
+        next(L);
+        int a = parse_unary(L);
+        if (a < 0) return -1;
+        int id = new_node(L, N_UNARY);
+        if (id < 0) return -1;
+        L->q->nodes[id] = (node){.kind = N_UNARY, .op = op, .a = a, .b = -1, .pos = pos};
+        return id;
+    }
+    return parse_pow(L);
+}
+
+/* binary levels, lowest first; each level's operators */
+static const int levels[][7] = {
+    {T_OR, 0}, {T_AND, 0}, {T_LT, T_LE, T_GT, T_GE, T_EQ, T_NE, 0}, {T_PLUS, T_MINUS, 0}, {T_STAR, T_SLASH, 0},
+};
+enum { NLEVELS = sizeof levels / sizeof levels[0] };
+
+static int parse_level(lexer *L, int level)
+{
+    if (level == NLEVELS) return parse_unary(L);
+    int a = parse_level(L, level + 1);
+    while (a >= 0) {
+        int op = 0;
+        for (int k = 0; levels[level][k]; k++)
+            if (L->tok == levels[level][k]) op = L->tok;
+        if (!op) break;
+        size_t pos = L->tpos;
+        next(L);
+        int b = parse_level(L, level + 1);
+        if (b < 0) return -1;
+        int id = new_node(L, N_BINARY);
+        if (id < 0) return -1;
+        L->q->nodes[id] = (node){.kind = N_BINARY, .op = op, .a = a, .b = b, .pos = pos};
+        a = id;
+    }
+    return a;
+}
+
+static int parse_or(lexer *L) { return parse_level(L, 0); }
+
+query *query_parse(const char *text, char *err, size_t errlen, size_t *errpos)
+{
+    query *q = calloc(1, sizeof *q);
+    size_t len = strlen(text);
+    if (!q || !(q->text = malloc(len + 1))) {
+        free(q);
+        snprintf(err, errlen, "out of memory");
+        if (errpos) *errpos = 0;
+        return NULL;
+    }
+    memcpy(q->text, text, len + 1);
+    lexer L = {.s = q->text, .q = q, .err = err, .errlen = errlen};
+    next(&L);
+    q->root = parse_or(&L);
+    if (!L.failed && L.tok != T_END) fail(&L, L.tpos, "unexpected text after the query%s", "");
+    if (L.failed || q->root < 0) {
+        if (!L.failed) snprintf(err, errlen, "not a query");
+        if (errpos) *errpos = L.errpos;
+        query_free(q);
+        return NULL;
+    }
+    return q;
+}
+
+void query_free(query *q)
+{
+    if (!q) return;
+    free(q->text);
+    free(q);
+}
+
+/* ---- evaluation ---- */
+
+struct call {
+    const query *q;
+    const node *n;
+    const query_ctx *c;
+    char *err;
+    size_t errlen;
+};
+
+static int eval(const query *q, int id, const query_ctx *c, query_value *out, char *err, size_t errlen);
+
+static int set_number(query_value *out, double v)
+{
+    out->type = QUERY_NUMBER;
+    out->num = v;
+    out->count = 0;
+    return 0;
+}
+
+static int set_bool(query_value *out, int v)
+{
+    out->type = QUERY_BOOL;
+    out->num = v ? 1.0 : 0.0;
+    out->count = 0;
+    return 0;
+}
+
+static int call_fail(call *k, const char *fmt, const char *a, double x)
+{
+    char msg[300];
+    snprintf(msg, sizeof msg, fmt, a, x);
+    size_t nf;
+    snprintf(k->err, k->errlen, "%s(): %s", function_table(&nf)[k->n->fn].name, msg);
+    return -1;
+}
+
+static int positional(const call *k, int i)
+{
+    int seen = 0;
+    for (int j = 0; j < k->n->nargs; j++) {
+        if (k->n->argname[j][0]) continue;
+        if (seen++ == i) return k->n->args[j];
+    }
+    return -1;
+}
+
+static int npositional(const call *k)
+{
+    int n = 0;
+    for (int j = 0; j < k->n->nargs; j++) n += !k->n->argname[j][0];
+    return n;
+}
+
+static int arg_value(call *k, int i, query_value *v)
+{
+    int id = positional(k, i);
+    if (id < 0) return call_fail(k, "missing argument%s", "", 0);
+    return eval(k->q, id, k->c, v, k->err, k->errlen);
+}
+
+static int arg_number(call *k, int i, double *out)
+{
+    query_value *v = malloc(sizeof *v);
+    if (!v) return call_fail(k, "out of memory%s", "", 0);
+    int rc = arg_value(k, i, v);
+    if (!rc && v->type == QUERY_SET) rc = call_fail(k, "argument %.0f is a set, not a number%s", "", i + 1);
+    if (!rc) *out = v->num;
+    free(v);
+    return rc;
+}
+
+/* A name argument: v0, cub, "read-ceiling". */
+static const char *arg_name(call *k, int i)
+{
+    int id = positional(k, i);
+    if (id < 0) return NULL;
+    const node *n = &k->q->nodes[id];
+    return n->kind == N_NAME || n->kind == N_STR ? n->name : NULL;
+}
+
+/* named argument as a number; *given 0 when absent */
+static int named_number(call *k, const char *name, double *out, int *given)
+{
+    *given = 0;
+    for (int j = 0; j < k->n->nargs; j++) {
+        if (strcmp(k->n->argname[j], name) != 0) continue;
+        query_value *v = malloc(sizeof *v);
+        if (!v) return call_fail(k, "out of memory%s", "", 0);
+        int rc = eval(k->q, k->n->args[j], k->c, v, k->err, k->errlen);
+        if (!rc && v->type != QUERY_NUMBER) rc = call_fail(k, "%s= must be a number", name, 0);
+        if (!rc) *out = v->num;
+        free(v);
+        *given = !rc;
+        return rc;
+    }
+    return 0;
+}
+
+static int named_index(call *k, const char *name, long lo, long hi, long *out, int *given)
+{
+    double d = 0;
+    if (named_number(k, name, &d, given)) return -1;
+    if (!*given) return 0;
+    if (d != floor(d) || d < (double)lo || d > (double)hi) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "%s=%g is out of range (%ld to %ld)", name, d, lo, hi);
+        return call_fail(k, "%s", msg, 0);
+    }
+    *out = (long)d;
+    return 0;
+}
+
+/* ---- the pane and step a trace function looks at ---- */
+
+typedef struct where {
+    const query_pane *p;
+    size_t step;
+    long warp; /* -1: all warps */
+} where;
+
+static int locate(call *k, where *w)
+{
+    long pane = 0, v = 0;
+    int given;
+    if (named_index(k, "pane", 0, 1, &pane, &given)) return -1;
+    const query_pane *p = &k->c->pane[pane];
+    if (!p->t || !p->m) return call_fail(k, pane ? "pane=1 asked, but no version is compared%s" : "no trace is shown%s", "", 0);
+    const view_model *m = p->m;
+    w->p = p;
+    w->step = p->step;
+    w->warp = -1;
+    if (named_index(k, "step", 0, (long)m->nsteps - 1, &v, &given)) return -1;
+    if (given) w->step = (size_t)v;
+    long phase = 0, op = 0;
+    int has_phase, has_op;
+    if (named_index(k, "phase", 0, (long)m->nphases - 1, &phase, &has_phase)) return -1;
+    if (named_index(k, "op", 0, 1000000, &op, &has_op)) return -1;
+    if (has_phase || has_op) {
+        if (!has_phase) phase = w->step < m->nsteps ? m->steps[w->step].phase : 0;
+        long first = view_phase_first(m, (unsigned)phase), last = view_phase_last(m, (unsigned)phase);
+        if (first < 0 || first + op > last) {
+            char msg[120];
+            snprintf(msg, sizeof msg, "phase %ld has no operation %ld", phase, op);
+            return call_fail(k, "%s", msg, 0);
+        }
+        w->step = (size_t)(first + op);
+    }
+    if (w->step >= m->nsteps) return call_fail(k, "step %.0f is past the last step%s", "", (double)w->step);
+    if (named_index(k, "warp", 0, (long)m->nwarps - 1, &w->warp, &given)) return -1;
+    if (!given) w->warp = -1;
+    return 0;
+}
+
+static const trace_event *step_event(const where *w, size_t i, size_t *index)
+{
+    const view_step *st = &w->p->m->steps[w->step];
+    if (i >= st->count) return NULL;
+    *index = w->p->m->order[st->first + i];
+    return &w->p->t->events[*index];
+}
+
+static int is_shared(int kind) { return kind == TRACE_SHARED_LOAD || kind == TRACE_SHARED_STORE; }
+
+/* lanes by view state: mask of view_lane states to include */
+static int lanes_in(call *k, query_value *out, unsigned states)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    unsigned char lanes[MAX_THREADS];
+    const view_model *m = w.p->m;
+    view_lanes(m, w.step, lanes);
+    query_set_clear(out);
+    for (unsigned tid = 0; tid < m->threads && tid < MAX_THREADS; tid++) {
+        if (w.warp >= 0 && tid / WARP_SIZE != (unsigned)w.warp) continue;
+        if (states >> lanes[tid] & 1) query_set_add(out, tid);
+    }
+    return 0;
+}
+
+static int f_active_lanes(call *k, query_value *out) { return lanes_in(k, out, 1u << VIEW_LANE_WORKING); }
+static int f_diverged_lanes(call *k, query_value *out) { return lanes_in(k, out, 1u << VIEW_LANE_DIVERGED); }
+static int f_idle_lanes(call *k, query_value *out)
+{
+    return lanes_in(k, out, 1u << VIEW_LANE_IDLE | 1u << VIEW_LANE_DIVERGED | 1u << VIEW_LANE_BARRIER);
+}
+static int f_active_threads(call *k, query_value *out)
+{
+    if (lanes_in(k, out, 1u << VIEW_LANE_WORKING)) return -1;
+    return set_number(out, (double)out->count);
+}
+
+static int f_active_warps(call *k, query_value *out)
+{
+    if (lanes_in(k, out, 1u << VIEW_LANE_WORKING)) return -1;
+    query_value *lanes = malloc(sizeof *lanes);
+    if (!lanes) return call_fail(k, "out of memory%s", "", 0);
+    *lanes = *out;
+    query_set_clear(out);
+    for (size_t tid = 0; tid < MAX_THREADS; tid++)
+        if (query_set_has(lanes, tid)) query_set_add(out, tid / WARP_SIZE);
+    free(lanes);
+    return 0;
+}
+
+static int f_divergent_warps(call *k, query_value *out)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    query_set_clear(out);
+    size_t ei;
+    for (size_t i = 0; step_event(&w, i, &ei); i++)
+        if (w.p->m->facts[ei].divergent && (w.warp < 0 || w.p->t->events[ei].warp == w.warp))
+            query_set_add(out, w.p->t->events[ei].warp);
+    return 0;
+}
+
+/* The step's shared access with the worst conflict (of warp w.warp when given); -1 with an error
+ * when the step is not a shared-memory access. */
+static long worst_shared(call *k, const where *w)
+{
+    long best = -1;
+    int degree = 0;
+    size_t ei;
+    for (size_t i = 0; step_event(w, i, &ei); i++) {
+        const trace_event *e = &w->p->t->events[ei];
+        if (!is_shared(e->kind) || (w->warp >= 0 && e->warp != w->warp)) continue;
+        if (w->p->m->facts[ei].bank_degree > degree) { degree = w->p->m->facts[ei].bank_degree; best = (long)ei; }
+    }
+    if (best < 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "step %zu (line %u) is not a shared-memory access%s", w->step, w->p->m->steps[w->step].line,
+                 w->warp >= 0 ? " of that warp" : "");
+        call_fail(k, "%s", msg, 0);
+    }
+    return best;
+}
+
+static int f_conflict_degree(call *k, query_value *out)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    long e = worst_shared(k, &w);
+    return e < 0 ? -1 : set_number(out, w.p->m->facts[e].bank_degree);
+}
+
+static int f_extra_wavefronts(call *k, query_value *out)
+{
+    where w;
+    if (locate(k, &w) || worst_shared(k, &w) < 0) return -1;
+    double sum = 0;
+    size_t ei;
+    for (size_t i = 0; step_event(&w, i, &ei); i++) {
+        const trace_event *e = &w.p->t->events[ei];
+        if (is_shared(e->kind) && (w.warp < 0 || e->warp == w.warp)) sum += w.p->m->facts[ei].bank_degree - 1;
+    }
+    return set_number(out, sum);
+}
+
+/* banks of the worst access: every bank it touches (all = 1) or those serving 2+ distinct words */
+static int banks_of(call *k, query_value *out, int all)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    long ei = worst_shared(k, &w);
+    if (ei < 0) return -1;
+    const trace *t = w.p->t;
+    const trace_event *e = &t->events[ei];
+    int64_t words[BANKS][WARP_SIZE * 4];
+    int count[BANKS] = {0};
+    int n = trace_popcount(e->mask);
+    unsigned span = e->elem_size > WORD_BYTES ? e->elem_size / WORD_BYTES : 1u;
+    for (int i = 0; i < n; i++)
+        for (unsigned c = 0; c < span; c++) {
+            int64_t word = t->lane_addr[e->lanes + (size_t)i] + (int64_t)c;
+            int b = (int)(((word % BANKS) + BANKS) % BANKS), seen = 0;
+            for (int j = 0; j < count[b] && !seen; j++) seen = words[b][j] == word;
+            if (!seen && count[b] < WARP_SIZE * 4) words[b][count[b]++] = word;
+        }
+    query_set_clear(out);
+    for (int b = 0; b < BANKS; b++)
+        if (count[b] > (all ? 0 : 1)) query_set_add(out, (size_t)b);
+    return 0;
+}
+
+static int f_conflict_banks(call *k, query_value *out) { return banks_of(k, out, 0); }
+static int f_banks(call *k, query_value *out) { return banks_of(k, out, 1); }
+
+/* shared words the step reads (kind load) or writes (store) */
+static int words_of(call *k, query_value *out, int kind)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    query_set_clear(out);
+    size_t ei;
+    for (size_t i = 0; step_event(&w, i, &ei); i++) {
+        const trace_event *e = &w.p->t->events[ei];
+        if (e->kind != kind || (w.warp >= 0 && e->warp != w.warp)) continue;
+        unsigned span = e->elem_size > WORD_BYTES ? e->elem_size / WORD_BYTES : 1u;
+        int n = trace_popcount(e->mask);
+        for (int j = 0; j < n; j++)
+            for (unsigned c = 0; c < span; c++) {
+                int64_t word = w.p->t->lane_addr[e->lanes + (size_t)j] + (int64_t)c;
+                if (word >= 0) query_set_add(out, (size_t)word);
+            }
+    }
+    return 0;
+}
+static int f_words_read(call *k, query_value *out) { return words_of(k, out, TRACE_SHARED_LOAD); }
+
+/* global elements the step's loads, stores or atomics touch (index in units of the access: a
+ * float4 load gives float4 indices) */
+static int f_elements(call *k, query_value *out)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    query_set_clear(out);
+    size_t ei;
+    int any = 0;
+    for (size_t i = 0; step_event(&w, i, &ei); i++) {
+        const trace_event *e = &w.p->t->events[ei];
+        if ((e->kind != TRACE_GLOBAL_LOAD && e->kind != TRACE_GLOBAL_STORE && e->kind != TRACE_GLOBAL_ATOMIC) ||
+            (w.warp >= 0 && e->warp != w.warp))
+            continue;
+        any = 1;
+        int n = trace_popcount(e->mask);
+        for (int j = 0; j < n; j++) {
+            int64_t x = w.p->t->lane_addr[e->lanes + (size_t)j];
+            if (x < 0 || x >= QUERY_SET_MAX) return call_fail(k, "element %.0f is beyond what a set holds; use a smaller n%s", "", (double)x);
+            query_set_add(out, (size_t)x);
+        }
+    }
+    if (!any) return call_fail(k, "step %.0f is not a global-memory access%s", "", (double)w.step);
+    return 0;
+}
+static int f_words_written(call *k, query_value *out) { return words_of(k, out, TRACE_SHARED_STORE); }
+
+static int f_value(call *k, query_value *out)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    const view_model *m = w.p->m;
+    long word = 0, after = 0;
+    int given, has_after;
+    if (named_index(k, "word", 0, (long)m->nwords - 1, &word, &given)) return -1;
+    if (!given) return call_fail(k, "needs word=W%s", "", 0);
+    if (named_index(k, "after_phase", 0, (long)m->nphases - 1, &after, &has_after)) return -1;
+    float *cells = malloc(m->nwords * sizeof *cells);
+    unsigned char *written = malloc(m->nwords);
+    if (!cells || !written) { free(cells); free(written); return call_fail(k, "out of memory%s", "", 0); }
+    if (has_after) analysis_shared_after(w.p->t, m->pass, m->block, (unsigned)after, cells, written, m->nwords);
+    else view_shared_at(m, w.step, cells, written);
+    int ok = written[word];
+    double v = cells[word];
+    free(cells);
+    free(written);
+    if (!ok) return call_fail(k, "word %.0f has not been written yet%s", "", (double)word);
+    return set_number(out, v);
+}
+
+static int f_subtree(call *k, query_value *out)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    const view_model *m = w.p->m;
+    long word = 0;
+    int given;
+    if (named_index(k, "word", 0, (long)m->nwords - 1, &word, &given)) return -1;
+    if (!given) return call_fail(k, "needs word=W%s", "", 0);
+    unsigned char *in = malloc(m->nwords);
+    if (!in) return call_fail(k, "out of memory%s", "", 0);
+    view_subtree(m, w.step, word, in);
+    query_set_clear(out);
+    for (size_t i = 0; i < m->nwords; i++)
+        if (in[i]) query_set_add(out, i);
+    free(in);
+    return 0;
+}
+
+/* facts of the step on screen */
+static int f_line(call *k, query_value *out)
+{
+    where w;
+    return locate(k, &w) ? -1 : set_number(out, w.p->m->steps[w.step].line);
+}
+static int f_phase(call *k, query_value *out)
+{
+    where w;
+    return locate(k, &w) ? -1 : set_number(out, w.p->m->steps[w.step].phase);
+}
+static int f_phases(call *k, query_value *out)
+{
+    where w;
+    return locate(k, &w) ? -1 : set_number(out, w.p->m->nphases);
+}
+static int f_steps(call *k, query_value *out)
+{
+    where w;
+    return locate(k, &w) ? -1 : set_number(out, (double)w.p->m->nsteps);
+}
+static int f_threads(call *k, query_value *out)
+{
+    where w;
+    return locate(k, &w) ? -1 : set_number(out, w.p->m->threads);
+}
+static int f_warps(call *k, query_value *out)
+{
+    where w;
+    return locate(k, &w) ? -1 : set_number(out, w.p->m->nwarps);
+}
+
+/* counters so far (from the block's first step up to this one), as the counters panel shows */
+typedef enum so_far { SF_INSTR, SF_DIVERGENT, SF_CONFLICTS, SF_BARRIERS, SF_SECTORS, SF_SECTORS_MIN, SF_SIMD } so_far;
+static int counts_so_far(call *k, query_value *out, so_far which)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    view_counts c;
+    view_counts_at(w.p->m, w.step, &c);
+    const double values[] = {
+        [SF_INSTR] = (double)c.warp_instructions,
+        [SF_DIVERGENT] = (double)c.divergent,
+        [SF_CONFLICTS] = (double)(c.conflicts_load + c.conflicts_store),
+        [SF_BARRIERS] = (double)c.barriers,
+        [SF_SECTORS] = (double)c.sectors,
+        [SF_SECTORS_MIN] = (double)c.sectors_min,
+        [SF_SIMD] = c.warp_instructions ? (double)c.active_lanes / (WARP_SIZE * (double)c.warp_instructions) : 0.0,
+    };
+    return set_number(out, values[which]);
+}
+static int f_instructions(call *k, query_value *out) { return counts_so_far(k, out, SF_INSTR); }
+static int f_divergent_instructions(call *k, query_value *out) { return counts_so_far(k, out, SF_DIVERGENT); }
+static int f_bank_conflicts(call *k, query_value *out) { return counts_so_far(k, out, SF_CONFLICTS); }
+static int f_barriers(call *k, query_value *out) { return counts_so_far(k, out, SF_BARRIERS); }
+static int f_sectors(call *k, query_value *out) { return counts_so_far(k, out, SF_SECTORS); }
+static int f_sectors_min(call *k, query_value *out) { return counts_so_far(k, out, SF_SECTORS_MIN); }
+static int f_simd_efficiency(call *k, query_value *out) { return counts_so_far(k, out, SF_SIMD); }
+
+/* a counter of analysis.h for one phase (phase=P) or the whole block (the sum of its phases) */
+static const struct { const char *name; size_t offset; } counter_fields[] = {
+#define FIELD(f) {#f, offsetof(analysis_counters, f)}
+    FIELD(active_threads), FIELD(idle_threads), FIELD(warp_instructions), FIELD(divergent_warp_instructions),
+    FIELD(active_lanes), FIELD(bank_conflicts_load), FIELD(bank_conflicts_store), FIELD(shared_loads),
+    FIELD(shared_stores), FIELD(global_requests), FIELD(global_sectors), FIELD(global_sectors_min), FIELD(shuffles),
+    FIELD(barriers),
+#undef FIELD
+};
+
+static int f_counter(call *k, query_value *out)
+{
+    long pane = 0, phase = 0;
+    int given, has_phase;
+    if (named_index(k, "pane", 0, 1, &pane, &given)) return -1;
+    const query_pane *p = &k->c->pane[pane];
+    if (!p->t || !p->m) return call_fail(k, "no trace in pane %.0f%s", "", (double)pane);
+    const char *name = arg_name(k, 0);
+    if (!name) return call_fail(k, "the first argument is a counter's name%s", "", 0);
+    int simd = strcmp(name, "simd_efficiency") == 0, conflicts = strcmp(name, "bank_conflicts") == 0;
+    long field = -1;
+    for (size_t i = 0; i < sizeof counter_fields / sizeof counter_fields[0]; i++)
+        if (strcmp(counter_fields[i].name, name) == 0) field = (long)i;
+    if (field < 0 && !simd && !conflicts) return call_fail(k, "unknown counter %s (the keys of warpscope stats --json)", name, 0);
+    analysis_counters *ph = NULL, tot;
+    size_t nph = 0;
+    if (analysis_phases(p->t, p->m->pass, p->m->block, &ph, &nph, &tot)) return call_fail(k, "the block was not traced%s", "", 0);
+    if (named_index(k, "phase", 0, (long)nph - 1, &phase, &has_phase)) { free(ph); return -1; }
+    const analysis_counters *c = has_phase ? &ph[phase] : &tot;
+    double v = simd ? c->simd_efficiency
+             : conflicts ? (double)(c->bank_conflicts_load + c->bank_conflicts_store)
+             : (double)*(const uint64_t *)((const char *)c + counter_fields[field].offset);
+    free(ph);
+    return set_number(out, v);
+}
+
+/* the capture as a whole */
+static const trace *pane_trace(call *k)
+{
+    long pane = 0;
+    int given;
+    if (named_index(k, "pane", 0, 1, &pane, &given)) return NULL;
+    const trace *t = k->c->pane[pane].t;
+    if (!t) call_fail(k, "no trace in pane %.0f%s", "", (double)pane);
+    return t;
+}
+static int f_result(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    return t ? set_number(out, t->result) : -1;
+}
+static int f_reference(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    return t ? set_number(out, t->reference) : -1;
+}
+static int f_n(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    return t ? set_number(out, (double)t->prov.n) : -1;
+}
+static int f_ept(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    return t ? set_number(out, t->prov.elems_per_thread) : -1;
+}
+static int f_passes(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    return t ? set_number(out, (double)t->npasses) : -1;
+}
+static int f_grid(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    if (!t) return -1;
+    long pass = 0;
+    int given;
+    if (named_index(k, "pass", 0, (long)t->npasses - 1, &pass, &given)) return -1;
+    return set_number(out, t->passes[pass].grid);
+}
+
+/* ---- the benchmark results ---- */
+
+static const results_row *row_of(call *k, int arg)
+{
+    if (!k->c->r) { call_fail(k, "no benchmark results are loaded (give the lesson a \"results\" file)%s", "", 0); return NULL; }
+    const char *name = arg_name(k, arg);
+    if (!name) { call_fail(k, "argument %.0f must name a row (v0, cub, \"read-ceiling\")%s", "", arg + 1); return NULL; }
+    double n = 0;
+    int given;
+    if (named_number(k, "n", &n, &given)) return NULL;
+    if (!given) { call_fail(k, "needs n=N, a size of the results (2^24)%s", "", 0); return NULL; }
+    const results_row *row = results_find(k->c->r, name, (uint64_t)n);
+    if (!row) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "the results have no row %s at n = %.0f", name, n);
+        call_fail(k, "%s", msg, 0);
+        return NULL;
+    }
+    if (!row->ok) { call_fail(k, "the row %s failed its check in the results and has no time", name, 0); return NULL; }
+    return row;
+}
+
+static int f_ms(call *k, query_value *out)
+{
+    const results_row *r = row_of(k, 0);
+    return r ? set_number(out, r->ms) : -1;
+}
+static int f_gbs(call *k, query_value *out)
+{
+    const results_row *r = row_of(k, 0);
+    return r ? set_number(out, r->gbs) : -1;
+}
+static int f_speedup(call *k, query_value *out)
+{
+    const results_row *a = row_of(k, 0), *b = a ? row_of(k, 1) : NULL;
+    return b ? set_number(out, a->ms / b->ms) : -1;
+}
+static int f_peak(call *k, query_value *out)
+{
+    if (!k->c->r) return call_fail(k, "no benchmark results are loaded%s", "", 0);
+    return set_number(out, k->c->r->spec_peak_gbs);
+}
+static int f_percent_peak(call *k, query_value *out)
+{
+    const results_row *r = row_of(k, 0);
+    return r ? set_number(out, 100.0 * r->gbs / k->c->r->spec_peak_gbs) : -1;
+}
+
+/* ---- general ---- */
+
+static int f_count(call *k, query_value *out)
+{
+    if (arg_value(k, 0, out)) return -1;
+    if (out->type != QUERY_SET) return call_fail(k, "counts a set, got a number%s", "", 0);
+    return set_number(out, (double)out->count);
+}
+
+static int f_has(call *k, query_value *out)
+{
+    double x;
+    if (arg_number(k, 1, &x) || arg_value(k, 0, out)) return -1;
+    if (out->type != QUERY_SET) return call_fail(k, "the first argument must be a set%s", "", 0);
+    return set_bool(out, x >= 0 && x == floor(x) && query_set_has(out, (size_t)x));
+}
+
+typedef enum pick { PICK_MIN, PICK_MAX, PICK_ARGMIN, PICK_ARGMAX } pick;
+static int pick_of(call *k, query_value *out, pick how)
+{
+    double best = 0;
+    int besti = -1;
+    if (npositional(k) == 1 && (how == PICK_MIN || how == PICK_MAX)) {
+        /* min(set) / max(set): its smallest or largest item */
+        if (arg_value(k, 0, out)) return -1;
+        if (out->type != QUERY_SET) return set_number(out, out->num);
+        if (!out->count) return call_fail(k, "the set is empty%s", "", 0);
+        for (size_t i = 0; i < QUERY_SET_MAX; i++)
+            if (query_set_has(out, i)) { if (besti < 0 || how == PICK_MAX) best = (double)i; besti = 0; }
+        return set_number(out, best);
+    }
+    for (int i = 0; i < npositional(k); i++) {
+        double x;
+        if (arg_number(k, i, &x)) return -1;
+        int better = (how == PICK_MIN || how == PICK_ARGMIN) ? x < best : x > best;
+        if (besti < 0 || better) { best = x; besti = i; }
+    }
+    return set_number(out, how == PICK_ARGMIN || how == PICK_ARGMAX ? besti : best);
+}
+static int f_min(call *k, query_value *out) { return pick_of(k, out, PICK_MIN); }
+static int f_max(call *k, query_value *out) { return pick_of(k, out, PICK_MAX); }
+static int f_argmin(call *k, query_value *out) { return pick_of(k, out, PICK_ARGMIN); }
+static int f_argmax(call *k, query_value *out) { return pick_of(k, out, PICK_ARGMAX); }
+
+typedef double (*math1)(double);
+static int apply1(call *k, query_value *out, math1 f)
+{
+    double x;
+    return arg_number(k, 0, &x) ? -1 : set_number(out, f(x));
+}
+static int f_abs(call *k, query_value *out) { return apply1(k, out, fabs); }
+static int f_log2(call *k, query_value *out) { return apply1(k, out, log2); }
+static int f_round(call *k, query_value *out) { return apply1(k, out, round); }
+static int f_floor(call *k, query_value *out) { return apply1(k, out, floor); }
+
+#define AT "pane,step,phase,op"
+#define ATW AT ",warp"
+static const function functions[] = {
+    /* lanes and warps at the step */
+    {"active_lanes", 0, 0, ATW, f_active_lanes, "set of threads that execute this step (warp=W: only that warp's)"},
+    {"idle_lanes", 0, 0, ATW, f_idle_lanes, "set of live threads that do not execute this step"},
+    {"diverged_lanes", 0, 0, ATW, f_diverged_lanes, "set of threads whose warp is here but which are masked off"},
+    {"active_threads", 0, 0, ATW, f_active_threads, "number of threads that execute this step"},
+    {"active_warps", 0, 0, ATW, f_active_warps, "set of warps with a lane executing this step"},
+    {"divergent_warps", 0, 0, ATW, f_divergent_warps, "set of warps that execute this step with live lanes masked off"},
+    /* shared memory at the step */
+    {"conflict_degree", 0, 0, ATW, f_conflict_degree, "the worst bank-conflict degree of the step's shared accesses (1: none)"},
+    {"extra_wavefronts", 0, 0, ATW, f_extra_wavefronts, "extra wavefronts (degree - 1) summed over the step's shared accesses"},
+    {"conflict_banks", 0, 0, ATW, f_conflict_banks, "set of banks serving two or more words in the worst access"},
+    {"banks", 0, 0, ATW, f_banks, "set of banks the worst access touches"},
+    {"words_read", 0, 0, ATW, f_words_read, "set of shared words the step loads"},
+    {"words_written", 0, 0, ATW, f_words_written, "set of shared words the step stores"},
+    {"elements", 0, 0, ATW, f_elements, "set of global elements the step's loads/stores touch (float4 loads: float4 indices)"},
+    {"value", 0, 0, AT ",word,after_phase", f_value, "shared word W after this step, or after phase P (after_phase=P)"},
+    {"subtree", 0, 0, AT ",word", f_subtree, "set of words whose values have been added into word W by this step"},
+    /* where the step is */
+    {"line", 0, 0, AT, f_line, "source line of the step"},
+    {"phase", 0, 0, AT, f_phase, "phase of the step (barriers passed)"},
+    {"phases", 0, 0, AT, f_phases, "number of phases of the block"},
+    {"steps", 0, 0, AT, f_steps, "number of steps of the block"},
+    {"threads", 0, 0, AT, f_threads, "threads in the block"},
+    {"warps", 0, 0, AT, f_warps, "warps in the block"},
+    /* counters so far */
+    {"instructions", 0, 0, AT, f_instructions, "warp instructions from the first step up to this one"},
+    {"divergent_instructions", 0, 0, AT, f_divergent_instructions, "divergent warp instructions so far"},
+    {"bank_conflicts", 0, 0, AT, f_bank_conflicts, "extra shared wavefronts (loads and stores) so far"},
+    {"barriers", 0, 0, AT, f_barriers, "warps that waited at __syncthreads so far"},
+    {"sectors", 0, 0, AT, f_sectors, "global 32-byte sectors so far"},
+    {"sectors_min", 0, 0, AT, f_sectors_min, "the fewest sectors those requests could have touched"},
+    {"simd_efficiency", 0, 0, AT, f_simd_efficiency, "active lanes / (32 x warp instructions) so far"},
+    {"counter", 1, 1, "pane,phase", f_counter, "a counter of warpscope stats (name) for the block, or one phase"},
+    /* the capture */
+    {"result", 0, 0, "pane", f_result, "what the kernels computed"},
+    {"reference", 0, 0, "pane", f_reference, "the double-precision sum of the input"},
+    {"n", 0, 0, "pane", f_n, "elements reduced"},
+    {"ept", 0, 0, "pane", f_ept, "elements per thread"},
+    {"passes", 0, 0, "pane", f_passes, "launches of the plan"},
+    {"grid", 0, 0, "pane,pass", f_grid, "blocks of a pass (pass=P, default 0)"},
+    /* the benchmark results */
+    {"ms", 1, 1, "n", f_ms, "time of a row (v0, cub, thrust, \"read-ceiling\") at n=N, in ms"},
+    {"gbs", 1, 1, "n", f_gbs, "bandwidth of a row at n=N, GB/s"},
+    {"speedup", 2, 2, "n", f_speedup, "speedup(a, b, n=N) = ms(a) / ms(b): how many times faster b is"},
+    {"peak", 0, 0, "", f_peak, "the GPU's spec peak bandwidth, GB/s"},
+    {"percent_peak", 1, 1, "n", f_percent_peak, "a row's bandwidth as a percentage of the spec peak"},
+    /* general */
+    {"count", 1, 1, "", f_count, "number of items in a set"},
+    {"has", 2, 2, "", f_has, "has(set, x): whether x is in the set"},
+    {"min", 1, MAX_ARGS, "", f_min, "the smallest of its arguments, or of a set's items"},
+    {"max", 1, MAX_ARGS, "", f_max, "the largest of its arguments, or of a set's items"},
+    {"argmin", 1, MAX_ARGS, "", f_argmin, "index (from 0) of the smallest argument: picks a multiple-choice option"},
+    {"argmax", 1, MAX_ARGS, "", f_argmax, "index (from 0) of the largest argument"},
+    {"abs", 1, 1, "", f_abs, "absolute value"},
+    {"log2", 1, 1, "", f_log2, "base-2 logarithm"},
+    {"round", 1, 1, "", f_round, "nearest whole number"},
+    {"floor", 1, 1, "", f_floor, "largest whole number not above"},
+};
+static const size_t nfunctions = sizeof functions / sizeof functions[0];
+
+static const function *function_table(size_t *n)
+{
+    *n = nfunctions;
+    return functions;
+}
+
+const char *query_function_doc(size_t i, const char **name)
+{
+    if (i >= nfunctions) return NULL;
+    *name = functions[i].name;
+    return functions[i].doc;
+}
+
+static int compare_sets(const query_value *a, const query_value *b)
+{
+    return a->count == b->count && memcmp(a->bits, b->bits, sizeof a->bits) == 0;
+}
+
+static int eval(const query *q, int id, const query_ctx *c, query_value *out, char *err, size_t errlen)
+{
+    const node *n = &q->nodes[id];
+    switch (n->kind) {
+    case N_NUM: return n->op ? set_bool(out, n->num != 0) : set_number(out, n->num);
+    case N_NAME:
+    case N_STR:
+        snprintf(err, errlen, "%s is a name; only some functions take names (speedup(v1, v2, n=2^24))", n->name);
+        return -1;
+    case N_CALL: {
+        call k = {q, n, c, err, errlen};
+        return functions[n->fn].impl(&k, out);
+    }
+    default: break;
+    }
+    query_value *a = malloc(sizeof *a), *b = NULL;
+    int rc = -1;
+    if (!a) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (eval(q, n->a, c, a, err, errlen)) goto out;
+    if (n->kind == N_UNARY) {
+        if (a->type == QUERY_SET) { snprintf(err, errlen, "'%c' applied to a set", n->op == T_NOT ? '!' : '-'); goto out; }
+        rc = n->op == T_NOT ? set_bool(out, a->num == 0) : set_number(out, -a->num);
+        goto out;
+    }
+    /* && and || do not evaluate their right side when the left decides */
+    if ((n->op == T_AND && a->type != QUERY_SET && a->num == 0) || (n->op == T_OR && a->type != QUERY_SET && a->num != 0)) {
+        rc = set_bool(out, n->op == T_OR);
+        goto out;
+    }
+    if (!(b = malloc(sizeof *b))) { snprintf(err, errlen, "out of memory"); goto out; }
+    if (eval(q, n->b, c, b, err, errlen)) goto out;
+    if (a->type == QUERY_SET || b->type == QUERY_SET) {
+        if ((n->op == T_EQ || n->op == T_NE) && a->type == b->type) {
+            rc = set_bool(out, compare_sets(a, b) == (n->op == T_EQ));
+            goto out;
+        }
+        snprintf(err, errlen, "a set can only be compared with == or != to another set (count() makes a number)");
+        goto out;
+    }
+    double x = a->num, y = b->num;
+    switch (n->op) {
+    case T_PLUS: rc = set_number(out, x + y); break;
+    case T_MINUS: rc = set_number(out, x - y); break;
+    case T_STAR: rc = set_number(out, x * y); break;
+    case T_SLASH:
+        if (y == 0) { snprintf(err, errlen, "division by zero"); goto out; }
+        rc = set_number(out, x / y);
+        break;
+    case T_POW: rc = set_number(out, pow(x, y)); break;
+    case T_LT: rc = set_bool(out, x < y); break;
+    case T_LE: rc = set_bool(out, x <= y); break;
+    case T_GT: rc = set_bool(out, x > y); break;
+    case T_GE: rc = set_bool(out, x >= y); break;
+    case T_EQ: rc = set_bool(out, x == y); break;
+    case T_NE: rc = set_bool(out, x != y); break;
+    case T_AND: rc = set_bool(out, x != 0 && y != 0); break;
+    case T_OR: rc = set_bool(out, x != 0 || y != 0); break;
+    default: snprintf(err, errlen, "unknown operator"); break;
+    }
+out:
+    free(a);
+    free(b);
+    return rc;
+}
+
+int query_eval(const query *q, const query_ctx *c, query_value *out, char *err, size_t errlen)
+{
+    return eval(q, q->root, c, out, err, errlen);
+}
+
+/* U+3001, the ideographic comma that separates the items of a Chinese list */
+#define LIST_COMMA_ZH "\xe3\x80\x81"
+
+int query_format(const query_value *v, const char *fmt, char *buf, size_t len)
+{
+    if (len == 0) return -1;
+    buf[0] = '\0';
+    int ideographic = strcmp(fmt, LIST_COMMA_ZH) == 0; /* Chinese lists: 0、2、4 */
+    if (v->type == QUERY_SET) {
+        size_t used = 0, shown = 0;
+        for (size_t i = 0; i < QUERY_SET_MAX && used + 1 < len; i++) {
+            if (!query_set_has(v, i)) continue;
+            int w = snprintf(buf + used, len - used, "%s%zu", shown++ ? (ideographic ? LIST_COMMA_ZH : ", ") : "", i);
+            if (w < 0) return -1;
+            used += (size_t)w;
+        }
+        return 0;
+    }
+    if (ideographic) fmt = "";
+    if (v->type == QUERY_BOOL && !fmt[0]) { snprintf(buf, len, "%s", v->num != 0 ? "true" : "false"); return 0; }
+    double x = v->num;
+    if (!fmt[0]) {
+        if (x == floor(x) && fabs(x) < 1e15) snprintf(buf, len, "%.0f", x);
+        else snprintf(buf, len, "%.3g", x);
+        return 0;
+    }
+    if (strcmp(fmt, "%") == 0) { snprintf(buf, len, "%.0f%%", 100.0 * x); return 0; }
+    if (fmt[0] == '.' && fmt[1] >= '0' && fmt[1] <= '9' && fmt[2] == 'f' && !fmt[3]) {
+        snprintf(buf, len, "%.*f", fmt[1] - '0', x);
+        return 0;
+    }
+    return -1;
+}
+
+int query_placeholders(const char *text, query_placeholder_fn fn, void *ud, char *err, size_t errlen, size_t *errpos)
+{
+    for (size_t i = 0; text[i]; i++) {
+        if (text[i] == '}' ) {
+            if (text[i + 1] == '}') { i++; continue; }
+            snprintf(err, errlen, "a lone '}' (write }} for a brace)");
+            *errpos = i;
+            return -1;
+        }
+        if (text[i] != '{') continue;
+        if (text[i + 1] == '{') { i++; continue; }
+        size_t start = i + 1, depth = 0, j = start, colon = 0;
+        int quote = 0;
+        for (; text[j]; j++) {
+            char c = text[j];
+            if (quote) { if (c == quote) quote = 0; continue; }
+            if (c == '"' || c == '\'') quote = c;
+            else if (c == '(') depth++;
+            else if (c == ')' && depth) depth--;
+            else if (c == ':' && !depth) colon = j;
+            else if (c == '}' && !depth) break;
+        }
+        if (!text[j]) {
+            snprintf(err, errlen, "a '{' is not closed (write {{ for a brace)");
+            *errpos = i;
+            return -1;
+        }
+        size_t end = colon ? colon : j;
+        const char *fmt = colon ? text + colon + 1 : text + j;
+        size_t fmtlen = colon ? j - colon - 1 : 0;
+        if (fn(ud, text + start, end - start, fmt, fmtlen, start)) return -1;
+        i = j;
+    }
+    return 0;
+}
