@@ -47,7 +47,7 @@ static const struct {
 static launch_fn launcher(const char *id)
 {
     for (const auto &l : launchers)
-        if (strcmp(l.id, id) == 0) return l.fn;
+        if (ladder_symbol_is(l.id, id)) return l.fn;
     return nullptr;
 }
 
@@ -223,7 +223,8 @@ int bench_main(int argc, char **argv)
     if (o.sizes.empty())
         for (int k = 16; k <= 30; k += 2) o.sizes.push_back((size_t)1 << k);
     if (o.versions.empty())
-        for (size_t i = 0; i < ladder_count; i++) o.versions.push_back(ladder_versions[i].id);
+        for (size_t i = 0; i < ladder_count; i++)
+            if (!ladder_versions[i].races) o.versions.push_back(ladder_versions[i].id);
     std::vector<const ladder_version *> vers;
     for (auto &id : o.versions) {
         const ladder_version *v = ladder_find(id.c_str());

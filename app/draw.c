@@ -153,6 +153,13 @@ static const char ellipsis[] = "\xE2\x80\xA6"; /* U+2026 */
 int dl_text(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c, const char *s)
 {
     int h = dl_text_height(l, f, px);
+    /* text stays inside its panel: cut to the panel's width, left out below or above it */
+    if (l->panel >= 0) {
+        dl_rect pr = l->panels[l->panel].r;
+        if (box.y < pr.y || box.y + h > pr.y + pr.h) return 0;
+        if (box.x < pr.x) { box.w -= pr.x - box.x; box.x = pr.x; }
+        if (box.x + box.w > pr.x + pr.w) box.w = pr.x + pr.w - box.x;
+    }
     if (box.h < h || box.w <= 0 || !s || !*s) return 0;
     size_t len = strlen(s);
     int w = dl_text_width(l, f, px, s);

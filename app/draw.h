@@ -95,7 +95,8 @@ void dl_unclip(dl_list *l);
 int dl_text_width(const dl_list *l, dl_font f, int px, const char *s);
 int dl_text_height(const dl_list *l, dl_font f, int px);
 /* Text placed in box (aligned horizontally, at its top), shortened with an ellipsis to fit its
- * width; nothing if the box is shorter than a line. Returns the width drawn. */
+ * width (and the current panel's); nothing if the box is shorter than a line or the line would
+ * leave the panel above or below. Returns the width drawn. */
 int dl_text(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c, const char *s);
 int dl_textf(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));

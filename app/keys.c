@@ -7,6 +7,18 @@
 #include "ladder.h"
 
 const keys_row keys_table[] = {
+    {SDLK_PAGEDOWN, KMOD_NONE, KEYS_LESSON, ACT_LESSON, 1, NULL, "PgDn (lesson)", STR_KEY_LESSON_NEXT},
+    {SDLK_PAGEUP, KMOD_NONE, KEYS_LESSON, ACT_LESSON, -1, NULL, "PgUp (lesson)", STR_KEY_LESSON_BACK},
+    {SDLK_RETURN, KMOD_NONE, KEYS_LESSON, ACT_ANSWER, 0, NULL, "Enter", STR_KEY_ANSWER},
+    {SDLK_KP_ENTER, KMOD_NONE, KEYS_LESSON, ACT_ANSWER, 0, NULL, NULL, STR_KEY_ANSWER},
+    {SDLK_h, KMOD_NONE, KEYS_LESSON, ACT_REVEAL, 0, NULL, "H", STR_KEY_REVEAL},
+    {SDLK_BACKSPACE, KMOD_NONE, KEYS_LESSON, ACT_TYPE, 0, "\b", NULL, STR_KEY_ANSWER},
+    {SDLK_DOWN, KMOD_NONE, KEYS_MENU, ACT_MENU, 1, NULL, "Down, Up (menu)", STR_KEY_MENU},
+    {SDLK_UP, KMOD_NONE, KEYS_MENU, ACT_MENU, -1, NULL, NULL, STR_KEY_MENU},
+    {SDLK_PAGEDOWN, KMOD_NONE, KEYS_MENU, ACT_MENU, 1, NULL, NULL, STR_KEY_MENU},
+    {SDLK_PAGEUP, KMOD_NONE, KEYS_MENU, ACT_MENU, -1, NULL, NULL, STR_KEY_MENU},
+    {SDLK_RETURN, KMOD_NONE, KEYS_MENU, ACT_MENU, 0, NULL, NULL, STR_KEY_MENU},
+    {SDLK_KP_ENTER, KMOD_NONE, KEYS_MENU, ACT_MENU, 0, NULL, NULL, STR_KEY_MENU},
     {SDLK_SPACE, KMOD_NONE, KEYS_MAIN, ACT_PLAY, 0, NULL, "Space", STR_KEY_PLAY},
     {SDLK_RIGHT, KMOD_NONE, KEYS_BENCH, ACT_BENCH_SIZE, 1, NULL, NULL, STR_KEY_STEP_NEXT},
     {SDLK_LEFT, KMOD_NONE, KEYS_BENCH, ACT_BENCH_SIZE, -1, NULL, NULL, STR_KEY_STEP_PREV},
@@ -32,6 +44,9 @@ const keys_row keys_table[] = {
     {SDLK_w, KMOD_NONE, KEYS_MAIN, ACT_FINE, 0, NULL, "W", STR_KEY_FINE},
     {SDLK_v, KMOD_NONE, KEYS_MAIN, ACT_PICTURE, -1, NULL, "V", STR_KEY_PICTURE},
     {SDLK_r, KMOD_NONE, KEYS_MAIN, ACT_REPLAY, 0, NULL, "R", STR_KEY_REPLAY},
+    {SDLK_x, KMOD_NONE, KEYS_MAIN, ACT_SCHEDULE, 0, "", "X", STR_KEY_SCHEDULE},
+    {SDLK_d, KMOD_NONE, KEYS_MAIN, ACT_DROP, -1, NULL, "D", STR_KEY_DROP},
+    {SDLK_d, KMOD_SHIFT, KEYS_MAIN, ACT_DROP, 0, NULL, "Shift+D", STR_KEY_UNDROP},
     {SDLK_m, KMOD_NONE, KEYS_ANY, ACT_MOTION, 0, NULL, "M", STR_KEY_MOTION},
     {SDLK_RIGHTBRACKET, KMOD_NONE, KEYS_MAIN, ACT_WARP, 1, NULL, "]", STR_KEY_WARP_NEXT},
     {SDLK_LEFTBRACKET, KMOD_NONE, KEYS_MAIN, ACT_WARP, -1, NULL, "[", STR_KEY_WARP_PREV},
@@ -43,6 +58,7 @@ const keys_row keys_table[] = {
     {SDLK_l, KMOD_NONE, KEYS_ANY, ACT_LANG, 0, "", "L", STR_KEY_LANG},
     {SDLK_F11, KMOD_NONE, KEYS_ANY, ACT_FULLSCREEN, 0, NULL, "F11", STR_KEY_FULLSCREEN},
     {SDLK_s, KMOD_NONE, KEYS_ANY, ACT_SCREENSHOT, 0, NULL, "S", STR_KEY_SHOT},
+    {SDLK_e, KMOD_NONE, KEYS_MAIN, ACT_RECORD, 0, NULL, "E", STR_KEY_RECORD},
     {SDLK_QUESTION, KMOD_NONE, KEYS_ANY, ACT_HELP, 0, NULL, "?", STR_KEY_HELP},
     {SDLK_SLASH, KMOD_SHIFT, KEYS_ANY, ACT_HELP, 0, NULL, NULL, STR_KEY_HELP},
     {SDLK_F1, KMOD_NONE, KEYS_ANY, ACT_HELP, 0, NULL, NULL, STR_KEY_HELP},
@@ -63,12 +79,26 @@ action keys_action(const session *s, SDL_Keycode key, Uint16 mod)
     action a;
     memset(&a, 0, sizeof a);
     Uint16 m = held(mod);
-    keys_ctx ctx = s->overlay == OVERLAY_BENCH ? KEYS_BENCH : KEYS_MAIN;
+    keys_ctx ctx = s->overlay == OVERLAY_MENU ? KEYS_MENU : s->overlay == OVERLAY_BENCH ? KEYS_BENCH : s->lesson.active ? KEYS_LESSON : KEYS_MAIN;
+    /* typing an answer: digits and signs for a number, letters for a choice, before any other key */
+    const session_lesson *L = &s->lesson;
+    int typing = L->active && (L->ask == ASK_NUMBER || L->ask == ASK_CHOICE) && L->state != ANSWER_RIGHT && L->state != ANSWER_REVEALED;
+    if (typing && m != KMOD_CTRL && key > 0 && key < 128) {
+        int ok = L->ask == ASK_NUMBER ? ((key >= '0' && key <= '9') || key == '.' || key == '-' || key == 'e')
+                                      : (key >= 'a' && key < 'a' + L->noptions);
+        if (ok) {
+            a.kind = ACT_TYPE;
+            a.s[0] = (char)key;
+            return a;
+        }
+    }
     /* a context's own rows first (Left/Right pick a size in the benchmark view), then the rest */
     for (int pass = 0; pass < 2; pass++)
         for (size_t i = 0; i < keys_count; i++) {
             const keys_row *r = &keys_table[i];
-            int applies = pass == 0 ? r->ctx == ctx : r->ctx == KEYS_ANY || (r->ctx == KEYS_MAIN && ctx == KEYS_MAIN);
+            /* a lesson's window is the main view too: its own rows first, then the main view's */
+            int main_like = ctx == KEYS_MAIN || ctx == KEYS_LESSON;
+            int applies = pass == 0 ? r->ctx == ctx : r->ctx == KEYS_ANY || (r->ctx == KEYS_MAIN && main_like);
             /* ? arrives as Shift+/ on most layouts and as ? on others: Shift is part of the key there */
             int mod_ok = r->mod == m || (r->key == SDLK_QUESTION) || (m == KMOD_SHIFT && r->mod == KMOD_NONE && r->key == SDLK_PLUS);
             if (!applies || r->key != key || !mod_ok) continue;
@@ -78,7 +108,7 @@ action keys_action(const session *s, SDL_Keycode key, Uint16 mod)
             return a;
         }
     /* the version keys, from the version table */
-    if (m == KMOD_NONE && ctx == KEYS_MAIN && key > 0 && key < 128)
+    if (m == KMOD_NONE && ctx == KEYS_MAIN && !L->active && key > 0 && key < 128)
         for (size_t i = 0; i < ladder_count; i++) {
             char k = ladder_versions[i].key;
             if (k && (key == k || (k >= 'A' && k <= 'Z' && key == k - 'A' + 'a'))) {

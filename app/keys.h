@@ -8,12 +8,12 @@
 #include "session.h"
 #include "strings.h"
 
-typedef enum keys_ctx { KEYS_ANY, KEYS_MAIN, KEYS_BENCH } keys_ctx;
+typedef enum keys_ctx { KEYS_ANY, KEYS_MAIN, KEYS_BENCH, KEYS_LESSON, KEYS_MENU } keys_ctx;
 
 typedef struct keys_row {
     SDL_Keycode key;
     Uint16 mod;      /* KMOD_NONE, KMOD_SHIFT or KMOD_CTRL: which must be held */
-    keys_ctx ctx;    /* where the row applies: KEYS_BENCH rows win in the benchmark view */
+    keys_ctx ctx;    /* where the row applies: a context's own rows win (the benchmark view, a lesson, the menu) */
     act_kind act;
     long i;
     const char *s;

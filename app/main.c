@@ -1,20 +1,26 @@
 /* warpscope: the command line. Owns all printing and exit codes; the libraries only return a
  * status and a message. Exit 0 on success, 2 on bad usage or bad input (one line saying what and
  * where), as the README documents. */
+#define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "analysis.h"
 #include "bench.h"
 #include "capture.h"
+#include "export.h"
 #include "ladder.h"
+#include "schedule.h"
+#include "sources.h"
 #include "lesson.h"
 #include "player.h"
 #include "progress.h"
@@ -22,7 +28,8 @@
 #include "verify.h"
 #include "viewer.h"
 
-enum { EXIT_BAD = 2, EXIT_WRONG = 1 /* a result off its reference: the trace is written, the finding reported */ };
+enum { EXIT_BAD = 2, EXIT_WRONG = 1 /* a result off its reference: the trace is written, the finding reported */,
+       EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as shells report it */ };
 
 static int usage_error(const char *fmt, const char *a, const char *b)
 {
@@ -40,14 +47,22 @@ static void print_help(void)
          "  warpscope view (FILE | --version ID [capture flags]) [viewer flags] [--keys K1,K2...]\n"
          "  warpscope render (FILE | --version ID [capture flags]) [viewer flags] [--event E | --phase P | --step S]\n"
          "                   (-o out.png | --frames DIR)\n"
+         "  warpscope learn [LESSON]       the lessons (a menu), or one: PgDn/PgUp next/back, Enter answers\n"
+         "  warpscope render --learn LESSON [--actions lesson:1,type:3,answer] ... -o out.png   a lesson step, headless\n"
          "     viewer flags: [--compare ID2] [--size WxH] [--theme light|dark] [--lang en|zh] [--presenter] [--fine]\n"
+         "                   [--pass P] [--block-index I]  (the traced block shown; default 0, 0)\n"
          "                   [--actions A1,A2...]  (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ...)\n"
          "  warpscope render --bench FILE -o out.png    the benchmark chart\n"
+         "  warpscope export (FILE | --version ID [capture flags] | --lesson ID|FILE) [viewer flags]\n"
+         "                   [--from S --to S | --step S | --phase P] [--fps F] [--speed STEPS_PER_S] [--no-motion]\n"
+         "                   -o OUT.gif | OUT.mp4 | OUT.webm | OUT.svg (one step) | FOLDER (PNG frames)\n"
          "  warpscope ladder               per-version stats of the whole ladder (emulator, block 256)\n"
          "  warpscope list                 the versions: id, title, summary\n"
          "  warpscope capture --version ID [capture flags] -o FILE\n"
-         "  warpscope stats (FILE | --version ID [capture flags]) [--json] [--all-blocks]\n"
-         "  warpscope perf capture|draw    benchmarks: capture time and trace size; frame time of the viewer\n"
+         "  warpscope stats (FILE | --version ID [capture flags]) [--json] [--all-blocks] [--pass P] [--block-index I]\n"
+         "  warpscope hazards --version ID [capture flags] [--json]   races, like compute-sanitizer racecheck\n"
+         "  warpscope perf capture|draw|export   benchmarks: capture time and trace size; frame time of the viewer;\n"
+         "                                 a 30-step comparison written as a GIF\n"
          "  warpscope bench [--sizes LIST] [--versions LIST] [--reps R] [--block B] [--json FILE] [--csv FILE]\n"
          "                                 every version on a CUDA GPU against CUB, Thrust and the bandwidth ceiling\n"
          "\n"
@@ -59,6 +74,13 @@ static void print_help(void)
          "  --ept E            elements per thread for v6, v7, v8; default 8\n"
          "  --blocks-traced K  blocks recorded in each pass; default 1\n"
          "  --backend B        cpu (the emulator, default) | gpu | auto (the GPU when there is one, else the emulator)\n"
+         "  --workers W        emulator threads, default one per core (the trace is the same whatever W)\n"
+         "  --pass P, --block-index I   which pass and block stats, render and view show; default 0, 0\n"
+         "  --schedule S       lockstep (default) | its:SEED | lanes-up | lanes-down | adversarial (emulator only)\n"
+         "  --warp-order W     in-order (default) | reversed | seeded:SEED\n"
+         "  --drop-barrier L   break it: leave out the __syncthreads() at source line L\n"
+         "  --drop-syncwarp L  break it: leave out the __syncwarp() at source line L\n"
+         "  FILE names ending in .wstrace use the compact encoding; other names JSON"
          "\n"
          "  warpscope verify [--versions LIST] [--blocks LIST] [--md FILE]   GPU against emulator, warp by warp\n"
          "  warpscope lesson check FILE...   validate lessons: schema, both languages, every query on its trace\n"
@@ -74,6 +96,11 @@ static int parse_u64(const char *flag, const char *s, uint64_t lo, uint64_t hi, 
     errno = 0;
     if (!s || *s < '0' || *s > '9') goto bad; /* strtoull would skip spaces and take a sign */
     unsigned long long v = strtoull(s, &end, 10);
+    if (!errno && v == 2 && end[0] == '^' && end[1] >= '0' && end[1] <= '9') { /* 2^k, as the README writes sizes */
+        unsigned long long k = strtoull(end + 1, &end, 10);
+        if (k > 63) goto bad;
+        v = 1ull << k;
+    }
     if (errno || *end || v < lo || v > hi) goto bad;
     *out = v;
     return 0;
@@ -88,6 +115,7 @@ typedef struct cli {
     const char *backend;
     const char *out, *file;
     int json, all_blocks;
+    long pass, block_index; /* -1: not given */
 } cli;
 
 /* Reads --flag value and --flag=value; positional arguments go to cli->file. */
@@ -115,7 +143,9 @@ static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int all
         if (strcmp(name, "--json") == 0 && allow_json && !eq) { c->json = 1; continue; }
         if (strcmp(name, "--all-blocks") == 0 && allow_json && !eq) { c->all_blocks = 1; continue; }
         if (strcmp(name, "--output") == 0 && allow_out) name[0] = '\0';
-        static const char *const with_value[] = {"--version", "--block", "--n", "--data", "--seed", "--ept", "--blocks-traced", "--backend", NULL};
+        static const char *const with_value[] = {"--version", "--block", "--n", "--data", "--seed", "--ept", "--blocks-traced", "--backend",
+                                                 "--workers", "--pass", "--block-index",
+                                                 "--schedule", "--warp-order", "--drop-barrier", "--drop-syncwarp", NULL};
         int known = 0;
         for (int k = 0; with_value[k]; k++) known |= strcmp(name, with_value[k]) == 0;
         if (!(known && allow_capture) && name[0]) return usage_error("unknown flag \"%s\" for this command%s", name, "");
@@ -134,15 +164,119 @@ static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int all
         else if (strcmp(name, "--n") == 0) { if (parse_u64(name, val, 1, (uint64_t)1 << 31, &u)) return EXIT_BAD; c->cap.n = u; }
         else if (strcmp(name, "--seed") == 0) { if (parse_u64(name, val, 0, UINT64_MAX, &u)) return EXIT_BAD; c->cap.seed = u; c->cap.seed_set = 1; }
         else if (strcmp(name, "--ept") == 0) { if (parse_u64(name, val, 1, 4096, &u)) return EXIT_BAD; c->cap.ept = (unsigned)u; }
-        else if (strcmp(name, "--blocks-traced") == 0) { if (parse_u64(name, val, 1, TRACE_BLOCKS_TRACED_MAX, &u)) return EXIT_BAD; c->cap.blocks_traced = (unsigned)u; }
+        else if (strcmp(name, "--schedule") == 0) c->cap.schedule = val;
+        else if (strcmp(name, "--warp-order") == 0) c->cap.warp_order = val;
+        else if (strcmp(name, "--drop-barrier") == 0) { if (parse_u64(name, val, 1, 1000000, &u)) return EXIT_BAD; c->cap.drop_barrier = (unsigned)u; }
+        else if (strcmp(name, "--drop-syncwarp") == 0) { if (parse_u64(name, val, 1, 1000000, &u)) return EXIT_BAD; c->cap.drop_syncwarp = (unsigned)u; }
+        else if (strcmp(name, "--blocks-traced") == 0) { if (parse_u64(name, val, 1, UINT32_MAX, &u)) return EXIT_BAD; c->cap.blocks_traced = (unsigned)u; }
+        else if (strcmp(name, "--workers") == 0) { if (parse_u64(name, val, 1, 64, &u)) return EXIT_BAD; c->cap.workers = (unsigned)u; }
+        else if (strcmp(name, "--pass") == 0 || strcmp(name, "--block-index") == 0) {
+            if (!allow_file) return usage_error("unknown flag \"%s\" for this command%s", name, "");
+            if (parse_u64(name, val, 0, UINT32_MAX, &u)) return EXIT_BAD;
+            if (name[2] == 'p') c->pass = (long)u; else c->block_index = (long)u;
+        }
     }
     return 0;
 }
 
-static int do_capture_with(const char *backend, const capture_desc *d, trace *t)
+/* ---- progress and Ctrl+C ---- */
+
+/* Set by SIGINT; long work (the emulator, writing a file) polls it and stops cleanly. */
+static volatile int interrupted;
+
+static void on_sigint(int sig)
+{
+    (void)sig;
+    interrupted = 1;
+}
+
+static void catch_interrupts(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Progress of one long step: silent for its first second, then a bar redrawn in place on a
+ * terminal, or a plain line every few seconds when stderr is a file or a pipe. */
+typedef struct work_bar {
+    const char *what;
+    double start, last;
+    int tty, shown;
+} work_bar;
+
+enum { BAR_WIDTH = 30 };
+#define PROGRESS_QUIET_S 1.0 /* work shorter than this prints nothing */
+#define PROGRESS_TTY_S 0.1   /* redraw interval on a terminal */
+#define PROGRESS_LINE_S 5.0  /* interval between plain lines */
+
+static void work_bar_begin(work_bar *p, const char *what)
+{
+    p->what = what;
+    p->start = p->last = now_s();
+    p->tty = isatty(STDERR_FILENO);
+    p->shown = 0;
+}
+
+static void work_bar_update(void *user, uint64_t done, uint64_t total)
+{
+    work_bar *p = user;
+    double t = now_s();
+    if (t - p->start < PROGRESS_QUIET_S) return;
+    if (p->shown && t - p->last < (p->tty ? PROGRESS_TTY_S : PROGRESS_LINE_S)) return;
+    p->last = t;
+    p->shown = 1;
+    double f = total ? (double)done / (double)total : 0.0;
+    if (p->tty) {
+        char bar[BAR_WIDTH + 1];
+        int full = (int)(f * BAR_WIDTH);
+        for (int i = 0; i < BAR_WIDTH; i++) bar[i] = i < full ? '#' : '.';
+        bar[BAR_WIDTH] = '\0';
+        fprintf(stderr, "\r\033[Kwarpscope: %s [%s] %3.0f%% (%" PRIu64 "/%" PRIu64 " blocks, %.0f s)", p->what, bar, 100.0 * f,
+                done, total, t - p->start);
+    } else {
+        fprintf(stderr, "warpscope: %s: %.0f%% (%" PRIu64 " of %" PRIu64 " blocks, %.0f s)\n", p->what, 100.0 * f, done, total,
+                t - p->start);
+    }
+    fflush(stderr);
+}
+
+static void work_bar_end(work_bar *p)
+{
+    if (p->shown && p->tty) fprintf(stderr, "\r\033[K");
+}
+
+static int report_interrupt(const char *what)
+{
+    fprintf(stderr, "warpscope: interrupted%s%s\n", what ? "; " : "", what ? what : "");
+    return EXIT_INTERRUPTED;
+}
+
+static int do_capture_with(const char *backend, const capture_desc *desc, trace *t)
 {
     char err[512], note[600];
-    if (capture_with(backend, d, t, note, sizeof note, err, sizeof err)) {
+    capture_desc d = *desc;
+    work_bar p;
+    char what[64];
+    snprintf(what, sizeof what, "capturing %s", d.version ? d.version : "");
+    work_bar_begin(&p, what);
+    d.cancel = &interrupted;
+    d.progress = work_bar_update;
+    d.progress_user = &p;
+    int rc = capture_with(backend, &d, t, note, sizeof note, err, sizeof err);
+    work_bar_end(&p);
+    if (rc && interrupted) return report_interrupt("nothing written");
+    if (rc) {
         fprintf(stderr, "warpscope: %s\n", err);
         return EXIT_BAD;
     }
@@ -164,7 +298,7 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
     if (!rest) return usage_error("out of memory%s%s", "", "");
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", "--lang", "--actions", NULL};
+        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", "--lang", "--actions", "--learn", NULL};
         int k = -1;
         size_t alen = strcspn(a, "=");
         for (int j = 0; valued[j]; j++)
@@ -205,16 +339,22 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
             if (strcmp(val, "en") && strcmp(val, "zh")) { free(rest); return usage_error("--lang must be en or zh, got \"%s\"%s", val, ""); }
             o->lang = val;
             break;
-        default: o->actions = val; break;
+        case 10: o->actions = val; break;
+        default: o->learn = val; break;
         }
     }
     cli c;
     memset(&c, 0, sizeof c);
+    c.pass = c.block_index = -1;
     int rc = parse_flags(nrest, rest, &c, 1, headless, 0, 1);
     free(rest);
     if (rc) return rc;
     if (c.file && c.cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c.file, c.cap.version);
     if ((o->event >= 0) + (o->phase >= 0) + (o->step >= 0) > 1) return usage_error("give one of --event, --phase, --step%s%s", "", "");
+    if (!c.file && c.block_index >= 0 && c.cap.blocks_traced <= (unsigned long)c.block_index)
+        c.cap.blocks_traced = (unsigned)c.block_index + 1; /* the block asked for must be traced */
+    o->pass = c.pass >= 0 ? (unsigned)c.pass : 0;
+    o->block_index = c.block_index >= 0 ? (unsigned)c.block_index : 0;
     o->cap = c.cap;
     o->backend = c.backend;
     o->file = c.file;
@@ -230,14 +370,93 @@ static int cmd_view(int argc, char **argv)
     return viewer_window(&o);
 }
 
+/* warpscope learn [LESSON] [viewer flags]: the lesson menu, or one lesson */
+static int cmd_learn(int argc, char **argv)
+{
+    const char *name = "";
+    if (argc > 0 && argv[0][0] != '-') { name = argv[0]; argc--; argv++; }
+    viewer_opts o;
+    int rc = parse_viewer(argc, argv, &o, 0);
+    if (rc) return rc;
+    if (o.file || o.cap.version) return usage_error("learn takes a lesson, not a trace or --version (%s)%s", o.file ? o.file : o.cap.version, "");
+    o.learn = name;
+    o.lesson_dir = WS_LESSON_DIR;
+    return viewer_window(&o);
+}
+
 static int cmd_render(int argc, char **argv)
 {
     viewer_opts o;
     int rc = parse_viewer(argc, argv, &o, 1);
     if (rc) return rc;
+    o.lesson_dir = WS_LESSON_DIR;
     if (!o.out && !o.frames) return usage_error("render needs -o out.png or --frames DIR%s%s", "", "");
-    if (!o.file && !o.cap.version && !o.bench) return usage_error("render needs a trace file, --version ID or --bench FILE%s%s", "", "");
+    if (!o.file && !o.cap.version && !o.bench && !o.learn) return usage_error("render needs a trace file, --version ID, --learn LESSON or --bench FILE%s%s", "", "");
     return viewer_render(&o);
+}
+
+/* ---- export ---- */
+
+/* Export's own flags are taken here; the rest are render's (parse_viewer). */
+static int cmd_export(int argc, char **argv)
+{
+    export_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.from = eo.to = -1;
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    if (!rest) return usage_error("out of memory%s%s", "", "");
+    for (int i = 0; i < argc; i++) {
+        static const char *const valued[] = {"--from", "--to", "--fps", "--speed", "--lesson", NULL};
+        size_t alen = strcspn(argv[i], "=");
+        int k = -1;
+        for (int j = 0; valued[j]; j++)
+            if (strlen(valued[j]) == alen && !strncmp(argv[i], valued[j], alen)) k = j;
+        if (!strcmp(argv[i], "--no-motion")) { eo.no_motion = 1; continue; }
+        if (!strcmp(argv[i], "--frames") || !strcmp(argv[i], "--bench") || !strncmp(argv[i], "--frames=", 9) || !strncmp(argv[i], "--bench=", 8)) {
+            free(rest);
+            return usage_error("%s is for warpscope render (export writes frames with -o FOLDER)%s", argv[i], "");
+        }
+        if (k < 0) { rest[nrest++] = argv[i]; continue; }
+        const char *name = valued[k], *val = argv[i][alen] == '=' ? argv[i] + alen + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        if (!val) { free(rest); return usage_error("%s needs a value%s", name, ""); }
+        uint64_t u;
+        char *end;
+        double d;
+        if (k <= 1) {
+            if (parse_u64(name, val, 0, 100000000, &u)) { free(rest); return EXIT_BAD; }
+            if (k == 0) eo.from = (long)u; else eo.to = (long)u;
+        } else if (k <= 3) {
+            double lo = k == 2 ? 1 : 0.1, hi = k == 2 ? EXPORT_FPS_MAX : 60;
+            errno = 0;
+            d = strtod(val, &end);
+            if (errno || end == val || *end || !(d >= lo && d <= hi)) {
+                free(rest);
+                fprintf(stderr, "warpscope: %s expects a number from %g to %g, got \"%s\"\n", name, lo, hi, val);
+                return EXIT_BAD;
+            }
+            if (k == 2) eo.fps = d; else eo.speed = d;
+        } else {
+            eo.lesson = val;
+        }
+    }
+    int rc = parse_viewer(nrest, rest, &eo.v, 1);
+    free(rest);
+    if (rc) return rc;
+    eo.out = eo.v.out;
+    eo.v.lesson_dir = WS_LESSON_DIR;
+    if (eo.v.learn && !eo.lesson) eo.lesson = eo.v.learn; /* render's spelling, --learn, works too */
+    const viewer_opts *o = &eo.v;
+    if (!eo.out) return usage_error("export needs -o OUT: a .gif, .mp4, .webm or .svg file, or a folder for PNG frames%s%s", "", "");
+    if (eo.lesson && !eo.lesson[0]) return usage_error("--lesson needs a lesson: an id (\"03\") or a file%s%s", "", "");
+    if (eo.lesson && (o->file || o->cap.version || o->compare))
+        return usage_error("--lesson shows what the lesson shows: give no trace file, --version or --compare with it%s%s", "", "");
+    if (eo.lesson && (eo.from >= 0 || eo.to >= 0 || o->step >= 0 || o->phase >= 0 || o->event >= 0))
+        return usage_error("--lesson exports every step of the lesson: no --from, --to, --step, --phase or --event%s%s", "", "");
+    if (!eo.lesson && !o->file && !o->cap.version) return usage_error("export needs a trace file, --version ID or --lesson FILE%s%s", "", "");
+    if ((eo.from >= 0 || eo.to >= 0) && (o->step >= 0 || o->phase >= 0 || o->event >= 0))
+        return usage_error("give --from/--to or one of --step, --phase, --event%s%s", "", "");
+    return viewer_export(&eo);
 }
 
 /* ---- list ---- */
@@ -259,10 +478,20 @@ typedef struct stats {
     size_t nphases;
 } stats;
 
-static int compute_stats(const trace *t, stats *s)
+static int compute_stats(const trace *t, unsigned pass, unsigned block, stats *s)
 {
-    if (analysis_phases(t, 0, 0, &s->phases, &s->nphases, &s->totals)) {
-        fprintf(stderr, "warpscope: the trace holds no events of block 0 of pass 0\n");
+    if (pass >= t->npasses) {
+        fprintf(stderr, "warpscope: --pass %u: the trace has pass%s 0%s%zu\n", pass, t->npasses > 1 ? "es" : "",
+                t->npasses > 1 ? " to " : "", t->npasses > 1 ? t->npasses - 1 : (size_t)0);
+        return EXIT_BAD;
+    }
+    if (block >= t->passes[pass].grid) {
+        fprintf(stderr, "warpscope: --block-index %u: pass %u has blocks 0 to %u\n", block, pass, t->passes[pass].grid - 1);
+        return EXIT_BAD;
+    }
+    if (analysis_phases(t, pass, block, &s->phases, &s->nphases, &s->totals)) {
+        fprintf(stderr, "warpscope: the trace holds no events of block %u of pass %u (blocks 0 to %u were traced; --blocks-traced)\n",
+                block, pass, t->prov.blocks_traced ? t->prov.blocks_traced - 1 : 0);
         return EXIT_BAD;
     }
     return 0;
@@ -329,6 +558,7 @@ static int cmd_stats(int argc, char **argv)
 {
     cli c;
     memset(&c, 0, sizeof c);
+    c.pass = c.block_index = -1;
     int rc = parse_flags(argc, argv, &c, 1, 0, 1, 1);
     if (rc) return rc;
     if (c.file && c.cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c.file, c.cap.version);
@@ -337,12 +567,20 @@ static int cmd_stats(int argc, char **argv)
     trace_init(&t);
     if (c.file) {
         char err[512];
-        if (trace_read_file(&t, c.file, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
-    } else if ((rc = do_capture_with(c.backend ? c.backend : "cpu", &c.cap, &t))) {
-        return rc;
+        /* reading writes nothing: Ctrl+C may end it at once */
+        signal(SIGINT, SIG_DFL);
+        int rrc = trace_read_file(&t, c.file, err, sizeof err);
+        catch_interrupts();
+        if (rrc) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    } else {
+        /* the block asked for must be traced */
+        if (c.block_index >= 0 && c.cap.blocks_traced <= (unsigned long)c.block_index)
+            c.cap.blocks_traced = (unsigned)c.block_index + 1;
+        if ((rc = do_capture_with(c.backend ? c.backend : "cpu", &c.cap, &t))) return rc;
     }
+    unsigned pass = c.pass >= 0 ? (unsigned)c.pass : 0, block = c.block_index >= 0 ? (unsigned)c.block_index : 0;
     stats s;
-    if ((rc = compute_stats(&t, &s))) { trace_free(&t); return rc; }
+    if ((rc = compute_stats(&t, pass, block, &s))) { trace_free(&t); return rc; }
     const ladder_version *v = ladder_find(t.prov.version);
     const trace_provenance *p = &t.prov;
     if (c.json) {
@@ -355,9 +593,10 @@ static int cmd_stats(int argc, char **argv)
         json_str(p->device);
         printf(", \"block\": %u, \"n\": %" PRIu64 ", \"data\": ", p->block, p->n);
         json_str(p->data);
-        printf(", \"seed\": %" PRIu64 ", \"elems_per_thread\": %u, \"passes\": %zu, \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.17g, \"result_ok\": %s,\n \"phases\": [",
+        printf(", \"seed\": %" PRIu64 ", \"elems_per_thread\": %u, \"passes\": %zu, \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.17g, \"result_ok\": %s,\n"
+               " \"pass\": %u, \"block_index\": %u, \"phases\": [",
                p->seed, p->elems_per_thread, t.npasses, (double)t.result, t.reference, t.tolerance,
-               ok < 0 ? "null" : ok ? "true" : "false");
+               ok < 0 ? "null" : ok ? "true" : "false", pass, block);
         for (size_t i = 0; i < s.nphases; i++) {
             printf("%s\n  ", i ? "," : "");
             json_counters(&s.phases[i]);
@@ -366,15 +605,15 @@ static int cmd_stats(int argc, char **argv)
         json_counters(&s.totals);
         if (c.all_blocks) {
             analysis_counters all;
-            int nb = all_blocks_totals(&t, 0, &all);
+            int nb = all_blocks_totals(&t, pass, &all);
             printf(",\n \"all_blocks\": %d, \"totals_all_blocks\": ", nb);
             json_counters(&all);
         }
         printf("}\n");
     } else {
         printf("%s: %s\n", p->version, v ? v->title : "(unknown version)");
-        printf("%s, block %u, n %" PRIu64 ", data %s (seed %" PRIu64 "), %zu pass%s; counters of block 0, pass 0\n\n",
-               p->device, p->block, p->n, p->data, p->seed, t.npasses, t.npasses == 1 ? "" : "es");
+        printf("%s, block %u, n %" PRIu64 ", data %s (seed %" PRIu64 "), %zu pass%s; counters of block %u, pass %u\n\n",
+               p->device, p->block, p->n, p->data, p->seed, t.npasses, t.npasses == 1 ? "" : "es", block, pass);
         printf("%-6s %7s %6s %10s %10s %15s %8s %15s %5s\n", "phase", "active", "idle", "warp-instr", "divergent",
                "conflicts ld/st", "SIMD", "sectors/min", "shfl");
         for (size_t i = 0; i < s.nphases; i++) {
@@ -385,7 +624,7 @@ static int cmd_stats(int argc, char **argv)
         print_row("total", &s.totals);
         if (c.all_blocks) {
             analysis_counters all;
-            int nb = all_blocks_totals(&t, 0, &all);
+            int nb = all_blocks_totals(&t, pass, &all);
             char label[32];
             snprintf(label, sizeof label, "%d blk", nb);
             print_row(label, &all);
@@ -403,29 +642,11 @@ static int cmd_stats(int argc, char **argv)
 
 /* ---- capture ---- */
 
-/* Ctrl+C (or TERM) while the trace is written: the write stops and its temporary file goes, so
- * nothing is left behind. Before that, Ctrl+C simply ends the process: no file exists yet. */
-static volatile sig_atomic_t save_cancel; /* trace_save polls it (sig_atomic_t is int here) */
-static void on_interrupt(int sig) { (void)sig; save_cancel = 1; }
-
-static int save_interruptibly(const trace *t, const char *path, char *err, size_t errlen)
-{
-    _Static_assert(sizeof(sig_atomic_t) == sizeof(int), "trace_save polls an int");
-    struct sigaction sa, old_int, old_term;
-    memset(&sa, 0, sizeof sa);
-    sa.sa_handler = on_interrupt;
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
-    int rc = trace_save(t, path, (volatile int *)&save_cancel, err, errlen);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
-    return rc;
-}
-
 static int cmd_capture(int argc, char **argv)
 {
     cli c;
     memset(&c, 0, sizeof c);
+    c.pass = c.block_index = -1;
     int rc = parse_flags(argc, argv, &c, 1, 1, 0, 0);
     if (rc) return rc;
     if (!c.cap.version) return usage_error("capture needs --version ID%s%s", "", "");
@@ -434,16 +655,128 @@ static int cmd_capture(int argc, char **argv)
     trace_init(&t);
     if ((rc = do_capture_with(c.backend ? c.backend : "cpu", &c.cap, &t))) return rc;
     char err[512];
-    if (save_interruptibly(&t, c.out, err, sizeof err)) {
-        fprintf(stderr, "warpscope: %s\n", err);
+    double t0 = now_s();
+    int wrc = trace_save(&t, c.out, &interrupted, err, sizeof err);
+    if (wrc) {
         trace_free(&t);
+        if (wrc == -2) return report_interrupt("nothing written");
+        fprintf(stderr, "warpscope: %s\n", err);
         return EXIT_BAD;
     }
+    if (now_s() - t0 > PROGRESS_QUIET_S) fprintf(stderr, "warpscope: wrote %s in %.1f s\n", c.out, now_s() - t0);
     fprintf(stderr, "warpscope: %s captured on %s: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
             t.prov.version, t.prov.device, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
     int wrong = report_result(&t);
     trace_free(&t);
     return wrong ? EXIT_WRONG : 0;
+}
+
+/* ---- hazards ---- */
+
+/* The text of line n of a kernel file (without its indentation), or "". */
+static void source_line(const char *file, unsigned n, char *out, size_t len)
+{
+    out[0] = '\0';
+    const char *s = sources_find(file);
+    for (unsigned k = 1; s && k < n; k++) {
+        s = strchr(s, '\n');
+        if (s) s++;
+    }
+    if (!s) return;
+    s += strspn(s, " \t");
+    size_t l = strcspn(s, "\n");
+    snprintf(out, len, "%.*s", (int)(l < len ? l : len - 1), s);
+}
+
+static int cmd_hazards(int argc, char **argv)
+{
+    cli c;
+    memset(&c, 0, sizeof c);
+    int rc = parse_flags(argc, argv, &c, 1, 0, 1, 0);
+    if (rc) return rc;
+    if (!c.cap.version) return usage_error("hazards needs --version ID%s%s", "", "");
+    if (c.backend && strcmp(c.backend, "cpu")) return usage_error("hazards runs on the emulator (--backend cpu); compute-sanitizer racecheck is the GPU's%s%s", "", "");
+    trace t;
+    trace_init(&t);
+    if ((rc = do_capture(&c.cap, &t))) return rc;
+    const trace_provenance *p = &t.prov;
+    float *x = malloc((size_t)p->n * sizeof *x);
+    if (!x) { trace_free(&t); fprintf(stderr, "warpscope: out of memory\n"); return EXIT_BAD; }
+    capture_fill(p->data, p->seed, x, p->n);
+    double tol = capture_tolerance(x, p->n), diff = fabs((double)t.result - t.reference);
+    free(x);
+    int right = diff <= tol;
+    uint64_t pairs = 0;
+    for (size_t i = 0; i < t.nhazards; i++) pairs += t.hazards[i].count;
+    if (c.json) {
+        printf("{\"version\": \"%s\", \"block\": %u, \"n\": %" PRIu64 ", \"data\": \"%s\", \"seed\": %" PRIu64
+               ", \"schedule\": \"%s\", \"drop_barrier\": %u, \"drop_syncwarp\": %u, \"race_check\": \"%s\",\n"
+               " \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.3g, \"right\": %s, \"pairs\": %" PRIu64 ",\n \"hazards\": [",
+               p->version, p->block, p->n, p->data, p->seed, p->schedule, p->drop_barrier, p->drop_syncwarp, p->race_check,
+               (double)t.result, t.reference, tol, right ? "true" : "false", pairs);
+        for (size_t i = 0; i < t.nhazards; i++) {
+            const trace_hazard *h = &t.hazards[i];
+            printf("%s\n  {\"kind\": \"%s\", \"space\": \"%s\", \"buffer\": \"%s\", \"pass\": %u, \"word\": %" PRId64
+                   ", \"count\": %u, \"first\": {\"line\": %u, \"block\": %u, \"thread\": %u, \"access\": \"%s\"}"
+                   ", \"second\": {\"line\": %u, \"block\": %u, \"thread\": %u, \"access\": \"%s\"}}",
+                   i ? "," : "", trace_hazard_label((trace_hazard_kind)h->kind), h->space == TRACE_SPACE_GLOBAL ? "global" : "shared",
+                   h->space == TRACE_SPACE_GLOBAL && h->buf < t.nbuffers ? t.buffers[h->buf].name : "", h->pass, h->word,
+                   h->count, h->first.line, h->first.block, h->first.thread, h->first.write ? "write" : "read",
+                   h->second.line, h->second.block, h->second.thread, h->second.write ? "write" : "read");
+        }
+        printf("]}\n");
+        trace_free(&t);
+        return 0;
+    }
+    const ladder_version *v = ladder_find(p->version);
+    printf("%s: %s\n", p->version, v ? v->title : "");
+    printf("block %u, n %" PRIu64 ", data %s (seed %" PRIu64 "), schedule %s", p->block, p->n, p->data, p->seed, p->schedule);
+    if (p->drop_barrier) printf(", without the __syncthreads() of line %u", p->drop_barrier);
+    if (p->drop_syncwarp) printf(", without the __syncwarp() of line %u", p->drop_syncwarp);
+    printf("\nresult %.9g against the double-precision reference %.17g: %s\n", (double)t.result, t.reference,
+           right ? "right" : "WRONG");
+    if (!t.nhazards) {
+        printf("no hazards (%s memory watched)\n", p->race_check);
+        trace_free(&t);
+        return 0;
+    }
+    printf("%zu hazard%s (pairs of source lines), %" PRIu64 " racing pairs of accesses (%s memory watched):\n\n", t.nhazards,
+           t.nhazards == 1 ? "" : "s", pairs, p->race_check);
+    printf("%-4s %-6s %-7s %-26s %-26s %12s %7s\n", "kind", "space", "pass", "first (ran first)", "second", "word", "count");
+    for (size_t i = 0; i < t.nhazards; i++) {
+        const trace_hazard *h = &t.hazards[i];
+        char a[64], b[64], w[40];
+        snprintf(a, sizeof a, "line %u %s, thread %u", h->first.line, h->first.write ? "write" : "read", h->first.thread);
+        snprintf(b, sizeof b, "line %u %s, thread %u", h->second.line, h->second.write ? "write" : "read", h->second.thread);
+        if (h->first.block != h->second.block) {
+            snprintf(a + strlen(a), sizeof a - strlen(a), " (block %u)", h->first.block);
+            snprintf(b + strlen(b), sizeof b - strlen(b), " (block %u)", h->second.block);
+        }
+        if (h->space == TRACE_SPACE_GLOBAL)
+            snprintf(w, sizeof w, "%s[%" PRId64 "]", h->buf < t.nbuffers ? t.buffers[h->buf].name : "?", h->word);
+        else
+            snprintf(w, sizeof w, "%" PRId64, h->word);
+        printf("%-4s %-6s %-7u %-26s %-26s %12s %7u\n", trace_hazard_label((trace_hazard_kind)h->kind),
+               h->space == TRACE_SPACE_GLOBAL ? "global" : "shared", h->pass, a, b, w, h->count);
+    }
+    /* the lines named, as the kernel file has them */
+    unsigned shown[64];
+    size_t nshown = 0;
+    printf("\n");
+    for (size_t i = 0; i < t.nhazards; i++) {
+        unsigned lines[2] = {t.hazards[i].first.line, t.hazards[i].second.line};
+        for (int k = 0; k < 2; k++) {
+            int seen = 0;
+            for (size_t j = 0; j < nshown; j++) seen |= shown[j] == lines[k];
+            if (seen || nshown == 64) continue;
+            shown[nshown++] = lines[k];
+            char text[160];
+            source_line(p->source, lines[k], text, sizeof text);
+            printf("%s:%u: %s\n", p->source, lines[k], text);
+        }
+    }
+    trace_free(&t);
+    return 0;
 }
 
 /* ---- perf ---- */
@@ -461,16 +794,107 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static double cpu_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static double trace_mb(const trace *t)
+{
+    return (double)(t->cap_events * sizeof *t->events + t->cap_lanes * sizeof *t->lane_addr + t->cap_vals * sizeof *t->values) / 1e6;
+}
+
+static void perf_row(const char *what, double wall, double cpu, const char *target, int ok)
+{
+    printf("%-58s %8.2f s %8.2f s  %-10s %s\n", what, wall, cpu, target, ok ? "met" : "MISSED");
+}
+
+/* The whole grid: a 2^20-element v2 launch with every block traced, then analysed; v6 at 2^24
+ * with one traced block (what stats does); the whole-grid trace saved compact and loaded back. */
+static int perf_grid(void)
+{
+    char err[512];
+    trace t;
+    trace_init(&t);
+    unsigned workers = emu_default_workers();
+    printf("\nthe whole grid (%u worker%s; wall and CPU time, one run each)\n", workers, workers == 1 ? "" : "s");
+    printf("%-58s %10s %10s  %-10s\n", "", "wall", "CPU", "target");
+    capture_desc d = {.version = "v2", .block = 256, .n = (uint64_t)1 << 20, .blocks_traced = 1u << 30};
+    double w0 = now_s(), c0 = cpu_s();
+    if (capture_cpu(&d, &t, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    analysis_grid g;
+    if (analysis_grid_build(&t, &g)) { fprintf(stderr, "warpscope: out of memory\n"); trace_free(&t); return EXIT_BAD; }
+    double w1 = now_s(), c1 = cpu_s();
+    char what[128];
+    snprintf(what, sizeof what, "v2, n 2^20, all %zu blocks traced + analysed (%zu events)", g.nblocks, t.nevents);
+    perf_row(what, w1 - w0, c1 - c0, "<= 2 s", w1 - w0 <= 2.0);
+    analysis_grid_free(&g);
+
+    char path[] = "/tmp/warpscope-perf-XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) { fprintf(stderr, "warpscope: cannot make a temporary file in /tmp\n"); trace_free(&t); return EXIT_BAD; }
+    close(fd);
+    unlink(path);
+    char file[64];
+    snprintf(file, sizeof file, "%s.wstrace", path);
+    w0 = now_s();
+    int rc = trace_save(&t, file, NULL, err, sizeof err);
+    w1 = now_s();
+    trace_free(&t);
+    if (rc) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    FILE *f = fopen(file, "rb");
+    long bytes = 0;
+    if (f) { fseek(f, 0, SEEK_END); bytes = ftell(f); fclose(f); }
+    snprintf(what, sizeof what, "  save it compact (%.1f MB)", (double)bytes / 1e6);
+    perf_row(what, w1 - w0, w1 - w0, "", 1);
+    w0 = now_s();
+    c0 = cpu_s();
+    rc = trace_read_file(&t, file, err, sizeof err);
+    if (!rc && analysis_grid_build(&t, &g)) rc = -1;
+    w1 = now_s();
+    c1 = cpu_s();
+    remove(file);
+    if (rc) { fprintf(stderr, "warpscope: %s\n", err); trace_free(&t); return EXIT_BAD; }
+    /* at most the file's bytes (read whole) and the trace's arrays live at once, then the grid */
+    double mb = trace_mb(&t) + (double)bytes / 1e6 + (double)(t.nevents * sizeof *g.order + g.nblocks * sizeof *g.blocks) / 1e6;
+    snprintf(what, sizeof what, "  load it back + the grid's facts (%.0f MB in memory)", mb);
+    perf_row(what, w1 - w0, c1 - c0, "<= 1 s, < 300 MB", w1 - w0 <= 1.0 && mb < 300.0);
+    analysis_grid_free(&g);
+    trace_free(&t);
+
+    capture_desc d6 = {.version = "v6", .n = (uint64_t)1 << 24};
+    w0 = now_s();
+    c0 = cpu_s();
+    if (capture_cpu(&d6, &t, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    analysis_counters *ph, tot;
+    size_t nph;
+    if (analysis_phases(&t, 0, 0, &ph, &nph, &tot) == 0) free(ph);
+    w1 = now_s();
+    c1 = cpu_s();
+    snprintf(what, sizeof what, "v6, n 2^24, one block traced (stats --version v6 --n 2^24)");
+    perf_row(what, w1 - w0, c1 - c0, "<= 3 s", w1 - w0 <= 3.0);
+    trace_free(&t);
+    puts("times are wall-clock on this machine as it is (other processes count); CPU is summed over the workers");
+    return 0;
+}
+
 static int cmd_perf(int argc, char **argv)
 {
-    if (argc < 1 || (strcmp(argv[0], "capture") != 0 && strcmp(argv[0], "draw") != 0))
-        return usage_error("perf takes one benchmark: capture or draw%s%s", "", "");
+    if (argc < 1 || (strcmp(argv[0], "capture") != 0 && strcmp(argv[0], "draw") != 0 && strcmp(argv[0], "export") != 0))
+        return usage_error("perf takes one benchmark: capture, draw or export%s%s", "", "");
     if (argc > 1) return usage_error("unexpected argument \"%s\"%s", argv[1], "");
     if (!strcmp(argv[0], "draw")) return viewer_perf_draw();
+    if (!strcmp(argv[0], "export")) return viewer_perf_export();
     enum { REPS = 7 };
     static const unsigned blocks[] = {256, 1024};
-    printf("capture of one block (n = block * elements per thread), CPU emulator, median of %d runs\n", REPS);
-    printf("%-6s %6s %8s %8s %10s %10s %10s\n", "version", "block", "events", "capture", "to JSON", "JSON size", "target");
+    /* kept between captures, as the viewer keeps it: its stacks stay mapped */
+    emu *warm = emu_create();
+    if (!warm) { fprintf(stderr, "warpscope: out of memory for the emulator\n"); return EXIT_BAD; }
+    printf("capture of one block (n = block * elements per thread), CPU emulator, median of %d runs;\n"
+           "cold: a fresh emulator (a page fault per thread's stack), warm: one kept between captures\n", REPS);
+    printf("%-6s %6s %8s %9s %9s %10s %10s %8s\n", "version", "block", "events", "cold", "warm", "to JSON", "JSON size", "target");
     for (size_t i = 0; i < ladder_count; i++) {
         for (size_t b = 0; b < 2; b++) {
             capture_desc d;
@@ -478,7 +902,7 @@ static int cmd_perf(int argc, char **argv)
             d.version = ladder_versions[i].id;
             d.block = blocks[b];
             d.data = "random-float";
-            double tc[REPS], tj[REPS];
+            double tc[REPS], tj[REPS], tw[REPS];
             size_t bytes = 0, events = 0;
             for (int r = 0; r < REPS; r++) {
                 trace t;
@@ -496,16 +920,26 @@ static int cmd_perf(int argc, char **argv)
                 trace_free(&t);
                 tc[r] = t1 - t0;
                 tj[r] = t2 - t1;
+                d.emu = warm;
+                trace_init(&t);
+                t0 = now_ms();
+                rc = do_capture(&d, &t);
+                tw[r] = now_ms() - t0;
+                trace_free(&t);
+                d.emu = NULL;
+                if (rc) { emu_destroy(warm); return rc; }
             }
+            qsort(tw, REPS, sizeof *tw, cmp_double);
             qsort(tc, REPS, sizeof *tc, cmp_double);
             qsort(tj, REPS, sizeof *tj, cmp_double);
-            int ok = tc[REPS / 2] + tj[REPS / 2] <= 50.0 && bytes < 1000000;
-            printf("%-7s %6u %8zu %6.2f ms %7.2f ms %8.1f kB %10s\n", ladder_versions[i].id, blocks[b], events,
-                   tc[REPS / 2], tj[REPS / 2], (double)bytes / 1000.0, ok ? "met" : "MISSED");
+            int ok = tw[REPS / 2] <= 10.0 && bytes < 1000000;
+            printf("%-7s %6u %8zu %6.2f ms %6.2f ms %7.2f ms %7.1f kB %8s\n", ladder_versions[i].id, blocks[b], events,
+                   tc[REPS / 2], tw[REPS / 2], tj[REPS / 2], (double)bytes / 1000.0, ok ? "met" : "MISSED");
         }
     }
-    puts("target: capture + JSON at most 50 ms, JSON under 1 MB (1024 threads)");
-    return 0;
+    emu_destroy(warm);
+    puts("target: a capture (warm) at most 10 ms, JSON under 1 MB");
+    return perf_grid();
 }
 
 /* ---- default: the ladder at a glance ---- */
@@ -525,7 +959,7 @@ static int cmd_ladder(void)
         int rc = do_capture(&d, &t);
         if (rc) return rc;
         stats s;
-        if ((rc = compute_stats(&t, &s))) { trace_free(&t); return rc; }
+        if ((rc = compute_stats(&t, 0, 0, &s))) { trace_free(&t); return rc; }
         const analysis_counters *c = &s.totals;
         char rr[40];
         snprintf(rr, sizeof rr, "%.9g/%.9g%s", (double)t.result, t.reference, trace_result_ok(&t) == 0 ? " WRONG" : "");
@@ -719,6 +1153,12 @@ int main(int argc, char **argv)
         o.event = o.phase = o.step = -1;
         return viewer_window(&o);
     }
+    /* Large arrays (a trace's events and lanes) always get their own mapping, so that growing them
+     * is a remap, not a copy; glibc would otherwise raise this threshold after the first large
+     * free and copy a whole-grid trace several times while it grows. */
+    mallopt(M_MMAP_THRESHOLD, 1 << 20);
+    /* the window takes Ctrl+C as SDL's quit event; everything else stops through `interrupted` */
+    if (strcmp(argv[1], "view") != 0) catch_interrupts();
     if (strcmp(argv[1], "ladder") == 0) return cmd_ladder();
     const char *cmd = argv[1];
     if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) { print_help(); return 0; }
@@ -729,9 +1169,12 @@ int main(int argc, char **argv)
     if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 2, argv + 2);
     if (strcmp(cmd, "capture") == 0) return cmd_capture(argc - 2, argv + 2);
     if (strcmp(cmd, "perf") == 0) return cmd_perf(argc - 2, argv + 2);
+    if (strcmp(cmd, "hazards") == 0) return cmd_hazards(argc - 2, argv + 2);
     if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
+    if (strcmp(cmd, "learn") == 0) return cmd_learn(argc - 2, argv + 2);
     if (strcmp(cmd, "verify") == 0) return verify_main(argc - 2, argv + 2);
     if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
+    if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
     if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);
     if (strcmp(cmd, "lesson") == 0) return cmd_lesson(argc - 2, argv + 2);
     return usage_error("unknown command \"%s\"%s", cmd, "");

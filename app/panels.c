@@ -69,6 +69,28 @@ static dl_colour lane_colour(const theme *th, int state)
     return (unsigned)state < sizeof c / sizeof c[0] ? c[state] : th->idle;
 }
 
+/* While a lesson's question is open, the pictures that would give the answer away hold back:
+ * ask before show. */
+static int holding_back(const ui *u)
+{
+    const session_lesson *L = &u->sc->s->lesson;
+    return L->active && L->ask != ASK_NONE && (L->state == ANSWER_OPEN || L->state == ANSWER_WRONG);
+}
+
+/* A lesson's marks on an item: what the step points at (accent), what the user picked (text
+ * colour), what an answer missed (the subtree colour) and what it got wrong (conflict). */
+static void lesson_marks(ui *u, int kind, size_t item, dl_rect c)
+{
+    const session_lesson *L = &u->sc->s->lesson;
+    if (!L->active) return;
+    const theme *th = u->th;
+    int t = c.w > 8 && c.h > 8 ? 3 : 2;
+    if (session_set_has(&L->highlight[kind], item)) dl_outline(u->l, c, th->accent, t);
+    if (session_set_has(&L->picked[kind], item)) dl_outline(u->l, c, th->text, t);
+    if (session_set_has(&L->missed[kind], item)) dl_outline(u->l, (dl_rect){c.x - 1, c.y - 1, c.w + 2, c.h + 2}, th->subtree, t);
+    if (session_set_has(&L->wrong[kind], item)) dl_outline(u->l, (dl_rect){c.x - 1, c.y - 1, c.w + 2, c.h + 2}, th->conflict, t);
+}
+
 /* ---------- source ---------- */
 
 static void draw_source(ui *u, const scene_pane *p, dl_rect r)
@@ -93,6 +115,9 @@ static void draw_source(ui *u, const scene_pane *p, dl_rect r)
         size_t len = nl ? (size_t)(nl - q) : strlen(q);
         int y = in.y + i * u->lh;
         if ((unsigned)ln == line) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh}, u->th->line);
+        lesson_marks(u, SESSION_ITEM_LINES, (size_t)ln, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh});
+        for (int k = 0; k < p->hz_nlines; k++) /* a line in a race: a red bar beside it */
+            if (p->hz_lines[k] == (unsigned)ln) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, u->pad > 3 ? u->pad - 1 : 2, u->lh}, u->th->conflict);
         char buf[256];
         size_t k = 0;
         for (size_t c = 0; c < len && k < sizeof buf - 1; c++) buf[k++] = q[c] == '\t' ? ' ' : q[c];
@@ -155,6 +180,7 @@ static grid memory_cells(ui *u, int pi, const scene_pane *p, dl_rect in, int row
         dl_colour bg = p->touched[i] == 1 ? th->read : p->touched[i] == 2 ? th->write : p->written[i] ? th->background : th->idle;
         dl_fill_hit(u->l, c, bg, HIT_CODE(HIT_CELL, pi, i));
         if (p->tree[i]) dl_outline(u->l, c, th->subtree, c.w > 6 ? 2 : 1);
+        if (pi == 0) lesson_marks(u, SESSION_ITEM_CELLS, i, c);
         if (p->written[i] && vh <= c.h) { /* values only where they fit, with a gap on each side */
             char v[24];
             snprintf(v, sizeof v, "%.6g", (double)p->cells[i]);
@@ -215,6 +241,7 @@ static void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)
         dl_colour col = lane_colour(u->th, p->lanes[tid]);
         if (u->to && u->ease > 0) col = mix(col, lane_colour(u->th, u->to->lanes[tid]), u->ease); /* lanes fade to their next state */
         dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, tid));
+        if (pi == 0) lesson_marks(u, SESSION_ITEM_LANES, tid, c);
     }
     dl_unclip(u->l);
 }
@@ -252,7 +279,8 @@ static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
     const trace *t = p->m->t;
     char title[200];
     int deg = p->worst_degree;
-    snprintf(title, sizeof title, S(u, STR_BANKS_TITLE), e->warp, S(u, e->kind == TRACE_SHARED_LOAD ? STR_LOAD : STR_STORE), deg, deg - 1);
+    int hold = holding_back(u);
+    snprintf(title, sizeof title, S(u, hold ? STR_BANKS_ASKING : STR_BANKS_TITLE), e->warp, S(u, e->kind == TRACE_SHARED_LOAD ? STR_LOAD : STR_STORE), deg, deg - 1);
     dl_rect in = panel(u, "banks", r, title);
     const theme *th = u->th;
     char code[160], b[260];
@@ -284,7 +312,8 @@ static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
         for (int q = 0; q < sb->nwords; q++)
             if (sb->words[q] == wd) slot = q;
         int bx = in.x + (int)(wd % BANKS) * cw + cw / 2, by = top + slot * bh;
-        dl_line(u->l, c.x + c.w / 2, c.y + c.h, bx, by, sb->nwords > 1 ? th->conflict : th->dim, sb->nwords > 1 ? 2 : 1);
+        int red = sb->nwords > 1 && !hold;
+        dl_line(u->l, c.x + c.w / 2, c.y + c.h, bx, by, red ? th->conflict : th->dim, red ? 2 : 1);
     }
     /* the banks: one box per distinct word, numbered by the wavefront that serves it */
     for (int bank = 0; bank < BANKS; bank++) {
@@ -292,15 +321,21 @@ static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
         int x = in.x + bank * cw;
         for (int q = 0; q < sb->nwords && q < waves; q++) { /* in motion, wavefronts land one after another */
             dl_rect c = {x, top + q * bh, cw - 1, bh - 1};
-            dl_colour col = sb->nwords > 1 ? th->conflict : th->working;
+            dl_colour col = sb->nwords > 1 && !hold ? th->conflict : th->working;
             dl_fill_hit(u->l, c, col, HIT_CODE(HIT_BANK, pi, bank));
+            if (pi == 0) lesson_marks(u, SESSION_ITEM_BANKS, (size_t)bank, c);
             char v[24];
-            if (sb->nwords > 1) snprintf(v, sizeof v, "%d", q + 1); /* the wavefront */
+            if (sb->nwords > 1 && hold) v[0] = '\0';
+            else if (sb->nwords > 1) snprintf(v, sizeof v, "%d", q + 1); /* the wavefront */
             else snprintf(v, sizeof v, "%lld", (long long)sb->words[q]);
             if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
                 dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
         }
-        if (!sb->nwords) dl_fill_hit(u->l, (dl_rect){x, top, cw - 1, 2}, th->grid, HIT_CODE(HIT_BANK, pi, bank));
+        if (!sb->nwords) {
+            dl_fill_hit(u->l, (dl_rect){x, top, cw - 1, bh - 1}, th->panel, HIT_CODE(HIT_BANK, pi, bank)); /* clickable, quiet */
+            dl_fill(u->l, (dl_rect){x, top, cw - 1, 2}, th->grid);
+            if (pi == 0) lesson_marks(u, SESSION_ITEM_BANKS, (size_t)bank, (dl_rect){x, top, cw - 1, bh - 1});
+        }
     }
     int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31") + 2, every = 1;
     while (every < BANKS && every * cw < numw) every *= 2;
@@ -381,12 +416,19 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
         const view_node *n = &m->nodes[i];
         if (n->step > p->step || n->word < lo || n->word >= hi) continue;
         dl_rect c = {in.x + (int)(n->word - lo) * cw, y0 + (n->level + 1) * rh, cw - 1, bh};
-        dl_colour col = warp_colour(th, n->thread / WARP_SIZE);
+        int off = n->value != n->expected; /* a race stored the wrong partial sum here */
+        dl_colour col = off ? th->conflict : warp_colour(th, n->thread / WARP_SIZE);
         dl_fill_hit(u->l, c, col, HIT_CODE(HIT_CELL, pi, n->word));
         if (n->step == p->step) dl_outline(u->l, c, th->text, 2);
+        if (pi == 0 && n->buf == -1) lesson_marks(u, SESSION_ITEM_CELLS, (size_t)n->word, c);
         else if (n->buf == -1 && (size_t)n->word < m->nwords && p->tree[n->word]) dl_outline(u->l, c, th->subtree, 2);
-        char v[24];
+        char v[48];
         snprintf(v, sizeof v, "%.6g", (double)n->value);
+        if (off) { /* the value against what it should hold, where that fits */
+            char both[48];
+            snprintf(both, sizeof both, "%.6g\xE2\x89\xA0%.6g", (double)n->value, (double)n->expected);
+            if (dl_text_width(u->l, DL_FONT_MONO, u->px, both) <= c.w - 2) memcpy(v, both, sizeof both);
+        }
         if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
             dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
     }
@@ -534,13 +576,26 @@ static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     snprintf(b, sizeof b, S(u, STR_STAT_DIVERGENT), (unsigned long long)c->divergent, (unsigned long long)c->warp_instructions);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     snprintf(b, sizeof b, S(u, STR_STAT_CONFLICTS), (unsigned long long)c->conflicts_load, (unsigned long long)c->conflicts_store);
-    line_at(u, in, row++, c->conflicts_load + c->conflicts_store ? th->conflict : th->text, DL_FONT_UI, b);
+    if (!holding_back(u)) line_at(u, in, row, c->conflicts_load + c->conflicts_store ? th->conflict : th->text, DL_FONT_UI, b);
+    row++;
     snprintf(b, sizeof b, S(u, STR_STAT_BARRIERS), (unsigned long long)c->barriers);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     snprintf(b, sizeof b, S(u, STR_STAT_SECTORS), (unsigned long long)c->sectors, (unsigned long long)c->sectors_min);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
-    snprintf(b, sizeof b, S(u, STR_STAT_RESULT), (double)m->t->result, m->t->reference);
-    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, p->wrong_result ? STR_STAT_WRONG : STR_STAT_RESULT), (double)m->t->result, m->t->reference);
+    line_at(u, in, row++, p->wrong_result ? th->conflict : th->text, DL_FONT_UI, b);
+    if (p->hz_count || u->sc->s->brk.schedule[0] || u->sc->s->brk.drop_barrier) {
+        char drop[80] = "";
+        if (pv->drop_barrier) snprintf(drop, sizeof drop, ", -__syncthreads@%u", pv->drop_barrier);
+        snprintf(b, sizeof b, S(u, STR_STAT_HAZARDS), p->hz_count, pv->schedule[0] ? pv->schedule : "lockstep", drop);
+        line_at(u, in, row++, p->hz_count ? th->conflict : th->text, DL_FONT_UI, b);
+    }
+    for (int k = 0; k < p->hz_nstep; k++) {
+        const trace_hazard *h = &m->t->hazards[p->hz_step[k]];
+        snprintf(b, sizeof b, S(u, STR_STAT_HAZARD), trace_hazard_words((trace_hazard_kind)h->kind), h->first.line, h->second.line,
+                 (long long)h->word, h->first.thread, h->second.thread);
+        line_at(u, in, row++, th->conflict, DL_FONT_UI, b);
+    }
     snprintf(b, sizeof b, S(u, STR_STAT_FROM), pv->device, pv->backend, pv->block, (unsigned long long)pv->n, pv->data);
     line_at(u, in, row++, th->dim, DL_FONT_UI, b);
 }
@@ -581,38 +636,43 @@ static void draw_pane(ui *u, int pi, dl_rect r)
     dl_panel_begin(u->l, "title", (dl_rect){r.x, r.y, r.w, u->blh + u->lh});
     dl_text(u->l, (dl_rect){r.x + u->pad, r.y, r.w - 2 * u->pad, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, p->title);
     dl_text(u->l, (dl_rect){r.x + u->pad, r.y + u->blh, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, p->summary);
-    int top = r.y + u->blh + u->lh + u->pad, tl_h = 2 * u->lh + 2 * u->pad;
-    dl_rect body = {r.x, top, r.w, r.y + r.h - top - tl_h - u->pad};
+    unsigned shown = u->sc->s->panels ? u->sc->s->panels : ~0u;
+    int has_timeline = (shown >> PANEL_TIMELINE) & 1;
+    int top = r.y + u->blh + u->lh + u->pad, tl_h = has_timeline ? 2 * u->lh + 2 * u->pad : 0;
+    dl_rect body = {r.x, top, r.w, r.y + r.h - top - tl_h - (has_timeline ? u->pad : 0)};
     int gap = u->pad;
-    /* wide: code and counters on the left, memory, lanes and banks on the right; narrow (compare,
-     * presenter, small screens): one column, the pictures first */
-    if (r.w >= 70 * u->digit) {
-        int lw = r.w * 38 / 100, sh = body.h * 58 / 100;
-        draw_source(u, p, (dl_rect){body.x, body.y, lw - gap, sh - gap});
-        draw_stats(u, p, (dl_rect){body.x, body.y + sh, lw - gap, body.h - sh});
-        int rx = body.x + lw, rw = body.w - lw;
-        int ph = body.h * 34 / 100, mh = body.h * 20 / 100, lh = body.h * 18 / 100;
-        draw_picture(u, pi, p, (dl_rect){rx, body.y, rw, ph - gap});
-        draw_memory(u, pi, p, (dl_rect){rx, body.y + ph, rw, mh - gap});
-        draw_lanes(u, pi, p, (dl_rect){rx, body.y + ph + mh, rw, lh - gap});
-        draw_banks(u, pi, bp, (dl_rect){rx, body.y + ph + mh + lh, rw, body.h - ph - mh - lh}, waves);
-    } else {
-        static const int cut[6] = {12, 25, 14, 12, 22, 15}; /* source, picture, memory, lanes, banks, stats: % */
-        int y = body.y;
-        dl_rect rr[6];
-        for (int i = 0; i < 6; i++) {
-            int hh = i == 5 ? body.y + body.h - y : body.h * cut[i] / 100;
-            rr[i] = (dl_rect){body.x, y, body.w, hh - (i == 5 ? 0 : gap)};
-            y += hh;
+    /* the panels with their share of the height; wide: code and counters on the left, the
+     * pictures on the right; narrow (compare, presenter, small screens): one column, pictures first */
+    static const struct { int panel, weight, left, order; } table[] = {
+        {PANEL_SOURCE, 58, 1, 0}, {PANEL_STATS, 42, 1, 5}, {PANEL_PICTURE, 34, 0, 1},
+        {PANEL_MEMORY, 20, 0, 2}, {PANEL_LANES, 18, 0, 3}, {PANEL_BANKS, 28, 0, 4}};
+    enum { NP = sizeof table / sizeof table[0] };
+    int wide = r.w >= 70 * u->digit, sum[2] = {0, 0}, any[2] = {0, 0};
+    for (int i = 0; i < NP; i++)
+        if (shown >> table[i].panel & 1) { int c = wide ? table[i].left : 0; sum[c] += table[i].weight; any[c] = 1; }
+    int lw = wide && any[1] && any[0] ? r.w * 38 / 100 : wide && any[1] ? r.w : 0;
+    dl_rect col[2] = {{body.x + lw, body.y, body.w - lw, body.h}, {body.x, body.y, lw - (any[0] ? gap : 0), body.h}};
+    int y[2] = {body.y, body.y}, done[2] = {0, 0};
+    for (int o = 0; o < NP; o++) { /* in display order: narrow stacks by `order`, wide by the table */
+        int i = -1;
+        for (int k = 0; k < NP; k++)
+            if ((wide ? k : table[k].order) == o) i = k;
+        if (i < 0 || !(shown >> table[i].panel & 1)) continue;
+        int c = wide ? table[i].left : 0;
+        done[c] += table[i].weight;
+        int bottom = col[c].y + (int)((long)col[c].h * done[c] / (sum[c] ? sum[c] : 1));
+        dl_rect pr = {col[c].x, y[c], col[c].w, bottom - y[c] - (done[c] == sum[c] ? 0 : gap)};
+        y[c] = bottom;
+        switch (table[i].panel) {
+        case PANEL_SOURCE: draw_source(u, p, pr); break;
+        case PANEL_STATS: draw_stats(u, p, pr); break;
+        case PANEL_PICTURE: draw_picture(u, pi, p, pr); break;
+        case PANEL_MEMORY: draw_memory(u, pi, p, pr); break;
+        case PANEL_LANES: draw_lanes(u, pi, p, pr); break;
+        default: draw_banks(u, pi, bp, pr, waves); break;
         }
-        draw_source(u, p, rr[0]);
-        draw_picture(u, pi, p, rr[1]);
-        draw_memory(u, pi, p, rr[2]);
-        draw_lanes(u, pi, p, rr[3]);
-        draw_banks(u, pi, bp, rr[4], waves);
-        draw_stats(u, p, rr[5]);
     }
-    draw_timeline(u, p, (dl_rect){r.x, r.y + r.h - tl_h, r.w, tl_h});
+    if (has_timeline)     draw_timeline(u, p, (dl_rect){r.x, r.y + r.h - tl_h, r.w, tl_h});
 }
 
 /* ---------- benchmark view ---------- */
@@ -735,6 +795,96 @@ static void draw_bench(ui *u, dl_rect r)
     }
 }
 
+/* ---------- lessons ---------- */
+
+/* Splits text into lines that fit width: at spaces, or between any two Chinese characters (which
+ * need no space to break). Returns the number of lines; each is [starts[i], starts[i] + lens[i]). */
+static int wrap(ui *u, const char *text, int width, int px, const char **starts, size_t *lens, int max)
+{
+    int n = 0;
+    const char *p = text;
+    while (*p && n < max) {
+        while (*p == ' ') p++;
+        const char *line = p, *brk = NULL, *q = p;
+        int w = 0;
+        while (*q && *q != '\n') {
+            const char *before = q;
+            uint32_t cp = dl_utf8_next(&q);
+            int cw = u->l->m.advance(u->l->m.ctx, DL_FONT_UI, px, cp);
+            if (w + cw > width && before > line) { q = before; break; }
+            w += cw;
+            if (cp == ' ' || cp >= 0x2E80) brk = cp == ' ' ? before : q; /* break after a CJK character, at a space */
+        }
+        const char *end = q;
+        if (*q && *q != '\n' && brk && brk > line) end = brk;
+        starts[n] = line;
+        lens[n++] = (size_t)(end - line);
+        p = end;
+        if (*p == '\n') p++;
+    }
+    return n;
+}
+
+static int text_block(ui *u, dl_rect r, int y, int px, dl_colour c, const char *text)
+{
+    const char *starts[64];
+    size_t lens[64];
+    int lh = dl_text_height(u->l, DL_FONT_UI, px), n = wrap(u, text, r.w, px, starts, lens, 64);
+    for (int i = 0; i < n && y + lh <= r.y + r.h; i++, y += lh) {
+        char buf[1024];
+        size_t len = lens[i] < sizeof buf - 1 ? lens[i] : sizeof buf - 1;
+        memcpy(buf, starts[i], len);
+        buf[len] = '\0';
+        dl_text(u->l, (dl_rect){r.x, y, r.w, lh}, DL_FONT_UI, px, DL_LEFT, c, buf);
+    }
+    return y;
+}
+
+/* The narration of a lesson step, its question, the answer typed and the feedback. Presenter
+ * mode reads from the back of a room: the narration takes the larger size. */
+static void draw_narration(ui *u, dl_rect r)
+{
+    const session_lesson *L = &u->sc->s->lesson;
+    const theme *th = u->th;
+    dl_rect in = panel(u, "narration", r, NULL);
+    char b[600];
+    snprintf(b, sizeof b, S(u, STR_LESSON_STEP), L->title, L->index + 1, L->count);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    int px = u->px, lh = dl_text_height(u->l, DL_FONT_UI, px); /* presenter's base size is already a room's */
+    int y = text_block(u, in, in.y + u->lh, px, th->text, L->say);
+    if (L->ask != ASK_NONE) {
+        y = text_block(u, in, y + u->pad, px, th->accent, L->prompt);
+        for (int o = 0; o < L->noptions; o++) {
+            snprintf(b, sizeof b, "%c)  %s", 'a' + o, L->options[o]);
+            int chosen = L->typed[0] == 'a' + o && L->ask == ASK_CHOICE;
+            if (chosen && y + lh <= in.y + in.h) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, lh}, th->line);
+            y = text_block(u, in, y, px, th->text, b);
+        }
+        const char *state = NULL;
+        char sb[600];
+        if (L->state == ANSWER_RIGHT) state = S(u, STR_LESSON_RIGHT);
+        else if (L->state == ANSWER_WRONG) state = S(u, STR_LESSON_WRONG);
+        else if (L->state == ANSWER_REVEALED) { snprintf(sb, sizeof sb, S(u, STR_LESSON_REVEALED), L->answer_text); state = sb; }
+        else if (L->ask == ASK_NUMBER || L->ask == ASK_CHOICE) { snprintf(sb, sizeof sb, S(u, STR_LESSON_ASK_TYPE), L->typed[0] ? L->typed : "_"); state = sb; }
+        else state = S(u, STR_LESSON_ASK_PICK);
+        y = text_block(u, in, y + u->pad, px, L->state == ANSWER_RIGHT ? th->working : L->state == ANSWER_WRONG ? th->conflict : th->accent, state);
+        if (L->explain[0] && L->state != ANSWER_RIGHT) y = text_block(u, in, y, px, th->text, L->explain);
+    }
+    if (y + u->lh <= in.y + in.h) dl_text(u->l, (dl_rect){in.x, in.y + in.h - u->lh, in.w, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->dim, S(u, STR_LESSON_NEXT));
+}
+
+static void draw_menu(ui *u, dl_rect r)
+{
+    const session_lesson *L = &u->sc->s->lesson;
+    dl_rect in = panel(u, "menu", r, NULL);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, S(u, STR_MENU_TITLE));
+    int y = in.y + u->blh + u->pad, lh = u->blh;
+    for (int i = 0; i < L->nmenu && y + lh <= in.y + in.h; i++, y += lh) {
+        if (i == L->menu_sel) dl_fill(u->l, (dl_rect){in.x, y, in.w, lh}, u->th->line);
+        dl_text(u->l, (dl_rect){in.x + u->pad, y, in.w - 2 * u->pad, lh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, L->menu[i]);
+    }
+}
+
 /* ---------- help, footer, tooltip ---------- */
 
 static void draw_help(ui *u, dl_rect r)
@@ -762,13 +912,14 @@ static void draw_help(ui *u, dl_rect r)
     }
 }
 
-static void draw_footer(ui *u, dl_rect r)
+static void draw_footer(ui *u, dl_rect r, int with_legend)
 {
     const scene *sc = u->sc;
     const theme *th = u->th;
     dl_panel_begin(u->l, "footer", r);
     int y = r.y, x = r.x + u->pad, sw = u->lh * 2 / 3, right = r.x + r.w - u->pad;
-    if (sc->overlay != OVERLAY_BENCH) { /* the legend flows over two lines at most */
+    if (!with_legend) {
+    } else if (sc->overlay != OVERLAY_BENCH) { /* the legend flows over two lines at most */
         static const struct { int state; str_id name; } legend[] = {
             {VIEW_LANE_WORKING, STR_LEGEND_WORKING}, {VIEW_LANE_DIVERGED, STR_LEGEND_DIVERGED}, {VIEW_LANE_IDLE, STR_LEGEND_IDLE},
             {VIEW_LANE_BARRIER, STR_LEGEND_BARRIER}, {VIEW_LANE_EXITED, STR_LEGEND_EXITED}, {-1, STR_LEGEND_READ},
@@ -831,9 +982,18 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     u.digit = dl_text_width(l, DL_FONT_MONO, u.px, "0");
     dl_reset(l);
     dl_fill(l, (dl_rect){0, 0, w, h}, u.th->background);
-    int footer_h = 4 * u.lh + u.pad;
+    /* a presented lesson needs the room: the legend gives way to the narration */
+    int legend = !(sc->s->lesson.active && sc->s->presenter);
+    int footer_h = (legend ? 4 : 2) * u.lh + u.pad;
     dl_rect main = {0, 0, w, h - footer_h};
-    if (sc->overlay == OVERLAY_HELP) {
+    if (sc->s->lesson.active && sc->overlay != OVERLAY_MENU && sc->overlay != OVERLAY_HELP) { /* a lesson: narration below the picture */
+        int nh = main.h * (sc->s->presenter ? 38 : 30) / 100;
+        draw_narration(&u, (dl_rect){u.pad, main.h - nh, w - 2 * u.pad, nh - u.pad});
+        main.h -= nh;
+    }
+    if (sc->overlay == OVERLAY_MENU) {
+        draw_menu(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_HELP) {
         draw_help(&u, inset(main, u.pad));
     } else if (sc->overlay == OVERLAY_BENCH) {
         draw_bench(&u, inset(main, u.pad));
@@ -845,7 +1005,7 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     } else {
         draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad});
     }
-    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h});
+    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend);
     draw_tooltip(&u, w, h);
 }
 

@@ -235,6 +235,12 @@ static int m_advance(void *ctx, dl_font role, int px, uint32_t cp)
     return g ? g->adv : px / 2;
 }
 
+int rsdl_ascent(rsdl *x, dl_font role, int px)
+{
+    face *f = face_get(x, role, px);
+    return f ? f->ascent : px * 4 / 5;
+}
+
 static int m_height(void *ctx, dl_font role, int px)
 {
     face *f = face_get(ctx, role, px);

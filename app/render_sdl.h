@@ -29,6 +29,8 @@ rsdl *rsdl_create(SDL_Renderer *r, const rsdl_font_file files[DL_FONT_COUNT], ch
 void rsdl_destroy(rsdl *x);
 /* Metrics for dl_init. */
 dl_metrics rsdl_metrics(rsdl *x);
+/* A font's baseline below the top of its line box (what an SVG's text needs). */
+int rsdl_ascent(rsdl *x, dl_font f, int px);
 /* Draws every item. */
 void rsdl_execute(rsdl *x, const dl_list *l);
 /* 1 when the font of that role (or its fallback) has a glyph for the code point. */

@@ -14,13 +14,6 @@ enum {
     WORD_BYTES = 4  /* a bank's word */
 };
 
-/* What the mouse can find: kind in the top byte, pane in bit 23, index below. */
-enum { HIT_CELL = 1, HIT_LANE = 2, HIT_BANK = 3 };
-#define HIT_CODE(kind, pane, index) ((uint32_t)(kind) << 24 | (uint32_t)(pane) << 23 | ((uint32_t)(index) & 0x7FFFFFu))
-#define HIT_KIND(h) ((int)((h) >> 24))
-#define HIT_PANE(h) ((int)((h) >> 23 & 1u))
-#define HIT_INDEX(h) ((int64_t)((h) & 0x7FFFFFu))
-
 typedef struct scene_bank {
     int nwords;          /* distinct words this bank serves in the access (its degree) */
     int64_t words[WARP_SIZE];
@@ -67,6 +60,13 @@ typedef struct scene_pane {
     int64_t tree_first, tree_cols; /* unused by the scene: the panels fit the window */
     int64_t tree_focus;      /* the word the tree's window holds */
     unsigned shfl_warp;
+    /* races (the trace's hazards) of this block: how many, the lines they join, this step's */
+    size_t hz_count;
+    unsigned hz_lines[16];
+    int hz_nlines;
+    size_t hz_step[4];
+    int hz_nstep;
+    int wrong_result;        /* the result is off its reference by more than rounding */
 } scene_pane;
 
 typedef struct scene {

@@ -77,6 +77,52 @@ void session_free(session *s)
     pane_free(&s->pane[1]);
 }
 
+int session_set_has(const session_set *s, size_t i) { return i < SESSION_ITEM_MAX && (s->bits[i / 8] >> (i % 8) & 1); }
+
+void session_set_put(session_set *s, size_t i, int on)
+{
+    if (i >= SESSION_ITEM_MAX) return;
+    if (on) s->bits[i / 8] |= (uint8_t)(1u << (i % 8));
+    else s->bits[i / 8] &= (uint8_t)~(1u << (i % 8));
+}
+
+/* hit code -> (item kind, index) for picks: lanes, banks, shared words (tree nodes are words) */
+static void pick(session *s, uint32_t hit)
+{
+    session_lesson *L = &s->lesson;
+    static const int kinds[] = {[HIT_LANE] = SESSION_ITEM_LANES, [HIT_BANK] = SESSION_ITEM_BANKS, [HIT_CELL] = SESSION_ITEM_CELLS};
+    static const session_ask asks[] = {[HIT_LANE] = ASK_LANES, [HIT_BANK] = ASK_BANKS, [HIT_CELL] = ASK_CELLS};
+    int k = HIT_KIND(hit);
+    if (k <= 0 || k > HIT_BANK || asks[k] != L->ask || L->state == ANSWER_RIGHT || L->state == ANSWER_REVEALED) return;
+    size_t i = (size_t)HIT_INDEX(hit);
+    session_set *set = &L->picked[kinds[k]];
+    session_set_put(set, i, !session_set_has(set, i));
+}
+
+static void type(session *s, const char *text)
+{
+    session_lesson *L = &s->lesson;
+    if (L->ask != ASK_NUMBER && L->ask != ASK_CHOICE) return;
+    for (const char *p = text; *p; p++) {
+        size_t n = strlen(L->typed);
+        if (*p == '\b') { if (n) L->typed[n - 1] = '\0'; continue; }
+        if (L->ask == ASK_CHOICE) { /* one letter: the option */
+            if (*p >= 'a' && *p < 'a' + L->noptions) { L->typed[0] = *p; L->typed[1] = '\0'; }
+            continue;
+        }
+        if ((*p >= '0' && *p <= '9') || *p == '.' || *p == '-' || *p == 'e') {
+            if (n + 1 < sizeof L->typed) { L->typed[n] = *p; L->typed[n + 1] = '\0'; }
+        }
+    }
+}
+
+static void lesson_request(session *s, int kind, long arg)
+{
+    s->lesson.requests++;
+    s->lesson.request_kind = kind;
+    s->lesson.request_arg = arg;
+}
+
 const theme *session_theme(const session *s) { return &s->themes[s->theme_index & 1]; }
 
 const char *session_next_version(const char *id)
@@ -109,7 +155,7 @@ int session_set_trace(session *s, int p, trace *t, char *err, size_t errlen)
 {
     session_pane *sp = &s->pane[p];
     view_model m;
-    if (view_build(&m, t, 0, 0, s->fine, err, errlen)) return -1;
+    if (view_build(&m, t, s->pass, s->block_index, s->fine, err, errlen)) return -1;
     pane_free(sp);
     sp->t = *t;
     trace_init(t); /* ownership moved */
@@ -134,7 +180,7 @@ static int load_version(session *s, int p, const char *version)
     }
     trace t;
     trace_init(&t);
-    if (s->loader.load(s->loader.ctx, version, &t, note, sizeof note, err, sizeof err) ||
+    if (s->loader.load(s->loader.ctx, version, &s->brk, &t, note, sizeof note, err, sizeof err) ||
         session_set_trace(s, p, &t, err, sizeof err)) {
         trace_free(&t);
         status_raw(s, err);
@@ -207,7 +253,7 @@ static void toggle_fine(session *s)
         size_t ev = p->step < p->m.nsteps ? p->m.order[p->m.steps[p->step].first] : 0;
         view_model m;
         char err[256];
-        if (view_build(&m, &p->t, 0, 0, s->fine, err, sizeof err)) { status_raw(s, err); continue; }
+        if (view_build(&m, &p->t, s->pass, s->block_index, s->fine, err, sizeof err)) { status_raw(s, err); continue; }
         view_free(&p->m);
         p->m = m;
         p->step = 0;
@@ -233,6 +279,55 @@ static void set_version(session *s, const char *id)
     long ph = current_phase(s);
     if (load_version(s, 0, id)) return;
     if (s->compare && !load_version(s, 1, session_next_version(s->pane[0].t.prov.version))) seek_phase(s, ph);
+}
+
+/* break-it: recapture what is shown with the new switches; if that fails, keep the old ones */
+static void rebreak(session *s, session_break nb)
+{
+    session_break old = s->brk;
+    s->brk = nb;
+    char v0[16], v1[16];
+    snprintf(v0, sizeof v0, "%s", s->pane[0].t.prov.version);
+    snprintf(v1, sizeof v1, "%s", s->pane[1].t.prov.version);
+    long ph = current_phase(s);
+    if (!s->pane[0].loaded || load_version(s, 0, v0) || (s->compare && load_version(s, 1, v1))) {
+        char why[sizeof s->status_text];
+        snprintf(why, sizeof why, "%s", s->status_text);
+        s->brk = old;
+        if (s->pane[0].loaded) load_version(s, 0, v0);
+        status_raw(s, why);
+        return;
+    }
+    seek_phase(s, ph);
+}
+
+static void set_schedule(session *s, const char *name)
+{
+    static const char *const cycle[] = {"", "its:1", "adversarial"}; /* lockstep first */
+    session_break nb = s->brk;
+    if (name[0]) snprintf(nb.schedule, sizeof nb.schedule, "%s", strcmp(name, "lockstep") ? name : "");
+    else {
+        size_t k = 0;
+        for (size_t i = 0; i < sizeof cycle / sizeof cycle[0]; i++)
+            if (!strcmp(cycle[i], s->brk.schedule)) k = (i + 1) % (sizeof cycle / sizeof cycle[0]);
+        snprintf(nb.schedule, sizeof nb.schedule, "%s", cycle[k]);
+    }
+    rebreak(s, nb);
+}
+
+static void drop_barrier(session *s, long line)
+{
+    session_break nb = s->brk;
+    const session_pane *p = &s->pane[0];
+    if (line < 0) { /* the barrier of the current step */
+        if (!p->loaded || p->step >= p->m.nsteps || p->m.steps[p->step].kind != TRACE_BARRIER) {
+            status_raw(s, "D drops the __syncthreads of the current step: step to a barrier first (Shift+D puts it back)");
+            return;
+        }
+        line = (long)p->m.steps[p->step].line;
+    }
+    nb.drop_barrier = (unsigned)line;
+    rebreak(s, nb);
 }
 
 static void bench_size(session *s, long delta)
@@ -355,11 +450,38 @@ static void apply_one(session *s, const action *a)
     case ACT_BENCH_SIZE: bench_size(s, a->i); break;
     case ACT_FULLSCREEN: s->fullscreen_requests++; break;
     case ACT_SCREENSHOT: s->screenshot_requests++; break;
+    case ACT_RECORD:
+        if (!s->pane[0].loaded) break;
+        s->recording = !s->recording;
+        if (s->recording) {
+            s->record_from = (long)s->pane[0].step;
+            char at[32];
+            snprintf(at, sizeof at, "%ld", s->record_from);
+            status_str(s, STR_RECORDING, at);
+        } else {
+            s->export_requests++;
+        }
+        break;
     case ACT_ESCAPE: /* an overlay closes first: a clicker's Esc must not end the lecture */
         s->overlay = s->overlay != OVERLAY_NONE ? OVERLAY_NONE : OVERLAY_QUIT;
         break;
     case ACT_QUIT: s->overlay = OVERLAY_QUIT; break;
     case ACT_MOTION: s->no_motion = !s->no_motion; break;
+    case ACT_SCHEDULE: set_schedule(s, a->s); break;
+    case ACT_DROP: drop_barrier(s, a->i); break;
+    case ACT_LESSON: if (s->lesson.active) lesson_request(s, ACT_LESSON, a->i); break;
+    case ACT_PICK: if (s->lesson.active) pick(s, (uint32_t)a->i); break;
+    case ACT_TYPE: if (s->lesson.active) type(s, a->s); break;
+    case ACT_ANSWER:
+        if (s->overlay == OVERLAY_MENU) lesson_request(s, ACT_MENU, s->lesson.menu_sel);
+        else if (s->lesson.active && s->lesson.ask != ASK_NONE) lesson_request(s, ACT_ANSWER, 0);
+        break;
+    case ACT_REVEAL: if (s->lesson.active && s->lesson.ask != ASK_NONE) lesson_request(s, ACT_REVEAL, 0); break;
+    case ACT_MENU:
+        if (s->overlay != OVERLAY_MENU || !s->lesson.nmenu) break;
+        if (a->i == 0) lesson_request(s, ACT_MENU, s->lesson.menu_sel);
+        else s->lesson.menu_sel = (int)((s->lesson.menu_sel + a->i + s->lesson.nmenu) % s->lesson.nmenu);
+        break;
     default: break;
     }
 }

@@ -15,6 +15,13 @@
 #include "trace.h"
 #include "view.h"
 
+/* What the mouse can find: kind in the top byte, pane in bit 23, index below. */
+enum { HIT_CELL = 1, HIT_LANE = 2, HIT_BANK = 3 };
+#define HIT_CODE(kind, pane, index) ((uint32_t)(kind) << 24 | (uint32_t)(pane) << 23 | ((uint32_t)(index) & 0x7FFFFFu))
+#define HIT_KIND(h) ((int)((h) >> 24))
+#define HIT_PANE(h) ((int)((h) >> 23 & 1u))
+#define HIT_INDEX(h) ((int64_t)((h) & 0x7FFFFFu))
+
 typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
 
 /* X(id, name in scripts, argument) */
@@ -42,11 +49,20 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_BENCH_SIZE, "bench-size", ARG_INT)    \
     X(ACT_FULLSCREEN, "fullscreen", ARG_NONE)   \
     X(ACT_SCREENSHOT, "screenshot", ARG_NONE)   \
+    X(ACT_RECORD, "record", ARG_NONE)           \
     X(ACT_PICTURE, "picture", ARG_INT)          \
     X(ACT_WARP, "warp", ARG_INT)                \
     X(ACT_SLICE, "slice", ARG_INT)              \
     X(ACT_MOTION, "motion", ARG_NONE)           \
     X(ACT_REPLAY, "replay", ARG_NONE)           \
+    X(ACT_LESSON, "lesson", ARG_INT)            \
+    X(ACT_PICK, "pick", ARG_INT)                \
+    X(ACT_TYPE, "type", ARG_STR)                \
+    X(ACT_ANSWER, "answer", ARG_NONE)           \
+    X(ACT_REVEAL, "reveal", ARG_NONE)           \
+    X(ACT_MENU, "menu", ARG_INT)                \
+    X(ACT_SCHEDULE, "schedule", ARG_STR)        \
+    X(ACT_DROP, "drop-barrier", ARG_INT)        \
     X(ACT_ESCAPE, "escape", ARG_NONE)           \
     X(ACT_QUIT, "quit", ARG_NONE)
 
@@ -62,6 +78,10 @@ typedef enum act_kind {
  * ACT_SEEK_*: i is the index. ACT_VERSION: s is the version id. ACT_COMPARE: s is an id, "next"
  * (the version after pane 0's) or "off"; "" toggles. ACT_LANG: "en", "zh" or "" (toggle).
  * ACT_PICTURE: i is a session_picture, or -1 for the next one. ACT_WARP, ACT_SLICE: +1 or -1.
+ * ACT_SCHEDULE: a schedule ("lockstep", "its:7", "adversarial"), "" for the next of those three.
+ * ACT_DROP: leave out the __syncthreads of line i (-1: the one of the current step; 0: none).
+ * ACT_LESSON: +1 next step, -1 back. ACT_PICK: a hit code to pick or unpick. ACT_TYPE: text typed
+ * into the answer ("\b" erases one character). ACT_MENU: +1/-1 moves the menu's selection, 0 opens it.
  * ACT_SELECT: i is a shared word of pane `pane` (-1: none). ACT_HOVER: i is the hit code under the
  * mouse (panels' codes; 0: nothing), x and y where the mouse is. */
 typedef struct action {
@@ -75,16 +95,59 @@ const char *act_name(act_kind k);
 /* Parses "step:+1", "version:v1", "compare:off", "escape"...; 0 or -1 with err. */
 int act_parse(const char *text, action *a, char *err, size_t errlen);
 
+/* The panels of a pane, as bits of session.panels (0: all). A lesson's step picks some. */
+enum { PANEL_SOURCE, PANEL_PICTURE, PANEL_MEMORY, PANEL_LANES, PANEL_BANKS, PANEL_STATS, PANEL_TIMELINE, PANEL_COUNT };
+
 /* What the top picture shows: chosen by the step (auto) or pinned by the user. */
 typedef enum session_picture { PICTURE_AUTO, PICTURE_TREE, PICTURE_LOADS, PICTURE_SHUFFLE, PICTURE_COUNT } session_picture;
 
-typedef enum session_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_BENCH, OVERLAY_QUIT } session_overlay;
+typedef enum session_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_BENCH, OVERLAY_QUIT, OVERLAY_MENU } session_overlay;
+
+/* A lesson on screen, as plain state the lesson driver (learn.c) fills from its player and the
+ * panels draw: narration, the question, what the user picked or typed, and the feedback. Items
+ * are sets of lanes (threads), banks, shared words and source lines, as bits. */
+enum { SESSION_ITEM_LANES, SESSION_ITEM_BANKS, SESSION_ITEM_CELLS, SESSION_ITEM_LINES, SESSION_ITEMS };
+enum { SESSION_ITEM_MAX = 2048, SESSION_OPTIONS = 8, SESSION_MENU = 64 };
+typedef struct session_set {
+    uint8_t bits[SESSION_ITEM_MAX / 8];
+} session_set;
+
+typedef enum session_ask { ASK_NONE, ASK_LANES, ASK_BANKS, ASK_CELLS, ASK_NUMBER, ASK_CHOICE } session_ask;
+typedef enum session_answer_state { ANSWER_OPEN, ANSWER_WRONG, ANSWER_RIGHT, ANSWER_REVEALED } session_answer_state;
+
+typedef struct session_lesson {
+    int active;
+    char title[200];
+    size_t index, count;
+    char say[4096], prompt[1024], explain[2048], answer_text[256];
+    char options[SESSION_OPTIONS][256];
+    int noptions;
+    session_ask ask;
+    session_answer_state state;
+    char typed[32];             /* a number being typed, or the option letter */
+    session_set highlight[SESSION_ITEMS], picked[SESSION_ITEMS], missed[SESSION_ITEMS], wrong[SESSION_ITEMS];
+    /* the lesson menu (OVERLAY_MENU) */
+    char menu[SESSION_MENU][200];
+    int nmenu, menu_sel;
+    unsigned requests;          /* bumped by next/back/answer/reveal/open: the driver acts on them */
+    int request_kind;           /* the last request: ACT_LESSON (+1/-1 in request_arg), ACT_ANSWER, ACT_REVEAL, ACT_MENU */
+    long request_arg;
+} session_lesson;
+
+int session_set_has(const session_set *s, size_t i);
+void session_set_put(session_set *s, size_t i, int on);
 
 /* How a pane gets its trace: capture a version (the viewer passes the emulator or GPU), or
  * nothing (a viewer of a recorded trace cannot switch versions). */
+typedef struct session_break {
+    char schedule[32];      /* "" (lockstep), its:SEED, adversarial ... (capture.h) */
+    unsigned drop_barrier;  /* a __syncthreads line left out, 0: none */
+} session_break;
+
 typedef struct session_loader {
     void *ctx;
-    int (*load)(void *ctx, const char *version, trace *t, char *note, size_t notelen, char *err, size_t errlen);
+    /* capture `version` with the session's break-it switches */
+    int (*load)(void *ctx, const char *version, const session_break *b, trace *t, char *note, size_t notelen, char *err, size_t errlen);
 } session_loader;
 
 typedef struct session_pane {
@@ -101,7 +164,9 @@ typedef struct session_pane {
 typedef struct session {
     session_pane pane[2];
     int compare, fine, playing;
+    unsigned pass, block_index; /* the traced block the panes show (--pass, --block-index) */
     session_picture picture;
+    unsigned panels;         /* 1 << PANEL_...: the panels shown; 0 shows them all */
     int no_motion;           /* reduced motion: steps jump */
     unsigned motion_serial;  /* bumped when a move starts; the window restarts its clock */
     double speed;        /* steps per second */
@@ -117,9 +182,14 @@ typedef struct session {
     int mouse_x, mouse_y;
     int quit;
     unsigned fullscreen_requests, screenshot_requests; /* the window carries these out */
+    int recording;             /* ACT_RECORD: the first marks where, the second asks for an export */
+    long record_from;          /* pane 0's step when recording started */
+    unsigned export_requests;  /* the window exports record_from .. the current step as a GIF */
     str_id status_id;    /* STR_COUNT: status_text is shown as it is */
     char status_text[512];
     session_loader loader;
+    session_break brk;       /* break-it: the schedule and a dropped barrier, for every capture */
+    session_lesson lesson;
     uint64_t generation; /* bumped by every change, so derived data knows when to rebuild */
 } session;
 

@@ -16,6 +16,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_BANKS_NONE, "banks: no shared-memory access in this step", "bank：这一步没有访问共享内存")                \
     X(STR_BANKS_TITLE, "lanes to banks: warp %u %s, conflict degree %d (%d extra wavefronts)",                    \
       "lane 到 bank：线程束 %u %s，冲突度 %d（多出 %d 次 wavefront）")                                                     \
+    X(STR_BANKS_ASKING, "lanes to banks: warp %u %s (answer first: the conflicts show after)", "lane 到 bank：线程束 %u %s（请先作答，之后再显示冲突）") \
     X(STR_LOAD, "load", "读")                                                                                    \
     X(STR_STORE, "store", "写")                                                                                  \
     X(STR_SOURCE_TITLE, "%s  line %u", "%s  第 %u 行")                                                           \
@@ -115,6 +116,26 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_DIFF_CONFLICT, "%s: %d-way conflict, %d extra wavefronts", "%s：%d 路 bank 冲突，多出 %d 次 wavefront") \
     X(STR_DIFF_NONE, "%s: no bank conflict", "%s：没有 bank 冲突")                                          \
     X(STR_DIFF_LANES, "%s: %d of %d lanes work", "%s：%d / %d 个 lane 工作")                                \
+    X(STR_KEY_LESSON_NEXT, "lesson: next step (slide clicker)", "课程：下一步（翻页笔）")                   \
+    X(STR_KEY_LESSON_BACK, "lesson: step back", "课程：上一步")                                          \
+    X(STR_KEY_ANSWER, "answer: type a number or a letter, click items, then Enter", "作答：输入数字或字母，或点选，然后回车") \
+    X(STR_KEY_REVEAL, "show the answer", "显示答案")                                                     \
+    X(STR_KEY_MENU, "lessons: choose, Enter opens", "课程列表：选择，回车打开")                              \
+    X(STR_LESSON_STEP, "%s   step %zu of %zu", "%s   第 %zu / %zu 步")                                     \
+    X(STR_LESSON_ASK_PICK, "Click to pick, then Enter.  H: show the answer", "点击选择，然后回车。H：显示答案") \
+    X(STR_LESSON_ASK_TYPE, "Type the answer, then Enter: %s", "输入答案后回车：%s")                           \
+    X(STR_LESSON_RIGHT, "Right.  PgDn: next", "正确。PgDn：下一步")                                           \
+    X(STR_LESSON_WRONG, "Not quite: what you missed is outlined, what was wrong is red.  Try again, or H", "不完全对：漏选的已框出，选错的标为红色。再试一次，或按 H") \
+    X(STR_LESSON_REVEALED, "The answer: %s", "答案：%s")                                                     \
+    X(STR_LESSON_NEXT, "PgDn: next   PgUp: back", "PgDn：下一步   PgUp：上一步")                            \
+    X(STR_MENU_TITLE, "Lessons (Down/Up, Enter)", "课程（上下键选择，回车打开）")                              \
+    X(STR_KEY_SCHEDULE, "break it: schedule lockstep, independent threads (its:1), adversarial", "破坏它：调度 锁步、独立线程调度（its:1）、对抗式") \
+    X(STR_KEY_DROP, "break it: leave out this step's __syncthreads", "破坏它：去掉这一步的 __syncthreads")            \
+    X(STR_KEY_UNDROP, "put the __syncthreads back", "恢复 __syncthreads")                                       \
+    X(STR_STAT_HAZARD, "race: %s, lines %u and %u, word %lld, threads %u and %u", "竞争：%s，第 %u 行与第 %u 行，字 %lld，线程 %u 与 %u") \
+    X(STR_STAT_HAZARDS, "races in this block: %zu (schedule %s%s)", "本线程块的竞争：%zu 处（调度 %s%s）")     \
+    X(STR_STAT_WRONG, "result %.9g, reference %.9g: WRONG", "结果 %.9g，参考值 %.9g：错误")                     \
+    X(STR_TIP_SHOULD, "; should hold %.9g", "；应为 %.9g")                                                      \
     X(STR_KEY_BENCH, "benchmark results", "基准测试结果")                                                        \
     X(STR_KEY_THEME, "light / dark theme", "浅色 / 深色主题")                                                    \
     X(STR_KEY_BIGGER, "larger text and cells", "放大文字和格子")                                                 \
@@ -123,6 +144,10 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_LANG, "English / Chinese", "英文 / 中文")                                                          \
     X(STR_KEY_FULLSCREEN, "fullscreen", "全屏")                                                                  \
     X(STR_KEY_SHOT, "save a screenshot (PNG)", "保存截图（PNG）")                                                \
+    X(STR_KEY_RECORD, "record: press at the first step, again at the last: saves the steps as a GIF",            \
+      "录制：在第一步按一次，在最后一步再按一次：把这些步骤保存为 GIF")                                               \
+    X(STR_RECORDING, "recording from step %s: step on, then E again saves the GIF",                              \
+      "从第 %s 步开始录制：继续前进，再按 E 保存 GIF")                                                                \
     X(STR_KEY_HELP, "this help", "本帮助")                                                                      \
     X(STR_KEY_ESCAPE, "close an overlay; in the main view, quit (asks once)", "关闭浮层；在主视图中退出（会确认）") \
     X(STR_KEY_QUIT, "quit (asks once)", "退出（会确认）")                                                         \

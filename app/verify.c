@@ -171,7 +171,7 @@ int verify_main(int argc, char **argv)
     details[0] = '\0';
     for (size_t vi = 0; vi < ladder_count; vi++) {
         const ladder_version *v = &ladder_versions[vi];
-        if (versions && !strstr(versions, v->id)) continue;
+        if (versions ? !strstr(versions, v->id) : v->races) continue;
         for (const char *bp = blocks; *bp;) {
             unsigned block = (unsigned)strtoul(bp, NULL, 10);
             bp += strcspn(bp, ",");

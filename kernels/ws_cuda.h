@@ -94,6 +94,7 @@ struct ws_ref {
     int buf; /* -1: shared */
     int64_t index, lo, hi;
     unsigned line;
+    int cached; /* through a shared_plain: the compiler may keep it in a register */
 
     void post(int kind, V *v) const
     {
@@ -107,6 +108,7 @@ struct ws_ref {
         op.hi = hi;
         op.elem_size = sizeof(V);
         op.is_int = ws_is_int<V>::value;
+        op.cached = cached;
         memcpy(op.data, v, sizeof(V));
         emu_do(&op);
         memcpy(v, op.data, sizeof(V));
@@ -138,7 +140,7 @@ struct shared_ptr_base {
     int64_t lo, hi; /* the array's words */
     ws_ref<T> operator[](ws_index ix) const
     {
-        return ws_ref<T>{-1, lo + ix.i * ws_words<T>::value, lo, hi, ix.line};
+        return ws_ref<T>{-1, lo + ix.i * ws_words<T>::value, lo, hi, ix.line, 0};
     }
 };
 
@@ -159,11 +161,25 @@ struct shared_volatile : shared_ptr_base<T> {
     shared_volatile(const shared_array<T, N> &a) : shared_ptr_base<T>(a.ptr()) {}
 };
 
+/* a plain T* to shared memory, as a warpReduce without `volatile` takes it: nothing in one
+ * thread's code says other threads write the words, so the compiler may keep them in registers
+ * until the next barrier or other access (nvcc does, docs/hazards.md); the emulator models that
+ * register copy (emu_op.cached) */
+template <class T>
+struct shared_plain : shared_ptr_base<T> {
+    template <unsigned N>
+    shared_plain(const shared_array<T, N> &a) : shared_ptr_base<T>(a.ptr()) {}
+    ws_ref<T> operator[](ws_index ix) const
+    {
+        return ws_ref<T>{-1, this->lo + ix.i * ws_words<T>::value, this->lo, this->hi, ix.line, 1};
+    }
+};
+
 template <class T>
 struct global_ptr {
     int buf;
     int64_t off; /* in elements of T */
-    ws_ref<T> operator[](ws_index ix) const { return ws_ref<T>{buf, off + ix.i, 0, 0, ix.line}; }
+    ws_ref<T> operator[](ws_index ix) const { return ws_ref<T>{buf, off + ix.i, 0, 0, ix.line, 0}; }
     template <class U>
     global_ptr(const global_ptr<U> &o) : buf(o.buf), off(o.off) {}
     global_ptr(int b, int64_t o) : buf(b), off(o) {}
@@ -385,6 +401,13 @@ struct shared_volatile {
     __device__ shared_volatile(shared_array<T, N> &a) : p(a.data) {}
     __device__ ws_ref<T> operator[](ws_index ix) const { return ws_ref<T>{p + ix.i, -1, ix.i, ix.line}; }
 };
+/* traced, every access is made (and recorded) where the source says: the register copy a plain
+ * pointer allows shows only in the plain build */
+template <class T>
+struct shared_plain : shared_volatile<T> {
+    template <unsigned N>
+    __device__ shared_plain(shared_array<T, N> &a) : shared_volatile<T>(a) {}
+};
 
 template <class T>
 struct global_ptr {
@@ -482,6 +505,8 @@ template <class T, unsigned N>
 using shared_array = T[N];
 template <class T>
 using shared_volatile = volatile T *;
+template <class T>
+using shared_plain = T *;
 
 __device__ __forceinline__ const float4 *as_float4(const float *p) { return reinterpret_cast<const float4 *>(p); }
 

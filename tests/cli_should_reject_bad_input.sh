@@ -17,7 +17,7 @@ printf '{"schema": "warpscope-trace",\n "schema_version": 1,\n "provenance": {]}
 printf 'WSTRACE\032garbage' >"$tmp/garbage.wstrace"
 head -c 200 "$tmp/ok.wstrace" >"$tmp/cut.wstrace"
 sed 's/"schema": "warpscope-trace"/"schema": "warpscope-lesson"/' "$tmp/ok.json" >"$tmp/schema.json"
-sed 's/"schema_version": 1/"schema_version": 7/' "$tmp/ok.json" >"$tmp/version.json"
+sed 's/"schema_version": [0-9]*/"schema_version": 7/' "$tmp/ok.json" >"$tmp/version.json"
 sed '0,/"w":0,/s//"w":40,/' "$tmp/ok.json" >"$tmp/warp.json"            # a warp outside the block
 sed '0,/"ph":0,/s//"ph":60000,/' "$tmp/ok.json" >"$tmp/phase.json"      # a phase past the limit
 sed '0,/"b":0,/s//"b":3,/' "$tmp/ok.json" >"$tmp/block.json"            # a block that was not traced
@@ -33,6 +33,9 @@ sed 's/"working": "#009E73"/"working": "#12345G"/' "$(dirname "$0")/../assets/th
 cp "$(dirname "$0")/../assets/themes/dark.json" "$tmp/assets/themes/"
 echo keep >"$tmp/keep.json"
 touch "$tmp/plain"
+"$ws" capture --version v2 --n 2^12 -o "$tmp/one.wstrace" 2>/dev/null
+printf 'WSTRACE\032\001\000\000\000\001\000\000\000\005abc' >"$tmp/cut2.wstrace"
+printf 'not a trace at all' >"$tmp/junk.wstrace"
 
 # ---- the table ----
 while IFS='	' read -r want args; do
@@ -84,7 +87,7 @@ runs blocks of 64 to 1024	stats --version v4 --block 32
 --ept expects a whole number	stats --version v6 --ept 0
 --ept applies to v6, v7 and v8	stats --version v2 --ept 4
 needs --ept to be a multiple of 2	stats --version v6 --ept 5
---blocks-traced expects a whole number from 1 to 1024	stats --version v2 --blocks-traced 1025
+--blocks-traced expects a whole number from 1 to 4294967295	stats --version v2 --blocks-traced 4294967296
 --size expects WIDTHxHEIGHT	render --version v2 --size 10x10 -o $tmp/x.png
 --size expects WIDTHxHEIGHT	render --version v2 --size 800x -o $tmp/x.png
 --event expects a whole number	render --version v2 --event -1 -o $tmp/x.png
@@ -105,7 +108,7 @@ $tmp/empty.json:1:1: JSON syntax error	stats $tmp/empty.json
 $tmp/bad.json:3:17: JSON syntax error	stats $tmp/bad.json
 $tmp/deep.json:1:513: JSON syntax error: nesting deeper than 512 levels	stats $tmp/deep.json
 schema: expected "warpscope-trace"	stats $tmp/schema.json
-schema_version: this warpscope reads version 1, the file is version 7	stats $tmp/version.json
+schema_version: this warpscope reads versions 1 to 2, the file is version 7	stats $tmp/version.json
 events[0].w: warp 40 is outside a block of 64 threads	stats $tmp/warp.json
 events[0].ph: expected an integer from 0 to 4095	render $tmp/phase.json -o $tmp/x.png
 events[0].b: block 3 is not one of the 1 traced blocks of pass 0	stats $tmp/block.json
@@ -116,6 +119,23 @@ $tmp/cut.wstrace:	stats $tmp/cut.wstrace
 rows[0].n: expected a number from 1 to	render --bench $tmp/n.json -o $tmp/x.png
 rows[0].ms: expected a number from 0 to	render --bench $tmp/ms.json -o $tmp/x.png
 $tmp/none.json: cannot open	render --bench $tmp/none.json -o $tmp/x.png
+# break-it switches: a line without a barrier, a bad schedule, a schedule on the GPU
+no __syncthreads() runs at line 26 of kernels/v2.cu	hazards --version v2 --drop-barrier 26
+no __syncwarp() runs at line 25 of kernels/v4s.cu	capture --version v4s --drop-syncwarp 25 -o $tmp/d.json
+no __syncthreads() runs at line 36 of kernels/v4s.cu	stats --version v4s --drop-barrier 36
+--drop-barrier expects a whole number	hazards --version v2 --drop-barrier x
+--schedule its needs a seed	hazards --version v4 --schedule its
+--schedule must be lockstep, its:SEED	stats --version v4 --schedule random
+--warp-order must be in-order, reversed or seeded:SEED	hazards --version v2 --warp-order backwards
+use --backend cpu	capture --version v4 --schedule its:1 --backend gpu -o $tmp/g.json
+hazards needs --version	hazards
+# the block shown: a pass or block that is not there, or was not traced
+--pass 2: the trace has passes 0 to 1	stats --version v2 --n 2^12 --pass 2
+--block-index 16: pass 0 has blocks 0 to 15	stats --version v2 --n 2^12 --block-index 16
+unknown flag "--pass" for this command	capture --version v2 --pass 1 -o $tmp/p.json
+no events of block 3 of pass 0	stats $tmp/one.wstrace --block-index 3
+$tmp/cut2.wstrace: provenance.backend	stats $tmp/cut2.wstrace
+no WSTRACE header	stats $tmp/junk.wstrace
 # outputs: a missing folder, a folder, a file where a folder must be, the input itself
 no such folder	capture --version v2 -o $tmp/no/such/dir/x.json
 $tmp/folder.json: is a folder, not a file	capture --version v2 -o $tmp/folder.json
@@ -161,6 +181,7 @@ if [ -z "$WS_SANITIZE" ]; then
 fi
 
 # ---- writes ----
+[ -e "$tmp/d.json" ] && { echo "FAIL: a rejected drop left a file"; fail=1; }
 # a capture the user already has is not replaced by a failed one
 "$ws" capture --version v2 --block 100 -o "$tmp/keep.json" 2>/dev/null
 grep -q keep "$tmp/keep.json" || { echo "FAIL: a failed capture overwrote the output file"; fail=1; }

@@ -16,14 +16,17 @@ int main(void)
     CHECK(fixture_open(&f, "v1", 64, NULL, 1920, 1080) == 0, "setup");
     for (size_t i = 0; i < keys_count; i++) {
         const keys_row *r = &keys_table[i];
-        f.s.overlay = r->ctx == KEYS_BENCH ? OVERLAY_BENCH : OVERLAY_NONE;
+        f.s.overlay = r->ctx == KEYS_BENCH ? OVERLAY_BENCH : r->ctx == KEYS_MENU ? OVERLAY_MENU : OVERLAY_NONE;
+        f.s.lesson.active = r->ctx == KEYS_LESSON;
         action a = keys_action(&f.s, r->key, r->mod);
         CHECK(a.kind == r->act && a.i == r->i, "row %zu (%s): the key gives action %s %ld, the table says %s %ld", i, SDL_GetKeyName(r->key),
               act_name(a.kind), a.i, act_name(r->act), r->i);
     }
     f.s.overlay = OVERLAY_NONE;
+    f.s.lesson.active = 0;
     for (size_t v = 0; v < ladder_count; v++) {
         char k = ladder_versions[v].key;
+        if (!k) continue; /* a version with no key of its own (naive-race) */
         action a = keys_action(&f.s, (SDL_Keycode)(k >= 'A' && k <= 'Z' ? k - 'A' + 'a' : k), KMOD_NONE);
         CHECK(a.kind == ACT_VERSION && !strcmp(a.s, ladder_versions[v].id), "key %c should pick %s", k, ladder_versions[v].id);
     }

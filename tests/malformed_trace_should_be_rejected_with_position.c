@@ -88,7 +88,8 @@ int main(void)
         free(whole);
     }
     expect_replaced(ok, "\"w\":1,", "\"w\":7,", "warp 7 is outside a block of 64 threads");
-    expect_replaced(ok, "\"schema_version\": 1", "\"schema_version\": 99", "schema_version: this warpscope reads version 1");
+    expect_replaced(ok, "\"schema_version\": 2", "\"schema_version\": 99", "schema_version: this warpscope reads versions 1 to 2");
+    expect_replaced(ok, "\"race_check\"", "\"race_chek\"", "provenance: missing key \"race_check\"");
     expect_replaced(ok, "\"reference\"", "\"referense\"", "missing key \"reference\"");
     expect_replaced(ok, "\"block\": 64,", "\"block\": \"64\",", "provenance.block: expected an integer");
     expect_replaced(ok, "\"m\":4294967295", "\"m\":-3", "events[0].m: expected an integer");

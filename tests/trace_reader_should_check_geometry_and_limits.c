@@ -85,7 +85,7 @@ int main(void)
     }
     expect_replaced(ok, "\"passes\"", "\"block\": 64,", "\"block\": 48,", "passes[0].block: 48 is not a whole number of warps");
     expect_replaced(ok, "\"passes\"", "\"grid\": 1,", "\"grid\": 0,", "passes[0].grid: expected an integer from 1");
-    expect_replaced(ok, NULL, "\"blocks_traced\": 1", "\"blocks_traced\": 0", "provenance.blocks_traced: expected an integer from 1 to 1024");
+    expect_replaced(ok, NULL, "\"blocks_traced\": 1", "\"blocks_traced\": 0", "provenance.blocks_traced: expected an integer from 1 to 4294967295");
     expect_replaced(ok, NULL, "\"block\": 64,", "\"block\": 2048,", "provenance.block: expected an integer from 32 to 1024");
     expect_replaced(ok, "\"events\"", "\"v\":[", "\"v\":[1e39,", "expected"); /* too many values, or a float overflow */
     expect_replaced(ok, NULL, "\"result\": ", "\"result\": 1e39, \"x\": ", "result: expected a finite float");

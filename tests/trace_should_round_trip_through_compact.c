@@ -2,6 +2,8 @@
  * and a damaged compact file (cut short anywhere, any byte changed) is rejected with one message
  * or, when the change happens to be valid, still loads a trace that passes the reader's checks:
  * never a crash (this test also runs under ASan and UBSan). */
+#define _GNU_SOURCE
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,8 +61,43 @@ static void round_trip(const char *version, uint64_t n, unsigned traced, char **
     trace_free(&c);
 }
 
+static int entries(const char *dir)
+{
+    DIR *d = opendir(dir);
+    int n = 0;
+    if (!d) return -1;
+    for (struct dirent *e; (e = readdir(d));) n += e->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* a write cancelled (Ctrl+C) or failing leaves nothing in the folder */
+static void cancelled_write(void)
+{
+    capture_desc d;
+    memset(&d, 0, sizeof d);
+    d.version = "v2";
+    trace a;
+    trace_init(&a);
+    char err[512], dir[] = "/tmp/ws-cancel-XXXXXX", path[600];
+    CHECK(capture_cpu(&d, &a, err, sizeof err) == 0, "%s", err);
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    static const char *const names[] = {"x.json", "x.wstrace"};
+    for (int i = 0; i < 2; i++) {
+        volatile int stop = 1;
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        CHECK(trace_save(&a, path, &stop, err, sizeof err) == -2, "%s: a cancelled write did not say so", names[i]);
+        CHECK(entries(dir) == 0, "%s: a cancelled write left a file", names[i]);
+        snprintf(path, sizeof path, "%s/missing/%s", dir, names[i]);
+        CHECK(trace_save(&a, path, NULL, err, sizeof err) == -1 && strstr(err, "cannot open"), "%s: %s", names[i], err);
+    }
+    rmdir(dir);
+    trace_free(&a);
+}
+
 int main(void)
 {
+    cancelled_write();
     setenv("SOURCE_DATE_EPOCH", "1700000000", 1);
     char *bin = NULL;
     size_t len = 0;
@@ -68,6 +105,8 @@ int main(void)
     round_trip("v2", 3000, 100, NULL, NULL);
     round_trip("naive", 100, 1, NULL, NULL);
     round_trip("v7", 999, 2, NULL, NULL);
+    round_trip("v4", 0, 1, NULL, NULL);          /* hazards in shared memory */
+    round_trip("naive-race", 300, 2, NULL, NULL); /* hazards in global memory, several passes */
     round_trip("v8", 5000, 4, &bin, &len);
     if (!bin) CHECK_DONE("trace_should_round_trip_through_compact");
     /* cut short: every length fails with a message */

@@ -7,7 +7,7 @@
 #include "capture.h"
 #include "check.h"
 
-static void round_trip(const char *version, uint64_t n, unsigned traced)
+static void round_trip_with(const char *version, uint64_t n, unsigned traced, const char *schedule)
 {
     capture_desc d;
     memset(&d, 0, sizeof d);
@@ -15,6 +15,7 @@ static void round_trip(const char *version, uint64_t n, unsigned traced)
     d.n = n;
     d.data = "random-float";
     d.blocks_traced = traced;
+    d.schedule = schedule;
     trace a, b;
     trace_init(&a);
     trace_init(&b);
@@ -34,6 +35,8 @@ static void round_trip(const char *version, uint64_t n, unsigned traced)
     trace_free(&b);
 }
 
+static void round_trip(const char *version, uint64_t n, unsigned traced) { round_trip_with(version, n, traced, NULL); }
+
 int main(void)
 {
     round_trip("v0", 0, 1);
@@ -41,5 +44,14 @@ int main(void)
     round_trip("naive", 100, 1);
     round_trip("v7", 999, 2);
     round_trip("v8", 5000, 2);
+    /* hazards, with the events they point at, and the schedule */
+    round_trip_with("v4", 0, 1, "its:4");
+    round_trip_with("naive-race", 300, 2, "adversarial");
+    trace t;
+    char err[256];
+    trace_init(&t);
+    CHECK(trace_read_file(&t, WS_ROOT "/docs/v0-h100-trace.json", err, sizeof err) == 0, "a version 1 trace: %s", err);
+    CHECK(t.nevents > 0 && t.nhazards == 0 && t.prov.race_check[0] == 0, "a version 1 trace read back wrong");
+    trace_free(&t);
     CHECK_DONE("trace_should_round_trip_through_json");
 }

@@ -306,7 +306,7 @@ int analysis_grid_build(const trace *t, analysis_grid *g)
             if (e->kind == TRACE_GLOBAL_STORE && e->warp == 0 && (e->mask & 1) && !b->has_partial &&
                 t->lane_addr[e->lanes] == (int64_t)b->block) {
                 b->has_partial = 1;
-                b->partial = t->lane_val[(size_t)e->lanes * 4];
+                b->partial = trace_lane_value(t, e, 0, 0);
                 b->partial_buf = e->buf;
             }
         }
@@ -443,7 +443,7 @@ void analysis_shared_after(const trace *t, unsigned pass, unsigned block, unsign
         for (int j = 0; j < n; j++) {
             int64_t w = t->lane_addr[e->lanes + (size_t)j];
             if (w < 0 || (size_t)w >= nwords) continue;
-            cells[w] = t->lane_val[(e->lanes + (size_t)j) * 4];
+            cells[w] = trace_lane_value(t, e, (size_t)j, 0);
             written[w] = 1;
         }
     }

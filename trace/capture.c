@@ -10,6 +10,8 @@
 
 #include "emu.h"
 #include "ladder.h"
+#include "race.h"
+#include "schedule.h"
 
 const char *const capture_patterns[] = {"ones", "ramp", "random-int", "random-float", NULL};
 
@@ -106,6 +108,9 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
 
     ladder_pass plan[LADDER_MAX_PASSES];
     int np = ladder_plan(v, block, n, ept, plan);
+    uint64_t total_blocks = 0;
+    for (int k = 0; k < np; k++) total_blocks += plan[k].grid;
+    if (b->plan) b->plan(b->ctx, total_blocks);
 
     trace_free(t);
     trace_provenance *p = &t->prov;
@@ -184,6 +189,10 @@ enum { CPU_MAX_BUFFERS = LADDER_MAX_PASSES + 3 };
 typedef struct cpu_ctx {
     emu *e;
     const capture_desc *d;
+    emu_schedule schedule;
+    race *race;                /* NULL: no race check */
+    uint64_t dropped[2];       /* barriers, __syncwarp calls left out over every launch */
+    uint64_t blocks_done, blocks_total;
     unsigned char *bufs[CPU_MAX_BUFFERS];
     size_t bytes[CPU_MAX_BUFFERS];
     char err[512];
@@ -208,14 +217,36 @@ static int cpu_alloc(void *c, int id, size_t bytes, const void *init)
     return emu_set_buffer(x->e, id, x->bufs[id], bytes);
 }
 
+static void cpu_plan(void *c, uint64_t total)
+{
+    cpu_ctx *x = c;
+    x->blocks_total = total;
+    x->blocks_done = 0;
+}
+
+static void cpu_progress(void *c)
+{
+    cpu_ctx *x = c;
+    x->d->progress(x->d->progress_user, __atomic_load_n(&x->blocks_done, __ATOMIC_RELAXED), x->blocks_total);
+}
+
 static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *args, unsigned pass, unsigned grid,
                       unsigned block, unsigned traced, trace *t)
 {
     cpu_ctx *x = c;
     emu_launch l = {.kernel = capture_emu_kernel(v), .args = args, .grid = grid, .block = block, .pass = pass,
                     .blocks_traced = traced, .trace = t, .workers = x->d->workers,
-                    .serial_blocks = v->shape == LADDER_SINGLE_PASS}; /* v8's tickets: see emu.h */
-    if (emu_run(x->e, &l)) { snprintf(x->err, sizeof x->err, "%s", emu_last_error(x->e)); return -1; }
+                    .cancel = x->d->cancel, .blocks_done = &x->blocks_done,
+                    .progress = x->d->progress ? cpu_progress : NULL, .progress_ctx = x,
+                    /* v8's tickets (see emu.h), and a version that races between blocks on
+                     * purpose: in parallel its result would depend on the threads' timing */
+                    .serial_blocks = v->shape == LADDER_SINGLE_PASS || v->races,
+                    .schedule = &x->schedule, .observer = x->race ? race_observer(x->race) : NULL,
+                    .drop_barrier = x->d->drop_barrier, .drop_syncwarp = x->d->drop_syncwarp};
+    int rc = emu_run(x->e, &l);
+    x->dropped[0] += emu_dropped(x->e, TRACE_BARRIER);
+    x->dropped[1] += emu_dropped(x->e, TRACE_WARP_SYNC);
+    if (rc) { snprintf(x->err, sizeof x->err, "%s", emu_last_error(x->e)); return -1; }
     return 0;
 }
 
@@ -228,27 +259,93 @@ static int cpu_read(void *c, int id, size_t off, void *dst, size_t bytes)
 
 static const char *cpu_error(void *c) { return ((cpu_ctx *)c)->err; }
 
+/* What the schedule, the switches and the race check add to a finished capture. */
+static int cpu_finish(const capture_desc *d, cpu_ctx *x, trace *t, char *err, size_t errlen)
+{
+    static const char *const what[2] = {"__syncthreads()", "__syncwarp()"};
+    const unsigned lines[2] = {d->drop_barrier, d->drop_syncwarp};
+    for (int k = 0; k < 2; k++) {
+        if (!lines[k] || x->dropped[k]) continue;
+        snprintf(err, errlen, "--drop-%s %u: no %s runs at line %u of %s", k ? "syncwarp" : "barrier", lines[k], what[k],
+                 lines[k], t->prov.source);
+        return -1;
+    }
+    trace_provenance *p = &t->prov;
+    const char *lanes = d->schedule && *d->schedule ? d->schedule : "lockstep";
+    if (d->warp_order && *d->warp_order && strcmp(d->warp_order, "in-order"))
+        snprintf(p->schedule, sizeof p->schedule, "%s, warps %s", lanes, d->warp_order);
+    else
+        snprintf(p->schedule, sizeof p->schedule, "%s", lanes);
+    p->drop_barrier = d->drop_barrier;
+    p->drop_syncwarp = d->drop_syncwarp;
+    if (!x->race) return 0;
+    if (race_status(x->race) || race_to_trace(x->race, t)) {
+        snprintf(err, errlen, "out of memory in the race detector");
+        return -1;
+    }
+    snprintf(p->race_check, sizeof p->race_check, "%s", race_watched_global(x->race) ? "shared+global" : "shared");
+    return 0;
+}
+
+/* The race detector sees blocks one after another (an observer makes the launch serial) and keeps
+ * a shadow of every global word, so it runs on captures up to its limit on global memory; larger
+ * ones run in parallel without it (race_check "" in the trace). */
+static int race_wanted(const capture_desc *d)
+{
+    return !d->no_race_check && (!d->n || d->n <= RACE_GLOBAL_MAX_WORDS);
+}
+
 int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
+    emu_schedule s;
+    int adversarial;
+    if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen))
+        return -1;
+    if (adversarial) return schedule_adversarial(d, t, err, errlen);
     cpu_ctx *x = calloc(1, sizeof *x);
-    if (!x || !(x->e = emu_create())) {
+    if (!x || !(x->e = d->emu ? d->emu : emu_create())) {
         free(x);
         snprintf(err, errlen, "out of memory for the emulator's thread stacks");
         return -1;
     }
+    emu_clear_buffers(x->e);
     x->d = d;
-    capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error};
-    int rc = capture_run(d, &b, t, err, errlen);
+    x->schedule = s;
+    int rc = 0;
+    if (race_wanted(d) && !(x->race = race_create(BUF_IN))) {
+        snprintf(err, errlen, "out of memory for the race detector");
+        rc = -1;
+    }
+    capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error, cpu_plan};
+    if (!rc) rc = capture_run(d, &b, t, err, errlen);
+    if (!rc && (rc = cpu_finish(d, x, t, err, errlen))) trace_free(t);
     for (int i = 0; i < CPU_MAX_BUFFERS; i++) free(x->bufs[i]);
-    emu_destroy(x->e);
+    race_destroy(x->race);
+    emu_clear_buffers(x->e);
+    if (!d->emu) emu_destroy(x->e);
     free(x);
     return rc;
+}
+
+/* The schedule and the break-it switches are the emulator's: a GPU runs its own order. */
+static int emulator_only(const capture_desc *d)
+{
+    return (d->schedule && *d->schedule && strcmp(d->schedule, "lockstep")) ||
+           (d->warp_order && *d->warp_order && strcmp(d->warp_order, "in-order")) || d->drop_barrier || d->drop_syncwarp;
 }
 
 int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen)
 {
     if (note && notelen) note[0] = '\0';
     if (!backend || !strcmp(backend, "cpu")) return capture_cpu(d, t, err, errlen);
+    if (emulator_only(d) && strcmp(backend, "cpu")) {
+        if (!strcmp(backend, "gpu")) {
+            snprintf(err, errlen, "--schedule, --warp-order and --drop-* change the emulator; the GPU keeps its own order (use --backend cpu)");
+            return -1;
+        }
+        if (note) snprintf(note, notelen, "captured by the CPU emulator: the schedule and break-it switches are the emulator's");
+        return capture_cpu(d, t, err, errlen);
+    }
     if (!strcmp(backend, "gpu")) return capture_gpu(d, t, err, errlen);
     if (strcmp(backend, "auto") != 0) {
         snprintf(err, errlen, "--backend must be auto, cpu or gpu, got \"%s\"", backend);

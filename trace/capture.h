@@ -26,7 +26,20 @@ typedef struct capture_desc {
     int seed_set;          /* seed 0 is a valid seed: say it was given */
     unsigned ept;
     unsigned blocks_traced;
+    /* the emulator only (schedule.h, race.h): */
+    const char *schedule;   /* lockstep (default), its:SEED, lanes-up, lanes-down, adversarial */
+    const char *warp_order; /* in-order (default), reversed, seeded:SEED */
+    unsigned drop_barrier;  /* break-it: leave out the __syncthreads at this source line (0: none) */
+    unsigned drop_syncwarp; /* break-it: leave out the __syncwarp at this source line */
+    int no_race_check;      /* 1: skip the race detector (the trace then holds no hazards) */
     unsigned workers;      /* emulator threads; 0: one per available core (the trace is the same) */
+    volatile int *cancel;  /* when it becomes nonzero (a signal handler), the capture stops: "interrupted" */
+    /* called on the calling thread as blocks finish (emulator), with blocks done of all passes */
+    void (*progress)(void *user, uint64_t blocks_done, uint64_t blocks_total);
+    void *progress_user;
+    emu *emu;              /* an emulator to run on, kept by the caller between captures so that its
+                              fibers' stacks stay mapped (a fresh one pays a page fault per thread);
+                              NULL: a fresh one for this capture */
 } capture_desc;
 
 extern const char *const capture_patterns[]; /* NULL-terminated: ones, ramp, random-int, random-float */
@@ -42,11 +55,14 @@ typedef struct capture_backend {
                   unsigned block, unsigned blocks_traced, trace *t);
     int (*read)(void *ctx, int id, size_t offset, void *dst, size_t bytes);
     const char *(*error)(void *ctx);
+    void (*plan)(void *ctx, uint64_t total_blocks); /* optional: the blocks of every pass, before the first */
 } capture_backend;
 
 /* 0, or -1 with a message naming what was wrong. t must be initialised; on success it holds the
  * trace (with provenance, result and reference). */
 int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char *err, size_t errlen);
+/* On the emulator, with d's schedule and break-it switches; the race detector's hazards go into
+ * t->hazards. A dropped line where no barrier ran is an error. */
 int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen);
 /* On the GPU (a CUDA build with a device); -1 with "no CUDA device: ..." and the like otherwise. */
 int capture_gpu(const capture_desc *d, trace *t, char *err, size_t errlen);

@@ -94,7 +94,7 @@ static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
     gpu_ctx *x = (gpu_ctx *)c;
     trace_launch_fn fn = nullptr;
     for (const auto &l : launchers)
-        if (!strcmp(l.id, v->id)) fn = l.fn;
+        if (ladder_symbol_is(l.id, v->id)) fn = l.fn;
     if (!fn) { snprintf(x->err, sizeof x->err, "no traced GPU kernel for %s", v->id); return -1; }
     unsigned traced_blocks = traced < grid ? traced : grid;
     unsigned *phase = nullptr;

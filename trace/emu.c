@@ -58,11 +58,22 @@ enum { EMU_MAX_THREADS = 1024, EMU_SHARED_BYTES = 48 * 1024, EMU_MAX_REGIONS = 1
 
 typedef enum thread_state { TS_READY, TS_PENDING, TS_BARRIER, TS_EXITED } thread_state;
 
+/* A word a thread keeps in a register instead of shared memory (emu_op.cached). */
+typedef struct emu_reg_copy {
+    int64_t word, lo, hi;
+    uint32_t data[4];
+    unsigned line, elem_size;
+    int is_int, dirty;
+} emu_reg_copy;
+enum { EMU_REG_COPIES = 16 };
+
 typedef struct emu_thread {
     fcontext_t ctx;
     emu_dim3 idx;
     thread_state state;
     emu_op *op;
+    emu_reg_copy regs[EMU_REG_COPIES];
+    int nregs;
 #ifdef EMU_ASAN
     void *fake_stack;        /* ASan's fake stack of this fiber while it is switched out */
 #endif
@@ -72,6 +83,7 @@ struct emu {
     fcontext_t sched;        /* the scheduler, while a fiber runs */
     char *stacks;            /* one mapping: per thread a guard page then the stack */
     size_t stack_stride;
+    unsigned guarded;        /* threads 0..guarded-1 have their guard page (set on first use) */
 #ifdef EMU_ASAN
     void *sched_fake_stack;
     const void *sched_stack_bottom;
@@ -92,6 +104,8 @@ struct emu {
     int nregions;
     int64_t shared_words_used;
     struct { unsigned char *mem; size_t bytes; } buffers[EMU_MAX_BUFFERS];
+    uint64_t rng;            /* the schedule's random state, seeded per block */
+    uint64_t dropped[2];     /* barriers, __syncwarp calls left out (break-it switches) */
     int failed;
     char err[256];
 };
@@ -152,13 +166,87 @@ static void yield(emu *e, int dying)
 #endif
 }
 
+/* Fiber: posts op and waits until its warp has executed it. */
+static void post(emu *e, emu_thread *t, emu_op *op)
+{
+    t->op = op;
+    t->state = op->kind == TRACE_BARRIER ? TS_BARRIER : TS_PENDING;
+    yield(e, 0);
+}
+
+/* Fiber: the words kept in registers are written back, as the compiler must before anything it
+ * cannot see through (a barrier, a __syncwarp, another access, the thread's end); each store is
+ * traced at the line of the last assignment to its word. */
+static void write_back(emu *e, emu_thread *t)
+{
+    int n = t->nregs;
+    t->nregs = 0;
+    for (int i = 0; i < n && !e->failed; i++) {
+        const emu_reg_copy *r = &t->regs[i];
+        if (!r->dirty) continue;
+        emu_op s;
+        memset(&s, 0, sizeof s);
+        s.kind = TRACE_SHARED_STORE;
+        s.line = r->line;
+        s.buf = -1;
+        s.index = r->word;
+        s.lo = r->lo;
+        s.hi = r->hi;
+        s.elem_size = r->elem_size;
+        s.is_int = r->is_int;
+        memcpy(s.data, r->data, sizeof s.data);
+        post(e, t, &s);
+    }
+}
+
+/* Fiber: a plain shared access the compiler may keep in a register. A load of a word held is
+ * served from the register (no memory access); a first load goes to memory and is kept; a store
+ * only updates the register. So every lane of v4-novolatile's tail reads its partners' words as
+ * they were when the tail began, as the SASS nvcc makes of it does (docs/hazards.md). */
+static void register_copy(emu *e, emu_thread *t, emu_op *op)
+{
+    emu_reg_copy *r = NULL;
+    for (int i = 0; i < t->nregs; i++)
+        if (t->regs[i].word == op->index) r = &t->regs[i];
+    if (r && op->kind == TRACE_SHARED_LOAD) {
+        memcpy(op->data, r->data, sizeof op->data);
+        return;
+    }
+    if (!r && t->nregs == EMU_REG_COPIES) write_back(e, t); /* out of registers: spill them all */
+    if (op->kind == TRACE_SHARED_LOAD) post(e, t, op);
+    if (!r) {
+        r = &t->regs[t->nregs++];
+        r->word = op->index;
+        r->lo = op->lo;
+        r->hi = op->hi;
+        r->dirty = 0;
+    }
+    memcpy(r->data, op->data, sizeof r->data);
+    r->elem_size = op->elem_size;
+    r->is_int = op->is_int;
+    if (op->kind == TRACE_SHARED_STORE) {
+        r->dirty = 1;
+        r->line = op->line;
+    }
+}
+
 void emu_do(emu_op *op)
 {
     emu *e = current;
     emu_thread *t = e->cur;
-    t->op = op;
-    t->state = op->kind == TRACE_BARRIER ? TS_BARRIER : TS_PENDING;
-    yield(e, 0);
+    const emu_launch *L = e->launch;
+    /* break-it: the barrier at this line is not there; the thread runs straight on */
+    if ((op->kind == TRACE_BARRIER && L->drop_barrier && op->line == L->drop_barrier) ||
+        (op->kind == TRACE_WARP_SYNC && L->drop_syncwarp && op->line == L->drop_syncwarp)) {
+        e->dropped[op->kind == TRACE_WARP_SYNC]++;
+        return;
+    }
+    if (op->cached && (op->kind == TRACE_SHARED_LOAD || op->kind == TRACE_SHARED_STORE)) {
+        register_copy(e, t, op);
+        return;
+    }
+    if (t->nregs) write_back(e, t);
+    post(e, t, op);
 }
 
 int64_t emu_shared_region(const void *key, unsigned bytes)
@@ -186,6 +274,7 @@ static void fiber_main(fc_transfer from)
     __sanitizer_finish_switch_fiber(NULL, &e->sched_stack_bottom, &e->sched_stack_size);
 #endif
     e->launch->kernel(e->launch->args);
+    if (e->cur->nregs) write_back(e, e->cur);
     e->cur->state = TS_EXITED;
     yield(e, 1); /* an fcontext function must never return */
 }
@@ -200,8 +289,6 @@ emu *emu_create(void)
     void *m = mmap(NULL, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (m == MAP_FAILED) { free(e); return NULL; }
     e->stacks = m;
-    for (int i = 0; i < EMU_MAX_THREADS; i++) /* guard page below each stack: an overflow faults */
-        mprotect(e->stacks + (size_t)i * e->stack_stride, (size_t)page, PROT_NONE);
     return e;
 }
 
@@ -215,6 +302,7 @@ void emu_destroy(emu *e)
 }
 
 const char *emu_last_error(const emu *e) { return e->err; }
+uint64_t emu_dropped(const emu *e, int kind) { return e->dropped[kind == TRACE_WARP_SYNC]; }
 
 int emu_set_buffer(emu *e, int id, void *mem, size_t bytes)
 {
@@ -223,6 +311,8 @@ int emu_set_buffer(emu *e, int id, void *mem, size_t bytes)
     e->buffers[id].bytes = bytes;
     return 0;
 }
+
+void emu_clear_buffers(emu *e) { memset(e->buffers, 0, sizeof e->buffers); }
 
 /* ---- executing one warp instruction ---- */
 
@@ -294,9 +384,24 @@ static void shuffle(emu *e, unsigned w, uint32_t group, int64_t *src_out)
         if (group >> l & 1) th[l].op->data[0] = got[l];
 }
 
+/* Tells the observer what lane tid of the running block did to memory. */
+static void observe(emu *e, const emu_op *op, int kind, unsigned tid, int record)
+{
+    const emu_observer *o = e->launch->observer;
+    if (!o || !o->access) return;
+    int global = kind != TRACE_SHARED_LOAD && kind != TRACE_SHARED_STORE;
+    unsigned words = op->elem_size > 4 ? op->elem_size / 4 : 1;
+    emu_access a = {global, op->buf, global ? op->index * (int64_t)words : op->index, words,
+                    kind == TRACE_SHARED_STORE || kind == TRACE_GLOBAL_STORE || kind == TRACE_GLOBAL_ATOMIC,
+                    kind == TRACE_GLOBAL_ATOMIC, e->block_idx.x, tid, tid / 32, op->line,
+                    record && e->launch->trace ? (int64_t)e->launch->trace->nevents : -1};
+    o->access(o->ctx, &a);
+}
+
 static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned phase)
 {
     emu_thread *th = &e->threads[w * 32];
+    const emu_observer *obs = e->launch->observer;
     const emu_op *first = th[__builtin_ctz(group)].op;
     int64_t addr[32];
     float val[32 * 4];
@@ -317,6 +422,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             if (kind == TRACE_SHARED_LOAD) memcpy(op->data, p, op->elem_size);
             else memcpy(p, op->data, op->elem_size);
             addr[n] = op->index;
+            observe(e, op, kind, tid, record);
             break;
         case TRACE_GLOBAL_LOAD:
         case TRACE_GLOBAL_STORE:
@@ -324,6 +430,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             if (kind == TRACE_GLOBAL_LOAD) memcpy(op->data, p, op->elem_size);
             else memcpy(p, op->data, op->elem_size);
             addr[n] = op->index;
+            observe(e, op, kind, tid, record);
             break;
         case TRACE_GLOBAL_ATOMIC: {
             if (!e->launch->serial_blocks && e->grid_dim.x > 1) { /* see emu_launch.serial_blocks */
@@ -338,8 +445,12 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             memcpy(p, &nv, 4);
             op->data[0] = old;
             addr[n] = op->index;
+            observe(e, op, kind, tid, record);
             break;
         }
+        case TRACE_FENCE:
+            if (obs && obs->fence) obs->fence(obs->ctx, tid);
+            break;
         case TRACE_SHUFFLE:
             addr[n] = src[l];
             break;
@@ -350,6 +461,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
         for (unsigned c = 0; c < width; c++) val[n * (int)width + (int)c] = lane_float(op, c);
         n++;
     }
+    if (kind == TRACE_WARP_SYNC && obs && obs->warp_sync && !e->failed) obs->warp_sync(obs->ctx, w, group);
     if (e->failed || !record) return;
     trace_event ev;
     memset(&ev, 0, sizeof ev);
@@ -382,7 +494,7 @@ static void record_plain(emu *e, unsigned w, int kind, unsigned line, uint32_t m
 /* Program order of the kinds within one line: an expression reads before it writes
  * (`sdata[tid] = (i < n) ? g_idata[i] : 0.0f` loads, then stores), so lanes that skipped a load
  * wait at the store for those still loading, and the warp stores as one, as hardware does. */
-static int kind_rank(int kind)
+int emu_kind_rank(int kind)
 {
     switch (kind) {
     case TRACE_SHARED_LOAD: return 0;
@@ -406,10 +518,41 @@ static int sync_ready(const emu_thread *th, const emu_op *op)
     return 1;
 }
 
+uint64_t emu_random(uint64_t *state)
+{
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+uint32_t emu_pick_lockstep(uint32_t ready, const emu_op *const ops[32], uint64_t *rng)
+{
+    (void)rng;
+    uint32_t group = 0;
+    unsigned best_line = 0;
+    int best_kind = 0;
+    for (unsigned l = 0; l < 32; l++) {
+        if (!(ready >> l & 1)) continue;
+        const emu_op *op = ops[l];
+        if (!group || op->line < best_line ||
+            (op->line == best_line && emu_kind_rank(op->kind) < emu_kind_rank(best_kind))) {
+            group = 1u << l;
+            best_line = op->line;
+            best_kind = op->kind;
+        } else if (op->line == best_line && op->kind == best_kind) {
+            group |= 1u << l;
+        }
+    }
+    return group;
+}
+
 /* Runs warp w until all its live lanes wait at a barrier or have exited. */
 static void run_warp(emu *e, unsigned w, int record, unsigned phase)
 {
     emu_thread *th = &e->threads[w * 32];
+    const emu_schedule *S = e->launch->schedule;
+    emu_pick_fn pick = S && S->pick ? S->pick : emu_pick_lockstep;
     while (!e->failed) {
         uint32_t exited = 0;
         for (unsigned l = 0; l < 32; l++) {
@@ -419,24 +562,30 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
         }
         if (e->failed) return;
         if (exited && record) record_plain(e, w, TRACE_EXIT, 0, exited, phase);
-        /* the lanes at the lowest (line, kind) go first, except that a *_sync op waits until
-         * every live lane of its mask has arrived at it (CUDA's semantics for shuffles and
-         * __syncwarp; it is also where hardware reconverges them) */
-        uint32_t group = 0, pending = 0;
-        unsigned best_line = 0;
-        int best_kind = 0;
+        /* the schedule picks among the ready lanes (lockstep: the lowest (line, kind) go first),
+         * except that a *_sync op waits until every live lane of its mask has arrived at it
+         * (CUDA's semantics for shuffles and __syncwarp; it is also where hardware reconverges) */
+        uint32_t ready = 0, pending = 0, group = 0;
+        const emu_op *ops[32];
         for (unsigned l = 0; l < 32; l++) {
+            ops[l] = NULL;
             if (th[l].state != TS_PENDING) continue;
             pending |= 1u << l;
-            const emu_op *op = th[l].op;
-            if (is_sync(op) && !sync_ready(th, op)) continue;
-            if (!group || op->line < best_line || (op->line == best_line && kind_rank(op->kind) < kind_rank(best_kind))) {
-                group = 1u << l;
-                best_line = op->line;
-                best_kind = op->kind;
-            } else if (op->line == best_line && op->kind == best_kind) {
-                group |= 1u << l;
+            ops[l] = th[l].op;
+            if (is_sync(ops[l]) && !sync_ready(th, ops[l])) continue;
+            ready |= 1u << l;
+        }
+        if (ready) {
+            group = pick(ready, ops, &e->rng) & ready;
+            if (!group) group = ready & -ready;
+            const emu_op *lead = ops[__builtin_ctz(group)];
+            for (unsigned l = 0; l < 32; l++) { /* a group is one point of the code */
+                if (!(group >> l & 1)) continue;
+                if (ops[l]->line != lead->line || ops[l]->kind != lead->kind) group &= ~(1u << l);
             }
+            if (is_sync(lead)) /* a *_sync op runs for its whole mask at once */
+                for (unsigned l = 0; l < 32; l++)
+                    if ((ready >> l & 1) && ops[l]->line == lead->line && ops[l]->kind == lead->kind) group |= 1u << l;
         }
         if (!group && pending) {
             const emu_op *op = th[__builtin_ctz(pending)].op;
@@ -458,9 +607,14 @@ static void init_fiber(emu *e, unsigned i, unsigned nthreads)
     emu_thread *t = &e->threads[i];
     t->idx = (emu_dim3){i, 0, 0};
     t->op = NULL;
+    t->nregs = 0;
     if (i >= nthreads) { t->state = TS_EXITED; return; }
     t->state = TS_READY;
     char *stack = stack_of(e, t);
+    if (i >= e->guarded) { /* guard page below the stack: an overflow faults; set once, on first use */
+        mprotect(stack - (e->stack_stride - EMU_STACK), e->stack_stride - EMU_STACK, PROT_NONE);
+        e->guarded = i + 1;
+    }
 #ifdef EMU_ASAN
     /* a fiber abandoned after an error leaves its frames' redzones poisoned */
     ASAN_UNPOISON_MEMORY_REGION(stack, EMU_STACK);
@@ -469,10 +623,30 @@ static void init_fiber(emu *e, unsigned i, unsigned nthreads)
     t->ctx = make_fcontext(stack + EMU_STACK, EMU_STACK, fiber_main);
 }
 
+/* The order the warps of a block run in until the next barrier. */
+static void warp_order(emu *e, unsigned *order, unsigned nwarps)
+{
+    const emu_schedule *S = e->launch->schedule;
+    emu_warp_order how = S ? S->warps : EMU_WARPS_IN_ORDER;
+    for (unsigned k = 0; k < nwarps; k++) order[k] = how == EMU_WARPS_REVERSED ? nwarps - 1 - k : k;
+    if (how != EMU_WARPS_SEEDED) return;
+    for (unsigned k = nwarps; k > 1; k--) { /* Fisher-Yates */
+        unsigned j = (unsigned)(emu_random(&e->rng) % k), tmp = order[k - 1];
+        order[k - 1] = order[j];
+        order[j] = tmp;
+    }
+}
+
 static void run_block(emu *e, unsigned bx)
 {
     const emu_launch *L = e->launch;
     unsigned nthreads = L->block, nwarps = (nthreads + 31) / 32;
+    const emu_observer *obs = L->observer;
+    /* each block's choices depend only on the seed, the pass and the block: deterministic, and
+     * the same whichever order blocks run in */
+    e->rng = (L->schedule ? L->schedule->seed : 0) ^ ((uint64_t)L->pass << 48) ^ ((uint64_t)bx * 0x2545f4914f6cdd1dull);
+    emu_random(&e->rng);
+    if (obs && obs->block) obs->block(obs->ctx, bx);
     int record = L->trace && bx < L->blocks_traced;
     e->block_idx = (emu_dim3){bx, 0, 0};
     e->nregions = 0;
@@ -482,7 +656,9 @@ static void run_block(emu *e, unsigned bx)
     for (unsigned i = 0; i < nwarps * 32; i++) init_fiber(e, i, nthreads);
     unsigned phase = 0;
     while (!e->failed) {
-        for (unsigned w = 0; w < nwarps && !e->failed; w++) run_warp(e, w, record, phase);
+        unsigned order[EMU_MAX_THREADS / 32];
+        warp_order(e, order, nwarps);
+        for (unsigned k = 0; k < nwarps && !e->failed; k++) run_warp(e, order[k], record, phase);
         if (e->failed) return;
         /* every live thread now waits at a barrier: the same one, or it is an error */
         int first = -1;
@@ -507,6 +683,7 @@ static void run_block(emu *e, unsigned bx)
             for (unsigned l = 0; l < 32; l++)
                 if (m >> l & 1) e->threads[w * 32 + l].state = TS_READY;
         }
+        if (obs && obs->barrier) obs->barrier(obs->ctx);
         phase++;
     }
 }
@@ -559,12 +736,13 @@ int emu_run(emu *e, const emu_launch *l)
     enum { MIN_BLOCKS_PER_WORKER = 4 };
     unsigned nw = l->workers ? l->workers : emu_default_workers();
     if (nw > EMU_MAX_WORKERS) nw = EMU_MAX_WORKERS;
-    if (l->serial_blocks) nw = 1;
+    if (l->serial_blocks || l->observer) nw = 1; /* an observer sees one launch in block order */
     if (nw > l->grid / MIN_BLOCKS_PER_WORKER) nw = l->grid / MIN_BLOCKS_PER_WORKER;
     if (nw < 1) nw = 1;
     emu *w[EMU_MAX_WORKERS];
     w[0] = e;
     e->launch = l;
+    if (l->observer && l->observer->launch) l->observer->launch(l->observer->ctx, l->pass, l->grid, l->block);
     for (unsigned k = 1; k < nw; k++) {
         if (!e->helpers[k] && !(e->helpers[k] = emu_create())) {
             fail(e, "out of memory for the stacks of %u emulator workers", nw);
@@ -581,6 +759,7 @@ int emu_run(emu *e, const emu_launch *l)
         w[k]->launch = &w[k]->helper_launch;
     }
     for (unsigned k = 0; k < nw; k++) {
+        w[k]->dropped[0] = w[k]->dropped[1] = 0;
         w[k]->block_dim = (emu_dim3){l->block, 1, 1};
         w[k]->grid_dim = (emu_dim3){l->grid, 1, 1};
         w[k]->first_block = (unsigned)((uint64_t)l->grid * k / nw);
@@ -608,6 +787,8 @@ int emu_run(emu *e, const emu_launch *l)
             failed = 1;
         }
     for (unsigned k = 1; k < nw; k++) {
+        e->dropped[0] += w[k]->dropped[0];
+        e->dropped[1] += w[k]->dropped[1];
         trace_free(&w[k]->helper_trace);
         w[k]->launch = NULL;
     }

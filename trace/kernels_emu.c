@@ -22,6 +22,6 @@ static const struct {
 emu_kernel_fn capture_emu_kernel(const ladder_version *v)
 {
     for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
-        if (strcmp(kernels[i].id, v->id) == 0) return kernels[i].fn;
+        if (ladder_symbol_is(kernels[i].id, v->id)) return kernels[i].fn;
     return NULL;
 }

@@ -38,6 +38,7 @@ typedef struct ladder_version {
     char key;                      /* the viewer's key that picks it ('0'..'9', 'N') */
     const char *hw_note;           /* why a GPU trace may legitimately differ from the emulator's, or NULL */
     const char *title_zh, *summary_zh; /* the title and summary in Simplified Chinese */
+    int races;                     /* 1: it races on purpose, to be watched (left out of bench and verify by default) */
 } ladder_version;
 
 extern const ladder_version ladder_versions[];
@@ -48,6 +49,9 @@ const ladder_version *ladder_find(const char *name);
 /* 0 when the version runs blocks of this size; else -1 and why in err. */
 int ladder_check_block(const ladder_version *v, unsigned block, char *err, size_t errlen);
 int ladder_check_ept(const ladder_version *v, unsigned ept, char *err, size_t errlen);
+/* 1 when a symbol made from an id by the kernel files' macros (naive_race) names version id
+ * (naive-race): C names have '_' where ids have '-'. */
+int ladder_symbol_is(const char *symbol, const char *id);
 
 typedef struct ladder_pass {
     unsigned grid, block, stride;

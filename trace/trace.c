@@ -1,13 +1,20 @@
 /* trace: storage of the event log. The lanes' addresses and values live in two flat arrays so
  * that a 1024-thread capture is a few allocations, not one per event. */
+#define _GNU_SOURCE
 #include "trace.h"
 
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+#include "trace_internal.h"
 
 static const struct {
     const char *label;
@@ -48,8 +55,21 @@ void trace_free(trace *t)
     free(t->buffers);
     free(t->events);
     free(t->lane_addr);
-    free(t->lane_val);
+    free(t->values);
+    free(t->hazards);
     trace_init(t);
+}
+
+void trace_advise_huge(void *p, size_t bytes)
+{
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    enum { HUGE_PAGE = 2 << 20 };
+    uintptr_t lo = ((uintptr_t)p + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE, hi = ((uintptr_t)p + bytes) / HUGE_PAGE * HUGE_PAGE;
+    if (hi > lo) madvise((void *)lo, hi - lo, MADV_HUGEPAGE);
+#else
+    (void)p;
+    (void)bytes;
+#endif
 }
 
 static int grow(void **p, size_t *cap, size_t need, size_t elem)
@@ -59,25 +79,20 @@ static int grow(void **p, size_t *cap, size_t need, size_t elem)
     while (nc < need) nc *= 2;
     void *q = realloc(*p, nc * elem);
     if (!q) return -1;
+    trace_advise_huge(q, nc * elem);
     *p = q;
     *cap = nc;
     return 0;
 }
 
-/* lane_addr and lane_val grow together: room for `need` lanes */
 static int grow_lanes(trace *t, size_t need)
 {
-    if (need <= t->cap_lanes) return 0;
-    size_t nc = t->cap_lanes ? t->cap_lanes : 1024;
-    while (nc < need) nc *= 2;
-    int64_t *a = realloc(t->lane_addr, nc * sizeof *a);
-    if (!a) return -1;
-    t->lane_addr = a;
-    float *v = realloc(t->lane_val, nc * 4 * sizeof *v);
-    if (!v) return -1;
-    t->lane_val = v;
-    t->cap_lanes = nc;
-    return 0;
+    return grow((void **)&t->lane_addr, &t->cap_lanes, need, sizeof *t->lane_addr);
+}
+
+static int grow_vals(trace *t, size_t need)
+{
+    return grow((void **)&t->values, &t->cap_vals, need, sizeof *t->values);
 }
 
 int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float *val)
@@ -85,17 +100,15 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float 
     if (grow((void **)&t->events, &t->cap_events, t->nevents + 1, sizeof *t->events)) return -1;
     trace_event ev = *e;
     ev.lanes = (uint32_t)t->nlanes;
+    ev.vals = (uint32_t)t->nvals;
     if (trace_kind_has_data((trace_kind)e->kind)) {
-        size_t n = (size_t)trace_popcount(e->mask), w = trace_event_width(e);
-        if (t->nlanes + n > UINT32_MAX) return -1; /* event.lanes is a 32-bit index */
-        if (grow_lanes(t, t->nlanes + n)) return -1;
+        size_t n = (size_t)trace_popcount(e->mask), nv = n * trace_event_width(e);
+        if (t->nlanes + n > UINT32_MAX || t->nvals + nv > UINT32_MAX) return -1; /* 32-bit indices */
+        if (grow_lanes(t, t->nlanes + n) || grow_vals(t, t->nvals + nv)) return -1;
         memcpy(t->lane_addr + t->nlanes, addr, n * sizeof *addr);
-        /* values keep a fixed stride of 4 per lane, so lane i of an event has its values at
-         * lane_val[(lanes + i) * 4 + j] whatever the event's width */
-        for (size_t i = 0; i < n; i++)
-            for (size_t j = 0; j < 4; j++)
-                t->lane_val[(t->nlanes + i) * 4 + j] = j < w ? val[i * w + j] : 0.0f;
+        memcpy(t->values + t->nvals, val, nv * sizeof *val);
         t->nlanes += n;
+        t->nvals += nv;
     }
     t->events[t->nevents++] = ev;
     return 0;
@@ -104,19 +117,20 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float 
 int trace_append(trace *t, const trace *src)
 {
     if (!src->nevents) return 0;
-    if (grow((void **)&t->events, &t->cap_events, t->nevents + src->nevents, sizeof *t->events)) return -1;
-    if (grow_lanes(t, t->nlanes + src->nlanes)) return -1;
+    if (grow((void **)&t->events, &t->cap_events, t->nevents + src->nevents, sizeof *t->events) ||
+        grow_lanes(t, t->nlanes + src->nlanes) || grow_vals(t, t->nvals + src->nvals))
+        return -1;
     for (size_t i = 0; i < src->nevents; i++) {
         trace_event ev = src->events[i];
         ev.lanes = (uint32_t)(ev.lanes + t->nlanes);
+        ev.vals = (uint32_t)(ev.vals + t->nvals);
         t->events[t->nevents + i] = ev;
     }
-    if (src->nlanes) {
-        memcpy(t->lane_addr + t->nlanes, src->lane_addr, src->nlanes * sizeof *t->lane_addr);
-        memcpy(t->lane_val + t->nlanes * 4, src->lane_val, src->nlanes * 4 * sizeof *t->lane_val);
-    }
+    if (src->nlanes) memcpy(t->lane_addr + t->nlanes, src->lane_addr, src->nlanes * sizeof *t->lane_addr);
+    if (src->nvals) memcpy(t->values + t->nvals, src->values, src->nvals * sizeof *t->values);
     t->nevents += src->nevents;
     t->nlanes += src->nlanes;
+    t->nvals += src->nvals;
     return 0;
 }
 
@@ -141,6 +155,58 @@ int trace_add_buffer(trace *t, const char *name, unsigned pass)
     return 0;
 }
 
+static const struct {
+    const char *label, *words;
+} hazard_info[TRACE_HAZARD_KIND_COUNT] = {
+#define TRACE_X_HINFO(name, label, words) {label, words},
+    TRACE_HAZARD_KINDS(TRACE_X_HINFO)
+#undef TRACE_X_HINFO
+};
+
+const char *trace_hazard_label(trace_hazard_kind kind)
+{
+    return (unsigned)kind < TRACE_HAZARD_KIND_COUNT ? hazard_info[kind].label : "?";
+}
+
+const char *trace_hazard_words(trace_hazard_kind kind)
+{
+    return (unsigned)kind < TRACE_HAZARD_KIND_COUNT ? hazard_info[kind].words : "?";
+}
+
+int trace_hazard_from_label(const char *label)
+{
+    for (int k = 0; k < TRACE_HAZARD_KIND_COUNT; k++)
+        if (strcmp(hazard_info[k].label, label) == 0) return k;
+    return -1;
+}
+
+int trace_add_hazard(trace *t, const trace_hazard *h)
+{
+    trace_hazard *q = realloc(t->hazards, (t->nhazards + 1) * sizeof *q);
+    if (!q) return -1;
+    t->hazards = q;
+    t->hazards[t->nhazards++] = *h;
+    return 0;
+}
+
+size_t trace_event_hazards(const trace *t, size_t ev, size_t *out, size_t max)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        if (h->first.event != (int64_t)ev && h->second.event != (int64_t)ev) continue;
+        if (n < max) out[n] = i;
+        n++;
+    }
+    return n;
+}
+
+static int access_equal(const trace_hazard_access *p, const trace_hazard_access *q)
+{
+    return p->block == q->block && p->thread == q->thread && p->line == q->line && p->write == q->write &&
+           p->event == q->event;
+}
+
 int trace_result_ok(const trace *t)
 {
     if (!(t->tolerance > 0)) return -1;
@@ -155,7 +221,7 @@ int trace_equal(const trace *a, const trace *b)
     if (memcmp(&a->reference, &b->reference, sizeof a->reference) != 0) return 0;
     if (memcmp(&a->tolerance, &b->tolerance, sizeof a->tolerance) != 0) return 0;
     if (a->npasses != b->npasses || a->nbuffers != b->nbuffers || a->nevents != b->nevents ||
-        a->nlanes != b->nlanes)
+        a->nlanes != b->nlanes || a->nvals != b->nvals)
         return 0;
     for (size_t i = 0; i < a->npasses; i++) { /* field by field: the struct has padding */
         const trace_pass *p = &a->passes[i], *q = &b->passes[i];
@@ -166,11 +232,19 @@ int trace_equal(const trace *a, const trace *b)
         const trace_event *p = &a->events[i], *q = &b->events[i];
         if (p->kind != q->kind || p->elem_size != q->elem_size || p->buf != q->buf || p->pass != q->pass ||
             p->warp != q->warp || p->phase != q->phase || p->block != q->block || p->line != q->line ||
-            p->mask != q->mask || p->lanes != q->lanes || p->sm != q->sm || p->clock != q->clock)
+            p->mask != q->mask || p->lanes != q->lanes || p->vals != q->vals || p->sm != q->sm || p->clock != q->clock)
             return 0;
     }
     if (a->nlanes && memcmp(a->lane_addr, b->lane_addr, a->nlanes * sizeof *a->lane_addr)) return 0;
-    if (a->nlanes && memcmp(a->lane_val, b->lane_val, a->nlanes * 4 * sizeof *a->lane_val)) return 0;
+    if (a->nvals && memcmp(a->values, b->values, a->nvals * sizeof *a->values)) return 0;
+    if (a->nhazards != b->nhazards) return 0;
+    for (size_t i = 0; i < a->nhazards; i++) { /* field by field: the struct has padding */
+        const trace_hazard *p = &a->hazards[i], *q = &b->hazards[i];
+        if (p->kind != q->kind || p->space != q->space || p->buf != q->buf || p->pass != q->pass ||
+            p->word != q->word || p->count != q->count || !access_equal(&p->first, &q->first) ||
+            !access_equal(&p->second, &q->second))
+            return 0;
+    }
     return 1;
 }
 
@@ -185,8 +259,9 @@ int trace_check(const trace *t, char *err, size_t errlen)
     const trace_provenance *p = &t->prov;
     if (p->block < TRACE_WARP_SIZE || p->block > TRACE_BLOCK_THREADS_MAX || p->block % TRACE_WARP_SIZE)
         FAIL("provenance.block: %u is not a whole number of warps from %d to %d", p->block, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
-    if (p->blocks_traced < 1 || p->blocks_traced > TRACE_BLOCKS_TRACED_MAX)
-        FAIL("provenance.blocks_traced: %u is not from 1 to %d", p->blocks_traced, TRACE_BLOCKS_TRACED_MAX);
+    /* blocks_traced is what was asked ("any number at least the grid traces every block"); what
+     * bounds the work is the events' blocks, checked below against min(grid, blocks_traced) */
+    if (p->blocks_traced < 1) FAIL("provenance.blocks_traced: expected at least 1");
     if (p->n < 1 || p->n > TRACE_GLOBAL_ELEMS_MAX) FAIL("provenance.n: %" PRIu64 " is not from 1 to 2^40", p->n);
     if (!(fabsf(t->result) <= FLT_MAX)) FAIL("result: not a finite number");
     if (!(fabs(t->reference) <= DBL_MAX)) FAIL("reference: not a finite number");
@@ -222,6 +297,7 @@ int trace_check(const trace *t, char *err, size_t errlen)
         if (is_global_kind(e->kind) && e->buf >= t->nbuffers) FAIL("events[%zu].g: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers);
         size_t n = (size_t)trace_popcount(e->mask);
         if ((size_t)e->lanes + n > t->nlanes) FAIL("events[%zu].a: lanes beyond the %zu the trace holds", i, t->nlanes);
+        if ((size_t)e->vals + n * w > t->nvals) FAIL("events[%zu].v: values beyond the %zu the trace holds", i, t->nvals);
         /* an address is a shared word inside the block's shared memory (a float4 spans 4 words),
          * a shuffle's source lane, or a global element */
         int64_t hi = e->kind == TRACE_SHUFFLE ? TRACE_WARP_SIZE - 1
@@ -231,8 +307,25 @@ int trace_check(const trace *t, char *err, size_t errlen)
             int64_t a = t->lane_addr[e->lanes + j];
             if (a < 0 || a > hi) FAIL("events[%zu].a[%zu]: %" PRId64 " is outside 0 to %" PRId64 " (%s)", i, j, a, hi,
                                       e->kind == TRACE_SHUFFLE ? "a source lane" : is_global_kind(e->kind) ? "a global element" : "a shared-memory word");
-            for (unsigned c = 0; c < 4; c++)
-                if (!(fabsf(t->lane_val[(e->lanes + j) * 4 + c]) <= FLT_MAX)) FAIL("events[%zu].v[%zu]: not a finite float", i, j * w + c);
+        }
+        for (size_t j = 0; j < n * w; j++)
+            if (!(fabsf(t->values[e->vals + j]) <= FLT_MAX)) FAIL("events[%zu].v[%zu]: not a finite float", i, j);
+    }
+    /* hazards point at events and words the viewer will look up */
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        if (h->kind >= TRACE_HAZARD_KIND_COUNT) FAIL("hazards[%zu].kind: unknown hazard kind %u", i, h->kind);
+        if (h->space > TRACE_SPACE_GLOBAL) FAIL("hazards[%zu].space: unknown memory space %u", i, h->space);
+        if (h->pass >= t->npasses) FAIL("hazards[%zu].pass: pass %u, but the trace has %zu passes", i, h->pass, t->npasses);
+        if (h->space == TRACE_SPACE_GLOBAL && h->buf >= t->nbuffers) FAIL("hazards[%zu].buf: buffer %u, but the trace has %zu", i, h->buf, t->nbuffers);
+        int64_t hi = h->space == TRACE_SPACE_SHARED ? TRACE_SHARED_WORDS_MAX - 1 : (int64_t)TRACE_GLOBAL_ELEMS_MAX - 1;
+        if (h->word < 0 || h->word > hi) FAIL("hazards[%zu].word: %" PRId64 " is outside 0 to %" PRId64, i, h->word, hi);
+        const trace_hazard_access *acc[2] = {&h->first, &h->second};
+        for (int k = 0; k < 2; k++) {
+            if (acc[k]->event < -1 || acc[k]->event >= (int64_t)t->nevents)
+                FAIL("hazards[%zu].%s.event: %" PRId64 ", but the trace has %zu events", i, k ? "second" : "first", acc[k]->event, t->nevents);
+            if (acc[k]->thread >= TRACE_BLOCK_THREADS_MAX) FAIL("hazards[%zu].%s.thread: %u, more than a block holds", i, k ? "second" : "first", acc[k]->thread);
+            if (acc[k]->line > TRACE_LINE_MAX) FAIL("hazards[%zu].%s.line: %u, more than %d", i, k ? "second" : "first", acc[k]->line, TRACE_LINE_MAX);
         }
     }
     return 0;

@@ -14,7 +14,10 @@
 extern "C" {
 #endif
 
-#define TRACE_SCHEMA_VERSION 1
+/* 2 added the schedule, the dropped barriers and the hazards list; version 1 files still load
+ * (as lockstep captures with no race check). */
+#define TRACE_SCHEMA_VERSION 2
+#define TRACE_SCHEMA_VERSION_MIN 1
 
 /* The hardware the trace describes, and the limits of what the reader accepts: generous for real
  * captures (the ladder's traces are a few MB), tight enough that a hostile file cannot make the
@@ -26,7 +29,6 @@ enum {
                                                per block, and the emulator's size */
     TRACE_PASSES_MAX = 64,                  /* launches in a plan (LADDER_MAX_PASSES) */
     TRACE_BUFFERS_MAX = TRACE_PASSES_MAX + 3,
-    TRACE_BLOCKS_TRACED_MAX = 1024,         /* blocks recorded per pass */
     TRACE_PHASES_MAX = 4096,                /* barriers a warp passes, + 1 (the ladder: under 20) */
     TRACE_LINE_MAX = 1000000                /* source lines of a kernel file */
 };
@@ -69,7 +71,8 @@ typedef struct trace_event {
     uint32_t block;
     uint32_t line;     /* source line in the version's kernel file; 0 for exit */
     uint32_t mask;     /* lanes that took part */
-    uint32_t lanes;    /* first index into trace.lane_addr / trace.lane_val (data kinds only) */
+    uint32_t lanes;    /* first index into trace.lane_addr (data kinds only) */
+    uint32_t vals;     /* first index into trace.values: lane k's values at vals + k * width */
     uint32_t sm;       /* GPU captures: the SM the block ran on; 0 from the emulator */
     uint64_t clock;    /* GPU captures: the SM's clock64() when the warp recorded it; 0 otherwise */
 } trace_event;
@@ -98,7 +101,46 @@ typedef struct trace_provenance {
     char data[16];                 /* ones | ramp | random-int | random-float */
     uint64_t n, seed;
     uint32_t block, elems_per_thread, blocks_traced;
+    char schedule[48];             /* "lockstep", "its:7", "adversarial: lanes-descending" ... ("" = lockstep) */
+    uint32_t drop_barrier;         /* source line whose __syncthreads was left out; 0 none */
+    uint32_t drop_syncwarp;        /* source line whose __syncwarp was left out; 0 none */
+    char race_check[16];           /* what the race detector watched: "shared+global", "shared", "" not run */
 } trace_provenance;
+
+/* A hazard, as compute-sanitizer's racecheck names them: two accesses to one word by different
+ * threads, at least one a write, with no __syncthreads (or __syncwarp, within a warp; or a
+ * __threadfence then atomic handshake, between blocks) ordering them. X(enum, JSON, words) */
+#define TRACE_HAZARD_KINDS(X)                  \
+    X(RAW, "raw", "read after write")          \
+    X(WAR, "war", "write after read")          \
+    X(WAW, "waw", "write after write")
+
+typedef enum trace_hazard_kind {
+#define TRACE_X_HENUM(name, label, words) TRACE_HAZARD_##name,
+    TRACE_HAZARD_KINDS(TRACE_X_HENUM)
+#undef TRACE_X_HENUM
+    TRACE_HAZARD_KIND_COUNT
+} trace_hazard_kind;
+
+typedef enum trace_space { TRACE_SPACE_SHARED, TRACE_SPACE_GLOBAL } trace_space;
+
+typedef struct trace_hazard_access {
+    uint32_t block, thread; /* thread within its block */
+    uint32_t line;
+    uint8_t write;          /* 1 a store, 0 a load */
+    int64_t event;          /* index into trace.events of the warp instruction; -1 when not recorded */
+} trace_hazard_access;
+
+/* One pair of source lines that race; the example is the first pair of accesses seen. */
+typedef struct trace_hazard {
+    uint8_t kind;           /* trace_hazard_kind */
+    uint8_t space;          /* trace_space */
+    uint8_t buf;            /* global buffer id (trace_buffer index) */
+    uint8_t pass;
+    int64_t word;           /* shared: 4-byte word; global: element index in buf */
+    trace_hazard_access first, second; /* in the order they ran */
+    uint32_t count;         /* racing pairs of accesses with these lines, over all words and threads */
+} trace_hazard;
 
 typedef struct trace {
     trace_provenance prov;
@@ -112,14 +154,22 @@ typedef struct trace {
     trace_event *events;
     size_t nevents, cap_events;
     int64_t *lane_addr;  /* per active lane: element index (shared: 4-byte word), or source lane */
-    float *lane_val;     /* per active lane: elem_size/4 values (at least 1) */
+    float *values;     /* per active lane: its event's width of values (4 for a float4, else 1) */
     size_t nlanes, cap_lanes;
+    size_t nvals, cap_vals;
+    trace_hazard *hazards;
+    size_t nhazards;
 } trace;
 
 void trace_init(trace *t);
 void trace_free(trace *t);
 /* Values per lane for an event. */
 unsigned trace_event_width(const trace_event *e);
+/* Value c (0 .. width-1) of the event's k-th active lane. */
+static inline float trace_lane_value(const trace *t, const trace_event *e, size_t k, unsigned c)
+{
+    return t->values[e->vals + k * (e->elem_size > 4 ? e->elem_size / 4u : 1u) + c];
+}
 int trace_popcount(uint32_t mask);
 /* Appends an event; addr/val hold one entry per set bit of mask (width values each) for data kinds.
  * Returns 0, or -1 when out of memory. */
@@ -135,6 +185,13 @@ int trace_check(const trace *t, char *err, size_t errlen);
 /* 1 when the result is within the tolerance of the reference, 0 when not, -1 when the trace
  * carries no tolerance (an older file). */
 int trace_result_ok(const trace *t);
+int trace_add_hazard(trace *t, const trace_hazard *h);
+const char *trace_hazard_label(trace_hazard_kind kind); /* "raw", "war", "waw" */
+const char *trace_hazard_words(trace_hazard_kind kind); /* "read after write" ... */
+int trace_hazard_from_label(const char *label);         /* -1 if unknown */
+/* The hazards whose first or second access is event ev (for marking a step): up to max indices
+ * into t->hazards in out; returns how many there are in all. */
+size_t trace_event_hazards(const trace *t, size_t ev, size_t *out, size_t max);
 /* 1 when both traces hold the same provenance, results and events (bit for bit). */
 int trace_equal(const trace *a, const trace *b);
 

@@ -1,6 +1,10 @@
 /* trace: the compact encoding (.wstrace), for traces too large for JSON.
  *
- * Same schema and provenance as the JSON form, laid out in columns so that it loads with a few
+ * Same schema and provenance as the JSON form (schema 2 adds, after blocks_traced, the schedule
+ * and race check as strings and the two dropped lines as varints, and after the values the hazards:
+ * a varint count, then per hazard kind, space, buffer and pass bytes, zigzag word, varint count, and
+ * for each of its two accesses varint block, thread and line, a write byte and a zigzag event;
+ * schema 1 files have neither), laid out in columns so that it loads with a few
  * linear scans (README, "The compact trace encoding", documents it byte by byte). Little-endian
  * throughout, written byte by byte so the file is the same on any host. Integers that are mostly
  * small (lines, phases, block deltas, lane address deltas) are LEB128 varints, zigzag-coded when
@@ -9,6 +13,7 @@
  * The reader trusts nothing: every count is checked against the bytes left before anything is
  * allocated, and every field against the geometry the file declares (pass, block in its grid,
  * warp in its block, buffer, element size, lanes per mask), with one message naming the field. */
+#define _GNU_SOURCE
 #include "trace.h"
 
 #include <errno.h>
@@ -111,6 +116,11 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
     w_u(w, p->block, 4);
     w_u(w, p->elems_per_thread, 4);
     w_u(w, p->blocks_traced, 4);
+    /* schema 2: the schedule, the break-it switches and the race check */
+    w_str(w, p->schedule);
+    w_var(w, p->drop_barrier);
+    w_var(w, p->drop_syncwarp);
+    w_str(w, p->race_check);
     w_u(w, f32_bits(t->result), 4);
     w_u(w, f64_bits(t->reference), 8);
     w_u(w, f64_bits(t->tolerance), 8);
@@ -163,7 +173,26 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
         size_t k = (size_t)trace_popcount(ev[i].mask);
         unsigned wd = trace_event_width(&ev[i]);
         for (size_t j = 0; j < k; j++)
-            for (unsigned c = 0; c < wd; c++) w_u(w, f32_bits(t->lane_val[(ev[i].lanes + j) * 4 + c]), 4);
+            for (unsigned c = 0; c < wd; c++) w_u(w, f32_bits(trace_lane_value(t, &ev[i], j, c)), 4);
+    }
+    /* schema 2: the hazards, after the events they point at */
+    w_var(w, t->nhazards);
+    for (size_t i = 0; i < t->nhazards && !w->failed; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        w_byte(w, h->kind);
+        w_byte(w, h->space);
+        w_byte(w, h->buf);
+        w_byte(w, h->pass);
+        w_var(w, zigzag(h->word));
+        w_var(w, h->count);
+        const trace_hazard_access *acc[2] = {&h->first, &h->second};
+        for (int k = 0; k < 2; k++) {
+            w_var(w, acc[k]->block);
+            w_var(w, acc[k]->thread);
+            w_var(w, acc[k]->line);
+            w_byte(w, acc[k]->write);
+            w_var(w, zigzag(acc[k]->event));
+        }
     }
     for (int i = 0; i < 8; i++) w_byte(w, magic[7 - i]); /* the end: a truncated file is caught */
     w_flush(w);
@@ -173,6 +202,18 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
 }
 
 /* ---- reading ---- */
+
+/* An array the loader fills at once: aligned to 2 MiB when large, so that it can be huge pages
+ * (trace_advise_huge). Freed with free() like any other. */
+static void *big_alloc(size_t bytes)
+{
+    enum { HUGE_PAGE = 2 << 20 };
+    if (bytes < HUGE_PAGE) return malloc(bytes ? bytes : 1);
+    void *p = NULL;
+    if (posix_memalign(&p, HUGE_PAGE, bytes)) return NULL;
+    trace_advise_huge(p, bytes);
+    return p;
+}
 
 typedef struct rbuf {
     const unsigned char *p, *end;
@@ -238,13 +279,46 @@ static uint64_t r_range(rbuf *r, int bytes, uint64_t lo, uint64_t hi, const char
 
 static int global_kind(int k) { return k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC; }
 
+/* Hazards point at events by index: read after the events, and checked against them. */
+static void read_hazards(rbuf *r, trace *t)
+{
+    uint64_t nh = r_var(r, "hazards");
+    if (!r->failed && nh > r_left(r) / 14) { r_fail(r, "hazards: %" PRIu64 " hazards cannot fit in the %zu bytes left", nh, r_left(r)); return; }
+    for (uint64_t i = 0; i < nh && !r->failed; i++) {
+        char wh[48];
+        snprintf(wh, sizeof wh, "hazards[%" PRIu64 "]", i);
+        trace_hazard h;
+        memset(&h, 0, sizeof h);
+        h.kind = (uint8_t)r_range(r, 1, 0, TRACE_HAZARD_KIND_COUNT - 1, wh);
+        h.space = (uint8_t)r_range(r, 1, 0, TRACE_SPACE_GLOBAL, wh);
+        h.buf = (uint8_t)r_range(r, 1, 0, t->nbuffers ? t->nbuffers - 1 : 0, wh);
+        h.pass = (uint8_t)r_range(r, 1, 0, t->npasses - 1, wh);
+        h.word = unzigzag(r_var(r, wh));
+        uint64_t count = r_var(r, wh);
+        if (!r->failed && (h.word < 0 || h.word >= BIN_MAX_GLOBAL_INDEX || count > UINT32_MAX)) { r_fail(r, "%s: word or count out of range", wh); return; }
+        h.count = (uint32_t)count;
+        trace_hazard_access *acc[2] = {&h.first, &h.second};
+        for (int k = 0; k < 2 && !r->failed; k++) {
+            uint64_t block = r_var(r, wh), thread = r_var(r, wh), line = r_var(r, wh);
+            uint64_t write = r_range(r, 1, 0, 1, wh);
+            int64_t ev = unzigzag(r_var(r, wh));
+            if (r->failed) return;
+            if (block > UINT32_MAX || thread >= 1024 || line > BIN_MAX_LINE || ev < -1 || ev >= (int64_t)t->nevents)
+                { r_fail(r, "%s.%s: block, thread, line or event out of range", wh, k ? "second" : "first"); return; }
+            *acc[k] = (trace_hazard_access){(uint32_t)block, (uint32_t)thread, (uint32_t)line, (uint8_t)write, ev};
+        }
+        if (!r->failed && trace_add_hazard(t, &h)) r_fail(r, "out of memory");
+    }
+}
+
 static void read_bin(rbuf *r, trace *t)
 {
     if (r_left(r) < 8 || memcmp(r->p, magic, 8) != 0) { r_fail(r, "not a warpscope compact trace (no WSTRACE header)"); return; }
     r->p += 8;
     uint64_t fmt = r_u(r, 4, "format"), sv = r_u(r, 4, "schema_version");
     if (!r->failed && fmt != BIN_FORMAT && fmt != 1) { r_fail(r, "format: this warpscope reads compact format %d, the file is %" PRIu64, BIN_FORMAT, fmt); return; }
-    if (!r->failed && sv != TRACE_SCHEMA_VERSION) { r_fail(r, "schema_version: this warpscope reads version %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION, sv); return; }
+    if (!r->failed && (sv < TRACE_SCHEMA_VERSION_MIN || sv > TRACE_SCHEMA_VERSION))
+        { r_fail(r, "schema_version: this warpscope reads versions %d to %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION_MIN, TRACE_SCHEMA_VERSION, sv); return; }
     trace_provenance *p = &t->prov;
     r_str(r, p->backend, sizeof p->backend, "provenance.backend");
     r_str(r, p->device, sizeof p->device, "provenance.device");
@@ -260,6 +334,14 @@ static void read_bin(rbuf *r, trace *t)
     if (!r->failed && p->block % BIN_WARP_SIZE) { r_fail(r, "provenance.block: %u is not a whole number of warps", p->block); return; }
     p->elems_per_thread = (uint32_t)r_range(r, 4, 0, 1 << 20, "provenance.elems_per_thread");
     p->blocks_traced = (uint32_t)r_u(r, 4, "provenance.blocks_traced");
+    if (sv >= 2) {
+        r_str(r, p->schedule, sizeof p->schedule, "provenance.schedule");
+        uint64_t db = r_var(r, "provenance.drop_barrier"), ds = r_var(r, "provenance.drop_syncwarp");
+        if (!r->failed && (db > BIN_MAX_LINE || ds > BIN_MAX_LINE)) { r_fail(r, "provenance.drop_barrier: a line over %u", BIN_MAX_LINE); return; }
+        p->drop_barrier = (uint32_t)db;
+        p->drop_syncwarp = (uint32_t)ds;
+        r_str(r, p->race_check, sizeof p->race_check, "provenance.race_check");
+    }
     uint32_t rb = (uint32_t)r_u(r, 4, "result");
     memcpy(&t->result, &rb, 4);
     uint64_t db = r_u(r, 8, "reference");
@@ -298,10 +380,12 @@ static void read_bin(rbuf *r, trace *t)
     if (nl > r_left(r) / 5 || nl >= UINT32_MAX) { r_fail(r, "lanes: %" PRIu64 " lanes cannot fit in the %zu bytes left", nl, r_left(r)); return; }
     if (nv < nl || nv > nl * 4) { r_fail(r, "values: %" PRIu64 " values for %" PRIu64 " lanes (1 to 4 each)", nv, nl); return; }
     size_t n = (size_t)ne;
-    t->events = calloc(n ? n : 1, sizeof *t->events);
-    t->lane_addr = malloc((nl ? nl : 1) * sizeof *t->lane_addr);
-    t->lane_val = calloc((nl ? nl : 1) * 4, sizeof *t->lane_val);
-    if (!t->events || !t->lane_addr || !t->lane_val) { r_fail(r, "out of memory for %zu events", n); return; }
+    t->events = big_alloc(n * sizeof *t->events);
+    t->lane_addr = big_alloc(nl * sizeof *t->lane_addr);
+    t->values = big_alloc(nv * sizeof *t->values);
+    if (t->events) memset(t->events, 0, (n ? n : 1) * sizeof *t->events);
+    if (!t->events || !t->lane_addr || !t->values) { r_fail(r, "out of memory for %zu events", n); return; }
+    t->cap_vals = nv ? nv : 1;
     t->cap_events = n ? n : 1;
     t->cap_lanes = nl ? nl : 1;
     trace_event *ev = t->events;
@@ -358,17 +442,20 @@ static void read_bin(rbuf *r, trace *t)
             if (global_kind(e->kind) && e->buf >= t->nbuffers) { r_fail(r, "events[%zu].buf: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers); return; }
             if (!global_kind(e->kind) && e->buf) { r_fail(r, "events[%zu].buf: %u on an event that is not a global access", i, e->buf); return; }
             e->lanes = (uint32_t)lanes;
+            e->vals = (uint32_t)values;
             lanes += (size_t)trace_popcount(e->mask);
             values += (size_t)trace_popcount(e->mask) * trace_event_width(e);
             if (lanes > nl) { r_fail(r, "events[%zu].mask: more lanes than the %" PRIu64 " the file declares", i, nl); return; }
         } else {
             if (e->elem_size || e->buf) { r_fail(r, "events[%zu]: element size or buffer on a %s event", i, trace_kind_label((trace_kind)e->kind)); return; }
             e->lanes = (uint32_t)lanes;
+            e->vals = (uint32_t)values;
         }
     }
     if (lanes != nl || values != nv) { r_fail(r, "lanes: the masks give %zu lanes and %zu values, the file declares %" PRIu64 " and %" PRIu64, lanes, values, nl, nv); return; }
     t->nevents = n;
     t->nlanes = lanes;
+    t->nvals = values;
     int64_t prev = 0;
     for (size_t i = 0; i < n && !r->failed; i++) {
         const trace_event *e = &ev[i];
@@ -385,19 +472,15 @@ static void read_bin(rbuf *r, trace *t)
         }
     }
     if (r->failed) return;
-    if (r_left(r) < 4 * (size_t)nv + 8) { r_fail(r, "values: the file ends too soon"); return; }
-    for (size_t i = 0; i < n; i++) {
-        const trace_event *e = &ev[i];
-        if (!trace_kind_has_data((trace_kind)e->kind)) continue;
-        size_t k = (size_t)trace_popcount(e->mask);
-        unsigned wd = trace_event_width(e);
-        for (size_t j = 0; j < k; j++)
-            for (unsigned c = 0; c < wd; c++) {
-                uint32_t u = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
-                r->p += 4;
-                memcpy(&t->lane_val[(e->lanes + j) * 4 + c], &u, 4);
-            }
+    if (r_left(r) < 4 * (size_t)nv) { r_fail(r, "values: the file ends too soon"); return; }
+    /* the values, in event order: the order of trace.values */
+    for (size_t i = 0; i < values; i++, r->p += 4) {
+        uint32_t u = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
+        memcpy(&t->values[i], &u, 4);
     }
+    if (sv >= 2) read_hazards(r, t);
+    if (r->failed) return;
+    if (r_left(r) < 8) { r_fail(r, "end: the file ends too soon"); return; }
     for (int i = 0; i < 8; i++)
         if (r->p[i] != magic[7 - i]) { r_fail(r, "end: the file does not end with the trailer (truncated or corrupted)"); return; }
     r->p += 8;

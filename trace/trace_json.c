@@ -74,8 +74,12 @@ char *trace_to_json(const trace *t)
     sb_printf(&b, ", \"version\": "); sb_str(&b, p->version);
     sb_printf(&b, ", \"source\": "); sb_str(&b, p->source);
     sb_printf(&b, ", \"data\": "); sb_str(&b, p->data);
-    sb_printf(&b, ", \"n\": %" PRIu64 ", \"seed\": %" PRIu64 ", \"block\": %u, \"elems_per_thread\": %u, \"blocks_traced\": %u},\n",
+    sb_printf(&b, ", \"n\": %" PRIu64 ", \"seed\": %" PRIu64 ", \"block\": %u, \"elems_per_thread\": %u, \"blocks_traced\": %u",
               p->n, p->seed, p->block, p->elems_per_thread, p->blocks_traced);
+    sb_printf(&b, ", \"schedule\": "); sb_str(&b, p->schedule);
+    sb_printf(&b, ", \"drop_barrier\": %u, \"drop_syncwarp\": %u, \"race_check\": ", p->drop_barrier, p->drop_syncwarp);
+    sb_str(&b, p->race_check);
+    sb_printf(&b, "},\n");
     sb_printf(&b, "\"result\": ");
     sb_num(&b, 9, (double)t->result);
     sb_printf(&b, ",\n\"reference\": ");
@@ -90,6 +94,19 @@ char *trace_to_json(const trace *t)
         sb_printf(&b, "%s{\"name\": ", i ? ", " : "");
         sb_str(&b, t->buffers[i].name);
         sb_printf(&b, ", \"pass\": %u}", t->buffers[i].pass);
+    }
+    sb_printf(&b, "],\n\"hazards\": [");
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        sb_printf(&b, "%s\n{\"kind\": \"%s\", \"space\": \"%s\", \"buf\": %u, \"pass\": %u, \"word\": %" PRId64 ", \"count\": %u",
+                  i ? "," : "", trace_hazard_label((trace_hazard_kind)h->kind), h->space == TRACE_SPACE_GLOBAL ? "global" : "shared",
+                  h->buf, h->pass, h->word, h->count);
+        const trace_hazard_access *acc[2] = {&h->first, &h->second};
+        for (int k = 0; k < 2; k++)
+            sb_printf(&b, ", \"%s\": {\"block\": %u, \"thread\": %u, \"line\": %u, \"access\": \"%s\", \"event\": %" PRId64 "}",
+                      k ? "second" : "first", acc[k]->block, acc[k]->thread, acc[k]->line, acc[k]->write ? "write" : "read",
+                      acc[k]->event);
+        sb_printf(&b, "}");
     }
     sb_printf(&b, "],\n\"events\": [\n");
     for (size_t i = 0; i < t->nevents; i++) {
@@ -110,7 +127,7 @@ char *trace_to_json(const trace *t)
                 for (unsigned c = 0; c < w; c++)
                 {
                     if (j || c) sb_printf(&b, ",");
-                    sb_num(&b, 9, (double)t->lane_val[(e->lanes + (size_t)j) * 4 + c]);
+                    sb_num(&b, 9, (double)trace_lane_value(t, e, (size_t)j, c));
                 }
             sb_printf(&b, "]");
         }
@@ -264,14 +281,75 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
     if (trace_push(t, &e, addr, val)) rd_fail(r, "%s: out of memory (%zu events, %zu lanes held)", where, t->nevents, t->nlanes);
 }
 
+static void read_hazard_access(rd *r, const cJSON *obj, const char *key, const char *where, trace_hazard_access *a)
+{
+    char wh[64];
+    snprintf(wh, sizeof wh, "%s.%s", where, key);
+    const cJSON *ja = get(r, obj, key, where);
+    if (r->failed) return;
+    if (!cJSON_IsObject(ja)) { rd_fail(r, "%s: expected an object", wh); return; }
+    a->block = (uint32_t)get_uint(r, ja, "block", wh, UINT32_MAX);
+    a->thread = (uint32_t)get_uint(r, ja, "thread", wh, 1023);
+    a->line = (uint32_t)get_uint(r, ja, "line", wh, 1000000);
+    char acc[8] = "";
+    get_str(r, ja, "access", wh, acc, sizeof acc);
+    if (!r->failed && strcmp(acc, "read") && strcmp(acc, "write")) { rd_fail(r, "%s.access: expected \"read\" or \"write\"", wh); return; }
+    a->write = !strcmp(acc, "write");
+    const cJSON *je = get(r, ja, "event", wh);
+    if (r->failed) return;
+    if (!cJSON_IsNumber(je) || je->valuedouble != floor(je->valuedouble) || je->valuedouble < -1 || je->valuedouble > 9007199254740992.0)
+        { rd_fail(r, "%s.event: expected an event index or -1", wh); return; }
+    a->event = (int64_t)je->valuedouble;
+}
+
+/* Hazards refer to events by index; events come after them in the file, so the indices are
+ * checked against the event count once the events are read (check_hazard_events). */
+static void read_hazards(rd *r, trace *t, const cJSON *ja)
+{
+    if (r->failed) return;
+    if (!cJSON_IsArray(ja)) { rd_fail(r, "hazards: expected an array"); return; }
+    int i = 0;
+    for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
+        char wh[32], kind[8] = "", space[8] = "";
+        snprintf(wh, sizeof wh, "hazards[%d]", i);
+        if (!cJSON_IsObject(x)) { rd_fail(r, "%s: expected an object", wh); return; }
+        trace_hazard h;
+        memset(&h, 0, sizeof h);
+        get_str(r, x, "kind", wh, kind, sizeof kind);
+        get_str(r, x, "space", wh, space, sizeof space);
+        if (r->failed) return;
+        int k = trace_hazard_from_label(kind);
+        if (k < 0) { rd_fail(r, "%s.kind: expected raw, war or waw, found \"%s\"", wh, kind); return; }
+        if (strcmp(space, "shared") && strcmp(space, "global")) { rd_fail(r, "%s.space: expected shared or global", wh); return; }
+        h.kind = (uint8_t)k;
+        h.space = (uint8_t)(strcmp(space, "global") == 0 ? TRACE_SPACE_GLOBAL : TRACE_SPACE_SHARED);
+        h.buf = (uint8_t)get_uint(r, x, "buf", wh, t->nbuffers ? t->nbuffers - 1 : 0);
+        h.pass = (uint8_t)get_uint(r, x, "pass", wh, t->npasses ? t->npasses - 1 : 0);
+        h.word = (int64_t)get_uint(r, x, "word", wh, (uint64_t)1 << 40);
+        h.count = (uint32_t)get_uint(r, x, "count", wh, UINT32_MAX);
+        read_hazard_access(r, x, "first", wh, &h.first);
+        read_hazard_access(r, x, "second", wh, &h.second);
+        if (!r->failed && trace_add_hazard(t, &h)) rd_fail(r, "out of memory");
+    }
+}
+
+static void check_hazard_events(rd *r, const trace *t)
+{
+    for (size_t i = 0; i < t->nhazards && !r->failed; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        if (h->first.event >= (int64_t)t->nevents || h->second.event >= (int64_t)t->nevents)
+            rd_fail(r, "hazards[%zu]: refers to an event beyond the %zu events of the trace", i, t->nevents);
+    }
+}
+
 static void read_header(rd *r, trace *t, const cJSON *root)
 {
     char schema[32] = "";
     get_str(r, root, "schema", "top level", schema, sizeof schema);
     if (!r->failed && strcmp(schema, "warpscope-trace") != 0) { rd_fail(r, "schema: expected \"warpscope-trace\", found \"%s\"", schema); return; }
     uint64_t sv = get_uint(r, root, "schema_version", "top level", 1000);
-    if (!r->failed && sv != TRACE_SCHEMA_VERSION)
-        { rd_fail(r, "schema_version: this warpscope reads version %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION, sv); return; }
+    if (!r->failed && (sv < TRACE_SCHEMA_VERSION_MIN || sv > TRACE_SCHEMA_VERSION))
+        { rd_fail(r, "schema_version: this warpscope reads versions %d to %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION_MIN, TRACE_SCHEMA_VERSION, sv); return; }
     const cJSON *jp = get(r, root, "provenance", "top level");
     if (r->failed) return;
     if (!cJSON_IsObject(jp)) { rd_fail(r, "provenance: expected an object"); return; }
@@ -289,8 +367,14 @@ static void read_header(rd *r, trace *t, const cJSON *root)
     p->seed = get_uint(r, jp, "seed", w, (uint64_t)1 << 53);
     p->block = (uint32_t)get_range(r, jp, "block", w, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
     p->elems_per_thread = (uint32_t)get_range(r, jp, "elems_per_thread", w, 1, 1 << 20);
-    p->blocks_traced = (uint32_t)get_range(r, jp, "blocks_traced", w, 1, TRACE_BLOCKS_TRACED_MAX);
+    p->blocks_traced = (uint32_t)get_range(r, jp, "blocks_traced", w, 1, UINT32_MAX);
     if (!r->failed && p->block % TRACE_WARP_SIZE) { rd_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
+    if (sv >= 2) {
+        get_str(r, jp, "schedule", w, p->schedule, sizeof p->schedule);
+        p->drop_barrier = (uint32_t)get_uint(r, jp, "drop_barrier", w, 1000000);
+        p->drop_syncwarp = (uint32_t)get_uint(r, jp, "drop_syncwarp", w, 1000000);
+        get_str(r, jp, "race_check", w, p->race_check, sizeof p->race_check);
+    }
     t->result = (float)get_num(r, root, "result", "top level");
     if (!r->failed && !(fabs(get_num(r, root, "result", "top level")) <= FLT_MAX)) { rd_fail(r, "result: expected a finite float"); return; }
     t->reference = get_num(r, root, "reference", "top level");
@@ -327,6 +411,7 @@ static void read_header(rd *r, trace *t, const cJSON *root)
         unsigned bp = (unsigned)get_uint(r, x, "pass", wh, t->npasses - 1);
         if (!r->failed && trace_add_buffer(t, name, bp)) rd_fail(r, "out of memory");
     }
+    if (sv >= 2) read_hazards(r, t, get(r, root, "hazards", "top level"));
 }
 
 enum {
@@ -382,7 +467,7 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
     /* only the keys the reader knows are parsed, each at most HEADER_VALUE_MAX bytes, so no
      * part of a hostile file is ever built as a whole cJSON tree */
     static const char *const known[] = {"schema", "schema_version", "provenance", "result", "reference", "tolerance",
-                                        "passes", "buffers", NULL};
+                                        "passes", "buffers", "hazards", NULL};
     while (s[i] == '"' && !r.failed) {
         cJSON *key = parse_one(s, len, &i), *val = NULL;
         if (!key) { rd_fail(&r, "out of memory while reading the trace's header"); break; }
@@ -420,6 +505,7 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
         i = ws_at(s, i);
         if (s[i] == ',') i = ws_at(s, i + 1);
     }
+    check_hazard_events(&r, t);
     if (r.failed) return -1;
     return trace_check(t, err, errlen); /* the same check at the door as the compact reader's */
 }
@@ -433,10 +519,11 @@ static void shrink(trace *t)
     }
     if (t->nlanes && t->nlanes < t->cap_lanes) {
         int64_t *a = realloc(t->lane_addr, t->nlanes * sizeof *a);
-        if (a) t->lane_addr = a;
-        float *v = realloc(t->lane_val, t->nlanes * 4 * sizeof *v);
-        if (v) t->lane_val = v;
-        if (a && v) t->cap_lanes = t->nlanes;
+        if (a) { t->lane_addr = a; t->cap_lanes = t->nlanes; }
+    }
+    if (t->nvals && t->nvals < t->cap_vals) {
+        float *v = realloc(t->values, t->nvals * sizeof *v);
+        if (v) { t->values = v; t->cap_vals = t->nvals; }
     }
 }
 
