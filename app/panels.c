@@ -509,13 +509,26 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
     dl_rect in = panel(u, "picture", r, title);
     const theme *th = u->th;
     int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
-    int cw = (in.w - label_w) / WARP_SIZE, rows = m->shfl_levels, rh = rows ? in.h / rows : in.h;
-    if (rh > 2 * u->lh + 4) rh = 2 * u->lh + 4;
+    /* one round of the tree at a time (offsets 16 .. 1): the round of the latest shuffle shown */
+    int offsets[64] = {0}, first = 0, last = m->shfl_levels - 1, latest = 0;
+    for (size_t i = 0; i < m->nshfl; i++) {
+        const view_shfl *sh = &m->shfl[i];
+        if (sh->warp != p->shfl_warp || sh->level >= 64) continue;
+        if (sh->src != sh->lane && !offsets[sh->level]) offsets[sh->level] = (int)sh->src - (int)sh->lane;
+        if (sh->step <= p->step && sh->level > latest) latest = sh->level;
+    }
+    for (int L = 1; L <= latest && L < 64; L++)
+        if (offsets[L] > offsets[L - 1]) first = L;
+    for (int L = first + 1; L < m->shfl_levels && L < 64; L++)
+        if (offsets[L] > offsets[L - 1]) { last = L - 1; break; }
+    int cw = (in.w - label_w) / WARP_SIZE, rows = last - first + 1, rh = rows > 0 ? in.h / rows : in.h;
+    if (rh > 3 * u->lh) rh = 3 * u->lh;
     int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
+    if (bh > vh + 4) bh = vh + 4;
     if (cw < 2 || rh < 4) return;
     dl_clip(u->l, in);
-    for (int level = 0; level < rows; level++) {
-        int y = in.y + level * rh + (rh - bh), offset = 0, shown = 0;
+    for (int level = first; level <= last; level++) {
+        int y = in.y + (level - first) * rh + (rh - bh), offset = 0, shown = 0;
         for (size_t i = 0; i < m->nshfl; i++) {
             const view_shfl *sh = &m->shfl[i];
             if (sh->warp != p->shfl_warp || sh->level != level || sh->step > p->step) continue;
@@ -710,7 +723,7 @@ static void draw_bench(ui *u, dl_rect r)
     if (maxg <= 0) maxg = 1;
     int rows = 0;
     for (size_t i = 0; i < res->nrows; i++)
-        if (res->rows[i].n == n && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
+        if (res->rows[i].n == n && res->rows[i].mode == RESULTS_LAUNCH && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
     int chart_h = (in.y + in.h - top) * 2 / 5;
     int bars_h = in.y + in.h - top - chart_h - 2 * u->lh;
     int lh = rows ? bars_h / rows : bars_h;
@@ -721,8 +734,8 @@ static void draw_bench(ui *u, dl_rect r)
     int y = top;
     for (size_t i = 0; i < res->nrows && lh >= u->lh; i++) {
         const results_row *row = &res->rows[i];
-        if (row->n != n || strcmp(row->name, "d2d-copy") == 0) continue;
-        int is_lib = !strcmp(row->name, "cub") || !strcmp(row->name, "thrust"), is_ceil = !strcmp(row->name, "read-ceiling");
+        if (row->n != n || row->mode != RESULTS_LAUNCH || strcmp(row->name, "d2d-copy") == 0) continue;
+        int is_lib = !strcmp(row->name, "cub") || !strcmp(row->name, "thrust"), is_ceil = !strcmp(row->kind, "read");
         dl_colour c = is_lib ? th->diverged : is_ceil ? th->dim : th->working;
         int ty = y + (lh - u->lh) / 2;
         dl_text(u->l, (dl_rect){in.x, ty, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, row->name);
