@@ -15,6 +15,7 @@
 #include "keys.h"
 #include "learn.h"
 #include "ladder.h"
+#include "outfile.h"
 #include "panels.h"
 #include "render_sdl.h"
 #include "scene.h"
@@ -210,29 +211,19 @@ static int canvas_draw(canvas *c, app *A, double t)
     return c->l.failed ? -1 : 0;
 }
 
-/* PNG via a temporary file in the same folder and a rename: never half a file */
+/* PNG through outfile (a unique temporary file beside it, renamed when complete): a failed or
+ * interrupted save leaves the old PNG (or none), never half of one */
 static int save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
 {
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) { snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno)); return -1; }
-    FILE *f = fdopen(fd, "wb");
-    SDL_RWops *rw = f ? SDL_RWFromFP(f, SDL_TRUE) : NULL;
+    outfile of;
+    if (outfile_open(&of, path, err, errlen)) return -1;
+    SDL_RWops *rw = SDL_RWFromFP(of.f, SDL_FALSE);
     if (!rw || IMG_SavePNG_RW(s, rw, 1) != 0) {
-        if (!rw && f) fclose(f);
-        if (!f) close(fd);
-        remove(tmp);
-        snprintf(err, errlen, "%s: cannot write PNG: %s", path, rw ? IMG_GetError() : strerror(errno));
+        snprintf(err, errlen, "%s: cannot write PNG: %s", path, rw ? IMG_GetError() : SDL_GetError());
+        outfile_abort(&of);
         return -1;
     }
-    chmod(tmp, 0644);
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return outfile_commit(&of, err, errlen);
 }
 
 /* ---- headless ---- */
@@ -276,6 +267,8 @@ int viewer_render(const viewer_opts *o)
     int rc = 2, w = o->width ? o->width : 1920, h = o->height ? o->height : 1080;
     SDL_Surface *surf = NULL;
     canvas c = {0};
+    const char *in = outfile_is_input(o->out, o->file) ? o->file : outfile_is_input(o->out, o->bench) ? o->bench : NULL;
+    if (in) { snprintf(err, sizeof err, "%s: the output would overwrite the input %s; choose another -o", o->out, in); goto fail; }
     if (app_init(A, o, err, sizeof err) || seek_options(A, o, err, sizeof err)) goto fail;
     surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGB888);
     if (!surf) { snprintf(err, sizeof err, "cannot make a %dx%d surface: %s", w, h, SDL_GetError()); goto fail; }
