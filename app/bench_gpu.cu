@@ -33,6 +33,7 @@
 #include <thrust/reduce.h>
 
 #include "bench.h"
+#include "cli.h"
 #include "capture.h"
 #include "ladder.h"
 #include "outfile.h"
@@ -393,73 +394,44 @@ static int check_writable(const char *path)
 
 static int parse_args(int argc, char **argv, opts &o)
 {
-    for (int i = 0; i < argc; i++) {
-        std::string a = argv[i], name = a;
-        size_t eq = a.find('=');
-        const char *inline_val = nullptr;
-        if (eq != std::string::npos) {
-            name = a.substr(0, eq);
-            inline_val = argv[i] + eq + 1;
-        }
-        static const char *const valued[] = {"--sizes", "--versions", "--reps", "--json", "--csv", "--block",
-                                             "--ept", "--batch", "--modes", "--device"};
-        bool known = false;
-        for (const char *k : valued) known = known || name == k;
-        if (!known) {
-            fprintf(stderr, "warpscope: bench: unknown argument \"%s\" (--sizes --versions --modes --reps --batch --block "
-                            "--ept --device --json --csv)\n",
-                    a.c_str());
-            return -1;
-        }
-        const char *v = inline_val ? inline_val : (i + 1 < argc ? argv[++i] : nullptr);
-        if (!v) {
-            fprintf(stderr, "warpscope: bench: %s needs a value\n", name.c_str());
-            return -1;
-        }
-        if (name == "--sizes") {
-            if (parse_sizes(v, o)) return -1;
-        } else if (name == "--versions") {
-            if (parse_list("--versions", v, o.versions)) return -1;
-        } else if (name == "--modes") {
-            std::vector<std::string> ms;
-            if (parse_list("--modes", v, ms)) return -1;
-            for (int m = 0; m < NMODES; m++) o.mode_on[m] = false;
-            for (const std::string &m : ms) {
-                int found = -1;
-                for (int k = 0; k < NMODES; k++)
-                    if (m == modes[k].id) found = k;
-                if (found < 0) {
-                    fprintf(stderr, "warpscope: bench: --modes item \"%s\" is not launch or batch\n", m.c_str());
-                    return -1;
-                }
-                o.mode_on[found] = true;
-            }
-        } else if (name == "--json") {
-            o.json = v;
-        } else if (name == "--csv") {
-            o.csv = v;
-        } else {
-            // whole numbers: the flag's range
-            static const struct {
-                const char *flag;
-                long lo, hi;
-            } ranges[] = {{"--reps", 1, 10000}, {"--block", 32, 1024}, {"--ept", 1, 4096}, {"--batch", 1, 100000}, {"--device", 0, 63}};
-            long lo = 0, hi = 0;
-            for (const auto &r : ranges)
-                if (name == r.flag) { lo = r.lo; hi = r.hi; }
-            char *end;
-            long x = strtol(v, &end, 10);
-            if (*end || !*v || x < lo || x > hi) {
-                fprintf(stderr, "warpscope: bench: %s expects a whole number from %ld to %ld, got \"%s\"\n", name.c_str(), lo, hi, v);
+    // the flags, read by the one scanner every command uses (cli.h); what they mean is here
+    static const cli_spec specs[] = {{"--sizes", CLI_TEXT, 0, 0, nullptr},   {"--versions", CLI_TEXT, 0, 0, nullptr}, {"--modes", CLI_TEXT, 0, 0, nullptr},
+                                     {"--json", CLI_TEXT, 0, 0, nullptr},    {"--csv", CLI_TEXT, 0, 0, nullptr},      {"--reps", CLI_NUMBER, 1, 10000, nullptr},
+                                     {"--block", CLI_NUMBER, 32, 1024, nullptr}, {"--ept", CLI_NUMBER, 1, 4096, nullptr}, {"--batch", CLI_NUMBER, 1, 100000, nullptr},
+                                     {"--device", CLI_NUMBER, 0, 63, nullptr}};
+    enum { SIZES, VERSIONS, MODES, JSON, CSV, REPS, BLOCK, EPT, BATCH, DEVICE, NSPECS };
+    cli_value v[NSPECS];
+    const char *pos[1];
+    size_t npos;
+    char why[300];
+    if (cli_scan(specs, NSPECS, argc, argv, v, pos, 0, &npos, why, sizeof why)) {
+        fprintf(stderr, "warpscope: bench: %s (--sizes --versions --modes --reps --batch --block --ept --device --json --csv)\n", why);
+        return -1;
+    }
+    if (v[SIZES].given && parse_sizes(v[SIZES].text, o)) return -1;
+    if (v[VERSIONS].given && parse_list("--versions", v[VERSIONS].text, o.versions)) return -1;
+    if (v[MODES].given) {
+        std::vector<std::string> ms;
+        if (parse_list("--modes", v[MODES].text, ms)) return -1;
+        for (int m = 0; m < NMODES; m++) o.mode_on[m] = false;
+        for (const std::string &m : ms) {
+            int found = -1;
+            for (int k = 0; k < NMODES; k++)
+                if (m == modes[k].id) found = k;
+            if (found < 0) {
+                fprintf(stderr, "warpscope: bench: --modes item \"%s\" is not launch or batch\n", m.c_str());
                 return -1;
             }
-            if (name == "--reps") o.reps = (int)x;
-            else if (name == "--block") o.block = (unsigned)x;
-            else if (name == "--ept") o.ept = (unsigned)x;
-            else if (name == "--batch") o.batch = (int)x;
-            else o.device = (int)x;
+            o.mode_on[found] = true;
         }
     }
+    if (v[JSON].given) o.json = v[JSON].text;
+    if (v[CSV].given) o.csv = v[CSV].text;
+    if (v[REPS].given) o.reps = (int)v[REPS].num;
+    if (v[BLOCK].given) o.block = (unsigned)v[BLOCK].num;
+    if (v[EPT].given) o.ept = (unsigned)v[EPT].num;
+    if (v[BATCH].given) o.batch = (int)v[BATCH].num;
+    if (v[DEVICE].given) o.device = (int)v[DEVICE].num;
     return 0;
 }
 

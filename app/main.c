@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "bench.h"
 #include "capture.h"
+#include "cli.h"
 #include "export.h"
 #include "ladder.h"
 #include "schedule.h"
@@ -118,64 +119,78 @@ typedef struct cli {
     long pass, block_index; /* -1: not given */
 } cli;
 
-/* Reads --flag value and --flag=value; positional arguments go to cli->file. */
+/* The flags of the commands that capture or read a trace, in one table: the scanner (cli.h)
+ * reads them, the group says which commands take them, parse_flags gives them meaning. */
+enum { G_CAPTURE = 1, G_OUT = 2, G_JSON = 4, G_FILE = 8 };
+enum { F_VERSION, F_BLOCK, F_N, F_DATA, F_SEED, F_EPT, F_BLOCKS_TRACED, F_BACKEND, F_WORKERS, F_SCHEDULE, F_WARP_ORDER,
+       F_DROP_BARRIER, F_DROP_SYNCWARP, F_PASS, F_BLOCK_INDEX, F_OUT, F_OUTPUT, F_JSON, F_ALL_BLOCKS, F_COUNT };
+static const struct {
+    cli_spec spec;
+    unsigned group;
+} flag_table[F_COUNT] = {
+    [F_VERSION] = {{"--version", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
+    [F_BLOCK] = {{"--block", CLI_NUMBER, 1, 1024, NULL}, G_CAPTURE},
+    [F_N] = {{"--n", CLI_NUMBER, 1, (uint64_t)1 << 31, NULL}, G_CAPTURE},
+    [F_DATA] = {{"--data", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
+    [F_SEED] = {{"--seed", CLI_NUMBER, 0, UINT64_MAX, NULL}, G_CAPTURE},
+    [F_EPT] = {{"--ept", CLI_NUMBER, 1, 4096, NULL}, G_CAPTURE},
+    [F_BLOCKS_TRACED] = {{"--blocks-traced", CLI_NUMBER, 1, UINT32_MAX, NULL}, G_CAPTURE},
+    [F_BACKEND] = {{"--backend", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
+    [F_WORKERS] = {{"--workers", CLI_NUMBER, 1, 64, NULL}, G_CAPTURE},
+    [F_SCHEDULE] = {{"--schedule", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
+    [F_WARP_ORDER] = {{"--warp-order", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
+    [F_DROP_BARRIER] = {{"--drop-barrier", CLI_NUMBER, 1, 1000000, NULL}, G_CAPTURE},
+    [F_DROP_SYNCWARP] = {{"--drop-syncwarp", CLI_NUMBER, 1, 1000000, NULL}, G_CAPTURE},
+    [F_PASS] = {{"--pass", CLI_NUMBER, 0, UINT32_MAX, NULL}, G_FILE},
+    [F_BLOCK_INDEX] = {{"--block-index", CLI_NUMBER, 0, UINT32_MAX, NULL}, G_FILE},
+    [F_OUT] = {{"-o", CLI_TEXT, 0, 0, "a file name"}, G_OUT},
+    [F_OUTPUT] = {{"--output", CLI_TEXT, 0, 0, "a file name"}, G_OUT},
+    [F_JSON] = {{"--json", CLI_SWITCH, 0, 0, NULL}, G_JSON},
+    [F_ALL_BLOCKS] = {{"--all-blocks", CLI_SWITCH, 0, 0, NULL}, G_JSON},
+};
+
+/* Reads the flags the command takes (--flag value, --flag=value); a positional argument is the
+ * input file, where the command takes one. */
 static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int allow_out, int allow_json, int allow_file)
 {
-    for (int i = 0; i < argc; i++) {
-        char *arg = argv[i], *val = NULL;
-        char name[64];
-        if (strncmp(arg, "--", 2) != 0 || arg[2] == '\0') {
-            if (strcmp(arg, "-o") == 0 && allow_out) {
-                if (i + 1 >= argc) return usage_error("-o needs a file name%s%s", "", "");
-                c->out = argv[++i];
-                continue;
-            }
-            if (arg[0] == '-' || !allow_file) return usage_error("unexpected argument \"%s\"%s", arg, "");
-            if (c->file) return usage_error("two input files given: \"%s\" and \"%s\"", c->file, arg);
-            c->file = arg;
-            continue;
-        }
-        const char *eq = strchr(arg, '=');
-        size_t nlen = eq ? (size_t)(eq - arg) : strlen(arg);
-        if (nlen >= sizeof name) return usage_error("unknown flag \"%s\"%s", arg, "");
-        memcpy(name, arg, nlen);
-        name[nlen] = '\0';
-        if (strcmp(name, "--json") == 0 && allow_json && !eq) { c->json = 1; continue; }
-        if (strcmp(name, "--all-blocks") == 0 && allow_json && !eq) { c->all_blocks = 1; continue; }
-        if (strcmp(name, "--output") == 0 && allow_out) name[0] = '\0';
-        static const char *const with_value[] = {"--version", "--block", "--n", "--data", "--seed", "--ept", "--blocks-traced", "--backend",
-                                                 "--workers", "--pass", "--block-index",
-                                                 "--schedule", "--warp-order", "--drop-barrier", "--drop-syncwarp", NULL};
-        int known = 0;
-        for (int k = 0; with_value[k]; k++) known |= strcmp(name, with_value[k]) == 0;
-        if (!(known && allow_capture) && name[0]) return usage_error("unknown flag \"%s\" for this command%s", name, "");
-        if (eq) val = (char *)eq + 1;
-        else if (i + 1 < argc) val = argv[++i];
-        else return usage_error("%s needs a value%s", name[0] ? name : "--output", "");
-        uint64_t u = 0;
-        if (!name[0]) c->out = val;
-        else if (strcmp(name, "--version") == 0) c->cap.version = val;
-        else if (strcmp(name, "--data") == 0) c->cap.data = val;
-        else if (strcmp(name, "--backend") == 0) {
-            if (strcmp(val, "auto") && strcmp(val, "cpu") && strcmp(val, "gpu")) return usage_error("--backend must be auto, cpu or gpu, got \"%s\"%s", val, "");
-            c->backend = val;
-        }
-        else if (strcmp(name, "--block") == 0) { if (parse_u64(name, val, 1, 1024, &u)) return EXIT_BAD; c->cap.block = (unsigned)u; }
-        else if (strcmp(name, "--n") == 0) { if (parse_u64(name, val, 1, (uint64_t)1 << 31, &u)) return EXIT_BAD; c->cap.n = u; }
-        else if (strcmp(name, "--seed") == 0) { if (parse_u64(name, val, 0, UINT64_MAX, &u)) return EXIT_BAD; c->cap.seed = u; c->cap.seed_set = 1; }
-        else if (strcmp(name, "--ept") == 0) { if (parse_u64(name, val, 1, 4096, &u)) return EXIT_BAD; c->cap.ept = (unsigned)u; }
-        else if (strcmp(name, "--schedule") == 0) c->cap.schedule = val;
-        else if (strcmp(name, "--warp-order") == 0) c->cap.warp_order = val;
-        else if (strcmp(name, "--drop-barrier") == 0) { if (parse_u64(name, val, 1, 1000000, &u)) return EXIT_BAD; c->cap.drop_barrier = (unsigned)u; }
-        else if (strcmp(name, "--drop-syncwarp") == 0) { if (parse_u64(name, val, 1, 1000000, &u)) return EXIT_BAD; c->cap.drop_syncwarp = (unsigned)u; }
-        else if (strcmp(name, "--blocks-traced") == 0) { if (parse_u64(name, val, 1, UINT32_MAX, &u)) return EXIT_BAD; c->cap.blocks_traced = (unsigned)u; }
-        else if (strcmp(name, "--workers") == 0) { if (parse_u64(name, val, 1, 64, &u)) return EXIT_BAD; c->cap.workers = (unsigned)u; }
-        else if (strcmp(name, "--pass") == 0 || strcmp(name, "--block-index") == 0) {
-            if (!allow_file) return usage_error("unknown flag \"%s\" for this command%s", name, "");
-            if (parse_u64(name, val, 0, UINT32_MAX, &u)) return EXIT_BAD;
-            if (name[2] == 'p') c->pass = (long)u; else c->block_index = (long)u;
-        }
+    unsigned groups = (allow_capture ? G_CAPTURE : 0) | (allow_out ? G_OUT : 0) | (allow_json ? G_JSON : 0) | (allow_file ? G_FILE : 0);
+    cli_spec specs[F_COUNT];
+    int which[F_COUNT]; /* specs[k] is flag_table[which[k]] */
+    size_t n = 0;
+    for (int f = 0; f < F_COUNT; f++)
+        if (flag_table[f].group & groups) { specs[n] = flag_table[f].spec; which[n++] = f; }
+    cli_value got[F_COUNT], v[F_COUNT];
+    const char *pos[2];
+    size_t npos;
+    char why[400];
+    if (cli_scan(specs, n, argc, argv, got, pos, allow_file ? 2 : 0, &npos, why, sizeof why)) return usage_error("%s%s", why, "");
+    if (npos == 2) return usage_error("two input files given: \"%s\" and \"%s\"", pos[0], pos[1]);
+    memset(v, 0, sizeof v);
+    for (size_t k = 0; k < n; k++) v[which[k]] = got[k];
+    if (npos) c->file = pos[0];
+    if (v[F_OUT].given) c->out = v[F_OUT].text;
+    if (v[F_OUTPUT].given) c->out = v[F_OUTPUT].text;
+    c->json |= v[F_JSON].given;
+    c->all_blocks |= v[F_ALL_BLOCKS].given;
+    if (v[F_VERSION].given) c->cap.version = v[F_VERSION].text;
+    if (v[F_DATA].given) c->cap.data = v[F_DATA].text;
+    if (v[F_BACKEND].given) {
+        const char *b = v[F_BACKEND].text;
+        if (strcmp(b, "auto") && strcmp(b, "cpu") && strcmp(b, "gpu")) return usage_error("--backend must be auto, cpu or gpu, got \"%s\"%s", b, "");
+        c->backend = b;
     }
+    if (v[F_BLOCK].given) c->cap.block = (unsigned)v[F_BLOCK].num;
+    if (v[F_N].given) c->cap.n = v[F_N].num;
+    if (v[F_SEED].given) { c->cap.seed = v[F_SEED].num; c->cap.seed_set = 1; }
+    if (v[F_EPT].given) c->cap.ept = (unsigned)v[F_EPT].num;
+    if (v[F_SCHEDULE].given) c->cap.schedule = v[F_SCHEDULE].text;
+    if (v[F_WARP_ORDER].given) c->cap.warp_order = v[F_WARP_ORDER].text;
+    if (v[F_DROP_BARRIER].given) c->cap.drop_barrier = (unsigned)v[F_DROP_BARRIER].num;
+    if (v[F_DROP_SYNCWARP].given) c->cap.drop_syncwarp = (unsigned)v[F_DROP_SYNCWARP].num;
+    if (v[F_BLOCKS_TRACED].given) c->cap.blocks_traced = (unsigned)v[F_BLOCKS_TRACED].num;
+    if (v[F_WORKERS].given) c->cap.workers = (unsigned)v[F_WORKERS].num;
+    if (v[F_PASS].given) c->pass = (long)v[F_PASS].num;
+    if (v[F_BLOCK_INDEX].given) c->block_index = (long)v[F_BLOCK_INDEX].num;
     return 0;
 }
 
@@ -293,56 +308,52 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
 {
     memset(o, 0, sizeof *o);
     o->event = o->phase = o->step = -1;
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    /* the viewer's own flags; the rest are capture flags, -o and the trace file (parse_flags) */
+    enum { V_COMPARE, V_THEME, V_SIZE, V_EVENT, V_PHASE, V_STEP, V_FRAMES, V_BENCH, V_KEYS, V_LANG, V_ACTIONS, V_LEARN, V_FINE,
+           V_PRESENTER, V_COUNT };
+    static const cli_spec specs[V_COUNT] = {
+        [V_COMPARE] = {"--compare", CLI_TEXT, 0, 0, NULL},        [V_THEME] = {"--theme", CLI_TEXT, 0, 0, NULL},
+        [V_SIZE] = {"--size", CLI_TEXT, 0, 0, NULL},              [V_EVENT] = {"--event", CLI_NUMBER, 0, 100000000, NULL},
+        [V_PHASE] = {"--phase", CLI_NUMBER, 0, 100000000, NULL},  [V_STEP] = {"--step", CLI_NUMBER, 0, 100000000, NULL},
+        [V_FRAMES] = {"--frames", CLI_TEXT, 0, 0, "a folder"},    [V_BENCH] = {"--bench", CLI_TEXT, 0, 0, "a results file"},
+        [V_KEYS] = {"--keys", CLI_TEXT, 0, 0, NULL},              [V_LANG] = {"--lang", CLI_TEXT, 0, 0, NULL},
+        [V_ACTIONS] = {"--actions", CLI_TEXT, 0, 0, NULL},        [V_LEARN] = {"--learn", CLI_TEXT, 0, 0, "a lesson"},
+        [V_FINE] = {"--fine", CLI_SWITCH, 0, 0, NULL},            [V_PRESENTER] = {"--presenter", CLI_SWITCH, 0, 0, NULL}};
+    cli_value v[V_COUNT];
+    char **rest = calloc((size_t)argc + 1, sizeof *rest), why[400];
     int nrest = 0;
     if (!rest) return usage_error("out of memory%s%s", "", "");
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i];
-        static const char *const valued[] = {"--compare", "--theme", "--size", "--event", "--phase", "--step", "--frames", "--bench", "--keys", "--lang", "--actions", "--learn", NULL};
-        int k = -1;
-        size_t alen = strcspn(a, "=");
-        for (int j = 0; valued[j]; j++)
-            if (strlen(valued[j]) == alen && !strncmp(a, valued[j], alen)) k = j;
-        if (!strcmp(a, "--fine")) { o->fine = 1; continue; }
-        if (!strcmp(a, "--presenter")) { o->presenter = 1; continue; }
-        if (k < 0) { rest[nrest++] = argv[i]; continue; }
-        const char *name = valued[k], *val = a[alen] == '=' ? a + alen + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!val) { free(rest); return usage_error("%s needs a value%s", name, ""); }
-        if ((!strcmp(name, "--event") || !strcmp(name, "--phase") || !strcmp(name, "--step") || !strcmp(name, "--frames")) && !headless) {
+    if (cli_scan_known(specs, V_COUNT, argc, argv, v, rest, &nrest, why, sizeof why)) { free(rest); return usage_error("%s%s", why, ""); }
+    for (int k = V_EVENT; k <= V_FRAMES; k++)
+        if (v[k].given && !headless) { free(rest); return usage_error("%s is for warpscope render%s", specs[k].name, ""); }
+    if (v[V_KEYS].given && headless) { free(rest); return usage_error("--keys drives the window (warpscope view)%s%s", "", ""); }
+    if (v[V_SIZE].given) {
+        unsigned w = 0, h = 0;
+        char tail;
+        if (sscanf(v[V_SIZE].text, "%ux%u%c", &w, &h, &tail) != 2 || w < 320 || h < 200 || w > 8192 || h > 8192) {
             free(rest);
-            return usage_error("%s is for warpscope render%s", name, "");
+            return usage_error("--size expects WIDTHxHEIGHT from 320x200 to 8192x8192, got \"%s\"%s", v[V_SIZE].text, "");
         }
-        if (!strcmp(name, "--keys") && headless) { free(rest); return usage_error("--keys drives the window (warpscope view)%s%s", "", ""); }
-        uint64_t u;
-        switch (k) {
-        case 0: o->compare = val; break;
-        case 1: o->theme = val; break;
-        case 2: {
-            unsigned w = 0, h = 0;
-            char tail;
-            if (sscanf(val, "%ux%u%c", &w, &h, &tail) != 2 || w < 320 || h < 200 || w > 8192 || h > 8192) {
-                free(rest);
-                return usage_error("--size expects WIDTHxHEIGHT from 320x200 to 8192x8192, got \"%s\"%s", val, "");
-            }
-            o->width = (int)w;
-            o->height = (int)h;
-            break;
-        }
-        case 3: case 4: case 5:
-            if (parse_u64(name, val, 0, 100000000, &u)) { free(rest); return EXIT_BAD; }
-            if (k == 3) o->event = (long)u; else if (k == 4) o->phase = (long)u; else o->step = (long)u;
-            break;
-        case 6: o->frames = val; break;
-        case 7: o->bench = val; break;
-        case 8: o->keys = val; break;
-        case 9:
-            if (strcmp(val, "en") && strcmp(val, "zh")) { free(rest); return usage_error("--lang must be en or zh, got \"%s\"%s", val, ""); }
-            o->lang = val;
-            break;
-        case 10: o->actions = val; break;
-        default: o->learn = val; break;
-        }
+        o->width = (int)w;
+        o->height = (int)h;
     }
+    if (v[V_LANG].given && strcmp(v[V_LANG].text, "en") && strcmp(v[V_LANG].text, "zh")) {
+        free(rest);
+        return usage_error("--lang must be en or zh, got \"%s\"%s", v[V_LANG].text, "");
+    }
+    o->compare = v[V_COMPARE].text;
+    o->theme = v[V_THEME].text;
+    o->frames = v[V_FRAMES].text;
+    o->bench = v[V_BENCH].text;
+    o->keys = v[V_KEYS].text;
+    o->lang = v[V_LANG].text;
+    o->actions = v[V_ACTIONS].text;
+    o->learn = v[V_LEARN].text;
+    o->fine = v[V_FINE].given;
+    o->presenter = v[V_PRESENTER].given;
+    if (v[V_EVENT].given) o->event = (long)v[V_EVENT].num;
+    if (v[V_PHASE].given) o->phase = (long)v[V_PHASE].num;
+    if (v[V_STEP].given) o->step = (long)v[V_STEP].num;
     cli c;
     memset(&c, 0, sizeof c);
     c.pass = c.block_index = -1;

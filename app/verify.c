@@ -1,5 +1,7 @@
 /* verify: see verify.h. */
 #include "verify.h"
+
+#include "cli.h"
 #include "outfile.h"
 
 #include <stdlib.h>
@@ -125,16 +127,16 @@ static const char *known_difference(const char *id)
 
 int verify_main(int argc, char **argv)
 {
-    const char *versions = NULL, *blocks = "32,64,256,1024", *md = NULL;
-    for (int i = 0; i < argc; i++) {
-        const char **dst = !strcmp(argv[i], "--versions") ? &versions : !strcmp(argv[i], "--blocks") ? &blocks : !strcmp(argv[i], "--md") ? &md : NULL;
-        if (!dst || i + 1 >= argc) {
-            fprintf(stderr, "warpscope: verify: %s \"%s\" (verify [--versions LIST] [--blocks LIST] [--md FILE])\n",
-                    dst ? "missing a value after" : "unknown argument", argv[i]);
-            return 2;
-        }
-        *dst = argv[++i];
+    static const cli_spec specs[] = {{"--versions", CLI_TEXT, 0, 0, NULL}, {"--blocks", CLI_TEXT, 0, 0, NULL}, {"--md", CLI_TEXT, 0, 0, "a file name"}};
+    cli_value flag[3];
+    const char *pos[1];
+    size_t npos;
+    char scan_err[300];
+    if (cli_scan(specs, 3, argc, argv, flag, pos, 0, &npos, scan_err, sizeof scan_err)) {
+        fprintf(stderr, "warpscope: verify: %s (verify [--versions LIST] [--blocks LIST] [--md FILE])\n", scan_err);
+        return 2;
     }
+    const char *versions = flag[0].text, *blocks = flag[1].given ? flag[1].text : "32,64,256,1024", *md = flag[2].text;
     /* is there a GPU at all? one tiny capture tells, with the reason */
     capture_desc probe;
     memset(&probe, 0, sizeof probe);
