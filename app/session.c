@@ -169,6 +169,64 @@ int session_set_trace(session *s, int p, trace *t, char *err, size_t errlen)
     return 0;
 }
 
+int session_open_block(session *s, unsigned pass, unsigned block, char *err, size_t errlen)
+{
+    view_model m[2];
+    int n = 0;
+    for (; n < 2; n++) { /* both or neither: a pane whose trace lacks the block keeps nothing half-built */
+        session_pane *p = &s->pane[n];
+        if (!p->loaded || (n == 1 && !s->compare)) continue;
+        if (view_build(&m[n], &p->t, pass, block, s->fine, err, errlen)) {
+            if (n == 1 && s->pane[0].loaded) view_free(&m[0]);
+            return -1;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        session_pane *p = &s->pane[i];
+        if (!p->loaded || (i == 1 && !s->compare)) continue;
+        view_free(&p->m);
+        p->m = m[i];
+        p->step = p->prev_step = default_step(&p->m);
+        p->selected = -1;
+        p->warp = p->slice = -1;
+    }
+    s->pass = pass;
+    s->block_index = block;
+    s->generation++;
+    return 0;
+}
+
+/* "P/B", or "B" in the grid view's pass */
+static void open_block(session *s, const char *arg)
+{
+    char *end;
+    unsigned long a = strtoul(arg, &end, 10), pass = s->grid_pass, block = a;
+    if (end != arg && *end == '/') {
+        const char *b = end + 1;
+        pass = a;
+        block = strtoul(b, &end, 10);
+        if (end == b) end = (char *)"?";
+    }
+    char err[300];
+    if (end == arg || *end || pass > UINT32_MAX || block > UINT32_MAX) {
+        snprintf(err, sizeof err, "open-block: \"%s\" is not P/B or B (a pass and a block index)", arg);
+        status_raw(s, err);
+        return;
+    }
+    if (session_open_block(s, (unsigned)pass, (unsigned)block, err, sizeof err)) {
+        status_raw(s, err);
+        return;
+    }
+    s->overlay = OVERLAY_NONE;
+}
+
+static void grid_pass(session *s, long delta)
+{
+    const session_pane *p = &s->pane[0];
+    long n = p->loaded ? (long)p->t.npasses : 1, k = (long)s->grid_pass + delta;
+    s->grid_pass = (unsigned)(k < 0 ? 0 : k >= n ? (n > 0 ? n - 1 : 0) : k);
+}
+
 static int load_version(session *s, int p, const char *version)
 {
     char err[512], note[512] = "";
@@ -399,6 +457,13 @@ static void apply_one(session *s, const action *a)
         if (s->overlay == OVERLAY_BENCH && !s->results) status_str(s, STR_NO_RESULTS, NULL);
         break;
     case ACT_BENCH_SIZE: bench_size(s, a->i); break;
+    case ACT_GRID:
+        s->overlay = s->overlay == OVERLAY_GRID ? OVERLAY_NONE : OVERLAY_GRID;
+        if (s->overlay == OVERLAY_GRID) s->grid_pass = s->pass;
+        break;
+    case ACT_GRID_PASS: grid_pass(s, a->i); break;
+    case ACT_GRID_TIME: s->grid_at_step = a->i > 0; break;
+    case ACT_OPEN_BLOCK: open_block(s, a->s); break;
     case ACT_FULLSCREEN: s->fullscreen_requests++; break;
     case ACT_SCREENSHOT: s->screenshot_requests++; break;
     case ACT_RECORD:
