@@ -980,7 +980,10 @@ static void draw_grid(ui *u, dl_rect r)
         int x0 = strip_x(strip, i, nout), x1 = strip_x(strip, i + 1, nout);
         const scene_tile *tl = &g->tiles[i];
         dl_fill(u->l, (dl_rect){x0, strip.y, x1 - x0 > 2 ? x1 - x0 - 1 : 1, strip.h}, tl->has_partial ? th->write : th->idle);
-        if (i % (size_t)every == 0 && vh <= strip.h) { /* its index: every element's, or every k-th */
+    }
+    for (size_t i = 0; i < nout; i++) { /* over the cells: each element's index, or every k-th */
+        int x0 = strip_x(strip, i, nout);
+        if (i % (size_t)every == 0 && vh <= strip.h) {
             char num[24];
             snprintf(num, sizeof num, "%zu", i);
             if (every > 1) dl_fill(u->l, (dl_rect){x0, strip.y, 1, strip.h}, th->text); /* a tick where the number is */
@@ -999,7 +1002,7 @@ static void draw_grid(ui *u, dl_rect r)
         int x0 = strip_x(strip, (size_t)lo, nout), x1 = strip_x(strip, (size_t)hi, nout);
         dl_rect bar = {x0, by, x1 - x0 > 2 ? x1 - x0 - 1 : 1, u->lh / 3 > 2 ? u->lh / 3 : 2};
         dl_fill(u->l, bar, warp_colour(th, rd->block));
-        snprintf(b, sizeof b, S(u, STR_GRID_READS), rd->block);
+        snprintf(b, sizeof b, S(u, STR_GRID_READS), readers == g->tiles ? g->pass : g->pass + 1, rd->block);
         if (readers == g->tiles) snprintf(b + strlen(b), sizeof b - strlen(b), ": %s", S(u, STR_GRID_LAST));
         if (by + bar.h + u->lh <= in.y + in.h)
             fits_text(u, (dl_rect){x0, by + bar.h, in.x + in.w - x0 < x1 - x0 + 200 ? in.x + in.w - x0 : x1 - x0, u->lh}, DL_FONT_UI,

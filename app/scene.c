@@ -431,10 +431,10 @@ static int grid_update(scene *sc, const session *s)
     const session_pane *p0 = &s->pane[0];
     if (s->overlay != OVERLAY_GRID || !p0->loaded) return 0;
     const trace *t = &p0->t;
-    if (!g->built || g->key != (const void *)t->events || g->key_n != t->nevents) {
+    if (!g->built || g->key != t || g->key_serial != p0->serial) {
         if (grid_build(g, t)) { grid_free(g); return -1; }
-        g->key = t->events;
-        g->key_n = t->nevents;
+        g->key = t;
+        g->key_serial = p0->serial;
     }
     g->t = t;
     g->npasses = (unsigned)t->npasses;

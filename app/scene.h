@@ -80,8 +80,8 @@ typedef struct scene_tile {
 typedef struct scene_grid {
     int shown;
     /* derived once per trace (the key: its events) */
-    const void *key;
-    size_t key_n;
+    const trace *key;       /* pane 0's trace, */
+    unsigned key_serial;    /*   as it was when derived */
     analysis_grid g;
     int built;
     int *ticket;            /* per analysis block */

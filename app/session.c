@@ -165,6 +165,7 @@ int session_set_trace(session *s, int p, trace *t, char *err, size_t errlen)
     sp->step = default_step(&sp->m);
     sp->selected = -1;
     sp->warp = sp->slice = -1;
+    sp->serial++;
     s->generation++;
     return 0;
 }
@@ -218,6 +219,23 @@ static void open_block(session *s, const char *arg)
         return;
     }
     s->overlay = OVERLAY_NONE;
+}
+
+int session_grid_click(const session *s, uint32_t hit, action *a)
+{
+    memset(a, 0, sizeof *a);
+    if (s->overlay != OVERLAY_GRID) return 0;
+    if (HIT_KIND(hit) == HIT_TILE) {
+        a->kind = ACT_OPEN_BLOCK;
+        snprintf(a->s, sizeof a->s, "%u/%lld", s->grid_pass, (long long)HIT_INDEX(hit));
+        return 1;
+    }
+    if (HIT_KIND(hit) == HIT_PASS) {
+        a->kind = ACT_GRID_PASS;
+        a->i = (long)HIT_INDEX(hit) - (long)s->grid_pass;
+        return 1;
+    }
+    return 0;
 }
 
 static void grid_pass(session *s, long delta)

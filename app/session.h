@@ -156,6 +156,7 @@ typedef struct session_pane {
     size_t prev_step; /* where the last move started: motion runs from it to step */
     int warp;         /* the warp whose access the bank picture shows; -1: the worst of the step */
     int slice;        /* the tree's focus window for big blocks, in windows; -1: follows the step */
+    unsigned serial;  /* bumped whenever t is replaced, so what is derived from t knows */
 } session_pane;
 
 typedef struct session {
@@ -200,6 +201,9 @@ int session_set_trace(session *s, int p, trace *t, char *err, size_t errlen);
  * the traces they hold, each at its first tree step. 0; -1 with err (the block was not traced),
  * and then nothing changed. */
 int session_open_block(session *s, unsigned pass, unsigned block, char *err, size_t errlen);
+/* The action for a click on a hit code of the grid view (a tile: open its block; a pass of the
+ * launch plan: show it). 1 with *a filled, or 0 when the code is not the grid's. */
+int session_grid_click(const session *s, uint32_t hit, action *a);
 /* Applies one action. Errors (a version that cannot be captured) go to the status line. */
 void session_apply(session *s, const action *a);
 

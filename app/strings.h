@@ -159,7 +159,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "每个线程块把部分和写入 %s，再取一张票；取到最后一张票的线程块未被跟踪")                                           \
     X(STR_GRID_TICKET, "ticket %d", "票 %d")                                                                     \
     X(STR_GRID_LAST, "last ticket: sums the partials", "最后一张票：汇总部分和")                                     \
-    X(STR_GRID_READS, "block %u", "线程块 %u")                                                                   \
+    X(STR_GRID_READS, "pass %u, block %u", "第 %u 轮，线程块 %u")                                                                   \
     X(STR_GRID_SM, "SM %u #%d", "SM %u #%d")                                                                   \
     X(STR_GRID_SMS, "GPU trace: each tile names the SM its block ran on and its turn there (#1 first, by that SM's clock); %u SMs", \
       "GPU 跟踪：每格标出线程块运行的 SM 及其在该 SM 上的次序（#1 最先，按该 SM 的时钟）；共 %u 个 SM")                    \
