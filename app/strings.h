@@ -133,8 +133,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_GRID, "the whole grid: every block of every pass; click a block to open it", "整个网格：每一轮的每个线程块；点击线程块打开它") \
     X(STR_KEY_GRID_PASS, "grid: the previous / next pass", "网格：上一轮 / 下一轮")                               \
     X(STR_KEY_GRID_TIME, "grid: states at the detailed view's step / at the end", "网格：详细视图当前步骤时的状态 / 结束时的状态") \
-    X(STR_GRID_TITLE, "%s — the grid of pass %u: %u blocks of %u threads reduce %llu elements",                  \
-      "%s — 第 %u 轮的网格：%u 个线程块，每块 %u 个线程，归约 %llu 个元素")                                           \
+    X(STR_GRID_TITLE, "%s — pass %u: a grid of %u x %u threads reduces %llu elements",                           \
+      "%s — 第 %u 轮：%u x %u 个线程的网格归约 %llu 个元素")                                                         \
     X(STR_GRID_PLAN, "launch plan:", "启动计划：")                                                               \
     X(STR_GRID_PASS, "pass %u: %u x %u, n_in %llu", "第 %u 轮：%u x %u，n_in %llu")                               \
     X(STR_GRID_WAITING, "not started", "未开始")                                                                 \
@@ -161,8 +161,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_LAST, "last ticket: sums the partials", "最后一张票：汇总部分和")                                     \
     X(STR_GRID_READS, "pass %u, block %u", "第 %u 轮，线程块 %u")                                                                   \
     X(STR_GRID_SM, "SM %u #%d", "SM %u #%d")                                                                   \
-    X(STR_GRID_SMS, "GPU trace: each tile names the SM its block ran on and its turn there (#1 first, by that SM's clock); %u SMs", \
-      "GPU 跟踪：每格标出线程块运行的 SM 及其在该 SM 上的次序（#1 最先，按该 SM 的时钟）；共 %u 个 SM")                    \
+    X(STR_GRID_SMS, "GPU trace: each tile names the SM its block ran on and its turn there (#1 first, by that SM's clock); SMs used: %u", \
+      "GPU 跟踪：每格标出线程块运行的 SM 及其在该 SM 上的次序（#1 最先，按该 SM 的时钟）；用到的 SM：%u 个")                    \
     X(STR_GRID_HIDDEN, "%zu more blocks do not fit: a larger window or Ctrl - shows them", "还有 %zu 个线程块放不下：放大窗口或按 Ctrl - 显示") \
     X(STR_GRID_KEYS, "Left/Right: pass  |  click a block: open it  |  Home/End: now / end  |  G, Esc: back",       \
       "左/右：轮次  |  点击线程块：打开  |  Home/End：当前 / 结束  |  G、Esc：返回")                                   \

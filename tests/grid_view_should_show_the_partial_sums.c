@@ -158,7 +158,7 @@ int main(void)
         const dl_item *tb = tile(&f, b);
         CHECK(tb && text_in(&f, tb->r, want_sm, buf, sizeof buf), "block %u's tile should say %s", b, want_sm);
     }
-    CHECK(any_text_has(&f, "3 SMs"), "the grid should say the trace ran on 3 SMs");
+    CHECK(any_text_has(&f, "SMs used: 3"), "the grid should say the trace ran on 3 SMs");
     fixture_close(&f);
     TTF_Quit();
     CHECK_DONE("grid_view_should_show_the_partial_sums");
