@@ -1,15 +1,24 @@
 // bench: measures every version on a real GPU (see bench.h).
 //
-// Method: CUDA events around each run of a version's whole launch plan, after warm-up runs; the
-// median of --reps runs (default 30); the input rotates over enough buffers that a buffer comes
-// back only after 4x the L2 size has been read (an H100 has 50 MB of L2: a 16 MB input would
-// otherwise be served from it); every result is checked against a double-precision sum of the
-// same buffer, computed on the GPU by a separate double-accumulating kernel, with a tolerance
-// that scales with n. A wrong result is reported and not timed. GB/s counts the bytes that must
-// be read (4n), except the copy, which counts read plus write.
+// Two timing modes, the two that NVIDIA's nvbench reports:
+//  - per launch ("launch"): CUDA events around each run of a version's whole launch plan, after
+//    three warm-ups; the median of --reps runs. Each run pays its own launch and drains the GPU.
+//  - batch ("batch"): CUDA events around K runs launched back to back (K chosen so a batch reads
+//    at least 32 GiB, 20 to 2000 runs), the mean; three batches, the median of their means. This
+//    is how published reduction numbers are timed: one run's tail overlaps the next one's start.
+// In both, the input rotates over enough buffers that a buffer comes back only after 4x the L2
+// size has been read (an H100 has 50 MB of L2: a 16 MB input would otherwise be served from it).
+// Every result is checked against a double-precision sum of the same buffer, computed on the GPU
+// by a separate double-accumulating kernel, with a tolerance that grows with log2 n; a wrong result
+// is reported and not timed. The same comparison gives each row's accuracy on random floats
+// (relative error and units in the last place of the float nearest the exact sum), beside that of a
+// serial float loop on the host. GB/s counts the bytes that must be read (4n), except the copy,
+// which counts read plus write. "best read" is the fastest of a few read-only kernels (load width,
+// loads in flight, cache hints): the honest ceiling for a kernel that must read every byte once.
 #include <cuda_runtime.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -50,6 +59,20 @@ static launch_fn launcher(const char *id)
     return nullptr;
 }
 
+// the timing modes, in the order the table prints them
+static const struct {
+    const char *id, *title;
+} modes[] = {
+    {"launch", "per launch: CUDA events around each run, median"},
+    {"batch", "batch: CUDA events around back-to-back runs, mean"},
+};
+enum { MODE_LAUNCH, MODE_BATCH, NMODES };
+
+static const int WARMUPS = 3;              // runs before any timing: module load, first-touch, clocks
+static const int BATCHES = 3;              // batches per row in batch mode; the median of their means
+static const double BATCH_BYTES = 32.0 * (1ull << 30); // a batch reads at least this much
+static const int BATCH_MIN = 20, BATCH_MAX = 2000;
+
 // ---- device helpers ----
 
 __device__ __forceinline__ unsigned hash32(unsigned long long x)
@@ -62,7 +85,7 @@ __device__ __forceinline__ unsigned hash32(unsigned long long x)
     return (unsigned)x;
 }
 
-// uniform in [0, 1), never all zeros: zeros would hide unwritten results
+// uniform random floats in [0, 1) (24 random bits), never all zeros: zeros would hide unwritten results
 __global__ void fill_kernel(float *x, size_t n, unsigned long long seed)
 {
     for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)blockDim.x * gridDim.x)
@@ -94,25 +117,66 @@ __global__ void reference_kernel(const float *x, size_t n, double *sum, double *
     }
 }
 
-// the read ceiling: reads every byte once with 16-byte loads, eight in flight per thread, and does
-// as little as possible with them (a max, no dependent chain of adds) so that only the memory counts
-__global__ void __launch_bounds__(256) read_ceiling_kernel(const float4 *x, size_t n4, float *out)
+__global__ void empty_kernel() {}
+
+// ---- read-only kernels: the candidates for "best read" ----
+// Each reads every byte of the input once and does as little as possible with it (a max, no
+// dependent chain of adds), so only the memory counts. They differ in what a reduction can choose:
+// load width, loads in flight per thread (rows of a tile), cache hints, and the grid (one tile per
+// block, or a grid-stride loop over one wave of resident blocks).
+
+enum { HINT_NONE, HINT_STREAM, HINT_NC };
+
+template <int HINT, class V>
+__device__ __forceinline__ V load(const V *p)
 {
-    size_t stride = (size_t)blockDim.x * gridDim.x, i = blockIdx.x * (size_t)blockDim.x + threadIdx.x;
-    float m = 0.0f;
-    for (; i + 7 * stride < n4; i += 8 * stride) {
-        float4 v[8];
-#pragma unroll
-        for (int k = 0; k < 8; k++) v[k] = __ldcs(&x[i + k * stride]);
-#pragma unroll
-        for (int k = 0; k < 8; k++) m = fmaxf(m, fmaxf(fmaxf(v[k].x, v[k].y), fmaxf(v[k].z, v[k].w)));
-    }
-    for (; i < n4; i += stride) {
-        float4 v = __ldcs(&x[i]);
-        m = fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w)));
-    }
-    if (m < 0.0f) out[0] = m; // never true for the data used; keeps the loads alive
+    if (HINT == HINT_STREAM) return __ldcs(p); // evict-first: the data is never reused
+    if (HINT == HINT_NC) return __ldg(p);      // the read-only (non-coherent) path
+    return *p;
 }
+__device__ __forceinline__ float vmax(float m, float v) { return fmaxf(m, v); }
+__device__ __forceinline__ float vmax(float m, float2 v) { return fmaxf(m, fmaxf(v.x, v.y)); }
+__device__ __forceinline__ float vmax(float m, float4 v) { return fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w))); }
+
+template <int BLOCK, int ROWS, class V, int HINT>
+__global__ void __launch_bounds__(BLOCK) read_kernel(const V *x, size_t nv, float *sink)
+{
+    const size_t tile = (size_t)BLOCK * ROWS, ntiles = nv / tile;
+    float m = 0.0f;
+    for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
+        V v[ROWS];
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) v[r] = load<HINT>(&x[t * tile + (size_t)r * BLOCK + threadIdx.x]);
+#pragma unroll
+        for (int r = 0; r < ROWS; r++) m = vmax(m, v[r]);
+    }
+    for (size_t i = ntiles * tile + blockIdx.x * (size_t)BLOCK + threadIdx.x; i < nv; i += (size_t)BLOCK * gridDim.x)
+        m = vmax(m, load<HINT>(&x[i]));
+    if (m < 0.0f) sink[0] = m; // never true for the data used; keeps the loads alive
+}
+
+typedef void (*read_fn)(const void *, size_t, float *, unsigned grid, cudaStream_t);
+template <int BLOCK, int ROWS, class V, int HINT>
+static void read_launch(const void *x, size_t nv, float *sink, unsigned grid, cudaStream_t st)
+{
+    read_kernel<BLOCK, ROWS, V, HINT><<<grid, BLOCK, 0, st>>>((const V *)x, nv, sink);
+}
+
+static const struct read_candidate {
+    const char *name;
+    read_fn fn;
+    unsigned block, rows, width; // width: bytes per load
+    int waves;                   // 0: one tile per block; else a grid-stride loop over this many waves
+} read_candidates[] = {
+    {"16B x4 rows, block 1024", read_launch<1024, 4, float4, HINT_NONE>, 1024, 4, 16, 0},
+    {"16B x4 rows, block 1024, __ldcs", read_launch<1024, 4, float4, HINT_STREAM>, 1024, 4, 16, 0},
+    {"16B x2 rows, block 1024, __ldg", read_launch<1024, 2, float4, HINT_NC>, 1024, 2, 16, 0},
+    {"16B x8 rows, block 512", read_launch<512, 8, float4, HINT_NONE>, 512, 8, 16, 0},
+    {"16B x8 rows, block 512, __ldcs", read_launch<512, 8, float4, HINT_STREAM>, 512, 8, 16, 0},
+    {"16B x8 in flight, 1 wave, __ldcs", read_launch<256, 8, float4, HINT_STREAM>, 256, 8, 16, 1},
+    {"8B x8 rows, block 1024", read_launch<1024, 8, float2, HINT_NONE>, 1024, 8, 8, 0},
+    {"4B x16 rows, block 1024", read_launch<1024, 16, float, HINT_NONE>, 1024, 16, 4, 0},
+};
 
 // ---- host ----
 
@@ -127,111 +191,316 @@ __global__ void __launch_bounds__(256) read_ceiling_kernel(const float4 *x, size
     } while (0)
 
 struct row {
-    std::string name;
+    std::string name, kind, variant;
+    int mode;
     size_t n;
-    double ms, gbs, err, tol;
+    double ms, ms_min, ms_max, gbs;
+    double rel_err, ulps; // worst over the checked runs; -1: not a sum
     int ok;
     unsigned block, grid, passes, ept;
-    double ms_min, ms_max;
+};
+
+struct size_info {
+    size_t n;
+    double serial_rel_err, serial_ulps; // a float accumulated serially on the host, over buffer 0
+    double spec_us;                     // the bytes at the spec peak
 };
 
 struct opts {
     std::vector<size_t> sizes;
     std::vector<std::string> versions;
-    int reps = 30;
-    unsigned block = 0; // 0: each version's bench_block
+    int reps = 30, batch = 0; // batch 0: chosen per size
+    unsigned block = 0;       // 0: each version's bench_block
+    unsigned ept = 0;         // 0: chosen per version and size
+    int device = 0;
+    bool mode_on[NMODES] = {true, true};
     const char *json = nullptr, *csv = nullptr;
 };
 
-static int parse_list(const char *flag, const char *s, opts &o, bool sizes)
+static int parse_list(const char *flag, const char *s, std::vector<std::string> &items)
 {
     std::string str(s);
     size_t pos = 0;
-    while (pos <= str.size()) {
+    for (;;) {
         size_t c = str.find(',', pos);
         std::string item = str.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
-        if (item.empty()) { fprintf(stderr, "warpscope: bench: %s has an empty item in \"%s\"\n", flag, s); return -1; }
-        if (sizes) {
-            // 2^k or a plain number
-            char *end;
-            unsigned long long v;
-            if (item.rfind("2^", 0) == 0) {
-                unsigned long long k = strtoull(item.c_str() + 2, &end, 10);
-                v = (*end || k > 40) ? 0 : 1ull << k;
-            } else {
-                v = strtoull(item.c_str(), &end, 10);
-                if (*end) v = 0;
-            }
-            if (v < 1 || v > (1ull << 31)) {
-                fprintf(stderr, "warpscope: bench: %s item \"%s\" is not a size from 1 to 2^31\n", flag, item.c_str());
-                return -1;
-            }
-            o.sizes.push_back((size_t)v);
-        } else {
-            o.versions.push_back(item);
+        if (item.empty()) {
+            fprintf(stderr, "warpscope: bench: %s has an empty item in \"%s\"\n", flag, s);
+            return -1;
         }
-        if (c == std::string::npos) break;
+        items.push_back(item);
+        if (c == std::string::npos) return 0;
         pos = c + 1;
+    }
+}
+
+static int parse_sizes(const char *s, opts &o)
+{
+    std::vector<std::string> items;
+    if (parse_list("--sizes", s, items)) return -1;
+    for (const std::string &item : items) {
+        char *end;
+        unsigned long long v;
+        if (item.rfind("2^", 0) == 0) { // 2^k or a plain number
+            unsigned long long k = strtoull(item.c_str() + 2, &end, 10);
+            v = (*end || item.size() == 2 || k > 40) ? 0 : 1ull << k;
+        } else {
+            v = strtoull(item.c_str(), &end, 10);
+            if (*end) v = 0;
+        }
+        if (v < 1 || v > (1ull << 31)) {
+            fprintf(stderr, "warpscope: bench: --sizes item \"%s\" is not a size from 1 to 2^31\n", item.c_str());
+            return -1;
+        }
+        o.sizes.push_back((size_t)v);
     }
     return 0;
 }
 
-static double median(std::vector<float> v)
+static double median(std::vector<double> v)
 {
     std::sort(v.begin(), v.end());
     size_t m = v.size() / 2;
     return v.size() % 2 ? v[m] : 0.5 * (v[m - 1] + v[m]);
 }
 
+// units in the last place of the float nearest x
+static double ulp_of(double x)
+{
+    float f = std::fabs((float)x);
+    return (double)(std::nextafter(f, INFINITY) - f);
+}
+
+// Elements per thread of a single-pass version (v8), whose ept_default is one tile (TILE_ROWS
+// float4s per thread): how many whole tiles each block reads. Every block pays a ticket (a fence
+// and an atomic on the one counter) before it leaves, and holds its slot until the ticket comes
+// back. Measured (docs/bench-notes.md, 2^30 floats, block 1024, batch mode), with a tile's time at
+// the spec bandwidth shared by the resident blocks: on an H100 (5.2 us per 64 KB tile) one tile
+// per block was best, and more tiles lost 0.2-0.9% (blocks drift apart and the sweep over the
+// input loosens); on an H200 (3.6 us per tile) one tile per block lost 4%, two 0.4%, and four to
+// sixteen were equally fast. So: one tile where a tile is long enough to hide the ticket, four
+// where it is not; and where the whole input fits in one round of resident blocks reading up to
+// that many tiles each, one round (on an H200 at 2^24 floats, four rounds of one tile per block
+// were slower than CUB); otherwise at least two waves, or SMs idle at the end.
+// Two cards calibrate this, so the threshold sits halfway between them; the inputs are the
+// device's memory clock, bus width and SM count, not its name.
+static const double TILE_HIDES_TICKET_US = 4.4;
+static const unsigned TILES_PER_BLOCK_SHORT = 4;
+
+static unsigned single_pass_ept(const ladder_version *v, const cudaDeviceProp &prop, double spec_gbs, unsigned block, size_t n)
+{
+    double resident = (double)prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / (int)block);
+    double tile_bytes = (double)block * v->ept_default * sizeof(float);
+    double tile_us = tile_bytes / (spec_gbs * 1e3 / resident); // GB/s is 1e3 bytes per microsecond
+    double tiles = tile_us >= TILE_HIDES_TICKET_US ? 1 : TILES_PER_BLOCK_SHORT;
+    double ntiles = (double)n * sizeof(float) / tile_bytes, one_round = std::ceil(ntiles / resident);
+    if (one_round <= tiles) // the whole input in one round of resident blocks: one round of tickets
+        tiles = one_round;
+    else // at least two waves, so that a partial last wave leaves few SMs idle
+        tiles = std::min(tiles, std::floor(ntiles / (2.0 * resident)));
+    return v->ept_default * (unsigned)std::max(1.0, tiles);
+}
+
+static std::string json_escape(const std::string &s)
+{
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\';
+        if ((unsigned char)c < 0x20) continue;
+        o += c;
+    }
+    return o;
+}
+
+static int write_json(const char *path, const std::vector<row> &rows, const std::vector<size_info> &sizes,
+                      const cudaDeviceProp &prop, const char *driver, const char *toolkit, const char *date, int mem_khz,
+                      int bus_bits, double spec_gbs, const opts &o, const double launch_us[NMODES], const int batch_of[64])
+{
+    std::string tmp = std::string(path) + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "w");
+    if (!f) return -1;
+    fprintf(f, "{\n\"schema\": \"warpscope-bench\",\n\"schema_version\": 2,\n\"device\": \"%s\",\n\"driver\": \"%s\",\n"
+               "\"toolkit\": \"%s\",\n\"date\": \"%s\",\n",
+            json_escape(prop.name).c_str(), json_escape(driver).c_str(), toolkit, date);
+    fprintf(f, "\"sm_count\": %d,\n\"l2_bytes\": %d,\n\"memory_clock_khz\": %d,\n\"bus_width_bits\": %d,\n"
+               "\"spec_peak_gbs\": %.1f,\n\"reps\": %d,\n\"batches\": %d,\n\"data\": \"uniform random floats in [0, 1)\",\n",
+            prop.multiProcessorCount, prop.l2CacheSize, mem_khz, bus_bits, spec_gbs, o.reps, BATCHES);
+    fprintf(f, "\"timing\": \"CUDA events; 3 warm-ups; inputs rotated over >= 4x L2; launch: median of reps single runs; "
+               "batch: median of %d means of back-to-back runs\",\n\"modes\": [",
+            BATCHES);
+    bool first = true;
+    for (int m = 0; m < NMODES; m++) {
+        if (!o.mode_on[m]) continue;
+        fprintf(f, "%s{\"id\": \"%s\", \"title\": \"%s\", \"empty_kernel_us\": %.3f}", first ? "" : ", ", modes[m].id,
+                modes[m].title, launch_us[m]);
+        first = false;
+    }
+    fprintf(f, "],\n\"sizes\": [\n");
+    for (size_t i = 0; i < sizes.size(); i++) {
+        const size_info &s = sizes[i];
+        fprintf(f, "{\"n\": %zu, \"spec_us\": %.4f, \"latency_bound\": %s, \"batch_runs\": %d, \"serial_rel_error\": %.6g, "
+                   "\"serial_ulps\": %.6g}%s\n",
+                s.n, s.spec_us, s.spec_us < launch_us[MODE_LAUNCH] ? "true" : "false", batch_of[i], s.serial_rel_err,
+                s.serial_ulps, i + 1 < sizes.size() ? "," : "");
+    }
+    fprintf(f, "],\n\"rows\": [\n");
+    for (size_t i = 0; i < rows.size(); i++) {
+        const row &r = rows[i];
+        fprintf(f, "{\"name\": \"%s\", \"kind\": \"%s\", \"mode\": \"%s\", \"n\": %zu, \"ms\": %.9g, \"gbs\": %.2f, \"ok\": %s, "
+                   "\"ms_min\": %.9g, \"ms_max\": %.9g, \"block\": %u, \"grid\": %u, \"passes\": %u, \"elems_per_thread\": %u",
+                r.name.c_str(), r.kind.c_str(), modes[r.mode].id, r.n, r.ms, r.gbs, r.ok ? "true" : "false", r.ms_min, r.ms_max,
+                r.block, r.grid, r.passes, r.ept);
+        if (r.rel_err >= 0) fprintf(f, ", \"rel_error\": %.6g, \"ulps\": %.6g", r.rel_err, r.ulps);
+        if (!r.variant.empty()) fprintf(f, ", \"variant\": \"%s\"", json_escape(r.variant).c_str());
+        fprintf(f, "}%s\n", i + 1 < rows.size() ? "," : "");
+    }
+    fprintf(f, "]\n}\n");
+    if (fclose(f) != 0 || rename(tmp.c_str(), path) != 0) {
+        remove(tmp.c_str());
+        return -1;
+    }
+    return 0;
+}
+
+static int write_csv(const char *path, const std::vector<row> &rows)
+{
+    std::string tmp = std::string(path) + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "w");
+    if (!f) return -1;
+    fprintf(f, "name,kind,mode,n,ms,us,gbs,ok,ms_min,ms_max,block,grid,passes,elems_per_thread,rel_error,ulps,variant\n");
+    for (const row &r : rows) {
+        fprintf(f, "%s,%s,%s,%zu,%.9g,%.4f,%.2f,%d,%.9g,%.9g,%u,%u,%u,%u,", r.name.c_str(), r.kind.c_str(), modes[r.mode].id,
+                r.n, r.ms, r.ms * 1e3, r.gbs, r.ok, r.ms_min, r.ms_max, r.block, r.grid, r.passes, r.ept);
+        if (r.rel_err >= 0) fprintf(f, "%.6g,%.6g,", r.rel_err, r.ulps);
+        else fprintf(f, ",,");
+        fprintf(f, "\"%s\"\n", r.variant.c_str());
+    }
+    if (fclose(f) != 0 || rename(tmp.c_str(), path) != 0) {
+        remove(tmp.c_str());
+        return -1;
+    }
+    return 0;
+}
+
+// fails early, before minutes of measuring, if a results file cannot be written
+static int check_writable(const char *path)
+{
+    if (!path) return 0;
+    std::string tmp = std::string(path) + ".tmp";
+    FILE *f = fopen(tmp.c_str(), "w");
+    if (!f) {
+        fprintf(stderr, "warpscope: bench: cannot write %s: %s\n", path, strerror(errno));
+        return -1;
+    }
+    fclose(f);
+    remove(tmp.c_str());
+    return 0;
+}
+
+static int parse_args(int argc, char **argv, opts &o)
+{
+    for (int i = 0; i < argc; i++) {
+        std::string a = argv[i], name = a;
+        size_t eq = a.find('=');
+        const char *inline_val = nullptr;
+        if (eq != std::string::npos) {
+            name = a.substr(0, eq);
+            inline_val = argv[i] + eq + 1;
+        }
+        static const char *const valued[] = {"--sizes", "--versions", "--reps", "--json", "--csv", "--block",
+                                             "--ept", "--batch", "--modes", "--device"};
+        bool known = false;
+        for (const char *k : valued) known = known || name == k;
+        if (!known) {
+            fprintf(stderr, "warpscope: bench: unknown argument \"%s\" (--sizes --versions --modes --reps --batch --block "
+                            "--ept --device --json --csv)\n",
+                    a.c_str());
+            return -1;
+        }
+        const char *v = inline_val ? inline_val : (i + 1 < argc ? argv[++i] : nullptr);
+        if (!v) {
+            fprintf(stderr, "warpscope: bench: %s needs a value\n", name.c_str());
+            return -1;
+        }
+        if (name == "--sizes") {
+            if (parse_sizes(v, o)) return -1;
+        } else if (name == "--versions") {
+            if (parse_list("--versions", v, o.versions)) return -1;
+        } else if (name == "--modes") {
+            std::vector<std::string> ms;
+            if (parse_list("--modes", v, ms)) return -1;
+            for (int m = 0; m < NMODES; m++) o.mode_on[m] = false;
+            for (const std::string &m : ms) {
+                int found = -1;
+                for (int k = 0; k < NMODES; k++)
+                    if (m == modes[k].id) found = k;
+                if (found < 0) {
+                    fprintf(stderr, "warpscope: bench: --modes item \"%s\" is not launch or batch\n", m.c_str());
+                    return -1;
+                }
+                o.mode_on[found] = true;
+            }
+        } else if (name == "--json") {
+            o.json = v;
+        } else if (name == "--csv") {
+            o.csv = v;
+        } else {
+            // whole numbers: the flag's range
+            static const struct {
+                const char *flag;
+                long lo, hi;
+            } ranges[] = {{"--reps", 1, 10000}, {"--block", 32, 1024}, {"--ept", 1, 4096}, {"--batch", 1, 100000}, {"--device", 0, 63}};
+            long lo = 0, hi = 0;
+            for (const auto &r : ranges)
+                if (name == r.flag) { lo = r.lo; hi = r.hi; }
+            char *end;
+            long x = strtol(v, &end, 10);
+            if (*end || !*v || x < lo || x > hi) {
+                fprintf(stderr, "warpscope: bench: %s expects a whole number from %ld to %ld, got \"%s\"\n", name.c_str(), lo, hi, v);
+                return -1;
+            }
+            if (name == "--reps") o.reps = (int)x;
+            else if (name == "--block") o.block = (unsigned)x;
+            else if (name == "--ept") o.ept = (unsigned)x;
+            else if (name == "--batch") o.batch = (int)x;
+            else o.device = (int)x;
+        }
+    }
+    return 0;
+}
+
 int bench_main(int argc, char **argv)
 {
     opts o;
-    for (int i = 0; i < argc; i++) {
-        std::string a = argv[i];
-        std::string name = a, val;
-        bool has_eq = false;
-        size_t eq = a.find('=');
-        if (eq != std::string::npos) { name = a.substr(0, eq); val = a.substr(eq + 1); has_eq = true; }
-        auto value = [&](void) -> const char * {
-            if (has_eq) return argv[i] + eq + 1;
-            if (i + 1 < argc) return argv[++i];
-            return nullptr;
-        };
-        if (name == "--sizes" || name == "--versions" || name == "--reps" || name == "--json" || name == "--csv" || name == "--block") {
-            const char *v = value();
-            if (!v) { fprintf(stderr, "warpscope: bench: %s needs a value\n", name.c_str()); return 2; }
-            if (name == "--sizes") { if (parse_list("--sizes", v, o, true)) return 2; }
-            else if (name == "--versions") { if (parse_list("--versions", v, o, false)) return 2; }
-            else if (name == "--json") o.json = v;
-            else if (name == "--csv") o.csv = v;
-            else {
-                char *end;
-                long x = strtol(v, &end, 10);
-                long lo = name == "--reps" ? 1 : 32, hi = name == "--reps" ? 10000 : 1024;
-                if (*end || !*v || x < lo || x > hi) {
-                    fprintf(stderr, "warpscope: bench: %s expects a whole number from %ld to %ld, got \"%s\"\n", name.c_str(), lo, hi, v);
-                    return 2;
-                }
-                if (name == "--reps") o.reps = (int)x; else o.block = (unsigned)x;
-            }
-        } else {
-            fprintf(stderr, "warpscope: bench: unknown argument \"%s\" (--sizes --versions --reps --block --json --csv)\n", a.c_str());
-            return 2;
-        }
-    }
+    if (parse_args(argc, argv, o)) return 2;
     if (o.sizes.empty())
         for (int k = 16; k <= 30; k += 2) o.sizes.push_back((size_t)1 << k);
+    if (o.sizes.size() > 64) {
+        fprintf(stderr, "warpscope: bench: at most 64 sizes, got %zu\n", o.sizes.size());
+        return 2;
+    }
     if (o.versions.empty())
         for (size_t i = 0; i < ladder_count; i++)
             if (!ladder_versions[i].races) o.versions.push_back(ladder_versions[i].id);
     std::vector<const ladder_version *> vers;
     for (auto &id : o.versions) {
         const ladder_version *v = ladder_find(id.c_str());
-        if (!v) { fprintf(stderr, "warpscope: bench: unknown version \"%s\" (warpscope list shows them)\n", id.c_str()); return 2; }
+        if (!v) {
+            fprintf(stderr, "warpscope: bench: unknown version \"%s\" (warpscope list shows them)\n", id.c_str());
+            return 2;
+        }
         char err[256];
-        if (o.block && ladder_check_block(v, o.block, err, sizeof err)) { fprintf(stderr, "warpscope: bench: %s\n", err); return 2; }
+        if (o.block && ladder_check_block(v, o.block, err, sizeof err)) {
+            fprintf(stderr, "warpscope: bench: %s\n", err);
+            return 2;
+        }
+        if (o.ept && ladder_check_ept(v, o.ept, err, sizeof err)) {
+            fprintf(stderr, "warpscope: bench: %s\n", err);
+            return 2;
+        }
         vers.push_back(v);
     }
+    if (check_writable(o.json) || check_writable(o.csv)) return 2;
 
     int ndev = 0;
     cudaError_t de = cudaGetDeviceCount(&ndev);
@@ -239,11 +508,17 @@ int bench_main(int argc, char **argv)
         fprintf(stderr, "warpscope: bench needs an NVIDIA GPU: %s\n", de != cudaSuccess ? cudaGetErrorString(de) : "no CUDA device found");
         return 2;
     }
+    if (o.device >= ndev) {
+        fprintf(stderr, "warpscope: bench: --device %d, but this machine has %d GPU%s (0 to %d)\n", o.device, ndev,
+                ndev == 1 ? "" : "s", ndev - 1);
+        return 2;
+    }
+    CK(cudaSetDevice(o.device));
     cudaDeviceProp prop;
-    CK(cudaGetDeviceProperties(&prop, 0));
+    CK(cudaGetDeviceProperties(&prop, o.device));
     int mem_khz = 0, bus_bits = 0;
-    CK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, 0));
-    CK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, 0));
+    CK(cudaDeviceGetAttribute(&mem_khz, cudaDevAttrMemoryClockRate, o.device));
+    CK(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, o.device));
     double spec_gbs = 2.0 * mem_khz * 1e3 * (bus_bits / 8.0) / 1e9; // double data rate
     char driver[128];
     capture_gpu_driver(driver, sizeof driver);
@@ -255,7 +530,8 @@ int bench_main(int argc, char **argv)
     size_t l2 = (size_t)prop.l2CacheSize;
     printf("%s, %d SMs, L2 %zu MB, spec peak %.0f GB/s (%d MHz x %d bits x 2), driver %s, %s\n", prop.name,
            prop.multiProcessorCount, l2 >> 20, spec_gbs, mem_khz / 1000, bus_bits, driver, toolkit);
-    printf("median of %d runs after 3 warm-ups, CUDA events, inputs rotated over >= 4x L2\n\n", o.reps);
+    printf("random floats in [0, 1); CUDA events; %d warm-ups; inputs rotated over >= 4x L2; every result checked against a double sum\n",
+           WARMUPS);
 
     cudaStream_t st;
     CK(cudaStreamCreate(&st));
@@ -263,8 +539,41 @@ int bench_main(int argc, char **argv)
     CK(cudaEventCreate(&e0));
     CK(cudaEventCreate(&e1));
     std::vector<row> rows;
+    std::vector<size_info> infos;
+    int batch_of[64] = {0};
 
-    for (size_t n : o.sizes) {
+    // an empty kernel in both modes: the launch latency every row pays
+    double launch_us[NMODES] = {0, 0};
+    {
+        for (int k = 0; k < WARMUPS; k++) empty_kernel<<<1, 32, 0, st>>>();
+        std::vector<double> t;
+        for (int k = 0; k < std::max(o.reps, 30); k++) {
+            CK(cudaEventRecord(e0, st));
+            empty_kernel<<<1, 32, 0, st>>>();
+            CK(cudaEventRecord(e1, st));
+            CK(cudaEventSynchronize(e1));
+            float ms;
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            t.push_back(ms);
+        }
+        launch_us[MODE_LAUNCH] = median(t) * 1e3;
+        t.clear();
+        for (int b = 0; b < BATCHES; b++) {
+            CK(cudaEventRecord(e0, st));
+            for (int k = 0; k < BATCH_MAX; k++) empty_kernel<<<1, 32, 0, st>>>();
+            CK(cudaEventRecord(e1, st));
+            CK(cudaEventSynchronize(e1));
+            float ms;
+            CK(cudaEventElapsedTime(&ms, e0, e1));
+            t.push_back(ms / BATCH_MAX);
+        }
+        launch_us[MODE_BATCH] = median(t) * 1e3;
+        CK(cudaGetLastError());
+    }
+    printf("an empty kernel: %.2f us per launch, %.2f us back to back\n\n", launch_us[MODE_LAUNCH], launch_us[MODE_BATCH]);
+
+    for (size_t si = 0; si < o.sizes.size(); si++) {
+        size_t n = o.sizes[si];
         size_t bytes = n * sizeof(float), pitch = (bytes + 255) / 256 * 256;
         size_t nbuf = std::max<size_t>(2, (4 * l2 + bytes - 1) / bytes);
         nbuf = std::min<size_t>(nbuf, 2048);
@@ -276,8 +585,10 @@ int bench_main(int argc, char **argv)
             printf("n = %zu: skipped, %zu MB of GPU memory needed and %zu MB free\n", n, (nbuf + 1) * pitch >> 20, free_b >> 20);
             continue;
         }
+        int batch = o.batch ? o.batch : (int)std::min<double>(BATCH_MAX, std::max<double>(BATCH_MIN, std::ceil(BATCH_BYTES / (double)bytes)));
+        batch_of[infos.size()] = batch;
         char *slab;
-        float *work, *partials, *partials2;
+        float *work, *partials, *partials2, *result_d;
         unsigned *counter;
         double *refs;
         CK(cudaMalloc(&slab, nbuf * pitch));
@@ -289,6 +600,7 @@ int bench_main(int argc, char **argv)
         CK(cudaMemset(counter, 0, sizeof(unsigned)));
         CK(cudaMalloc(&refs, 2 * nbuf * sizeof(double)));
         CK(cudaMemset(refs, 0, 2 * nbuf * sizeof(double)));
+        CK(cudaMalloc(&result_d, sizeof(float)));
         std::vector<float *> in(nbuf);
         for (size_t b = 0; b < nbuf; b++) {
             in[b] = (float *)(slab + b * pitch);
@@ -298,58 +610,104 @@ int bench_main(int argc, char **argv)
         CK(cudaGetLastError());
         std::vector<double> ref(2 * nbuf);
         CK(cudaMemcpy(ref.data(), refs, 2 * nbuf * sizeof(double), cudaMemcpyDeviceToHost));
-        float *result_d;
-        CK(cudaMalloc(&result_d, sizeof(float)));
+
+        // a serial float loop over buffer 0, for accuracy only: what a tree is compared with
+        size_info info{n, 0, 0, (double)bytes / (spec_gbs * 1e3)};
+        {
+            std::vector<float> h(n);
+            CK(cudaMemcpy(h.data(), in[0], bytes, cudaMemcpyDeviceToHost));
+            float s = 0.0f;
+            for (size_t i = 0; i < n; i++) s += h[i];
+            double err = std::fabs((double)s - ref[0]);
+            info.serial_rel_err = err / std::fabs(ref[0]);
+            info.serial_ulps = err / ulp_of(ref[0]);
+        }
+        infos.push_back(info);
+
         void *cub_tmp = nullptr;
         size_t cub_bytes = 0;
         CK(cub::DeviceReduce::Sum(cub_tmp, cub_bytes, in[0], result_d, (int)n, st));
         CK(cudaMalloc(&cub_tmp, std::max<size_t>(cub_bytes, 1)));
         double log2n = std::ceil(std::log2((double)n)) + 2;
 
-        // runs `run(buffer)` warm-up + reps times; `result()` reads the value to check
-        auto measure = [&](const std::string &name, unsigned block, unsigned grid, unsigned passes, unsigned ept,
-                           const std::function<float(const float *, size_t)> &run,
-                           const std::function<double()> &result, double bytes_moved) {
-            std::vector<float> ms;
-            row r{name, n, 0, 0, 0, 0, 1, block, grid, passes, ept, 0, 0};
-            int total = 3 + o.reps;
-            for (int k = 0; k < total; k++) {
-                size_t b = (size_t)k % nbuf;
-                float t = run(in[b], b);
-                CK(cudaGetLastError());
-                if (k >= 3) ms.push_back(t);
-                if (result) {
-                    double got = result();
-                    double tol = 8.0 * log2n * std::ldexp(1.0, -24) * ref[2 * b + 1];
-                    double err = std::fabs(got - ref[2 * b]);
-                    if (!(err <= tol)) {
-                        r.ok = 0;
-                        r.err = err;
-                        r.tol = tol;
-                        fprintf(stderr, "warpscope: bench: %s at n = %zu computed %.9g, the double reference is %.17g (error %.3g > tolerance %.3g)\n",
-                                name.c_str(), n, got, ref[2 * b], err, tol);
-                        break;
-                    }
-                    r.err = std::max(r.err, err);
-                    r.tol = tol;
-                }
-            }
-            if (r.ok) {
-                r.ms = median(ms);
-                r.ms_min = *std::min_element(ms.begin(), ms.end());
-                r.ms_max = *std::max_element(ms.begin(), ms.end());
-                r.gbs = bytes_moved / (r.ms * 1e6);
-            }
-            rows.push_back(r);
+        // One row per mode for a candidate: `prepare(b)` runs untimed before each per-launch run
+        // (naive's copy of its input), `run(b)` enqueues one whole run on buffer b, `result()`
+        // reads back what the last run computed (none for the read kernels and the copy).
+        struct candidate {
+            std::string name, kind, variant;
+            unsigned block, grid, passes, ept;
+            std::function<void(size_t)> prepare, run;
+            std::function<double()> result;
+            double bytes_moved;
+            bool batchable;
         };
-        auto timed = [&](auto body) {
-            CK(cudaEventRecord(e0, st));
-            body();
-            CK(cudaEventRecord(e1, st));
-            CK(cudaEventSynchronize(e1));
-            float t;
-            CK(cudaEventElapsedTime(&t, e0, e1));
-            return t;
+        auto check = [&](row &r, const candidate &c, size_t b) {
+            if (!c.result) return true;
+            double got = c.result();
+            double tol = 8.0 * log2n * std::ldexp(1.0, -24) * ref[2 * b + 1];
+            double err = std::fabs(got - ref[2 * b]);
+            if (!(err <= tol)) {
+                fprintf(stderr, "warpscope: bench: %s at n = %zu computed %.9g, the double reference is %.17g (error %.3g > tolerance %.3g)\n",
+                        c.name.c_str(), n, got, ref[2 * b], err, tol);
+                r.ok = 0;
+                return false;
+            }
+            r.rel_err = std::max(r.rel_err, err / std::fabs(ref[2 * b]));
+            r.ulps = std::max(r.ulps, err / ulp_of(ref[2 * b]));
+            return true;
+        };
+        auto measure = [&](const candidate &c) {
+            for (int m = 0; m < NMODES; m++) {
+                if (!o.mode_on[m] || (m == MODE_BATCH && !c.batchable)) continue;
+                row r{c.name, c.kind, c.variant, m, n, 0, 0, 0, 0, c.result ? 0.0 : -1.0, c.result ? 0.0 : -1.0, 1,
+                      c.block, c.grid, c.passes, c.ept};
+                std::vector<double> ms;
+                for (int k = 0; k < WARMUPS && r.ok; k++) {
+                    size_t b = (size_t)k % nbuf;
+                    if (c.prepare) c.prepare(b);
+                    c.run(b);
+                    CK(cudaGetLastError());
+                    check(r, c, b);
+                }
+                if (m == MODE_LAUNCH) {
+                    for (int k = 0; k < o.reps && r.ok; k++) {
+                        size_t b = (size_t)(k + WARMUPS) % nbuf;
+                        if (c.prepare) c.prepare(b);
+                        CK(cudaEventRecord(e0, st));
+                        c.run(b);
+                        CK(cudaEventRecord(e1, st));
+                        CK(cudaEventSynchronize(e1));
+                        CK(cudaGetLastError());
+                        float t;
+                        CK(cudaEventElapsedTime(&t, e0, e1));
+                        ms.push_back(t);
+                        check(r, c, b);
+                    }
+                } else {
+                    for (int k = 0; k < BATCHES && r.ok; k++) {
+                        size_t b = 0;
+                        CK(cudaEventRecord(e0, st));
+                        for (int j = 0; j < batch; j++) {
+                            b = (size_t)(k * batch + j) % nbuf;
+                            c.run(b);
+                        }
+                        CK(cudaEventRecord(e1, st));
+                        CK(cudaEventSynchronize(e1));
+                        CK(cudaGetLastError());
+                        float t;
+                        CK(cudaEventElapsedTime(&t, e0, e1));
+                        ms.push_back(t / batch);
+                        check(r, c, b); // the last run of the batch
+                    }
+                }
+                if (r.ok) {
+                    r.ms = median(ms);
+                    r.ms_min = *std::min_element(ms.begin(), ms.end());
+                    r.ms_max = *std::max_element(ms.begin(), ms.end());
+                    r.gbs = c.bytes_moved / (r.ms * 1e6);
+                }
+                rows.push_back(r);
+            }
         };
         auto read_float = [&](const float *p) {
             float h;
@@ -360,12 +718,16 @@ int bench_main(int argc, char **argv)
         for (const ladder_version *v : vers) {
             launch_fn fn = launcher(v->id);
             unsigned block = o.block ? o.block : v->bench_block;
-            // Brent: enough elements per thread that the grid is two waves of the blocks the GPU
-            // holds at once; exactly two waves measured best (grid 1056 against 1055 on an H100:
-            // 1% apart, docs/bench-notes.md)
-            unsigned resident = 2 * (unsigned)prop.multiProcessorCount * (unsigned)(prop.maxThreadsPerMultiProcessor / (int)block);
             unsigned ept = v->ept_default;
-            if (v->ept_tunable) {
+            if (o.ept && v->ept_tunable) {
+                ept = o.ept;
+            } else if (v->shape == LADDER_SINGLE_PASS) {
+                ept = single_pass_ept(v, prop, spec_gbs, block, n);
+            } else if (v->ept_tunable) {
+                // Brent: enough elements per thread that the grid is two waves of the blocks the
+                // GPU holds at once; exactly two waves measured best for v6 and v7's grid-stride
+                // loops on an H100 (docs/bench-notes.md)
+                unsigned resident = 2 * (unsigned)prop.multiProcessorCount * (unsigned)(prop.maxThreadsPerMultiProcessor / (int)block);
                 size_t want = (n + (size_t)block * resident - 1) / ((size_t)block * resident);
                 want = (want + v->ept_multiple - 1) / v->ept_multiple * v->ept_multiple;
                 ept = (unsigned)std::max<size_t>(ept, std::min<size_t>(want, 1u << 20));
@@ -373,40 +735,57 @@ int bench_main(int argc, char **argv)
             ladder_pass plan[LADDER_MAX_PASSES];
             int np = ladder_plan(v, block, n, ept, plan);
             const float *last = nullptr;
-            auto run = [&](const float *src, size_t) {
-                if (v->shape == LADDER_IN_PLACE) // naive reduces in place: start each run from the input
-                    CK(cudaMemcpyAsync(work, src, bytes, cudaMemcpyDeviceToDevice, st));
-                return timed([&] {
-                    const float *cur = src;
-                    for (int k = 0; k < np; k++) {
-                        ws_args a;
-                        a.in = cur;
-                        a.counter = counter;
-                        a.n = (unsigned)plan[k].n_in;
-                        a.stride = plan[k].stride;
-                        a.out = v->shape == LADDER_IN_PLACE ? work : (k % 2 ? partials2 : partials);
-                        fn(plan[k].grid, plan[k].block, a, st);
-                        cur = a.out;
-                    }
-                    last = cur;
-                });
+            candidate c{v->id, "version", "", block, plan[0].grid, (unsigned)np, ept, nullptr, nullptr, nullptr, (double)bytes,
+                        v->shape != LADDER_IN_PLACE};
+            if (v->shape == LADDER_IN_PLACE) // naive reduces in place: each run starts from a copy of the input
+                c.prepare = [&](size_t b) { CK(cudaMemcpyAsync(work, in[b], bytes, cudaMemcpyDeviceToDevice, st)); };
+            c.run = [&](size_t b) {
+                const float *cur = in[b];
+                for (int k = 0; k < np; k++) {
+                    ws_args a;
+                    a.in = cur;
+                    a.counter = counter;
+                    a.n = (unsigned)plan[k].n_in;
+                    a.stride = plan[k].stride;
+                    a.out = v->shape == LADDER_IN_PLACE ? work : (k % 2 ? partials2 : partials);
+                    fn(plan[k].grid, plan[k].block, a, st);
+                    cur = a.out;
+                }
+                last = cur;
             };
-            measure(v->id, block, plan[0].grid, (unsigned)np, ept, run, [&] { return read_float(last); }, (double)bytes);
+            c.result = [&] { return read_float(last); };
+            measure(c);
         }
-        measure("cub", 0, 0, 0, 0, [&](const float *src, size_t) {
-            return timed([&] { CK(cub::DeviceReduce::Sum(cub_tmp, cub_bytes, src, result_d, (int)n, st)); });
-        }, [&] { return read_float(result_d); }, (double)bytes);
+        measure({"cub", "library", "cub::DeviceReduce::Sum", 0, 0, 0, 0, nullptr,
+                 [&](size_t b) { CK(cub::DeviceReduce::Sum(cub_tmp, cub_bytes, in[b], result_d, (int)n, st)); },
+                 [&] { return read_float(result_d); }, (double)bytes, true});
         float thrust_result = 0;
-        measure("thrust", 0, 0, 0, 0, [&](const float *src, size_t) {
-            return timed([&] { thrust_result = thrust::reduce(thrust::cuda::par.on(st), src, src + n, 0.0f); });
-        }, [&] { return (double)thrust_result; }, (double)bytes);
-        unsigned cgrid = (unsigned)prop.multiProcessorCount * (unsigned)(prop.maxThreadsPerMultiProcessor / 256); // one wave of 256-thread blocks
-        measure("read-ceiling", 256, cgrid, 1, 0, [&](const float *src, size_t) {
-            return timed([&] { read_ceiling_kernel<<<cgrid, 256, 0, st>>>((const float4 *)src, n / 4, partials); });
-        }, std::function<double()>(), (double)(n / 4 * 16));
-        measure("d2d-copy", 0, 0, 1, 0, [&](const float *src, size_t) {
-            return timed([&] { CK(cudaMemcpyAsync(work, src, bytes, cudaMemcpyDeviceToDevice, st)); });
-        }, std::function<double()>(), 2.0 * (double)bytes);
+        measure({"thrust", "library", "thrust::reduce (returns to the host each call)", 0, 0, 0, 0, nullptr,
+                 [&](size_t b) { thrust_result = thrust::reduce(thrust::cuda::par.on(st), in[b], in[b] + n, 0.0f); },
+                 [&] { return (double)thrust_result; }, (double)bytes, true});
+        measure({"d2d-copy", "copy", "cudaMemcpyAsync device to device (read + write)", 0, 0, 1, 0, nullptr,
+                 [&](size_t b) { CK(cudaMemcpyAsync(work, in[b], bytes, cudaMemcpyDeviceToDevice, st)); }, nullptr,
+                 2.0 * (double)bytes, true});
+
+        // best read: every candidate in both modes, the fastest kept per mode
+        std::vector<row> best(NMODES);
+        for (const read_candidate &rc : read_candidates) {
+            size_t per = rc.width / sizeof(float), nv = n / per;
+            size_t tiles = std::max<size_t>(1, nv / ((size_t)rc.block * rc.rows));
+            unsigned grid = (unsigned)std::min<size_t>(tiles, 1u << 30);
+            if (rc.waves) // blocks resident at once: full occupancy, which these small kernels reach
+                grid = (unsigned)std::min<size_t>(grid, (size_t)rc.waves * prop.multiProcessorCount *
+                                                            (size_t)(prop.maxThreadsPerMultiProcessor / (int)rc.block));
+            size_t before = rows.size();
+            measure({"best-read", "read", rc.name, rc.block, grid, 1, rc.rows * (unsigned)per, nullptr,
+                     [&, grid, nv](size_t b) { rc.fn(in[b], nv, partials, grid, st); }, nullptr,
+                     (double)(nv * rc.width), true});
+            for (size_t i = before; i < rows.size(); i++)
+                if (rows[i].ok && (best[rows[i].mode].gbs == 0 || rows[i].gbs > best[rows[i].mode].gbs)) best[rows[i].mode] = rows[i];
+            rows.resize(before);
+        }
+        for (int m = 0; m < NMODES; m++)
+            if (best[m].gbs > 0) rows.push_back(best[m]);
 
         CK(cudaFree(slab));
         CK(cudaFree(work));
@@ -416,47 +795,54 @@ int bench_main(int argc, char **argv)
         CK(cudaFree(refs));
         CK(cudaFree(result_d));
         CK(cudaFree(cub_tmp));
-        fprintf(stderr, "n = %zu done (%zu input buffers)\n", n, nbuf);
+        fprintf(stderr, "n = %zu done (%zu input buffers, batches of %d runs)\n", n, nbuf, batch);
     }
 
-    // table: per size, each row against the read ceiling, the spec peak and v0
-    printf("%-13s %12s %10s %9s %7s %7s %8s %6s\n", "name", "n", "ms", "GB/s", "%ceil", "%spec", "vs v0", "check");
-    for (const row &r : rows) {
-        double ceil_gbs = 0, v0_ms = 0;
-        for (const row &q : rows) {
-            if (q.n != r.n) continue;
-            if (q.name == "read-ceiling") ceil_gbs = q.gbs;
-            if (q.name == "v0") v0_ms = q.ms;
+    // the table: per mode, per size; each row against the best read, the spec peak and v0
+    for (int m = 0; m < NMODES; m++) {
+        if (!o.mode_on[m]) continue;
+        printf("== %s ==\n", modes[m].title);
+        for (const size_info &s : infos) {
+            const row *bestr = nullptr, *v0 = nullptr;
+            for (const row &q : rows) {
+                if (q.n != s.n || q.mode != m || !q.ok) continue;
+                if (q.name == "best-read") bestr = &q;
+                if (q.name == "v0") v0 = &q;
+            }
+            int k = 0;
+            while (((size_t)1 << k) < s.n) k++;
+            printf("\nn = %zu (2^%d%s), %.3g MB", s.n, k, ((size_t)1 << k) == s.n ? "" : " rounded up", 4.0 * (double)s.n / 1e6);
+            if (s.spec_us < launch_us[MODE_LAUNCH])
+                printf(": launch latency, not bandwidth (at the spec peak these bytes take %.2f us; an empty kernel's launch %.2f us)",
+                       s.spec_us, launch_us[MODE_LAUNCH]);
+            printf("\n%-10s %10s %9s %7s %7s %8s %10s %9s %6s\n", "name", "us", "GB/s", "%best", "%spec", "vs v0", "rel err", "ulps", "check");
+            for (const row &r : rows) {
+                if (r.n != s.n || r.mode != m) continue;
+                if (!r.ok) {
+                    printf("%-10s %10s %9s %7s %7s %8s %10s %9s %6s\n", r.name.c_str(), "-", "-", "-", "-", "-", "-", "-", "WRONG");
+                    continue;
+                }
+                char vs[16] = "-", rel[16] = "-", ulps[16] = "-";
+                if (v0) snprintf(vs, sizeof vs, "%.2fx", v0->ms / r.ms);
+                if (r.rel_err >= 0) {
+                    snprintf(rel, sizeof rel, "%.2e", r.rel_err);
+                    snprintf(ulps, sizeof ulps, "%.1f", r.ulps);
+                }
+                printf("%-10s %10.2f %9.1f %6.1f%% %6.1f%% %8s %10s %9s %6s%s%s\n", r.name.c_str(), r.ms * 1e3, r.gbs,
+                       bestr ? 100 * r.gbs / bestr->gbs : 0, 100 * r.gbs / spec_gbs, vs, rel, ulps, "ok",
+                       r.kind == "read" ? "  " : "", r.kind == "read" ? r.variant.c_str() : "");
+            }
+            printf("%-10s %10s %9s %7s %7s %8s %10.2e %9.1f\n", "serial", "-", "-", "-", "-", "-", s.serial_rel_err, s.serial_ulps);
         }
-        if (!r.ok) { printf("%-13s %12zu %10s %9s %7s %7s %8s %6s\n", r.name.c_str(), r.n, "-", "-", "-", "-", "-", "WRONG"); continue; }
-        char vs[16] = "-";
-        if (v0_ms > 0) snprintf(vs, sizeof vs, "%.2fx", v0_ms / r.ms);
-        printf("%-13s %12zu %10.4f %9.1f %6.1f%% %6.1f%% %8s %6s\n", r.name.c_str(), r.n, r.ms, r.gbs,
-               ceil_gbs > 0 ? 100 * r.gbs / ceil_gbs : 0, 100 * r.gbs / spec_gbs, vs, "ok");
+        printf("\n");
     }
-    if (o.json) {
-        FILE *f = fopen(o.json, "w");
-        if (!f) { fprintf(stderr, "warpscope: bench: cannot write %s\n", o.json); return 2; }
-        fprintf(f, "{\n\"schema\": \"warpscope-bench\",\n\"schema_version\": 1,\n\"device\": \"%s\",\n\"driver\": \"%s\",\n\"toolkit\": \"%s\",\n\"date\": \"%s\",\n",
-                prop.name, driver, toolkit, date);
-        fprintf(f, "\"sm_count\": %d,\n\"l2_bytes\": %zu,\n\"memory_clock_khz\": %d,\n\"bus_width_bits\": %d,\n\"spec_peak_gbs\": %.1f,\n\"reps\": %d,\n\"timing\": \"CUDA events, median of reps after 3 warm-ups, inputs rotated over >= 4x L2\",\n\"rows\": [\n",
-                prop.multiProcessorCount, l2, mem_khz, bus_bits, spec_gbs, o.reps);
-        for (size_t i = 0; i < rows.size(); i++) {
-            const row &r = rows[i];
-            fprintf(f, "{\"name\": \"%s\", \"n\": %zu, \"ms\": %.6f, \"gbs\": %.2f, \"ok\": %s, \"ms_min\": %.6f, \"ms_max\": %.6f, \"block\": %u, \"grid\": %u, \"passes\": %u, \"elems_per_thread\": %u, \"max_error\": %.6g, \"tolerance\": %.6g}%s\n",
-                    r.name.c_str(), r.n, r.ms, r.gbs, r.ok ? "true" : "false", r.ms_min, r.ms_max, r.block, r.grid, r.passes, r.ept, r.err, r.tol,
-                    i + 1 < rows.size() ? "," : "");
-        }
-        fprintf(f, "]\n}\n");
-        fclose(f);
+    if (o.json && write_json(o.json, rows, infos, prop, driver, toolkit, date, mem_khz, bus_bits, spec_gbs, o, launch_us, batch_of)) {
+        fprintf(stderr, "warpscope: bench: cannot write %s\n", o.json);
+        return 2;
     }
-    if (o.csv) {
-        FILE *f = fopen(o.csv, "w");
-        if (!f) { fprintf(stderr, "warpscope: bench: cannot write %s\n", o.csv); return 2; }
-        fprintf(f, "name,n,ms,gbs,ok,ms_min,ms_max,block,grid,passes,elems_per_thread\n");
-        for (const row &r : rows)
-            fprintf(f, "%s,%zu,%.6f,%.2f,%d,%.6f,%.6f,%u,%u,%u,%u\n", r.name.c_str(), r.n, r.ms, r.gbs, r.ok, r.ms_min, r.ms_max, r.block, r.grid, r.passes, r.ept);
-        fclose(f);
+    if (o.csv && write_csv(o.csv, rows)) {
+        fprintf(stderr, "warpscope: bench: cannot write %s\n", o.csv);
+        return 2;
     }
     for (const row &r : rows)
         if (!r.ok) return 1;

@@ -8,6 +8,6 @@ int bench_main(int argc, char **argv)
     (void)argc;
     (void)argv;
     fprintf(stderr, "warpscope: bench needs a build with CUDA (nvcc was not found when this was configured); "
-                    "assets/bench-h100.json holds results measured on an H100\n");
+                    "assets/bench-h100.json and assets/bench-h200.json hold results measured on an H100 and an H200\n");
     return 2;
 }

@@ -116,6 +116,8 @@ static void draw_source(ui *u, const scene_pane *p, dl_rect r)
         int y = in.y + i * u->lh;
         if ((unsigned)ln == line) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh}, u->th->line);
         lesson_marks(u, SESSION_ITEM_LINES, (size_t)ln, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh});
+        for (int k = 0; k < p->hz_nlines; k++) /* a line in a race: a red bar beside it */
+            if (p->hz_lines[k] == (unsigned)ln) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, u->pad > 3 ? u->pad - 1 : 2, u->lh}, u->th->conflict);
         char buf[256];
         size_t k = 0;
         for (size_t c = 0; c < len && k < sizeof buf - 1; c++) buf[k++] = q[c] == '\t' ? ' ' : q[c];
@@ -414,13 +416,19 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
         const view_node *n = &m->nodes[i];
         if (n->step > p->step || n->word < lo || n->word >= hi) continue;
         dl_rect c = {in.x + (int)(n->word - lo) * cw, y0 + (n->level + 1) * rh, cw - 1, bh};
-        dl_colour col = warp_colour(th, n->thread / WARP_SIZE);
+        int off = n->value != n->expected; /* a race stored the wrong partial sum here */
+        dl_colour col = off ? th->conflict : warp_colour(th, n->thread / WARP_SIZE);
         dl_fill_hit(u->l, c, col, HIT_CODE(HIT_CELL, pi, n->word));
         if (n->step == p->step) dl_outline(u->l, c, th->text, 2);
         if (pi == 0 && n->buf == -1) lesson_marks(u, SESSION_ITEM_CELLS, (size_t)n->word, c);
         else if (n->buf == -1 && (size_t)n->word < m->nwords && p->tree[n->word]) dl_outline(u->l, c, th->subtree, 2);
-        char v[24];
+        char v[48];
         snprintf(v, sizeof v, "%.6g", (double)n->value);
+        if (off) { /* the value against what it should hold, where that fits */
+            char both[48];
+            snprintf(both, sizeof both, "%.6g\xE2\x89\xA0%.6g", (double)n->value, (double)n->expected);
+            if (dl_text_width(u->l, DL_FONT_MONO, u->px, both) <= c.w - 2) memcpy(v, both, sizeof both);
+        }
         if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
             dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
     }
@@ -501,13 +509,26 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
     dl_rect in = panel(u, "picture", r, title);
     const theme *th = u->th;
     int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
-    int cw = (in.w - label_w) / WARP_SIZE, rows = m->shfl_levels, rh = rows ? in.h / rows : in.h;
-    if (rh > 2 * u->lh + 4) rh = 2 * u->lh + 4;
+    /* one round of the tree at a time (offsets 16 .. 1): the round of the latest shuffle shown */
+    int offsets[64] = {0}, first = 0, last = m->shfl_levels - 1, latest = 0;
+    for (size_t i = 0; i < m->nshfl; i++) {
+        const view_shfl *sh = &m->shfl[i];
+        if (sh->warp != p->shfl_warp || sh->level >= 64) continue;
+        if (sh->src != sh->lane && !offsets[sh->level]) offsets[sh->level] = (int)sh->src - (int)sh->lane;
+        if (sh->step <= p->step && sh->level > latest) latest = sh->level;
+    }
+    for (int L = 1; L <= latest && L < 64; L++)
+        if (offsets[L] > offsets[L - 1]) first = L;
+    for (int L = first + 1; L < m->shfl_levels && L < 64; L++)
+        if (offsets[L] > offsets[L - 1]) { last = L - 1; break; }
+    int cw = (in.w - label_w) / WARP_SIZE, rows = last - first + 1, rh = rows > 0 ? in.h / rows : in.h;
+    if (rh > 3 * u->lh) rh = 3 * u->lh;
     int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
+    if (bh > vh + 4) bh = vh + 4;
     if (cw < 2 || rh < 4) return;
     dl_clip(u->l, in);
-    for (int level = 0; level < rows; level++) {
-        int y = in.y + level * rh + (rh - bh), offset = 0, shown = 0;
+    for (int level = first; level <= last; level++) {
+        int y = in.y + (level - first) * rh + (rh - bh), offset = 0, shown = 0;
         for (size_t i = 0; i < m->nshfl; i++) {
             const view_shfl *sh = &m->shfl[i];
             if (sh->warp != p->shfl_warp || sh->level != level || sh->step > p->step) continue;
@@ -574,8 +595,20 @@ static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     snprintf(b, sizeof b, S(u, STR_STAT_SECTORS), (unsigned long long)c->sectors, (unsigned long long)c->sectors_min);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
-    snprintf(b, sizeof b, S(u, STR_STAT_RESULT), (double)m->t->result, m->t->reference);
-    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, p->wrong_result ? STR_STAT_WRONG : STR_STAT_RESULT), (double)m->t->result, m->t->reference);
+    line_at(u, in, row++, p->wrong_result ? th->conflict : th->text, DL_FONT_UI, b);
+    if (p->hz_count || u->sc->s->brk.schedule[0] || u->sc->s->brk.drop_barrier) {
+        char drop[80] = "";
+        if (pv->drop_barrier) snprintf(drop, sizeof drop, ", -__syncthreads@%u", pv->drop_barrier);
+        snprintf(b, sizeof b, S(u, STR_STAT_HAZARDS), p->hz_count, pv->schedule[0] ? pv->schedule : "lockstep", drop);
+        line_at(u, in, row++, p->hz_count ? th->conflict : th->text, DL_FONT_UI, b);
+    }
+    for (int k = 0; k < p->hz_nstep; k++) {
+        const trace_hazard *h = &m->t->hazards[p->hz_step[k]];
+        snprintf(b, sizeof b, S(u, STR_STAT_HAZARD), trace_hazard_words((trace_hazard_kind)h->kind), h->first.line, h->second.line,
+                 (long long)h->word, h->first.thread, h->second.thread);
+        line_at(u, in, row++, th->conflict, DL_FONT_UI, b);
+    }
     snprintf(b, sizeof b, S(u, STR_STAT_FROM), pv->device, pv->backend, pv->block, (unsigned long long)pv->n, pv->data);
     line_at(u, in, row++, th->dim, DL_FONT_UI, b);
 }
@@ -690,7 +723,7 @@ static void draw_bench(ui *u, dl_rect r)
     if (maxg <= 0) maxg = 1;
     int rows = 0;
     for (size_t i = 0; i < res->nrows; i++)
-        if (res->rows[i].n == n && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
+        if (res->rows[i].n == n && res->rows[i].mode == RESULTS_LAUNCH && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
     int chart_h = (in.y + in.h - top) * 2 / 5;
     int bars_h = in.y + in.h - top - chart_h - 2 * u->lh;
     int lh = rows ? bars_h / rows : bars_h;
@@ -701,8 +734,8 @@ static void draw_bench(ui *u, dl_rect r)
     int y = top;
     for (size_t i = 0; i < res->nrows && lh >= u->lh; i++) {
         const results_row *row = &res->rows[i];
-        if (row->n != n || strcmp(row->name, "d2d-copy") == 0) continue;
-        int is_lib = !strcmp(row->name, "cub") || !strcmp(row->name, "thrust"), is_ceil = !strcmp(row->name, "read-ceiling");
+        if (row->n != n || row->mode != RESULTS_LAUNCH || strcmp(row->name, "d2d-copy") == 0) continue;
+        int is_lib = !strcmp(row->name, "cub") || !strcmp(row->name, "thrust"), is_ceil = !strcmp(row->kind, "read");
         dl_colour c = is_lib ? th->diverged : is_ceil ? th->dim : th->working;
         int ty = y + (lh - u->lh) / 2;
         dl_text(u->l, (dl_rect){in.x, ty, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, row->name);

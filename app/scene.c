@@ -1,6 +1,7 @@
 /* scene: see scene.h. */
 #include "scene.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +159,33 @@ static void tree_focus(scene_pane *p, const session_pane *sp)
 
 /* what the top picture shows at this step, when the user has not pinned one: the step's own
  * kind of memory first, then the tree, then the shuffles */
+/* the block's races: the lines they join (for the source) and the ones of this step */
+static void hazards(scene_pane *p)
+{
+    const view_model *m = p->m;
+    const trace *t = m->t;
+    p->hz_count = 0;
+    p->hz_nlines = p->hz_nstep = 0;
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        if (h->pass != m->pass || (h->first.block != m->block && h->second.block != m->block)) continue;
+        p->hz_count++;
+        unsigned lines[2] = {h->first.line, h->second.line};
+        for (int k = 0; k < 2; k++) {
+            int seen = 0;
+            for (int j = 0; j < p->hz_nlines; j++) seen |= p->hz_lines[j] == lines[k];
+            if (!seen && p->hz_nlines < (int)(sizeof p->hz_lines / sizeof p->hz_lines[0])) p->hz_lines[p->hz_nlines++] = lines[k];
+        }
+        for (size_t k = 0; p->st && k < p->st->count; k++) {
+            int64_t ev = (int64_t)m->order[p->st->first + k];
+            if ((h->first.event == ev || h->second.event == ev) && p->hz_nstep < 4) { p->hz_step[p->hz_nstep++] = i; break; }
+        }
+    }
+    /* a tree sums exactly up to rounding: (log2 n + 2) ulps of the sum of magnitudes is generous */
+    double tol = 1e-6 * fabs(t->reference) + 1e-3;
+    p->wrong_result = fabs((double)t->result - t->reference) > tol;
+}
+
 static session_picture pick_picture(const scene_pane *p, session_picture pinned)
 {
     if (pinned != PICTURE_AUTO) return pinned;
@@ -196,6 +224,7 @@ static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t 
     if (step_loads(p)) return -1;
     tree_focus(p, sp);
     p->picture = pick_picture(p, sc->s->picture);
+    hazards(p);
     p->shfl_warp = sp->warp >= 0 ? (unsigned)sp->warp : 0;
     for (size_t k = 0; sp->warp < 0 && k < m->nshfl; k++) /* the warp that shuffles in this step */
         if (m->shfl[k].step == step) { p->shfl_warp = m->shfl[k].warp; break; }

@@ -60,6 +60,13 @@ typedef struct scene_pane {
     int64_t tree_first, tree_cols; /* unused by the scene: the panels fit the window */
     int64_t tree_focus;      /* the word the tree's window holds */
     unsigned shfl_warp;
+    /* races (the trace's hazards) of this block: how many, the lines they join, this step's */
+    size_t hz_count;
+    unsigned hz_lines[16];
+    int hz_nlines;
+    size_t hz_step[4];
+    int hz_nstep;
+    int wrong_result;        /* the result is off its reference by more than rounding */
 } scene_pane;
 
 /* The grid view (OVERLAY_GRID): every block of one pass as a tile, derived from the whole-grid

@@ -256,7 +256,7 @@ static int load_version(session *s, int p, const char *version)
     }
     trace t;
     trace_init(&t);
-    if (s->loader.load(s->loader.ctx, version, &t, note, sizeof note, err, sizeof err) ||
+    if (s->loader.load(s->loader.ctx, version, &s->brk, &t, note, sizeof note, err, sizeof err) ||
         session_set_trace(s, p, &t, err, sizeof err)) {
         trace_free(&t);
         status_raw(s, err);
@@ -355,6 +355,55 @@ static void set_version(session *s, const char *id)
     long ph = current_phase(s);
     if (load_version(s, 0, id)) return;
     if (s->compare && !load_version(s, 1, session_next_version(s->pane[0].t.prov.version))) seek_phase(s, ph);
+}
+
+/* break-it: recapture what is shown with the new switches; if that fails, keep the old ones */
+static void rebreak(session *s, session_break nb)
+{
+    session_break old = s->brk;
+    s->brk = nb;
+    char v0[16], v1[16];
+    snprintf(v0, sizeof v0, "%s", s->pane[0].t.prov.version);
+    snprintf(v1, sizeof v1, "%s", s->pane[1].t.prov.version);
+    long ph = current_phase(s);
+    if (!s->pane[0].loaded || load_version(s, 0, v0) || (s->compare && load_version(s, 1, v1))) {
+        char why[sizeof s->status_text];
+        snprintf(why, sizeof why, "%s", s->status_text);
+        s->brk = old;
+        if (s->pane[0].loaded) load_version(s, 0, v0);
+        status_raw(s, why);
+        return;
+    }
+    seek_phase(s, ph);
+}
+
+static void set_schedule(session *s, const char *name)
+{
+    static const char *const cycle[] = {"", "its:1", "adversarial"}; /* lockstep first */
+    session_break nb = s->brk;
+    if (name[0]) snprintf(nb.schedule, sizeof nb.schedule, "%s", strcmp(name, "lockstep") ? name : "");
+    else {
+        size_t k = 0;
+        for (size_t i = 0; i < sizeof cycle / sizeof cycle[0]; i++)
+            if (!strcmp(cycle[i], s->brk.schedule)) k = (i + 1) % (sizeof cycle / sizeof cycle[0]);
+        snprintf(nb.schedule, sizeof nb.schedule, "%s", cycle[k]);
+    }
+    rebreak(s, nb);
+}
+
+static void drop_barrier(session *s, long line)
+{
+    session_break nb = s->brk;
+    const session_pane *p = &s->pane[0];
+    if (line < 0) { /* the barrier of the current step */
+        if (!p->loaded || p->step >= p->m.nsteps || p->m.steps[p->step].kind != TRACE_BARRIER) {
+            status_raw(s, "D drops the __syncthreads of the current step: step to a barrier first (Shift+D puts it back)");
+            return;
+        }
+        line = (long)p->m.steps[p->step].line;
+    }
+    nb.drop_barrier = (unsigned)line;
+    rebreak(s, nb);
 }
 
 static void bench_size(session *s, long delta)
@@ -501,6 +550,8 @@ static void apply_one(session *s, const action *a)
         break;
     case ACT_QUIT: s->overlay = OVERLAY_QUIT; break;
     case ACT_MOTION: s->no_motion = !s->no_motion; break;
+    case ACT_SCHEDULE: set_schedule(s, a->s); break;
+    case ACT_DROP: drop_barrier(s, a->i); break;
     case ACT_LESSON: if (s->lesson.active) lesson_request(s, ACT_LESSON, a->i); break;
     case ACT_PICK: if (s->lesson.active) pick(s, (uint32_t)a->i); break;
     case ACT_TYPE: if (s->lesson.active) type(s, a->s); break;

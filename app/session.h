@@ -65,6 +65,8 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_GRID_PASS, "grid-pass", ARG_INT)      \
     X(ACT_GRID_TIME, "grid-time", ARG_INT)      \
     X(ACT_OPEN_BLOCK, "open-block", ARG_STR)    \
+    X(ACT_SCHEDULE, "schedule", ARG_STR)        \
+    X(ACT_DROP, "drop-barrier", ARG_INT)        \
     X(ACT_ESCAPE, "escape", ARG_NONE)           \
     X(ACT_QUIT, "quit", ARG_NONE)
 
@@ -80,6 +82,8 @@ typedef enum act_kind {
  * ACT_SEEK_*: i is the index. ACT_VERSION: s is the version id. ACT_COMPARE: s is an id, "next"
  * (the version after pane 0's) or "off"; "" toggles. ACT_LANG: "en", "zh" or "" (toggle).
  * ACT_PICTURE: i is a session_picture, or -1 for the next one. ACT_WARP, ACT_SLICE: +1 or -1.
+ * ACT_SCHEDULE: a schedule ("lockstep", "its:7", "adversarial"), "" for the next of those three.
+ * ACT_DROP: leave out the __syncthreads of line i (-1: the one of the current step; 0: none).
  * ACT_LESSON: +1 next step, -1 back. ACT_PICK: a hit code to pick or unpick. ACT_TYPE: text typed
  * into the answer ("\b" erases one character). ACT_MENU: +1/-1 moves the menu's selection, 0 opens it.
  * ACT_SELECT: i is a shared word of pane `pane` (-1: none). ACT_HOVER: i is the hit code under the
@@ -142,9 +146,15 @@ void session_set_put(session_set *s, size_t i, int on);
 
 /* How a pane gets its trace: capture a version (the viewer passes the emulator or GPU), or
  * nothing (a viewer of a recorded trace cannot switch versions). */
+typedef struct session_break {
+    char schedule[32];      /* "" (lockstep), its:SEED, adversarial ... (capture.h) */
+    unsigned drop_barrier;  /* a __syncthreads line left out, 0: none */
+} session_break;
+
 typedef struct session_loader {
     void *ctx;
-    int (*load)(void *ctx, const char *version, trace *t, char *note, size_t notelen, char *err, size_t errlen);
+    /* capture `version` with the session's break-it switches */
+    int (*load)(void *ctx, const char *version, const session_break *b, trace *t, char *note, size_t notelen, char *err, size_t errlen);
 } session_loader;
 
 typedef struct session_pane {
@@ -188,6 +198,7 @@ typedef struct session {
     str_id status_id;    /* STR_COUNT: status_text is shown as it is */
     char status_text[512];
     session_loader loader;
+    session_break brk;       /* break-it: the schedule and a dropped barrier, for every capture */
     session_lesson lesson;
     uint64_t generation; /* bumped by every change, so derived data knows when to rebuild */
 } session;

@@ -167,6 +167,13 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_KEYS, "Left/Right: pass  |  click a block: open it  |  Home/End: now / end  |  G, Esc: back",       \
       "左/右：轮次  |  点击线程块：打开  |  Home/End：当前 / 结束  |  G、Esc：返回")                                   \
     X(STR_GRID_NONE, "no trace to show", "没有可显示的跟踪")                                                        \
+    X(STR_KEY_SCHEDULE, "break it: schedule lockstep, independent threads (its:1), adversarial", "破坏它：调度 锁步、独立线程调度（its:1）、对抗式") \
+    X(STR_KEY_DROP, "break it: leave out this step's __syncthreads", "破坏它：去掉这一步的 __syncthreads")            \
+    X(STR_KEY_UNDROP, "put the __syncthreads back", "恢复 __syncthreads")                                       \
+    X(STR_STAT_HAZARD, "race: %s, lines %u and %u, word %lld, threads %u and %u", "竞争：%s，第 %u 行与第 %u 行，字 %lld，线程 %u 与 %u") \
+    X(STR_STAT_HAZARDS, "races in this block: %zu (schedule %s%s)", "本线程块的竞争：%zu 处（调度 %s%s）")     \
+    X(STR_STAT_WRONG, "result %.9g, reference %.9g: WRONG", "结果 %.9g，参考值 %.9g：错误")                     \
+    X(STR_TIP_SHOULD, "; should hold %.9g", "；应为 %.9g")                                                      \
     X(STR_KEY_BENCH, "benchmark results", "基准测试结果")                                                        \
     X(STR_KEY_THEME, "light / dark theme", "浅色 / 深色主题")                                                    \
     X(STR_KEY_BIGGER, "larger text and cells", "放大文字和格子")                                                 \

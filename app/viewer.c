@@ -42,11 +42,13 @@ typedef struct app {
 } app;
 
 /* the session's loader: capture a version with the command line's capture flags */
-static int load_capture(void *ctx, const char *version, trace *t, char *note, size_t notelen, char *err, size_t errlen)
+static int load_capture(void *ctx, const char *version, const session_break *b, trace *t, char *note, size_t notelen, char *err, size_t errlen)
 {
     const viewer_opts *o = ctx;
     capture_desc d = o->cap;
     d.version = version;
+    if (b && b->schedule[0]) d.schedule = b->schedule;
+    if (b && b->drop_barrier) d.drop_barrier = b->drop_barrier;
     const ladder_version *v = ladder_find(version);
     /* a block the version cannot run falls back to its default rather than failing */
     if (v && d.block && ladder_check_block(v, d.block, err, errlen)) d.block = 0;
@@ -138,7 +140,9 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         A->s.loader.load = NULL; /* a recorded trace: nothing to capture with */
     } else {
         char note[512] = "";
-        if (load_capture(&A->o, o->cap.version ? o->cap.version : "v0", &t, note, sizeof note, err, errlen) ||
+        if (o->cap.schedule) snprintf(A->s.brk.schedule, sizeof A->s.brk.schedule, "%s", o->cap.schedule);
+        A->s.brk.drop_barrier = o->cap.drop_barrier;
+        if (load_capture(&A->o, o->cap.version ? o->cap.version : "v0", &A->s.brk, &t, note, sizeof note, err, errlen) ||
             session_set_trace(&A->s, 0, &t, err, errlen)) { trace_free(&t); return -1; }
         if (note[0]) { A->s.status_id = STR_COUNT; snprintf(A->s.status_text, sizeof A->s.status_text, "%s", note); }
     }

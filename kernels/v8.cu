@@ -2,14 +2,23 @@
  *
  * Changed from v7: no second launch. Each block writes its partial sum, makes it visible to the
  * whole GPU with __threadfence(), then takes a ticket with atomicInc; the block that draws the
- * last ticket knows every other partial is in memory and reduces them itself. And the loads are
- * tuned for Hopper: each block reads whole tiles of 4 x blockSize float4s (4 loads in flight per
- * thread, one contiguous span per tile), with a block of 512 and two tiles per resident block.
- * Still slow: nothing in the kernel; it reads at the speed the DRAM delivers (about 94% of the
- * H100's spec peak, a little faster than CUB) and the last block's pass is over gridDim values.
- * Names: threadFenceReduction (CUDA samples), "single-pass reduction with atomics", what
- * CUB calls a one-sweep reduction when it fuses the passes. */
+ * last ticket fences again (so it sees every partial the others published) and adds them up
+ * itself. The loads are laid out for the DRAM: a block reads whole tiles of TILE_ROWS rows of
+ * blockSize float4s, all TILE_ROWS 16-byte loads issued before the first add, so each tile is
+ * one contiguous span and the grid sweeps the input front to back. How many tiles each block
+ * takes (the grid) is the launch's choice, made from the device's bandwidth and SM count
+ * (app/bench_gpu.cu): one tile per block where a tile takes long enough to hide the block's
+ * ticket (an H100), four where it does not (an H200: one tile per block was 4% slower there).
+ * Still slow: nothing in the kernel; it reads at the speed the DRAM delivers (95-97% of the spec
+ * peak on an H100 and an H200, within 1% of the best read-only kernel) and the last block's pass
+ * over gridDim partials is a few microseconds no other block can hide.
+ * Names: threadFenceReduction (CUDA samples), "single-pass reduction with atomics", what CUB
+ * calls a one-sweep reduction when it fuses the passes. */
 #include "ws_cuda.h"
+
+/* 16-byte loads each thread has in flight per tile (a, b, c, d below): with 2048 threads per SM,
+ * 128 KB per SM in flight; 2, 8 and 16 measured no better on an H100 or an H200 */
+#define TILE_ROWS 4
 
 __device__ __forceinline__ float warpReduceSum(float val)
 {
@@ -39,11 +48,10 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     __shared__ shared_array<bool, 1> amLast;
     unsigned int tid = threadIdx.x;
 
-    // the block reads tiles of four rows of blockSize float4s: four 16-byte loads in flight per
-    // thread, and each tile one contiguous span of 64 * blockSize bytes, which the DRAM serves
-    // faster than scattered 512-byte pieces (measured in docs/bench-notes.md)
+    // each tile is TILE_ROWS coalesced rows of blockSize float4s; the four loads go out together,
+    // then the adds, so a thread waits on the DRAM once per tile, not once per load
     global_ptr<const float4> in4 = as_float4(g_idata);
-    const unsigned int tile = 4 * blockSize, ntiles = n / 4 / tile;
+    const unsigned int tile = TILE_ROWS * blockSize, ntiles = n / 4 / tile;
     float sum = 0.0f;
     for (unsigned int t = blockIdx.x; t < ntiles; t += gridDim.x) {
         unsigned int base = t * tile + tid;
@@ -59,19 +67,28 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     if (blockIdx.x == 0 && tid < n % 4) sum += g_idata[n / 4 * 4 + tid];
     sum = blockReduceSum<blockSize>(sum, warpSums);
 
-    // publish this block's partial, then count the block out
+    // publish this block's partial (release: the fence orders the store before the ticket), then
+    // count the block out; the last block fences again (acquire) before it reads the others
     if (tid == 0) {
         g_odata[blockIdx.x] = sum;
         __threadfence();
         unsigned int ticket = atomicInc(retirementCount, gridDim.x);
         amLast[0] = (ticket == gridDim.x - 1);
+        if (amLast[0]) __threadfence();
     }
     __syncthreads();
 
-    // the last block adds up every block's partial
+    // the last block adds up every block's partial, as float4s like the input: this pass runs
+    // after every other block has left, so nothing hides its loads' latency (tens of thousands of
+    // partials at 2^30 floats: a quarter of the round trips matters)
     if (amLast[0]) {
+        global_ptr<const float4> partials4 = as_float4(g_odata);
         sum = 0.0f;
-        for (unsigned int k = tid; k < gridDim.x; k += blockSize) sum += g_odata[k];
+        for (unsigned int k = tid; k < gridDim.x / 4; k += blockSize) {
+            float4 p = partials4[k];
+            sum += (p.x + p.y) + (p.z + p.w);
+        }
+        if (tid < gridDim.x % 4) sum += g_odata[gridDim.x / 4 * 4 + tid];
         sum = blockReduceSum<blockSize>(sum, warpSums);
         if (tid == 0) {
             g_odata[0] = sum;

@@ -8,7 +8,9 @@
  * - v7's shuffles in warp 0 take from lane + 16, 8, 4, 2, 1, and the picture names those offsets;
  * - motion: the frame at t = 0 of a move is the static frame of the step it starts from, and the
  *   frame at t = 1 the static frame of the step it ends at;
- * - compare, single-stepping: both panes stay on the same kind of operation. */
+ * - compare, single-stepping: both panes stay on the same kind of operation;
+ * - break it: v4 under the adversarial schedule stores wrong partial sums; the tree paints them in
+ *   the conflict colour, and its root should hold the double-precision sum of the input. */
 #include <SDL_ttf.h>
 #include <stdlib.h>
 #include <string.h>
@@ -149,6 +151,27 @@ int main(void)
         snprintf(b, sizeof b, "offset %d", want[L]);
         CHECK(has_text(&f.l, "picture", b), "the shuffle picture does not say \"%s\"", b);
     }
+    fixture_close(&f);
+
+    /* a race, shown: v4's tail under the adversarial schedule */
+    CHECK(fixture_open(&f, "v4", 64, NULL, 1920, 1080) == 0, "setup v4");
+    fixture_act(&f, "schedule:adversarial,last");
+    m = &f.s.pane[0].m;
+    const view_node *root = NULL;
+    for (size_t i = 0; i < m->nnodes; i++)
+        if (m->nodes[i].word == 0 && (!root || m->nodes[i].level > root->level)) root = &m->nodes[i];
+    CHECK(root && root->value == m->t->result && root->value != root->expected, "v4 adversarial: the root should be wrong");
+    CHECK(root && (double)root->expected == m->t->reference, "the root should hold %g (the double sum), says %g", m->t->reference,
+          root ? (double)root->expected : 0.0);
+    fixture_frame(&f, 1920, 1080, 0);
+    th = session_theme(&f.s);
+    int reds = 0;
+    for (size_t i = 0; i < f.l.n; i++) {
+        const dl_item *it = &f.l.items[i];
+        reds += it->kind == DL_FILL && HIT_KIND(it->hit) == HIT_CELL && it->panel >= 0 && !strcmp(f.l.panels[it->panel].name, "picture") &&
+                same_colour(it->c, th->conflict);
+    }
+    CHECK(reds > 0, "the tree marks no wrong partial sum");
     fixture_close(&f);
 
     /* compare, step by step: the same role in both panes */

@@ -27,11 +27,14 @@ typedef struct fixture {
     capture_desc cap;
 } fixture;
 
-static inline int fixture_load(void *ctx, const char *version, trace *t, char *note, size_t notelen, char *err, size_t errlen)
+static inline int fixture_load(void *ctx, const char *version, const session_break *b, trace *t, char *note, size_t notelen, char *err,
+                               size_t errlen)
 {
     fixture *f = ctx;
     capture_desc d = f->cap;
     d.version = version;
+    if (b && b->schedule[0]) d.schedule = b->schedule;
+    if (b && b->drop_barrier) d.drop_barrier = b->drop_barrier;
     note[0] = '\0';
     (void)notelen;
     return capture_cpu(&d, t, err, errlen);
@@ -49,7 +52,7 @@ static inline int fixture_open(fixture *f, const char *version, unsigned block, 
     if (version) {
         trace t;
         trace_init(&t);
-        if (fixture_load(f, version, &t, err, 0, err, sizeof err) || session_set_trace(&f->s, 0, &t, err, sizeof err)) {
+        if (fixture_load(f, version, NULL, &t, err, 0, err, sizeof err) || session_set_trace(&f->s, 0, &t, err, sizeof err)) {
             fprintf(stderr, "%s\n", err);
             return -1;
         }

@@ -1,8 +1,18 @@
 #!/bin/sh
-# Runs on a machine with an NVIDIA GPU: the full benchmark, twice, so that run-to-run spread shows.
-# $1: the warpscope binary; $2: where results go.
+# Runs on a machine with an NVIDIA GPU, with a build of warpscope: the top rung under
+# compute-sanitizer (memcheck and racecheck; odd sizes, so the tail loops run), then the full
+# benchmark in both timing modes, then the large sizes again, so that run-to-run spread shows.
+# $1: the warpscope binary; $2: where results go; $3: a name for the files (h100, h200).
 set -u
-ws="$1"; out="$2"
-nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.limit --format=csv | tee "$out/gpu.txt"
-"$ws" bench --json "$out/bench.json" --csv "$out/bench.csv" 2>&1 | tee "$out/bench.txt"
-"$ws" bench --json "$out/bench2.json" >"$out/bench2.txt" 2>&1
+ws="$1"; out="$2"; tag="$3"
+log="$out/log-$tag.txt"
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,power.limit --format=csv | tee "$log"
+for tool in memcheck racecheck; do
+    compute-sanitizer --tool $tool --error-exitcode 9 "$ws" bench --versions v8,v7 --sizes 1000003,1048579 \
+        --reps 1 --batch 1 >"$out/san-$tool-$tag.txt" 2>&1
+    echo "compute-sanitizer $tool: exit $?; $(grep 'SUMMARY' "$out/san-$tool-$tag.txt")" | tee -a "$log"
+done
+"$ws" bench --json "$out/bench-$tag.json" --csv "$out/bench-$tag.csv" >"$out/bench-$tag.txt" 2>&1
+echo "bench exit $?" | tee -a "$log"
+"$ws" bench --versions v8 --sizes 2^30,2^28,2^16 >"$out/bench-$tag-again.txt" 2>&1
+echo "bench again exit $?" | tee -a "$log"

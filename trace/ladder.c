@@ -76,7 +76,7 @@ const ladder_version ladder_versions[] = {
      "__shfl_down_sync 在寄存器中完成线程束内归约；16 字节加载；每个线程块只有一个屏障。", 0},
     {"v8", "Single pass (last block finishes)",
      "One launch: blocks read whole tiles, publish partials, and the last to take a ticket sums them.",
-     "kernels/v8.cu", "reduce8,threadFenceReduction,single-pass", LADDER_SINGLE_PASS, 32, 1024, 16, 1, 1, 512, '8', hw_last_block, "单遍归约（最后一个线程块收尾）",
+     "kernels/v8.cu", "reduce8,threadFenceReduction,single-pass", LADDER_SINGLE_PASS, 32, 1024, 16, 1, 1, 1024, '8', hw_last_block, "单遍归约（最后一个线程块收尾）",
      "只启动一次：各线程块读取整块数据、发布部分和，最后取到票的线程块把它们加起来。", 0},
 };
 const size_t ladder_count = sizeof ladder_versions / sizeof ladder_versions[0];

@@ -34,7 +34,7 @@ typedef struct ladder_version {
     unsigned ept_default;          /* elements each thread reduces from the input */
     unsigned ept_multiple;         /* elements per thread must be a multiple of this */
     int ept_tunable;               /* 1 when --ept may change it */
-    unsigned bench_block;          /* the block the benchmark runs it with (tuned on an H100) */
+    unsigned bench_block;          /* the block the benchmark runs it with (tuned on an H100 and an H200) */
     char key;                      /* the viewer's key that picks it ('0'..'9', 'N') */
     const char *hw_note;           /* why a GPU trace may legitimately differ from the emulator's, or NULL */
     const char *title_zh, *summary_zh; /* the title and summary in Simplified Chinese */

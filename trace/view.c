@@ -51,14 +51,18 @@ static int derive_tree(view_model *m)
     if (maxw >= TREE_MAX_WORDS) maxw = -1;
     m->tree_words = maxw + 1;
     int *count = calloc((size_t)m->tree_words + 1, sizeof *count);
+    /* expect[w * LEVELS + L]: what word w holds after L additions in a race-free run; a tree adds
+     * two words of the same depth, so row L's node is E(w, L) + E(from, L) */
+    enum { LEVELS = 32 };
+    float *expect = calloc(((size_t)m->tree_words + 1) * LEVELS, sizeof *expect);
     m->nodes = malloc((m->nedges ? m->nedges : 1) * sizeof *m->nodes);
     m->leaf_value = calloc((size_t)m->tree_words + 1, sizeof *m->leaf_value);
     m->leaf_step = malloc(((size_t)m->tree_words + 1) * sizeof *m->leaf_step);
-    if (!count || !m->nodes || !m->leaf_value || !m->leaf_step) { free(count); return -1; }
+    if (!count || !expect || !m->nodes || !m->leaf_value || !m->leaf_step) { free(count); free(expect); return -1; }
     for (int64_t w = 0; w < m->tree_words; w++) m->leaf_step[w] = SIZE_MAX;
     size_t p = 0;
     unsigned *shfl_count = calloc(m->nwarps ? m->nwarps : 1, sizeof *shfl_count);
-    if (!shfl_count) { free(count); return -1; }
+    if (!shfl_count) { free(count); free(expect); return -1; }
     size_t nshfl_cap = 0;
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
@@ -71,7 +75,7 @@ static int derive_tree(view_model *m)
                 if (m->nshfl == nshfl_cap) {
                     nshfl_cap = nshfl_cap ? nshfl_cap * 2 : 256;
                     view_shfl *q = realloc(m->shfl, nshfl_cap * sizeof *q);
-                    if (!q) { free(count); free(shfl_count); return -1; }
+                    if (!q) { free(count); free(expect); free(shfl_count); return -1; }
                     m->shfl = q;
                 }
                 size_t li = e->lanes + (size_t)j++;
@@ -98,13 +102,27 @@ static int derive_tree(view_model *m)
                 const analysis_edge *ed = &m->edges[p++];
                 if (ed->buf != m->tree_buf || ed->to >= m->tree_words || ed->from >= m->tree_words || ed->to < 0 || ed->from < 0) continue;
                 view_node *nd = &m->nodes[m->nnodes++];
-                *nd = (view_node){ed->to, ed->from, count[ed->to], count[ed->from], ed->buf, trace_lane_value(t, e, (size_t)(j - 1), 0), tid, m->event_step[i]};
+                float v = trace_lane_value(t, e, (size_t)(j - 1), 0);
+                /* what a race-free run stores here: both inputs as they should be by now */
+                *nd = (view_node){ed->to, ed->from, count[ed->to], count[ed->from], ed->buf, v, v, tid, m->event_step[i]};
                 count[ed->to]++;
                 if (count[ed->to] > m->tree_levels) m->tree_levels = count[ed->to];
             }
         }
     }
+    /* expected values, row by row (a racy run may store a row's nodes in any order): row L adds
+     * E(from, L), the input as deep as the sum, or the input's last value if it never got that deep */
+    for (int64_t w = 0; w < m->tree_words; w++) expect[(size_t)w * LEVELS] = m->leaf_value[w];
+    for (int L = 0; L < m->tree_levels && L < LEVELS - 1; L++)
+        for (size_t i = 0; i < m->nnodes; i++) {
+            view_node *nd = &m->nodes[i];
+            if (nd->level != L) continue;
+            int Lf = count[nd->from] < L ? count[nd->from] : L;
+            nd->expected = expect[(size_t)nd->word * LEVELS + (size_t)L] + expect[(size_t)nd->from * LEVELS + (size_t)Lf];
+            expect[(size_t)nd->word * LEVELS + (size_t)L + 1] = nd->expected;
+        }
     free(count);
+    free(expect);
     free(shfl_count);
     return 0;
 }

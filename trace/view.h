@@ -34,6 +34,7 @@ typedef struct view_node {
     int64_t word, from;
     int level, from_level, buf;
     float value;
+    float expected; /* what it should hold: the sum of its subtree's leaves (differs after a race) */
     unsigned thread;
     size_t step; /* the step of the store */
 } view_node;
