@@ -453,6 +453,25 @@ static int grid_tiles(scene_grid *g, const trace *t, unsigned pass, scene_tile *
     return 0;
 }
 
+/* the hover text of a tile: the block's state and what its trace holds */
+static void grid_tooltip(scene *sc, const session *s)
+{
+    const scene_grid *g = &sc->grid;
+    if (HIT_KIND(s->hover) != HIT_TILE || (size_t)HIT_INDEX(s->hover) >= g->ntiles) return;
+    const scene_tile *tl = &g->tiles[HIT_INDEX(s->hover)];
+    static const str_id names[] = {[TILE_WAITING] = STR_GRID_WAITING, [TILE_RUNNING] = STR_GRID_RUNNING, [TILE_BARRIER] = STR_GRID_BARRIER,
+                                   [TILE_DONE] = STR_GRID_DONE, [TILE_UNTRACED] = STR_GRID_UNTRACED};
+    const analysis_block *b = analysis_grid_find(&g->g, g->pass, tl->block);
+    if (!b) {
+        snprintf(sc->tooltip, sizeof sc->tooltip, str_get(sc->lang, STR_GRID_TIP_UNTRACED), g->pass, tl->block);
+        return;
+    }
+    int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(sc->lang, STR_GRID_TIP), g->pass, tl->block, str_get(sc->lang, names[tl->state]), b->count,
+                       b->nphases, (unsigned long long)b->totals.warp_instructions);
+    if (tl->has_partial && len > 0 && (size_t)len < sizeof sc->tooltip)
+        snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(sc->lang, STR_GRID_TIP_PARTIAL), (double)tl->partial);
+}
+
 static int grid_update(scene *sc, const session *s)
 {
     scene_grid *g = &sc->grid;
@@ -495,5 +514,6 @@ static int grid_update(scene *sc, const session *s)
     int zh = sc->lang == LANG_ZH && v && v->title_zh;
     snprintf(g->name, sizeof g->name, "%s: %s", t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
     g->shown = 1;
+    grid_tooltip(sc, s);
     return 0;
 }

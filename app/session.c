@@ -256,11 +256,27 @@ static int load_version(session *s, int p, const char *version)
     }
     trace t;
     trace_init(&t);
-    if (s->loader.load(s->loader.ctx, version, &s->brk, &t, note, sizeof note, err, sizeof err) ||
-        session_set_trace(s, p, &t, err, sizeof err)) {
+    if (s->loader.load(s->loader.ctx, version, &s->brk, &t, note, sizeof note, err, sizeof err)) {
         trace_free(&t);
         status_raw(s, err);
         return -1;
+    }
+    if (session_set_trace(s, p, &t, err, sizeof err)) {
+        /* a block opened from the grid view that this capture did not trace: back to block 0 of
+         * pass 0 in every pane, and say so, rather than refuse the version */
+        unsigned pass = s->pass, block = s->block_index;
+        char was[48];
+        s->pass = s->block_index = 0;
+        if ((!pass && !block) || session_set_trace(s, p, &t, err, sizeof err) || session_open_block(s, 0, 0, err, sizeof err)) {
+            s->pass = pass;
+            s->block_index = block;
+            trace_free(&t);
+            status_raw(s, err);
+            return -1;
+        }
+        snprintf(was, sizeof was, "%u/%u", pass, block);
+        status_str(s, STR_GRID_FELL_BACK, was);
+        return 0;
     }
     if (note[0]) status_raw(s, note);
     return 0;

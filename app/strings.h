@@ -167,6 +167,12 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_KEYS, "Left/Right: pass  |  click a block: open it  |  Home/End: now / end  |  G, Esc: back",       \
       "左/右：轮次  |  点击线程块：打开  |  Home/End：当前 / 结束  |  G、Esc：返回")                                   \
     X(STR_GRID_NONE, "no trace to show", "没有可显示的跟踪")                                                        \
+    X(STR_GRID_TIP, "pass %u, block %u: %s; %zu events in %zu phases, %llu warp instructions; click: open it",   \
+      "第 %u 轮，线程块 %u：%s；%zu 个事件，%zu 个阶段，%llu 条线程束指令；点击：打开")                                 \
+    X(STR_GRID_TIP_PARTIAL, "; partial sum %.9g", "；部分和 %.9g")                                              \
+    X(STR_GRID_TIP_UNTRACED, "pass %u, block %u: not traced (--blocks-traced)", "第 %u 轮，线程块 %u：未跟踪（--blocks-traced）") \
+    X(STR_GRID_FELL_BACK, "block %s (pass/block) was not traced in this capture: showing pass 0, block 0 (--blocks-traced traces more)", \
+      "本次捕获没有跟踪线程块 %s（轮/块）：显示第 0 轮线程块 0（--blocks-traced 可跟踪更多）")                             \
     X(STR_KEY_SCHEDULE, "break it: schedule lockstep, independent threads (its:1), adversarial", "破坏它：调度 锁步、独立线程调度（its:1）、对抗式") \
     X(STR_KEY_DROP, "break it: leave out this step's __syncthreads", "破坏它：去掉这一步的 __syncthreads")            \
     X(STR_KEY_UNDROP, "put the __syncthreads back", "恢复 __syncthreads")                                       \

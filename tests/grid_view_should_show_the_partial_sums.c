@@ -123,8 +123,22 @@ int main(void)
     CHECK(tile(&f, 4) && same_colour(tile(&f, 4)->c, th->read), "at block 5's step, block 4 should be done");
     CHECK(tile(&f, 5) && !same_colour(tile(&f, 5)->c, th->read) && !same_colour(tile(&f, 5)->c, th->background), "block 5 should be under way");
     CHECK(tile(&f, 6) && same_colour(tile(&f, 6)->c, th->background), "at block 5's step, block 6 should not have started");
+    /* hovering a tile names its block and its partial sum */
+    const dl_item *t3 = tile(&f, 3);
+    if (t3) session_apply(&f.s, &(action){.kind = ACT_HOVER, .i = dl_hit(&f.l, t3->r.x + 2, t3->r.y + 2), .x = t3->r.x + 2, .y = t3->r.y + 2});
+    scene_update(&f.sc, &f.s, sources_find);
+    char tip[64];
+    snprintf(tip, sizeof tip, "partial sum %.9g", want[3]);
+    CHECK(strstr(f.sc.tooltip, "pass 0, block 3: done") && strstr(f.sc.tooltip, tip), "tile 3's tooltip: \"%s\"", f.sc.tooltip);
     fixture_act(&f, "open-block:1/0");
     CHECK(f.s.pass == 1 && f.s.block_index == 0 && f.s.pane[0].m.pass == 1, "open-block:1/0 should open pass 1");
+    /* another version captured with one block traced: block 5 is not in it, so the panes go back
+     * to block 0 of pass 0 and the status line says why */
+    fixture_act(&f, "open-block:0/5");
+    f.cap.blocks_traced = 1;
+    fixture_act(&f, "version:v1");
+    CHECK(!strcmp(f.s.pane[0].t.prov.version, "v1") && f.s.pass == 0 && f.s.block_index == 0 && f.s.pane[0].m.block == 0 &&
+              f.s.status_id == STR_GRID_FELL_BACK, "v1 with one block traced should show block 0 (status: %s)", f.s.status_text);
     fixture_close(&f);
 
     /* one block traced: the rest say so, and the status line says how to trace them all */
