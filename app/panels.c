@@ -1037,9 +1037,10 @@ static void draw_grid(ui *u, dl_rect r)
         dl_fill(u->l, bar, warp_colour(th, rd->block));
         snprintf(b, sizeof b, S(u, STR_GRID_READS), readers == g->tiles ? g->pass : g->pass + 1, rd->block);
         if (readers == g->tiles) snprintf(b + strlen(b), sizeof b - strlen(b), ": %s", S(u, STR_GRID_LAST));
-        if (by + bar.h + u->lh <= in.y + in.h)
-            fits_text(u, (dl_rect){x0, by + bar.h, in.x + in.w - x0 < x1 - x0 + 200 ? in.x + in.w - x0 : x1 - x0, u->lh}, DL_FONT_UI,
-                      th->dim, b);
+        dl_rect lb = {x0, by + bar.h, x1 - x0, u->lh};
+        if (lb.y + u->lh > in.y + in.h || fits_text(u, lb, DL_FONT_UI, th->dim, b)) continue;
+        snprintf(b, sizeof b, "%u", rd->block); /* narrow: the block's number alone */
+        fits_text(u, lb, DL_FONT_UI, th->dim, b);
     }
 }
 
