@@ -889,6 +889,44 @@ static int grid_columns(size_t n, int w, int h)
     return best;
 }
 
+/* A GPU trace's SMs: a row per SM the pass ran on, its blocks left to right in the order they
+ * started there (by that SM's clock: clocks of different SMs are not compared). */
+static void grid_sms(ui *u, const scene_grid *g, dl_rect r)
+{
+    const theme *th = u->th;
+    dl_text(u->l, (dl_rect){r.x, r.y, r.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_GRID_SM_TITLE));
+    r.y += u->lh;
+    r.h -= u->lh;
+    int rows = (int)g->npass_sms, rh = r.h / (rows ? rows : 1);
+    if (rh > u->lh + 2) rh = u->lh + 2; /* a line of text in each box, with a pixel to spare */
+    if (rh < 1) return;
+    int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "SM 000") + u->pad, every = (u->lh + rh - 1) / rh;
+    int bw = (r.w - label_w) / g->max_turn, vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    int want = dl_text_width(u->l, DL_FONT_MONO, u->px, "00000") + u->pad;
+    if (bw > want) bw = want;
+    if (bw < 1) return;
+    for (int k = 0; k < rows; k += every)
+        if (r.y + k * rh + u->lh <= r.y + r.h)
+            dl_textf(u->l, (dl_rect){r.x, r.y + k * rh, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "SM %u", g->pass_sms[k]);
+    for (size_t i = 0; i < g->ntiles; i++) {
+        const scene_tile *tl = &g->tiles[i];
+        if (tl->sm_order <= 0) continue;
+        size_t lo = 0, hi = g->npass_sms; /* its SM's row */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (g->pass_sms[mid] < tl->sm) lo = mid + 1;
+            else hi = mid;
+        }
+        dl_rect c = {r.x + label_w + (tl->sm_order - 1) * bw, r.y + (int)lo * rh, bw > 3 ? bw - 1 : bw, rh > 3 ? rh - 1 : rh};
+        dl_fill_hit(u->l, c, tile_colour(th, tl->state), HIT_CODE(HIT_TILE, 0, tl->block));
+        if (vh <= c.h) {
+            char v[16];
+            snprintf(v, sizeof v, "%u", tl->block);
+            fits_text(u, (dl_rect){c.x + 2, c.y, c.w - 2, c.h}, DL_FONT_MONO, th->text, v);
+        }
+    }
+}
+
 /* the strip of a pass's output: element i of n at [x(i), x(i + 1)) */
 static int strip_x(dl_rect s, size_t i, size_t n) { return s.x + (int)((double)i * s.w / (double)(n ? n : 1)); }
 
@@ -928,6 +966,14 @@ static void draw_grid(ui *u, dl_rect r)
     int strip_h = flow ? 4 * u->lh + 2 * u->pad : 2 * u->lh;
     dl_rect area = {in.x, y + u->pad / 2, in.w, in.y + in.h - strip_h - (y + u->pad / 2)};
     if (area.h < 4 || g->ntiles == 0) return;
+    /* a GPU trace: a row per SM under the tiles, its blocks in the order they ran there */
+    int sm_h = 0;
+    if (g->gpu && g->npass_sms && g->max_turn > 0) {
+        sm_h = area.h * 2 / 5;
+        if (sm_h > (int)(g->npass_sms + 1) * (u->lh + 2)) sm_h = (int)(g->npass_sms + 1) * (u->lh + 2);
+        area.h -= sm_h + u->pad;
+        if (area.h < 4) return;
+    }
     /* tiles: as large as the area allows, capped at three lines of text */
     size_t n = g->ntiles;
     /* a tile wants room for "block: partial" and two more lines; few tiles get that (and up to
@@ -954,7 +1000,8 @@ static void draw_grid(ui *u, dl_rect r)
         shown = (size_t)cols * (size_t)rows < n ? (size_t)cols * (size_t)rows : n;
     }
     int gap = tw >= 12 && tht >= 8 ? 2 : tw >= 6 ? 1 : 0;
-    dl_rect strip = {in.x, area.y + rows * tht + u->lh + u->pad, in.w, u->lh};
+    if (sm_h) grid_sms(u, g, (dl_rect){in.x, area.y + rows * tht + u->pad, in.w, sm_h});
+    dl_rect strip = {in.x, area.y + rows * tht + (sm_h ? sm_h + u->pad : 0) + u->lh + u->pad, in.w, u->lh};
     if (strip.y + 3 * u->lh > in.y + in.h) strip.y = in.y + in.h - 3 * u->lh;
     size_t nout = n;
     /* one row of tiles: a link from each to the element of the strip it wrote (more rows would

@@ -336,6 +336,7 @@ static void grid_free(scene_grid *g)
     free(g->sm_order);
     free(g->tiles);
     free(g->next);
+    free(g->pass_sms);
     memset(g, 0, sizeof *g);
 }
 
@@ -513,6 +514,28 @@ static int grid_update(scene *sc, const session *s)
     const ladder_version *v = ladder_find(t->prov.version);
     int zh = sc->lang == LANG_ZH && v && v->title_zh;
     snprintf(g->name, sizeof g->name, "%s: %s", t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    /* a GPU trace: the SMs this pass ran on, for a row each */
+    g->npass_sms = 0;
+    g->max_turn = 0;
+    if (g->gpu) {
+        if (g->cap_pass_sms < g->ntiles) {
+            unsigned *q = realloc(g->pass_sms, g->ntiles * sizeof *q);
+            if (!q) return -1;
+            g->pass_sms = q;
+            g->cap_pass_sms = g->ntiles;
+        }
+        for (size_t i = 0; i < g->ntiles; i++) {
+            const scene_tile *tl = &g->tiles[i];
+            if (tl->state == TILE_UNTRACED) continue;
+            if (tl->sm_order > g->max_turn) g->max_turn = tl->sm_order;
+            size_t k = 0;
+            while (k < g->npass_sms && g->pass_sms[k] < tl->sm) k++;
+            if (k < g->npass_sms && g->pass_sms[k] == tl->sm) continue;
+            memmove(g->pass_sms + k + 1, g->pass_sms + k, (g->npass_sms - k) * sizeof *g->pass_sms);
+            g->pass_sms[k] = tl->sm;
+            g->npass_sms++;
+        }
+    }
     g->shown = 1;
     grid_tooltip(sc, s);
     return 0;

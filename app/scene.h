@@ -106,7 +106,10 @@ typedef struct scene_grid {
     char name[160];         /* "v2: Sequential addressing" */
     int last_block;         /* the block that drew the last ticket and sums the partials; -1 */
     int gpu;                /* provenance backend "gpu": SM ids and clocks are real */
-    unsigned nsms;
+    unsigned nsms;          /* SMs the whole trace ran on */
+    unsigned *pass_sms;     /* the SMs the shown pass's traced blocks ran on, ascending */
+    size_t npass_sms, cap_pass_sms;
+    int max_turn;           /* the most blocks one of them ran */
     int at_step;            /* states at event `cursor` (the detailed view's step), else at the end */
     size_t cursor;
 } scene_grid;

@@ -167,6 +167,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_KEYS, "Left/Right: pass  |  click a block: open it  |  Home/End: now / end  |  G, Esc: back",       \
       "左/右：轮次  |  点击线程块：打开  |  Home/End：当前 / 结束  |  G、Esc：返回")                                   \
     X(STR_GRID_NONE, "no trace to show", "没有可显示的跟踪")                                                        \
+    X(STR_GRID_SM_TITLE, "SMs: a row per SM, its blocks in the order they started there", "SM：每行一个 SM，其线程块按在该 SM 上开始的次序排列") \
     X(STR_GRID_TIP, "pass %u, block %u: %s; %zu events in %zu phases, %llu warp instructions; click: open it",   \
       "第 %u 轮，线程块 %u：%s；%zu 个事件，%zu 个阶段，%llu 条线程束指令；点击：打开")                                 \
     X(STR_GRID_TIP_PARTIAL, "; partial sum %.9g", "；部分和 %.9g")                                              \

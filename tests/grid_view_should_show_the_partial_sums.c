@@ -3,7 +3,8 @@
  * out here from the input data with a double sum; the second pass's one tile shows the whole sum;
  * clicking a tile opens that block in the detailed view (its loads are that block's elements);
  * with one block traced the other tiles say "not traced" and the status says how to trace them
- * all; a GPU trace's tiles name each block's SM and its turn there, ordered by that SM's clock. */
+ * all; a GPU trace's tiles name each block's SM and its turn there, ordered by that SM's clock, and
+ * a row per SM lines its blocks up in that order. */
 #include <SDL_ttf.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,6 +28,16 @@ static const char *text_in(const fixture *f, dl_rect r, const char *prefix, char
 }
 
 static const dl_item *tile(const fixture *f, unsigned b) { return fixture_hit_item(f, HIT_CODE(HIT_TILE, 0, b), "grid"); }
+
+/* the first fill drawn with block b's tile code: its box in the SM rows (drawn before the tiles) */
+static const dl_item *sm_box(const fixture *f, unsigned b)
+{
+    for (size_t i = 0; i < f->l.n; i++) {
+        const dl_item *it = &f->l.items[i];
+        if (it->kind == DL_FILL && it->hit == HIT_CODE(HIT_TILE, 0, b)) return it != tile(f, b) ? it : NULL;
+    }
+    return NULL;
+}
 
 static int any_text_has(const fixture *f, const char *needle)
 {
@@ -173,6 +184,16 @@ int main(void)
         CHECK(tb && text_in(&f, tb->r, want_sm, buf, sizeof buf), "block %u's tile should say %s", b, want_sm);
     }
     CHECK(any_text_has(&f, "SMs used: 3"), "the grid should say the trace ran on 3 SMs");
+    /* the SM rows under the tiles: a row per SM in SM order, each SM's blocks left to right in the
+     * order they started (here from the highest block down) */
+    for (unsigned b = 0; b < GRID; b++)
+        for (unsigned c = b + 1; c < GRID; c++) {
+            const dl_item *sb = sm_box(&f, b), *sc = sm_box(&f, c);
+            CHECK(sb && sc, "no SM box for block %u or %u", b, c);
+            if (!sb || !sc) continue;
+            if (b % 3 == c % 3) CHECK(sb->r.y == sc->r.y && sb->r.x > sc->r.x, "SM %u: block %u started after block %u, its box should be right of it", b % 3, b, c);
+            else CHECK((sb->r.y < sc->r.y) == (b % 3 < c % 3), "SM rows out of order for blocks %u and %u", b, c);
+        }
     fixture_close(&f);
     TTF_Quit();
     CHECK_DONE("grid_view_should_show_the_partial_sums");

@@ -1,7 +1,7 @@
 /* The layout at the rooms the viewer is used in: at 1024x768, 1280x720, 1366x768, 1920x1080 and
  * 3840x2160, at three text scales (1, Ctrl+ twice, presenter mode), in English and Chinese, for a
  * small block, a 1024-thread block, compare, the help, the grid view (every block traced, one
- * traced, v8's tickets, the last pass) and the benchmark view: every text box lies
+ * traced, v8's tickets, the last pass, a GPU trace's SMs) and the benchmark view: every text box lies
  * inside its panel and no text box overlaps another. Presenter text is at least 24 px at 768 lines. */
 #include <SDL_ttf.h>
 #include <stdlib.h>
@@ -99,6 +99,17 @@ int main(void)
     f.cap.blocks_traced = 64;
     fixture_act(&f, "version:v8,grid-time:0");
     rooms(&f, "grid v8 2^18");
+    /* as a GPU trace of an H100 would read: 256 blocks over 132 SMs, a row for each */
+    f.cap.n = 1u << 16;
+    f.cap.blocks_traced = 256;
+    fixture_act(&f, "version:v2");
+    trace *gt = &f.s.pane[0].t;
+    snprintf(gt->prov.backend, sizeof gt->prov.backend, "gpu");
+    for (size_t i = 0; i < gt->nevents; i++) {
+        gt->events[i].sm = gt->events[i].block % 132;
+        gt->events[i].clock = 5000 + 100 * (uint64_t)gt->events[i].block + i % 17;
+    }
+    rooms(&f, "grid v2 2^16 on 132 SMs");
     fixture_close(&f);
 
     results res;
