@@ -35,6 +35,7 @@
 #include "bench.h"
 #include "capture.h"
 #include "ladder.h"
+#include "outfile.h"
 #include "versions.h"
 #include "ws_cuda.h"
 
@@ -316,9 +317,10 @@ static int write_json(const char *path, const std::vector<row> &rows, const std:
                       const cudaDeviceProp &prop, const char *driver, const char *toolkit, const char *date, int mem_khz,
                       int bus_bits, double spec_gbs, const opts &o, const double launch_us[NMODES], const int batch_of[64])
 {
-    std::string tmp = std::string(path) + ".tmp";
-    FILE *f = fopen(tmp.c_str(), "w");
-    if (!f) return -1;
+    outfile of; /* a unique temporary file beside it, renamed when complete (never a fixed X.tmp) */
+    char err[512];
+    if (outfile_open(&of, path, err, sizeof err)) return -1;
+    FILE *f = of.f;
     fprintf(f, "{\n\"schema\": \"warpscope-bench\",\n\"schema_version\": 2,\n\"device\": \"%s\",\n\"driver\": \"%s\",\n"
                "\"toolkit\": \"%s\",\n\"date\": \"%s\",\n",
             json_escape(prop.name).c_str(), json_escape(driver).c_str(), toolkit, date);
@@ -355,18 +357,15 @@ static int write_json(const char *path, const std::vector<row> &rows, const std:
         fprintf(f, "}%s\n", i + 1 < rows.size() ? "," : "");
     }
     fprintf(f, "]\n}\n");
-    if (fclose(f) != 0 || rename(tmp.c_str(), path) != 0) {
-        remove(tmp.c_str());
-        return -1;
-    }
-    return 0;
+    return outfile_commit(&of, err, sizeof err);
 }
 
 static int write_csv(const char *path, const std::vector<row> &rows)
 {
-    std::string tmp = std::string(path) + ".tmp";
-    FILE *f = fopen(tmp.c_str(), "w");
-    if (!f) return -1;
+    outfile of; /* a unique temporary file beside it, renamed when complete (never a fixed X.tmp) */
+    char err[512];
+    if (outfile_open(&of, path, err, sizeof err)) return -1;
+    FILE *f = of.f;
     fprintf(f, "name,kind,mode,n,ms,us,gbs,ok,ms_min,ms_max,block,grid,passes,elems_per_thread,rel_error,ulps,variant\n");
     for (const row &r : rows) {
         fprintf(f, "%s,%s,%s,%zu,%.9g,%.4f,%.2f,%d,%.9g,%.9g,%u,%u,%u,%u,", r.name.c_str(), r.kind.c_str(), modes[r.mode].id,
@@ -375,25 +374,20 @@ static int write_csv(const char *path, const std::vector<row> &rows)
         else fprintf(f, ",,");
         fprintf(f, "\"%s\"\n", r.variant.c_str());
     }
-    if (fclose(f) != 0 || rename(tmp.c_str(), path) != 0) {
-        remove(tmp.c_str());
-        return -1;
-    }
-    return 0;
+    return outfile_commit(&of, err, sizeof err);
 }
 
 // fails early, before minutes of measuring, if a results file cannot be written
 static int check_writable(const char *path)
 {
     if (!path) return 0;
-    std::string tmp = std::string(path) + ".tmp";
-    FILE *f = fopen(tmp.c_str(), "w");
-    if (!f) {
-        fprintf(stderr, "warpscope: bench: cannot write %s: %s\n", path, strerror(errno));
+    outfile of; /* a unique temporary file, removed again: a fixed X.tmp could be someone's file */
+    char err[512];
+    if (outfile_open(&of, path, err, sizeof err)) {
+        fprintf(stderr, "warpscope: bench: %s\n", err);
         return -1;
     }
-    fclose(f);
-    remove(tmp.c_str());
+    outfile_abort(&of);
     return 0;
 }
 

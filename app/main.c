@@ -7,10 +7,10 @@
 #include <inttypes.h>
 #include <malloc.h>
 #include <math.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -28,7 +28,8 @@
 #include "verify.h"
 #include "viewer.h"
 
-enum { EXIT_BAD = 2, EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as shells report it */ };
+enum { EXIT_BAD = 2, EXIT_WRONG = 1 /* a result off its reference: the trace is written, the finding reported */,
+       EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as shells report it */ };
 
 static int usage_error(const char *fmt, const char *a, const char *b)
 {
@@ -93,7 +94,7 @@ static int parse_u64(const char *flag, const char *s, uint64_t lo, uint64_t hi, 
 {
     char *end;
     errno = 0;
-    if (!s || !*s || *s == '-' || *s == '+') goto bad;
+    if (!s || *s < '0' || *s > '9') goto bad; /* strtoull would skip spaces and take a sign */
     unsigned long long v = strtoull(s, &end, 10);
     if (!errno && v == 2 && end[0] == '^' && end[1] >= '0' && end[1] <= '9') { /* 2^k, as the README writes sizes */
         unsigned long long k = strtoull(end + 1, &end, 10);
@@ -509,6 +510,30 @@ static int all_blocks_totals(const trace *t, unsigned pass, analysis_counters *s
     return n;
 }
 
+/* A JSON string: quotes, backslashes and control characters escaped, so the output stays JSON
+ * whatever a trace file's provenance holds. */
+static void json_str(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\') printf("\\%c", ch);
+        else if (ch < 0x20 || ch == 0x7f) printf("\\u%04x", ch);
+        else putchar(ch);
+    }
+    putchar('"');
+}
+
+/* One line on stderr when a result is off its double-precision reference by more than the
+ * tolerance for its n (a wrong result is a finding, not a number); 1 then, else 0. */
+static int report_result(const trace *t)
+{
+    if (trace_result_ok(t) != 0) return 0;
+    fprintf(stderr, "warpscope: WRONG RESULT: %s computed %.9g, the double-precision reference is %.17g; off by %.3g, more than the %.3g allowed for n = %" PRIu64 "\n",
+            t->prov.version, (double)t->result, t->reference, fabs((double)t->result - t->reference), t->tolerance, t->prov.n);
+    return 1;
+}
+
 static void json_counters(const analysis_counters *c)
 {
     printf("{\"active_threads\": %" PRIu64 ", \"idle_threads\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
@@ -559,11 +584,19 @@ static int cmd_stats(int argc, char **argv)
     const ladder_version *v = ladder_find(t.prov.version);
     const trace_provenance *p = &t.prov;
     if (c.json) {
-        printf("{\"version\": \"%s\", \"title\": \"%s\", \"device\": \"%s\", \"block\": %u, \"n\": %" PRIu64
-               ", \"data\": \"%s\", \"seed\": %" PRIu64 ", \"elems_per_thread\": %u, \"passes\": %zu, \"result\": %.9g, \"reference\": %.17g,\n"
+        int ok = trace_result_ok(&t);
+        printf("{\"version\": ");
+        json_str(p->version);
+        printf(", \"title\": ");
+        json_str(v ? v->title : "");
+        printf(", \"device\": ");
+        json_str(p->device);
+        printf(", \"block\": %u, \"n\": %" PRIu64 ", \"data\": ", p->block, p->n);
+        json_str(p->data);
+        printf(", \"seed\": %" PRIu64 ", \"elems_per_thread\": %u, \"passes\": %zu, \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.17g, \"result_ok\": %s,\n"
                " \"pass\": %u, \"block_index\": %u, \"phases\": [",
-               p->version, v ? v->title : "", p->device, p->block, p->n, p->data, p->seed, p->elems_per_thread, t.npasses,
-               (double)t.result, t.reference, pass, block);
+               p->seed, p->elems_per_thread, t.npasses, (double)t.result, t.reference, t.tolerance,
+               ok < 0 ? "null" : ok ? "true" : "false", pass, block);
         for (size_t i = 0; i < s.nphases; i++) {
             printf("%s\n  ", i ? "," : "");
             json_counters(&s.phases[i]);
@@ -596,12 +629,15 @@ static int cmd_stats(int argc, char **argv)
             snprintf(label, sizeof label, "%d blk", nb);
             print_row(label, &all);
         }
-        printf("\nresult %.9g, double-precision reference %.17g, difference %.3g\n", (double)t.result, t.reference,
-               fabs((double)t.result - t.reference));
+        int ok = trace_result_ok(&t);
+        printf("\nresult %.9g, double-precision reference %.17g, difference %.3g: %s\n", (double)t.result, t.reference,
+               fabs((double)t.result - t.reference),
+               ok < 0 ? "not checked (the trace carries no tolerance)" : ok ? "within the tolerance for this n" : "WRONG");
     }
+    int wrong = report_result(&t);
     free(s.phases);
     trace_free(&t);
-    return 0;
+    return wrong ? EXIT_WRONG : 0;
 }
 
 /* ---- capture ---- */
@@ -630,8 +666,9 @@ static int cmd_capture(int argc, char **argv)
     if (now_s() - t0 > PROGRESS_QUIET_S) fprintf(stderr, "warpscope: wrote %s in %.1f s\n", c.out, now_s() - t0);
     fprintf(stderr, "warpscope: %s captured on %s: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
             t.prov.version, t.prov.device, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
+    int wrong = report_result(&t);
     trace_free(&t);
-    return 0;
+    return wrong ? EXIT_WRONG : 0;
 }
 
 /* ---- hazards ---- */
@@ -925,7 +962,7 @@ static int cmd_ladder(void)
         if ((rc = compute_stats(&t, 0, 0, &s))) { trace_free(&t); return rc; }
         const analysis_counters *c = &s.totals;
         char rr[40];
-        snprintf(rr, sizeof rr, "%.9g/%.9g", (double)t.result, t.reference);
+        snprintf(rr, sizeof rr, "%.9g/%.9g%s", (double)t.result, t.reference, trace_result_ok(&t) == 0 ? " WRONG" : "");
         printf("%-6s %-44s %6zu %7" PRIu64 " %10" PRIu64 " %9" PRIu64 " %7" PRIu64 "/%-7" PRIu64 " %5.1f%% %6" PRIu64 "/%-6" PRIu64 " %12s\n",
                d.version, ladder_versions[i].title, s.nphases, c->idle_threads, c->warp_instructions,
                c->divergent_warp_instructions, c->bank_conflicts_load, c->bank_conflicts_store,

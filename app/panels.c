@@ -707,6 +707,7 @@ static void draw_bench(ui *u, dl_rect r)
     uint64_t sizes[64];
     size_t nsz = results_sizes(res, sizes, 64);
     if (!nsz) { line_at(u, in, 0, th->text, DL_FONT_UI, S(u, STR_NO_RESULTS)); return; }
+    results_mode mode = results_has_mode(res, (results_mode)s->bench_mode) ? (results_mode)s->bench_mode : RESULTS_LAUNCH;
     size_t si = s->bench_size < nsz ? s->bench_size : nsz - 1;
     uint64_t n = sizes[si];
     double bytes = 4.0 * (double)n;
@@ -715,55 +716,89 @@ static void draw_bench(ui *u, dl_rect r)
     char b[400];
     snprintf(b, sizeof b, S(u, STR_BENCH_TITLE), log2_of(n), shown, unit, res->device);
     dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, th->text, b);
-    snprintf(b, sizeof b, S(u, STR_BENCH_NOTE), res->reps, res->driver, res->toolkit, res->date);
+    snprintf(b, sizeof b, "%s.  %s", S(u, mode == RESULTS_BATCH ? STR_BENCH_MODE_BATCH : STR_BENCH_MODE_LAUNCH), res->date);
     dl_text(u->l, (dl_rect){in.x, in.y + u->blh, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
-    int top = in.y + u->blh + u->lh + u->pad;
-    const results_row *v0 = results_find(res, "v0", n), *ceil_row = results_find(res, "read-ceiling", n);
-    double maxg = res->spec_peak_gbs * 1.05;
-    if (maxg <= 0) maxg = 1;
-    int rows = 0;
-    for (size_t i = 0; i < res->nrows; i++)
-        if (res->rows[i].n == n && res->rows[i].mode == RESULTS_LAUNCH && strcmp(res->rows[i].name, "d2d-copy") != 0) rows++;
+    const results_size *sz = results_size_at(res, n);
+    int top = in.y + u->blh + u->lh;
+    if (sz && sz->latency_bound) {
+        dl_text(u->l, (dl_rect){in.x, top, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, S(u, STR_BENCH_LATENCY));
+        top += u->lh;
+    }
+    top += u->pad;
+    /* Harris's table: a row per kernel, its time, GB/s (with a bar), the speed-up over the rung
+     * before and over v0, and the share of the spec peak */
+    const results_row *rows[64];
+    size_t nr = results_rows_at(res, n, mode, rows, 64), shown_rows = 0;
+    for (size_t i = 0; i < nr; i++) shown_rows += strcmp(rows[i]->name, "d2d-copy") != 0;
     int chart_h = (in.y + in.h - top) * 2 / 5;
-    int bars_h = in.y + in.h - top - chart_h - 2 * u->lh;
-    int lh = rows ? bars_h / rows : bars_h;
-    if (lh > u->lh + 8) lh = u->lh + 8;
-    int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "read-ceiling") + u->pad;
-    int value_w = dl_text_width(u->l, DL_FONT_UI, u->px, "0000 GB/s  000.0x v0") + u->pad;
-    int x0 = in.x + label_w, bw = in.w - label_w - value_w;
-    int y = top;
-    for (size_t i = 0; i < res->nrows && lh >= u->lh; i++) {
-        const results_row *row = &res->rows[i];
-        if (row->n != n || row->mode != RESULTS_LAUNCH || strcmp(row->name, "d2d-copy") == 0) continue;
-        int is_lib = !strcmp(row->name, "cub") || !strcmp(row->name, "thrust"), is_ceil = !strcmp(row->kind, "read");
-        dl_colour c = is_lib ? th->diverged : is_ceil ? th->dim : th->working;
+    int lh = shown_rows ? (in.y + in.h - top - chart_h - u->lh) / (int)(shown_rows + 1) : u->lh;
+    if (lh > u->lh + 6) lh = u->lh + 6;
+    if (lh < u->lh) { chart_h = 0; lh = u->lh; } /* a small window: the table first */
+    const char *cols = S(u, STR_BENCH_COLS);
+    int cx[7];
+    static const int share[6] = {16, 14, 30, 12, 13, 15}; /* % of the width per column */
+    cx[0] = in.x;
+    for (int c = 0; c < 6; c++) cx[c + 1] = cx[c] + in.w * share[c] / 100;
+    for (int c = 0, k = 0; c < 6; c++) { /* the header, from "a|b|c..." */
+        char h[64];
+        size_t len = strcspn(cols + k, "|");
+        snprintf(h, sizeof h, "%.*s", (int)len, cols + k);
+        k += (int)len + (cols[k + (int)len] == '|');
+        dl_text(u->l, (dl_rect){cx[c], top, cx[c + 1] - cx[c] - u->pad, u->lh}, DL_FONT_UI, u->px, c ? DL_RIGHT : DL_LEFT, th->dim, h);
+    }
+    const results_row *v0 = results_find_mode(res, "v0", n, mode), *prev = NULL;
+    double maxg = res->spec_peak_gbs > 0 ? res->spec_peak_gbs : 1;
+    int y = top + u->lh;
+    for (size_t i = 0; i < nr && y + lh <= in.y + in.h - chart_h; i++) {
+        const results_row *row = rows[i];
+        if (!strcmp(row->name, "d2d-copy")) continue;
+        int is_version = !strcmp(row->kind, "version"), is_lib = !strcmp(row->kind, "library");
+        dl_colour c = is_lib ? th->diverged : is_version ? th->working : th->dim;
         int ty = y + (lh - u->lh) / 2;
-        dl_text(u->l, (dl_rect){in.x, ty, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, row->name);
-        if (row->ok) {
-            int len = (int)(row->gbs / maxg * bw);
-            dl_fill(u->l, (dl_rect){x0, y + 2, len > 1 ? len : 1, lh - 4}, c);
-            if (v0 && v0->ok && strcmp(row->name, "v0") != 0) snprintf(b, sizeof b, S(u, STR_BENCH_VS), row->gbs, v0->ms / row->ms);
-            else snprintf(b, sizeof b, S(u, STR_BENCH_GBS), row->gbs);
-            dl_text(u->l, (dl_rect){x0 + len + u->pad, ty, in.x + in.w - (x0 + len + u->pad), u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
-        } else {
-            dl_text(u->l, (dl_rect){x0 + u->pad, ty, bw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, S(u, STR_BENCH_WRONG));
+        dl_text(u->l, (dl_rect){cx[0], ty, cx[1] - cx[0] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, row->name);
+        if (!row->ok) {
+            dl_text(u->l, (dl_rect){cx[1], ty, cx[6] - cx[1], u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, S(u, STR_BENCH_WRONG));
+            y += lh;
+            continue;
         }
+        double us = row->ms * 1000.0;
+        if (us < 1000) snprintf(b, sizeof b, "%.1f \xC2\xB5s", us);
+        else snprintf(b, sizeof b, "%.3f ms", row->ms);
+        dl_text(u->l, (dl_rect){cx[1], ty, cx[2] - cx[1] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "00000") + u->pad;
+        int bw = (int)((cx[3] - cx[2] - u->pad - numw) * (row->gbs / maxg));
+        dl_fill(u->l, (dl_rect){cx[2] + u->pad, y + 2, bw > 1 ? bw : 1, lh - 4}, c);
+        snprintf(b, sizeof b, "%.0f", row->gbs);
+        dl_text(u->l, (dl_rect){cx[2], ty, cx[3] - cx[2] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        if (is_version && prev && prev->ok) {
+            snprintf(b, sizeof b, "%.2fx", prev->ms / row->ms);
+            dl_text(u->l, (dl_rect){cx[3], ty, cx[4] - cx[3] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        }
+        if (v0 && v0->ok && strcmp(row->name, "v0") && strcmp(row->name, "naive")) {
+            snprintf(b, sizeof b, "%.1fx", v0->ms / row->ms);
+            dl_text(u->l, (dl_rect){cx[4], ty, cx[5] - cx[4] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        }
+        snprintf(b, sizeof b, "%.1f%%", 100.0 * row->gbs / maxg);
+        dl_text(u->l, (dl_rect){cx[5], ty, cx[6] - cx[5] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        if (is_version) prev = row;
         y += lh;
     }
-    /* the spec peak and the best read kernel as marks across the bars, named below them */
-    int xs = x0 + (int)(res->spec_peak_gbs / maxg * bw);
-    dl_fill(u->l, (dl_rect){xs, top, 3, y - top}, th->conflict);
+    if (chart_h < 4 * u->lh) return;
+    const results_row *ceil_row = results_find_mode(res, "best-read", n, mode);
+    int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000") + u->pad, x0 = in.x + label_w;
+    int bw = in.w - label_w - dl_text_width(u->l, DL_FONT_MONO, u->px, "best-read") - 3 * u->pad;
+    maxg = res->spec_peak_gbs * 1.05;
+    if (maxg <= 0) maxg = 1;
     snprintf(b, sizeof b, S(u, STR_BENCH_SPEC), res->spec_peak_gbs);
-    int sw = dl_text_width(u->l, DL_FONT_UI, u->px, b);
-    dl_text(u->l, (dl_rect){in.x + in.w - sw, y + 2, sw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
     if (ceil_row && ceil_row->ok) {
-        int xc = x0 + (int)(ceil_row->gbs / maxg * bw);
-        dl_fill(u->l, (dl_rect){xc, top, 2, y - top}, th->accent);
-        snprintf(b, sizeof b, S(u, STR_BENCH_CEILING), ceil_row->gbs);
-        dl_text(u->l, (dl_rect){in.x, y + 2, in.w - sw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->accent, b);
+        size_t len = strlen(b);
+        snprintf(b + len, sizeof b - len, "   ");
+        snprintf(b + strlen(b), sizeof b - strlen(b), S(u, STR_BENCH_CEILING), ceil_row->gbs);
     }
+    y = in.y + in.h - chart_h;
     /* GB/s against size: where each rung stops growing. Y axis with values, x axis with sizes. */
-    int cy = y + u->lh + u->pad;
+    dl_text(u->l, (dl_rect){x0, y, in.x + in.w - x0, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->conflict, b);
+    int cy = y;
     dl_rect ch = {x0, cy + u->lh, bw, in.y + in.h - cy - 2 * u->lh};
     if (ch.h < 4 * u->lh) return;
     dl_text(u->l, (dl_rect){in.x, cy, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_BY_SIZE));
@@ -775,14 +810,14 @@ static void draw_bench(ui *u, dl_rect r)
         if (yy - u->lh / 2 >= ch.y && yy + u->lh / 2 <= ch.y + ch.h)
             dl_textf(u->l, (dl_rect){in.x, yy - u->lh / 2, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "%.0f", v);
     }
-    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "read-ceiling"};
+    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "best-read"};
     const dl_colour colours[] = {th->write, th->barrier, th->read, th->working, th->diverged, th->text, th->dim};
     int ly = ch.y;
     int legend_x = ch.x + ch.w + u->pad;
     for (size_t q = 0; q < sizeof series / sizeof *series; q++) {
         int px = -1, py = -1;
         for (size_t i = 0; i < nsz; i++) {
-            const results_row *row = results_find(res, series[q], sizes[i]);
+            const results_row *row = results_find_mode(res, series[q], sizes[i], mode);
             if (!row || !row->ok) continue;
             int x = ch.x + (int)((double)i / (double)(nsz > 1 ? nsz - 1 : 1) * (ch.w - 1));
             int yy = ch.y + ch.h - 1 - (int)(row->gbs / maxg * (ch.h - 1));

@@ -1,6 +1,7 @@
 /* progress: see progress.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "progress.h"
+#include "outfile.h"
 
 #include <errno.h>
 #include <math.h>
@@ -173,11 +174,11 @@ static int make_dirs(const char *dir, char *err, size_t errlen)
 int progress_save(const progress *p, char *err, size_t errlen)
 {
     if (make_dirs(p->dir, err, errlen)) return -1;
-    char path[1200], tmp[1300];
+    char path[1200];
     snprintf(path, sizeof path, "%s/%s", p->dir, FILE_NAME);
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) { snprintf(err, errlen, "%s: cannot write: %s", tmp, strerror(errno)); return -1; }
+    outfile of; /* a unique temporary file beside it, renamed when complete */
+    if (outfile_open(&of, path, err, errlen)) return -1;
+    FILE *f = of.f;
     int bad = fprintf(f, "{\n\"schema\": \"%s\",\n\"schema_version\": %d,\n\"lessons\": [", PROGRESS_SCHEMA, PROGRESS_SCHEMA_VERSION) < 0;
     for (size_t i = 0; i < p->n && !bad; i++) {
         const progress_entry *e = &p->e[i];
@@ -195,13 +196,10 @@ int progress_save(const progress *p, char *err, size_t errlen)
         if (!bad) bad |= fprintf(f, "]}") < 0;
     }
     if (!bad) bad |= fprintf(f, "\n]}\n") < 0;
-    bad |= fflush(f) != 0;
-    bad |= fsync(fileno(f)) != 0;
-    bad |= fclose(f) != 0;
-    if (bad || rename(tmp, path) != 0) {
+    if (bad) {
         snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        unlink(tmp);
+        outfile_abort(&of);
         return -1;
     }
-    return 0;
+    return outfile_commit(&of, err, errlen);
 }

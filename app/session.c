@@ -547,6 +547,20 @@ static void apply_one(session *s, const action *a)
     case ACT_GRID_PASS: grid_pass(s, a->i); break;
     case ACT_GRID_TIME: s->grid_at_step = a->i > 0; break;
     case ACT_OPEN_BLOCK: open_block(s, a->s); break;
+    case ACT_BENCH_GPU:
+        if (s->results_set && s->results_set->count) {
+            size_t k = 0, n = s->results_set->count;
+            for (size_t i = 0; i < n; i++)
+                if (&s->results_set->runs[i] == s->results) k = i;
+            s->results = &s->results_set->runs[(k + n + (size_t)(a->i > 0 ? 1 : n - 1)) % n];
+            if (!results_has_mode(s->results, (results_mode)s->bench_mode)) s->bench_mode = RESULTS_LAUNCH;
+            bench_size(s, 0);
+        }
+        break;
+    case ACT_BENCH_MODE:
+        if (s->results && results_has_mode(s->results, (results_mode)((s->bench_mode + 1) % RESULTS_NMODES)))
+            s->bench_mode = (s->bench_mode + 1) % RESULTS_NMODES;
+        break;
     case ACT_FULLSCREEN: s->fullscreen_requests++; break;
     case ACT_SCREENSHOT: s->screenshot_requests++; break;
     case ACT_RECORD:

@@ -47,6 +47,8 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_HELP, "help", ARG_NONE)               \
     X(ACT_BENCH, "bench", ARG_NONE)             \
     X(ACT_BENCH_SIZE, "bench-size", ARG_INT)    \
+    X(ACT_BENCH_GPU, "bench-gpu", ARG_INT)      \
+    X(ACT_BENCH_MODE, "bench-mode", ARG_NONE)   \
     X(ACT_FULLSCREEN, "fullscreen", ARG_NONE)   \
     X(ACT_SCREENSHOT, "screenshot", ARG_NONE)   \
     X(ACT_RECORD, "record", ARG_NONE)           \
@@ -186,8 +188,10 @@ typedef struct session {
     int presenter;       /* large text for a room */
     str_lang lang;
     session_overlay overlay;
-    const results *results;
+    const results_set *results_set; /* the benchmark runs, one per GPU */
+    const results *results;          /* the one shown */
     size_t bench_size;   /* index into the results' sizes */
+    int bench_mode;      /* results_mode: per launch or batch */
     uint32_t hover;      /* hit code under the mouse */
     int mouse_x, mouse_y;
     int quit;

@@ -71,7 +71,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_BENCH_TITLE, "Reduction of 2^%d floats (%.3g %s) on %s", "归约 2^%d 个 float（%.3g %s），运行于 %s")      \
     X(STR_BENCH_NOTE, "GB/s = bytes read / median time of %d runs; driver %s; toolkit %s; %s",                    \
       "GB/s = 读取字节数 / %d 次运行的中位时间；驱动 %s；工具包 %s；%s")                                            \
-    X(STR_BENCH_KEYS, "Left/Right: size  |  B: back to the trace  |  ? keys", "左/右：规模  |  B：回到跟踪  |  ? 按键") \
+    X(STR_BENCH_KEYS, "Left/Right: size  |  Up/Down: GPU  |  Tab: per launch / batch  |  B: back  |  ? keys", "左/右：规模  |  上/下：GPU  |  Tab：单次 / 批量  |  B：返回  |  ? 按键") \
     X(STR_BENCH_WRONG, "wrong result: not timed", "结果错误：未计时")                                             \
     X(STR_BENCH_SPEC, "spec peak %.0f GB/s", "理论峰值 %.0f GB/s")                                               \
     X(STR_BENCH_CEILING, "best read kernel %.0f GB/s (measured)", "最快只读内核 %.0f GB/s（实测）")                \
@@ -181,6 +181,12 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_STAT_HAZARDS, "races in this block: %zu (schedule %s%s)", "本线程块的竞争：%zu 处（调度 %s%s）")     \
     X(STR_STAT_WRONG, "result %.9g, reference %.9g: WRONG", "结果 %.9g，参考值 %.9g：错误")                     \
     X(STR_TIP_SHOULD, "; should hold %.9g", "；应为 %.9g")                                                      \
+    X(STR_KEY_BENCH_GPU, "benchmark: the next GPU", "基准测试：换一块 GPU")                                      \
+    X(STR_KEY_BENCH_MODE, "benchmark: per launch / batch timing", "基准测试：单次启动 / 批量 计时")                 \
+    X(STR_BENCH_COLS, "version|time|GB/s|step|total|of peak", "版本|时间|GB/s|本步加速|累计加速|占峰值")              \
+    X(STR_BENCH_MODE_LAUNCH, "per launch: the median of single launches, inputs rotated past L2", "单次启动：单次启动时间的中位数，输入轮换以越过 L2") \
+    X(STR_BENCH_MODE_BATCH, "batch: the mean of many back-to-back launches, as published numbers are timed", "批量：连续多次启动的平均时间（公开数字的计时方式）") \
+    X(STR_BENCH_LATENCY, "at this size the time is launch latency, not bandwidth", "这个规模下时间主要是启动延迟，而不是带宽") \
     X(STR_KEY_BENCH, "benchmark results", "基准测试结果")                                                        \
     X(STR_KEY_THEME, "light / dark theme", "浅色 / 深色主题")                                                    \
     X(STR_KEY_BIGGER, "larger text and cells", "放大文字和格子")                                                 \

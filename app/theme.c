@@ -1,14 +1,13 @@
-/* theme: see theme.h. Every colour key is required and must be "#RRGGBB". */
+/* theme: see theme.h. Every colour key is required and must be "#RRGGBB" exactly; the name, when
+ * given, at most 15 bytes; other keys ("comment") are ignored. Read through the JSON helpers the
+ * trace readers use: a size cap, a strict syntax check with the position, out of memory said so. */
 #include "theme.h"
 
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
-
-enum { THEME_MAX_BYTES = 1 << 20 }; /* a theme is a few hundred bytes; this only stops /dev/zero */
+#include "json_internal.h"
 
 static int hexval(char c)
 {
@@ -18,6 +17,7 @@ static int hexval(char c)
     return -1;
 }
 
+/* "#RRGGBB": exactly six hex digits (sscanf's %x would take "#12345G" as 0x12345) */
 static int parse_colour(const char *s, dl_colour *c)
 {
     if (!s || s[0] != '#' || strlen(s) != 7) return -1;
@@ -28,43 +28,46 @@ static int parse_colour(const char *s, dl_colour *c)
     return 0;
 }
 
-int theme_load(theme *th, const char *path, char *err, size_t errlen)
+int theme_parse(theme *th, const char *text, size_t len, char *err, size_t errlen)
 {
     memset(th, 0, sizeof *th);
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open theme", path); return -1; }
-    char *buf = malloc(THEME_MAX_BYTES + 1);
-    if (!buf) { fclose(f); snprintf(err, errlen, "%s: out of memory", path); return -1; }
-    size_t n = fread(buf, 1, THEME_MAX_BYTES + 1, f);
-    fclose(f);
-    if (n > THEME_MAX_BYTES) { free(buf); snprintf(err, errlen, "%s: larger than %d bytes: not a theme", path, THEME_MAX_BYTES); return -1; }
-    buf[n] = '\0';
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(buf, &end, 1);
-    if (!root || !cJSON_IsObject(root)) {
-        int line, col;
-        trace_text_position(buf, end ? (size_t)(end - buf) : 0, &line, &col);
-        snprintf(err, errlen, "%s:%d:%d: %s", path, line, col, root ? "expected a JSON object" : "JSON syntax error");
-        cJSON_Delete(root);
-        free(buf);
-        return -1;
-    }
+    cJSON *root = json_parse_at(text, len, err, errlen);
+    if (!root) return -1;
     static const struct { const char *key; size_t off; } keys[] = {
 #define THEME_X_KEY(name) {#name, offsetof(theme, name)},
         THEME_COLOURS(THEME_X_KEY)
 #undef THEME_X_KEY
     };
-    int rc = 0;
+    int rc = -1;
+    if (!cJSON_IsObject(root)) { snprintf(err, errlen, "top level: expected an object"); goto out; }
     const cJSON *name = cJSON_GetObjectItemCaseSensitive(root, "name");
-    snprintf(th->name, sizeof th->name, "%s", cJSON_IsString(name) ? name->valuestring : "theme");
-    for (size_t i = 0; i < sizeof keys / sizeof *keys && !rc; i++) {
+    if (name && (!cJSON_IsString(name) || strlen(name->valuestring) >= sizeof th->name)) {
+        snprintf(err, errlen, "name: expected a string of at most %zu bytes", sizeof th->name - 1);
+        goto out;
+    }
+    snprintf(th->name, sizeof th->name, "%s", name ? name->valuestring : "theme");
+    for (size_t i = 0; i < sizeof keys / sizeof *keys; i++) {
         const cJSON *it = cJSON_GetObjectItemCaseSensitive(root, keys[i].key);
         if (!cJSON_IsString(it) || parse_colour(it->valuestring, (dl_colour *)((char *)th + keys[i].off))) {
-            snprintf(err, errlen, "%s: %s: expected a colour \"#RRGGBB\"", path, keys[i].key);
-            rc = -1;
+            snprintf(err, errlen, "%s: expected a colour \"#RRGGBB\" (six hex digits)%s", keys[i].key, it ? "" : ", the key is missing");
+            goto out;
         }
     }
+    rc = 0;
+out:
     cJSON_Delete(root);
-    free(buf);
+    return rc;
+}
+
+int theme_load(theme *th, const char *path, char *err, size_t errlen)
+{
+    memset(th, 0, sizeof *th);
+    char *text;
+    size_t len;
+    if (json_read_file(path, THEME_FILE_BYTES_MAX, &text, &len, err, errlen)) return -1;
+    char msg[256];
+    int rc = theme_parse(th, text, len, msg, sizeof msg);
+    free(text);
+    if (rc) snprintf(err, errlen, "%s:%s%s", path, msg[0] >= '0' && msg[0] <= '9' ? "" : " ", msg);
     return rc;
 }

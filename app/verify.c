@@ -1,5 +1,6 @@
 /* verify: see verify.h. */
 #include "verify.h"
+#include "outfile.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -151,8 +152,9 @@ int verify_main(int argc, char **argv)
     snprintf(driver, sizeof driver, "%s", t.prov.driver);
     snprintf(toolkit, sizeof toolkit, "%s", t.prov.toolkit);
     trace_free(&t);
-    FILE *mdf = md ? fopen(md, "w") : NULL;
-    if (md && !mdf) { fprintf(stderr, "warpscope: verify: cannot write %s\n", md); return 2; }
+    outfile mdo;
+    if (md && outfile_open(&mdo, md, err, sizeof err)) { fprintf(stderr, "warpscope: verify: %s\n", err); return 2; }
+    FILE *mdf = md ? mdo.f : NULL;
     FILE *outs[2] = {stdout, mdf};
     char date[32];
     time_t now = time(NULL);
@@ -192,6 +194,7 @@ int verify_main(int argc, char **argv)
                 if (capture_cpu(&d, &a, err, sizeof err) || capture_gpu(&d, &b, err, sizeof err)) {
                     fprintf(stderr, "warpscope: verify: %s block %u n %llu: %s\n", v->id, block, (unsigned long long)ns[k], err);
                     trace_free(&a);
+                    if (md) outfile_abort(&mdo);
                     return 2;
                 }
                 FILE *mem = fmemopen(details + dlen, sizeof details - dlen, "w");
@@ -221,6 +224,6 @@ int verify_main(int argc, char **argv)
     }
     for (int o = 0; o < 2; o++)
         if (outs[o]) fprintf(outs[o], "\n%s%s", dlen ? "## Differences\n\n" : "No differences.\n", details);
-    if (mdf) fclose(mdf);
+    if (md && outfile_commit(&mdo, err, sizeof err)) { fprintf(stderr, "warpscope: verify: %s\n", err); return 2; }
     return failed ? 1 : 0;
 }

@@ -15,6 +15,7 @@
 #include "keys.h"
 #include "learn.h"
 #include "ladder.h"
+#include "outfile.h"
 #include "panels.h"
 #include "render_sdl.h"
 #include "scene.h"
@@ -36,7 +37,7 @@ typedef struct app {
     viewer_opts o;
     learn *L;            /* taking a lesson, or NULL */
     session s;
-    results res;
+    results_set res;     /* one run per GPU: assets/bench-*.json, or the --bench file */
     int have_results;
     scene sc;
 } app;
@@ -112,20 +113,23 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
     A->s.scale = o->scale > 0 ? o->scale : 1.0;
     A->s.fine = o->fine;
     if (o->bench) {
-        if (results_read_file(&A->res, o->bench, err, errlen)) return -1;
+        if (results_set_read_files(&A->res, &o->bench, 1, err, errlen)) return -1;
         A->have_results = 1;
     } else {
-        char path[1024], ignore[256];
-        snprintf(path, sizeof path, "%s/bench-h100.json", asset_dir());
-        A->have_results = results_read_file(&A->res, path, ignore, sizeof ignore) == 0;
+        char ignore[256];
+        A->have_results = results_set_read_dir(&A->res, asset_dir(), ignore, sizeof ignore) == 0 && A->res.count;
     }
-    A->s.results = A->have_results ? &A->res : NULL;
+    A->s.results_set = A->have_results ? &A->res : NULL;
+    A->s.results = A->have_results ? &A->res.runs[0] : NULL;
     if (A->have_results) { /* the chart opens on the largest size, where the ladder spreads most */
         uint64_t sizes[64];
-        size_t n = results_sizes(&A->res, sizes, 64);
+        size_t n = results_sizes(A->s.results, sizes, 64);
         A->s.bench_size = n ? n - 1 : 0;
     }
-    if (o->bench && !o->file && !o->cap.version) { A->s.overlay = OVERLAY_BENCH; return 0; }
+    if (o->bench && !o->file && !o->cap.version) {
+        A->s.overlay = OVERLAY_BENCH;
+        return o->actions ? apply_script(A, o->actions, err, errlen) : 0;
+    }
     if (o->learn) { /* a lesson drives the panes */
         A->L = learn_create(o->lesson_dir ? o->lesson_dir : "lessons", !o->out && !o->frames, err, errlen);
         if (!A->L) return -1;
@@ -162,7 +166,7 @@ static void app_free(app *A)
     emu_destroy(A->o.cap.emu);
     scene_free(&A->sc);
     session_free(&A->s);
-    if (A->have_results) results_free(&A->res);
+    if (A->have_results) results_set_free(&A->res);
 }
 
 /* ---- a canvas: a surface, a software renderer on it, the fonts and a draw list ---- */
@@ -207,29 +211,19 @@ static int canvas_draw(canvas *c, app *A, double t)
     return c->l.failed ? -1 : 0;
 }
 
-/* PNG via a temporary file in the same folder and a rename: never half a file */
+/* PNG through outfile (a unique temporary file beside it, renamed when complete): a failed or
+ * interrupted save leaves the old PNG (or none), never half of one */
 static int save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
 {
-    char tmp[1100];
-    snprintf(tmp, sizeof tmp, "%s.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) { snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno)); return -1; }
-    FILE *f = fdopen(fd, "wb");
-    SDL_RWops *rw = f ? SDL_RWFromFP(f, SDL_TRUE) : NULL;
+    outfile of;
+    if (outfile_open(&of, path, err, errlen)) return -1;
+    SDL_RWops *rw = SDL_RWFromFP(of.f, SDL_FALSE);
     if (!rw || IMG_SavePNG_RW(s, rw, 1) != 0) {
-        if (!rw && f) fclose(f);
-        if (!f) close(fd);
-        remove(tmp);
-        snprintf(err, errlen, "%s: cannot write PNG: %s", path, rw ? IMG_GetError() : strerror(errno));
+        snprintf(err, errlen, "%s: cannot write PNG: %s", path, rw ? IMG_GetError() : SDL_GetError());
+        outfile_abort(&of);
         return -1;
     }
-    chmod(tmp, 0644);
-    if (rename(tmp, path) != 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", path, strerror(errno));
-        remove(tmp);
-        return -1;
-    }
-    return 0;
+    return outfile_commit(&of, err, errlen);
 }
 
 /* ---- headless ---- */
@@ -273,6 +267,8 @@ int viewer_render(const viewer_opts *o)
     int rc = 2, w = o->width ? o->width : 1920, h = o->height ? o->height : 1080;
     SDL_Surface *surf = NULL;
     canvas c = {0};
+    const char *in = outfile_is_input(o->out, o->file) ? o->file : outfile_is_input(o->out, o->bench) ? o->bench : NULL;
+    if (in) { snprintf(err, sizeof err, "%s: the output would overwrite the input %s; choose another -o", o->out, in); goto fail; }
     if (app_init(A, o, err, sizeof err) || seek_options(A, o, err, sizeof err)) goto fail;
     surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGB888);
     if (!surf) { snprintf(err, sizeof err, "cannot make a %dx%d surface: %s", w, h, SDL_GetError()); goto fail; }

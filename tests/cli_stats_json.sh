@@ -6,7 +6,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
 "$ws" stats --version v1 --block 128 --json >"$tmp/a.json" || { echo "FAIL: stats --json"; exit 1; }
-for key in version block n result reference phases totals active_threads idle_threads warp_instructions \
+for key in version block n result reference tolerance result_ok phases totals active_threads idle_threads warp_instructions \
            divergent_warp_instructions bank_conflicts_load bank_conflicts_store simd_efficiency; do
     grep -q "\"$key\":" "$tmp/a.json" || { echo "FAIL: key $key missing"; fail=1; }
 done
@@ -18,5 +18,19 @@ fi
 "$ws" capture --version v1 --block 128 -o "$tmp/t.json" 2>/dev/null
 "$ws" stats "$tmp/t.json" --json >"$tmp/b.json"
 cmp -s "$tmp/a.json" "$tmp/b.json" || { echo "FAIL: stats of a capture and of its file differ"; diff "$tmp/a.json" "$tmp/b.json" | head; fail=1; }
+# strings from a trace file are escaped: a device name with a quote, a backslash and a tab still
+# gives valid JSON that reads back to the same name
+sed 's/"device": "CPU emulator"/"device": "CPU \\"emu\\" \\\\ \\t x"/' "$tmp/t.json" >"$tmp/q.json"
+"$ws" stats "$tmp/q.json" --json >"$tmp/q.out" || { echo "FAIL: stats of a trace with quotes in its device name"; fail=1; }
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["device"]=="CPU \"emu\" \\ \t x", d["device"]; assert d["result_ok"] is True and d["tolerance"] > 0' \
+        "$tmp/q.out" || { echo "FAIL: stats --json of a device name with quotes: $(head -c 300 "$tmp/q.out")"; fail=1; }
+fi
+# a result off its reference is reported, and stats exits 1 (a finding, not a number)
+sed 's/^"result": .*/"result": 1,/' "$tmp/t.json" >"$tmp/w.json"
+"$ws" stats "$tmp/w.json" >/dev/null 2>"$tmp/w.err"
+rc=$?
+[ $rc -eq 1 ] && grep -q "WRONG RESULT: v1 computed 1, the double-precision reference is" "$tmp/w.err" ||
+    { echo "FAIL: a wrong result: exit $rc, $(cat "$tmp/w.err")"; fail=1; }
 [ $fail -eq 0 ] && echo "cli_stats_json_should_carry_the_documented_keys: ok"
 exit $fail

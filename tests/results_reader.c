@@ -124,7 +124,7 @@ int main(void)
                "rows[0].ok: expected true or false");
     expect_bad("{\"schema\": \"warpscope-bench\", \"device\": \"x\", \"driver\": \"y\", \"toolkit\": \"t\", \"date\": \"d\", "
                "\"spec_peak_gbs\": 3000, \"reps\": 30, \"rows\": []}",
-               "rows: expected a non-empty array");
+               "rows: expected an array of 1 to 10000 rows");
     expect_bad(HEAD2 "\"modes\": [{\"id\": \"median\"}], \"rows\": []}", "modes[0].id: expected \"launch\" or \"batch\"");
     expect_bad(HEAD2 "\"modes\": [{\"id\": \"launch\"}], \"sizes\": [], \"rows\": [{\"name\": \"v0\", \"kind\": \"version\", "
                      "\"mode\": \"batch\", \"n\": 10, \"ms\": 0.1, \"gbs\": 1, \"ok\": true}]}",
@@ -138,7 +138,16 @@ int main(void)
     expect_bad(HEAD2 "\"modes\": [{\"id\": \"launch\"}], \"sizes\": [{\"n\": 10, \"latency_bound\": true}], \"rows\": [{\"name\": "
                      "\"v0\", \"kind\": \"version\", \"mode\": \"launch\", \"n\": 10, \"ms\": 0.1, \"gbs\": 1, \"ok\": true, "
                      "\"rel_error\": -1}]}",
-               "rows[0].rel_error: expected a number of at least 0");
+               "rows[0].rel_error: expected a number from 0 to");
+    /* numbers finite and in range: n = 1e19 once made the chart's loop over sizes run for ever */
+#define ROW(body) "{\"schema\": \"warpscope-bench\", \"device\": \"x\", \"driver\": \"y\", \"toolkit\": \"t\", \"date\": \"d\", " \
+                  "\"spec_peak_gbs\": 3000, \"reps\": 30, \"rows\": [{\"name\": \"v0\", " body "}]}"
+    expect_bad(ROW("\"n\": 1e19, \"ms\": 0.1, \"gbs\": 1, \"ok\": true"), "rows[0].n: expected a number from 1 to");
+    expect_bad(ROW("\"n\": 1024, \"ms\": 1e999, \"gbs\": 1, \"ok\": true"), "rows[0].ms: expected a number from 0 to");
+    expect_bad(ROW("\"n\": 1024, \"ms\": 0.1, \"gbs\": -1, \"ok\": true"), "rows[0].gbs: expected a number from 0 to");
+    expect_bad(ROW("\"n\": 10.5, \"ms\": 0.1, \"gbs\": 1, \"ok\": true"), "rows[0].n: expected a whole number");
+    expect_bad("[1, 2]", "expected");
+#undef ROW
     CHECK(results_read_file(&r, "no/such/results.json", err, sizeof err) == -1 && strstr(err, "no/such/results.json: cannot open"),
           "%s", err);
     CHECK(results_set_read_dir(&set, WS_ASSETS "/themes", err, sizeof err) == -1 && strstr(err, "no bench-*.json results files"),

@@ -1,6 +1,7 @@
 /* capture: input, buffers and passes around the emulator. */
 #include "capture.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,14 +55,32 @@ double capture_tolerance(const float *x, uint64_t n)
     return (depth + 2) * ldexp(1.0, -24) * abs_sum;
 }
 
-static void iso_date(char *buf, size_t len)
+/* The latest date ISO 8601's four-digit years can write: 9999-12-31T23:59:59Z. */
+#define CAPTURE_EPOCH_MAX 253402300799LL
+
+static int iso_date(char *buf, size_t len, char *err, size_t errlen)
 {
-    /* SOURCE_DATE_EPOCH pins the date so that two captures can be compared byte for byte */
+    /* SOURCE_DATE_EPOCH pins the date so that two captures can be compared byte for byte; it is
+     * whole seconds since 1970 (reproducible-builds.org), anything else is refused, not guessed */
     const char *sde = getenv("SOURCE_DATE_EPOCH");
-    time_t now = sde && *sde ? (time_t)strtoll(sde, NULL, 10) : time(NULL);
+    time_t now = time(NULL);
+    if (sde && *sde) {
+        char *end;
+        errno = 0;
+        long long v = strtoll(sde, &end, 10);
+        if (sde[0] < '0' || sde[0] > '9' || *end || errno || v > CAPTURE_EPOCH_MAX) {
+            snprintf(err, errlen, "SOURCE_DATE_EPOCH must be whole seconds since 1970 from 0 to %lld (year 9999), got \"%.40s\"",
+                     CAPTURE_EPOCH_MAX, sde);
+            return -1;
+        }
+        now = (time_t)v;
+    }
     struct tm tm;
-    gmtime_r(&now, &tm);
-    strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+    if (!gmtime_r(&now, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm)) {
+        snprintf(err, errlen, "cannot write the capture's date (clock at %lld seconds)", (long long)now);
+        return -1;
+    }
+    return 0;
 }
 
 static unsigned default_block(const ladder_version *v)
@@ -97,7 +116,7 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
     trace_provenance *p = &t->prov;
     memset(p, 0, sizeof *p);
     b->describe(b->ctx, p);
-    iso_date(p->date, sizeof p->date);
+    if (iso_date(p->date, sizeof p->date, err, errlen)) return -1;
     snprintf(p->version, sizeof p->version, "%s", v->id);
     snprintf(p->source, sizeof p->source, "%s", v->file);
     snprintf(p->data, sizeof p->data, "%s", data);
@@ -115,6 +134,8 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
         return -1;
     }
     t->reference = capture_reference(input, n);
+    t->tolerance = capture_tolerance(input, n);
+    if (!(t->tolerance > 0)) t->tolerance = ldexp(1.0, -24); /* all zeros: the sum must be 0, give or take one ulp at 1 */
 
     /* buffers: 0 the input, then each pass's output (naive: one working copy; v8: partials and
      * the retirement counter). Sizes rounded up to 4 floats so float4 views stay in bounds. */
@@ -137,7 +158,7 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
         if (v->shape == LADDER_TREE) {
             out_buf = nb++;
             if (b->alloc(b->ctx, out_buf, BYTES(plan[k].grid), NULL)) goto fail;
-            char name[16];
+            char name[32]; /* "partials63" fits the buffer's 16 bytes; the compiler cannot see that k < 64 */
             snprintf(name, sizeof name, k + 1 < np ? "partials%d" : "out", k);
             trace_add_buffer(t, name, k + 1 < np ? (unsigned)k + 1 : (unsigned)k);
         }

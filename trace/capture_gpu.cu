@@ -72,7 +72,7 @@ static void gpu_describe(void *c, trace_provenance *p)
 {
     gpu_ctx *x = (gpu_ctx *)c;
     snprintf(p->backend, sizeof p->backend, "gpu");
-    snprintf(p->device, sizeof p->device, "%s", x->prop.name);
+    snprintf(p->device, sizeof p->device, "%.*s", (int)sizeof p->device - 1, x->prop.name); /* names are short; cut, never overrun */
     snprintf(p->toolkit, sizeof p->toolkit, "nvcc, CUDA %d.%d, sm_%d%d", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10,
              x->prop.major, x->prop.minor);
     capture_gpu_driver(p->driver, sizeof p->driver);

@@ -57,8 +57,8 @@ static int opt_str_field(const cJSON *o, const char *key, char *dst, size_t cap,
 static int num_field(const cJSON *o, const char *key, double lo, double *out, const char *where, char *err, size_t errlen)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, key);
-    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble) || it->valuedouble < lo) {
-        snprintf(err, errlen, "%s%s: expected a number of at least %g", where, key, lo);
+    if (!cJSON_IsNumber(it) || !(it->valuedouble >= lo && it->valuedouble <= RESULTS_NUMBER_MAX)) { /* NaN, infinities fail too */
+        snprintf(err, errlen, "%s%s: expected a number from %g to %g", where, key, lo, RESULTS_NUMBER_MAX);
         return -1;
     }
     *out = it->valuedouble;
@@ -86,8 +86,8 @@ static int whole_field(const cJSON *o, const char *key, double lo, uint64_t *out
 {
     double v;
     if (num_field(o, key, lo, &v, where, err, errlen)) return -1;
-    if (v != floor(v) || v > 9.0e15) {
-        snprintf(err, errlen, "%s%s: expected a whole number", where, key);
+    if (v != floor(v) || v > RESULTS_N_MAX) { /* n = 1e19 once made the chart's loop over sizes run for ever */
+        snprintf(err, errlen, "%s%s: expected a whole number from %g to %g", where, key, lo, RESULTS_N_MAX);
         return -1;
     }
     *out = (uint64_t)v;
@@ -234,6 +234,7 @@ int results_parse(results *r, const char *text, size_t len, char *err, size_t er
         num_field(root, "spec_peak_gbs", 1, &r->spec_peak_gbs, "", err, errlen) ||
         num_field(root, "reps", 1, &v, "", err, errlen))
         goto out;
+    if (v != floor(v) || v > RESULTS_REPS_MAX) { snprintf(err, errlen, "reps: expected a whole number from 1 to %d", RESULTS_REPS_MAX); goto out; }
     r->reps = (int)v;
     if (cJSON_GetObjectItemCaseSensitive(root, "sm_count")) {
         if (num_field(root, "sm_count", 1, &v, "", err, errlen)) goto out;
@@ -242,8 +243,8 @@ int results_parse(results *r, const char *text, size_t len, char *err, size_t er
     if (r->schema_version == 1) r->has_mode[RESULTS_LAUNCH] = 1;
     else if (parse_modes(r, root, err, errlen)) goto out;
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
-    if (!cJSON_IsArray(rows) || cJSON_GetArraySize(rows) < 1) {
-        snprintf(err, errlen, "rows: expected a non-empty array");
+    if (!cJSON_IsArray(rows) || cJSON_GetArraySize(rows) < 1 || cJSON_GetArraySize(rows) > RESULTS_ROWS_MAX) {
+        snprintf(err, errlen, "rows: expected an array of 1 to %d rows", RESULTS_ROWS_MAX);
         goto out;
     }
     r->rows = calloc((size_t)cJSON_GetArraySize(rows), sizeof *r->rows);
@@ -269,29 +270,11 @@ out:
 int results_read_file(results *r, const char *path, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    fseek(f, 0, SEEK_END);
-    long sz = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    if (sz < 0 || sz > (64L << 20)) {
-        fclose(f);
-        snprintf(err, errlen, "%s: not a results file (size)", path);
-        return -1;
-    }
-    char *buf = malloc((size_t)sz + 1);
-    size_t got = buf ? fread(buf, 1, (size_t)sz, f) : 0;
-    fclose(f);
-    if (!buf || got != (size_t)sz) {
-        free(buf);
-        snprintf(err, errlen, "%s: read error", path);
-        return -1;
-    }
+    char *buf;
+    size_t len;
+    if (json_read_file(path, RESULTS_FILE_BYTES_MAX, &buf, &len, err, errlen)) return -1;
     char msg[256];
-    int rc = results_parse(r, buf, got, msg, sizeof msg);
+    int rc = results_parse(r, buf, len, msg, sizeof msg);
     free(buf);
     if (rc) snprintf(err, errlen, "%s:%s%s", path, msg[0] >= '0' && msg[0] <= '9' ? "" : " ", msg);
     return rc;

@@ -30,6 +30,13 @@
 extern "C" {
 #endif
 
+/* What the reader accepts: far beyond any real run, and small enough that the chart's loops over
+ * sizes and its scales stay finite. Every number must be finite. */
+enum { RESULTS_ROWS_MAX = 10000, RESULTS_REPS_MAX = 1000000000 };
+#define RESULTS_FILE_BYTES_MAX ((size_t)4 << 20) /* the H100 file is tens of KB; parsed whole, at about 20 times its size */
+#define RESULTS_N_MAX 1099511627776.0            /* 2^40 elements */
+#define RESULTS_NUMBER_MAX 1e15                  /* any time, rate, error or count */
+
 typedef enum results_mode {
     RESULTS_LAUNCH, /* CUDA events around each run, the median */
     RESULTS_BATCH,  /* CUDA events around many back-to-back runs, the mean (how published numbers are timed) */

@@ -3,6 +3,10 @@
 #define _GNU_SOURCE
 #include "trace.h"
 
+#include <float.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +103,7 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float 
     ev.vals = (uint32_t)t->nvals;
     if (trace_kind_has_data((trace_kind)e->kind)) {
         size_t n = (size_t)trace_popcount(e->mask), nv = n * trace_event_width(e);
+        if (t->nlanes + n > UINT32_MAX || t->nvals + nv > UINT32_MAX) return -1; /* 32-bit indices */
         if (grow_lanes(t, t->nlanes + n) || grow_vals(t, t->nvals + nv)) return -1;
         memcpy(t->lane_addr + t->nlanes, addr, n * sizeof *addr);
         memcpy(t->values + t->nvals, val, nv * sizeof *val);
@@ -202,11 +207,19 @@ static int access_equal(const trace_hazard_access *p, const trace_hazard_access 
            p->event == q->event;
 }
 
+int trace_result_ok(const trace *t)
+{
+    if (!(t->tolerance > 0)) return -1;
+    double d = (double)t->result - t->reference;
+    return d <= t->tolerance && d >= -t->tolerance; /* false for a NaN result too */
+}
+
 int trace_equal(const trace *a, const trace *b)
 {
     if (memcmp(&a->prov, &b->prov, sizeof a->prov) != 0) return 0;
     if (memcmp(&a->result, &b->result, sizeof a->result) != 0) return 0;
     if (memcmp(&a->reference, &b->reference, sizeof a->reference) != 0) return 0;
+    if (memcmp(&a->tolerance, &b->tolerance, sizeof a->tolerance) != 0) return 0;
     if (a->npasses != b->npasses || a->nbuffers != b->nbuffers || a->nevents != b->nevents ||
         a->nlanes != b->nlanes || a->nvals != b->nvals)
         return 0;
@@ -234,3 +247,87 @@ int trace_equal(const trace *a, const trace *b)
     }
     return 1;
 }
+
+/* ---- the check at the door ---- */
+
+static int is_global_kind(unsigned k) { return k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC; }
+
+#define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
+
+int trace_check(const trace *t, char *err, size_t errlen)
+{
+    const trace_provenance *p = &t->prov;
+    if (p->block < TRACE_WARP_SIZE || p->block > TRACE_BLOCK_THREADS_MAX || p->block % TRACE_WARP_SIZE)
+        FAIL("provenance.block: %u is not a whole number of warps from %d to %d", p->block, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+    /* blocks_traced is what was asked ("any number at least the grid traces every block"); what
+     * bounds the work is the events' blocks, checked below against min(grid, blocks_traced) */
+    if (p->blocks_traced < 1) FAIL("provenance.blocks_traced: expected at least 1");
+    if (p->n < 1 || p->n > TRACE_GLOBAL_ELEMS_MAX) FAIL("provenance.n: %" PRIu64 " is not from 1 to 2^40", p->n);
+    if (!(fabsf(t->result) <= FLT_MAX)) FAIL("result: not a finite number");
+    if (!(fabs(t->reference) <= DBL_MAX)) FAIL("reference: not a finite number");
+    if (!(t->tolerance >= 0 && t->tolerance <= DBL_MAX)) FAIL("tolerance: not a finite number of at least 0");
+    if (t->npasses < 1 || t->npasses > TRACE_PASSES_MAX) FAIL("passes: %zu passes, expected 1 to %d", t->npasses, TRACE_PASSES_MAX);
+    for (size_t i = 0; i < t->npasses; i++) {
+        const trace_pass *q = &t->passes[i];
+        if (q->grid < 1) FAIL("passes[%zu].grid: expected at least 1 block", i);
+        /* the analysis counts threads warp by warp */
+        if (q->block < TRACE_WARP_SIZE || q->block > TRACE_BLOCK_THREADS_MAX || q->block % TRACE_WARP_SIZE)
+            FAIL("passes[%zu].block: %u is not a whole number of warps from %d to %d", i, q->block, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+        if (q->n_in > TRACE_GLOBAL_ELEMS_MAX) FAIL("passes[%zu].n_in: more than 2^40", i);
+    }
+    if (t->nbuffers > TRACE_BUFFERS_MAX) FAIL("buffers: %zu buffers, expected at most %d", t->nbuffers, TRACE_BUFFERS_MAX);
+    for (size_t i = 0; i < t->nbuffers; i++)
+        if (t->buffers[i].pass >= t->npasses) FAIL("buffers[%zu].pass: %u, but the trace has %zu passes", i, t->buffers[i].pass, t->npasses);
+    if (t->nevents > TRACE_EVENTS_MAX) FAIL("events: %zu events, more than %zu", t->nevents, TRACE_EVENTS_MAX);
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind >= TRACE_KIND_COUNT) FAIL("events[%zu].k: unknown event kind %u", i, e->kind);
+        if (e->pass >= t->npasses) FAIL("events[%zu].p: pass %u, but the trace has %zu passes", i, e->pass, t->npasses);
+        const trace_pass *q = &t->passes[e->pass];
+        /* the emulator and the GPU capture both record blocks 0 .. blocks_traced-1 of each pass */
+        uint32_t traced = q->grid < p->blocks_traced ? q->grid : p->blocks_traced;
+        if (e->block >= traced) FAIL("events[%zu].b: block %u is not one of the %u traced blocks of pass %u", i, e->block, traced, e->pass);
+        if (e->warp >= q->block / TRACE_WARP_SIZE) FAIL("events[%zu].w: warp %u is outside a block of %u threads", i, e->warp, q->block);
+        if (e->phase >= TRACE_PHASES_MAX) FAIL("events[%zu].ph: phase %u, more than %d", i, e->phase, TRACE_PHASES_MAX - 1);
+        if (e->line > TRACE_LINE_MAX) FAIL("events[%zu].l: line %u, more than %d", i, e->line, TRACE_LINE_MAX);
+        if (!trace_kind_has_data((trace_kind)e->kind)) continue;
+        if (e->mask == 0) FAIL("events[%zu].m: a data event needs at least one lane", i);
+        unsigned z = e->elem_size, w = trace_event_width(e);
+        if (z != 1 && z != 2 && z != 4 && z != 8 && z != 16) FAIL("events[%zu].z: element size %u, expected 1, 2, 4, 8 or 16 bytes", i, z);
+        if (is_global_kind(e->kind) && e->buf >= t->nbuffers) FAIL("events[%zu].g: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers);
+        size_t n = (size_t)trace_popcount(e->mask);
+        if ((size_t)e->lanes + n > t->nlanes) FAIL("events[%zu].a: lanes beyond the %zu the trace holds", i, t->nlanes);
+        if ((size_t)e->vals + n * w > t->nvals) FAIL("events[%zu].v: values beyond the %zu the trace holds", i, t->nvals);
+        /* an address is a shared word inside the block's shared memory (a float4 spans 4 words),
+         * a shuffle's source lane, or a global element */
+        int64_t hi = e->kind == TRACE_SHUFFLE ? TRACE_WARP_SIZE - 1
+                   : is_global_kind(e->kind)  ? (int64_t)TRACE_GLOBAL_ELEMS_MAX - 1
+                                              : (int64_t)(TRACE_SHARED_WORDS_MAX - w);
+        for (size_t j = 0; j < n; j++) {
+            int64_t a = t->lane_addr[e->lanes + j];
+            if (a < 0 || a > hi) FAIL("events[%zu].a[%zu]: %" PRId64 " is outside 0 to %" PRId64 " (%s)", i, j, a, hi,
+                                      e->kind == TRACE_SHUFFLE ? "a source lane" : is_global_kind(e->kind) ? "a global element" : "a shared-memory word");
+        }
+        for (size_t j = 0; j < n * w; j++)
+            if (!(fabsf(t->values[e->vals + j]) <= FLT_MAX)) FAIL("events[%zu].v[%zu]: not a finite float", i, j);
+    }
+    /* hazards point at events and words the viewer will look up */
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        if (h->kind >= TRACE_HAZARD_KIND_COUNT) FAIL("hazards[%zu].kind: unknown hazard kind %u", i, h->kind);
+        if (h->space > TRACE_SPACE_GLOBAL) FAIL("hazards[%zu].space: unknown memory space %u", i, h->space);
+        if (h->pass >= t->npasses) FAIL("hazards[%zu].pass: pass %u, but the trace has %zu passes", i, h->pass, t->npasses);
+        if (h->space == TRACE_SPACE_GLOBAL && h->buf >= t->nbuffers) FAIL("hazards[%zu].buf: buffer %u, but the trace has %zu", i, h->buf, t->nbuffers);
+        int64_t hi = h->space == TRACE_SPACE_SHARED ? TRACE_SHARED_WORDS_MAX - 1 : (int64_t)TRACE_GLOBAL_ELEMS_MAX - 1;
+        if (h->word < 0 || h->word > hi) FAIL("hazards[%zu].word: %" PRId64 " is outside 0 to %" PRId64, i, h->word, hi);
+        const trace_hazard_access *acc[2] = {&h->first, &h->second};
+        for (int k = 0; k < 2; k++) {
+            if (acc[k]->event < -1 || acc[k]->event >= (int64_t)t->nevents)
+                FAIL("hazards[%zu].%s.event: %" PRId64 ", but the trace has %zu events", i, k ? "second" : "first", acc[k]->event, t->nevents);
+            if (acc[k]->thread >= TRACE_BLOCK_THREADS_MAX) FAIL("hazards[%zu].%s.thread: %u, more than a block holds", i, k ? "second" : "first", acc[k]->thread);
+            if (acc[k]->line > TRACE_LINE_MAX) FAIL("hazards[%zu].%s.line: %u, more than %d", i, k ? "second" : "first", acc[k]->line, TRACE_LINE_MAX);
+        }
+    }
+    return 0;
+}
+#undef FAIL

@@ -19,6 +19,23 @@ extern "C" {
 #define TRACE_SCHEMA_VERSION 2
 #define TRACE_SCHEMA_VERSION_MIN 1
 
+/* The hardware the trace describes, and the limits of what the reader accepts: generous for real
+ * captures (the ladder's traces are a few MB), tight enough that a hostile file cannot make the
+ * analysis or the viewer read outside their arrays, hang or exhaust memory. */
+enum {
+    TRACE_WARP_SIZE = 32,                   /* lanes per warp, every NVIDIA GPU so far */
+    TRACE_BLOCK_THREADS_MAX = 1024,         /* CUDA's limit of threads per block */
+    TRACE_SHARED_WORDS_MAX = 48 * 1024 / 4, /* 48 KB of 4-byte words: CUDA's static shared memory
+                                               per block, and the emulator's size */
+    TRACE_PASSES_MAX = 64,                  /* launches in a plan (LADDER_MAX_PASSES) */
+    TRACE_BUFFERS_MAX = TRACE_PASSES_MAX + 3,
+    TRACE_PHASES_MAX = 4096,                /* barriers a warp passes, + 1 (the ladder: under 20) */
+    TRACE_LINE_MAX = 1000000                /* source lines of a kernel file */
+};
+#define TRACE_EVENTS_MAX ((size_t)1 << 26)
+#define TRACE_FILE_BYTES_MAX ((size_t)256 << 20)    /* JSON traces; the largest real ones are tens of MB */
+#define TRACE_GLOBAL_ELEMS_MAX ((uint64_t)1 << 40)  /* n, and global element indices */
+
 /* X(enum suffix, JSON/label string, carries per-lane data, counts as a data instruction) */
 #define TRACE_KINDS(X)                                   \
     X(SHARED_LOAD, "shared_load", 1, 1)                  \
@@ -129,6 +146,7 @@ typedef struct trace {
     trace_provenance prov;
     float result;        /* what the kernels computed */
     double reference;    /* double-precision sum of the input */
+    double tolerance;    /* |result - reference| allowed for this input (capture_tolerance); 0: unknown */
     trace_pass *passes;
     size_t npasses;
     trace_buffer *buffers;
@@ -161,6 +179,12 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float 
 int trace_append(trace *t, const trace *src);
 int trace_add_pass(trace *t, trace_pass p);
 int trace_add_buffer(trace *t, const char *name, unsigned pass);
+/* 0 when every field and event lies inside the geometry the trace declares and the limits above,
+ * else -1 with "events[12].w: ..." in err. Both readers call it before returning a trace. */
+int trace_check(const trace *t, char *err, size_t errlen);
+/* 1 when the result is within the tolerance of the reference, 0 when not, -1 when the trace
+ * carries no tolerance (an older file). */
+int trace_result_ok(const trace *t);
 int trace_add_hazard(trace *t, const trace_hazard *h);
 const char *trace_hazard_label(trace_hazard_kind kind); /* "raw", "war", "waw" */
 const char *trace_hazard_words(trace_hazard_kind kind); /* "read after write" ... */
@@ -175,7 +199,10 @@ int trace_equal(const trace *a, const trace *b);
 void trace_text_position(const char *text, size_t off, int *line, int *col);
 
 /* JSON. Writers return 0 or -1; readers return 0, or -1 with a message in err ("line:column: ..."
- * for syntax, "events[12].mask: ..." for content). */
+ * for syntax, "events[12].mask: ..." for content, "out of memory ..." when it could not be held).
+ * Every event is checked against the geometry the trace declares (block, warps, passes, grid,
+ * traced blocks, phases, shared-memory extent, buffers) and the limits above, so the analysis
+ * and the viewer can trust every index they take from it. */
 char *trace_to_json(const trace *t); /* malloc'd; caller frees */
 int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen);
 

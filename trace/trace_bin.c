@@ -26,7 +26,7 @@
 #include "trace_internal.h"
 
 static const unsigned char magic[8] = {'W', 'S', 'T', 'R', 'A', 'C', 'E', 0x1a};
-enum { BIN_FORMAT = 1 };
+enum { BIN_FORMAT = 2 }; /* 2: the result's tolerance after the reference; 1 is read too (no tolerance) */
 
 /* Limits the reader enforces, beyond the geometry: what a capture can produce. */
 #define BIN_MAX_LINE 1000000u
@@ -123,6 +123,7 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
     w_str(w, p->race_check);
     w_u(w, f32_bits(t->result), 4);
     w_u(w, f64_bits(t->reference), 8);
+    w_u(w, f64_bits(t->tolerance), 8);
     w_var(w, t->npasses);
     for (size_t i = 0; i < t->npasses; i++) {
         w_u(w, t->passes[i].grid, 4);
@@ -315,7 +316,7 @@ static void read_bin(rbuf *r, trace *t)
     if (r_left(r) < 8 || memcmp(r->p, magic, 8) != 0) { r_fail(r, "not a warpscope compact trace (no WSTRACE header)"); return; }
     r->p += 8;
     uint64_t fmt = r_u(r, 4, "format"), sv = r_u(r, 4, "schema_version");
-    if (!r->failed && fmt != BIN_FORMAT) { r_fail(r, "format: this warpscope reads compact format %d, the file is %" PRIu64, BIN_FORMAT, fmt); return; }
+    if (!r->failed && fmt != BIN_FORMAT && fmt != 1) { r_fail(r, "format: this warpscope reads compact format %d, the file is %" PRIu64, BIN_FORMAT, fmt); return; }
     if (!r->failed && (sv < TRACE_SCHEMA_VERSION_MIN || sv > TRACE_SCHEMA_VERSION))
         { r_fail(r, "schema_version: this warpscope reads versions %d to %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION_MIN, TRACE_SCHEMA_VERSION, sv); return; }
     trace_provenance *p = &t->prov;
@@ -345,6 +346,10 @@ static void read_bin(rbuf *r, trace *t)
     memcpy(&t->result, &rb, 4);
     uint64_t db = r_u(r, 8, "reference");
     memcpy(&t->reference, &db, 8);
+    if (fmt >= 2) {
+        uint64_t tb = r_u(r, 8, "tolerance");
+        memcpy(&t->tolerance, &tb, 8);
+    }
     uint64_t np = r_var(r, "passes");
     if (!r->failed && (np < 1 || np > 255 || np * 20 > r_left(r))) { r_fail(r, "passes: expected 1 to 255 passes"); return; }
     for (uint64_t i = 0; i < np && !r->failed; i++) {
@@ -487,6 +492,7 @@ int trace_from_bin(trace *t, const void *data, size_t len, char *err, size_t err
     trace_init(t);
     rbuf r = {data, (const unsigned char *)data + len, err, errlen, 0};
     read_bin(&r, t);
-    if (r.failed) { trace_free(t); return -1; }
+    /* the same check at the door as JSON: the geometry and the named limits of trace.h */
+    if (r.failed || trace_check(t, err, errlen)) { trace_free(t); return -1; }
     return 0;
 }

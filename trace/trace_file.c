@@ -1,18 +1,18 @@
 /* trace: files. The encoding follows the file name: ".wstrace" is the compact encoding
- * (trace_bin.c), anything else JSON (trace_json.c). A file is written under a unique temporary
- * name in the same folder and renamed into place when complete, so an interrupted or failed write
- * never leaves a partial file nor destroys an existing one. */
+ * (trace_bin.c), anything else JSON (trace_json.c). Writing goes through outfile (a unique
+ * temporary file in the same folder, renamed into place when complete), so an interrupted or
+ * failed write never leaves a partial file nor destroys an existing one. */
 #define _GNU_SOURCE
 #include "trace.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
+#include "json_internal.h"
+#include "outfile.h"
 #include "trace_internal.h"
 
 static const char compact_ext[] = ".wstrace";
@@ -25,20 +25,33 @@ int trace_path_is_compact(const char *path)
 
 static int cancelled(volatile int *cancel) { return cancel && __atomic_load_n(cancel, __ATOMIC_RELAXED); }
 
-/* Opens a new file beside path (same folder, so the rename stays on one file system). */
-static FILE *open_temp(const char *path, char *tmp, size_t cap)
+/* A whole regular file of at most max bytes. */
+static int read_binary(const char *path, size_t max, char **text, size_t *len, char *err, size_t errlen)
 {
-    for (unsigned k = 0; k < 100; k++) {
-        if (snprintf(tmp, cap, "%s.%ld-%u.tmp", path, (long)getpid(), k) >= (int)cap) { errno = ENAMETOOLONG; return NULL; }
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (fd >= 0) {
-            FILE *f = fdopen(fd, "wb");
-            if (!f) { close(fd); unlink(tmp); }
-            return f;
-        }
-        if (errno != EEXIST) return NULL;
+    *text = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
+    struct stat st;
+    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
+        fclose(f);
+        snprintf(err, errlen, "%s: not a regular file", path);
+        return -1;
     }
-    return NULL;
+    if ((uint64_t)st.st_size > max) {
+        fclose(f);
+        snprintf(err, errlen, "%s: %lld bytes, more than the %zu MiB a compact trace may be", path, (long long)st.st_size, max >> 20);
+        return -1;
+    }
+    *len = (size_t)st.st_size;
+    char *buf = malloc(*len + 1);
+    if (!buf) { fclose(f); snprintf(err, errlen, "%s: out of memory for %zu bytes", path, *len); return -1; }
+    size_t got = fread(buf, 1, *len, f);
+    int rerr = ferror(f) || got != *len;
+    fclose(f);
+    if (rerr) { free(buf); snprintf(err, errlen, "%s: read error", path); return -1; }
+    buf[*len] = '\0';
+    *text = buf;
+    return 0;
 }
 
 static int write_json(const trace *t, FILE *f, volatile int *cancel)
@@ -59,20 +72,18 @@ static int write_json(const trace *t, FILE *f, volatile int *cancel)
 
 int trace_save(const trace *t, const char *path, volatile int *cancel, char *err, size_t errlen)
 {
-    char tmp[4096];
-    FILE *f = open_temp(path, tmp, sizeof tmp);
-    if (!f) { snprintf(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno)); return -1; }
-    int rc = trace_path_is_compact(path) ? trace_write_bin(t, f, cancel) : write_json(t, f, cancel);
-    int saved = errno;
-    if (fclose(f) != 0 && rc == 0) { rc = -1; saved = errno; }
+    outfile of;
+    if (outfile_open(&of, path, err, errlen)) return -1;
+    int rc = trace_path_is_compact(path) ? trace_write_bin(t, of.f, cancel) : write_json(t, of.f, cancel);
     if (rc == 0 && cancelled(cancel)) rc = -2;
-    if (rc == 0 && rename(tmp, path) != 0) { rc = -1; saved = errno; }
     if (rc) {
-        unlink(tmp);
+        int saved = errno;
+        outfile_abort(&of);
         if (rc == -2) snprintf(err, errlen, "%s: interrupted; nothing written", path);
         else snprintf(err, errlen, "%s: write failed: %s", path, saved ? strerror(saved) : "out of memory");
+        return rc;
     }
-    return rc;
+    return outfile_commit(&of, err, errlen);
 }
 
 int trace_write_file(const trace *t, const char *path, char *err, size_t errlen)
@@ -80,38 +91,25 @@ int trace_write_file(const trace *t, const char *path, char *err, size_t errlen)
     return trace_save(t, path, NULL, err, errlen) ? -1 : 0;
 }
 
-/* Caps what a trace file may be before it is read into memory: far above the compact encoding of
- * a whole 2^31-element capture's traced blocks, far below what would exhaust a laptop. */
-#define TRACE_FILE_MAX ((long long)4 << 30)
+/* Caps what a trace file may be before it is read into memory. JSON: TRACE_FILE_BYTES_MAX (the
+ * reader then holds about twice the file). Compact: far above the encoding of a whole
+ * 2^31-element capture's traced blocks, far below what would exhaust a laptop. */
+#define TRACE_COMPACT_FILE_MAX ((size_t)1 << 30)
 
 int trace_read_file(trace *t, const char *path, char *err, size_t errlen)
 {
     trace_init(t);
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
-    struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        snprintf(err, errlen, "%s: not a regular file", path);
-        return -1;
-    }
-    if ((long long)st.st_size > TRACE_FILE_MAX) {
-        fclose(f);
-        snprintf(err, errlen, "%s: %lld bytes, more than a trace may be (%lld)", path, (long long)st.st_size, TRACE_FILE_MAX);
-        return -1;
-    }
-    size_t len = (size_t)st.st_size;
-    char *buf = malloc(len + 1);
-    if (!buf) { fclose(f); snprintf(err, errlen, "%s: out of memory for %zu bytes", path, len); return -1; }
-    size_t got = fread(buf, 1, len, f);
-    int rerr = ferror(f) || got != len;
-    fclose(f);
-    if (rerr) { free(buf); snprintf(err, errlen, "%s: read error", path); return -1; }
-    char msg[256];
     int compact = trace_path_is_compact(path);
-    int rc = compact ? trace_from_bin(t, buf, len, msg, sizeof msg) : trace_from_json(t, buf, len, msg, sizeof msg);
+    char *buf;
+    size_t len;
+    /* json_read_file also refuses NUL bytes, which JSON cannot hold but the compact encoding does */
+    if (compact ? read_binary(path, TRACE_COMPACT_FILE_MAX, &buf, &len, err, errlen)
+                : json_read_file(path, TRACE_FILE_BYTES_MAX, &buf, &len, err, errlen))
+        return -1;
+    char msg[256];
+    int rc = compact ? trace_from_bin(t, buf, len, msg, sizeof msg) : trace_from_json_text(t, buf, len, msg, sizeof msg);
     free(buf);
-    /* JSON messages start with line:column, which follows the path as compilers write it */
-    if (rc) snprintf(err, errlen, compact ? "%s: %s" : "%s:%s", path, msg);
+    /* JSON syntax messages start with line:column, which follows the path as compilers write it */
+    if (rc) snprintf(err, errlen, "%s:%s%s", path, msg[0] >= '0' && msg[0] <= '9' ? "" : " ", msg);
     return rc;
 }

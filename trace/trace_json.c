@@ -4,7 +4,9 @@
 #include "trace.h"
 
 #include "json_internal.h"
+#include "trace_internal.h"
 #include <errno.h>
+#include <float.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdarg.h>
@@ -51,6 +53,14 @@ static void sb_str(sbuf *b, const char *s)
     sb_printf(b, "\"");
 }
 
+/* JSON has no NaN or infinity: write null, which the reader refuses with the key's path, rather
+ * than text that is not JSON at all */
+static void sb_num(sbuf *b, int digits, double x)
+{
+    if (isfinite(x)) sb_printf(b, "%.*g", digits, x);
+    else sb_printf(b, "null");
+}
+
 char *trace_to_json(const trace *t)
 {
     sbuf b = {0};
@@ -70,7 +80,12 @@ char *trace_to_json(const trace *t)
     sb_printf(&b, ", \"drop_barrier\": %u, \"drop_syncwarp\": %u, \"race_check\": ", p->drop_barrier, p->drop_syncwarp);
     sb_str(&b, p->race_check);
     sb_printf(&b, "},\n");
-    sb_printf(&b, "\"result\": %.9g,\n\"reference\": %.17g,\n\"passes\": [", (double)t->result, t->reference);
+    sb_printf(&b, "\"result\": ");
+    sb_num(&b, 9, (double)t->result);
+    sb_printf(&b, ",\n\"reference\": ");
+    sb_num(&b, 17, t->reference);
+    if (t->tolerance > 0) { sb_printf(&b, ",\n\"tolerance\": "); sb_num(&b, 17, t->tolerance); }
+    sb_printf(&b, ",\n\"passes\": [");
     for (size_t i = 0; i < t->npasses; i++)
         sb_printf(&b, "%s{\"grid\": %u, \"block\": %u, \"stride\": %u, \"n_in\": %" PRIu64 "}", i ? ", " : "",
                   t->passes[i].grid, t->passes[i].block, t->passes[i].stride, t->passes[i].n_in);
@@ -110,7 +125,10 @@ char *trace_to_json(const trace *t)
             sb_printf(&b, "],\"v\":[");
             for (int j = 0; j < n; j++)
                 for (unsigned c = 0; c < w; c++)
-                    sb_printf(&b, "%s%.9g", (j || c) ? "," : "", (double)trace_lane_value(t, e, (size_t)j, c));
+                {
+                    if (j || c) sb_printf(&b, ",");
+                    sb_num(&b, 9, (double)trace_lane_value(t, e, (size_t)j, c));
+                }
             sb_printf(&b, "]");
         }
         sb_printf(&b, "}%s\n", i + 1 < t->nevents ? "," : "");
@@ -120,7 +138,12 @@ char *trace_to_json(const trace *t)
     return b.p;
 }
 
-/* ---- reading ---- */
+/* ---- reading ----
+ *
+ * Memory stays near the size of the trace: the file is checked by json_check, then the small
+ * top-level values go through cJSON one by one, and the events array is walked element by
+ * element (each event parsed, checked, appended and freed), never built as one tree (a cJSON node
+ * per number costs about 20 times the number's text). */
 
 typedef struct rd {
     char *err;
@@ -147,16 +170,21 @@ static const cJSON *get(rd *r, const cJSON *obj, const char *key, const char *wh
 }
 
 /* An integer in [lo, hi]; anything else (a string, a fraction, out of range) is an error. */
-static uint64_t get_uint(rd *r, const cJSON *obj, const char *key, const char *where, uint64_t hi)
+static uint64_t get_range(rd *r, const cJSON *obj, const char *key, const char *where, uint64_t lo, uint64_t hi)
 {
     const cJSON *it = get(r, obj, key, where);
     if (!it) return 0;
     double v = it->valuedouble;
-    if (!cJSON_IsNumber(it) || v < 0 || v != floor(v) || v > (double)hi) {
-        rd_fail(r, "%s.%s: expected an integer from 0 to %" PRIu64, where, key, hi);
+    if (!cJSON_IsNumber(it) || !(v >= (double)lo) || v != floor(v) || v > (double)hi) {
+        rd_fail(r, "%s.%s: expected an integer from %" PRIu64 " to %" PRIu64, where, key, lo, hi);
         return 0;
     }
     return (uint64_t)v;
+}
+
+static uint64_t get_uint(rd *r, const cJSON *obj, const char *key, const char *where, uint64_t hi)
+{
+    return get_range(r, obj, key, where, 0, hi);
 }
 
 static void get_str(rd *r, const cJSON *obj, const char *key, const char *where, char *dst, size_t cap)
@@ -174,9 +202,11 @@ static double get_num(rd *r, const cJSON *obj, const char *key, const char *wher
 {
     const cJSON *it = get(r, obj, key, where);
     if (!it) return 0;
-    if (!cJSON_IsNumber(it)) { rd_fail(r, "%s.%s: expected a number", where, key); return 0; }
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble)) { rd_fail(r, "%s.%s: expected a finite number", where, key); return 0; }
     return it->valuedouble;
 }
+
+static int is_global_kind(int k) { return k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC; }
 
 static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr, float *val)
 {
@@ -191,27 +221,34 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
     int k = trace_kind_from_label(kind);
     if (k < 0) { rd_fail(r, "%s.k: unknown event kind \"%s\"", where, kind); return; }
     e.kind = (uint8_t)k;
-    e.pass = (uint8_t)get_uint(r, je, "p", where, t->npasses ? t->npasses - 1 : 0);
+    e.pass = (uint8_t)get_uint(r, je, "p", where, t->npasses - 1);
+    if (r->failed) return;
+    const trace_pass *ps = &t->passes[e.pass];
+    /* the emulator and the GPU capture both record blocks 0 .. blocks_traced-1 of each pass */
+    uint64_t traced = ps->grid < t->prov.blocks_traced ? ps->grid : t->prov.blocks_traced;
     e.block = (uint32_t)get_uint(r, je, "b", where, UINT32_MAX);
-    e.warp = (uint16_t)get_uint(r, je, "w", where, 31);
-    e.line = (uint32_t)get_uint(r, je, "l", where, 1000000);
-    e.phase = (uint16_t)get_uint(r, je, "ph", where, UINT16_MAX);
+    if (!r->failed && e.block >= traced)
+        { rd_fail(r, "%s.b: block %u is not one of the %" PRIu64 " traced blocks of pass %u", where, e.block, traced, e.pass); return; }
+    e.warp = (uint16_t)get_uint(r, je, "w", where, 65535);
+    if (!r->failed && e.warp >= ps->block / TRACE_WARP_SIZE)
+        { rd_fail(r, "%s.w: warp %u is outside a block of %u threads", where, e.warp, ps->block); return; }
+    e.line = (uint32_t)get_uint(r, je, "l", where, TRACE_LINE_MAX);
+    e.phase = (uint16_t)get_uint(r, je, "ph", where, TRACE_PHASES_MAX - 1);
     e.mask = (uint32_t)get_uint(r, je, "m", where, UINT32_MAX);
     if (cJSON_GetObjectItemCaseSensitive(je, "c")) { /* hardware facts of GPU captures */
         e.sm = (uint32_t)get_uint(r, je, "sm", where, 4096);
         e.clock = get_uint(r, je, "c", where, (uint64_t)1 << 53);
     }
     if (r->failed) return;
-    if (e.pass < t->npasses && e.block >= t->passes[e.pass].grid)
-        { rd_fail(r, "%s.b: block %u is outside the grid of pass %u (%u blocks)", where, e.block, e.pass, t->passes[e.pass].grid); return; }
-    if ((uint32_t)e.warp * 32 >= t->prov.block) { rd_fail(r, "%s.w: warp %u is outside a block of %u threads", where, e.warp, t->prov.block); return; }
     if (trace_kind_has_data((trace_kind)k)) {
         if (e.mask == 0) { rd_fail(r, "%s.m: a data event needs at least one lane", where); return; }
         uint64_t z = get_uint(r, je, "z", where, 16);
         if (!r->failed && z != 1 && z != 2 && z != 4 && z != 8 && z != 16) { rd_fail(r, "%s.z: element size must be 1, 2, 4, 8 or 16 bytes", where); return; }
         e.elem_size = (uint8_t)z;
-        if (k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC)
-            e.buf = (uint8_t)get_uint(r, je, "g", where, t->nbuffers ? t->nbuffers - 1 : 0);
+        if (is_global_kind(k)) {
+            if (t->nbuffers == 0) { rd_fail(r, "%s.g: the trace declares no global buffers", where); return; }
+            e.buf = (uint8_t)get_uint(r, je, "g", where, t->nbuffers - 1);
+        }
         const cJSON *ja = get(r, je, "a", where), *jv = get(r, je, "v", where);
         if (r->failed) return;
         int n = trace_popcount(e.mask);
@@ -220,19 +257,28 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
             { rd_fail(r, "%s.a: expected %d addresses, one per lane of the mask", where, n); return; }
         if (!cJSON_IsArray(jv) || cJSON_GetArraySize(jv) != n * (int)w)
             { rd_fail(r, "%s.v: expected %d values (%u per lane)", where, n * (int)w, w); return; }
+        /* what an address may be: a shared word inside the block's shared memory (a float4 spans
+         * 4 words), a global element, or a shuffle's source lane */
+        double lo = 0, hi;
+        const char *what;
+        if (k == TRACE_SHARED_LOAD || k == TRACE_SHARED_STORE) { hi = (double)(TRACE_SHARED_WORDS_MAX - w); what = "a shared-memory word"; }
+        else if (k == TRACE_SHUFFLE) { hi = TRACE_WARP_SIZE - 1; what = "a source lane"; }
+        else { hi = (double)(TRACE_GLOBAL_ELEMS_MAX - 1); what = "a global element index"; }
         int j = 0;
         for (const cJSON *x = ja->child; x; x = x->next, j++) {
-            if (!cJSON_IsNumber(x) || x->valuedouble != floor(x->valuedouble) || fabs(x->valuedouble) > 9007199254740992.0)
-                { rd_fail(r, "%s.a[%d]: expected an integer", where, j); return; }
-            addr[j] = (int64_t)x->valuedouble;
+            double a = x->valuedouble;
+            if (!cJSON_IsNumber(x) || a != floor(a) || !(a >= lo) || a > hi)
+                { rd_fail(r, "%s.a[%d]: expected %s, an integer from 0 to %.0f", where, j, what, hi); return; }
+            addr[j] = (int64_t)a;
         }
         j = 0;
         for (const cJSON *x = jv->child; x; x = x->next, j++) {
-            if (!cJSON_IsNumber(x)) { rd_fail(r, "%s.v[%d]: expected a number", where, j); return; }
+            if (!cJSON_IsNumber(x) || !(fabs(x->valuedouble) <= FLT_MAX)) { rd_fail(r, "%s.v[%d]: expected a finite float", where, j); return; }
             val[j] = (float)x->valuedouble;
         }
     }
-    if (trace_push(t, &e, addr, val)) rd_fail(r, "%s: out of memory", where);
+    if (t->nevents >= TRACE_EVENTS_MAX) { rd_fail(r, "%s: more than %zu events", where, TRACE_EVENTS_MAX); return; }
+    if (trace_push(t, &e, addr, val)) rd_fail(r, "%s: out of memory (%zu events, %zu lanes held)", where, t->nevents, t->nlanes);
 }
 
 static void read_hazard_access(rd *r, const cJSON *obj, const char *key, const char *where, trace_hazard_access *a)
@@ -296,9 +342,8 @@ static void check_hazard_events(rd *r, const trace *t)
     }
 }
 
-static void read_trace(rd *r, trace *t, const cJSON *root)
+static void read_header(rd *r, trace *t, const cJSON *root)
 {
-    if (!cJSON_IsObject(root)) { rd_fail(r, "top level: expected an object"); return; }
     char schema[32] = "";
     get_str(r, root, "schema", "top level", schema, sizeof schema);
     if (!r->failed && strcmp(schema, "warpscope-trace") != 0) { rd_fail(r, "schema: expected \"warpscope-trace\", found \"%s\"", schema); return; }
@@ -307,6 +352,7 @@ static void read_trace(rd *r, trace *t, const cJSON *root)
         { rd_fail(r, "schema_version: this warpscope reads versions %d to %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION_MIN, TRACE_SCHEMA_VERSION, sv); return; }
     const cJSON *jp = get(r, root, "provenance", "top level");
     if (r->failed) return;
+    if (!cJSON_IsObject(jp)) { rd_fail(r, "provenance: expected an object"); return; }
     trace_provenance *p = &t->prov;
     const char *w = "provenance";
     get_str(r, jp, "backend", w, p->backend, sizeof p->backend);
@@ -317,37 +363,46 @@ static void read_trace(rd *r, trace *t, const cJSON *root)
     get_str(r, jp, "version", w, p->version, sizeof p->version);
     get_str(r, jp, "source", w, p->source, sizeof p->source);
     get_str(r, jp, "data", w, p->data, sizeof p->data);
-    p->n = get_uint(r, jp, "n", w, (uint64_t)1 << 40);
+    p->n = get_range(r, jp, "n", w, 1, TRACE_GLOBAL_ELEMS_MAX);
     p->seed = get_uint(r, jp, "seed", w, (uint64_t)1 << 53);
-    p->block = (uint32_t)get_uint(r, jp, "block", w, 1024);
-    p->elems_per_thread = (uint32_t)get_uint(r, jp, "elems_per_thread", w, 1 << 20);
-    p->blocks_traced = (uint32_t)get_uint(r, jp, "blocks_traced", w, UINT32_MAX);
+    p->block = (uint32_t)get_range(r, jp, "block", w, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+    p->elems_per_thread = (uint32_t)get_range(r, jp, "elems_per_thread", w, 1, 1 << 20);
+    p->blocks_traced = (uint32_t)get_range(r, jp, "blocks_traced", w, 1, UINT32_MAX);
+    if (!r->failed && p->block % TRACE_WARP_SIZE) { rd_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
     if (sv >= 2) {
         get_str(r, jp, "schedule", w, p->schedule, sizeof p->schedule);
         p->drop_barrier = (uint32_t)get_uint(r, jp, "drop_barrier", w, 1000000);
         p->drop_syncwarp = (uint32_t)get_uint(r, jp, "drop_syncwarp", w, 1000000);
         get_str(r, jp, "race_check", w, p->race_check, sizeof p->race_check);
     }
-    if (!r->failed && (p->block < 32 || p->block % 32)) { rd_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
     t->result = (float)get_num(r, root, "result", "top level");
+    if (!r->failed && !(fabs(get_num(r, root, "result", "top level")) <= FLT_MAX)) { rd_fail(r, "result: expected a finite float"); return; }
     t->reference = get_num(r, root, "reference", "top level");
+    if (cJSON_GetObjectItemCaseSensitive(root, "tolerance")) { /* since the results check; older files lack it */
+        t->tolerance = get_num(r, root, "tolerance", "top level");
+        if (!r->failed && t->tolerance < 0) { rd_fail(r, "tolerance: expected a number of at least 0"); return; }
+    }
     const cJSON *ja = get(r, root, "passes", "top level");
     if (r->failed) return;
-    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) < 1 || cJSON_GetArraySize(ja) > 255) { rd_fail(r, "passes: expected an array of 1 to 255 passes"); return; }
+    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) < 1 || cJSON_GetArraySize(ja) > TRACE_PASSES_MAX)
+        { rd_fail(r, "passes: expected an array of 1 to %d passes", TRACE_PASSES_MAX); return; }
     int i = 0;
     for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
         char wh[32];
         snprintf(wh, sizeof wh, "passes[%d]", i);
+        if (!cJSON_IsObject(x)) { rd_fail(r, "%s: expected an object", wh); return; }
         trace_pass tp = {0, 0, 0, 0};
-        tp.grid = (uint32_t)get_uint(r, x, "grid", wh, UINT32_MAX);
-        tp.block = (uint32_t)get_uint(r, x, "block", wh, 1024);
+        tp.grid = (uint32_t)get_range(r, x, "grid", wh, 1, UINT32_MAX);
+        tp.block = (uint32_t)get_range(r, x, "block", wh, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
         tp.stride = (uint32_t)get_uint(r, x, "stride", wh, UINT32_MAX);
-        tp.n_in = get_uint(r, x, "n_in", wh, (uint64_t)1 << 40);
+        tp.n_in = get_uint(r, x, "n_in", wh, TRACE_GLOBAL_ELEMS_MAX);
+        /* the analysis counts threads warp by warp */
+        if (!r->failed && tp.block % TRACE_WARP_SIZE) { rd_fail(r, "%s.block: %u is not a whole number of warps", wh, tp.block); return; }
         if (!r->failed && trace_add_pass(t, tp)) rd_fail(r, "out of memory");
     }
     ja = get(r, root, "buffers", "top level");
     if (r->failed) return;
-    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) > 255) { rd_fail(r, "buffers: expected an array of at most 255 buffers"); return; }
+    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) > TRACE_BUFFERS_MAX) { rd_fail(r, "buffers: expected an array of at most %d buffers", TRACE_BUFFERS_MAX); return; }
     i = 0;
     for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
         char wh[32], name[16] = "";
@@ -357,15 +412,119 @@ static void read_trace(rd *r, trace *t, const cJSON *root)
         if (!r->failed && trace_add_buffer(t, name, bp)) rd_fail(r, "out of memory");
     }
     if (sv >= 2) read_hazards(r, t, get(r, root, "hazards", "top level"));
-    ja = get(r, root, "events", "top level");
-    if (r->failed) return;
-    if (!cJSON_IsArray(ja)) { rd_fail(r, "events: expected an array"); return; }
-    int64_t addr[32];
-    float val[32 * 4];
-    size_t n = 0;
-    for (const cJSON *x = ja->child; x && !r->failed; x = x->next, n++)
-        read_event(r, t, x, n, addr, val);
-    check_hazard_events(r, t);
+}
+
+enum {
+    HEADER_VALUE_MAX = 1 << 20, /* bytes of one top-level value other than the events */
+    EVENT_BYTES_MAX = 1 << 16   /* bytes of one event */
+};
+
+static size_t ws_at(const char *s, size_t i)
+{
+    while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') i++;
+    return i;
+}
+
+/* s[i] starts a value of text that json_check accepted: the index after it */
+static size_t skip_value(const char *s, size_t i)
+{
+    size_t depth = 0;
+    do {
+        char c = s[i];
+        if (c == '"') {
+            for (i++; s[i] != '"'; i++)
+                if (s[i] == '\\') i++;
+            i++;
+        } else if (c == '{' || c == '[') { depth++; i++; }
+        else if (c == '}' || c == ']') { depth--; i++; }
+        else if (c == ',' || c == ':' || c == ' ' || c == '\t' || c == '\n' || c == '\r') i++;
+        else { while (s[i] && !strchr(",:]} \t\n\r", s[i])) i++; }
+    } while (depth > 0);
+    return i;
+}
+
+/* One value of the checked text at s[*i], through cJSON; NULL only when out of memory. */
+static cJSON *parse_one(const char *s, size_t len, size_t *i)
+{
+    const char *end = NULL;
+    cJSON *v = cJSON_ParseWithLengthOpts(s + *i, len + 1 - *i, &end, 0);
+    if (v) *i = (size_t)(end - s);
+    return v;
+}
+
+/* text is NUL-terminated at len */
+static int read_checked(trace *t, const char *s, size_t len, char *err, size_t errlen)
+{
+    rd r = {err, errlen, 0};
+    size_t off;
+    const char *why;
+    if (json_check(s, len, &off, &why)) { json_syntax_error(s, len, off, why, err, errlen); return -1; }
+    size_t i = ws_at(s, 0), events_at = 0;
+    if (s[i] != '{') { rd_fail(&r, "top level: expected an object"); return -1; }
+    cJSON *root = cJSON_CreateObject();
+    if (!root) { rd_fail(&r, "out of memory"); return -1; }
+    i = ws_at(s, i + 1);
+    /* only the keys the reader knows are parsed, each at most HEADER_VALUE_MAX bytes, so no
+     * part of a hostile file is ever built as a whole cJSON tree */
+    static const char *const known[] = {"schema", "schema_version", "provenance", "result", "reference", "tolerance",
+                                        "passes", "buffers", "hazards", NULL};
+    while (s[i] == '"' && !r.failed) {
+        cJSON *key = parse_one(s, len, &i), *val = NULL;
+        if (!key) { rd_fail(&r, "out of memory while reading the trace's header"); break; }
+        i = ws_at(s, ws_at(s, i) + 1); /* past the ':' */
+        size_t end = skip_value(s, i);
+        int k = 0;
+        while (known[k] && strcmp(known[k], key->valuestring)) k++;
+        if (!strcmp(key->valuestring, "events")) {
+            if (!events_at) events_at = i + 1;
+        } else if (known[k] && !cJSON_GetObjectItemCaseSensitive(root, known[k])) {
+            if (end - i > HEADER_VALUE_MAX) rd_fail(&r, "%s: more than %d bytes", known[k], HEADER_VALUE_MAX);
+            else if ((val = parse_one(s, len, &i)) == NULL) rd_fail(&r, "out of memory while reading the trace's header");
+            else cJSON_AddItemToObject(root, known[k], val);
+        }
+        cJSON_Delete(key);
+        i = ws_at(s, end);
+        if (s[i] == ',') i = ws_at(s, i + 1);
+    }
+    if (!r.failed) read_header(&r, t, root);
+    if (!r.failed && !events_at) rd_fail(&r, "top level: missing key \"events\"");
+    if (!r.failed && s[events_at - 1] != '[') rd_fail(&r, "events: expected an array");
+    cJSON_Delete(root);
+    if (r.failed) return -1;
+    int64_t addr[TRACE_WARP_SIZE];
+    float val[TRACE_WARP_SIZE * 4];
+    i = ws_at(s, events_at);
+    for (size_t n = 0; s[i] != ']' && !r.failed; n++) {
+        /* one warp's event is at most a few KB (32 lanes, 4 values each): a bigger one is hostile,
+         * and would be built as a tree about 20 times its size */
+        if (skip_value(s, i) - i > EVENT_BYTES_MAX) { rd_fail(&r, "events[%zu]: more than %d bytes", n, EVENT_BYTES_MAX); break; }
+        cJSON *je = parse_one(s, len, &i);
+        if (!je) { rd_fail(&r, "events[%zu]: out of memory (%zu events, %zu lanes held)", n, t->nevents, t->nlanes); break; }
+        read_event(&r, t, je, n, addr, val);
+        cJSON_Delete(je);
+        i = ws_at(s, i);
+        if (s[i] == ',') i = ws_at(s, i + 1);
+    }
+    check_hazard_events(&r, t);
+    if (r.failed) return -1;
+    return trace_check(t, err, errlen); /* the same check at the door as the compact reader's */
+}
+
+/* Growth by doubling leaves up to half of each array unused: give it back. */
+static void shrink(trace *t)
+{
+    if (t->nevents && t->nevents < t->cap_events) {
+        trace_event *q = realloc(t->events, t->nevents * sizeof *q);
+        if (q) { t->events = q; t->cap_events = t->nevents; }
+    }
+    if (t->nlanes && t->nlanes < t->cap_lanes) {
+        int64_t *a = realloc(t->lane_addr, t->nlanes * sizeof *a);
+        if (a) { t->lane_addr = a; t->cap_lanes = t->nlanes; }
+    }
+    if (t->nvals && t->nvals < t->cap_vals) {
+        float *v = realloc(t->values, t->nvals * sizeof *v);
+        if (v) { t->values = v; t->cap_vals = t->nvals; }
+    }
 }
 
 void trace_text_position(const char *text, size_t off, int *line, int *col)
@@ -378,38 +537,31 @@ void trace_text_position(const char *text, size_t off, int *line, int *col)
     }
 }
 
-cJSON *json_parse_at(const char *text, size_t len, char *err, size_t errlen)
-{
-    int line, col;
-    const char *nul = memchr(text, '\0', len);
-    if (nul) {
-        trace_text_position(text, (size_t)(nul - text), &line, &col);
-        snprintf(err, errlen, "%d:%d: unexpected NUL byte", line, col);
-        return NULL;
-    }
-    char *copy = malloc(len + 1);
-    if (!copy) { snprintf(err, errlen, "out of memory"); return NULL; }
-    memcpy(copy, text, len);
-    copy[len] = '\0';
-    const char *end = NULL;
-    cJSON *root = cJSON_ParseWithOpts(copy, &end, 1);
-    if (!root) {
-        size_t off = end ? (size_t)(end - copy) : 0;
-        trace_text_position(copy, off < len ? off : len, &line, &col);
-        snprintf(err, errlen, "%d:%d: JSON syntax error%s", line, col, off >= len ? " (the file ends too soon)" : "");
-    }
-    free(copy);
-    return root;
-}
-
 int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen)
 {
     trace_init(t);
-    rd r = {err, errlen, 0};
-    cJSON *root = json_parse_at(text, len, err, errlen);
-    if (!root) return -1;
-    read_trace(&r, t, root);
-    cJSON_Delete(root);
-    if (r.failed) { trace_free(t); return -1; }
-    return 0;
+    if (memchr(text, '\0', len)) {
+        int line, col;
+        trace_text_position(text, (size_t)((const char *)memchr(text, '\0', len) - text), &line, &col);
+        snprintf(err, errlen, "%d:%d: unexpected NUL byte (JSON is text)", line, col);
+        return -1;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) { snprintf(err, errlen, "out of memory (%zu bytes of JSON)", len); return -1; }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    int rc = read_checked(t, copy, len, err, errlen);
+    free(copy);
+    if (rc) trace_free(t);
+    else shrink(t);
+    return rc;
+}
+
+int trace_from_json_text(trace *t, const char *text, size_t len, char *err, size_t errlen)
+{
+    trace_init(t);
+    int rc = read_checked(t, text, len, err, errlen);
+    if (rc) trace_free(t);
+    else shrink(t);
+    return rc;
 }

@@ -1,0 +1,43 @@
+/* outfile: every file warpscope writes (traces, PNGs, benchmark JSON and CSV, verify reports)
+ * goes through here, so an error or Ctrl+C leaves the old file (or none), never half a file, and
+ * nothing else is touched.
+ *
+ * The data goes to a uniquely named temporary file in the same folder (mkstemp: created with
+ * O_EXCL, so it never follows a symlink or reuses a file), which is flushed to disk and renamed
+ * over the target. */
+#ifndef WARPSCOPE_OUTFILE_H
+#define WARPSCOPE_OUTFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum { OUTFILE_PATH_MAX = 4096 };
+
+typedef struct outfile {
+    FILE *f;                       /* write here */
+    char path[OUTFILE_PATH_MAX];   /* the target */
+    char tmp[OUTFILE_PATH_MAX];    /* "dir/.name.XXXXXX" while open */
+} outfile;
+
+/* 0 with o->f open on the temporary file, or -1 with "path: why" in err (a folder, an
+ * unwritable folder, a missing folder, a path too long). */
+int outfile_open(outfile *o, const char *path, char *err, size_t errlen);
+/* Closes and renames into place; -1 with "path: write failed: why" (and the temporary file
+ * removed) when anything went wrong, including an earlier write error on o->f. */
+int outfile_commit(outfile *o, char *err, size_t errlen);
+/* Removes the temporary file; the target is untouched. */
+void outfile_abort(outfile *o);
+/* The whole of data[0..len) to path, the same way. */
+int outfile_write(const char *path, const void *data, size_t len, char *err, size_t errlen);
+/* 1 when out names the same file as in (both exist: same device and inode), else 0: an output
+ * must never overwrite the input it is made from. */
+int outfile_is_input(const char *out, const char *in);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
