@@ -202,14 +202,15 @@ static void open_block(session *s, const char *arg)
 {
     char *end;
     unsigned long a = strtoul(arg, &end, 10), pass = s->grid_pass, block = a;
-    if (end != arg && *end == '/') {
+    int bad = end == arg || *arg == '-';
+    if (!bad && *end == '/') {
         const char *b = end + 1;
         pass = a;
         block = strtoul(b, &end, 10);
-        if (end == b) end = (char *)"?";
+        bad = end == b || *b == '-';
     }
     char err[300];
-    if (end == arg || *end || pass > UINT32_MAX || block > UINT32_MAX) {
+    if (bad || *end || pass > UINT32_MAX || block > UINT32_MAX) {
         snprintf(err, sizeof err, "open-block: \"%s\" is not P/B or B (a pass and a block index)", arg);
         status_raw(s, err);
         return;

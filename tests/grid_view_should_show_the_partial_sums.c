@@ -161,6 +161,11 @@ int main(void)
     CHECK(any_text_has(&f, "--blocks-traced 16"), "no line saying --blocks-traced 16");
     fixture_act(&f, "open-block:7");
     CHECK(f.s.overlay == OVERLAY_GRID && f.s.block_index == 0 && f.s.status_text[0], "an untraced block should stay shut, with a reason");
+    static const char *const bad[] = {"open-block:", "open-block:x", "open-block:0/", "open-block:1/-2", "open-block:3z"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        fixture_act(&f, bad[i]);
+        CHECK(f.s.overlay == OVERLAY_GRID && f.s.block_index == 0 && strstr(f.s.status_text, "is not P/B"), "%s: status \"%s\"", bad[i], f.s.status_text);
+    }
     fixture_close(&f);
 
     /* a GPU trace: blocks on SM (b % 3), block b's clocks starting at 1000 - 10 b, so on each SM
