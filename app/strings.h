@@ -130,7 +130,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_LESSON_NEXT, "PgDn: next   PgUp: back", "PgDn：下一步   PgUp：上一步")                            \
     X(STR_MENU_TITLE, "Lessons (Down/Up, Enter)", "课程（上下键选择，回车打开）")                              \
     X(STR_PANE_BLOCK, "%s — pass %u, block %u", "%s — 第 %u 轮，线程块 %u")                                  \
-    X(STR_KEY_GRID, "the whole grid: every block of every pass; click a block to open it", "整个网格：每一轮的每个线程块；点击线程块打开它") \
+    X(STR_KEY_GRID, "the whole grid: every block of every pass", "整个网格：每一轮的每个线程块") \
     X(STR_KEY_GRID_PASS, "grid: the previous / next pass", "网格：上一轮 / 下一轮")                               \
     X(STR_KEY_GRID_TIME, "grid: states at the detailed view's step / at the end", "网格：详细视图当前步骤时的状态 / 结束时的状态") \
     X(STR_GRID_TITLE, "%s — pass %u: a grid of %u x %u threads reduces %llu elements",                           \
