@@ -19,6 +19,12 @@ const keys_row keys_table[] = {
     {SDLK_PAGEUP, KMOD_NONE, KEYS_MENU, ACT_MENU, -1, NULL, NULL, STR_KEY_MENU},
     {SDLK_RETURN, KMOD_NONE, KEYS_MENU, ACT_MENU, 0, NULL, NULL, STR_KEY_MENU},
     {SDLK_KP_ENTER, KMOD_NONE, KEYS_MENU, ACT_MENU, 0, NULL, NULL, STR_KEY_MENU},
+    {SDLK_RIGHT, KMOD_NONE, KEYS_GRID, ACT_GRID_PASS, 1, NULL, "Right, Left (grid)", STR_KEY_GRID_PASS},
+    {SDLK_LEFT, KMOD_NONE, KEYS_GRID, ACT_GRID_PASS, -1, NULL, NULL, STR_KEY_GRID_PASS},
+    {SDLK_PAGEDOWN, KMOD_NONE, KEYS_GRID, ACT_GRID_PASS, 1, NULL, NULL, STR_KEY_GRID_PASS},
+    {SDLK_PAGEUP, KMOD_NONE, KEYS_GRID, ACT_GRID_PASS, -1, NULL, NULL, STR_KEY_GRID_PASS},
+    {SDLK_HOME, KMOD_NONE, KEYS_GRID, ACT_GRID_TIME, 1, NULL, "Home, End (grid)", STR_KEY_GRID_TIME},
+    {SDLK_END, KMOD_NONE, KEYS_GRID, ACT_GRID_TIME, 0, NULL, NULL, STR_KEY_GRID_TIME},
     {SDLK_SPACE, KMOD_NONE, KEYS_MAIN, ACT_PLAY, 0, NULL, "Space", STR_KEY_PLAY},
     {SDLK_RIGHT, KMOD_NONE, KEYS_BENCH, ACT_BENCH_SIZE, 1, NULL, NULL, STR_KEY_STEP_NEXT},
     {SDLK_LEFT, KMOD_NONE, KEYS_BENCH, ACT_BENCH_SIZE, -1, NULL, NULL, STR_KEY_STEP_PREV},
@@ -56,6 +62,7 @@ const keys_row keys_table[] = {
     {SDLK_PERIOD, KMOD_NONE, KEYS_MAIN, ACT_SLICE, 1, NULL, ".", STR_KEY_SLICE_NEXT},
     {SDLK_COMMA, KMOD_NONE, KEYS_MAIN, ACT_SLICE, -1, NULL, ",", STR_KEY_SLICE_PREV},
     {SDLK_b, KMOD_NONE, KEYS_ANY, ACT_BENCH, 0, NULL, "B", STR_KEY_BENCH},
+    {SDLK_g, KMOD_NONE, KEYS_ANY, ACT_GRID, 0, NULL, "G", STR_KEY_GRID},
     {SDLK_t, KMOD_NONE, KEYS_ANY, ACT_THEME, 0, NULL, "T", STR_KEY_THEME},
     {SDLK_p, KMOD_NONE, KEYS_ANY, ACT_PRESENTER, 0, NULL, "P", STR_KEY_PRESENTER},
     {SDLK_l, KMOD_NONE, KEYS_ANY, ACT_LANG, 0, "", "L", STR_KEY_LANG},
@@ -82,7 +89,11 @@ action keys_action(const session *s, SDL_Keycode key, Uint16 mod)
     action a;
     memset(&a, 0, sizeof a);
     Uint16 m = held(mod);
-    keys_ctx ctx = s->overlay == OVERLAY_MENU ? KEYS_MENU : s->overlay == OVERLAY_BENCH ? KEYS_BENCH : s->lesson.active ? KEYS_LESSON : KEYS_MAIN;
+    keys_ctx ctx = s->overlay == OVERLAY_MENU    ? KEYS_MENU
+                   : s->overlay == OVERLAY_BENCH ? KEYS_BENCH
+                   : s->overlay == OVERLAY_GRID  ? KEYS_GRID
+                   : s->lesson.active            ? KEYS_LESSON
+                                                 : KEYS_MAIN;
     /* typing an answer: digits and signs for a number, letters for a choice, before any other key */
     const session_lesson *L = &s->lesson;
     int typing = L->active && (L->ask == ASK_NUMBER || L->ask == ASK_CHOICE) && L->state != ANSWER_RIGHT && L->state != ANSWER_REVEALED;

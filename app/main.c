@@ -521,6 +521,23 @@ static int all_blocks_totals(const trace *t, unsigned pass, analysis_counters *s
     return n;
 }
 
+/* Every block's partial sum in a pass (what thread 0 stored at element blockIdx.x, the grid
+ * view's tiles), as a JSON array by block index: null where the block was not traced. */
+static void json_partials(const trace *t, unsigned pass)
+{
+    analysis_grid g;
+    printf("[");
+    if (pass < t->npasses && !analysis_grid_build(t, &g)) {
+        for (unsigned b = 0; b < t->passes[pass].grid; b++) {
+            const analysis_block *ab = analysis_grid_find(&g, pass, b);
+            if (ab && ab->has_partial) printf("%s%.9g", b ? ", " : "", (double)ab->partial);
+            else printf("%snull", b ? ", " : "");
+        }
+        analysis_grid_free(&g);
+    }
+    printf("]");
+}
+
 /* A JSON string: quotes, backslashes and control characters escaped, so the output stays JSON
  * whatever a trace file's provenance holds. */
 static void json_str(const char *s)
@@ -619,6 +636,8 @@ static int cmd_stats(int argc, char **argv)
             int nb = all_blocks_totals(&t, pass, &all);
             printf(",\n \"all_blocks\": %d, \"totals_all_blocks\": ", nb);
             json_counters(&all);
+            printf(",\n \"partials_all_blocks\": ");
+            json_partials(&t, pass);
         }
         printf("}\n");
     } else {

@@ -843,6 +843,289 @@ static void draw_bench(ui *u, dl_rect r)
     }
 }
 
+/* ---------- the grid view ---------- */
+
+/* Tile colours: what the block is doing, as the lanes' legend says it (running works, a barrier
+ * waits, done has exited), and grey for a block the capture did not record. */
+static dl_colour tile_colour(const theme *th, int state)
+{
+    const dl_colour c[] = {[TILE_WAITING] = th->background, [TILE_RUNNING] = th->working, [TILE_BARRIER] = th->barrier,
+                           [TILE_DONE] = th->read, [TILE_UNTRACED] = th->idle};
+    return (unsigned)state < sizeof c / sizeof c[0] ? c[state] : th->idle;
+}
+
+/* text in a box only where all of it fits: a tile shows nothing rather than half a number */
+static int fits_text(ui *u, dl_rect box, dl_font f, dl_colour c, const char *s)
+{
+    if (box.h < u->lh || dl_text_width(u->l, f, u->px, s) > box.w) return 0;
+    dl_text(u->l, box, f, u->px, DL_LEFT, c, s);
+    return 1;
+}
+
+/* The launch plan as a row of passes, the selected one filled; returns the row's height. */
+static int grid_plan(ui *u, const scene_grid *g, dl_rect in)
+{
+    const theme *th = u->th;
+    const trace *t = g->t;
+    int lw = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_GRID_PLAN)) + u->pad;
+    dl_text(u->l, (dl_rect){in.x, in.y, lw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, S(u, STR_GRID_PLAN));
+    int x = in.x + lw, avail = in.w - lw, gap = u->pad;
+    int fair = g->npasses ? (avail - (int)g->npasses * gap) / (int)g->npasses : avail;
+    for (unsigned k = 0; k < g->npasses; k++) {
+        char b[120];
+        snprintf(b, sizeof b, S(u, STR_GRID_PASS), k, t->passes[k].grid, t->passes[k].block, (unsigned long long)t->passes[k].n_in);
+        int w = dl_text_width(u->l, DL_FONT_MONO, u->px, b) + 2 * u->pad;
+        if (w > fair) w = fair; /* many passes (naive): each gets its share, text shortened */
+        if (w < 4 || x + w > in.x + in.w) break;
+        dl_rect c = {x, in.y, w, u->lh};
+        int sel = k == g->pass;
+        dl_fill_hit(u->l, c, sel ? th->accent : th->background, HIT_CODE(HIT_PASS, 0, k));
+        dl_text(u->l, (dl_rect){c.x + u->pad, c.y, c.w - 2 * u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, sel ? th->background : th->text, b);
+        x += w + gap;
+    }
+    return u->lh + u->pad;
+}
+
+/* the legend of tile states, on one line */
+static void grid_legend(ui *u, dl_rect in)
+{
+    static const struct { int state; str_id name; } legend[] = {{TILE_WAITING, STR_GRID_WAITING}, {TILE_RUNNING, STR_GRID_RUNNING},
+                                                                {TILE_BARRIER, STR_GRID_BARRIER}, {TILE_DONE, STR_GRID_DONE},
+                                                                {TILE_UNTRACED, STR_GRID_UNTRACED}, {-1, STR_GRID_OPEN}};
+    int x = in.x, sw = u->lh * 2 / 3, right = in.x + in.w;
+    for (size_t i = 0; i < sizeof legend / sizeof *legend; i++) {
+        const char *name = S(u, legend[i].name);
+        int w = sw + u->pad / 2 + dl_text_width(u->l, DL_FONT_UI, u->px, name);
+        if (x + w > right) break;
+        dl_rect sq = {x, in.y + (u->lh - sw) / 2, sw, sw};
+        if (legend[i].state >= 0) {
+            dl_fill(u->l, sq, tile_colour(u->th, legend[i].state));
+            dl_outline(u->l, sq, u->th->grid, 1);
+        } else {
+            dl_outline(u->l, sq, u->th->accent, 2);
+        }
+        dl_text(u->l, (dl_rect){x + sw + u->pad / 2, in.y, right - x - sw - u->pad / 2, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->text, name);
+        x += w + 2 * u->pad;
+    }
+}
+
+/* Columns for n tiles in w x h: the layout that gives the largest tiles about 4 times as wide as
+ * high (a block number and a partial sum side by side). */
+static int grid_columns(size_t n, int w, int h)
+{
+    int best = 1;
+    double score = -1;
+    for (size_t cols = 1; cols <= n; cols++) {
+        size_t rows = (n + cols - 1) / cols;
+        double tw = (double)w / (double)cols, th = (double)h / (double)rows, s = tw / 4 < th ? tw / 4 : th;
+        if (s > score) { score = s; best = (int)cols; }
+        if (rows == 1) break;
+    }
+    return best;
+}
+
+/* A GPU trace's SMs: a row per SM the pass ran on, its blocks left to right in the order they
+ * started there (by that SM's clock: clocks of different SMs are not compared). */
+static void grid_sms(ui *u, const scene_grid *g, dl_rect r)
+{
+    const theme *th = u->th;
+    dl_text(u->l, (dl_rect){r.x, r.y, r.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_GRID_SM_TITLE));
+    r.y += u->lh;
+    r.h -= u->lh;
+    int rows = (int)g->npass_sms, rh = r.h / (rows ? rows : 1);
+    if (rh > u->lh + 2) rh = u->lh + 2; /* a line of text in each box, with a pixel to spare */
+    if (rh < 1) return;
+    int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "SM 000") + u->pad, every = (u->lh + rh - 1) / rh;
+    int bw = (r.w - label_w) / g->max_turn, vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    int want = dl_text_width(u->l, DL_FONT_MONO, u->px, "00000") + u->pad;
+    if (bw > want) bw = want;
+    if (bw < 1) return;
+    for (int k = 0; k < rows; k += every)
+        if (r.y + k * rh + u->lh <= r.y + r.h)
+            dl_textf(u->l, (dl_rect){r.x, r.y + k * rh, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "SM %u", g->pass_sms[k]);
+    for (size_t i = 0; i < g->ntiles; i++) {
+        const scene_tile *tl = &g->tiles[i];
+        if (tl->sm_order <= 0) continue;
+        size_t lo = 0, hi = g->npass_sms; /* its SM's row */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (g->pass_sms[mid] < tl->sm) lo = mid + 1;
+            else hi = mid;
+        }
+        dl_rect c = {r.x + label_w + (tl->sm_order - 1) * bw, r.y + (int)lo * rh, bw > 3 ? bw - 1 : bw, rh > 3 ? rh - 1 : rh};
+        dl_fill_hit(u->l, c, tile_colour(th, tl->state), HIT_CODE(HIT_TILE, 0, tl->block));
+        if (vh <= c.h) {
+            char v[16];
+            snprintf(v, sizeof v, "%u", tl->block);
+            fits_text(u, (dl_rect){c.x + 2, c.y, c.w - 2, c.h}, DL_FONT_MONO, th->text, v);
+        }
+    }
+}
+
+/* the strip of a pass's output: element i of n at [x(i), x(i + 1)) */
+static int strip_x(dl_rect s, size_t i, size_t n) { return s.x + (int)((double)i * s.w / (double)(n ? n : 1)); }
+
+static void draw_grid(ui *u, dl_rect r)
+{
+    const scene_grid *g = &u->sc->grid;
+    const session *s = u->sc->s;
+    const theme *th = u->th;
+    dl_rect in = panel(u, "grid", r, NULL);
+    if (!g->shown) { line_at(u, in, 0, th->text, DL_FONT_UI, S(u, STR_GRID_NONE)); return; }
+    const trace *t = g->t;
+    const trace_pass *tp = &t->passes[g->pass];
+    char b[400];
+    snprintf(b, sizeof b, S(u, STR_GRID_TITLE), g->name, g->pass, tp->grid, tp->block, (unsigned long long)tp->n_in);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, th->text, b);
+    int y = in.y + u->blh + u->pad;
+    y += grid_plan(u, g, (dl_rect){in.x, y, in.w, u->lh});
+    grid_legend(u, (dl_rect){in.x, y, in.w, u->lh});
+    y += u->lh;
+    /* what the states mean now, and what is missing */
+    if (g->traced < g->ntiles) {
+        snprintf(b, sizeof b, S(u, STR_GRID_SOME_TRACED), g->traced, (unsigned)g->ntiles, (unsigned)g->ntiles);
+        dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
+        y += u->lh;
+    }
+    if (g->at_step) snprintf(b, sizeof b, S(u, STR_GRID_AT_STEP), g->cursor, t->nevents);
+    else snprintf(b, sizeof b, "%s", S(u, STR_GRID_AT_END));
+    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    y += u->lh;
+    if (g->gpu) {
+        snprintf(b, sizeof b, S(u, STR_GRID_SMS), g->nsms);
+        dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+        y += u->lh;
+    }
+    /* the flow below the tiles: the pass's output as a strip, and who reads it */
+    int flow = g->pass + 1 < g->npasses || g->last_block >= 0 || g->ntiles > 1;
+    int strip_h = flow ? 4 * u->lh + 2 * u->pad : 2 * u->lh;
+    dl_rect area = {in.x, y + u->pad / 2, in.w, in.y + in.h - strip_h - (y + u->pad / 2)};
+    if (area.h < 4 || g->ntiles == 0) return;
+    /* a GPU trace: a row per SM under the tiles, its blocks in the order they ran there */
+    int sm_h = 0;
+    if (g->gpu && g->npass_sms && g->max_turn > 0) {
+        sm_h = area.h * 2 / 5;
+        if (sm_h > (int)(g->npass_sms + 1) * (u->lh + 2)) sm_h = (int)(g->npass_sms + 1) * (u->lh + 2);
+        area.h -= sm_h + u->pad;
+        if (area.h < 4) return;
+    }
+    /* tiles: as large as the area allows, capped at three lines of text */
+    size_t n = g->ntiles;
+    /* a tile wants room for "block: partial" and two more lines; few tiles get that (and up to
+     * twice as wide), many share the area */
+    int want_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000: -0000.000") + 2 * u->pad, want_h = 3 * u->lh + u->pad;
+    int cols = area.w / want_w > 0 ? area.w / want_w : 1;
+    if ((size_t)cols > n) cols = (int)n;
+    int rows = (int)((n + (size_t)cols - 1) / (size_t)cols);
+    int tw = area.w / cols, tht = want_h;
+    if (tw > 2 * want_w) tw = 2 * want_w;
+    if (rows * tht > area.h) { /* more than fit at full size */
+        cols = grid_columns(n, area.w, area.h);
+        rows = (int)((n + (size_t)cols - 1) / (size_t)cols);
+        tw = area.w / cols;
+        tht = area.h / rows;
+        if (tht > want_h) tht = want_h;
+    }
+    size_t shown = n;
+    if (tw < 4 || tht < 3) { /* too many for the window: as many as fit, the rest counted */
+        tw = 4;
+        tht = 3;
+        cols = area.w / tw;
+        rows = area.h / tht;
+        shown = (size_t)cols * (size_t)rows < n ? (size_t)cols * (size_t)rows : n;
+    }
+    int gap = tw >= 12 && tht >= 8 ? 2 : tw >= 6 ? 1 : 0;
+    if (sm_h) grid_sms(u, g, (dl_rect){in.x, area.y + rows * tht + u->pad, in.w, sm_h});
+    dl_rect strip = {in.x, area.y + rows * tht + (sm_h ? sm_h + u->pad : 0) + u->lh + u->pad, in.w, u->lh};
+    if (strip.y + 3 * u->lh > in.y + in.h) strip.y = in.y + in.h - 3 * u->lh;
+    size_t nout = n;
+    /* one row of tiles: a link from each to the element of the strip it wrote (more rows would
+     * cross each other's links: there the strip's numbers say which element is whose) */
+    if (flow && rows == 1 && shown == n)
+        for (size_t i = 0; i < n; i++)
+            dl_line(u->l, area.x + (int)i * tw + (tw - gap) / 2, area.y + tht - gap, (strip_x(strip, i, n) + strip_x(strip, i + 1, n)) / 2,
+                    strip.y, th->dim, 1);
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    for (size_t i = 0; i < shown; i++) {
+        const scene_tile *tl = &g->tiles[i];
+        dl_rect c = {area.x + (int)(i % (size_t)cols) * tw, area.y + (int)(i / (size_t)cols) * tht, tw - gap, tht - gap};
+        dl_fill_hit(u->l, c, tile_colour(th, tl->state), HIT_CODE(HIT_TILE, 0, tl->block));
+        if (tl->state == TILE_WAITING) dl_outline(u->l, c, th->grid, 1);
+        if ((int)tl->block == g->last_block) dl_outline(u->l, c, th->subtree, c.w > 8 ? 3 : 1);
+        if (s->pass == g->pass && s->block_index == tl->block) dl_outline(u->l, c, th->accent, c.w > 8 ? 2 : 1);
+        if (vh > c.h) continue;
+        /* line 1: block and partial sum; line 2: SM and turn, or ticket, or state; line 3: last ticket */
+        dl_rect l1 = {c.x + 3, c.y + 1, c.w - 6, u->lh};
+        char v[64];
+        if (tl->has_partial) snprintf(v, sizeof v, "%u: %.7g", tl->block, (double)tl->partial);
+        else snprintf(v, sizeof v, "%u", tl->block);
+        if (!fits_text(u, l1, DL_FONT_MONO, th->text, v) && tl->has_partial) {
+            snprintf(v, sizeof v, "%.7g", (double)tl->partial); /* the sum matters more than the number */
+            if (!fits_text(u, l1, DL_FONT_MONO, th->text, v)) {
+                snprintf(v, sizeof v, "%u", tl->block);
+                fits_text(u, l1, DL_FONT_MONO, th->text, v);
+            }
+        }
+        dl_rect l2 = {l1.x, l1.y + u->lh, l1.w, c.y + c.h - (l1.y + u->lh)};
+        if (tl->sm_order > 0) snprintf(v, sizeof v, S(u, STR_GRID_SM), tl->sm, tl->sm_order);
+        else if (tl->ticket >= 0) snprintf(v, sizeof v, S(u, STR_GRID_TICKET), tl->ticket);
+        else if (tl->state != TILE_DONE) snprintf(v, sizeof v, "%s", S(u, tl->state == TILE_WAITING ? STR_GRID_WAITING : tl->state == TILE_RUNNING ? STR_GRID_RUNNING
+                                                                              : tl->state == TILE_BARRIER ? STR_GRID_BARRIER : STR_GRID_UNTRACED));
+        else v[0] = '\0';
+        if (v[0]) fits_text(u, l2, DL_FONT_UI, th->text, v);
+        dl_rect l3 = {l1.x, l2.y + u->lh, l1.w, c.y + c.h - (l2.y + u->lh)};
+        if ((int)tl->block == g->last_block) fits_text(u, l3, DL_FONT_UI, th->text, S(u, STR_GRID_LAST));
+    }
+    if (shown < n) {
+        snprintf(b, sizeof b, S(u, STR_GRID_HIDDEN), n - shown);
+        dl_text(u->l, (dl_rect){in.x, area.y + rows * tht, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
+    }
+    /* the strip: what the pass wrote to global memory, and who reads it */
+    char range[64];
+    snprintf(range, sizeof range, "%s[0..%u)", g->out_name, (unsigned)n);
+    if (g->pass + 1 < g->npasses) snprintf(b, sizeof b, S(u, STR_GRID_FLOW), g->pass, (unsigned)n, range, g->pass + 1);
+    else if (g->last_block >= 0) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS), range, g->last_block, (unsigned)n);
+    else if (n > 1) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS_UNTRACED), range);
+    else snprintf(b, sizeof b, S(u, STR_GRID_RESULT), g->pass, g->out_name, (double)t->result, t->reference);
+    dl_text(u->l, (dl_rect){in.x, strip.y - u->lh - u->pad / 2, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
+    if (!flow) return;
+    int every = 1, numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000") + u->pad;
+    while ((size_t)every < nout && every * strip.w / (int)nout < numw) every *= 2;
+    for (size_t i = 0; i < nout; i++) {
+        int x0 = strip_x(strip, i, nout), x1 = strip_x(strip, i + 1, nout);
+        const scene_tile *tl = &g->tiles[i];
+        dl_fill(u->l, (dl_rect){x0, strip.y, x1 - x0 > 2 ? x1 - x0 - 1 : 1, strip.h}, tl->has_partial ? th->write : th->idle);
+    }
+    for (size_t i = 0; i < nout; i++) { /* over the cells: each element's index, or every k-th */
+        int x0 = strip_x(strip, i, nout);
+        if (i % (size_t)every == 0 && vh <= strip.h) {
+            char num[24];
+            snprintf(num, sizeof num, "%zu", i);
+            if (every > 1) dl_fill(u->l, (dl_rect){x0, strip.y, 1, strip.h}, th->text); /* a tick where the number is */
+            fits_text(u, (dl_rect){x0 + 2, strip.y, every * strip.w / (int)nout - 2, strip.h}, DL_FONT_MONO, th->text, num);
+        }
+    }
+
+    /* the readers: the next pass's blocks (or the last block) under the elements each read */
+    int by = strip.y + strip.h + u->pad / 2;
+    const scene_tile *readers = g->pass + 1 < g->npasses ? g->next : g->tiles;
+    size_t nreaders = g->pass + 1 < g->npasses ? g->nnext : n;
+    for (size_t j = 0; j < nreaders; j++) {
+        const scene_tile *rd = &readers[j];
+        if (rd->read_lo < 0 || (readers == g->tiles && (int)rd->block != g->last_block)) continue;
+        int64_t lo = rd->read_lo, hi = rd->read_hi + 1 < (int64_t)nout ? rd->read_hi + 1 : (int64_t)nout;
+        int x0 = strip_x(strip, (size_t)lo, nout), x1 = strip_x(strip, (size_t)hi, nout);
+        dl_rect bar = {x0, by, x1 - x0 > 2 ? x1 - x0 - 1 : 1, u->lh / 3 > 2 ? u->lh / 3 : 2};
+        dl_fill(u->l, bar, warp_colour(th, rd->block));
+        snprintf(b, sizeof b, S(u, STR_GRID_READS), readers == g->tiles ? g->pass : g->pass + 1, rd->block);
+        if (readers == g->tiles) snprintf(b + strlen(b), sizeof b - strlen(b), ": %s", S(u, STR_GRID_LAST));
+        dl_rect lb = {x0, by + bar.h, x1 - x0, u->lh};
+        if (lb.y + u->lh > in.y + in.h || fits_text(u, lb, DL_FONT_UI, th->dim, b)) continue;
+        snprintf(b, sizeof b, "%u", rd->block); /* narrow: the block's number alone */
+        fits_text(u, lb, DL_FONT_UI, th->dim, b);
+    }
+}
+
 /* ---------- lessons ---------- */
 
 /* Splits text into lines that fit width: at spaces, or between any two Chinese characters (which
@@ -991,6 +1274,7 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
     }
     char b[300];
     if (sc->overlay == OVERLAY_BENCH) snprintf(b, sizeof b, "%s", S(u, STR_BENCH_KEYS));
+    else if (sc->overlay == OVERLAY_GRID) snprintf(b, sizeof b, "%s", S(u, STR_GRID_KEYS));
     else snprintf(b, sizeof b, S(u, STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED), sc->s->speed);
     dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
     y += u->lh;
@@ -1045,6 +1329,8 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
         draw_help(&u, inset(main, u.pad));
     } else if (sc->overlay == OVERLAY_BENCH) {
         draw_bench(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_GRID) {
+        draw_grid(&u, inset(main, u.pad));
     } else if (sc->compare) {
         draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w / 2 - 2 * u.pad, main.h - u.pad});
         dl_panel_begin(l, NULL, main);
@@ -1053,7 +1339,7 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     } else {
         draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad});
     }
-    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend);
+    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID); /* the grid has its own legend */
     draw_tooltip(&u, w, h);
 }
 

@@ -25,12 +25,15 @@ static void pane_free(scene_pane *p)
     memset(p, 0, sizeof *p);
 }
 
+static void grid_free(scene_grid *g);
+
 void scene_free(scene *sc)
 {
     for (int i = 0; i < 2; i++) {
         pane_free(&sc->pane[i]);
         pane_free(&sc->prev[i]);
     }
+    grid_free(&sc->grid);
 }
 
 static int reserve(scene_pane *p, size_t threads, size_t words)
@@ -206,7 +209,9 @@ static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t 
     p->source = sources_find ? sources_find(m->t->prov.source) : NULL;
     const ladder_version *v = ladder_find(m->t->prov.version);
     int zh = sc->lang == LANG_ZH && v && v->title_zh;
-    snprintf(p->title, sizeof p->title, "%s: %s", m->t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    char name[120];
+    snprintf(name, sizeof name, "%s: %s", m->t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    snprintf(p->title, sizeof p->title, str_get(sc->lang, STR_PANE_BLOCK), name, m->pass, m->block); /* which block of the grid */
     snprintf(p->summary, sizeof p->summary, "%s", v ? (zh ? v->summary_zh : v->summary) : "");
     if (reserve(p, m->threads, m->nwords)) return -1;
     view_lanes(m, step, p->lanes);
@@ -296,6 +301,8 @@ static void compare_diff(scene *sc)
     }
 }
 
+static int grid_update(scene *sc, const session *s);
+
 int scene_update(scene *sc, const session *s, const char *(*sources_find)(const char *))
 {
     if (sc->s == s && sc->generation == s->generation) return 0;
@@ -315,5 +322,221 @@ int scene_update(scene *sc, const session *s, const char *(*sources_find)(const 
     if (s->status_id == STR_COUNT) snprintf(sc->status, sizeof sc->status, "%s", s->status_text);
     else snprintf(sc->status, sizeof sc->status, str_get(s->lang, s->status_id), s->status_text);
     tooltip(sc);
+    return grid_update(sc, s);
+}
+
+/* ---------- the grid view ---------- */
+
+static void grid_free(scene_grid *g)
+{
+    if (g->built) analysis_grid_free(&g->g);
+    free(g->ticket);
+    free(g->rd_lo);
+    free(g->rd_hi);
+    free(g->sm_order);
+    free(g->tiles);
+    free(g->next);
+    free(g->pass_sms);
+    memset(g, 0, sizeof *g);
+}
+
+/* a traced block's place in the SM order: sorted by (pass, SM, first clock) */
+typedef struct sm_key {
+    unsigned pass, sm, block;
+    uint64_t clock;
+    size_t k;
+} sm_key;
+
+static int by_sm_clock(const void *a, const void *b)
+{
+    const sm_key *x = a, *y = b;
+    if (x->pass != y->pass) return x->pass < y->pass ? -1 : 1;
+    if (x->sm != y->sm) return x->sm < y->sm ? -1 : 1;
+    if (x->clock != y->clock) return x->clock < y->clock ? -1 : 1;
+    return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* Once per trace: the whole-grid analysis, and per traced block the ticket its atomic drew, the
+ * range of elements it read from outputs (any buffer but the input), and its place on its SM. */
+static int grid_build(scene_grid *g, const trace *t)
+{
+    grid_free(g);
+    if (analysis_grid_build(t, &g->g)) return -1;
+    g->built = 1;
+    size_t nb = g->g.nblocks ? g->g.nblocks : 1;
+    g->ticket = malloc(nb * sizeof *g->ticket);
+    g->rd_lo = malloc(nb * sizeof *g->rd_lo);
+    g->rd_hi = malloc(nb * sizeof *g->rd_hi);
+    g->sm_order = calloc(nb, sizeof *g->sm_order);
+    if (!g->ticket || !g->rd_lo || !g->rd_hi || !g->sm_order) return -1;
+    for (size_t k = 0; k < g->g.nblocks; k++) {
+        const analysis_block *b = &g->g.blocks[k];
+        g->ticket[k] = -1;
+        g->rd_lo[k] = g->rd_hi[k] = -1;
+        for (size_t i = b->first; i < b->first + b->count; i++) {
+            const trace_event *e = &t->events[g->g.order[i]];
+            if (e->kind == TRACE_GLOBAL_ATOMIC && g->ticket[k] < 0 && e->mask)
+                g->ticket[k] = (int)trace_lane_value(t, e, 0, 0); /* atomicInc's old value: the ticket */
+            if (e->kind != TRACE_GLOBAL_LOAD || e->buf == 0) continue;
+            int n = trace_popcount(e->mask);
+            int64_t w = e->elem_size > 4 ? e->elem_size / 4 : 1;
+            for (int j = 0; j < n; j++) {
+                int64_t a = t->lane_addr[e->lanes + (size_t)j];
+                if (g->rd_lo[k] < 0 || a < g->rd_lo[k]) g->rd_lo[k] = a;
+                if (a + w - 1 > g->rd_hi[k]) g->rd_hi[k] = a + w - 1;
+            }
+        }
+    }
+    g->gpu = !strcmp(t->prov.backend, "gpu");
+    if (g->gpu && g->g.nblocks) { /* clocks are per SM: order is only meaningful among one SM's blocks */
+        sm_key *keys = malloc(g->g.nblocks * sizeof *keys);
+        if (!keys) return -1;
+        for (size_t k = 0; k < g->g.nblocks; k++) {
+            const analysis_block *b = &g->g.blocks[k];
+            keys[k] = (sm_key){b->pass, b->sm, b->block, b->clock_first, k};
+        }
+        qsort(keys, g->g.nblocks, sizeof *keys, by_sm_clock);
+        int rank = 0;
+        for (size_t k = 0; k < g->g.nblocks; k++) {
+            int same = k && keys[k - 1].sm == keys[k].sm && keys[k - 1].pass == keys[k].pass;
+            rank = same ? rank + 1 : 1;
+            g->sm_order[keys[k].k] = rank;
+        }
+        /* the SMs the whole trace ran on */
+        for (size_t k = 0; k < g->g.nblocks; k++) keys[k].pass = 0;
+        qsort(keys, g->g.nblocks, sizeof *keys, by_sm_clock);
+        for (size_t k = 0; k < g->g.nblocks; k++) g->nsms += !k || keys[k - 1].sm != keys[k].sm;
+        free(keys);
+    }
+    return 0;
+}
+
+static int grid_reserve(scene_tile **tiles, size_t *cap, size_t n)
+{
+    if (n <= *cap) return 0;
+    scene_tile *q = realloc(*tiles, n * sizeof *q);
+    if (!q) return -1;
+    *tiles = q;
+    *cap = n;
+    return 0;
+}
+
+/* the tiles of one pass: a tile per block of its grid, the traced ones from the analysis */
+static int grid_tiles(scene_grid *g, const trace *t, unsigned pass, scene_tile **tiles, size_t *cap, size_t *ntiles, unsigned *traced)
+{
+    unsigned grid = pass < t->npasses ? t->passes[pass].grid : 0;
+    if (grid_reserve(tiles, cap, grid ? grid : 1)) return -1;
+    size_t k = pass < g->g.npasses ? g->g.pass_first[pass] : 0, end = pass < g->g.npasses ? g->g.pass_first[pass + 1] : 0;
+    *traced = 0;
+    for (unsigned b = 0; b < grid; b++) {
+        scene_tile *tl = &(*tiles)[b];
+        memset(tl, 0, sizeof *tl);
+        tl->block = b;
+        tl->state = TILE_UNTRACED;
+        tl->ticket = -1;
+        tl->read_lo = tl->read_hi = -1;
+        while (k < end && g->g.blocks[k].block < b) k++;
+        if (k >= end || g->g.blocks[k].block != b) continue;
+        const analysis_block *ab = &g->g.blocks[k];
+        (*traced)++;
+        size_t cursor = g->at_step ? g->cursor : t->nevents - 1;
+        tl->state = (uint8_t)analysis_block_state_at(t, &g->g, ab, cursor); /* same order as scene_tile_state */
+        int done = tl->state == TILE_DONE || (!g->at_step && tl->state != TILE_WAITING);
+        tl->has_partial = (uint8_t)(ab->has_partial && done);
+        tl->partial = ab->partial;
+        tl->ticket = done ? g->ticket[k] : -1;
+        tl->sm = ab->sm;
+        tl->sm_order = g->gpu && tl->state != TILE_WAITING ? g->sm_order[k] : 0;
+        tl->read_lo = g->rd_lo[k];
+        tl->read_hi = g->rd_hi[k];
+    }
+    *ntiles = grid;
+    return 0;
+}
+
+/* the hover text of a tile: the block's state and what its trace holds */
+static void grid_tooltip(scene *sc, const session *s)
+{
+    const scene_grid *g = &sc->grid;
+    if (HIT_KIND(s->hover) != HIT_TILE || (size_t)HIT_INDEX(s->hover) >= g->ntiles) return;
+    const scene_tile *tl = &g->tiles[HIT_INDEX(s->hover)];
+    static const str_id names[] = {[TILE_WAITING] = STR_GRID_WAITING, [TILE_RUNNING] = STR_GRID_RUNNING, [TILE_BARRIER] = STR_GRID_BARRIER,
+                                   [TILE_DONE] = STR_GRID_DONE, [TILE_UNTRACED] = STR_GRID_UNTRACED};
+    const analysis_block *b = analysis_grid_find(&g->g, g->pass, tl->block);
+    if (!b) {
+        snprintf(sc->tooltip, sizeof sc->tooltip, str_get(sc->lang, STR_GRID_TIP_UNTRACED), g->pass, tl->block);
+        return;
+    }
+    int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(sc->lang, STR_GRID_TIP), g->pass, tl->block, str_get(sc->lang, names[tl->state]), b->count,
+                       b->nphases, (unsigned long long)b->totals.warp_instructions);
+    if (tl->has_partial && len > 0 && (size_t)len < sizeof sc->tooltip)
+        snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(sc->lang, STR_GRID_TIP_PARTIAL), (double)tl->partial);
+}
+
+static int grid_update(scene *sc, const session *s)
+{
+    scene_grid *g = &sc->grid;
+    g->shown = 0;
+    const session_pane *p0 = &s->pane[0];
+    if (s->overlay != OVERLAY_GRID || !p0->loaded) return 0;
+    const trace *t = &p0->t;
+    if (!g->built || g->key != t || g->key_serial != p0->serial) {
+        if (grid_build(g, t)) { grid_free(g); return -1; }
+        g->key = t;
+        g->key_serial = p0->serial;
+    }
+    g->t = t;
+    g->npasses = (unsigned)t->npasses;
+    g->pass = s->grid_pass < g->npasses ? s->grid_pass : 0;
+    /* the detailed view's step, as a point in the trace: the last of its events */
+    g->at_step = s->grid_at_step && p0->step < p0->m.nsteps;
+    g->cursor = 0;
+    if (g->at_step) {
+        const view_step *st = &p0->m.steps[p0->step];
+        for (size_t i = 0; i < st->count; i++)
+            if (p0->m.order[st->first + i] > g->cursor) g->cursor = p0->m.order[st->first + i];
+    }
+    if (!t->nevents) return 0;
+    if (grid_tiles(g, t, g->pass, &g->tiles, &g->cap_tiles, &g->ntiles, &g->traced)) return -1;
+    unsigned next_traced = 0;
+    g->nnext = 0;
+    if (g->pass + 1 < g->npasses && grid_tiles(g, t, g->pass + 1, &g->next, &g->cap_next, &g->nnext, &next_traced)) return -1;
+    g->out_name = "";
+    g->last_block = -1;
+    unsigned grid = t->passes[g->pass].grid;
+    for (size_t k = g->g.pass_first[g->pass]; k < g->g.pass_first[g->pass + 1]; k++) {
+        const analysis_block *b = &g->g.blocks[k];
+        if (b->has_partial && !g->out_name[0] && b->partial_buf < t->nbuffers) g->out_name = t->buffers[b->partial_buf].name;
+        if (g->ticket[k] >= 0 && (unsigned)g->ticket[k] + 1 == grid) g->last_block = (int)b->block;
+    }
+    for (size_t k = 1; !g->out_name[0] && k < t->nbuffers; k++) /* none traced: the buffer the next pass reads */
+        if (t->buffers[k].pass == g->pass + 1 || (g->pass + 1 >= g->npasses && t->buffers[k].pass == g->pass)) g->out_name = t->buffers[k].name;
+    const ladder_version *v = ladder_find(t->prov.version);
+    int zh = sc->lang == LANG_ZH && v && v->title_zh;
+    snprintf(g->name, sizeof g->name, "%s: %s", t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    /* a GPU trace: the SMs this pass ran on, for a row each */
+    g->npass_sms = 0;
+    g->max_turn = 0;
+    if (g->gpu) {
+        if (g->cap_pass_sms < g->ntiles) {
+            unsigned *q = realloc(g->pass_sms, g->ntiles * sizeof *q);
+            if (!q) return -1;
+            g->pass_sms = q;
+            g->cap_pass_sms = g->ntiles;
+        }
+        for (size_t i = 0; i < g->ntiles; i++) {
+            const scene_tile *tl = &g->tiles[i];
+            if (tl->state == TILE_UNTRACED) continue;
+            if (tl->sm_order > g->max_turn) g->max_turn = tl->sm_order;
+            size_t k = 0;
+            while (k < g->npass_sms && g->pass_sms[k] < tl->sm) k++;
+            if (k < g->npass_sms && g->pass_sms[k] == tl->sm) continue;
+            memmove(g->pass_sms + k + 1, g->pass_sms + k, (g->npass_sms - k) * sizeof *g->pass_sms);
+            g->pass_sms[k] = tl->sm;
+            g->npass_sms++;
+        }
+    }
+    g->shown = 1;
+    grid_tooltip(sc, s);
     return 0;
 }

@@ -69,6 +69,51 @@ typedef struct scene_pane {
     int wrong_result;        /* the result is off its reference by more than rounding */
 } scene_pane;
 
+/* The grid view (OVERLAY_GRID): every block of one pass as a tile, derived from the whole-grid
+ * analysis of pane 0's trace (analysis_grid_build, once per trace). */
+typedef enum scene_tile_state { TILE_WAITING, TILE_RUNNING, TILE_BARRIER, TILE_DONE, TILE_UNTRACED } scene_tile_state;
+
+typedef struct scene_tile {
+    unsigned block;
+    uint8_t state;          /* scene_tile_state */
+    uint8_t has_partial;    /* the partial sum thread 0 stored at element `block` (shown once done) */
+    float partial;
+    int ticket;             /* the ticket its atomic drew (v8), -1: none */
+    unsigned sm;            /* GPU traces: the SM it ran on, */
+    int sm_order;           /*   and its place among that SM's blocks by clock (1 first); 0: no GPU */
+    int64_t read_lo, read_hi; /* elements it read of another pass's (or block's) output; -1: none */
+} scene_tile;
+
+typedef struct scene_grid {
+    int shown;
+    /* derived once per trace (the key: its events) */
+    const trace *key;       /* pane 0's trace, */
+    unsigned key_serial;    /*   as it was when derived */
+    analysis_grid g;
+    int built;
+    int *ticket;            /* per analysis block */
+    int64_t *rd_lo, *rd_hi; /* per analysis block: elements read from buffers other than the input */
+    int *sm_order;          /* per analysis block */
+    /* the pass shown */
+    const trace *t;
+    unsigned pass, npasses;
+    scene_tile *tiles;      /* one per block of the pass's grid */
+    size_t ntiles, cap_tiles;
+    unsigned traced;        /* how many of them were traced */
+    scene_tile *next;       /* the next pass's blocks: what each read of this pass's output */
+    size_t nnext, cap_next;
+    const char *out_name;   /* the buffer this pass writes its partials to */
+    char name[160];         /* "v2: Sequential addressing" */
+    int last_block;         /* the block that drew the last ticket and sums the partials; -1 */
+    int gpu;                /* provenance backend "gpu": SM ids and clocks are real */
+    unsigned nsms;          /* SMs the whole trace ran on */
+    unsigned *pass_sms;     /* the SMs the shown pass's traced blocks ran on, ascending */
+    size_t npass_sms, cap_pass_sms;
+    int max_turn;           /* the most blocks one of them ran */
+    int at_step;            /* states at event `cursor` (the detailed view's step), else at the end */
+    size_t cursor;
+} scene_grid;
+
 typedef struct scene {
     const session *s;
     const theme *th;
@@ -79,6 +124,7 @@ typedef struct scene {
     char diff[300];      /* compare: the two current operations told apart in one line */
     char status[600];
     char tooltip[300];
+    scene_grid grid;
     uint64_t generation;
 } scene;
 

@@ -165,8 +165,85 @@ int session_set_trace(session *s, int p, trace *t, char *err, size_t errlen)
     sp->step = default_step(&sp->m);
     sp->selected = -1;
     sp->warp = sp->slice = -1;
+    sp->serial++;
     s->generation++;
     return 0;
+}
+
+int session_open_block(session *s, unsigned pass, unsigned block, char *err, size_t errlen)
+{
+    view_model m[2];
+    int n = 0;
+    for (; n < 2; n++) { /* both or neither: a pane whose trace lacks the block keeps nothing half-built */
+        session_pane *p = &s->pane[n];
+        if (!p->loaded || (n == 1 && !s->compare)) continue;
+        if (view_build(&m[n], &p->t, pass, block, s->fine, err, errlen)) {
+            if (n == 1 && s->pane[0].loaded) view_free(&m[0]);
+            return -1;
+        }
+    }
+    for (int i = 0; i < 2; i++) {
+        session_pane *p = &s->pane[i];
+        if (!p->loaded || (i == 1 && !s->compare)) continue;
+        view_free(&p->m);
+        p->m = m[i];
+        p->step = p->prev_step = default_step(&p->m);
+        p->selected = -1;
+        p->warp = p->slice = -1;
+    }
+    s->pass = pass;
+    s->block_index = block;
+    s->generation++;
+    return 0;
+}
+
+/* "P/B", or "B" in the grid view's pass */
+static void open_block(session *s, const char *arg)
+{
+    char *end;
+    unsigned long a = strtoul(arg, &end, 10), pass = s->grid_pass, block = a;
+    int bad = end == arg || *arg == '-';
+    if (!bad && *end == '/') {
+        const char *b = end + 1;
+        pass = a;
+        block = strtoul(b, &end, 10);
+        bad = end == b || *b == '-';
+    }
+    char err[300];
+    if (bad || *end || pass > UINT32_MAX || block > UINT32_MAX) {
+        snprintf(err, sizeof err, "open-block: \"%s\" is not P/B or B (a pass and a block index)", arg);
+        status_raw(s, err);
+        return;
+    }
+    if (session_open_block(s, (unsigned)pass, (unsigned)block, err, sizeof err)) {
+        status_raw(s, err);
+        return;
+    }
+    s->overlay = OVERLAY_NONE;
+}
+
+int session_grid_click(const session *s, uint32_t hit, action *a)
+{
+    memset(a, 0, sizeof *a);
+    if (s->overlay != OVERLAY_GRID) return 0;
+    if (HIT_KIND(hit) == HIT_TILE) {
+        a->kind = ACT_OPEN_BLOCK;
+        snprintf(a->s, sizeof a->s, "%u/%lld", s->grid_pass, (long long)HIT_INDEX(hit));
+        return 1;
+    }
+    if (HIT_KIND(hit) == HIT_PASS) {
+        a->kind = ACT_GRID_PASS;
+        a->i = (long)HIT_INDEX(hit) - (long)s->grid_pass;
+        return 1;
+    }
+    return 0;
+}
+
+static void grid_pass(session *s, long delta)
+{
+    const session_pane *p = &s->pane[0];
+    long n = p->loaded ? (long)p->t.npasses : 1, k = (long)s->grid_pass + delta;
+    s->grid_pass = (unsigned)(k < 0 ? 0 : k >= n ? (n > 0 ? n - 1 : 0) : k);
 }
 
 static int load_version(session *s, int p, const char *version)
@@ -180,11 +257,27 @@ static int load_version(session *s, int p, const char *version)
     }
     trace t;
     trace_init(&t);
-    if (s->loader.load(s->loader.ctx, version, &s->brk, &t, note, sizeof note, err, sizeof err) ||
-        session_set_trace(s, p, &t, err, sizeof err)) {
+    if (s->loader.load(s->loader.ctx, version, &s->brk, &t, note, sizeof note, err, sizeof err)) {
         trace_free(&t);
         status_raw(s, err);
         return -1;
+    }
+    if (session_set_trace(s, p, &t, err, sizeof err)) {
+        /* a block opened from the grid view that this capture did not trace: back to block 0 of
+         * pass 0 in every pane, and say so, rather than refuse the version */
+        unsigned pass = s->pass, block = s->block_index;
+        char was[48];
+        s->pass = s->block_index = 0;
+        if ((!pass && !block) || session_set_trace(s, p, &t, err, sizeof err) || session_open_block(s, 0, 0, err, sizeof err)) {
+            s->pass = pass;
+            s->block_index = block;
+            trace_free(&t);
+            status_raw(s, err);
+            return -1;
+        }
+        snprintf(was, sizeof was, "%u/%u", pass, block);
+        status_str(s, STR_GRID_FELL_BACK, was);
+        return 0;
     }
     if (note[0]) status_raw(s, note);
     return 0;
@@ -448,6 +541,13 @@ static void apply_one(session *s, const action *a)
         if (s->overlay == OVERLAY_BENCH && !s->results) status_str(s, STR_NO_RESULTS, NULL);
         break;
     case ACT_BENCH_SIZE: bench_size(s, a->i); break;
+    case ACT_GRID:
+        s->overlay = s->overlay == OVERLAY_GRID ? OVERLAY_NONE : OVERLAY_GRID;
+        if (s->overlay == OVERLAY_GRID) s->grid_pass = s->pass;
+        break;
+    case ACT_GRID_PASS: grid_pass(s, a->i); break;
+    case ACT_GRID_TIME: s->grid_at_step = a->i > 0; break;
+    case ACT_OPEN_BLOCK: open_block(s, a->s); break;
     case ACT_BENCH_GPU:
         if (s->results_set && s->results_set->count) {
             size_t k = 0, n = s->results_set->count;

@@ -16,7 +16,7 @@
 #include "view.h"
 
 /* What the mouse can find: kind in the top byte, pane in bit 23, index below. */
-enum { HIT_CELL = 1, HIT_LANE = 2, HIT_BANK = 3 };
+enum { HIT_CELL = 1, HIT_LANE = 2, HIT_BANK = 3, HIT_TILE = 4, HIT_PASS = 5 }; /* TILE, PASS: the grid view's block of its pass, a pass */
 #define HIT_CODE(kind, pane, index) ((uint32_t)(kind) << 24 | (uint32_t)(pane) << 23 | ((uint32_t)(index) & 0x7FFFFFu))
 #define HIT_KIND(h) ((int)((h) >> 24))
 #define HIT_PANE(h) ((int)((h) >> 23 & 1u))
@@ -63,6 +63,10 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_ANSWER, "answer", ARG_NONE)           \
     X(ACT_REVEAL, "reveal", ARG_NONE)           \
     X(ACT_MENU, "menu", ARG_INT)                \
+    X(ACT_GRID, "grid", ARG_NONE)               \
+    X(ACT_GRID_PASS, "grid-pass", ARG_INT)      \
+    X(ACT_GRID_TIME, "grid-time", ARG_INT)      \
+    X(ACT_OPEN_BLOCK, "open-block", ARG_STR)    \
     X(ACT_SCHEDULE, "schedule", ARG_STR)        \
     X(ACT_DROP, "drop-barrier", ARG_INT)        \
     X(ACT_ESCAPE, "escape", ARG_NONE)           \
@@ -85,7 +89,10 @@ typedef enum act_kind {
  * ACT_LESSON: +1 next step, -1 back. ACT_PICK: a hit code to pick or unpick. ACT_TYPE: text typed
  * into the answer ("\b" erases one character). ACT_MENU: +1/-1 moves the menu's selection, 0 opens it.
  * ACT_SELECT: i is a shared word of pane `pane` (-1: none). ACT_HOVER: i is the hit code under the
- * mouse (panels' codes; 0: nothing), x and y where the mouse is. */
+ * mouse (panels' codes; 0: nothing), x and y where the mouse is. ACT_GRID_PASS: the grid view's pass
+ * moves by i. ACT_GRID_TIME: 1 shows the grid at the detailed view's step, 0 at the end of the
+ * trace. ACT_OPEN_BLOCK: "P/B" (or "B": of the grid view's pass) opens block B of pass P in the
+ * detailed view and closes the grid. */
 typedef struct action {
     act_kind kind;
     long i;
@@ -103,7 +110,7 @@ enum { PANEL_SOURCE, PANEL_PICTURE, PANEL_MEMORY, PANEL_LANES, PANEL_BANKS, PANE
 /* What the top picture shows: chosen by the step (auto) or pinned by the user. */
 typedef enum session_picture { PICTURE_AUTO, PICTURE_TREE, PICTURE_LOADS, PICTURE_SHUFFLE, PICTURE_COUNT } session_picture;
 
-typedef enum session_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_BENCH, OVERLAY_QUIT, OVERLAY_MENU } session_overlay;
+typedef enum session_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_BENCH, OVERLAY_QUIT, OVERLAY_MENU, OVERLAY_GRID } session_overlay;
 
 /* A lesson on screen, as plain state the lesson driver (learn.c) fills from its player and the
  * panels draw: narration, the question, what the user picked or typed, and the feedback. Items
@@ -161,12 +168,15 @@ typedef struct session_pane {
     size_t prev_step; /* where the last move started: motion runs from it to step */
     int warp;         /* the warp whose access the bank picture shows; -1: the worst of the step */
     int slice;        /* the tree's focus window for big blocks, in windows; -1: follows the step */
+    unsigned serial;  /* bumped whenever t is replaced, so what is derived from t knows */
 } session_pane;
 
 typedef struct session {
     session_pane pane[2];
     int compare, fine, playing;
     unsigned pass, block_index; /* the traced block the panes show (--pass, --block-index) */
+    unsigned grid_pass;         /* the pass the grid view shows (OVERLAY_GRID) */
+    int grid_at_step;           /* 1: the grid's states at the detailed view's step; 0: at the end */
     session_picture picture;
     unsigned panels;         /* 1 << PANEL_...: the panels shown; 0 shows them all */
     int no_motion;           /* reduced motion: steps jump */
@@ -202,6 +212,13 @@ int session_init(session *s, const char *theme_dir, session_loader loader, char 
 void session_free(session *s);
 /* Pane p takes ownership of t (a loaded trace) and opens at its first tree step. */
 int session_set_trace(session *s, int p, trace *t, char *err, size_t errlen);
+/* Shows block `block` of pass `pass` in both panes: their view models are rebuilt in place from
+ * the traces they hold, each at its first tree step. 0; -1 with err (the block was not traced),
+ * and then nothing changed. */
+int session_open_block(session *s, unsigned pass, unsigned block, char *err, size_t errlen);
+/* The action for a click on a hit code of the grid view (a tile: open its block; a pass of the
+ * launch plan: show it). 1 with *a filled, or 0 when the code is not the grid's. */
+int session_grid_click(const session *s, uint32_t hit, action *a);
 /* Applies one action. Errors (a version that cannot be captured) go to the status line. */
 void session_apply(session *s, const action *a);
 

@@ -129,6 +129,51 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_LESSON_REVEALED, "The answer: %s", "答案：%s")                                                     \
     X(STR_LESSON_NEXT, "PgDn: next   PgUp: back", "PgDn：下一步   PgUp：上一步")                            \
     X(STR_MENU_TITLE, "Lessons (Down/Up, Enter)", "课程（上下键选择，回车打开）")                              \
+    X(STR_PANE_BLOCK, "%s — pass %u, block %u", "%s — 第 %u 轮，线程块 %u")                                  \
+    X(STR_KEY_GRID, "the whole grid: every block of every pass", "整个网格：每一轮的每个线程块") \
+    X(STR_KEY_GRID_PASS, "grid: the previous / next pass", "网格：上一轮 / 下一轮")                               \
+    X(STR_KEY_GRID_TIME, "grid: states at the detailed view's step / at the end", "网格：详细视图当前步骤时的状态 / 结束时的状态") \
+    X(STR_GRID_TITLE, "%s — pass %u: a grid of %u x %u threads reduces %llu elements",                           \
+      "%s — 第 %u 轮：%u x %u 个线程的网格归约 %llu 个元素")                                                         \
+    X(STR_GRID_PLAN, "launch plan:", "启动计划：")                                                               \
+    X(STR_GRID_PASS, "pass %u: %u x %u, n_in %llu", "第 %u 轮：%u x %u，n_in %llu")                               \
+    X(STR_GRID_WAITING, "not started", "未开始")                                                                 \
+    X(STR_GRID_RUNNING, "running", "运行中")                                                                     \
+    X(STR_GRID_BARRIER, "at a barrier", "在屏障处")                                                               \
+    X(STR_GRID_DONE, "done: its partial sum", "完成：它的部分和")                                                  \
+    X(STR_GRID_UNTRACED, "not traced", "未跟踪")                                                                  \
+    X(STR_GRID_OPEN, "open in the detailed view", "在详细视图中打开")                                              \
+    X(STR_GRID_SOME_TRACED, "%u of %u blocks of this pass were traced: capture with --blocks-traced %u to see them all", \
+      "本轮 %u / %u 个线程块被跟踪：用 --blocks-traced %u 捕获即可看到全部")                                         \
+    X(STR_GRID_AT_STEP, "states at event %zu of %zu, the detailed view's step (End: at the end)",                 \
+      "状态：跟踪的第 %zu / %zu 个事件，即详细视图的当前步骤（End：结束时）")                                           \
+    X(STR_GRID_AT_END, "states at the end of the trace (Home: at the detailed view's step)",                      \
+      "状态：跟踪结束时（Home：详细视图的当前步骤）")                                                                 \
+    X(STR_GRID_FLOW, "pass %u writes its %u partial sums to %s; pass %u's blocks read them:",                      \
+      "第 %u 轮把 %u 个部分和写入 %s；第 %u 轮的线程块读取它们：")                                                     \
+    X(STR_GRID_RESULT, "pass %u writes the result to %s[0]: %.9g (reference %.9g)",                               \
+      "第 %u 轮把结果写入 %s[0]：%.9g（参考值 %.9g）")                                                                \
+    X(STR_GRID_TICKETS, "each block writes its partial to %s, then draws a ticket; block %d drew the last and sums all %u partials:", \
+      "每个线程块把部分和写入 %s，再取一张票；线程块 %d 取到最后一张，汇总全部 %u 个部分和：")                            \
+    X(STR_GRID_TICKETS_UNTRACED, "each block writes its partial to %s, then draws a ticket; the block with the last was not traced", \
+      "每个线程块把部分和写入 %s，再取一张票；取到最后一张票的线程块未被跟踪")                                           \
+    X(STR_GRID_TICKET, "ticket %d", "票 %d")                                                                     \
+    X(STR_GRID_LAST, "last ticket: sums the partials", "最后一张票：汇总部分和")                                     \
+    X(STR_GRID_READS, "pass %u, block %u", "第 %u 轮，线程块 %u")                                                                   \
+    X(STR_GRID_SM, "SM %u #%d", "SM %u #%d")                                                                   \
+    X(STR_GRID_SMS, "GPU trace: each tile names the SM its block ran on and its turn there (#1 first, by that SM's clock); SMs used: %u", \
+      "GPU 跟踪：每格标出线程块运行的 SM 及其在该 SM 上的次序（#1 最先，按该 SM 的时钟）；用到的 SM：%u 个")                    \
+    X(STR_GRID_HIDDEN, "%zu more blocks do not fit: a larger window or Ctrl - shows them", "还有 %zu 个线程块放不下：放大窗口或按 Ctrl - 显示") \
+    X(STR_GRID_KEYS, "Left/Right: pass  |  click a block: open it  |  Home/End: now / end  |  G, Esc: back",       \
+      "左/右：轮次  |  点击线程块：打开  |  Home/End：当前 / 结束  |  G、Esc：返回")                                   \
+    X(STR_GRID_NONE, "no trace to show", "没有可显示的跟踪")                                                        \
+    X(STR_GRID_SM_TITLE, "SMs: a row per SM, its blocks in the order they started there", "SM：每行一个 SM，其线程块按在该 SM 上开始的次序排列") \
+    X(STR_GRID_TIP, "pass %u, block %u: %s; %zu events in %zu phases, %llu warp instructions; click: open it",   \
+      "第 %u 轮，线程块 %u：%s；%zu 个事件，%zu 个阶段，%llu 条线程束指令；点击：打开")                                 \
+    X(STR_GRID_TIP_PARTIAL, "; partial sum %.9g", "；部分和 %.9g")                                              \
+    X(STR_GRID_TIP_UNTRACED, "pass %u, block %u: not traced (--blocks-traced)", "第 %u 轮，线程块 %u：未跟踪（--blocks-traced）") \
+    X(STR_GRID_FELL_BACK, "block %s (pass/block) was not traced in this capture: showing pass 0, block 0 (--blocks-traced traces more)", \
+      "本次捕获没有跟踪线程块 %s（轮/块）：显示第 0 轮线程块 0（--blocks-traced 可跟踪更多）")                             \
     X(STR_KEY_SCHEDULE, "break it: schedule lockstep, independent threads (its:1), adversarial", "破坏它：调度 锁步、独立线程调度（its:1）、对抗式") \
     X(STR_KEY_DROP, "break it: leave out this step's __syncthreads", "破坏它：去掉这一步的 __syncthreads")            \
     X(STR_KEY_UNDROP, "put the __syncthreads back", "恢复 __syncthreads")                                       \

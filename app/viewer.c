@@ -401,6 +401,7 @@ int viewer_window(const viewer_opts *o)
                 uint32_t hit = dl_hit(&c.l, ev.button.x, ev.button.y);
                 if (A->s.lesson.active && A->s.lesson.ask >= ASK_LANES && A->s.lesson.ask <= ASK_CELLS && hit) { a.kind = ACT_PICK; a.i = hit; }
                 else if (HIT_KIND(hit) == HIT_CELL) { a.kind = ACT_SELECT; a.i = HIT_INDEX(hit); a.pane = HIT_PANE(hit); }
+                else if (session_grid_click(&A->s, hit, &a)) {} /* a block or a pass of the grid view */
                 break;
             }
             case SDL_WINDOWEVENT:

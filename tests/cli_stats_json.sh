@@ -15,6 +15,14 @@ if command -v python3 >/dev/null 2>&1; then
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["block"]==128 and len(d["phases"])==9 and d["result"]==d["reference"], d' \
         "$tmp/a.json" || { echo "FAIL: stats --json content"; fail=1; }
 fi
+# --all-blocks: each block's partial sum (the grid view's tiles); v2 over a ramp x[i] = i, block
+# 64: block b sums i from 64 b to 64 b + 63, that is 4096 b + 2016
+"$ws" stats --version v2 --block 64 --n 1024 --data ramp --blocks-traced 16 --all-blocks --json >"$tmp/p.json" ||
+    { echo "FAIL: stats --all-blocks --json"; fail=1; }
+if command -v python3 >/dev/null 2>&1; then
+    python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["partials_all_blocks"]; assert p==[4096*b+2016 for b in range(16)], p' \
+        "$tmp/p.json" || { echo "FAIL: stats --all-blocks partial sums"; fail=1; }
+fi
 "$ws" capture --version v1 --block 128 -o "$tmp/t.json" 2>/dev/null
 "$ws" stats "$tmp/t.json" --json >"$tmp/b.json"
 cmp -s "$tmp/a.json" "$tmp/b.json" || { echo "FAIL: stats of a capture and of its file differ"; diff "$tmp/a.json" "$tmp/b.json" | head; fail=1; }

@@ -45,11 +45,12 @@ echo old >"$tmp/out/keep.gif"
 [ "$(cat "$tmp/out/keep.gif")" = old ] && [ "$(ls -A "$tmp/out")" = keep.gif ] || { echo "FAIL: a failed export touched keep.gif"; fail=1; }
 rm "$tmp/out/keep.gif"
 
-# SVG: valid XML, the version's title and the kernel's line 26 (its indentation kept) as text
+# SVG: valid XML, the version's title (with the pass and block shown) and the kernel's line 26 (its
+# indentation kept) as text
 "$ws" export --version v1 --block 64 --step 9 --size 1280x720 -o "$tmp/out/step.svg" 2>"$tmp/err" || { echo "FAIL: svg: $(cat "$tmp/err")"; fail=1; }
 title=$("$ws" list | awk '$1 == "v1" { print substr($0, 8, 44); exit }' | sed 's/ *$//')
 line=$(sed -n '/sdata\[index\] += sdata\[index + s\];/p' "$root/kernels/v1.cu" | head -1)
-python3 - "$tmp/out/step.svg" "v1: $title" "$line" <<'PY' || fail=1
+python3 - "$tmp/out/step.svg" "v1: $title — pass 0, block 0" "$line" <<'PY' || fail=1
 import sys, xml.etree.ElementTree as ET
 path, title, line = sys.argv[1], sys.argv[2], sys.argv[3]
 root = ET.parse(path).getroot()

@@ -1,6 +1,7 @@
 /* The layout at the rooms the viewer is used in: at 1024x768, 1280x720, 1366x768, 1920x1080 and
  * 3840x2160, at three text scales (1, Ctrl+ twice, presenter mode), in English and Chinese, for a
- * small block, a 1024-thread block, compare, the help and the benchmark view: every text box lies
+ * small block, a 1024-thread block, compare, the help, the grid view (every block traced, one
+ * traced, v8's tickets, the last pass, a GPU trace's SMs) and the benchmark view: every text box lies
  * inside its panel and no text box overlaps another. Presenter text is at least 24 px at 768 lines. */
 #include <SDL_ttf.h>
 #include <stdlib.h>
@@ -79,6 +80,36 @@ int main(void)
     CHECK(fixture_open(&f, "v0", 1024, NULL, 3840, 2160) == 0, "setup 1024");
     fixture_act(&f, "seek-phase:1,step:1");
     rooms(&f, "v0 block 1024");
+    fixture_close(&f);
+
+    /* the grid view: 256 blocks all traced, then only one traced (the rest say so), the last pass */
+    CHECK(fixture_open(&f, "v2", 256, NULL, 3840, 2160) == 0, "setup grid");
+    f.cap.n = 1u << 16;
+    f.cap.blocks_traced = 256;
+    fixture_act(&f, "version:v2,grid");
+    CHECK(f.s.overlay == OVERLAY_GRID && f.s.pane[0].t.passes[0].grid == 256, "grid: %s", f.s.status_text);
+    rooms(&f, "grid v2 2^16");
+    fixture_act(&f, "grid-pass:1");
+    rooms(&f, "grid v2 2^16, pass 1");
+    f.cap.blocks_traced = 1;
+    fixture_act(&f, "version:v2,grid-pass:-1,grid-time:1");
+    CHECK(f.s.overlay == OVERLAY_GRID, "the grid should stay open across a capture");
+    rooms(&f, "grid v2 2^16, one block traced");
+    f.cap.n = 1u << 18;
+    f.cap.blocks_traced = 64;
+    fixture_act(&f, "version:v8,grid-time:0");
+    rooms(&f, "grid v8 2^18");
+    /* as a GPU trace of an H100 would read: 256 blocks over 132 SMs, a row for each */
+    f.cap.n = 1u << 16;
+    f.cap.blocks_traced = 256;
+    fixture_act(&f, "version:v2");
+    trace *gt = &f.s.pane[0].t;
+    snprintf(gt->prov.backend, sizeof gt->prov.backend, "gpu");
+    for (size_t i = 0; i < gt->nevents; i++) {
+        gt->events[i].sm = gt->events[i].block % 132;
+        gt->events[i].clock = 5000 + 100 * (uint64_t)gt->events[i].block + i % 17;
+    }
+    rooms(&f, "grid v2 2^16 on 132 SMs");
     fixture_close(&f);
 
     results res;
