@@ -91,26 +91,6 @@ static void print_help(void)
 
 /* ---- flags ---- */
 
-static int parse_u64(const char *flag, const char *s, uint64_t lo, uint64_t hi, uint64_t *out)
-{
-    char *end;
-    errno = 0;
-    if (!s || *s < '0' || *s > '9') goto bad; /* strtoull would skip spaces and take a sign */
-    unsigned long long v = strtoull(s, &end, 10);
-    if (!errno && v == 2 && end[0] == '^' && end[1] >= '0' && end[1] <= '9') { /* 2^k, as the README writes sizes */
-        unsigned long long k = strtoull(end + 1, &end, 10);
-        if (k > 63) goto bad;
-        v = 1ull << k;
-    }
-    if (errno || *end || v < lo || v > hi) goto bad;
-    *out = v;
-    return 0;
-bad:
-    fprintf(stderr, "warpscope: %s expects a whole number from %" PRIu64 " to %" PRIu64 ", got \"%s\"\n", flag, lo, hi,
-            s ? s : "");
-    return -1;
-}
-
 typedef struct cli {
     capture_desc cap;
     const char *backend;
@@ -414,42 +394,40 @@ static int cmd_export(int argc, char **argv)
     export_opts eo;
     memset(&eo, 0, sizeof eo);
     eo.from = eo.to = -1;
-    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    /* export's own flags; the rest are render's (parse_viewer) */
+    enum { X_FROM, X_TO, X_FPS, X_SPEED, X_LESSON, X_NO_MOTION, X_FRAMES, X_BENCH, X_COUNT };
+    static const cli_spec specs[X_COUNT] = {
+        [X_FROM] = {"--from", CLI_NUMBER, 0, 100000000, NULL}, [X_TO] = {"--to", CLI_NUMBER, 0, 100000000, NULL},
+        [X_FPS] = {"--fps", CLI_TEXT, 0, 0, NULL},             [X_SPEED] = {"--speed", CLI_TEXT, 0, 0, NULL},
+        [X_LESSON] = {"--lesson", CLI_TEXT, 0, 0, "a lesson"},  [X_NO_MOTION] = {"--no-motion", CLI_SWITCH, 0, 0, NULL},
+        [X_FRAMES] = {"--frames", CLI_TEXT, 0, 0, NULL},        [X_BENCH] = {"--bench", CLI_TEXT, 0, 0, NULL}};
+    cli_value v[X_COUNT];
+    char **rest = calloc((size_t)argc + 1, sizeof *rest), why[400];
     int nrest = 0;
     if (!rest) return usage_error("out of memory%s%s", "", "");
-    for (int i = 0; i < argc; i++) {
-        static const char *const valued[] = {"--from", "--to", "--fps", "--speed", "--lesson", NULL};
-        size_t alen = strcspn(argv[i], "=");
-        int k = -1;
-        for (int j = 0; valued[j]; j++)
-            if (strlen(valued[j]) == alen && !strncmp(argv[i], valued[j], alen)) k = j;
-        if (!strcmp(argv[i], "--no-motion")) { eo.no_motion = 1; continue; }
-        if (!strcmp(argv[i], "--frames") || !strcmp(argv[i], "--bench") || !strncmp(argv[i], "--frames=", 9) || !strncmp(argv[i], "--bench=", 8)) {
-            free(rest);
-            return usage_error("%s is for warpscope render (export writes frames with -o FOLDER)%s", argv[i], "");
-        }
-        if (k < 0) { rest[nrest++] = argv[i]; continue; }
-        const char *name = valued[k], *val = argv[i][alen] == '=' ? argv[i] + alen + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!val) { free(rest); return usage_error("%s needs a value%s", name, ""); }
-        uint64_t u;
+    if (cli_scan_known(specs, X_COUNT, argc, argv, v, rest, &nrest, why, sizeof why)) { free(rest); return usage_error("%s%s", why, ""); }
+    if (v[X_FRAMES].given || v[X_BENCH].given) {
+        free(rest);
+        return usage_error("%s is for warpscope render (export writes frames with -o FOLDER)%s", specs[v[X_FRAMES].given ? X_FRAMES : X_BENCH].name, "");
+    }
+    if (v[X_FROM].given) eo.from = (long)v[X_FROM].num;
+    if (v[X_TO].given) eo.to = (long)v[X_TO].num;
+    eo.no_motion = v[X_NO_MOTION].given;
+    eo.lesson = v[X_LESSON].text;
+    static const struct { int flag; double lo, hi; } reals[] = {{X_FPS, 1, EXPORT_FPS_MAX}, {X_SPEED, 0.1, 60}};
+    for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
+        const cli_value *x = &v[reals[k].flag];
+        if (!x->given) continue;
         char *end;
-        double d;
-        if (k <= 1) {
-            if (parse_u64(name, val, 0, 100000000, &u)) { free(rest); return EXIT_BAD; }
-            if (k == 0) eo.from = (long)u; else eo.to = (long)u;
-        } else if (k <= 3) {
-            double lo = k == 2 ? 1 : 0.1, hi = k == 2 ? EXPORT_FPS_MAX : 60;
-            errno = 0;
-            d = strtod(val, &end);
-            if (errno || end == val || *end || !(d >= lo && d <= hi)) {
-                free(rest);
-                fprintf(stderr, "warpscope: %s expects a number from %g to %g, got \"%s\"\n", name, lo, hi, val);
-                return EXIT_BAD;
-            }
-            if (k == 2) eo.fps = d; else eo.speed = d;
-        } else {
-            eo.lesson = val;
+        errno = 0;
+        double d = strtod(x->text, &end);
+        if (errno || end == x->text || *end || !(d >= reals[k].lo && d <= reals[k].hi)) {
+            free(rest);
+            fprintf(stderr, "warpscope: %s expects a number from %g to %g, got \"%s\"\n", specs[reals[k].flag].name, reals[k].lo, reals[k].hi, x->text);
+            return EXIT_BAD;
         }
+        if (reals[k].flag == X_FPS) eo.fps = d;
+        else eo.speed = d;
     }
     int rc = parse_viewer(nrest, rest, &eo.v, 1);
     free(rest);
