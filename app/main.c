@@ -1075,20 +1075,16 @@ static int cmd_lesson(int argc, char **argv)
         return usage_error("lesson takes check FILE..., list [--dir DIR] or print FILE [--lang en|zh]%s%s", "", "");
     char err[1600];
     if (!strcmp(argv[0], "print")) {
-        const char *file = NULL;
+        static const cli_spec specs[] = {{"--lang", CLI_TEXT, 0, 0, NULL}};
+        cli_value v[1];
+        const char *pos[1], *file = NULL;
+        size_t npos;
+        if (cli_scan(specs, 1, argc - 1, argv + 1, v, pos, 1, &npos, err, sizeof err))
+            return usage_error("%s (lesson print FILE [--lang en|zh])%s", err, "");
         lesson_lang lang = LESSON_EN;
-        for (int i = 1; i < argc; i++) {
-            const char *val = !strcmp(argv[i], "--lang") && i + 1 < argc ? argv[++i] : !strncmp(argv[i], "--lang=", 7) ? argv[i] + 7 : NULL;
-            if (val) {
-                if (!strcmp(val, "en")) lang = LESSON_EN;
-                else if (!strcmp(val, "zh")) lang = LESSON_ZH;
-                else return usage_error("--lang must be en or zh, got \"%s\"%s", val, "");
-            } else if (argv[i][0] == '-' || file) {
-                return usage_error("unexpected argument \"%s\" (lesson print FILE [--lang en|zh])%s", argv[i], "");
-            } else {
-                file = argv[i];
-            }
-        }
+        if (v[0].given && !strcmp(v[0].text, "zh")) lang = LESSON_ZH;
+        else if (v[0].given && strcmp(v[0].text, "en")) return usage_error("--lang must be en or zh, got \"%s\"%s", v[0].text, "");
+        if (npos) file = pos[0];
         if (!file) return usage_error("lesson print needs a lesson file%s%s", "", "");
         return lesson_print(file, lang);
     }
@@ -1107,12 +1103,13 @@ static int cmd_lesson(int argc, char **argv)
         }
         return bad ? EXIT_BAD : 0;
     }
-    const char *dir = WS_LESSON_DIR;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--dir") && i + 1 < argc) dir = argv[++i];
-        else if (!strncmp(argv[i], "--dir=", 6)) dir = argv[i] + 6;
-        else return usage_error("unexpected argument \"%s\" (lesson list [--dir DIR])%s", argv[i], "");
-    }
+    static const cli_spec dir_spec[] = {{"--dir", CLI_TEXT, 0, 0, "a folder"}};
+    cli_value dv[1];
+    const char *dpos[1];
+    size_t dnpos;
+    if (cli_scan(dir_spec, 1, argc - 1, argv + 1, dv, dpos, 0, &dnpos, err, sizeof err))
+        return usage_error("%s (lesson list [--dir DIR])%s", err, "");
+    const char *dir = dv[0].given ? dv[0].text : WS_LESSON_DIR;
     size_t n;
     char **files = lesson_files(dir, &n);
     if (!n) { free(files); fprintf(stderr, "warpscope: %s: no lesson files (*.json) there\n", dir); return EXIT_BAD; }
