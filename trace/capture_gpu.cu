@@ -175,7 +175,7 @@ extern "C" int capture_gpu(const capture_desc *d, trace *t, char *err, size_t er
         delete x;
         return -1;
     }
-    capture_backend b = {x, gpu_describe, gpu_alloc, gpu_launch, gpu_read, gpu_error, nullptr}; // no plan callback: the GPU runs a pass at once
+    capture_backend b = {x, gpu_describe, gpu_alloc, gpu_launch, gpu_read, gpu_error, nullptr}; /* no plan: it is optional */
     int rc = capture_run(d, &b, t, err, errlen);
     for (void *p : x->bufs) cudaFree(p);
     cudaFree(x->events);

@@ -76,6 +76,9 @@ static void w_var(wbuf *w, uint64_t v)
 static uint64_t zigzag(int64_t v) { return ((uint64_t)v << 1) ^ (uint64_t)(v >> 63); }
 static int64_t unzigzag(uint64_t v) { return (int64_t)(v >> 1) ^ -(int64_t)(v & 1); }
 
+/* base + a zigzag delta; 0 when the sum does not fit (a hostile delta), which the caller refuses */
+static int add_delta(int64_t base, uint64_t zz, int64_t *out) { return !__builtin_add_overflow(base, unzigzag(zz), out); }
+
 static void w_str(wbuf *w, const char *s)
 {
     size_t n = strlen(s);
@@ -383,7 +386,7 @@ static void read_bin(rbuf *r, trace *t)
     t->events = big_alloc(n * sizeof *t->events);
     t->lane_addr = big_alloc(nl * sizeof *t->lane_addr);
     t->values = big_alloc(nv * sizeof *t->values);
-    if (t->events) memset(t->events, 0, (n ? n : 1) * sizeof *t->events);
+    if (t->events) memset(t->events, 0, n * sizeof *t->events); /* big_alloc(0) gives 1 byte */
     if (!t->events || !t->lane_addr || !t->values) { r_fail(r, "out of memory for %zu events", n); return; }
     t->cap_vals = nv ? nv : 1;
     t->cap_events = n ? n : 1;
@@ -402,8 +405,7 @@ static void read_bin(rbuf *r, trace *t)
     }
     int64_t block = 0;
     for (size_t i = 0; i < n && !r->failed; i++) {
-        block += unzigzag(r_var(r, "events.block"));
-        if (block < 0 || block > UINT32_MAX) { r_fail(r, "events[%zu].block: out of range", i); return; }
+        if (!add_delta(block, r_var(r, "events.block"), &block) || block < 0 || block > UINT32_MAX) { r_fail(r, "events[%zu].block: out of range", i); return; }
         ev[i].block = (uint32_t)block;
     }
     for (size_t i = 0; i < n && !r->failed; i++) {
@@ -462,7 +464,8 @@ static void read_bin(rbuf *r, trace *t)
         if (!trace_kind_has_data((trace_kind)e->kind)) continue;
         size_t k = (size_t)trace_popcount(e->mask);
         for (size_t j = 0; j < k; j++) {
-            int64_t a = prev + unzigzag(r_var(r, "lanes.address"));
+            int64_t a = 0;
+            if (!add_delta(prev, r_var(r, "lanes.address"), &a)) a = -1; /* refused just below */
             prev = a;
             t->lane_addr[e->lanes + j] = a;
             int bad = e->kind == TRACE_SHUFFLE ? (a < 0 || a >= BIN_WARP_SIZE)
