@@ -4,7 +4,7 @@
 For each version at block 256 and n = 2^16, Nsight Compute profiles the first launch of pass 0 of
 the plain kernel (inside `warpscope bench`), and `warpscope stats --all-blocks` predicts the same
 launch from the emulator with every block traced. Writes a markdown table.
-usage: ncu-crosscheck.py WARPSCOPE OUT.md
+usage: ncu-crosscheck.py WARPSCOPE OUT.md [N]   (N: elements, default 2^16)
 """
 import csv
 import datetime
@@ -23,7 +23,7 @@ METRICS = {
     "div_branches": "smsp__sass_branch_targets_threads_divergent.sum",
     "branches": "smsp__sass_branch_targets.sum",
 }
-N = 65536
+N = int(sys.argv[3]) if len(sys.argv) > 3 else 65536
 
 
 def ncu(ws, version):
