@@ -212,11 +212,17 @@ const char *dl_item_text(const dl_list *l, const dl_item *it) { return l->text +
 
 int dl_rect_has(dl_rect r, int x, int y) { return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h; }
 
-uint32_t dl_hit(const dl_list *l, int x, int y)
+const dl_item *dl_hit_item(const dl_list *l, int x, int y)
 {
     for (size_t i = l->n; i-- > 0;)
-        if (l->items[i].hit && dl_rect_has(l->items[i].r, x, y)) return l->items[i].hit;
-    return 0;
+        if (l->items[i].hit && dl_rect_has(l->items[i].r, x, y)) return &l->items[i];
+    return NULL;
+}
+
+uint32_t dl_hit(const dl_list *l, int x, int y)
+{
+    const dl_item *it = dl_hit_item(l, x, y);
+    return it ? it->hit : 0;
 }
 
 int dl_rect_inside(dl_rect o, dl_rect i)

@@ -103,8 +103,9 @@ int dl_textf(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c
 
 /* The text of an item (not NUL-terminated: item->len bytes). */
 const char *dl_item_text(const dl_list *l, const dl_item *it);
-/* The topmost item with a hit code under (x, y): its code, or 0. */
+/* The topmost item with a hit code under (x, y): its code, or 0; the item itself, or NULL. */
 uint32_t dl_hit(const dl_list *l, int x, int y);
+const dl_item *dl_hit_item(const dl_list *l, int x, int y);
 
 /* Next code point of UTF-8 text; malformed bytes read as U+FFFD, one byte each. */
 uint32_t dl_utf8_next(const char **s);

@@ -613,7 +613,7 @@ static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     line_at(u, in, row++, th->dim, DL_FONT_UI, b);
 }
 
-static void draw_timeline(ui *u, const scene_pane *p, dl_rect r)
+static void draw_timeline(ui *u, int pi, const scene_pane *p, dl_rect r)
 {
     const view_model *m = p->m;
     char title[200];
@@ -621,7 +621,7 @@ static void draw_timeline(ui *u, const scene_pane *p, dl_rect r)
     dl_rect in = panel(u, "timeline", r, title);
     if (in.h < 4) return;
     dl_rect bar = {in.x, in.y + 3, in.w, in.h - 3};
-    dl_fill(u->l, bar, u->th->idle);
+    dl_fill_hit(u->l, bar, u->th->idle, HIT_CODE(HIT_TIMELINE, pi, 0)); /* click or drag: seek */
     size_t ns = m->nsteps ? m->nsteps : 1;
     int px = bar.x + (int)((double)(p->step + 1) / (double)ns * bar.w);
     dl_fill(u->l, (dl_rect){bar.x, bar.y, px - bar.x, bar.h}, u->th->accent);
@@ -685,7 +685,7 @@ static void draw_pane(ui *u, int pi, dl_rect r)
         default: draw_banks(u, pi, bp, pr, waves); break;
         }
     }
-    if (has_timeline)     draw_timeline(u, p, (dl_rect){r.x, r.y + r.h - tl_h, r.w, tl_h});
+    if (has_timeline)     draw_timeline(u, pi, p, (dl_rect){r.x, r.y + r.h - tl_h, r.w, tl_h});
 }
 
 /* ---------- benchmark view ---------- */

@@ -123,6 +123,19 @@ static void lesson_request(session *s, int kind, long arg)
     s->lesson.request_arg = arg;
 }
 
+int session_timeline_seek(const session *s, uint32_t hit, int bar_x, int bar_w, int x, action *a)
+{
+    const session_pane *p = &s->pane[HIT_PANE(hit)];
+    if (HIT_KIND(hit) != HIT_TIMELINE || !p->loaded || !p->m.nsteps || bar_w <= 0) return 0;
+    long st = (long)((double)(x - bar_x) / bar_w * (double)p->m.nsteps); /* the bar shows step k up to (k+1)/n */
+    if (st < 0) st = 0;
+    if (st >= (long)p->m.nsteps) st = (long)p->m.nsteps - 1;
+    memset(a, 0, sizeof *a);
+    a->kind = ACT_SEEK_STEP;
+    a->i = st;
+    return 1;
+}
+
 const theme *session_theme(const session *s) { return &s->themes[s->theme_index & 1]; }
 
 const char *session_next_version(const char *id)

@@ -16,7 +16,7 @@
 #include "view.h"
 
 /* What the mouse can find: kind in the top byte, pane in bit 23, index below. */
-enum { HIT_CELL = 1, HIT_LANE = 2, HIT_BANK = 3, HIT_TILE = 4, HIT_PASS = 5 }; /* TILE, PASS: the grid view's block of its pass, a pass */
+enum { HIT_CELL = 1, HIT_LANE = 2, HIT_BANK = 3, HIT_TILE = 4, HIT_PASS = 5, HIT_TIMELINE = 6 }; /* TILE, PASS: the grid view's block of its pass, a pass */
 #define HIT_CODE(kind, pane, index) ((uint32_t)(kind) << 24 | (uint32_t)(pane) << 23 | ((uint32_t)(index) & 0x7FFFFFu))
 #define HIT_KIND(h) ((int)((h) >> 24))
 #define HIT_PANE(h) ((int)((h) >> 23 & 1u))
@@ -223,6 +223,9 @@ int session_grid_click(const session *s, uint32_t hit, action *a);
 void session_apply(session *s, const action *a);
 
 const theme *session_theme(const session *s);
+/* A click or drag at x on a pane's timeline bar (bar_x, bar_w: where the bar was drawn): the seek
+ * to the step under x, in *a. 0 when hit is not a timeline. */
+int session_timeline_seek(const session *s, uint32_t hit, int bar_x, int bar_w, int x, action *a);
 /* The version after `id` in the ladder (C's compare partner). */
 const char *session_next_version(const char *id);
 

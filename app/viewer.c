@@ -349,6 +349,7 @@ int viewer_window(const viewer_opts *o)
     if (!win) { snprintf(err, sizeof err, "cannot open a window: %s", SDL_GetError()); goto fail; }
     int need_canvas = 1, dirty = 1;
     unsigned shots = 0, fulls = 0, moves = A->s.motion_serial, exports = 0;
+    int scrubbing = 0; /* the left button went down on a timeline: dragging seeks */
     Uint32 move_start = 0;
     double t = 1.0;
     const char *inj = o->keys;
@@ -392,13 +393,20 @@ int viewer_window(const viewer_opts *o)
             case SDL_QUIT: A->s.quit = 1; break;
             case SDL_KEYDOWN: a = keys_action(&A->s, ev.key.keysym.sym, ev.key.keysym.mod); break;
             case SDL_MOUSEMOTION:
+                if (scrubbing && (ev.motion.state & SDL_BUTTON_LMASK)) { /* dragging along the timeline */
+                    const dl_item *it = dl_hit_item(&c.l, ev.motion.x, ev.motion.y);
+                    if (it && session_timeline_seek(&A->s, it->hit, it->r.x, it->r.w, ev.motion.x, &a)) break;
+                }
                 a.kind = ACT_HOVER;
                 a.i = dl_hit(&c.l, ev.motion.x, ev.motion.y);
                 a.x = ev.motion.x;
                 a.y = ev.motion.y;
                 break;
+            case SDL_MOUSEBUTTONUP: scrubbing = 0; break;
             case SDL_MOUSEBUTTONDOWN: {
-                uint32_t hit = dl_hit(&c.l, ev.button.x, ev.button.y);
+                const dl_item *hit_item = dl_hit_item(&c.l, ev.button.x, ev.button.y);
+                uint32_t hit = hit_item ? hit_item->hit : 0;
+                if (HIT_KIND(hit) == HIT_TIMELINE) { scrubbing = session_timeline_seek(&A->s, hit, hit_item->r.x, hit_item->r.w, ev.button.x, &a); break; }
                 if (A->s.lesson.active && A->s.lesson.ask >= ASK_LANES && A->s.lesson.ask <= ASK_CELLS && hit) { a.kind = ACT_PICK; a.i = hit; }
                 else if (HIT_KIND(hit) == HIT_CELL) { a.kind = ACT_SELECT; a.i = HIT_INDEX(hit); a.pane = HIT_PANE(hit); }
                 else if (session_grid_click(&A->s, hit, &a)) {} /* a block or a pass of the grid view */

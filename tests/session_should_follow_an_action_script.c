@@ -43,6 +43,19 @@ int main(void)
     CHECK(f.s.fine && holds && phase_of(p0) == ph, "fine: the place is lost (phase %u, was %u)", phase_of(p0), ph);
     fixture_act(&f, "fine");
     CHECK(phase_of(p0) == ph, "fine off: phase %u, was %u", phase_of(p0), ph);
+    /* the timeline: a click three quarters along the bar seeks to step floor(0.75 * steps) */
+    fixture_frame(&f, 1024, 768, 0);
+    const dl_item *bar = NULL;
+    for (size_t i = 0; i < f.l.n && !bar; i++)
+        if (HIT_KIND(f.l.items[i].hit) == HIT_TIMELINE) bar = &f.l.items[i];
+    CHECK(bar != NULL, "the timeline bar is not clickable");
+    action seek;
+    int x = bar ? bar->r.x + bar->r.w * 3 / 4 : 0;
+    if (bar && session_timeline_seek(&f.s, bar->hit, bar->r.x, bar->r.w, x, &seek)) {
+        session_apply(&f.s, &seek);
+        size_t want = (size_t)((double)(x - bar->r.x) / bar->r.w * (double)p0->m.nsteps);
+        CHECK(p0->step == want, "a click at 3/4 of the timeline: step %zu, %zu expected", p0->step, want);
+    }
     /* quitting asks once; any other action keeps the session */
     fixture_act(&f, "escape");
     CHECK(f.s.overlay == OVERLAY_QUIT && !f.s.quit, "Esc in the main view should ask");
