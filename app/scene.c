@@ -1,7 +1,6 @@
 /* scene: see scene.h. */
 #include "scene.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -181,9 +180,9 @@ static void hazards(scene_pane *p)
             if ((h->first.event == ev || h->second.event == ev) && p->hz_nstep < 4) { p->hz_step[p->hz_nstep++] = i; break; }
         }
     }
-    /* a tree sums exactly up to rounding: (log2 n + 2) ulps of the sum of magnitudes is generous */
-    double tol = 1e-6 * fabs(t->reference) + 1e-3;
-    p->wrong_result = fabs((double)t->result - t->reference) > tol;
+    /* the capture's own tolerance (capture_tolerance, carried in the trace); an older trace without
+     * one is not judged */
+    p->wrong_result = trace_result_ok(t) == 0;
 }
 
 static session_picture pick_picture(const scene_pane *p, session_picture pinned)
