@@ -1,7 +1,7 @@
 /* v8: single pass: the last block to finish adds up the partial sums.
  *
  * Changed from v7: no second launch. Each block writes its partial sum, makes it visible to the
- * whole GPU with a fence (release), then takes a ticket with atomicInc; the block that draws the
+ * whole GPU with __threadfence(), then takes a ticket with atomicInc; the block that draws the
  * last ticket fences again (so it sees every partial the others published) and adds them up
  * itself. The loads are laid out for the DRAM: a block reads whole tiles of TILE_ROWS rows of
  * blockSize float4s, all TILE_ROWS 16-byte loads issued before the first add, so each tile is
@@ -68,16 +68,13 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     sum = blockReduceSum<blockSize>(sum, warpSums);
 
     // publish this block's partial (release: the fence orders the store before the ticket), then
-    // count the block out; the last block fences again (acquire) before it reads the others. An
-    // acquire-release fence is all this handshake needs; __threadfence() is a sequentially
-    // consistent one (fence.sc), which also orders this thread against every other fence: more
-    // than a ticket needs, and every block waits on it while it holds its slot with no loads in flight
+    // count the block out; the last block fences again (acquire) before it reads the others
     if (tid == 0) {
         g_odata[blockIdx.x] = sum;
-        fence_acq_rel_gpu();
+        __threadfence();
         unsigned int ticket = atomicInc(retirementCount, gridDim.x);
         amLast[0] = (ticket == gridDim.x - 1);
-        if (amLast[0]) fence_acq_rel_gpu();
+        if (amLast[0]) __threadfence();
     }
     __syncthreads();
 

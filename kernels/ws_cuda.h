@@ -204,10 +204,6 @@ static inline void ws_plain_op(int kind, unsigned line, unsigned mask)
 inline void __syncthreads(unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_BARRIER, line, 0); }
 inline void __syncwarp(unsigned mask = 0xffffffffu, unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_WARP_SYNC, line, mask); }
 inline void __threadfence(unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_FENCE, line, 0); }
-/* an acquire-release fence at GPU scope (fence.acq_rel.gpu), where __threadfence is sequentially
- * consistent (fence.sc.gpu): for a store-then-ticket handshake the two mean the same, and here both
- * are the fence the race checker pairs with an atomic */
-inline void fence_acq_rel_gpu(unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_FENCE, line, 0); }
 
 static inline float ws_shfl(unsigned mask, float v, int mode, int arg, int width, unsigned line)
 {
@@ -275,7 +271,6 @@ struct ws_args {
 
 #elif defined(WS_GPU_TRACE)
 /* ======================= nvcc, traced on the GPU ======================= */
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 #include <stdint.h>
 
@@ -449,11 +444,6 @@ __device__ inline void ws_threadfence(unsigned line)
     ws_record(TRACE_FENCE, line, -1, 0, 0, nullptr, 0);
     __threadfence();
 }
-__device__ inline void ws_fence_acq_rel(unsigned line)
-{
-    ws_record(TRACE_FENCE, line, -1, 0, 0, nullptr, 0);
-    cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_device);
-}
 __device__ inline float ws_shfl_down(unsigned line, unsigned mask, float v, unsigned delta, int width = 32)
 {
     float r = __shfl_down_sync(mask, v, delta, width);
@@ -472,7 +462,6 @@ __device__ inline unsigned ws_atomic_inc(unsigned line, global_ptr<unsigned> q, 
 #define __syncthreads() ws_syncthreads(__LINE__)
 #define __syncwarp(...) ws_syncwarp{__LINE__}(__VA_ARGS__)
 #define __threadfence() ws_threadfence(__LINE__)
-#define fence_acq_rel_gpu() ws_fence_acq_rel(__LINE__)
 #define __shfl_down_sync(...) ws_shfl_down(__LINE__, __VA_ARGS__)
 #define atomicInc(q, limit) ws_atomic_inc(__LINE__, q, limit)
 
@@ -508,7 +497,6 @@ __attribute__((global)) void ws_run_kernel(F f)
 #define WS_BLOCK_VAR ws_block_
 #else
 /* ======================= nvcc, plain ======================= */
-#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 template <class T>
@@ -521,10 +509,6 @@ template <class T>
 using shared_plain = T *;
 
 __device__ __forceinline__ const float4 *as_float4(const float *p) { return reinterpret_cast<const float4 *>(p); }
-
-/* an acquire-release fence at GPU scope (fence.acq_rel.gpu); __threadfence() is the sequentially
- * consistent fence.sc.gpu, which a store-then-ticket handshake does not need */
-__device__ __forceinline__ void fence_acq_rel_gpu() { cuda::atomic_thread_fence(cuda::memory_order_acq_rel, cuda::thread_scope_device); }
 
 struct ws_args {
     const float *in;

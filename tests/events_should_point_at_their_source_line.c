@@ -1,8 +1,7 @@
 /* Every event of every version points at a line of its own kernel file that holds what made it:
  * a shuffle's line calls __shfl, a barrier's __syncthreads, a warp sync's __syncwarp, an atomic's
- * atomicInc, a fence's line a fence (__threadfence or fence_acq_rel_gpu), and a memory access's line
- * indexes an array. This catches events attributed to another file's lines (two files defining
- * the same helper, for one). */
+ * atomicInc, a fence's __threadfence, and a memory access's line indexes an array. This catches
+ * events attributed to another file's lines (two files defining the same helper, for one). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,7 +61,7 @@ int main(void)
             line_text(text, ev->line, l, sizeof l);
             const char *want = ev->kind == TRACE_SHUFFLE ? "__shfl" : ev->kind == TRACE_BARRIER ? "__syncthreads"
                              : ev->kind == TRACE_WARP_SYNC ? "__syncwarp" : ev->kind == TRACE_GLOBAL_ATOMIC ? "atomicInc"
-                             : ev->kind == TRACE_FENCE ? "fence" : "[";
+                             : ev->kind == TRACE_FENCE ? "__threadfence" : "[";
             if (!strstr(l, want)) {
                 bad++;
                 CHECK(0, "%s: a %s event at line %u, which reads \"%s\"", v->id, trace_kind_label((trace_kind)ev->kind), ev->line, l);
