@@ -468,6 +468,7 @@ static void draw_loads(ui *u, const scene_pane *p, dl_rect r)
     int64_t nrows = (p->load_hi - base) / per_row + 1;
     int text_rows = p->nsectors < 8 ? p->nsectors : 8;
     int strip_h = in.h - (text_rows > 0 ? (text_rows + 1) / 2 : 0) * u->lh;
+    if (strip_h < u->lh / 2) strip_h = in.h < u->lh / 2 ? in.h : u->lh / 2; /* the strip before the sector lines */
     int rh = nrows ? strip_h / (int)nrows : strip_h, cw = (int)(in.w / per_row);
     if (rh > u->lh) rh = u->lh;
     if (cw < 1) cw = 1;
@@ -525,6 +526,7 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
     if (rh > 3 * u->lh) rh = 3 * u->lh;
     int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
     if (bh > vh + 4) bh = vh + 4;
+    if (bh < vh + 2 && rh - (vh + 2) >= 6) bh = vh + 2; /* the values before the arrows' room */
     if (cw < 2 || rh < 4) return;
     dl_clip(u->l, in);
     for (int level = first; level <= last; level++) {
@@ -629,8 +631,10 @@ static void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int co
 static void draw_picture(ui *u, int pi, const scene_pane *p, dl_rect r)
 {
     if (p->has_regs && p->picture != PICTURE_TREE) { /* the register under the loads or the shuffles */
-        int cols = registers_cols(u, p, r.w, r.h / 2), h = registers_height(u, cols);
-        if (h <= r.h / 2) {
+        /* the load strip gets by with a few rows; the shuffles need room for their arrows */
+        int max_h = p->picture == PICTURE_LOADS ? r.h - (u->lh + u->lh / 2 + 2 * u->pad + u->pad / 2) : r.h / 2;
+        int cols = registers_cols(u, p, r.w, max_h), h = registers_height(u, cols);
+        if (h <= max_h) {
             draw_registers(u, pi, p, (dl_rect){r.x, r.y + r.h - h, r.w, h}, cols);
             r.h -= h + u->pad / 2;
         }
