@@ -617,13 +617,14 @@ static void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int co
     dl_rect in = panel(u, "registers", r, title);
     const theme *th = u->th;
     int cw = in.w / cols, ch = u->lh + 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    int hold = holding_back(u); /* a lesson asks before it shows: the values wait for the answer */
     for (int l = 0; l < WARP_SIZE; l++) {
         dl_rect c = {in.x + (l % cols) * cw, in.y + (l / cols) * ch, cw - 2, ch - 2};
         int st = p->reg_state[l];
         dl_colour col = st == 2 ? th->working : st == 1 ? th->read : th->idle;
         dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, p->reg_warp * WARP_SIZE + (unsigned)l));
         char v[24];
-        if (st && vh <= c.h && reg_text(u, p->reg_vals[l], c.w, v, sizeof v))
+        if (st && !hold && vh <= c.h && reg_text(u, p->reg_vals[l], c.w, v, sizeof v))
             dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
     }
 }
