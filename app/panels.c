@@ -468,6 +468,7 @@ static void draw_loads(ui *u, const scene_pane *p, dl_rect r)
     int64_t nrows = (p->load_hi - base) / per_row + 1;
     int text_rows = p->nsectors < 8 ? p->nsectors : 8;
     int strip_h = in.h - (text_rows > 0 ? (text_rows + 1) / 2 : 0) * u->lh;
+    if (strip_h < u->lh / 2) strip_h = in.h < u->lh / 2 ? in.h : u->lh / 2; /* the strip before the sector lines */
     int rh = nrows ? strip_h / (int)nrows : strip_h, cw = (int)(in.w / per_row);
     if (rh > u->lh) rh = u->lh;
     if (cw < 1) cw = 1;
@@ -525,6 +526,7 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
     if (rh > 3 * u->lh) rh = 3 * u->lh;
     int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
     if (bh > vh + 4) bh = vh + 4;
+    if (bh < vh + 2 && rh - (vh + 2) >= 6) bh = vh + 2; /* the values before the arrows' room */
     if (cw < 2 || rh < 4) return;
     dl_clip(u->l, in);
     for (int level = first; level <= last; level++) {
@@ -559,8 +561,85 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
     dl_unclip(u->l);
 }
 
+/* The watched register of one warp (v3's first add, v6's grid-stride sum, v7/v8's float4 sums):
+ * 32 lanes in rows of `cols`; a value in as many digits as its cell holds. */
+
+/* v with `digits` significant digits; from 1000 up with k, M or G (16440 as 16.4k), so that a
+ * big sum still fits a lane's cell */
+static void reg_format(float v, int digits, char *buf, size_t len)
+{
+    static const struct { double scale; const char *suffix; } si[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    double a = fabs((double)v);
+    if (digits >= 6 || a < 1e3) { snprintf(buf, len, "%.*g", digits, (double)v); return; }
+    for (size_t k = 0; k < sizeof si / sizeof si[0]; k++)
+        if (a >= si[k].scale || k + 1 == sizeof si / sizeof si[0]) {
+            snprintf(buf, len, "%.*g%s", digits, (double)v / si[k].scale, si[k].suffix);
+            return;
+        }
+}
+enum { REG_DIGITS_FULL = 6, REG_DIGITS_SHORT = 2 };
+
+/* the most digits of v that fit width w, in buf; 0 if not even the shortest does */
+static int reg_text(ui *u, float v, int w, char *buf, size_t len)
+{
+    for (int d = REG_DIGITS_FULL; d >= REG_DIGITS_SHORT; d--) {
+        reg_format(v, d, buf, len);
+        if (dl_text_width(u->l, DL_FONT_MONO, u->px, buf) + 4 <= w) return 1;
+    }
+    return 0;
+}
+
+static int registers_height(ui *u, int cols) { return 2 * u->pad + u->lh + (WARP_SIZE / cols) * (u->lh + 2); }
+
+/* lanes per row: the most that show every value in full, else in short, within max_h; else 32
+ * with colours only (each lane's tooltip has its value) */
+static int registers_cols(ui *u, const scene_pane *p, int w, int max_h)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int cols = WARP_SIZE; cols >= 8; cols /= 2) {
+            if (registers_height(u, cols) > max_h) continue;
+            int cw = (w - 2 * u->pad) / cols - 2, ok = 1;
+            char b[24];
+            for (int l = 0; l < WARP_SIZE && ok; l++) {
+                if (!p->reg_state[l]) continue;
+                reg_format(p->reg_vals[l], pass ? REG_DIGITS_SHORT : REG_DIGITS_FULL, b, sizeof b);
+                ok = dl_text_width(u->l, DL_FONT_MONO, u->px, b) + 4 <= cw;
+            }
+            if (ok) return cols;
+        }
+    return WARP_SIZE;
+}
+
+static void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int cols)
+{
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_REG_TITLE), p->reg_name[0] ? p->reg_name : "reg", p->reg_warp);
+    dl_rect in = panel(u, "registers", r, title);
+    const theme *th = u->th;
+    int cw = in.w / cols, ch = u->lh + 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    int hold = holding_back(u); /* a lesson asks before it shows: the values wait for the answer */
+    for (int l = 0; l < WARP_SIZE; l++) {
+        dl_rect c = {in.x + (l % cols) * cw, in.y + (l / cols) * ch, cw - 2, ch - 2};
+        int st = p->reg_state[l];
+        dl_colour col = st == 2 ? th->working : st == 1 ? th->read : th->idle;
+        dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, p->reg_warp * WARP_SIZE + (unsigned)l));
+        char v[24];
+        if (st && !hold && vh <= c.h && reg_text(u, p->reg_vals[l], c.w, v, sizeof v))
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+    }
+}
+
 static void draw_picture(ui *u, int pi, const scene_pane *p, dl_rect r)
 {
+    if (p->has_regs && p->picture != PICTURE_TREE) { /* the register under the loads or the shuffles */
+        /* the load strip gets by with a few rows; the shuffles need room for their arrows */
+        int max_h = p->picture == PICTURE_LOADS ? r.h - (u->lh + u->lh / 2 + 2 * u->pad + u->pad / 2) : r.h / 2;
+        int cols = registers_cols(u, p, r.w, max_h), h = registers_height(u, cols);
+        if (h <= max_h) {
+            draw_registers(u, pi, p, (dl_rect){r.x, r.y + r.h - h, r.w, h}, cols);
+            r.h -= h + u->pad / 2;
+        }
+    }
     if (p->picture == PICTURE_LOADS) draw_loads(u, p, r);
     else if (p->picture == PICTURE_SHUFFLE) draw_shuffles(u, p, r);
     else draw_tree(u, pi, p, r);

@@ -1,6 +1,7 @@
 /* scene: see scene.h. */
 #include "scene.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,6 +197,43 @@ static session_picture pick_picture(const scene_pane *p, session_picture pinned)
     return PICTURE_LOADS;
 }
 
+/* The register's name from its assignment's source line: the first identifier followed by "=" or
+ * "+=" (`reg<float> mySum = ...`, `if (...) mySum += ...`, `sum = ...`); "" if none is found. */
+static void reg_name(const char *src, unsigned line, char *out, size_t len)
+{
+    out[0] = '\0';
+    for (unsigned l = 1; src && l < line; l++) {
+        src = strchr(src, '\n');
+        if (src) src++;
+    }
+    for (const char *c = src; c && *c && *c != '\n'; c++) {
+        if (!(isalpha((unsigned char)*c) || *c == '_') || (c > src && (isalnum((unsigned char)c[-1]) || c[-1] == '_'))) continue;
+        const char *e = c;
+        while (isalnum((unsigned char)*e) || *e == '_') e++;
+        const char *q = e;
+        while (*q == ' ') q++;
+        if ((q[0] == '=' && q[1] != '=') || (q[0] == '+' && q[1] == '=')) {
+            snprintf(out, len, "%.*s", (int)(e - c), c);
+            return;
+        }
+        c = e - 1;
+    }
+}
+
+/* the watched register of the warp the picture shows (the picked warp, the shuffling warp, or
+ * the warp of the step's first access) */
+static void registers(scene_pane *p, const session_pane *sp)
+{
+    const view_model *m = p->m;
+    p->has_regs = m->nregs > 0;
+    if (!p->has_regs) return;
+    p->reg_warp = sp->warp >= 0 ? (unsigned)sp->warp : p->picture == PICTURE_SHUFFLE ? p->shfl_warp
+                  : p->st && p->st->count ? m->t->events[m->order[p->st->first]].warp : 0;
+    p->reg_line = view_registers_at(m, p->step, p->reg_warp, p->reg_vals, p->reg_state);
+    unsigned line = p->reg_line ? p->reg_line : m->t->events[m->regs[0].event].line;
+    reg_name(p->source, line, p->reg_name, sizeof p->reg_name);
+}
+
 static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t step, const char *(*sources_find)(const char *))
 {
     p->shown = sp->loaded;
@@ -227,6 +265,7 @@ static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t 
     p->shfl_warp = sp->warp >= 0 ? (unsigned)sp->warp : 0;
     for (size_t k = 0; sp->warp < 0 && k < m->nshfl; k++) /* the warp that shuffles in this step */
         if (m->shfl[k].step == step) { p->shfl_warp = m->shfl[k].warp; break; }
+    registers(p, sp);
     return 0;
 }
 
@@ -260,6 +299,10 @@ static void tooltip(scene *sc)
                          trace_kind_label((trace_kind)e->kind), (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
             break;
         }
+        len = (int)strlen(sc->tooltip);
+        if (p->has_regs && warp == p->reg_warp && p->reg_state[lane] && (size_t)len < sizeof sc->tooltip)
+            snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_REG),
+                     p->reg_name[0] ? p->reg_name : "reg", (double)p->reg_vals[lane]);
     } else if (kind == HIT_CELL && idx < (int64_t)m->nwords) {
         long long w = (long long)idx;
         if (p->written[idx])

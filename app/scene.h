@@ -60,6 +60,12 @@ typedef struct scene_pane {
     int64_t tree_first, tree_cols; /* unused by the scene: the panels fit the window */
     int64_t tree_focus;      /* the word the tree's window holds */
     unsigned shfl_warp;
+    /* the watched register (reg<float>) of one warp after the step: what each lane holds */
+    int has_regs;            /* the kernel watches a register in this block */
+    unsigned reg_warp, reg_line;
+    float reg_vals[WARP_SIZE];
+    unsigned char reg_state[WARP_SIZE]; /* 0 not assigned yet, 1 held, 2 assigned in this step */
+    char reg_name[32];       /* the register's name, from the source line of its assignment */
     /* races (the trace's hazards) of this block: how many, the lines they join, this step's */
     size_t hz_count;
     unsigned hz_lines[16];

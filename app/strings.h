@@ -52,6 +52,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_QUIT_ASK, "Quit warpscope? Press Esc or Q again to quit, any other key to stay.",                      \
       "退出 warpscope？再按 Esc 或 Q 退出，按其他键继续。")                                                        \
     X(STR_TIP_THREAD, "thread %u: warp %u, lane %u, %s", "线程 %u：线程束 %u，lane %u，%s")                       \
+    X(STR_TIP_REG, "; register %s = %.9g", "；寄存器 %s = %.9g")                                                 \
     X(STR_TIP_ACCESS, "; %s [%lld], value %.6g", "；%s [%lld]，值 %.6g")                                         \
     X(STR_TIP_SHUFFLE, "; from lane %lld, value %.6g", "；来自 lane %lld，值 %.6g")                              \
     X(STR_TIP_WORD, "shared word %lld (byte %lld): bank %lld, value %.9g; click: its input tree",                \
@@ -110,6 +111,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "线程束 %u：洗牌，每行一次 __shfl_down_sync，每个 lane 收到的值")                                       \
     X(STR_SHFL_NONE, "no shuffles in this version", "此版本没有洗牌")                                         \
     X(STR_SHFL_OFFSET, "offset %d", "偏移 %d")                                                              \
+    X(STR_REG_TITLE, "%s, a register: what each lane of warp %u holds after this step", "%s（寄存器）：线程束 %u 的每个 lane 在这一步之后的值") \
     X(STR_BANKS_FORMULA, "line %u: %s   bank = word %% 32", "第 %u 行：%s   bank = 字 %% 32")                    \
     X(STR_KEY_REPLAY, "replay the step's motion", "重放这一步的动画")                                     \
     X(STR_KEY_MOTION, "motion on / off (reduced motion)", "动画 开 / 关（减少动态效果）")                 \

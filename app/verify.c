@@ -73,11 +73,15 @@ size_t verify_compare(const trace *a, const trace *b, FILE *out, size_t max)
                         for (int j = 0; j < trace_popcount(x->mask) && same; j++)
                             same = t_addr_eq(a, b, x, y, j, sh ? ba : 0, sh ? bb : 0);
                     }
+                    /* a register's value is the arithmetic itself: the same float adds in the same
+                     * order give the same bits */
+                    for (int j = 0; same && x->kind == TRACE_REGISTER && j < trace_popcount(x->mask); j++)
+                        same = trace_lane_value(a, x, (size_t)j, 0) == trace_lane_value(b, y, (size_t)j, 0);
                     if (!same) {
                         NOTE("    pass %u block %u warp %u, its event %zu: emulator %s line %u mask %08x phase %u, GPU %s line %u mask %08x phase %u%s\n",
                              p, blk, w, k, trace_kind_label((trace_kind)x->kind), x->line, x->mask, x->phase,
                              trace_kind_label((trace_kind)y->kind), y->line, y->mask, y->phase,
-                             x->kind == y->kind && x->line == y->line && x->mask == y->mask ? " (addresses differ)" : "");
+                             x->kind == y->kind && x->line == y->line && x->mask == y->mask ? " (addresses or register values differ)" : "");
                         break;
                     }
                 }
@@ -164,7 +168,8 @@ int verify_main(int argc, char **argv)
     for (int o = 0; o < 2; o++)
         if (outs[o])
             fprintf(outs[o], "# GPU against the emulator\n\n%s, driver %s, %s; %s. Every traced block of every pass "
-                             "compared warp by warp: (kind, line, mask, phase, addresses) of each event but exits, shared "
+                             "compared warp by warp: (kind, line, mask, phase, addresses) of each event but exits, the values "
+                             "of register assignments, shared "
                              "memory after each phase, and the result bit for bit.\n\n| version | block | n | blocks traced | result | verdict |\n| --- | --- | --- | --- | --- | --- |\n",
                     device, driver, toolkit, date);
     int failed = 0;

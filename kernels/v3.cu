@@ -12,10 +12,10 @@ __global__ void reduce3(global_ptr<const float> g_idata, global_ptr<float> g_oda
 {
     __shared__ shared_array<float, MAX_BLOCK> sdata;
 
-    // each thread loads two elements and adds them on the way into shared memory
+    // each thread loads two elements and adds them in a register (reg<float>: a float the tool draws)
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    float mySum = (i < n) ? g_idata[i] : 0.0f;
+    reg<float> mySum = (i < n) ? g_idata[i] : 0.0f;
     if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
     sdata[tid] = mySum;
     __syncthreads();

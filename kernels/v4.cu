@@ -28,7 +28,7 @@ __global__ void reduce4(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // each thread loads two elements and adds them on the way into shared memory
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    float mySum = (i < n) ? g_idata[i] : 0.0f;
+    reg<float> mySum = (i < n) ? g_idata[i] : 0.0f;
     if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
     sdata[tid] = mySum;
     __syncthreads();

@@ -30,7 +30,7 @@ __global__ void reduce5(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // each thread loads two elements and adds them on the way into shared memory
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
-    float mySum = (i < n) ? g_idata[i] : 0.0f;
+    reg<float> mySum = (i < n) ? g_idata[i] : 0.0f;
     if (i + blockSize < n) mySum += g_idata[i + blockSize];
     sdata[tid] = mySum;
     __syncthreads();

@@ -32,7 +32,7 @@ __global__ void reduce6(global_ptr<const float> g_idata, global_ptr<float> g_oda
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
     unsigned int gridSize = blockSize * 2 * gridDim.x;
-    float mySum = 0.0f;
+    reg<float> mySum = 0.0f;
     while (i < n) {
         mySum += g_idata[i];
         if (i + blockSize < n) mySum += g_idata[i + blockSize];

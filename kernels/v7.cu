@@ -24,7 +24,7 @@ __global__ void reduce7(global_ptr<const float> g_idata, global_ptr<float> g_oda
     unsigned int lane = tid % 32, wid = tid / 32;
 
     // each thread sums float4s, striding over the whole grid
-    float sum = 0.0f;
+    reg<float> sum = 0.0f;
     global_ptr<const float4> in4 = as_float4(g_idata);
     for (unsigned int i = blockIdx.x * blockDim.x + tid; i < n / 4; i += blockDim.x * gridDim.x) {
         float4 v = in4[i];

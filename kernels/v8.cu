@@ -52,7 +52,7 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // then the adds, so a thread waits on the DRAM once per tile, not once per load
     global_ptr<const float4> in4 = as_float4(g_idata);
     const unsigned int tile = TILE_ROWS * blockSize, ntiles = n / 4 / tile;
-    float sum = 0.0f;
+    reg<float> sum = 0.0f;
     for (unsigned int t = blockIdx.x; t < ntiles; t += gridDim.x) {
         unsigned int base = t * tile + tid;
         float4 a = in4[base], b = in4[base + blockSize], c = in4[base + 2 * blockSize], d = in4[base + 3 * blockSize];

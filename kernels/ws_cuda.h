@@ -12,7 +12,8 @@
  *    intrinsics become macros that record their line, and each kernel becomes a __device__
  *    function called by one __global__ wrapper, which also records when threads exit.
  *
- * Accesses read as the textbook writes them: sdata[tid] += sdata[tid + s];
+ * Accesses read as the textbook writes them: sdata[tid] += sdata[tid + s]; a register the tool
+ * draws is declared reg<float> (a float in the plain build), and its assignments are recorded.
  * WS_LAUNCH at the end of a file names the version and how its kernel is called with ws_args. */
 #ifndef WARPSCOPE_WS_CUDA_H
 #define WARPSCOPE_WS_CUDA_H
@@ -230,6 +231,38 @@ inline float __shfl_xor_sync(unsigned mask, float v, int lanemask, int width = 3
 {
     return ws_shfl(mask, v, EMU_SHFL_XOR, lanemask, width, line);
 }
+
+/* reg<float>: a register the tool watches. Every assignment to it (`reg<float> sum = 0.0f;`,
+ * `sum = ...`, `sum += ...`) posts the value it now holds, with the line, so the viewer can draw
+ * each lane's register; reads are plain. The constructor takes the line as a default argument,
+ * and `sum = x` goes through it (the implicit copy assignment of a reg made from x at that line). */
+struct ws_value {
+    float v;
+    unsigned line;
+    template <class R>
+    ws_value(const R &r, unsigned l = __builtin_LINE()) : v((float)r), line(l) {}
+};
+static inline void ws_watch(float v, unsigned line)
+{
+    emu_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = TRACE_REGISTER;
+    op.line = line;
+    op.buf = -1;
+    op.elem_size = 4;
+    memcpy(op.data, &v, 4);
+    emu_do(&op);
+}
+template <class T>
+struct reg {
+    T v;
+    template <class R>
+    reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r) { ws_watch(v, line); }
+    reg(const reg &) = default;
+    reg &operator=(const reg &) = default;
+    reg &operator+=(ws_value x) { v += x.v; ws_watch(v, x.line); return *this; }
+    operator T() const { return v; }
+};
 
 inline unsigned atomicInc(global_ptr<unsigned> p, unsigned limit, unsigned line = __builtin_LINE())
 {
@@ -459,6 +492,33 @@ __device__ inline unsigned ws_atomic_inc(unsigned line, global_ptr<unsigned> q, 
     return old;
 }
 
+/* reg<float>, as the emulator's: each assignment records the value with its line; inlined, so
+ * that each assignment is its own PC (see ws_record) */
+struct ws_value {
+    float v;
+    unsigned line;
+    template <class R>
+    __device__ __forceinline__ ws_value(const R &r, unsigned l = __builtin_LINE()) : v((float)r), line(l) {}
+};
+template <class T>
+struct reg {
+    T v;
+    template <class R>
+    __device__ __forceinline__ reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r)
+    {
+        ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
+    }
+    reg(const reg &) = default;
+    reg &operator=(const reg &) = default;
+    __device__ __forceinline__ reg &operator+=(ws_value x)
+    {
+        v += x.v;
+        ws_record(TRACE_REGISTER, x.line, -1, threadIdx.x & 31u, 4, &v, 0);
+        return *this;
+    }
+    __device__ __forceinline__ operator T() const { return v; }
+};
+
 #define __syncthreads() ws_syncthreads(__LINE__)
 #define __syncwarp(...) ws_syncwarp{__LINE__}(__VA_ARGS__)
 #define __threadfence() ws_threadfence(__LINE__)
@@ -507,6 +567,9 @@ template <class T>
 using shared_volatile = volatile T *;
 template <class T>
 using shared_plain = T *;
+/* a register the traced builds watch; here a plain one */
+template <class T>
+using reg = T;
 
 __device__ __forceinline__ const float4 *as_float4(const float *p) { return reinterpret_cast<const float4 *>(p); }
 

@@ -2,6 +2,7 @@
  * a shuffle's line calls __shfl, a barrier's __syncthreads, a warp sync's __syncwarp, an atomic's
  * atomicInc, a fence's __threadfence, and a memory access's line indexes an array. This catches
  * events attributed to another file's lines (two files defining the same helper, for one). */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,16 @@ int main(void)
         trace_init(&t);
         char err[256];
         CHECK(capture_cpu(&d, &t, err, sizeof err) == 0, "%s: %s", v->id, err);
+        /* the register the file declares reg<float> NAME: its assignments read "NAME =" or "NAME +=" */
+        char reg_assign[2][48] = {"", ""};
+        const char *decl = strstr(text, "reg<float> ");
+        if (decl) {
+            decl += strlen("reg<float> ");
+            int len = 0;
+            while (len < 40 && (isalnum((unsigned char)decl[len]) || decl[len] == '_')) len++;
+            snprintf(reg_assign[0], sizeof reg_assign[0], "%.*s =", len, decl);
+            snprintf(reg_assign[1], sizeof reg_assign[1], "%.*s +=", len, decl);
+        }
         int bad = 0;
         for (size_t e = 0; e < t.nevents && bad < 3; e++) {
             const trace_event *ev = &t.events[e];
@@ -62,7 +73,8 @@ int main(void)
             const char *want = ev->kind == TRACE_SHUFFLE ? "__shfl" : ev->kind == TRACE_BARRIER ? "__syncthreads"
                              : ev->kind == TRACE_WARP_SYNC ? "__syncwarp" : ev->kind == TRACE_GLOBAL_ATOMIC ? "atomicInc"
                              : ev->kind == TRACE_FENCE ? "__threadfence" : "[";
-            if (!strstr(l, want)) {
+            int found = ev->kind == TRACE_REGISTER ? decl && (strstr(l, reg_assign[0]) || strstr(l, reg_assign[1])) : strstr(l, want) != NULL;
+            if (!found) {
                 bad++;
                 CHECK(0, "%s: a %s event at line %u, which reads \"%s\"", v->id, trace_kind_label((trace_kind)ev->kind), ev->line, l);
             }

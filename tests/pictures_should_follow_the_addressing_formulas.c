@@ -6,16 +6,22 @@
  *   lines from lanes to banks land in bank (2*lane + 1) % 32, two words per bank: 2-way, and
  *   every line is drawn in the conflict colour;
  * - v7's shuffles in warp 0 take from lane + 16, 8, 4, 2, 1, and the picture names those offsets;
+ * - the register row, on a ramp (x[i] = i): after v3's second load lane l of warp w holds
+ *   x[i] + x[i + 64] (i = 32w + l, block 64); when v6 stores its sum, what its grid-stride loop
+ *   added (i, i + 64, then a stride of 128 x grid); at v7's first shuffle, the sum of the float4s
+ *   lane l read (float4 index tid, then a stride of 256 x grid) plus its share of the n % 4 tail;
  * - motion: the frame at t = 0 of a move is the static frame of the step it starts from, and the
  *   frame at t = 1 the static frame of the step it ends at;
  * - compare, single-stepping: both panes stay on the same kind of operation;
  * - break it: v4 under the adversarial schedule stores wrong partial sums; the tree paints them in
  *   the conflict colour, and its root should hold the double-precision sum of the input. */
 #include <SDL_ttf.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "kernel_lines.h"
 #include "ui_fixture.h"
 
 static int has_text(const dl_list *l, const char *panel, const char *s)
@@ -48,6 +54,81 @@ static void copy_list(dl_list *to, const dl_list *from)
     to->text = realloc(to->text, from->tn + 1);
     memcpy(to->items, from->items, from->n * sizeof *to->items);
     memcpy(to->text, from->text, from->tn);
+}
+
+/* moves pane 0 to the first step at source line `line` of kind `kind`; 0 if there is none */
+static int seek_line(fixture *f, unsigned line, int kind)
+{
+    const view_model *m = &f->s.pane[0].m;
+    for (size_t k = 0; k < m->nsteps; k++)
+        if (m->steps[k].line == line && m->steps[k].kind == kind) {
+            char a[40];
+            snprintf(a, sizeof a, "seek-step:%zu", k);
+            fixture_act(f, a);
+            fixture_frame(f, 1920, 1080, 0);
+            return f->sc.pane[0].step == k;
+        }
+    return 0;
+}
+
+/* the register row of warp `warp` against want[32] */
+static void check_registers(const fixture *f, const char *what, unsigned warp, const double *want)
+{
+    const scene_pane *p = &f->sc.pane[0];
+    CHECK(p->has_regs && p->reg_warp == warp, "%s: no register row for warp %u", what, warp);
+    for (int l = 0; l < 32; l++)
+        CHECK(p->reg_state[l] && fabs((double)p->reg_vals[l] - want[l]) <= 1e-6 * fabs(want[l]),
+              "%s: lane %d of warp %u holds %g, the formula gives %g", what, l, warp, (double)p->reg_vals[l], want[l]);
+}
+
+static void registers_follow_formulas(void)
+{
+    fixture f;
+    unsigned line;
+    double want[32];
+    char b[32];
+
+    CHECK(fixture_open(&f, "v3", 64, "ramp", 1920, 1080) == 0, "setup v3 ramp");
+    CHECK(kernel_lines("v3.cu", "mySum += g_idata", &line, 1) == 1 && seek_line(&f, line, TRACE_GLOBAL_LOAD), "v3: no step loads at line %u", line);
+    for (unsigned w = 0; w < 2; w++) {
+        if (w) fixture_act(&f, "warp:1"); /* from the step's own warp (0) to the next */
+        fixture_frame(&f, 1920, 1080, 0);
+        for (int l = 0; l < 32; l++) want[l] = (double)(32 * w + (unsigned)l) + (double)(32 * w + (unsigned)l + 64);
+        check_registers(&f, "v3 after the second load", w, want);
+        snprintf(b, sizeof b, "%g", want[31]);
+        CHECK(has_text(&f.l, "registers", b), "v3: lane 31's %s is not drawn", b);
+    }
+    CHECK(strcmp(f.sc.pane[0].reg_name, "mySum") == 0, "v3: the register is called \"%s\", the kernel says mySum", f.sc.pane[0].reg_name);
+    fixture_close(&f);
+
+    CHECK(fixture_open(&f, "v6", 64, "ramp", 1920, 1080) == 0, "setup v6 ramp");
+    const trace *t = f.s.pane[0].m.t;
+    uint64_t n = t->passes[0].n_in, grid_size = 2 * 64 * (uint64_t)t->passes[0].grid;
+    CHECK(n > grid_size, "v6: n %llu should take the loop round more than once", (unsigned long long)n);
+    CHECK(kernel_lines("v6.cu", "sdata[tid] = mySum", &line, 1) == 1 && seek_line(&f, line, TRACE_SHARED_STORE), "v6: no store at line %u", line);
+    for (unsigned w = 0; w < 2; w++) {
+        if (w) fixture_act(&f, "warp:1"); /* from the step's own warp (0) to the next */
+        fixture_frame(&f, 1920, 1080, 0);
+        for (unsigned l = 0; l < 32; l++) {
+            want[l] = 0;
+            for (uint64_t i = 32 * w + l; i < n; i += grid_size) want[l] += (double)i + (i + 64 < n ? (double)(i + 64) : 0.0);
+        }
+        check_registers(&f, "v6 at its store", w, want);
+    }
+    fixture_close(&f);
+
+    CHECK(fixture_open(&f, "v7", 256, "ramp", 1920, 1080) == 0, "setup v7 ramp");
+    t = f.s.pane[0].m.t;
+    n = t->passes[0].n_in;
+    uint64_t stride4 = 256 * (uint64_t)t->passes[0].grid;
+    CHECK(kernel_lines("v7.cu", "__shfl_down_sync(0xffffffff", &line, 1) == 1 && seek_line(&f, line, TRACE_SHUFFLE), "v7: no shuffle at line %u", line);
+    for (unsigned l = 0; l < 32; l++) {
+        want[l] = 0;
+        for (uint64_t i = l; i < n / 4; i += stride4) want[l] += (double)(4 * i) + (double)(4 * i + 1) + (double)(4 * i + 2) + (double)(4 * i + 3);
+        if (l < n % 4) want[l] += (double)(n / 4 * 4 + l);
+    }
+    check_registers(&f, "v7 at its first shuffle", 0, want);
+    fixture_close(&f);
 }
 
 int main(void)
@@ -188,5 +269,6 @@ int main(void)
     CHECK(same == steps, "compare: %d of %d steps on the same kind of operation", same, steps);
     fixture_close(&f);
     TTF_Quit();
+    registers_follow_formulas();
     CHECK_DONE("pictures_should_follow_the_addressing_formulas");
 }

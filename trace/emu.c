@@ -454,6 +454,9 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
         case TRACE_SHUFFLE:
             addr[n] = src[l];
             break;
+        case TRACE_REGISTER: /* no memory: the value assigned, at the lane that holds it */
+            addr[n] = l;
+            break;
         default:
             break;
         }
@@ -493,18 +496,15 @@ static void record_plain(emu *e, unsigned w, int kind, unsigned line, uint32_t m
 
 /* Program order of the kinds within one line: an expression reads before it writes
  * (`sdata[tid] = (i < n) ? g_idata[i] : 0.0f` loads, then stores), so lanes that skipped a load
- * wait at the store for those still loading, and the warp stores as one, as hardware does. */
+ * wait at the store for those still loading, and the warp stores as one, as hardware does; a
+ * register is assigned what the line read (`mySum += g_idata[i]`). */
 int emu_kind_rank(int kind)
 {
-    switch (kind) {
-    case TRACE_SHARED_LOAD: return 0;
-    case TRACE_GLOBAL_LOAD: return 1;
-    case TRACE_SHUFFLE: return 2;
-    case TRACE_GLOBAL_ATOMIC: return 3;
-    case TRACE_SHARED_STORE: return 4;
-    case TRACE_GLOBAL_STORE: return 5;
-    default: return 6;
-    }
+    static const int rank[TRACE_KIND_COUNT] = {
+        [TRACE_SHARED_LOAD] = 0, [TRACE_GLOBAL_LOAD] = 1, [TRACE_SHUFFLE] = 2, [TRACE_REGISTER] = 3,
+        [TRACE_GLOBAL_ATOMIC] = 4, [TRACE_SHARED_STORE] = 5, [TRACE_GLOBAL_STORE] = 6,
+        [TRACE_BARRIER] = 7, [TRACE_WARP_SYNC] = 7, [TRACE_FENCE] = 7, [TRACE_EXIT] = 7};
+    return (unsigned)kind < TRACE_KIND_COUNT ? rank[kind] : 7;
 }
 
 static int is_sync(const emu_op *op) { return op->kind == TRACE_SHUFFLE || op->kind == TRACE_WARP_SYNC; }

@@ -768,6 +768,24 @@ static int f_value(call *k, query_value *out)
     return set_number(out, v);
 }
 
+/* what thread T holds in the kernel's watched register (reg<float>) after this step */
+static int f_register(call *k, query_value *out)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    const view_model *m = w.p->m;
+    long thread = 0;
+    int given;
+    if (named_index(k, "thread", 0, (long)m->threads - 1, &thread, &given)) return -1;
+    if (!given) return call_fail(k, "needs thread=T%s", "", 0);
+    if (!m->nregs) return call_fail(k, "this version watches no register%s", "", 0);
+    float vals[TRACE_WARP_SIZE];
+    unsigned char state[TRACE_WARP_SIZE];
+    view_registers_at(m, w.step, (unsigned)thread / TRACE_WARP_SIZE, vals, state);
+    if (!state[thread % TRACE_WARP_SIZE]) return call_fail(k, "thread %.0f has not assigned its register yet%s", "", (double)thread);
+    return set_number(out, vals[thread % TRACE_WARP_SIZE]);
+}
+
 static int f_subtree(call *k, query_value *out)
 {
     where w;
@@ -1049,6 +1067,7 @@ static const function functions[] = {
     {"words_written", 0, 0, ATW, f_words_written, "set of shared words the step stores"},
     {"elements", 0, 0, ATW, f_elements, "set of global elements the step's loads/stores touch (float4 loads: float4 indices)"},
     {"value", 0, 0, AT ",word,after_phase", f_value, "shared word W after this step, or after phase P (after_phase=P)"},
+    {"register", 0, 0, AT ",thread", f_register, "what thread T holds in the kernel's reg<float> register after this step"},
     {"subtree", 0, 0, AT ",word", f_subtree, "set of words whose values have been added into word W by this step"},
     /* where the step is */
     {"line", 0, 0, AT, f_line, "source line of the step"},

@@ -18,9 +18,10 @@
 
 static const struct {
     const char *label;
-    int data, instr;
+    trace_addr addr;
+    int instr;
 } kind_info[TRACE_KIND_COUNT] = {
-#define TRACE_X_INFO(name, label, data, instr) {label, data, instr},
+#define TRACE_X_INFO(name, label, addr, instr) {label, TRACE_ADDR_##addr, instr},
     TRACE_KINDS(TRACE_X_INFO)
 #undef TRACE_X_INFO
 };
@@ -37,7 +38,23 @@ int trace_kind_from_label(const char *label)
     return -1;
 }
 
-int trace_kind_has_data(trace_kind kind) { return (unsigned)kind < TRACE_KIND_COUNT && kind_info[kind].data; }
+int trace_kind_has_data(trace_kind kind) { return trace_kind_addr(kind) != TRACE_ADDR_NONE; }
+trace_addr trace_kind_addr(trace_kind kind) { return (unsigned)kind < TRACE_KIND_COUNT ? kind_info[kind].addr : TRACE_ADDR_NONE; }
+
+/* per address kind: the largest address (shared: the last word a w-word access may start at) and its name */
+int64_t trace_kind_addr_max(trace_kind kind, unsigned w)
+{
+    static const int64_t hi[] = {[TRACE_ADDR_NONE] = -1, [TRACE_ADDR_SHARED] = TRACE_SHARED_WORDS_MAX,
+                                 [TRACE_ADDR_GLOBAL] = (int64_t)TRACE_GLOBAL_ELEMS_MAX - 1, [TRACE_ADDR_LANE] = TRACE_WARP_SIZE - 1};
+    trace_addr a = trace_kind_addr(kind);
+    return a == TRACE_ADDR_SHARED ? hi[a] - (int64_t)w : hi[a];
+}
+const char *trace_kind_addr_what(trace_kind kind)
+{
+    static const char *what[] = {[TRACE_ADDR_NONE] = "nothing", [TRACE_ADDR_SHARED] = "a shared-memory word",
+                                 [TRACE_ADDR_GLOBAL] = "a global element", [TRACE_ADDR_LANE] = "a lane of the warp"};
+    return what[trace_kind_addr(kind)];
+}
 int trace_kind_is_instruction(trace_kind kind) { return (unsigned)kind < TRACE_KIND_COUNT && kind_info[kind].instr; }
 
 unsigned trace_event_width(const trace_event *e)
@@ -250,7 +267,7 @@ int trace_equal(const trace *a, const trace *b)
 
 /* ---- the check at the door ---- */
 
-static int is_global_kind(unsigned k) { return k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC; }
+static int is_global_kind(unsigned k) { return trace_kind_addr((trace_kind)k) == TRACE_ADDR_GLOBAL; }
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
@@ -298,15 +315,11 @@ int trace_check(const trace *t, char *err, size_t errlen)
         size_t n = (size_t)trace_popcount(e->mask);
         if ((size_t)e->lanes + n > t->nlanes) FAIL("events[%zu].a: lanes beyond the %zu the trace holds", i, t->nlanes);
         if ((size_t)e->vals + n * w > t->nvals) FAIL("events[%zu].v: values beyond the %zu the trace holds", i, t->nvals);
-        /* an address is a shared word inside the block's shared memory (a float4 spans 4 words),
-         * a shuffle's source lane, or a global element */
-        int64_t hi = e->kind == TRACE_SHUFFLE ? TRACE_WARP_SIZE - 1
-                   : is_global_kind(e->kind)  ? (int64_t)TRACE_GLOBAL_ELEMS_MAX - 1
-                                              : (int64_t)(TRACE_SHARED_WORDS_MAX - w);
+        int64_t hi = trace_kind_addr_max((trace_kind)e->kind, w);
         for (size_t j = 0; j < n; j++) {
             int64_t a = t->lane_addr[e->lanes + j];
             if (a < 0 || a > hi) FAIL("events[%zu].a[%zu]: %" PRId64 " is outside 0 to %" PRId64 " (%s)", i, j, a, hi,
-                                      e->kind == TRACE_SHUFFLE ? "a source lane" : is_global_kind(e->kind) ? "a global element" : "a shared-memory word");
+                                      trace_kind_addr_what((trace_kind)e->kind));
         }
         for (size_t j = 0; j < n * w; j++)
             if (!(fabsf(t->values[e->vals + j]) <= FLT_MAX)) FAIL("events[%zu].v[%zu]: not a finite float", i, j);

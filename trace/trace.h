@@ -14,9 +14,9 @@
 extern "C" {
 #endif
 
-/* 2 added the schedule, the dropped barriers and the hazards list; version 1 files still load
- * (as lockstep captures with no race check). */
-#define TRACE_SCHEMA_VERSION 2
+/* 2 added the schedule, the dropped barriers and the hazards list; 3 the register kind. Older
+ * files still load (version 1 as lockstep captures with no race check). */
+#define TRACE_SCHEMA_VERSION 3
 #define TRACE_SCHEMA_VERSION_MIN 1
 
 /* The hardware the trace describes, and the limits of what the reader accepts: generous for real
@@ -36,21 +36,34 @@ enum {
 #define TRACE_FILE_BYTES_MAX ((size_t)256 << 20)    /* JSON traces; the largest real ones are tens of MB */
 #define TRACE_GLOBAL_ELEMS_MAX ((uint64_t)1 << 40)  /* n, and global element indices */
 
-/* X(enum suffix, JSON/label string, carries per-lane data, counts as a data instruction) */
+/* What a data event's per-lane address names (the kinds' third column). */
+typedef enum trace_addr {
+    TRACE_ADDR_NONE,   /* no per-lane data: barriers, fences, exits */
+    TRACE_ADDR_SHARED, /* a 4-byte word of the block's shared memory (a float4 spans 4) */
+    TRACE_ADDR_GLOBAL, /* an element of a global buffer (event.buf) */
+    TRACE_ADDR_LANE    /* a lane of the warp: a shuffle's source, or the lane holding a register */
+} trace_addr;
+
+/* X(enum suffix, JSON/label string, what a lane's address is, counts as a data instruction).
+ * The order is the numbering of compact traces: new kinds go at the end.
+ * REGISTER: a value assigned to a register the kernel declares as reg<float> (kernels/ws_cuda.h),
+ * v3's first add, v6's grid-stride sum, v7/v8's float4 sums; an add in a register is not a
+ * memory instruction, so it counts in none of the counters Nsight Compute reports. */
 #define TRACE_KINDS(X)                                   \
-    X(SHARED_LOAD, "shared_load", 1, 1)                  \
-    X(SHARED_STORE, "shared_store", 1, 1)                \
-    X(GLOBAL_LOAD, "global_load", 1, 1)                  \
-    X(GLOBAL_STORE, "global_store", 1, 1)                \
-    X(GLOBAL_ATOMIC, "global_atomic", 1, 1)              \
-    X(SHUFFLE, "shuffle", 1, 1)                          \
-    X(BARRIER, "barrier", 0, 0)                          \
-    X(WARP_SYNC, "warp_sync", 0, 0)                      \
-    X(FENCE, "fence", 0, 0)                              \
-    X(EXIT, "exit", 0, 0)
+    X(SHARED_LOAD, "shared_load", SHARED, 1)             \
+    X(SHARED_STORE, "shared_store", SHARED, 1)           \
+    X(GLOBAL_LOAD, "global_load", GLOBAL, 1)             \
+    X(GLOBAL_STORE, "global_store", GLOBAL, 1)           \
+    X(GLOBAL_ATOMIC, "global_atomic", GLOBAL, 1)         \
+    X(SHUFFLE, "shuffle", LANE, 1)                       \
+    X(BARRIER, "barrier", NONE, 0)                       \
+    X(WARP_SYNC, "warp_sync", NONE, 0)                   \
+    X(FENCE, "fence", NONE, 0)                           \
+    X(EXIT, "exit", NONE, 0)                             \
+    X(REGISTER, "register", LANE, 0)
 
 typedef enum trace_kind {
-#define TRACE_X_ENUM(name, label, data, instr) TRACE_##name,
+#define TRACE_X_ENUM(name, label, addr, instr) TRACE_##name,
     TRACE_KINDS(TRACE_X_ENUM)
 #undef TRACE_X_ENUM
     TRACE_KIND_COUNT
@@ -59,6 +72,10 @@ typedef enum trace_kind {
 const char *trace_kind_label(trace_kind kind);
 int trace_kind_from_label(const char *label); /* -1 if unknown */
 int trace_kind_has_data(trace_kind kind);
+trace_addr trace_kind_addr(trace_kind kind);
+/* the largest address a lane of a kind may carry (w: 4-byte words per lane), and what it names */
+int64_t trace_kind_addr_max(trace_kind kind, unsigned w);
+const char *trace_kind_addr_what(trace_kind kind);
 int trace_kind_is_instruction(trace_kind kind);
 
 typedef struct trace_event {

@@ -280,7 +280,7 @@ static uint64_t r_range(rbuf *r, int bytes, uint64_t lo, uint64_t hi, const char
     return v;
 }
 
-static int global_kind(int k) { return k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC; }
+static int global_kind(int k) { return trace_kind_addr((trace_kind)k) == TRACE_ADDR_GLOBAL; }
 
 /* Hazards point at events by index: read after the events, and checked against them. */
 static void read_hazards(rbuf *r, trace *t)
@@ -468,9 +468,10 @@ static void read_bin(rbuf *r, trace *t)
             if (!add_delta(prev, r_var(r, "lanes.address"), &a)) a = -1; /* refused just below */
             prev = a;
             t->lane_addr[e->lanes + j] = a;
-            int bad = e->kind == TRACE_SHUFFLE ? (a < 0 || a >= BIN_WARP_SIZE)
-                      : global_kind(e->kind)   ? (a < 0 || a >= BIN_MAX_GLOBAL_INDEX)
-                                               : (a < 0 || a >= BIN_MAX_SHARED_WORD);
+            trace_addr sp = trace_kind_addr((trace_kind)e->kind);
+            int bad = sp == TRACE_ADDR_LANE     ? (a < 0 || a >= BIN_WARP_SIZE)
+                      : sp == TRACE_ADDR_GLOBAL ? (a < 0 || a >= BIN_MAX_GLOBAL_INDEX)
+                                                : (a < 0 || a >= BIN_MAX_SHARED_WORD);
             if (bad && !r->failed) { r_fail(r, "events[%zu]: lane %zu's address %" PRId64 " is out of range for a %s", i, j, a, trace_kind_label((trace_kind)e->kind)); return; }
         }
     }

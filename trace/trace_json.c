@@ -206,7 +206,7 @@ static double get_num(rd *r, const cJSON *obj, const char *key, const char *wher
     return it->valuedouble;
 }
 
-static int is_global_kind(int k) { return k == TRACE_GLOBAL_LOAD || k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC; }
+static int is_global_kind(int k) { return trace_kind_addr((trace_kind)k) == TRACE_ADDR_GLOBAL; }
 
 static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr, float *val)
 {
@@ -257,13 +257,8 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
             { rd_fail(r, "%s.a: expected %d addresses, one per lane of the mask", where, n); return; }
         if (!cJSON_IsArray(jv) || cJSON_GetArraySize(jv) != n * (int)w)
             { rd_fail(r, "%s.v: expected %d values (%u per lane)", where, n * (int)w, w); return; }
-        /* what an address may be: a shared word inside the block's shared memory (a float4 spans
-         * 4 words), a global element, or a shuffle's source lane */
-        double lo = 0, hi;
-        const char *what;
-        if (k == TRACE_SHARED_LOAD || k == TRACE_SHARED_STORE) { hi = (double)(TRACE_SHARED_WORDS_MAX - w); what = "a shared-memory word"; }
-        else if (k == TRACE_SHUFFLE) { hi = TRACE_WARP_SIZE - 1; what = "a source lane"; }
-        else { hi = (double)(TRACE_GLOBAL_ELEMS_MAX - 1); what = "a global element index"; }
+        double lo = 0, hi = (double)trace_kind_addr_max((trace_kind)k, w);
+        const char *what = trace_kind_addr_what((trace_kind)k);
         int j = 0;
         for (const cJSON *x = ja->child; x; x = x->next, j++) {
             double a = x->valuedouble;

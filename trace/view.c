@@ -12,6 +12,7 @@ void view_free(view_model *m)
     free(m->leaf_step);
     free(m->shfl);
     free(m->event_step);
+    free(m->regs);
     free(m->order);
     free(m->steps);
     free(m->facts);
@@ -127,6 +128,44 @@ static int derive_tree(view_model *m)
     return 0;
 }
 
+static int by_step(const void *a, const void *b)
+{
+    const view_reg *x = a, *y = b;
+    if (x->step != y->step) return x->step < y->step ? -1 : 1;
+    return x->event < y->event ? -1 : x->event > y->event;
+}
+
+/* Each register assignment shows from the step of its warp's instruction before it in trace
+ * order (a warp's events are recorded in its program order), or the warp's next one when it
+ * came first; the steps only grow along the list, so view_registers_at can stop early. */
+static int attach_registers(view_model *m)
+{
+    const trace *t = m->t;
+    size_t last[TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE], r = 0;
+    for (unsigned w = 0; w < TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE; w++) last[w] = SIZE_MAX;
+    for (size_t i = 0; i < t->nevents && r < m->nregs; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->pass != m->pass || e->block != m->block || e->warp >= TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE) continue;
+        if (e->kind != TRACE_REGISTER) { last[e->warp] = m->event_step[i]; continue; }
+        m->regs[r++].step = last[e->warp];
+    }
+    for (unsigned w = 0; w < TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE; w++) last[w] = SIZE_MAX;
+    for (size_t i = t->nevents; i-- > 0 && m->nregs;) { /* the ones before any instruction: the next */
+        const trace_event *e = &t->events[i];
+        if (e->pass != m->pass || e->block != m->block || e->warp >= TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE) continue;
+        if (e->kind != TRACE_REGISTER) last[e->warp] = m->event_step[i];
+    }
+    for (size_t k = 0; k < m->nregs; k++) {
+        view_reg *g = &m->regs[k];
+        if (g->step == SIZE_MAX) g->step = last[t->events[g->event].warp]; /* the warp's first step */
+        if (g->step == SIZE_MAX) g->step = 0;
+        m->event_step[g->event] = g->step;
+    }
+    /* steps are not in trace order across warps: sort by step, then trace order */
+    qsort(m->regs, m->nregs, sizeof *m->regs, by_step);
+    return 0;
+}
+
 int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int fine, char *err, size_t errlen)
 {
     memset(m, 0, sizeof *m);
@@ -136,19 +175,23 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
     m->fine = fine;
     m->threads = pass < t->npasses ? t->passes[pass].block : t->prov.block;
     m->nwarps = (m->threads + 31) / 32;
-    size_t n = 0;
+    size_t n = 0, nregs = 0;
     for (size_t i = 0; i < t->nevents; i++)
-        if (t->events[i].pass == pass && t->events[i].block == block) n++;
+        if (t->events[i].pass == pass && t->events[i].block == block) {
+            if (t->events[i].kind == TRACE_REGISTER) nregs++;
+            else n++;
+        }
     if (n == 0) {
         snprintf(err, errlen, "block %u of pass %u was not traced", block, pass);
         return -1;
     }
     m->order = malloc(n * sizeof *m->order);
+    m->regs = malloc((nregs ? nregs : 1) * sizeof *m->regs);
     m->steps = malloc(n * sizeof *m->steps);
     m->facts = malloc(t->nevents * sizeof *m->facts);
     size_t *evs = malloc(n * sizeof *evs);
     key *keys = malloc(n * sizeof *keys);
-    if (!m->order || !m->steps || !m->facts || !evs || !keys || analysis_events(t, m->facts) ||
+    if (!m->order || !m->steps || !m->regs || !m->facts || !evs || !keys || analysis_events(t, m->facts) ||
         analysis_tree(t, pass, block, &m->edges, &m->nedges)) {
         free(evs);
         free(keys);
@@ -157,7 +200,10 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
         return -1;
     }
     for (size_t i = 0, k = 0; i < t->nevents; i++)
-        if (t->events[i].pass == pass && t->events[i].block == block) evs[k++] = i;
+        if (t->events[i].pass == pass && t->events[i].block == block) {
+            if (t->events[i].kind == TRACE_REGISTER) m->regs[m->nregs++] = (view_reg){i, SIZE_MAX};
+            else evs[k++] = i;
+        }
     m->nwords = analysis_shared_words(t, pass, block);
     for (size_t i = 0; i < n; i++) {
         unsigned ph = t->events[evs[i]].phase;
@@ -198,12 +244,31 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
     free(used);
     free(evs);
     free(keys);
-    if (derive_tree(m)) {
+    if (derive_tree(m) || attach_registers(m)) {
         view_free(m);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
     return 0;
+}
+
+unsigned view_registers_at(const view_model *m, size_t s, unsigned warp, float *vals, unsigned char *state)
+{
+    const trace *t = m->t;
+    unsigned line = 0;
+    memset(vals, 0, TRACE_WARP_SIZE * sizeof *vals);
+    memset(state, 0, TRACE_WARP_SIZE);
+    for (size_t r = 0; r < m->nregs && m->regs[r].step <= s; r++) {
+        const trace_event *e = &t->events[m->regs[r].event];
+        if (e->warp != warp) continue;
+        for (int j = 0, l = 0; l < TRACE_WARP_SIZE; l++) {
+            if (!(e->mask >> l & 1u)) continue;
+            vals[l] = trace_lane_value(t, e, (size_t)j++, 0);
+            state[l] = m->regs[r].step == s ? 2 : 1;
+        }
+        line = e->line;
+    }
+    return line;
 }
 
 long view_phase_first(const view_model *m, unsigned phase)

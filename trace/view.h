@@ -48,6 +48,15 @@ typedef struct view_shfl {
     size_t step;
 } view_shfl;
 
+/* An assignment to a register the kernel watches (reg<float>, a TRACE_REGISTER event). It is not
+ * a step of its own (an add in a register is not a memory instruction, and lessons and compare
+ * count operations): it shows from `step` on, the step of its warp's instruction just before it
+ * (the load it adds up), or the warp's first step for one made before any. */
+typedef struct view_reg {
+    size_t event;
+    size_t step;
+} view_reg;
+
 typedef struct view_model {
     const trace *t;
     unsigned pass, block, threads, nwarps, nphases;
@@ -72,6 +81,8 @@ typedef struct view_model {
     size_t nshfl;
     int shfl_levels;
     size_t *event_step;     /* step of each event of the trace (SIZE_MAX: not this block) */
+    view_reg *regs;         /* the block's register assignments, in trace order */
+    size_t nregs;
 } view_model;
 
 /* 0, or -1 when out of memory or the block was not traced (err says which). */
@@ -94,6 +105,11 @@ void view_counts_at(const view_model *m, size_t s, view_counts *c);
 
 /* Shared memory after step s: cells[nwords], written[nwords]. */
 void view_shared_at(const view_model *m, size_t s, float *cells, unsigned char *written);
+
+/* Each lane of `warp`'s watched register after step s: vals[32]; state[32] is 0 before its first
+ * assignment, 1 held, 2 assigned at step s. Returns the source line of the latest assignment
+ * shown (0: none yet). */
+unsigned view_registers_at(const view_model *m, size_t s, unsigned warp, float *vals, unsigned char *state);
 
 /* The words whose values add up into word `w` by the end of step s (w included). */
 void view_subtree(const view_model *m, size_t s, int64_t w, unsigned char *in_tree);
