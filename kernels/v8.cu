@@ -9,9 +9,12 @@
  * takes (the grid) is the launch's choice, made from the device's bandwidth and SM count
  * (app/bench_gpu.cu): one tile per block where a tile takes long enough to hide the block's
  * ticket (an H100), four where it does not (an H200: one tile per block was 4% slower there).
+ * Launched back to back on a Hopper GPU, a launch may start before the previous one has finished
+ * (programmatic dependent launch): its blocks read their tiles while the previous launch's last
+ * block adds up the partials, and wait for that launch to end only before they write anything.
  * Still slow: nothing in the kernel; it reads at the speed the DRAM delivers (95-97% of the spec
- * peak on an H100 and an H200, within 1% of the best read-only kernel) and the last block's pass
- * over gridDim partials is a few microseconds no other block can hide.
+ * peak on an H100 and an H200, within 1% of the best read-only kernel) and, in a lone launch, the
+ * last block's pass over gridDim partials is a few microseconds no other block can hide.
  * Names: threadFenceReduction (CUDA samples), "single-pass reduction with atomics", what CUB
  * calls a one-sweep reduction when it fuses the passes. */
 #include "ws_cuda.h"
@@ -47,6 +50,10 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     __shared__ shared_array<float, 32> warpSums;
     __shared__ shared_array<bool, 1> amLast;
     unsigned int tid = threadIdx.x;
+    // the next launch in the stream may start once every block of this one has got here: it then
+    // loads its tiles while this launch's last block finishes (a launch without the attribute
+    // cudaLaunchAttributeProgrammaticStreamSerialization ignores this)
+    cudaTriggerProgrammaticLaunchCompletion();
 
     // each tile is TILE_ROWS coalesced rows of blockSize float4s; the four loads go out together,
     // then the adds, so a thread waits on the DRAM once per tile, not once per load
@@ -66,6 +73,10 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     }
     if (blockIdx.x == 0 && tid < n % 4) sum += g_idata[n / 4 * 4 + tid];
     sum = blockReduceSum<blockSize>(sum, warpSums);
+    // everything above read only the input; g_odata and the counter may still be in use by the
+    // previous launch (its last block reads the partials, then resets the counter), so wait here
+    // until that launch has completed and its writes are visible (at once if nothing overlaps)
+    cudaGridDependencySynchronize();
 
     // publish this block's partial (release: the fence orders the store before the ticket), then
     // count the block out; the last block fences again (acquire) before it reads the others
@@ -78,9 +89,9 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     }
     __syncthreads();
 
-    // the last block adds up every block's partial, as float4s like the input: this pass runs
-    // after every other block has left, so nothing hides its loads' latency (tens of thousands of
-    // partials at 2^30 floats: a quarter of the round trips matters)
+    // the last block adds up every block's partial, as float4s like the input: no other block of
+    // this launch is left to hide its loads' latency (only an overlapping next launch's blocks),
+    // and there are tens of thousands of partials at 2^30 floats: a quarter of the round trips
     if (amLast[0]) {
         global_ptr<const float4> partials4 = as_float4(g_odata);
         sum = 0.0f;
@@ -97,4 +108,4 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     }
 }
 
-WS_LAUNCH_BLOCK(v8, reduce8, (a.in, a.out, a.n, a.counter))
+WS_LAUNCH_BLOCK_PDL(v8, reduce8, (a.in, a.out, a.n, a.counter))

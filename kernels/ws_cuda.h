@@ -205,6 +205,10 @@ static inline void ws_plain_op(int kind, unsigned line, unsigned mask)
 inline void __syncthreads(unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_BARRIER, line, 0); }
 inline void __syncwarp(unsigned mask = 0xffffffffu, unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_WARP_SYNC, line, mask); }
 inline void __threadfence(unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_FENCE, line, 0); }
+/* Programmatic dependent launch (v8): the emulator runs launches one after another, so no launch
+ * ever overlaps the one before it and there is nothing to signal or wait for; both record nothing. */
+inline void cudaTriggerProgrammaticLaunchCompletion() {}
+inline void cudaGridDependencySynchronize() {}
 
 static inline float ws_shfl(unsigned mask, float v, int mode, int arg, int width, unsigned line)
 {
@@ -578,7 +582,42 @@ struct ws_args {
     float *out;
     unsigned *counter;
     unsigned n, stride;
+    /* the device can start a launch while the previous one in its stream finishes (programmatic
+     * dependent launch: compute capability 9.0 and up); only WS_LAUNCH_BLOCK_PDL's launches use it */
+    bool overlap = false;
 };
+
+/* A launch through cudaLaunchKernelEx that, given `overlap`, carries the attribute
+ * cudaLaunchAttributeProgrammaticStreamSerialization: the next launch in the stream may then begin
+ * once every block of this one has called cudaTriggerProgrammaticLaunchCompletion() (or exited),
+ * and it waits for this one to complete, its memory visible, in cudaGridDependencySynchronize().
+ * Only for a kernel written for that (v8); without `overlap` it is a plain launch. */
+template <class... P>
+struct ws_overlapping_launch {
+    void (*kernel)(P...);
+    unsigned grid, block;
+    cudaStream_t stream;
+    bool overlap;
+    template <class... A>
+    void operator()(A &&...args) const
+    {
+        cudaLaunchAttribute attr = {};
+        attr.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+        attr.val.programmaticStreamSerializationAllowed = 1;
+        cudaLaunchConfig_t cfg = {};
+        cfg.gridDim = dim3(grid);
+        cfg.blockDim = dim3(block);
+        cfg.stream = stream;
+        cfg.attrs = &attr;
+        cfg.numAttrs = overlap ? 1 : 0;
+        (void)cudaLaunchKernelEx(&cfg, kernel, static_cast<A &&>(args)...); /* an error reaches cudaGetLastError, as a <<<>>> launch's does */
+    }
+};
+template <class... P>
+ws_overlapping_launch<P...> ws_overlapping(void (*kernel)(P...), unsigned grid, unsigned block, cudaStream_t stream, bool overlap)
+{
+    return ws_overlapping_launch<P...>{kernel, grid, block, stream, overlap};
+}
 
 /* ws_launch_<id>(grid, block, args, stream): one launch of the kernel, for the benchmark */
 #define WS_LAUNCH_BODY(id, body)                                                                          \
@@ -590,32 +629,48 @@ struct ws_args {
 #endif
 
 /* WS_LAUNCH(id, K, (args...)): how version `id` calls kernel K, given `a` (ws_args).
- * WS_LAUNCH_BLOCK: the same for a kernel templated on its block size. */
+ * WS_LAUNCH_BLOCK: the same for a kernel templated on its block size.
+ * WS_LAUNCH_BLOCK_PDL: the same, and in the benchmark's build the launch lets the next one in the
+ * stream start early where a.overlap says the device can (the kernel must call
+ * cudaGridDependencySynchronize() before it touches what the previous launch may still use). */
 #define WS_LAUNCH(id, K, args) WS_LAUNCH_BODY(id, WS_CALL(K, args))
-#define WS_LAUNCH_BLOCK(id, K, args) WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_BLOCK_VAR, K, args))
+#define WS_LAUNCH_BLOCK(id, K, args) WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL, WS_BLOCK_VAR, K, args))
+#define WS_LAUNCH_BLOCK_PDL(id, K, args) WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL_PDL, WS_BLOCK_VAR, K, args))
 
-/* Instantiates a block-size template for every block size from 32 to 1024. */
-#define WS_BLOCK_CASE(bs, K, args) \
-    case bs: WS_CALL(K<bs>, args); break;
-#define WS_BLOCK_SWITCH(b, K, args)         \
-    do {                                    \
-        switch (b) {                        \
-            WS_BLOCK_CASE(1024, K, args)    \
-            WS_BLOCK_CASE(512, K, args)     \
-            WS_BLOCK_CASE(256, K, args)     \
-            WS_BLOCK_CASE(128, K, args)     \
-            WS_BLOCK_CASE(64, K, args)      \
-            WS_BLOCK_CASE(32, K, args)      \
-        default: break;                     \
-        }                                   \
+/* Instantiates a block-size template for every block size from 32 to 1024, each called by `call`. */
+#define WS_BLOCK_CASE(call, bs, K, args) \
+    case bs: call(K<bs>, args); break;
+#define WS_BLOCK_SWITCH(call, b, K, args)      \
+    do {                                       \
+        switch (b) {                           \
+            WS_BLOCK_CASE(call, 1024, K, args) \
+            WS_BLOCK_CASE(call, 512, K, args)  \
+            WS_BLOCK_CASE(call, 256, K, args)  \
+            WS_BLOCK_CASE(call, 128, K, args)  \
+            WS_BLOCK_CASE(call, 64, K, args)   \
+            WS_BLOCK_CASE(call, 32, K, args)   \
+        default: break;                        \
+        }                                      \
     } while (0)
 
+/* The traced builds launch plainly (WS_CALL_PDL is WS_CALL): with no overlapping launch,
+ * cudaGridDependencySynchronize() has nothing to wait for and returns at once. */
 #if defined(WS_EMU)
 #define WS_CALL(K, args) K args
+#define WS_CALL_PDL WS_CALL
 #elif defined(WS_GPU_TRACE)
 #define WS_CALL(K, args) ws_run_kernel<<<ws_grid_, ws_block_, 0, ws_stream_>>>([=] __attribute__((device))() { K args; })
+#define WS_CALL_PDL WS_CALL
 #else
 #define WS_CALL(K, args) K<<<ws_grid_, ws_block_, 0, ws_stream_>>> args
+#define WS_CALL_PDL(K, args) ws_overlapping(K, ws_grid_, ws_block_, ws_stream_, a.overlap) args
+#endif
+
+/* The two device calls of programmatic dependent launch are Hopper instructions (griddepcontrol);
+ * compiled for an older GPU, where no launch overlaps, they do nothing. */
+#if !defined(WS_EMU) && defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+#define cudaTriggerProgrammaticLaunchCompletion() ((void)0)
+#define cudaGridDependencySynchronize() ((void)0)
 #endif
 
 #endif
