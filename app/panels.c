@@ -71,11 +71,7 @@ static dl_colour lane_colour(const theme *th, int state)
 
 /* While a lesson's question is open, the pictures that would give the answer away hold back:
  * ask before show. */
-static int holding_back(const ui *u)
-{
-    const session_lesson *L = &u->sc->s->lesson;
-    return L->active && L->ask != ASK_NONE && (L->state == ANSWER_OPEN || L->state == ANSWER_WRONG);
-}
+static int holding_back(const ui *u) { return session_asking(u->sc->s); }
 
 /* A lesson's marks on an item: what the step points at (accent), what the user picked (text
  * colour), what an answer missed (the subtree colour) and what it got wrong (conflict). */

@@ -197,26 +197,22 @@ static session_picture pick_picture(const scene_pane *p, session_picture pinned)
     return PICTURE_LOADS;
 }
 
-/* The register's name from its assignment's source line: the first identifier followed by "=" or
- * "+=" (`reg<float> mySum = ...`, `if (...) mySum += ...`, `sum = ...`); "" if none is found. */
-static void reg_name(const char *src, unsigned line, char *out, size_t len)
+/* The register's name, from its declaration in the kernel source: `reg<float> NAME` (a mention
+ * in a comment, `reg<float>: ...`, is no declaration); "" if none is found. */
+static void reg_name(const char *src, char *out, size_t len)
 {
     out[0] = '\0';
-    for (unsigned l = 1; src && l < line; l++) {
-        src = strchr(src, '\n');
-        if (src) src++;
-    }
-    for (const char *c = src; c && *c && *c != '\n'; c++) {
-        if (!(isalpha((unsigned char)*c) || *c == '_') || (c > src && (isalnum((unsigned char)c[-1]) || c[-1] == '_'))) continue;
-        const char *e = c;
+    for (const char *c = src ? strstr(src, "reg<") : NULL; c; c = strstr(c + 4, "reg<")) {
+        if (c > src && (isalnum((unsigned char)c[-1]) || c[-1] == '_')) continue;
+        const char *q = strchr(c, '>');
+        if (!q) return;
+        for (q++; *q == ' '; q++) {}
+        const char *e = q;
         while (isalnum((unsigned char)*e) || *e == '_') e++;
-        const char *q = e;
-        while (*q == ' ') q++;
-        if ((q[0] == '=' && q[1] != '=') || (q[0] == '+' && q[1] == '=')) {
-            snprintf(out, len, "%.*s", (int)(e - c), c);
+        if (e > q && !isdigit((unsigned char)*q)) {
+            snprintf(out, len, "%.*s", (int)(e - q), q);
             return;
         }
-        c = e - 1;
     }
 }
 
@@ -230,8 +226,7 @@ static void registers(scene_pane *p, const session_pane *sp)
     p->reg_warp = sp->warp >= 0 ? (unsigned)sp->warp : p->picture == PICTURE_SHUFFLE ? p->shfl_warp
                   : p->st && p->st->count ? m->t->events[m->order[p->st->first]].warp : 0;
     p->reg_line = view_registers_at(m, p->step, p->reg_warp, p->reg_vals, p->reg_state);
-    unsigned line = p->reg_line ? p->reg_line : m->t->events[m->regs[0].event].line;
-    reg_name(p->source, line, p->reg_name, sizeof p->reg_name);
+    reg_name(p->source, p->reg_name, sizeof p->reg_name);
 }
 
 static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t step, const char *(*sources_find)(const char *))
@@ -300,7 +295,8 @@ static void tooltip(scene *sc)
             break;
         }
         len = (int)strlen(sc->tooltip);
-        if (p->has_regs && warp == p->reg_warp && p->reg_state[lane] && (size_t)len < sizeof sc->tooltip)
+        /* a lesson asks before it shows: not while a question is open */
+        if (p->has_regs && !session_asking(s) && warp == p->reg_warp && p->reg_state[lane] && (size_t)len < sizeof sc->tooltip)
             snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_REG),
                      p->reg_name[0] ? p->reg_name : "reg", (double)p->reg_vals[lane]);
     } else if (kind == HIT_CELL && idx < (int64_t)m->nwords) {

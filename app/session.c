@@ -312,7 +312,8 @@ static step_role role_of(const view_step *st)
     static const step_role roles[TRACE_KIND_COUNT] = {
         [TRACE_SHARED_LOAD] = ROLE_LOAD, [TRACE_GLOBAL_LOAD] = ROLE_LOAD, [TRACE_SHARED_STORE] = ROLE_STORE,
         [TRACE_GLOBAL_STORE] = ROLE_STORE, [TRACE_GLOBAL_ATOMIC] = ROLE_STORE, [TRACE_BARRIER] = ROLE_BARRIER,
-        [TRACE_SHUFFLE] = ROLE_SHUFFLE, [TRACE_WARP_SYNC] = ROLE_BARRIER, [TRACE_FENCE] = ROLE_OTHER, [TRACE_EXIT] = ROLE_OTHER};
+        [TRACE_SHUFFLE] = ROLE_SHUFFLE, [TRACE_WARP_SYNC] = ROLE_BARRIER, [TRACE_FENCE] = ROLE_OTHER, [TRACE_EXIT] = ROLE_OTHER,
+        [TRACE_REGISTER] = ROLE_OTHER};
     return (unsigned)st->kind < TRACE_KIND_COUNT ? roles[st->kind] : ROLE_OTHER;
 }
 
@@ -611,4 +612,10 @@ static void apply_one(session *s, const action *a)
         break;
     default: break;
     }
+}
+
+int session_asking(const session *s)
+{
+    const session_lesson *L = &s->lesson;
+    return L->active && L->ask != ASK_NONE && (L->state == ANSWER_OPEN || L->state == ANSWER_WRONG);
 }

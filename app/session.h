@@ -229,4 +229,7 @@ int session_timeline_seek(const session *s, uint32_t hit, int bar_x, int bar_w, 
 /* The version after `id` in the ladder (C's compare partner). */
 const char *session_next_version(const char *id);
 
+/* A lesson's question is open (unanswered, or answered wrong): what would answer it waits. */
+int session_asking(const session *s);
+
 #endif

@@ -75,8 +75,10 @@ size_t verify_compare(const trace *a, const trace *b, FILE *out, size_t max)
                     }
                     /* a register's value is the arithmetic itself: the same float adds in the same
                      * order give the same bits */
-                    for (int j = 0; same && x->kind == TRACE_REGISTER && j < trace_popcount(x->mask); j++)
-                        same = trace_lane_value(a, x, (size_t)j, 0) == trace_lane_value(b, y, (size_t)j, 0);
+                    for (int j = 0; same && x->kind == TRACE_REGISTER && j < trace_popcount(x->mask); j++) {
+                        float va = trace_lane_value(a, x, (size_t)j, 0), vb = trace_lane_value(b, y, (size_t)j, 0);
+                        same = memcmp(&va, &vb, sizeof va) == 0; /* bits: -0 is not 0 */
+                    }
                     if (!same) {
                         NOTE("    pass %u block %u warp %u, its event %zu: emulator %s line %u mask %08x phase %u, GPU %s line %u mask %08x phase %u%s\n",
                              p, blk, w, k, trace_kind_label((trace_kind)x->kind), x->line, x->mask, x->phase,

@@ -239,11 +239,11 @@ static int seek_options(app *A, const viewer_opts *o, char *err, size_t errlen)
     if (A->s.overlay == OVERLAY_BENCH || !A->s.pane[0].loaded || A->L) return 0;
     const view_model *m = &A->s.pane[0].m;
     if (o->event >= 0) {
+        /* the step that shows it (a register assignment shows at its warp's instruction before it) */
         size_t target = (size_t)o->event;
-        for (size_t s = 0; s < m->nsteps; s++)
-            for (size_t i = 0; i < m->steps[s].count; i++)
-                if (m->order[m->steps[s].first + i] == target) { apply(A, ACT_SEEK_STEP, (long)s, NULL); return 0; }
-        snprintf(err, errlen, "--event %ld: no such event in block 0 of pass 0 (%zu events in the trace)", o->event, A->s.pane[0].t.nevents);
+        if (target < A->s.pane[0].t.nevents && m->event_step[target] != SIZE_MAX) { apply(A, ACT_SEEK_STEP, (long)m->event_step[target], NULL); return 0; }
+        snprintf(err, errlen, "--event %ld: no such event in block %u of pass %u (%zu events in the trace)", o->event, m->block, m->pass,
+                 A->s.pane[0].t.nevents);
         return -1;
     }
     if (o->phase >= 0) {

@@ -257,13 +257,18 @@ static inline void ws_watch(float v, unsigned line)
     memcpy(op.data, &v, 4);
     emu_do(&op);
 }
+/* Copying one reg into another would assign without a line to record, so it does not compile
+ * (write b = (float)a); `sum = x` builds a reg from x at its line and moves it in. */
 template <class T>
 struct reg {
+    static_assert(!ws_is_int<T>::value && sizeof(T) == 4, "reg<T> watches a float");
     T v;
     template <class R>
     reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r) { ws_watch(v, line); }
-    reg(const reg &) = default;
-    reg &operator=(const reg &) = default;
+    reg(const reg &) = delete;
+    reg &operator=(const reg &) = delete;
+    reg(reg &&) = default;
+    reg &operator=(reg &&) = default;
     reg &operator+=(ws_value x) { v += x.v; ws_watch(v, x.line); return *this; }
     operator T() const { return v; }
 };
@@ -506,14 +511,17 @@ struct ws_value {
 };
 template <class T>
 struct reg {
+    static_assert(!ws_is_int<T>::value && sizeof(T) == 4, "reg<T> watches a float");
     T v;
     template <class R>
     __device__ __forceinline__ reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r)
     {
         ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
     }
-    reg(const reg &) = default;
-    reg &operator=(const reg &) = default;
+    reg(const reg &) = delete;
+    reg &operator=(const reg &) = delete;
+    reg(reg &&) = default;
+    reg &operator=(reg &&) = default;
     __device__ __forceinline__ reg &operator+=(ws_value x)
     {
         v += x.v;

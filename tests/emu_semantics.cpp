@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <type_traits>
+
 #include "ws_cuda.h"
 #include "analysis.h"
 #include "check.h"
@@ -55,6 +57,20 @@ __global__ void branches(global_ptr<float> out)
     else out[t] = 2.0f;
 }
 WS_LAUNCH(branches, branches, (a.out))
+
+#line 1500
+__global__ void watched(global_ptr<float> out)
+{
+    reg<float> s = (float)threadIdx.x;
+    if (threadIdx.x % 2) s += out[threadIdx.x];
+    s = s * 2.0f;
+    out[threadIdx.x] = s;
+}
+WS_LAUNCH(watched, watched, (a.out))
+
+// a reg is assigned values, never another reg (that would assign without a line to record)
+static_assert(!std::is_copy_constructible<reg<float>>::value && !std::is_copy_assignable<reg<float>>::value,
+              "copying a reg should not compile");
 
 static int run(emu_kernel_fn k, unsigned block, float *out, trace *t, emu *e)
 {
@@ -132,6 +148,30 @@ int main(void)
         CHECK(!f[stores[1]].divergent && f[stores[1]].live == 0x55555555u, "else branch: live %08x", f[stores[1]].live);
         free(f);
     }
+    trace_free(&t);
+
+    /* emu_register_should_record_each_assignment_with_its_line_and_value: out[l] = 10 on entry */
+    for (int i = 0; i < 64; i++) out[i] = 10.0f;
+    trace_init(&t);
+    CHECK(run(ws_emu_watched, 32, out, &t, e) == 0, "%s", emu_last_error(e));
+    static const struct { unsigned line; uint32_t mask; } want[3] = {{1502, 0xffffffffu}, {1503, 0xaaaaaaaau}, {1504, 0xffffffffu}};
+    int nreg = 0;
+    for (size_t i = 0; i < t.nevents; i++) {
+        const trace_event *ev = &t.events[i];
+        if (ev->kind != TRACE_REGISTER) continue;
+        CHECK(nreg < 3 && ev->line == want[nreg].line && ev->mask == want[nreg].mask, "register event %d: line %u mask %08x", nreg,
+              ev->line, ev->mask);
+        for (int j = 0, l = 0; nreg < 3 && l < 32; l++) {
+            if (!(ev->mask >> l & 1u)) continue;
+            float got = trace_lane_value(&t, ev, (size_t)j++, 0), base = (float)l + (l % 2 ? 10.0f : 0.0f);
+            float expect = nreg == 0 ? (float)l : nreg == 1 ? base : 2.0f * base;
+            CHECK(got == expect && t.lane_addr[ev->lanes + (size_t)j - 1] == l, "register event %d lane %d: %g, expected %g", nreg, l,
+                  (double)got, (double)expect);
+        }
+        nreg++;
+    }
+    CHECK(nreg == 3, "%d register events, expected 3 (the declaration, the odd lanes' +=, the doubling)", nreg);
+    for (int l = 0; l < 32; l++) CHECK(out[l] == 2.0f * ((float)l + (l % 2 ? 10.0f : 0.0f)), "out[%d] = %g", l, (double)out[l]);
     trace_free(&t);
     emu_destroy(e);
     CHECK_DONE("emu_semantics");

@@ -6,11 +6,11 @@
 #include "capture.h"
 #include "check.h"
 
-static char *valid_json(void)
+static char *valid_json(const char *version)
 {
     capture_desc d;
     memset(&d, 0, sizeof d);
-    d.version = "v2";
+    d.version = version;
     d.block = 64;
     trace t;
     trace_init(&t);
@@ -56,7 +56,7 @@ static void expect_replaced(const char *text, const char *from, const char *to, 
 
 int main(void)
 {
-    char *ok = valid_json();
+    char *ok = valid_json("v2");
     CHECK(ok != NULL, "capture failed");
     if (!ok) CHECK_DONE("malformed_trace_should_be_rejected_with_position");
     trace t;
@@ -98,6 +98,16 @@ int main(void)
     expect_replaced(ok, "\"reference\"", "\"referense\"", "missing key \"reference\"");
     expect_replaced(ok, "\"block\": 64,", "\"block\": \"64\",", "provenance.block: expected an integer");
     expect_replaced(ok, "\"m\":4294967295", "\"m\":-3", "events[0].m: expected an integer");
+
+    /* a register event's address is the lane that holds it */
+    char *v3 = valid_json("v3");
+    CHECK(v3 != NULL, "capture v3 failed");
+    if (v3) {
+        expect_replaced(v3, "\"k\":\"register\",\"p\":0,\"b\":0,\"w\":0,\"l\":18,\"ph\":0,\"m\":4294967295,\"z\":4,\"a\":[0,",
+                        "\"k\":\"register\",\"p\":0,\"b\":0,\"w\":0,\"l\":18,\"ph\":0,\"m\":4294967295,\"z\":4,\"a\":[32,",
+                        ".a[0]: expected a lane of the warp, an integer from 0 to 31");
+        free(v3);
+    }
 
     CHECK(trace_read_file(&t, "no/such/trace.json", err, sizeof err) == -1 && strstr(err, "no/such/trace.json: cannot open"),
           "missing file: \"%s\"", err);

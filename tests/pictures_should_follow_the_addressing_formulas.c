@@ -10,6 +10,7 @@
  *   x[i] + x[i + 64] (i = 32w + l, block 64); when v6 stores its sum, what its grid-stride loop
  *   added (i, i + 64, then a stride of 128 x grid); at v7's first shuffle, the sum of the float4s
  *   lane l read (float4 index tid, then a stride of 256 x grid) plus its share of the n % 4 tail;
+ *   and v3's under independent thread scheduling (its:SEED) at its last step, lane by lane;
  * - motion: the frame at t = 0 of a move is the static frame of the step it starts from, and the
  *   frame at t = 1 the static frame of the step it ends at;
  * - compare, single-stepping: both panes stay on the same kind of operation;
@@ -99,6 +100,19 @@ static void registers_follow_formulas(void)
         CHECK(has_text(&f.l, "registers", b), "v3: lane 31's %s is not drawn", b);
     }
     CHECK(strcmp(f.sc.pane[0].reg_name, "mySum") == 0, "v3: the register is called \"%s\", the kernel says mySum", f.sc.pane[0].reg_name);
+    /* under independent thread scheduling lanes of a warp run apart: at the end every lane still
+     * holds its own two elements' sum (several blocks, so block 0 is one of many) */
+    static const char *const its[] = {"schedule:its:3,last", "schedule:its:7,last"};
+    for (int k = 0; k < 2; k++) {
+        f.cap.n = 3000;
+        fixture_act(&f, its[k]);
+        for (unsigned w = 0; w < 2; w++) {
+            if (w) fixture_act(&f, "warp:1");
+            fixture_frame(&f, 1920, 1080, 0);
+            for (int l = 0; l < 32; l++) want[l] = (double)(32 * w + (unsigned)l) + (double)(32 * w + (unsigned)l + 64);
+            check_registers(&f, its[k], w, want);
+        }
+    }
     fixture_close(&f);
 
     CHECK(fixture_open(&f, "v6", 64, "ramp", 1920, 1080) == 0, "setup v6 ramp");

@@ -99,6 +99,7 @@ struct emu {
     emu_thread *cur;
     const emu_launch *launch;
     emu_dim3 block_idx, block_dim, grid_dim;
+    int recording; /* the running block is one the trace records */
     unsigned char shared[EMU_SHARED_BYTES];
     struct { const void *key; int64_t word; } regions[EMU_MAX_REGIONS];
     int nregions;
@@ -243,6 +244,12 @@ void emu_do(emu_op *op)
     }
     if (op->cached && (op->kind == TRACE_SHARED_LOAD || op->kind == TRACE_SHARED_STORE)) {
         register_copy(e, t, op);
+        return;
+    }
+    /* a register assignment touches no memory: it is shown, when the block is recorded, and is no
+     * point where the compiler would write back the shared words it keeps in registers */
+    if (op->kind == TRACE_REGISTER) {
+        if (e->recording) post(e, t, op);
         return;
     }
     if (t->nregs) write_back(e, t);
@@ -648,6 +655,7 @@ static void run_block(emu *e, unsigned bx)
     emu_random(&e->rng);
     if (obs && obs->block) obs->block(obs->ctx, bx);
     int record = L->trace && bx < L->blocks_traced;
+    e->recording = record;
     e->block_idx = (emu_dim3){bx, 0, 0};
     e->nregions = 0;
     e->shared_words_used = 0;

@@ -135,29 +135,31 @@ static int by_step(const void *a, const void *b)
     return x->event < y->event ? -1 : x->event > y->event;
 }
 
-/* Each register assignment shows from the step of its warp's instruction before it in trace
- * order (a warp's events are recorded in its program order), or the warp's next one when it
- * came first; the steps only grow along the list, so view_registers_at can stop early. */
+/* Each register assignment shows from the latest step of the instructions its lanes ran just
+ * before it (per lane: under independent thread scheduling another group of the warp may run in
+ * between), or the warp's first step for one made before any instruction. */
 static int attach_registers(view_model *m)
 {
+    enum { WARPS = TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE };
     const trace *t = m->t;
-    size_t last[TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE], r = 0;
-    for (unsigned w = 0; w < TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE; w++) last[w] = SIZE_MAX;
+    size_t last[TRACE_BLOCK_THREADS_MAX], first[WARPS], r = 0;
+    for (unsigned i = 0; i < TRACE_BLOCK_THREADS_MAX; i++) last[i] = SIZE_MAX;
+    for (unsigned w = 0; w < WARPS; w++) first[w] = SIZE_MAX;
     for (size_t i = 0; i < t->nevents && r < m->nregs; i++) {
         const trace_event *e = &t->events[i];
-        if (e->pass != m->pass || e->block != m->block || e->warp >= TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE) continue;
-        if (e->kind != TRACE_REGISTER) { last[e->warp] = m->event_step[i]; continue; }
-        m->regs[r++].step = last[e->warp];
-    }
-    for (unsigned w = 0; w < TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE; w++) last[w] = SIZE_MAX;
-    for (size_t i = t->nevents; i-- > 0 && m->nregs;) { /* the ones before any instruction: the next */
-        const trace_event *e = &t->events[i];
-        if (e->pass != m->pass || e->block != m->block || e->warp >= TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE) continue;
-        if (e->kind != TRACE_REGISTER) last[e->warp] = m->event_step[i];
+        if (e->pass != m->pass || e->block != m->block || e->warp >= WARPS) continue;
+        size_t *lane_last = &last[e->warp * TRACE_WARP_SIZE], at = SIZE_MAX;
+        for (unsigned l = 0; l < TRACE_WARP_SIZE; l++) {
+            if (!(e->mask >> l & 1u)) continue;
+            if (e->kind != TRACE_REGISTER) lane_last[l] = m->event_step[i];
+            else if (lane_last[l] != SIZE_MAX && (at == SIZE_MAX || lane_last[l] > at)) at = lane_last[l];
+        }
+        if (e->kind != TRACE_REGISTER && first[e->warp] == SIZE_MAX) first[e->warp] = m->event_step[i];
+        if (e->kind == TRACE_REGISTER) m->regs[r++].step = at;
     }
     for (size_t k = 0; k < m->nregs; k++) {
         view_reg *g = &m->regs[k];
-        if (g->step == SIZE_MAX) g->step = last[t->events[g->event].warp]; /* the warp's first step */
+        if (g->step == SIZE_MAX) g->step = first[t->events[g->event].warp]; /* before any instruction */
         if (g->step == SIZE_MAX) g->step = 0;
         m->event_step[g->event] = g->step;
     }
@@ -256,17 +258,23 @@ unsigned view_registers_at(const view_model *m, size_t s, unsigned warp, float *
 {
     const trace *t = m->t;
     unsigned line = 0;
+    size_t held[TRACE_WARP_SIZE], newest = 0; /* the event each lane's value comes from */
     memset(vals, 0, TRACE_WARP_SIZE * sizeof *vals);
     memset(state, 0, TRACE_WARP_SIZE);
+    /* a lane keeps the value of its latest assignment in trace order (its program order): under
+     * independent thread scheduling a later assignment may sit on an earlier step */
     for (size_t r = 0; r < m->nregs && m->regs[r].step <= s; r++) {
         const trace_event *e = &t->events[m->regs[r].event];
         if (e->warp != warp) continue;
         for (int j = 0, l = 0; l < TRACE_WARP_SIZE; l++) {
             if (!(e->mask >> l & 1u)) continue;
-            vals[l] = trace_lane_value(t, e, (size_t)j++, 0);
+            size_t k = (size_t)j++;
+            if (state[l] && held[l] > m->regs[r].event) continue;
+            held[l] = m->regs[r].event;
+            vals[l] = trace_lane_value(t, e, k, 0);
             state[l] = m->regs[r].step == s ? 2 : 1;
         }
-        line = e->line;
+        if (m->regs[r].event >= newest) { newest = m->regs[r].event; line = e->line; }
     }
     return line;
 }

@@ -80,7 +80,8 @@ typedef struct view_model {
     view_shfl *shfl;
     size_t nshfl;
     int shfl_levels;
-    size_t *event_step;     /* step of each event of the trace (SIZE_MAX: not this block) */
+    size_t *event_step;     /* step that shows each event of the trace (SIZE_MAX: not this block); a
+                               register assignment's is the step it is shown from (view_reg) */
     view_reg *regs;         /* the block's register assignments, in trace order */
     size_t nregs;
 } view_model;
