@@ -14,7 +14,8 @@
 // (relative error and units in the last place of the float nearest the exact sum), beside that of a
 // serial float loop on the host. GB/s counts the bytes that must be read (4n), except the copy,
 // which counts read plus write. "best read" is the fastest of a few read-only kernels (load width,
-// loads in flight, cache hints): the honest ceiling for a kernel that must read every byte once.
+// loads in flight, cache hints), each launched plainly and, on a GPU that can overlap launches, as
+// v8 is (programmatic dependent launch): the honest ceiling for a kernel that must read every byte once.
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -125,7 +126,10 @@ __global__ void empty_kernel() {}
 // Each reads every byte of the input once and does as little as possible with it (a max, no
 // dependent chain of adds), so only the memory counts. They differ in what a reduction can choose:
 // load width, loads in flight per thread (rows of a tile), cache hints, and the grid (one tile per
-// block, or a grid-stride loop over one wave of resident blocks).
+// block, or a grid-stride loop over one wave of resident blocks). Each is also launched the way v8
+// is on compute capability 9.0 and up (OVERLAP, "+pdl" in its name): it lets the next launch start
+// once all its blocks have started, so back to back its tail overlaps the next launch as v8's does;
+// otherwise a reduction could pass the ceiling by its launch alone (round 4 of docs/bench-notes.md).
 
 enum { HINT_NONE, HINT_STREAM, HINT_NC };
 
@@ -140,9 +144,10 @@ __device__ __forceinline__ float vmax(float m, float v) { return fmaxf(m, v); }
 __device__ __forceinline__ float vmax(float m, float2 v) { return fmaxf(m, fmaxf(v.x, v.y)); }
 __device__ __forceinline__ float vmax(float m, float4 v) { return fmaxf(m, fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w))); }
 
-template <int BLOCK, int ROWS, class V, int HINT>
+template <int BLOCK, int ROWS, class V, int HINT, bool OVERLAP>
 __global__ void __launch_bounds__(BLOCK) read_kernel(const V *x, size_t nv, float *sink)
 {
+    if (OVERLAP) cudaTriggerProgrammaticLaunchCompletion(); // at once, as v8 does
     const size_t tile = (size_t)BLOCK * ROWS, ntiles = nv / tile;
     float m = 0.0f;
     for (size_t t = blockIdx.x; t < ntiles; t += gridDim.x) {
@@ -154,14 +159,24 @@ __global__ void __launch_bounds__(BLOCK) read_kernel(const V *x, size_t nv, floa
     }
     for (size_t i = ntiles * tile + blockIdx.x * (size_t)BLOCK + threadIdx.x; i < nv; i += (size_t)BLOCK * gridDim.x)
         m = vmax(m, load<HINT>(&x[i]));
+    // Overlapping, every block waits here for the previous launch to complete, as each of v8's
+    // blocks does before it writes: the read kernel obeys the rule a reduction must (whatever it
+    // writes may still be in use by the previous launch), so at most two launches overlap, as with
+    // v8. Without the wait, launches that never write would chain, each starting as soon as the
+    // last one's blocks had, and the ceiling would measure a freedom no reduction has. It also
+    // orders the sink's store after the previous launch's, so overlapping launches cannot race on
+    // it (the store never happens anyway: the inputs are never negative, and they are only read).
+    if (OVERLAP) cudaGridDependencySynchronize();
     if (m < 0.0f) sink[0] = m; // never true for the data used; keeps the loads alive
 }
 
-typedef void (*read_fn)(const void *, size_t, float *, unsigned grid, cudaStream_t);
+// overlap: with the attribute that lets the next launch start early (ws_overlapping, ws_cuda.h)
+typedef void (*read_fn)(const void *, size_t, float *, unsigned grid, cudaStream_t, bool overlap);
 template <int BLOCK, int ROWS, class V, int HINT>
-static void read_launch(const void *x, size_t nv, float *sink, unsigned grid, cudaStream_t st)
+static void read_launch(const void *x, size_t nv, float *sink, unsigned grid, cudaStream_t st, bool overlap)
 {
-    read_kernel<BLOCK, ROWS, V, HINT><<<grid, BLOCK, 0, st>>>((const V *)x, nv, sink);
+    if (overlap) ws_overlapping(read_kernel<BLOCK, ROWS, V, HINT, true>, grid, BLOCK, st, true)((const V *)x, nv, sink);
+    else read_kernel<BLOCK, ROWS, V, HINT, false><<<grid, BLOCK, 0, st>>>((const V *)x, nv, sink);
 }
 
 static const struct read_candidate {
@@ -494,8 +509,9 @@ int bench_main(int argc, char **argv)
     time_t now = time(nullptr);
     strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
     size_t l2 = (size_t)prop.l2CacheSize;
-    // programmatic dependent launch (a launch that starts while the previous one finishes, v8's)
-    // needs compute capability 9.0 or later; elsewhere v8 is launched plainly
+    // programmatic dependent launch (a launch that starts while the previous one finishes: v8's,
+    // and the "+pdl" read kernels') needs compute capability 9.0 or later; elsewhere v8 is launched
+    // plainly and the read kernels only so
     const bool can_overlap = prop.major >= 9;
     printf("%s, %d SMs, L2 %zu MB, spec peak %.0f GB/s (%d MHz x %d bits x 2), driver %s, %s\n", prop.name,
            prop.multiProcessorCount, l2 >> 20, spec_gbs, mem_khz / 1000, bus_bits, driver, toolkit);
@@ -737,22 +753,25 @@ int bench_main(int argc, char **argv)
                  [&](size_t b) { CK(cudaMemcpyAsync(work, in[b], bytes, cudaMemcpyDeviceToDevice, st)); }, nullptr,
                  2.0 * (double)bytes, true});
 
-        // best read: every candidate in both modes, the fastest kept per mode
+        // best read: every candidate in both modes, plain and (where the device can) overlapping,
+        // the fastest kept per mode
         std::vector<row> best(NMODES);
-        for (const read_candidate &rc : read_candidates) {
-            size_t per = rc.width / sizeof(float), nv = n / per;
-            size_t tiles = std::max<size_t>(1, nv / ((size_t)rc.block * rc.rows));
-            unsigned grid = (unsigned)std::min<size_t>(tiles, 1u << 30);
-            if (rc.waves) // blocks resident at once: full occupancy, which these small kernels reach
-                grid = (unsigned)std::min<size_t>(grid, (size_t)rc.waves * prop.multiProcessorCount *
-                                                            (size_t)(prop.maxThreadsPerMultiProcessor / (int)rc.block));
-            size_t before = rows.size();
-            measure({"best-read", "read", rc.name, rc.block, grid, 1, rc.rows * (unsigned)per, nullptr,
-                     [&, grid, nv](size_t b) { rc.fn(in[b], nv, partials, grid, st); }, nullptr,
-                     (double)(nv * rc.width), true});
-            for (size_t i = before; i < rows.size(); i++)
-                if (rows[i].ok && (best[rows[i].mode].gbs == 0 || rows[i].gbs > best[rows[i].mode].gbs)) best[rows[i].mode] = rows[i];
-            rows.resize(before);
+        for (int ov = 0; ov < 1 + can_overlap; ov++) {
+            for (const read_candidate &rc : read_candidates) {
+                size_t per = rc.width / sizeof(float), nv = n / per;
+                size_t tiles = std::max<size_t>(1, nv / ((size_t)rc.block * rc.rows));
+                unsigned grid = (unsigned)std::min<size_t>(tiles, 1u << 30);
+                if (rc.waves) // blocks resident at once: full occupancy, which these small kernels reach
+                    grid = (unsigned)std::min<size_t>(grid, (size_t)rc.waves * prop.multiProcessorCount *
+                                                                (size_t)(prop.maxThreadsPerMultiProcessor / (int)rc.block));
+                size_t before = rows.size();
+                measure({"best-read", "read", std::string(rc.name) + (ov ? " +pdl" : ""), rc.block, grid, 1, rc.rows * (unsigned)per, nullptr,
+                         [&, grid, nv, ov](size_t b) { rc.fn(in[b], nv, partials, grid, st, ov != 0); }, nullptr,
+                         (double)(nv * rc.width), true});
+                for (size_t i = before; i < rows.size(); i++)
+                    if (rows[i].ok && (best[rows[i].mode].gbs == 0 || rows[i].gbs > best[rows[i].mode].gbs)) best[rows[i].mode] = rows[i];
+                rows.resize(before);
+            }
         }
         for (int m = 0; m < NMODES; m++)
             if (best[m].gbs > 0) rows.push_back(best[m]);

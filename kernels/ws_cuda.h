@@ -599,7 +599,8 @@ struct ws_args {
  * cudaLaunchAttributeProgrammaticStreamSerialization: the next launch in the stream may then begin
  * once every block of this one has called cudaTriggerProgrammaticLaunchCompletion() (or exited),
  * and it waits for this one to complete, its memory visible, in cudaGridDependencySynchronize().
- * Only for a kernel written for that (v8); without `overlap` it is a plain launch. */
+ * Only for a kernel written for that (v8, and the benchmark's overlapping read kernels); without
+ * `overlap` it is a plain launch. */
 template <class... P>
 struct ws_overlapping_launch {
     void (*kernel)(P...);
