@@ -560,20 +560,23 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
 /* The watched register of one warp (v3's first add, v6's grid-stride sum, v7/v8's float4 sums):
  * 32 lanes in rows of `cols`; a value in as many digits as its cell holds. */
 
+enum { REG_DIGITS_FULL = 7, REG_DIGITS_SHORT = 2 }; /* 7: a float's integers up to 2^24 exactly */
+
 /* v with `digits` significant digits; from 1000 up with k, M or G (16440 as 16.4k), so that a
  * big sum still fits a lane's cell */
 static void reg_format(float v, int digits, char *buf, size_t len)
 {
-    static const struct { double scale; const char *suffix; } si[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}};
+    static const struct { double scale; const char *suffix; } si[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
     double a = fabs((double)v);
-    if (digits >= 6 || a < 1e3) { snprintf(buf, len, "%.*g", digits, (double)v); return; }
-    for (size_t k = 0; k < sizeof si / sizeof si[0]; k++)
-        if (a >= si[k].scale || k + 1 == sizeof si / sizeof si[0]) {
-            snprintf(buf, len, "%.*g%s", digits, (double)v / si[k].scale, si[k].suffix);
-            return;
-        }
+    if (digits >= REG_DIGITS_FULL) { snprintf(buf, len, "%.*g", digits, (double)v); return; }
+    size_t k = 0;
+    while (k + 1 < sizeof si / sizeof si[0] && a < si[k].scale) k++;
+    double m = (double)v / si[k].scale, am = fabs(m);
+    int whole = am >= 100 ? 3 : am >= 10 ? 2 : 1; /* %.2g of 688 would be 6.9e+02: round to whole instead */
+    if (digits < whole) snprintf(buf, len, "%.0f%s", m, si[k].suffix);
+    else snprintf(buf, len, "%.*g%s", digits, m, si[k].suffix);
 }
-enum { REG_DIGITS_FULL = 6, REG_DIGITS_SHORT = 2 };
+
 
 /* the most digits of v that fit width w, in buf; 0 if not even the shortest does */
 static int reg_text(ui *u, float v, int w, char *buf, size_t len)
