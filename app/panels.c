@@ -577,7 +577,6 @@ static void reg_format(float v, int digits, char *buf, size_t len)
     else snprintf(buf, len, "%.*g%s", digits, m, si[k].suffix);
 }
 
-
 /* the most digits of v that fit width w, in buf; 0 if not even the shortest does */
 static int reg_text(ui *u, float v, int w, char *buf, size_t len)
 {
@@ -612,7 +611,7 @@ static int registers_cols(ui *u, const scene_pane *p, int w, int max_h)
 static void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int cols)
 {
     char title[200];
-    snprintf(title, sizeof title, S(u, STR_REG_TITLE), p->reg_name[0] ? p->reg_name : "reg", p->reg_warp);
+    snprintf(title, sizeof title, S(u, STR_REG_TITLE), p->reg_name, p->reg_warp);
     dl_rect in = panel(u, "registers", r, title);
     const theme *th = u->th;
     int cw = in.w / cols, ch = u->lh + 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px);

@@ -198,10 +198,10 @@ static session_picture pick_picture(const scene_pane *p, session_picture pinned)
 }
 
 /* The register's name, from its declaration in the kernel source: `reg<float> NAME` (a mention
- * in a comment, `reg<float>: ...`, is no declaration); "" if none is found. */
+ * in a comment, `reg<float>: ...`, is no declaration); "reg" if none is found. */
 static void reg_name(const char *src, char *out, size_t len)
 {
-    out[0] = '\0';
+    snprintf(out, len, "reg");
     for (const char *c = src ? strstr(src, "reg<") : NULL; c; c = strstr(c + 4, "reg<")) {
         if (c > src && (isalnum((unsigned char)c[-1]) || c[-1] == '_')) continue;
         const char *q = strchr(c, '>');
@@ -225,8 +225,11 @@ static void registers(scene_pane *p, const session_pane *sp)
     if (!p->has_regs) return;
     p->reg_warp = sp->warp >= 0 ? (unsigned)sp->warp : p->picture == PICTURE_SHUFFLE ? p->shfl_warp
                   : p->st && p->st->count ? m->t->events[m->order[p->st->first]].warp : 0;
-    p->reg_line = view_registers_at(m, p->step, p->reg_warp, p->reg_vals, p->reg_state);
-    reg_name(p->source, p->reg_name, sizeof p->reg_name);
+    view_registers_at(m, p->step, p->reg_warp, p->reg_vals, p->reg_state);
+    if (p->reg_source != p->source || !p->reg_name[0]) {
+        reg_name(p->source, p->reg_name, sizeof p->reg_name);
+        p->reg_source = p->source;
+    }
 }
 
 static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t step, const char *(*sources_find)(const char *))
@@ -298,7 +301,7 @@ static void tooltip(scene *sc)
         /* a lesson asks before it shows: not while a question is open */
         if (p->has_regs && !session_asking(s) && warp == p->reg_warp && p->reg_state[lane] && (size_t)len < sizeof sc->tooltip)
             snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_REG),
-                     p->reg_name[0] ? p->reg_name : "reg", (double)p->reg_vals[lane]);
+                     p->reg_name, (double)p->reg_vals[lane]);
     } else if (kind == HIT_CELL && idx < (int64_t)m->nwords) {
         long long w = (long long)idx;
         if (p->written[idx])

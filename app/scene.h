@@ -62,10 +62,11 @@ typedef struct scene_pane {
     unsigned shfl_warp;
     /* the watched register (reg<float>) of one warp after the step: what each lane holds */
     int has_regs;            /* the kernel watches a register in this block */
-    unsigned reg_warp, reg_line;
+    unsigned reg_warp;
     float reg_vals[WARP_SIZE];
     unsigned char reg_state[WARP_SIZE]; /* 0 not assigned yet, 1 held, 2 assigned in this step */
-    char reg_name[32];       /* the register's name, from the source line of its assignment */
+    char reg_name[32];       /* the register's name, from its declaration ("reg" if none is found) */
+    const char *reg_source;  /* the source reg_name was read from: read once per kernel */
     /* races (the trace's hazards) of this block: how many, the lines they join, this step's */
     size_t hz_count;
     unsigned hz_lines[16];

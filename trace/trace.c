@@ -267,7 +267,6 @@ int trace_equal(const trace *a, const trace *b)
 
 /* ---- the check at the door ---- */
 
-static int is_global_kind(unsigned k) { return trace_kind_addr((trace_kind)k) == TRACE_ADDR_GLOBAL; }
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
@@ -311,7 +310,7 @@ int trace_check(const trace *t, char *err, size_t errlen)
         if (e->mask == 0) FAIL("events[%zu].m: a data event needs at least one lane", i);
         unsigned z = e->elem_size, w = trace_event_width(e);
         if (z != 1 && z != 2 && z != 4 && z != 8 && z != 16) FAIL("events[%zu].z: element size %u, expected 1, 2, 4, 8 or 16 bytes", i, z);
-        if (is_global_kind(e->kind) && e->buf >= t->nbuffers) FAIL("events[%zu].g: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers);
+        if (trace_kind_addr((trace_kind)e->kind) == TRACE_ADDR_GLOBAL && e->buf >= t->nbuffers) FAIL("events[%zu].g: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers);
         size_t n = (size_t)trace_popcount(e->mask);
         if ((size_t)e->lanes + n > t->nlanes) FAIL("events[%zu].a: lanes beyond the %zu the trace holds", i, t->nlanes);
         if ((size_t)e->vals + n * w > t->nvals) FAIL("events[%zu].v: values beyond the %zu the trace holds", i, t->nvals);

@@ -280,7 +280,6 @@ static uint64_t r_range(rbuf *r, int bytes, uint64_t lo, uint64_t hi, const char
     return v;
 }
 
-static int global_kind(int k) { return trace_kind_addr((trace_kind)k) == TRACE_ADDR_GLOBAL; }
 
 /* Hazards point at events by index: read after the events, and checked against them. */
 static void read_hazards(rbuf *r, trace *t)
@@ -441,8 +440,9 @@ static void read_bin(rbuf *r, trace *t)
             if (e->mask == 0) { r_fail(r, "events[%zu].mask: a data event needs at least one lane", i); return; }
             unsigned z = e->elem_size;
             if (z != 1 && z != 2 && z != 4 && z != 8 && z != 16) { r_fail(r, "events[%zu].elem_size: must be 1, 2, 4, 8 or 16 bytes, not %u", i, z); return; }
-            if (global_kind(e->kind) && e->buf >= t->nbuffers) { r_fail(r, "events[%zu].buf: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers); return; }
-            if (!global_kind(e->kind) && e->buf) { r_fail(r, "events[%zu].buf: %u on an event that is not a global access", i, e->buf); return; }
+            int global = trace_kind_addr((trace_kind)e->kind) == TRACE_ADDR_GLOBAL;
+            if (global && e->buf >= t->nbuffers) { r_fail(r, "events[%zu].buf: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers); return; }
+            if (!global && e->buf) { r_fail(r, "events[%zu].buf: %u on an event that is not a global access", i, e->buf); return; }
             e->lanes = (uint32_t)lanes;
             e->vals = (uint32_t)values;
             lanes += (size_t)trace_popcount(e->mask);

@@ -206,7 +206,6 @@ static double get_num(rd *r, const cJSON *obj, const char *key, const char *wher
     return it->valuedouble;
 }
 
-static int is_global_kind(int k) { return trace_kind_addr((trace_kind)k) == TRACE_ADDR_GLOBAL; }
 
 static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr, float *val)
 {
@@ -245,7 +244,7 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
         uint64_t z = get_uint(r, je, "z", where, 16);
         if (!r->failed && z != 1 && z != 2 && z != 4 && z != 8 && z != 16) { rd_fail(r, "%s.z: element size must be 1, 2, 4, 8 or 16 bytes", where); return; }
         e.elem_size = (uint8_t)z;
-        if (is_global_kind(k)) {
+        if (trace_kind_addr((trace_kind)k) == TRACE_ADDR_GLOBAL) {
             if (t->nbuffers == 0) { rd_fail(r, "%s.g: the trace declares no global buffers", where); return; }
             e.buf = (uint8_t)get_uint(r, je, "g", where, t->nbuffers - 1);
         }

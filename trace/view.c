@@ -138,7 +138,7 @@ static int by_step(const void *a, const void *b)
 /* Each register assignment shows from the latest step of the instructions its lanes ran just
  * before it (per lane: under independent thread scheduling another group of the warp may run in
  * between), or the warp's first step for one made before any instruction. */
-static int attach_registers(view_model *m)
+static void attach_registers(view_model *m)
 {
     enum { WARPS = TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE };
     const trace *t = m->t;
@@ -165,7 +165,6 @@ static int attach_registers(view_model *m)
     }
     /* steps are not in trace order across warps: sort by step, then trace order */
     qsort(m->regs, m->nregs, sizeof *m->regs, by_step);
-    return 0;
 }
 
 int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int fine, char *err, size_t errlen)
@@ -246,19 +245,19 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
     free(used);
     free(evs);
     free(keys);
-    if (derive_tree(m) || attach_registers(m)) {
+    if (derive_tree(m)) {
         view_free(m);
         snprintf(err, errlen, "out of memory");
         return -1;
     }
+    attach_registers(m);
     return 0;
 }
 
-unsigned view_registers_at(const view_model *m, size_t s, unsigned warp, float *vals, unsigned char *state)
+void view_registers_at(const view_model *m, size_t s, unsigned warp, float *vals, unsigned char *state)
 {
     const trace *t = m->t;
-    unsigned line = 0;
-    size_t held[TRACE_WARP_SIZE], newest = 0; /* the event each lane's value comes from */
+    size_t held[TRACE_WARP_SIZE]; /* the event each lane's value comes from */
     memset(vals, 0, TRACE_WARP_SIZE * sizeof *vals);
     memset(state, 0, TRACE_WARP_SIZE);
     /* a lane keeps the value of its latest assignment in trace order (its program order): under
@@ -274,9 +273,7 @@ unsigned view_registers_at(const view_model *m, size_t s, unsigned warp, float *
             vals[l] = trace_lane_value(t, e, k, 0);
             state[l] = m->regs[r].step == s ? 2 : 1;
         }
-        if (m->regs[r].event >= newest) { newest = m->regs[r].event; line = e->line; }
     }
-    return line;
 }
 
 long view_phase_first(const view_model *m, unsigned phase)

@@ -108,9 +108,8 @@ void view_counts_at(const view_model *m, size_t s, view_counts *c);
 void view_shared_at(const view_model *m, size_t s, float *cells, unsigned char *written);
 
 /* Each lane of `warp`'s watched register after step s: vals[32]; state[32] is 0 before its first
- * assignment, 1 held, 2 assigned at step s. Returns the source line of the latest assignment
- * shown (0: none yet). */
-unsigned view_registers_at(const view_model *m, size_t s, unsigned warp, float *vals, unsigned char *state);
+ * assignment, 1 held, 2 assigned at step s. */
+void view_registers_at(const view_model *m, size_t s, unsigned warp, float *vals, unsigned char *state);
 
 /* The words whose values add up into word `w` by the end of step s (w included). */
 void view_subtree(const view_model *m, size_t s, int64_t w, unsigned char *in_tree);
