@@ -863,7 +863,14 @@ static void draw_bench(ui *u, dl_rect r)
     if (chart_h < 4 * u->lh) return;
     const results_row *ceil_row = results_find_mode(res, "best-read", n, mode);
     int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000") + u->pad, x0 = in.x + label_w;
-    int bw = in.w - label_w - dl_text_width(u->l, DL_FONT_MONO, u->px, "best-read") - 3 * u->pad;
+    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "best-read"};
+    enum { NSERIES = sizeof series / sizeof *series };
+    int legend_w = 0; /* the chart leaves room for the legend's widest name, after its swatch */
+    for (int q = 0; q < NSERIES; q++) {
+        int tw = dl_text_width(u->l, DL_FONT_MONO, u->px, series[q]);
+        if (tw > legend_w) legend_w = tw;
+    }
+    int bw = in.w - label_w - legend_w - u->lh - 3 * u->pad;
     maxg = res->spec_peak_gbs * 1.05;
     if (maxg <= 0) maxg = 1;
     snprintf(b, sizeof b, S(u, STR_BENCH_SPEC), res->spec_peak_gbs);
@@ -887,11 +894,10 @@ static void draw_bench(ui *u, dl_rect r)
         if (yy - u->lh / 2 >= ch.y && yy + u->lh / 2 <= ch.y + ch.h)
             dl_textf(u->l, (dl_rect){in.x, yy - u->lh / 2, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "%.0f", v);
     }
-    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "best-read"};
-    const dl_colour colours[] = {th->write, th->barrier, th->read, th->working, th->diverged, th->text, th->dim};
+    const dl_colour colours[NSERIES] = {th->write, th->barrier, th->read, th->working, th->diverged, th->text, th->dim};
     int ly = ch.y;
     int legend_x = ch.x + ch.w + u->pad;
-    for (size_t q = 0; q < sizeof series / sizeof *series; q++) {
+    for (size_t q = 0; q < NSERIES; q++) {
         int px = -1, py = -1;
         for (size_t i = 0; i < nsz; i++) {
             const results_row *row = results_find_mode(res, series[q], sizes[i], mode);
