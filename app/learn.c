@@ -24,8 +24,8 @@ struct learn {
     progress_entry *entry;
     unsigned seen;      /* session requests acted on */
     str_lang lang;      /* the language the texts were filled in */
-    capture_desc shown[2];
-    char shown_version[2][LESSON_ID_MAX];
+    capture_desc shown[2]; /* what each pane holds; its strings point into shown_text */
+    char shown_text[2][2][LESSON_ID_MAX];
 };
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -79,7 +79,7 @@ static void close_lesson(learn *L)
     if (L->have_player) player_close(&L->p);
     if (L->have_lesson) lesson_free(&L->l);
     L->have_player = L->have_lesson = 0;
-    memset(L->shown_version, 0, sizeof L->shown_version);
+    memset(L->shown, 0, sizeof L->shown);
 }
 
 void learn_destroy(learn *L)
@@ -114,23 +114,26 @@ int learn_menu(learn *L, session *s, char *err, size_t errlen)
     return 0;
 }
 
-/* a capture of the frame's, handed to the session (which owns what it is given) */
-static int show_capture(learn *L, session *s, int pane, const capture_desc *d, size_t step, char *err, size_t errlen)
+/* a capture of the frame's, handed to the session (which owns what it is given); a pane that
+ * already holds it keeps it */
+static int show_capture(learn *L, session *s, int pane, const capture_desc *d, char *err, size_t errlen)
 {
-    int same = !strcmp(L->shown_version[pane], d->version) && L->shown[pane].block == d->block && L->shown[pane].n == d->n &&
-               L->shown[pane].ept == d->ept && L->shown[pane].seed == d->seed &&
-               ((!L->shown[pane].data && !d->data) || (L->shown[pane].data && d->data && !strcmp(L->shown[pane].data, d->data)));
-    if (!same || !s->pane[pane].loaded) {
-        trace t;
-        trace_init(&t);
-        if (capture_cpu(d, &t, err, errlen) || session_set_trace(s, pane, &t, err, errlen)) { trace_free(&t); return -1; }
-        L->shown[pane] = *d;
-        snprintf(L->shown_version[pane], sizeof L->shown_version[pane], "%s", d->version);
+    if (L->shown[pane].version && s->pane[pane].loaded && player_same_capture(&L->shown[pane], d)) return 0;
+    trace t;
+    trace_init(&t);
+    if (capture_cpu(d, &t, err, errlen) || session_set_trace(s, pane, &t, err, errlen)) { trace_free(&t); return -1; }
+    /* the lesson's strings may go before the pane does: keep copies */
+    L->shown[pane] = *d;
+    snprintf(L->shown_text[pane][0], sizeof L->shown_text[pane][0], "%s", d->version);
+    L->shown[pane].version = L->shown_text[pane][0];
+    if (d->data) {
+        snprintf(L->shown_text[pane][1], sizeof L->shown_text[pane][1], "%s", d->data);
+        L->shown[pane].data = L->shown_text[pane][1];
     }
-    session_pane *p = &s->pane[pane];
-    p->step = p->prev_step = step < p->m.nsteps ? step : (p->m.nsteps ? p->m.nsteps - 1 : 0);
     return 0;
 }
+
+static void show_step(session_pane *p, size_t step) { p->step = p->prev_step = step < p->m.nsteps ? step : (p->m.nsteps ? p->m.nsteps - 1 : 0); }
 
 static void set_from_value(session_set *out, const query_value *v)
 {
@@ -177,12 +180,23 @@ static int show(learn *L, session *s, char *err, size_t errlen)
     s->pass = f->show->pass;
     s->block_index = f->show->view_block;
     s->fine = f->fine;
-    if (show_capture(L, s, 0, &f->cap, f->step, err, errlen)) return -1;
+    if (show_capture(L, s, 0, &f->cap, err, errlen)) return -1;
     s->compare = 0;
     if (f->cap_compare.version) {
-        if (show_capture(L, s, 1, &f->cap_compare, f->compare_step, err, errlen)) return -1;
+        if (show_capture(L, s, 1, &f->cap_compare, err, errlen)) return -1;
         s->compare = 1;
     }
+    /* a step that moves to another pass or block, or to the fine mode, of the same capture: the
+     * views are rebuilt for it (the player's frame, which the questions are asked on, shows it) */
+    for (int i = 0; i <= s->compare; i++) {
+        const view_model *m = &s->pane[i].m;
+        if (m->pass != s->pass || m->block != s->block_index || m->fine != s->fine) {
+            if (session_open_block(s, s->pass, s->block_index, err, errlen)) return -1;
+            break;
+        }
+    }
+    show_step(&s->pane[0], f->step);
+    if (s->compare) show_step(&s->pane[1], f->compare_step);
     static const int panel_of[LESSON_PANEL_COUNT] = {[LESSON_PANEL_SOURCE] = PANEL_SOURCE, [LESSON_PANEL_TREE] = PANEL_PICTURE,
                                                      [LESSON_PANEL_SHARED] = PANEL_MEMORY, [LESSON_PANEL_LANES] = PANEL_LANES,
                                                      [LESSON_PANEL_BANKS] = PANEL_BANKS, [LESSON_PANEL_COUNTERS] = PANEL_STATS,

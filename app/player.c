@@ -20,7 +20,7 @@ struct player_capture {
 
 /* ---- captures ---- */
 
-static int same_desc(const capture_desc *a, const capture_desc *b)
+int player_same_capture(const capture_desc *a, const capture_desc *b)
 {
     return strcmp(a->version, b->version) == 0 && a->block == b->block && a->n == b->n &&
            strcmp(a->data ? a->data : "", b->data ? b->data : "") == 0 && a->seed == b->seed && a->seed_set == b->seed_set &&
@@ -32,7 +32,7 @@ static player_capture *get_capture(player *p, const capture_desc *d, unsigned pa
 {
     for (size_t i = 0; i < p->ncache; i++) {
         player_capture *c = p->cache[i];
-        if (same_desc(&c->d, d) && c->pass == pass && c->block == block && c->fine == fine) return c;
+        if (player_same_capture(&c->d, d) && c->pass == pass && c->block == block && c->fine == fine) return c;
     }
     player_capture **nc = realloc(p->cache, (p->ncache + 1) * sizeof *nc);
     if (!nc) { snprintf(err, errlen, "out of memory"); return NULL; }

@@ -118,4 +118,7 @@ int player_text(player *p, player_text_kind which, size_t option, lesson_lang la
 typedef void (*player_report_fn)(void *ud, const char *message);
 size_t player_check(const lesson *l, player_report_fn report, void *ud);
 
+/* Whether two capture descriptions give the same trace (version, block, n, data, seed, ept, blocks traced). */
+int player_same_capture(const capture_desc *a, const capture_desc *b);
+
 #endif

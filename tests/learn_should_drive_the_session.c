@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "learn.h"
+#include "lesson.h"
 #include "ui_fixture.h"
 
 static int text_ok(const dl_list *l, int w, int h)
@@ -78,6 +79,23 @@ int main(void)
         fixture_frame(&f, 1024, 768, 0);
         CHECK(text_ok(&f.l, 1024, 768) == 0, "%s: %d text boxes overlap or leave their panel", modes[m], text_ok(&f.l, 1024, 768));
     }
+    /* a step that shows another block of the same capture shows that block: the lesson file says
+     * which ("view_block"), read here from the lesson itself, and the window's view must be the
+     * player's, which the question is asked on */
+    CHECK(learn_open(L, &f.s, "11", err, sizeof err) == 0, "%s", err);
+    lesson l11;
+    CHECK(lesson_load(&l11, WS_ROOT "/lessons/11-v8-single-pass.json", err, sizeof err) == 0, "%s", err);
+    int moved = 0;
+    for (size_t k = 1; k < l11.nsteps && !moved; k++) {
+        fixture_act(&f, "lesson:1");
+        CHECK(learn_update(L, &f.s, err, sizeof err) == 0, "%s", err);
+        if (l11.steps[k].show.view_block == 0) continue;
+        moved = 1;
+        CHECK(f.s.pane[0].m.block == l11.steps[k].show.view_block && f.s.block_index == l11.steps[k].show.view_block,
+              "lesson 11 step %zu shows block %u, the lesson says block %u", k + 1, f.s.pane[0].m.block, l11.steps[k].show.view_block);
+    }
+    CHECK(moved, "lesson 11 has no step that shows another block");
+    lesson_free(&l11);
     learn_destroy(L);
     fixture_close(&f);
     TTF_Quit();
