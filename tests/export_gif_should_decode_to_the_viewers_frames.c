@@ -150,7 +150,9 @@ int main(void)
     /* without motion: one frame per step, each up for 1/speed s = 50 cs at 2 steps per second */
     CHECK(export_gif(a, FROM, TO, 10, 2, 1) == 0, "export --no-motion");
     decoded d;
-    if (open_gif(a, &d) == 0) {
+    int opened = open_gif(a, &d) == 0;
+    CHECK(opened, "giflib cannot decode %s", a);
+    if (opened) {
         CHECK(d.gif->SWidth == W && d.gif->SHeight == H, "screen %dx%d", d.gif->SWidth, d.gif->SHeight);
         CHECK(d.loop && d.loop_count == 0, "NETSCAPE2.0 loop forever: found %d, count %d", d.loop, d.loop_count);
         CHECK(d.frames == STEPS, "%d frames for %d steps", d.frames, STEPS);
@@ -184,7 +186,9 @@ int main(void)
     /* with motion at 15 fps and 1 step per second: each step lasts 100 cs in all, and the moves
      * between steps add frames (a move of 0.45 s is 7 frames at 15 fps) */
     CHECK(export_gif(b, FROM, TO, 15, 1, 0) == 0, "export with motion");
-    if (open_gif(b, &d) == 0) {
+    opened = open_gif(b, &d) == 0;
+    CHECK(opened, "giflib cannot decode %s", b);
+    if (opened) {
         CHECK(d.delays_sum == STEPS * 100, "delays add up to %d cs, expected %d", d.delays_sum, STEPS * 100);
         CHECK(d.frames > STEPS && d.frames <= 1 + (STEPS - 1) * 7, "%d frames for %d steps with motion", d.frames, STEPS);
         for (int i = 0; i < d.frames && i < 4096; i++)

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "capture.h"
+#include "check.h"
 #include "draw.h"
 #include "panels.h"
 #include "render_sdl.h"
@@ -79,7 +80,7 @@ static inline void fixture_act(fixture *f, const char *script)
         snprintf(one, sizeof one, "%.*s", (int)n, p);
         p += n + (p[n] == ',');
         action a;
-        if (act_parse(one, &a, err, sizeof err)) { fprintf(stderr, "%s\n", err); continue; }
+        if (act_parse(one, &a, err, sizeof err)) { CHECK(0, "action \"%s\": %s", one, err); continue; } /* a mistyped script fails */
         session_apply(&f->s, &a);
     }
 }

@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     lesson l;
-    char err[512];
+    char err[512] = "";
     if (lesson_parse(&l, (const char *)data, size, "fuzz.json", ".", err, sizeof err)) {
         if (!err[0]) abort();
         return 0;

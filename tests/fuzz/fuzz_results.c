@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     results r;
-    char err[256];
+    char err[256] = "";
     if (results_parse(&r, (const char *)data, size, err, sizeof err)) {
         if (!err[0]) abort();
         return 0;

@@ -9,7 +9,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     theme th;
-    char err[256];
+    char err[256] = "";
     if (theme_parse(&th, (const char *)data, size, err, sizeof err)) {
         if (!err[0]) abort();
         return 0;

@@ -13,7 +13,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     trace t, u;
-    char err[256];
+    char err[256] = "";
     if (trace_from_bin(&t, data, size, err, sizeof err)) {
         if (!err[0]) abort();
         return 0;
