@@ -344,20 +344,32 @@ static void compare_diff(scene *sc)
 
 static int grid_update(scene *sc, const session *s);
 
+static void grid_tooltip(scene *sc, const session *s);
+
 int scene_update(scene *sc, const session *s, const char *(*sources_find)(const char *))
 {
-    if (sc->s == s && sc->generation == s->generation) return 0;
+    if (sc->s == s && sc->generation == s->generation) {
+        if (sc->hover_serial != s->hover_serial) { /* only the mouse moved onto something else */
+            sc->hover_serial = s->hover_serial;
+            tooltip(sc);
+            if (sc->grid.shown) grid_tooltip(sc, s);
+        }
+        return 0;
+    }
     sc->s = s;
     sc->generation = s->generation;
+    sc->hover_serial = s->hover_serial;
     sc->th = session_theme(s);
     sc->lang = s->lang;
     sc->compare = s->compare;
     sc->overlay = (int)s->overlay;
     sc->s = s;
-    for (int i = 0; i < 2; i++)
-        if (pane_update(sc, &sc->pane[i], &s->pane[i], s->pane[i].step, sources_find) ||
-            pane_update(sc, &sc->prev[i], &s->pane[i], s->pane[i].prev_step, sources_find))
-            return -1;
+    for (int i = 0; i < 2; i++) {
+        if (pane_update(sc, &sc->pane[i], &s->pane[i], s->pane[i].step, sources_find)) return -1;
+        /* where a move starts from, drawn only while one runs (panels' draw_pane) */
+        if (s->pane[i].prev_step == s->pane[i].step) sc->prev[i].shown = 0;
+        else if (pane_update(sc, &sc->prev[i], &s->pane[i], s->pane[i].prev_step, sources_find)) return -1;
+    }
     if (!s->compare) sc->pane[1].shown = sc->prev[1].shown = 0;
     compare_diff(sc);
     if (s->status_id == STR_COUNT) snprintf(sc->status, sizeof sc->status, "%s", s->status_text);

@@ -132,7 +132,7 @@ typedef struct scene {
     char status[600];
     char tooltip[300];
     scene_grid grid;
-    uint64_t generation;
+    uint64_t generation, hover_serial; /* the session's, when derived */
 } scene;
 
 void scene_init(scene *sc);

@@ -468,13 +468,14 @@ static void apply_moving(session *s, const action *a)
 
 void session_apply(session *s, const action *a)
 {
-    s->generation++;
-    if (a->kind == ACT_HOVER) {
+    if (a->kind == ACT_HOVER) { /* the mouse moves all the time: nothing else is derived again */
+        if (s->hover != (uint32_t)a->i) s->hover_serial++;
         s->hover = (uint32_t)a->i;
         s->mouse_x = a->x;
         s->mouse_y = a->y;
         return;
     }
+    s->generation++;
     if (a->kind == ACT_TICK) { /* while playing: one step, stopping at the end */
         const session_pane *p0 = &s->pane[0];
         if (!s->playing) return;

@@ -205,6 +205,7 @@ typedef struct session {
     session_break brk;       /* break-it: the schedule and a dropped barrier, for every capture */
     session_lesson lesson;
     uint64_t generation; /* bumped by every change, so derived data knows when to rebuild */
+    uint64_t hover_serial; /* bumped when what is under the mouse changes: only the tooltip follows */
 } session;
 
 /* Themes loaded, defaults set. 0 or -1 with err. */
