@@ -90,14 +90,6 @@ static void segment(dl_list *l, dl_kind k, int x1, int y1, int x2, int y2, dl_co
 void dl_line(dl_list *l, int x1, int y1, int x2, int y2, dl_colour c, int thick) { segment(l, DL_LINE, x1, y1, x2, y2, c, thick); }
 void dl_arrow(dl_list *l, int x1, int y1, int x2, int y2, dl_colour c, int thick) { segment(l, DL_ARROW, x1, y1, x2, y2, c, thick); }
 
-void dl_curve(dl_list *l, int x1, int y1, int cx, int cy, int x2, int y2, dl_colour c, int thick)
-{
-    segment(l, DL_CURVE, x1, y1, x2, y2, c, thick);
-    if (l->n && l->items[l->n - 1].kind == DL_CURVE) {
-        l->items[l->n - 1].cx = cx;
-        l->items[l->n - 1].cy = cy;
-    }
-}
 
 void dl_clip(dl_list *l, dl_rect r)
 {

@@ -27,7 +27,6 @@ typedef enum dl_kind {
     DL_RECT,   /* rect outline, `thick` pixels inward */
     DL_LINE,   /* (x, y) to (x2, y2), `thick` pixels */
     DL_ARROW,  /* a line with a head at (x2, y2) */
-    DL_CURVE,  /* quadratic Bezier from (x, y) through control (cx, cy) to (x2, y2) */
     DL_TEXT,   /* text at rect's top-left, rect = measured box */
     DL_CLIP,   /* clip later items to rect, until DL_UNCLIP */
     DL_UNCLIP
@@ -39,7 +38,7 @@ typedef enum dl_align { DL_LEFT, DL_CENTRE, DL_RIGHT } dl_align;
 typedef struct dl_item {
     dl_kind kind;
     dl_rect r;
-    int x2, y2, cx, cy, thick;
+    int x2, y2, thick;
     dl_colour c;
     dl_font font;
     int px;
@@ -87,7 +86,6 @@ void dl_fill_hit(dl_list *l, dl_rect r, dl_colour c, uint32_t hit);
 void dl_outline(dl_list *l, dl_rect r, dl_colour c, int thick);
 void dl_line(dl_list *l, int x1, int y1, int x2, int y2, dl_colour c, int thick);
 void dl_arrow(dl_list *l, int x1, int y1, int x2, int y2, dl_colour c, int thick);
-void dl_curve(dl_list *l, int x1, int y1, int cx, int cy, int x2, int y2, dl_colour c, int thick);
 void dl_clip(dl_list *l, dl_rect r);
 void dl_unclip(dl_list *l);
 

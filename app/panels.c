@@ -363,7 +363,7 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     int64_t cols = 64;
     while (cols > 8 && (cols > m->tree_words * 2 || inner / cols < need)) cols /= 2;
     if (cols > m->tree_words) cols = m->tree_words;
-    int64_t lo = p->tree_cols >= 0 ? p->tree_cols * cols : p->tree_focus / cols * cols;
+    int64_t lo = p->slice >= 0 ? p->slice * cols : p->tree_focus / cols * cols;
     if (lo + cols > m->tree_words) lo = m->tree_words - cols;
     if (lo < 0) lo = 0;
     int64_t hi = lo + cols;

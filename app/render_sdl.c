@@ -384,18 +384,6 @@ void rsdl_execute(rsdl *x, const dl_list *l)
             }
             break;
         }
-        case DL_CURVE: {
-            colour(x, it->c);
-            int px = it->r.x, py = it->r.y;
-            for (int k = 1; k <= 16; k++) {
-                double t = k / 16.0, a = (1 - t) * (1 - t), b = 2 * (1 - t) * t, c = t * t;
-                int qx = (int)lround(a * it->r.x + b * it->cx + c * it->x2), qy = (int)lround(a * it->r.y + b * it->cy + c * it->y2);
-                thick_line(x, px, py, qx, qy, it->thick);
-                px = qx;
-                py = qy;
-            }
-            break;
-        }
         case DL_TEXT: draw_text(x, l, it); break;
         case DL_CLIP:
             if (x->nclip < 16) x->clip[x->nclip++] = it->r;

@@ -121,10 +121,6 @@ int rsvg_write(FILE *f, const dl_list *l, int w, int h, const rsvg_opts *o)
             fputs("\"/>\n", f);
             break;
         }
-        case DL_CURVE:
-            stroke_open(f, it->c, it->thick);
-            fprintf(f, "M%.1f %.1fQ%.1f %.1f %.1f %.1f\"/>\n", r.x + 0.5, r.y + 0.5, it->cx + 0.5, it->cy + 0.5, it->x2 + 0.5, it->y2 + 0.5);
-            break;
         case DL_TEXT: {
             int font = (unsigned)it->font < DL_FONT_COUNT ? (int)it->font : DL_FONT_UI;
             const char *fam = o->family[font] ? o->family[font] : default_family[font];

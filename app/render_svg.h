@@ -1,5 +1,5 @@
-/* render_svg: executes a draw list as SVG: fills and outlines as rects, lines, arrows, quadratic
- * curves as paths, text as <text> elements with font-family and size, clips as clip paths. The
+/* render_svg: executes a draw list as SVG: fills and outlines as rects, lines and arrows as
+ * paths, text as <text> elements with font-family and size, clips as clip paths. The
  * picture stays crisp at any projector's resolution, and text stays text (searchable, copyable).
  *
  * Text boxes were measured with the viewer's fonts; each <text> carries its measured width as

@@ -96,7 +96,6 @@ static void step_accesses(scene_pane *p)
     /* per bank, the distinct words the access asks of it: each is one wavefront */
     const trace_event *e = &m->t->events[p->bank_event];
     p->worst_degree = m->facts[p->bank_event].bank_degree;
-    p->worst_load = e->kind == TRACE_SHARED_LOAD;
     int k = 0;
     for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
         if (!(e->mask >> lane & 1u)) continue;
@@ -148,8 +147,7 @@ static int step_loads(scene_pane *p)
 static void tree_focus(scene_pane *p, const session_pane *sp)
 {
     const view_model *m = p->m;
-    p->tree_first = -1; /* the window itself is fitted to the panel by the panels */
-    p->tree_cols = sp->slice;
+    p->slice = sp->slice;
     int64_t focus = -1;
     if (p->selected >= 0) focus = p->selected;
     for (size_t i = 0; focus < 0 && i < m->nnodes; i++)

@@ -46,7 +46,6 @@ typedef struct scene_pane {
     size_t cap_threads, cap_words;
     int64_t selected;
     int worst_event, worst_degree; /* the step's shared access with the highest conflict degree */
-    int worst_load;
     scene_bank banks[BANKS];
     view_counts counts;
     session_picture picture;  /* resolved: tree, loads or shuffles */
@@ -57,7 +56,7 @@ typedef struct scene_pane {
     int64_t load_lo, load_hi;
     scene_sectors sectors[64];
     int nsectors;
-    int64_t tree_first, tree_cols; /* unused by the scene: the panels fit the window */
+    int64_t slice;           /* the tree's focus window picked with , and . (in windows), or -1: it follows the step */
     int64_t tree_focus;      /* the word the tree's window holds */
     unsigned shfl_warp;
     /* the watched register (reg<float>) of one warp after the step: what each lane holds */

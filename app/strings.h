@@ -8,7 +8,6 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
 /* X(id, English, Chinese). Labels with printf conversions keep the same conversions, in the same
  * order, in both languages (tests check this). */
 #define STR_TABLE(X)                                                                                            \
-    X(STR_APP_TITLE, "warpscope", "warpscope")                                                                  \
     X(STR_SHARED_TITLE, "shared memory: 4-byte words, one column per bank", "共享内存：4 字节字，每列一个 bank")   \
     X(STR_SHARED_NONE, "no shared memory: this version keeps its data in global memory and registers",            \
       "没有共享内存：此版本的数据在全局内存和寄存器中")                                                           \
@@ -70,8 +69,6 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_SAVED, "saved %s", "已保存 %s")                                                                        \
     X(STR_NO_RESULTS, "no benchmark results found", "没有找到基准测试结果")                                       \
     X(STR_BENCH_TITLE, "Reduction of 2^%d floats (%.3g %s) on %s", "归约 2^%d 个 float（%.3g %s），运行于 %s")      \
-    X(STR_BENCH_NOTE, "GB/s = bytes read / median time of %d runs; driver %s; toolkit %s; %s",                    \
-      "GB/s = 读取字节数 / %d 次运行的中位时间；驱动 %s；工具包 %s；%s")                                            \
     X(STR_BENCH_KEYS, "Left/Right: size  |  Up/Down: GPU  |  Tab: per launch / batch  |  B: back  |  ? keys", "左/右：规模  |  上/下：GPU  |  Tab：单次 / 批量  |  B：返回  |  ? 按键") \
     X(STR_BENCH_WRONG, "wrong result: not timed", "结果错误：未计时")                                             \
     X(STR_BENCH_SPEC, "spec peak %.0f GB/s", "理论峰值 %.0f GB/s")                                               \
@@ -79,10 +76,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_BENCH_BY_SIZE, "GB/s by input size", "不同输入规模下的 GB/s")                                           \
     X(STR_BENCH_LEGEND, "green: warpscope's versions   orange: CUB, Thrust   grey: read-only kernel   red: spec peak", \
       "绿色：warpscope 的各版本   橙色：CUB、Thrust   灰色：只读内核   红色：理论峰值")                              \
-    X(STR_BENCH_VS, "%.0f GB/s  %.1fx v0", "%.0f GB/s  v0 的 %.1f 倍")                                            \
-    X(STR_BENCH_GBS, "%.0f GB/s", "%.0f GB/s")                                                                   \
     X(STR_UNKNOWN_VERSION, "(unknown version)", "（未知版本）")                                                   \
-    X(STR_LANG_NAME, "English", "中文")                                                                          \
     X(STR_KEY_PLAY, "play / pause", "播放 / 暂停")                                                               \
     X(STR_KEY_STEP_NEXT, "next step (all warps at one point of the code)", "下一步（所有线程束在同一处代码）")    \
     X(STR_KEY_STEP_PREV, "previous step", "上一步")                                                              \
@@ -182,7 +176,6 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_STAT_HAZARD, "race: %s, lines %u and %u, word %lld, threads %u and %u", "竞争：%s，第 %u 行与第 %u 行，字 %lld，线程 %u 与 %u") \
     X(STR_STAT_HAZARDS, "races in this block: %zu (schedule %s%s)", "本线程块的竞争：%zu 处（调度 %s%s）")     \
     X(STR_STAT_WRONG, "result %.9g, reference %.9g: WRONG", "结果 %.9g，参考值 %.9g：错误")                     \
-    X(STR_TIP_SHOULD, "; should hold %.9g", "；应为 %.9g")                                                      \
     X(STR_KEY_BENCH_GPU, "benchmark: the next GPU", "基准测试：换一块 GPU")                                      \
     X(STR_KEY_BENCH_MODE, "benchmark: per launch / batch timing", "基准测试：单次启动 / 批量 计时")                 \
     X(STR_BENCH_COLS, "version|time|GB/s|step|total|of peak", "版本|时间|GB/s|本步加速|累计加速|占峰值")              \

@@ -22,7 +22,7 @@
 /* 16-byte loads each thread has in flight per tile (a, b, c, d below): with 2048 threads per SM,
  * 128 KB per SM in flight; 2, 8 and 16 measured no better on an H100 or an H200 */
 #define TILE_ROWS 4
-
+static_assert(TILE_ROWS == 4, "the tile loop below names its four rows a, b, c, d: change both together");
 __device__ __forceinline__ float warpReduceSum(float val)
 {
     for (int offset = 16; offset > 0; offset /= 2)

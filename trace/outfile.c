@@ -69,18 +69,6 @@ int outfile_commit(outfile *o, char *err, size_t errlen)
     return ok ? 0 : -1;
 }
 
-int outfile_write(const char *path, const void *data, size_t len, char *err, size_t errlen)
-{
-    outfile o;
-    if (outfile_open(&o, path, err, errlen)) return -1;
-    if (len && fwrite(data, 1, len, o.f) != len) {
-        snprintf(err, errlen, "%s: write failed: %s", path, strerror(errno));
-        outfile_abort(&o);
-        return -1;
-    }
-    return outfile_commit(&o, err, errlen);
-}
-
 int outfile_is_input(const char *out, const char *in)
 {
     struct stat a, b;

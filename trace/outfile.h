@@ -31,8 +31,6 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen);
 int outfile_commit(outfile *o, char *err, size_t errlen);
 /* Removes the temporary file; the target is untouched. */
 void outfile_abort(outfile *o);
-/* The whole of data[0..len) to path, the same way. */
-int outfile_write(const char *path, const void *data, size_t len, char *err, size_t errlen);
 /* 1 when out names the same file as in (both exist: same device and inode), else 0: an output
  * must never overwrite the input it is made from. */
 int outfile_is_input(const char *out, const char *in);

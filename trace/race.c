@@ -295,8 +295,6 @@ void race_destroy(race *r)
 const emu_observer *race_observer(race *r) { return &r->obs; }
 int race_status(const race *r) { return r->failed ? -1 : 0; }
 int race_watched_global(const race *r) { return !r->global_skipped; }
-size_t race_count(const race *r) { return r->nhaz; }
-const trace_hazard *race_hazards(const race *r) { return r->haz; }
 
 int race_to_trace(const race *r, trace *t)
 {

@@ -46,8 +46,6 @@ const emu_observer *race_observer(race *r);
 int race_status(const race *r);
 /* 1 when every global access was watched (no buffer over RACE_GLOBAL_MAX_WORDS). */
 int race_watched_global(const race *r);
-size_t race_count(const race *r);                    /* distinct hazards so far */
-const trace_hazard *race_hazards(const race *r);     /* race_count of them, in the order found */
 /* Appends the hazards to t (trace_add_hazard). 0, or -1 when out of memory. */
 int race_to_trace(const race *r, trace *t);
 
