@@ -160,6 +160,13 @@ static int parse_query(reader *r, const cJSON *node, const char *text, size_t of
     return bad_at(r, p, "%s: %s", where, msg);
 }
 
+/* an answer is read from the trace or the results: "3" would be a number typed in, true for any run */
+static int computed(reader *r, const cJSON *node, const query *q, const char *where)
+{
+    if (query_reads_data(q)) return 0;
+    return bad(r, node, "%s: the answer \"%s\" is typed in: compute it with a query on the trace or the results", where, query_text(q));
+}
+
 static int query_field(reader *r, const cJSON *obj, const char *key, const char *where, int required, query **out,
                        lesson_pos *pos)
 {
@@ -484,12 +491,14 @@ static int parse_ask(reader *r, const cJSON *a, const char *where, lesson_ask *q
             static const char *const okeys[] = {"text", "correct", NULL};
             if (known_keys(r, o, wo, okeys) || text_field(r, o, "text", wo, 1, &op->text)) return -1;
             if (by_answer && get(o, "correct")) return bad(r, get(o, "correct"), "%s: give the question an \"answer\" or each option a \"correct\", not both", wo);
-            if (!by_answer && query_field(r, o, "correct", wo, 1, &op->correct, NULL)) return -1;
+            if (!by_answer && (query_field(r, o, "correct", wo, 1, &op->correct, NULL) || computed(r, get(o, "correct"), op->correct, wo)))
+                return -1;
         }
-        if (by_answer && query_field(r, a, "answer", w, 1, &q->answer, &q->answer_pos)) return -1;
+        if (by_answer && (query_field(r, a, "answer", w, 1, &q->answer, &q->answer_pos) || computed(r, get(a, "answer"), q->answer, w)))
+            return -1;
     } else {
         if (opts) return bad(r, opts, "%s.options: only a choice has options", w);
-        if (query_field(r, a, "answer", w, 1, &q->answer, &q->answer_pos)) return -1;
+        if (query_field(r, a, "answer", w, 1, &q->answer, &q->answer_pos) || computed(r, get(a, "answer"), q->answer, w)) return -1;
     }
     const cJSON *tol = get(a, "tolerance"), *rel = get(a, "relative");
     if ((tol || rel) && q->kind != LESSON_ASK_NUMBER) return bad(r, tol ? tol : rel, "%s: only a number question has a tolerance", w);

@@ -125,12 +125,16 @@ int main(void)
                     "\"answer\": \"active_lanes(wrap=0)\", \"explain\": {\"en\": \"e\", \"zh\": \"e\"}}");
     load_rejects(t, "wrap", 0, "a misspelt argument name in an answer");
     t = make_lesson(TITLE, SHOW, SAY,
-                    "{\"kind\": \"number\", \"on\": \"this\", \"prompt\": {\"en\": \"p\", \"zh\": \"p\"}, \"answer\": \"3\", "
+                    "{\"kind\": \"number\", \"on\": \"this\", \"prompt\": {\"en\": \"p\", \"zh\": \"p\"}, \"answer\": \"threads()\", "
                     "\"explain\": {\"en\": \"e\"}}");
     load_rejects(t, "{\"en\": \"e\"}", 0, "an explanation without Chinese");
     t = make_lesson(TITLE, SHOW, SAY,
-                    "{\"kind\": \"guess\", \"prompt\": {\"en\": \"p\", \"zh\": \"p\"}, \"answer\": \"3\", \"explain\": {\"en\": \"e\", \"zh\": \"e\"}}");
+                    "{\"kind\": \"guess\", \"prompt\": {\"en\": \"p\", \"zh\": \"p\"}, \"answer\": \"threads()\", \"explain\": {\"en\": \"e\", \"zh\": \"e\"}}");
     load_rejects(t, "\"guess\"", 0, "an unknown kind of question");
+    t = make_lesson(TITLE, SHOW, SAY,
+                    "{\"kind\": \"number\", \"on\": \"this\", \"prompt\": {\"en\": \"p\", \"zh\": \"p\"}, \"answer\": \"2 * 32\", "
+                    "\"explain\": {\"en\": \"e\", \"zh\": \"e\"}}");
+    load_rejects(t, "\"2 * 32\"", 0, "an answer typed in rather than computed from the trace");
     snprintf(broken, sizeof broken, "%s", make_lesson(TITLE, SHOW, SAY, ""));
     memcpy(strstr(broken, "\"schema_version\": 1") + 18, "2", 1);
     load_rejects(broken, "2,\n  \"id\"", 0, "a schema version from the future");
@@ -149,7 +153,7 @@ int main(void)
     t = make_lesson(TITLE, SHOW, "{\"en\": \"{speedup(v0, v1, n=2^24)}\", \"zh\": \"s\"}", "");
     check_rejects(t, "speedup", 0, "a benchmark query in a lesson with no results");
     t = make_lesson(TITLE, SHOW, SAY,
-                    "{\"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"p\"}, \"answer\": \"1\", "
+                    "{\"kind\": \"number\", \"prompt\": {\"en\": \"p\", \"zh\": \"p\"}, \"answer\": \"threads()\", "
                     "\"explain\": {\"en\": \"e\", \"zh\": \"e\"}}");
     check_rejects(t, "{\"kind\": \"number\"", 0, "a question on the last step that asks about the next");
     t = make_lesson(TITLE, "{\"version\": \"v0\", \"capture\": {\"block\": 64}, \"highlight\": {\"lanes\": [64]}}", SAY, "");

@@ -166,6 +166,7 @@ typedef struct function {
     const char *named;     /* allowed named arguments, comma separated */
     fn_impl impl;
     const char *doc;
+    int pure;              /* arithmetic on its arguments: reads neither the trace nor the results */
 } function;
 
 /* the table is defined after the functions it points to */
@@ -1052,63 +1053,63 @@ static int f_floor(call *k, query_value *out) { return apply1(k, out, floor); }
 #define ATW AT ",warp"
 static const function functions[] = {
     /* lanes and warps at the step */
-    {"active_lanes", 0, 0, ATW, f_active_lanes, "set of threads that execute this step (warp=W: only that warp's)"},
-    {"idle_lanes", 0, 0, ATW, f_idle_lanes, "set of live threads that do not execute this step"},
-    {"diverged_lanes", 0, 0, ATW, f_diverged_lanes, "set of threads whose warp is here but which are masked off"},
-    {"active_threads", 0, 0, ATW, f_active_threads, "number of threads that execute this step"},
-    {"active_warps", 0, 0, ATW, f_active_warps, "set of warps with a lane executing this step"},
-    {"divergent_warps", 0, 0, ATW, f_divergent_warps, "set of warps that execute this step with live lanes masked off"},
+    {"active_lanes", 0, 0, ATW, f_active_lanes, "set of threads that execute this step (warp=W: only that warp's)", 0},
+    {"idle_lanes", 0, 0, ATW, f_idle_lanes, "set of live threads that do not execute this step", 0},
+    {"diverged_lanes", 0, 0, ATW, f_diverged_lanes, "set of threads whose warp is here but which are masked off", 0},
+    {"active_threads", 0, 0, ATW, f_active_threads, "number of threads that execute this step", 0},
+    {"active_warps", 0, 0, ATW, f_active_warps, "set of warps with a lane executing this step", 0},
+    {"divergent_warps", 0, 0, ATW, f_divergent_warps, "set of warps that execute this step with live lanes masked off", 0},
     /* shared memory at the step */
-    {"conflict_degree", 0, 0, ATW, f_conflict_degree, "the worst bank-conflict degree of the step's shared accesses (1: none)"},
-    {"extra_wavefronts", 0, 0, ATW, f_extra_wavefronts, "extra wavefronts (degree - 1) summed over the step's shared accesses"},
-    {"conflict_banks", 0, 0, ATW, f_conflict_banks, "set of banks serving two or more words in the worst access"},
-    {"banks", 0, 0, ATW, f_banks, "set of banks the worst access touches"},
-    {"words_read", 0, 0, ATW, f_words_read, "set of shared words the step loads"},
-    {"words_written", 0, 0, ATW, f_words_written, "set of shared words the step stores"},
-    {"elements", 0, 0, ATW, f_elements, "set of global elements the step's loads/stores touch (float4 loads: float4 indices)"},
-    {"value", 0, 0, AT ",word,after_phase", f_value, "shared word W after this step, or after phase P (after_phase=P)"},
-    {"register", 0, 0, AT ",thread", f_register, "what thread T holds in the kernel's reg<float> register after this step"},
-    {"subtree", 0, 0, AT ",word", f_subtree, "set of words whose values have been added into word W by this step"},
+    {"conflict_degree", 0, 0, ATW, f_conflict_degree, "the worst bank-conflict degree of the step's shared accesses (1: none)", 0},
+    {"extra_wavefronts", 0, 0, ATW, f_extra_wavefronts, "extra wavefronts (degree - 1) summed over the step's shared accesses", 0},
+    {"conflict_banks", 0, 0, ATW, f_conflict_banks, "set of banks serving two or more words in the worst access", 0},
+    {"banks", 0, 0, ATW, f_banks, "set of banks the worst access touches", 0},
+    {"words_read", 0, 0, ATW, f_words_read, "set of shared words the step loads", 0},
+    {"words_written", 0, 0, ATW, f_words_written, "set of shared words the step stores", 0},
+    {"elements", 0, 0, ATW, f_elements, "set of global elements the step's loads/stores touch (float4 loads: float4 indices)", 0},
+    {"value", 0, 0, AT ",word,after_phase", f_value, "shared word W after this step, or after phase P (after_phase=P)", 0},
+    {"register", 0, 0, AT ",thread", f_register, "what thread T holds in the kernel's reg<float> register after this step", 0},
+    {"subtree", 0, 0, AT ",word", f_subtree, "set of words whose values have been added into word W by this step", 0},
     /* where the step is */
-    {"line", 0, 0, AT, f_line, "source line of the step"},
-    {"phase", 0, 0, AT, f_phase, "phase of the step (barriers passed)"},
-    {"phases", 0, 0, AT, f_phases, "number of phases of the block"},
-    {"steps", 0, 0, AT, f_steps, "number of steps of the block"},
-    {"threads", 0, 0, AT, f_threads, "threads in the block"},
-    {"warps", 0, 0, AT, f_warps, "warps in the block"},
+    {"line", 0, 0, AT, f_line, "source line of the step", 0},
+    {"phase", 0, 0, AT, f_phase, "phase of the step (barriers passed)", 0},
+    {"phases", 0, 0, AT, f_phases, "number of phases of the block", 0},
+    {"steps", 0, 0, AT, f_steps, "number of steps of the block", 0},
+    {"threads", 0, 0, AT, f_threads, "threads in the block", 0},
+    {"warps", 0, 0, AT, f_warps, "warps in the block", 0},
     /* counters so far */
-    {"instructions", 0, 0, AT, f_instructions, "warp instructions from the first step up to this one"},
-    {"divergent_instructions", 0, 0, AT, f_divergent_instructions, "divergent warp instructions so far"},
-    {"bank_conflicts", 0, 0, AT, f_bank_conflicts, "extra shared wavefronts (loads and stores) so far"},
-    {"barriers", 0, 0, AT, f_barriers, "warps that waited at __syncthreads so far"},
-    {"sectors", 0, 0, AT, f_sectors, "global 32-byte sectors so far"},
-    {"sectors_min", 0, 0, AT, f_sectors_min, "the fewest sectors those requests could have touched"},
-    {"simd_efficiency", 0, 0, AT, f_simd_efficiency, "active lanes / (32 x warp instructions) so far"},
-    {"counter", 1, 1, "pane,phase", f_counter, "a counter of warpscope stats (name) for the block, or one phase"},
+    {"instructions", 0, 0, AT, f_instructions, "warp instructions from the first step up to this one", 0},
+    {"divergent_instructions", 0, 0, AT, f_divergent_instructions, "divergent warp instructions so far", 0},
+    {"bank_conflicts", 0, 0, AT, f_bank_conflicts, "extra shared wavefronts (loads and stores) so far", 0},
+    {"barriers", 0, 0, AT, f_barriers, "warps that waited at __syncthreads so far", 0},
+    {"sectors", 0, 0, AT, f_sectors, "global 32-byte sectors so far", 0},
+    {"sectors_min", 0, 0, AT, f_sectors_min, "the fewest sectors those requests could have touched", 0},
+    {"simd_efficiency", 0, 0, AT, f_simd_efficiency, "active lanes / (32 x warp instructions) so far", 0},
+    {"counter", 1, 1, "pane,phase", f_counter, "a counter of warpscope stats (name) for the block, or one phase", 0},
     /* the capture */
-    {"result", 0, 0, "pane", f_result, "what the kernels computed"},
-    {"reference", 0, 0, "pane", f_reference, "the double-precision sum of the input"},
-    {"n", 0, 0, "pane", f_n, "elements reduced"},
-    {"ept", 0, 0, "pane", f_ept, "elements per thread"},
-    {"passes", 0, 0, "pane", f_passes, "launches of the plan"},
-    {"grid", 0, 0, "pane,pass", f_grid, "blocks of a pass (pass=P, default 0)"},
+    {"result", 0, 0, "pane", f_result, "what the kernels computed", 0},
+    {"reference", 0, 0, "pane", f_reference, "the double-precision sum of the input", 0},
+    {"n", 0, 0, "pane", f_n, "elements reduced", 0},
+    {"ept", 0, 0, "pane", f_ept, "elements per thread", 0},
+    {"passes", 0, 0, "pane", f_passes, "launches of the plan", 0},
+    {"grid", 0, 0, "pane,pass", f_grid, "blocks of a pass (pass=P, default 0)", 0},
     /* the benchmark results */
-    {"ms", 1, 1, "n", f_ms, "time of a row (v0, cub, thrust, \"read-ceiling\") at n=N, in ms"},
-    {"gbs", 1, 1, "n", f_gbs, "bandwidth of a row at n=N, GB/s"},
-    {"speedup", 2, 2, "n", f_speedup, "speedup(a, b, n=N) = ms(a) / ms(b): how many times faster b is"},
-    {"peak", 0, 0, "", f_peak, "the GPU's spec peak bandwidth, GB/s"},
-    {"percent_peak", 1, 1, "n", f_percent_peak, "a row's bandwidth as a percentage of the spec peak"},
+    {"ms", 1, 1, "n", f_ms, "time of a row (v0, cub, thrust, \"read-ceiling\") at n=N, in ms", 0},
+    {"gbs", 1, 1, "n", f_gbs, "bandwidth of a row at n=N, GB/s", 0},
+    {"speedup", 2, 2, "n", f_speedup, "speedup(a, b, n=N) = ms(a) / ms(b): how many times faster b is", 0},
+    {"peak", 0, 0, "", f_peak, "the GPU's spec peak bandwidth, GB/s", 0},
+    {"percent_peak", 1, 1, "n", f_percent_peak, "a row's bandwidth as a percentage of the spec peak", 0},
     /* general */
-    {"count", 1, 1, "", f_count, "number of items in a set"},
-    {"has", 2, 2, "", f_has, "has(set, x): whether x is in the set"},
-    {"min", 1, MAX_ARGS, "", f_min, "the smallest of its arguments, or of a set's items"},
-    {"max", 1, MAX_ARGS, "", f_max, "the largest of its arguments, or of a set's items"},
-    {"argmin", 1, MAX_ARGS, "", f_argmin, "index (from 0) of the smallest argument: picks a multiple-choice option"},
-    {"argmax", 1, MAX_ARGS, "", f_argmax, "index (from 0) of the largest argument"},
-    {"abs", 1, 1, "", f_abs, "absolute value"},
-    {"log2", 1, 1, "", f_log2, "base-2 logarithm"},
-    {"round", 1, 1, "", f_round, "nearest whole number"},
-    {"floor", 1, 1, "", f_floor, "largest whole number not above"},
+    {"count", 1, 1, "", f_count, "number of items in a set", 1},
+    {"has", 2, 2, "", f_has, "has(set, x): whether x is in the set", 1},
+    {"min", 1, MAX_ARGS, "", f_min, "the smallest of its arguments, or of a set's items", 1},
+    {"max", 1, MAX_ARGS, "", f_max, "the largest of its arguments, or of a set's items", 1},
+    {"argmin", 1, MAX_ARGS, "", f_argmin, "index (from 0) of the smallest argument: picks a multiple-choice option", 1},
+    {"argmax", 1, MAX_ARGS, "", f_argmax, "index (from 0) of the largest argument", 1},
+    {"abs", 1, 1, "", f_abs, "absolute value", 1},
+    {"log2", 1, 1, "", f_log2, "base-2 logarithm", 1},
+    {"round", 1, 1, "", f_round, "nearest whole number", 1},
+    {"floor", 1, 1, "", f_floor, "largest whole number not above", 1},
 };
 static const size_t nfunctions = sizeof functions / sizeof functions[0];
 
@@ -1116,6 +1117,15 @@ static const function *function_table(size_t *n)
 {
     *n = nfunctions;
     return functions;
+}
+
+int query_reads_data(const query *q)
+{
+    size_t nf;
+    const function *fns = function_table(&nf);
+    for (int i = 0; i < q->nnodes; i++)
+        if (q->nodes[i].kind == N_CALL && (size_t)q->nodes[i].fn < nf && !fns[q->nodes[i].fn].pure) return 1;
+    return 0;
 }
 
 const char *query_function_doc(size_t i, const char **name)

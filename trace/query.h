@@ -59,6 +59,9 @@ typedef struct query query; /* a parsed expression */
 query *query_parse(const char *text, char *err, size_t errlen, size_t *errpos);
 void query_free(query *q);
 const char *query_text(const query *q);
+/* 1 when the query calls a function of the trace or the results, 0 when it is arithmetic on
+ * literals alone (a lesson's answer must be computed, never typed in) */
+int query_reads_data(const query *q);
 
 /* 0, or -1 with a message (a step that is not a shared access, a size the results lack...). */
 int query_eval(const query *q, const query_ctx *c, query_value *out, char *err, size_t errlen);
