@@ -526,7 +526,9 @@ int viewer_perf_draw(void)
         if (dt > worst) worst = dt;
         if (i && dt > worst_after_first) worst_after_first = dt;
     }
-    printf("drawing v0, a block of 1024 threads (32 warps, 1024 shared words), at 1920x1080 with the software renderer\n");
+    const view_model *pm = &A->s.pane[0].m;
+    printf("drawing %s, a block of %u threads (%u warps, %zu shared words), at %dx%d with the software renderer\n", pm->t->prov.version,
+           pm->threads, pm->nwarps, pm->nwords, s->w, s->h);
     printf("%zu frames (every step, %d frames of motion each): mean %.2f ms, worst %.2f ms (first frame: glyph cache), worst after the first %.2f ms; target: mean at most 8 ms, none over 16 ms after the first -> %s\n",
            n, MOTION_FRAMES, total / (double)n, worst, worst_after_first, total / (double)n <= 8.0 && worst_after_first <= 16.0 ? "met" : "MISSED");
     printf("mean per part: scene %.2f ms, panels to draw list %.2f ms (%zu items), executing the list %.2f ms\n", part[0] / (double)n,
@@ -884,7 +886,8 @@ int viewer_perf_export(void)
     int nl = getloadavg(load, 3);
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     double mb = (double)st.bytes / 1e6;
-    printf("export: v1 beside v2 (block 256, the emulator), steps 0 to 29, 1280x720, 15 fps, 1 step per second, GIF\n");
+    printf("export: %s beside %s (the emulator, the versions' default block), steps %ld to %ld, %dx%d, %g fps, GIF\n", eo.v.cap.version,
+           eo.v.compare, (long)eo.from, (long)eo.to, eo.v.width, eo.v.height, (double)eo.fps);
     printf("%zu frames given to the writer (%zu stored after merging unchanged ones), %d palette colours\n", st.frames_in, st.frames_out, st.colours);
     printf("time %.2f s, CPU %.2f s (drawing %.2f s with the palette's sample frames, writing the GIF %.2f s, the rest capture and palette); size %.2f MB\n",
            secs, cpu, draw, write, mb);
