@@ -2,6 +2,8 @@
 # stats --json prints one JSON object with the documented keys, and analysing a capture directly
 # or from its file gives the same numbers.
 ws="$1"
+# the content checks read JSON with python3 (tools/setup-debian.sh installs it): none is skipped
+command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0
@@ -10,19 +12,15 @@ for key in version block n result reference tolerance result_ok phases totals ac
            divergent_warp_instructions bank_conflicts_load bank_conflicts_store simd_efficiency; do
     grep -q "\"$key\":" "$tmp/a.json" || { echo "FAIL: key $key missing"; fail=1; }
 done
-if command -v python3 >/dev/null 2>&1; then
-    # block 128: phase 0 (load), 7 tree steps, the final write: 9 phases
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["block"]==128 and len(d["phases"])==9 and d["result"]==d["reference"], d' \
-        "$tmp/a.json" || { echo "FAIL: stats --json content"; fail=1; }
-fi
+# block 128: phase 0 (load), 7 tree steps, the final write: 9 phases
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["block"]==128 and len(d["phases"])==9 and d["result"]==d["reference"], d' \
+    "$tmp/a.json" || { echo "FAIL: stats --json content"; fail=1; }
 # --all-blocks: each block's partial sum (the grid view's tiles); v2 over a ramp x[i] = i, block
 # 64: block b sums i from 64 b to 64 b + 63, that is 4096 b + 2016
 "$ws" stats --version v2 --block 64 --n 1024 --data ramp --blocks-traced 16 --all-blocks --json >"$tmp/p.json" ||
     { echo "FAIL: stats --all-blocks --json"; fail=1; }
-if command -v python3 >/dev/null 2>&1; then
-    python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["partials_all_blocks"]; assert p==[4096*b+2016 for b in range(16)], p' \
-        "$tmp/p.json" || { echo "FAIL: stats --all-blocks partial sums"; fail=1; }
-fi
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["partials_all_blocks"]; assert p==[4096*b+2016 for b in range(16)], p' \
+    "$tmp/p.json" || { echo "FAIL: stats --all-blocks partial sums"; fail=1; }
 "$ws" capture --version v1 --block 128 -o "$tmp/t.json" 2>/dev/null
 "$ws" stats "$tmp/t.json" --json >"$tmp/b.json"
 cmp -s "$tmp/a.json" "$tmp/b.json" || { echo "FAIL: stats of a capture and of its file differ"; diff "$tmp/a.json" "$tmp/b.json" | head; fail=1; }
@@ -30,10 +28,8 @@ cmp -s "$tmp/a.json" "$tmp/b.json" || { echo "FAIL: stats of a capture and of it
 # gives valid JSON that reads back to the same name
 sed 's/"device": "CPU emulator"/"device": "CPU \\"emu\\" \\\\ \\t x"/' "$tmp/t.json" >"$tmp/q.json"
 "$ws" stats "$tmp/q.json" --json >"$tmp/q.out" || { echo "FAIL: stats of a trace with quotes in its device name"; fail=1; }
-if command -v python3 >/dev/null 2>&1; then
-    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["device"]=="CPU \"emu\" \\ \t x", d["device"]; assert d["result_ok"] is True and d["tolerance"] > 0' \
-        "$tmp/q.out" || { echo "FAIL: stats --json of a device name with quotes: $(head -c 300 "$tmp/q.out")"; fail=1; }
-fi
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["device"]=="CPU \"emu\" \\ \t x", d["device"]; assert d["result_ok"] is True and d["tolerance"] > 0' \
+    "$tmp/q.out" || { echo "FAIL: stats --json of a device name with quotes: $(head -c 300 "$tmp/q.out")"; fail=1; }
 # a result off its reference is reported, and stats exits 1 (a finding, not a number)
 sed 's/^"result": .*/"result": 1,/' "$tmp/t.json" >"$tmp/w.json"
 "$ws" stats "$tmp/w.json" >/dev/null 2>"$tmp/w.err"

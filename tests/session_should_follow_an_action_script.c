@@ -24,7 +24,9 @@ int main(void)
     fixture_act(&f, "phase:1");
     CHECK(phase_of(p0) == 3, "phase:1 should go to phase 3, got %u", phase_of(p0));
     fixture_act(&f, "version:v2");
-    CHECK(!strcmp(p0->t.prov.version, "v2") && phase_of(p0) >= 1, "version:v2: %s", p0->t.prov.version);
+    /* another version opens where a trace opens: the first step of the tree (phase 1) */
+    CHECK(!strcmp(p0->t.prov.version, "v2") && (long)p0->step == view_phase_first(&p0->m, 1), "version:v2 should open at phase 1's first step: %s at step %zu",
+          p0->t.prov.version, p0->step);
     /* the ladder: naive, v0, v1, v2, v3, v4, v4s, v5 ... so v2's partner is v3 */
     fixture_act(&f, "compare:next");
     CHECK(f.s.compare && !strcmp(f.s.pane[1].t.prov.version, "v3"), "compare:next beside v2 should be v3");
@@ -51,7 +53,9 @@ int main(void)
     CHECK(bar != NULL, "the timeline bar is not clickable");
     action seek;
     int x = bar ? bar->r.x + bar->r.w * 3 / 4 : 0;
-    if (bar && session_timeline_seek(&f.s, bar->hit, bar->r.x, bar->r.w, x, &seek)) {
+    int hit = bar && session_timeline_seek(&f.s, bar->hit, bar->r.x, bar->r.w, x, &seek);
+    CHECK(hit, "a click on the timeline bar gives no seek");
+    if (hit) {
         session_apply(&f.s, &seek);
         size_t want = (size_t)((double)(x - bar->r.x) / bar->r.w * (double)p0->m.nsteps);
         CHECK(p0->step == want, "a click at 3/4 of the timeline: step %zu, %zu expected", p0->step, want);
