@@ -20,11 +20,34 @@ void view_free(view_model *m)
     memset(m, 0, sizeof *m);
 }
 
+/* An event's place: its step is (phase, line, kind, nth), nth counting the times its warp did that
+ * line's kind before in the phase; i is its index in the block's events, first the step's first. */
 typedef struct key {
-    unsigned line;
+    unsigned phase, warp, line, nth;
     int kind;
-    unsigned nth;
+    size_t i, first;
 } key;
+
+#define KEY_CMP(x, y, f) if ((x)->f != (y)->f) return (x)->f < (y)->f ? -1 : 1
+static int by_warp_key(const void *a, const void *b) /* to count nth */
+{
+    const key *x = a, *y = b;
+    KEY_CMP(x, y, phase); KEY_CMP(x, y, warp); KEY_CMP(x, y, line); KEY_CMP(x, y, kind); KEY_CMP(x, y, i);
+    return 0;
+}
+static int by_step_key(const void *a, const void *b) /* to gather a step's events */
+{
+    const key *x = a, *y = b;
+    KEY_CMP(x, y, phase); KEY_CMP(x, y, line); KEY_CMP(x, y, kind); KEY_CMP(x, y, nth); KEY_CMP(x, y, i);
+    return 0;
+}
+static int by_first(const void *a, const void *b) /* steps in order of first appearance */
+{
+    const key *x = a, *y = b;
+    KEY_CMP(x, y, first); KEY_CMP(x, y, i);
+    return 0;
+}
+#undef KEY_CMP
 
 enum { TREE_MAX_WORDS = 1 << 20 }; /* a tree wider than this is not drawn anyway */
 
@@ -210,39 +233,39 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
         unsigned ph = t->events[evs[i]].phase;
         if (ph + 1 > m->nphases) m->nphases = ph + 1;
     }
-    /* each event's key: (line, kind, how many times this warp did it before in this phase) */
+    /* steps: within a phase, keys in order of first appearance; each step gathers its events in
+     * trace order (sorting, so a block of a hundred thousand events takes no quadratic time) */
     for (size_t i = 0; i < n; i++) {
         const trace_event *e = &t->events[evs[i]];
-        unsigned nth = 0;
-        for (size_t j = i; j-- > 0;) {
-            const trace_event *p = &t->events[evs[j]];
-            if (p->phase != e->phase) break;
-            if (p->warp == e->warp && p->line == e->line && p->kind == e->kind) nth++;
-        }
-        keys[i] = (key){e->line, e->kind, nth};
+        keys[i] = (key){e->phase, e->warp, e->line, 0, e->kind, i, i};
     }
-    /* steps: within a phase, keys in order of first appearance; each step gathers its events */
-    unsigned char *used = calloc(n, 1);
-    if (!used) { free(evs); free(keys); view_free(m); snprintf(err, errlen, "out of memory"); return -1; }
+    if (!fine) {
+        qsort(keys, n, sizeof *keys, by_warp_key);
+        for (size_t i = 1; i < n; i++) {
+            const key *p = &keys[i - 1], *c = &keys[i];
+            if (p->phase == c->phase && p->warp == c->warp && p->line == c->line && p->kind == c->kind) keys[i].nth = p->nth + 1;
+        }
+        qsort(keys, n, sizeof *keys, by_step_key);
+        for (size_t i = 1; i < n; i++) {
+            const key *p = &keys[i - 1], *c = &keys[i];
+            if (p->phase == c->phase && p->line == c->line && p->kind == c->kind && p->nth == c->nth) keys[i].first = p->first;
+        }
+        qsort(keys, n, sizeof *keys, by_first);
+    }
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        if (used[i]) continue;
-        const trace_event *e = &t->events[evs[i]];
-        view_step *st = &m->steps[m->nsteps++];
-        st->first = k;
-        st->phase = e->phase;
-        st->line = e->line;
-        st->kind = e->kind;
-        for (size_t j = i; j < n; j++) {
-            if (used[j] || t->events[evs[j]].phase != e->phase) continue;
-            if (fine ? j != i : (keys[j].line != keys[i].line || keys[j].kind != keys[i].kind || keys[j].nth != keys[i].nth)) continue;
-            used[j] = 1;
-            m->order[k++] = evs[j];
+        if (i == 0 || keys[i].first != keys[i - 1].first) {
+            view_step *st = &m->steps[m->nsteps++];
+            st->first = k;
+            st->phase = keys[i].phase;
+            st->line = keys[i].line;
+            st->kind = keys[i].kind;
+            st->count = 0;
         }
-        st->count = k - st->first;
+        m->order[k++] = evs[keys[i].i];
+        m->steps[m->nsteps - 1].count++;
     }
     m->norder = k;
-    free(used);
     free(evs);
     free(keys);
     if (derive_tree(m)) {
