@@ -1,10 +1,9 @@
 // hazards_gpu: the ladder's races on real hardware (docs/hazards.md).
 //
 // The kernel files are compiled plain, exactly as the benchmark compiles them, each in a namespace
-// of its own. Two variants are made here without touching them: v2 with one __syncthreads left out
-// (a __constant__ line number that ws_bar skips, the same switch as warpscope's --drop-barrier),
-// and v4 with its warpReduce taking a plain `float *` instead of `volatile float *` (what the
-// `volatile` is for).
+// of its own. One variant is made here without touching them: v2 with one __syncthreads left out
+// (a __constant__ line number that ws_bar skips, the same switch as warpscope's --drop-barrier);
+// v4 without its `volatile` is the ladder's own kernels/v4_novolatile.cu.
 //
 //   hazards_gpu trials T        every variant, T launches of G blocks each on random integers 0..9
 //                               (sums are exact in float): blocks whose sum is wrong, launches
@@ -54,39 +53,11 @@ namespace k_naive_race {
 #include "../kernels/naive_race.cu"
 }
 
-// v4 with the `volatile` taken away: the compiler may keep sdata[tid] in a register across the six
-// steps and write it once, so the other lanes read words their owners have not stored yet
+// v4 with the `volatile` taken away (kernels/v4_novolatile.cu, the emulator's v4-novolatile): the
+// compiler may keep sdata[tid] in a register across the six steps and write it once, so the other
+// lanes read words their owners have not stored yet
 namespace k_v4nv {
-__device__ void warpReduce(float *sdata, unsigned int tid)
-{
-    sdata[tid] += sdata[tid + 32];
-    sdata[tid] += sdata[tid + 16];
-    sdata[tid] += sdata[tid + 8];
-    sdata[tid] += sdata[tid + 4];
-    sdata[tid] += sdata[tid + 2];
-    sdata[tid] += sdata[tid + 1];
-}
-
-__global__ void reduce4nv(const float *g_idata, float *g_odata, unsigned int n)
-{
-    __shared__ float sdata[MAX_BLOCK];
-    unsigned int tid = threadIdx.x;
-    unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    float mySum = (i < n) ? g_idata[i] : 0.0f;
-    if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
-    sdata[tid] = mySum;
-    __syncthreads();
-    for (unsigned int s = blockDim.x / 2; s > 32; s >>= 1) {
-        if (tid < s) sdata[tid] += sdata[tid + s];
-        __syncthreads();
-    }
-    if (tid < 32) warpReduce(sdata, tid);
-    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
-}
-void ws_launch_v4nv(unsigned grid, unsigned block, const ws_args &a, cudaStream_t st)
-{
-    reduce4nv<<<grid, block, 0, st>>>(a.in, a.out, a.n);
-}
+#include "../kernels/v4_novolatile.cu"
 }
 
 typedef void (*launch_fn)(unsigned, unsigned, const ws_args &, cudaStream_t);
@@ -114,8 +85,8 @@ static const variant variants[] = {
     {"v6", k_v6::ws_launch_v6, 32, 2, 0, 0},
     {"v6", k_v6::ws_launch_v6, 64, 2, 0, 0},
     {"v6", k_v6::ws_launch_v6, 256, 2, 0, 0},
-    {"v4-novolatile", k_v4nv::ws_launch_v4nv, 64, 2, 0, 0},
-    {"v4-novolatile", k_v4nv::ws_launch_v4nv, 256, 2, 0, 0},
+    {"v4-novolatile", k_v4nv::ws_launch_v4_novolatile, 64, 2, 0, 0},
+    {"v4-novolatile", k_v4nv::ws_launch_v4_novolatile, 256, 2, 0, 0},
     {"naive", k_naive::ws_launch_naive, 256, 0, 0, 1},
     {"naive-race", k_naive_race::ws_launch_naive_race, 256, 0, 0, 1},
 };
