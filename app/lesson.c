@@ -610,14 +610,9 @@ int lesson_parse(lesson *l, const char *text, size_t len, const char *name, cons
 int lesson_load(lesson *l, const char *path, char *err, size_t errlen)
 {
     memset(l, 0, sizeof *l);
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
-    char *buf = malloc(MAX_FILE_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, MAX_FILE_BYTES + 1, f) : 0;
-    int rd = buf ? ferror(f) : 1;
-    fclose(f);
-    if (rd) { free(buf); snprintf(err, errlen, "%s: cannot read", path); return -1; }
-    if (n > MAX_FILE_BYTES) { free(buf); snprintf(err, errlen, "%s: larger than %d MiB; not a lesson", path, MAX_FILE_BYTES >> 20); return -1; }
+    char *buf;
+    size_t n;
+    if (json_read_file(path, MAX_FILE_BYTES, &buf, &n, err, errlen)) return -1; /* the size cap, NUL bytes, folders */
     char dir[512];
     snprintf(dir, sizeof dir, "%s", path);
     char *slash = strrchr(dir, '/');

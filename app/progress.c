@@ -130,21 +130,11 @@ int progress_load(progress *p, const char *dir, char *err, size_t errlen)
     if (snprintf(p->dir, sizeof p->dir, "%s", dir) >= (int)sizeof p->dir) { snprintf(err, errlen, "%s: path too long", dir); return -1; }
     char path[1200];
     snprintf(path, sizeof path, "%s/%s", dir, FILE_NAME);
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT) return 0; /* nothing saved yet */
-        snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-        return -1;
-    }
-    char *buf = malloc(MAX_PROGRESS_BYTES + 1);
-    size_t n = buf ? fread(buf, 1, MAX_PROGRESS_BYTES + 1, f) : 0;
-    int bad = !buf || ferror(f);
-    fclose(f);
-    if (bad || n > MAX_PROGRESS_BYTES) {
-        free(buf);
-        snprintf(err, errlen, "%s: %s", path, bad ? "cannot read" : "too large to be a progress file");
-        return -1;
-    }
+    struct stat st;
+    if (stat(path, &st) != 0 && errno == ENOENT) return 0; /* nothing saved yet */
+    char *buf;
+    size_t n;
+    if (json_read_file(path, MAX_PROGRESS_BYTES, &buf, &n, err, errlen)) return -1; /* the size cap, NUL bytes, folders */
     int rc = parse(p, path, buf, n, err, errlen);
     free(buf);
     if (rc) progress_free(p);
