@@ -363,10 +363,7 @@ static void toggle_fine(session *s)
         if (view_build(&m, &p->t, s->pass, s->block_index, s->fine, err, sizeof err)) { status_raw(s, err); continue; }
         view_free(&p->m);
         p->m = m;
-        p->step = 0;
-        for (size_t st = 0; st < m.nsteps; st++)
-            for (size_t k = 0; k < m.steps[st].count; k++)
-                if (m.order[m.steps[st].first + k] == ev) { p->step = st; st = m.nsteps; break; }
+        p->step = ev < p->t.nevents && p->m.event_step[ev] != SIZE_MAX ? p->m.event_step[ev] : 0; /* the same event's step */
     }
     status_str(s, s->fine ? STR_FINE_ON : STR_FINE_OFF, NULL);
 }
