@@ -33,12 +33,12 @@
 #include <thrust/execution_policy.h>
 #include <thrust/reduce.h>
 
-#include "bench.h"
-#include "cli.h"
-#include "capture.h"
-#include "ladder.h"
-#include "outfile.h"
-#include "results.h"
+#include "app/bench.h"
+#include "app/cli.h"
+#include "trace/capture/capture.h"
+#include "trace/ladder.h"
+#include "trace/outfile.h"
+#include "trace/results.h"
 #include "versions.h"
 #include "ws_cuda.h"
 

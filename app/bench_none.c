@@ -1,7 +1,7 @@
 /* bench without CUDA in the build: one clear line, exit 2. */
 #include <stdio.h>
 
-#include "bench.h"
+#include "app/bench.h"
 
 int bench_main(int argc, char **argv)
 {

@@ -1,5 +1,5 @@
 /* cli: see cli.h. */
-#include "cli.h"
+#include "app/cli.h"
 
 #include <errno.h>
 #include <inttypes.h>

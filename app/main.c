@@ -14,20 +14,20 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "analysis.h"
-#include "bench.h"
-#include "capture.h"
-#include "cli.h"
-#include "export.h"
-#include "ladder.h"
-#include "schedule.h"
-#include "sources.h"
-#include "lesson.h"
-#include "player.h"
-#include "progress.h"
-#include "trace.h"
-#include "verify.h"
-#include "viewer.h"
+#include "trace/analysis.h"
+#include "app/bench.h"
+#include "trace/capture/capture.h"
+#include "app/cli.h"
+#include "app/export/export.h"
+#include "trace/ladder.h"
+#include "trace/capture/schedule.h"
+#include "app/sources.h"
+#include "app/learn/lesson.h"
+#include "app/learn/player.h"
+#include "app/learn/progress.h"
+#include "trace/trace.h"
+#include "app/verify.h"
+#include "app/viewer/viewer.h"
 
 enum { EXIT_BAD = 2, EXIT_WRONG = 1 /* a result off its reference: the trace is written, the finding reported */,
        EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as shells report it */ };

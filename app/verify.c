@@ -1,16 +1,16 @@
 /* verify: see verify.h. */
-#include "verify.h"
+#include "app/verify.h"
 
-#include "cli.h"
-#include "outfile.h"
+#include "app/cli.h"
+#include "trace/outfile.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "analysis.h"
-#include "capture.h"
-#include "ladder.h"
+#include "trace/analysis.h"
+#include "trace/capture/capture.h"
+#include "trace/ladder.h"
 
 static int64_t shared_base(const trace *t, unsigned pass, unsigned block)
 {

@@ -5,7 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 /* Differences between two traces of the same capture, for block b of pass p: per warp the
  * sequence of (kind, line, mask, addresses) of every event but exits, shared memory after each

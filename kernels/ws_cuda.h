@@ -4,7 +4,7 @@
  *    kernel is exactly what the textbook prints;
  *  - traced, by the host C++ compiler (WS_EMU, the CPU emulator): the same names are small types
  *    whose operator[] takes a ws_index, built with a default argument __builtin_LINE(), so every
- *    access knows its source line and posts itself to the emulator (trace/emu.h) as it happens;
+ *    access knows its source line and posts itself to the emulator (trace/capture/emu.h) as it happens;
  *  - traced, by nvcc (WS_GPU_TRACE, capture on a GPU): the same types do the access on the GPU and
  *    then record it: the warp's leader (lowest lane of __activemask()) reserves a slot in a bounded
  *    device buffer with one atomic, broadcasts it with __shfl_sync, and each lane fills its own
@@ -26,7 +26,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "emu.h"
+#include "trace/capture/emu.h"
 
 #define __global__
 #define __device__
@@ -316,7 +316,7 @@ struct ws_args {
 #include <cuda_runtime.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 /* one warp-level event as the device writes it; the host turns it into a trace_event */
 struct ws_gpu_event {

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "trace/capture/capture.h"
 #include "check.h"
-#include "ladder.h"
+#include "trace/ladder.h"
 
 int main(void)
 {

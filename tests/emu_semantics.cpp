@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "ws_cuda.h"
-#include "analysis.h"
+#include "trace/analysis.h"
 #include "check.h"
 
 #line 1000

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "export.h"
-#include "viewer.h"
+#include "app/export/export.h"
+#include "app/viewer/viewer.h"
 
 enum { W = 640, H = 360 };
 

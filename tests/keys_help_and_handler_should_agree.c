@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "keys.h"
-#include "ladder.h"
+#include "app/viewer/keys.h"
+#include "trace/ladder.h"
 #include "ui_fixture.h"
 
 int main(void)

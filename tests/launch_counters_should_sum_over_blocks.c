@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "capture.h"
+#include "trace/analysis.h"
+#include "trace/capture/capture.h"
 #include "check.h"
 
 #define WARP 32

@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "learn.h"
-#include "lesson.h"
+#include "app/viewer/learn.h"
+#include "app/learn/lesson.h"
 #include "ui_fixture.h"
 
 static int text_ok(const dl_list *l, int w, int h)

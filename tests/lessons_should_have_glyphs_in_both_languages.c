@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "lesson.h"
-#include "player.h"
+#include "app/learn/lesson.h"
+#include "app/learn/player.h"
 #include "ui_fixture.h"
 
 static void glyphs(rsdl *x, const char *what, const char *s)

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "lesson.h"
-#include "player.h"
+#include "app/learn/lesson.h"
+#include "app/learn/player.h"
 
 static size_t item_limit(const player_frame *f, lesson_ask_kind kind)
 {

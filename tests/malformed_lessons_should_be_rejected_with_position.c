@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "check.h"
-#include "lesson.h"
-#include "player.h"
+#include "app/learn/lesson.h"
+#include "app/learn/player.h"
 
 /* line:column (from 1, in bytes) of the first occurrence of marker, plus extra columns */
 static void where(const char *text, const char *marker, int extra, char *out, size_t len)

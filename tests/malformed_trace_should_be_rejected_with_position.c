@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "trace/capture/capture.h"
 #include "check.h"
 
 static char *valid_json(const char *version)

@@ -11,9 +11,9 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "lesson.h"
-#include "player.h"
-#include "progress.h"
+#include "app/learn/lesson.h"
+#include "app/learn/player.h"
+#include "app/learn/progress.h"
 
 static int files_in(const char *dir)
 {

@@ -12,10 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "trace/capture/capture.h"
 #include "check.h"
-#include "query.h"
-#include "view.h"
+#include "trace/query.h"
+#include "trace/view.h"
 
 enum { BANKS = 32, WARP = 32 };
 

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "results.h"
+#include "trace/results.h"
 
 static void expect_bad(const char *text, const char *want)
 {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "ladder.h"
+#include "trace/ladder.h"
 #include "ui_fixture.h"
 
 static int ink_columns(SDL_Surface *s, int x0, int x1, int y0, int y1)

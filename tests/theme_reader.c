@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "theme.h"
+#include "app/draw/theme.h"
 
 static char *file_text(const char *path)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "trace/capture/capture.h"
 #include "check.h"
 
 static char *capture_json(const char *version, unsigned block, uint64_t n, unsigned traced)

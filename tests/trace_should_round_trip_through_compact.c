@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "capture.h"
+#include "trace/capture/capture.h"
 #include "check.h"
 
 static char *slurp(const char *path, size_t *len)

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "capture.h"
+#include "trace/capture/capture.h"
 #include "check.h"
 
 static void round_trip_with(const char *version, uint64_t n, unsigned traced, const char *schedule)

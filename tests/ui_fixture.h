@@ -8,14 +8,14 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "capture.h"
+#include "trace/capture/capture.h"
 #include "check.h"
-#include "draw.h"
-#include "panels.h"
-#include "render_sdl.h"
-#include "scene.h"
-#include "session.h"
-#include "sources.h"
+#include "app/draw/draw.h"
+#include "app/viewer/panels.h"
+#include "app/draw/render_sdl.h"
+#include "app/viewer/scene.h"
+#include "app/viewer/session.h"
+#include "app/sources.h"
 
 typedef struct fixture {
     session s;

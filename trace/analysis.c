@@ -1,5 +1,5 @@
 /* analysis: see analysis.h for the definitions used. */
-#include "analysis.h"
+#include "trace/analysis.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 #ifdef __cplusplus
 extern "C" {

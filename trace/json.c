@@ -1,6 +1,6 @@
 /* json: a strict syntax check before cJSON, and the file reading the readers share (see
  * json_internal.h for why). */
-#include "json_internal.h"
+#include "trace/json_internal.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 static size_t skip_ws(const char *s, size_t i, size_t len)
 {

@@ -1,5 +1,5 @@
 /* ladder: the version table. Adding a version is one row here and one file in kernels/. */
-#include "ladder.h"
+#include "trace/ladder.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* outfile: see outfile.h. POSIX (mkstemp, fsync, rename); _POSIX_C_SOURCE because the build is
  * -std=c11. */
 #define _POSIX_C_SOURCE 200809L
-#include "outfile.h"
+#include "trace/outfile.h"
 
 #include <errno.h>
 #include <stdlib.h>

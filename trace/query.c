@@ -1,14 +1,14 @@
 /* query: parser and evaluator of lesson queries (see query.h). The functions are one table; each
  * takes the parsed call (positional and named arguments) and the context, and says why it cannot
  * answer rather than guessing. */
-#include "query.h"
+#include "trace/query.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
+#include "trace/analysis.h"
 
 /* The hardware the trace models (analysis.h): 32 lanes to a warp, 32 banks of 4-byte words. */
 enum { WARP_SIZE = 32, BANKS = 32, WORD_BYTES = 4 };

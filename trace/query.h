@@ -14,9 +14,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "results.h"
-#include "trace.h"
-#include "view.h"
+#include "trace/results.h"
+#include "trace/trace.h"
+#include "trace/view.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,6 +1,6 @@
 /* results: reading warpscope-bench JSON (schemas 1 and 2) with cJSON, every field checked. */
 #define _DEFAULT_SOURCE /* dirent's d_name and opendir under -std=c11 */
-#include "results.h"
+#include "trace/results.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json_internal.h"
+#include "trace/json_internal.h"
 
 static const struct {
     const char *id, *title;

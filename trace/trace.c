@@ -1,7 +1,7 @@
 /* trace: storage of the event log. The lanes' addresses and values live in two flat arrays so
  * that a 1024-thread capture is a few allocations, not one per event. */
 #define _GNU_SOURCE
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <float.h>
 #include <inttypes.h>
@@ -14,7 +14,7 @@
 #include <sys/mman.h>
 #endif
 
-#include "trace_internal.h"
+#include "trace/trace_internal.h"
 
 static const struct {
     const char *label;

@@ -14,7 +14,7 @@
  * allocated, and every field against the geometry the file declares (pass, block in its grid,
  * warp in its block, buffer, element size, lanes per mask), with one message naming the field. */
 #define _GNU_SOURCE
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace_internal.h"
+#include "trace/trace_internal.h"
 
 static const unsigned char magic[8] = {'W', 'S', 'T', 'R', 'A', 'C', 'E', 0x1a};
 enum { BIN_FORMAT = 2 }; /* 2: the result's tolerance after the reference; 1 is read too (no tolerance) */

@@ -3,7 +3,7 @@
  * temporary file in the same folder, renamed into place when complete), so an interrupted or
  * failed write never leaves a partial file nor destroys an existing one. */
 #define _GNU_SOURCE
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "json_internal.h"
-#include "outfile.h"
-#include "trace_internal.h"
+#include "trace/json_internal.h"
+#include "trace/outfile.h"
+#include "trace/trace_internal.h"
 
 static const char compact_ext[] = ".wstrace";
 

@@ -4,7 +4,7 @@
 
 #include <stdio.h>
 
-#include "trace.h"
+#include "trace/trace.h"
 
 /* The compact encoding to an open file. 0; -1 on a write error; -2 when *cancel became nonzero. */
 int trace_write_bin(const trace *t, FILE *f, volatile int *cancel);

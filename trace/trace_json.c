@@ -1,10 +1,10 @@
 /* trace: JSON form. Written by hand (one event per line, floats as %.9g so they read back bit for
  * bit, the reference as %.17g); read with cJSON, checking every field so that a malformed file is
  * rejected with the place that is wrong instead of being half-loaded. */
-#include "trace.h"
+#include "trace/trace.h"
 
-#include "json_internal.h"
-#include "trace_internal.h"
+#include "trace/json_internal.h"
+#include "trace/trace_internal.h"
 #include <errno.h>
 #include <float.h>
 #include <inttypes.h>

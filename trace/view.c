@@ -1,5 +1,5 @@
 /* view: steps and per-step facts of one traced block. */
-#include "view.h"
+#include "trace/view.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "analysis.h"
-#include "trace.h"
+#include "trace/analysis.h"
+#include "trace/trace.h"
 
 typedef enum view_lane {
     VIEW_LANE_IDLE,     /* live, but its warp is not at this point */

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis.h"
-#include "trace.h"
-#include "view.h"
+#include "trace/analysis.h"
+#include "trace/trace.h"
+#include "trace/view.h"
 
 enum { STEPS_VISITED = 48 }; /* view_counts_at is linear in the step: keep each input quick */
 

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "trace.h"
-#include "trace_internal.h"
+#include "trace/trace.h"
+#include "trace/trace_internal.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

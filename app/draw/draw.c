@@ -1,0 +1,228 @@
+/* draw: see draw.h. */
+#include "app/draw/draw.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void dl_init(dl_list *l, dl_metrics m)
+{
+    memset(l, 0, sizeof *l);
+    l->m = m;
+    l->panel = -1;
+}
+
+void dl_free(dl_list *l)
+{
+    free(l->items);
+    free(l->text);
+    dl_metrics m = l->m;
+    dl_init(l, m);
+}
+
+void dl_reset(dl_list *l)
+{
+    l->n = l->tn = 0;
+    l->npanels = 0;
+    l->panel = -1;
+    l->failed = 0;
+}
+
+static dl_item *push(dl_list *l, dl_kind k)
+{
+    if (l->n == l->cap) {
+        size_t cap = l->cap ? l->cap * 2 : 1024;
+        dl_item *p = realloc(l->items, cap * sizeof *p);
+        if (!p) { l->failed = 1; return NULL; }
+        l->items = p;
+        l->cap = cap;
+    }
+    dl_item *it = &l->items[l->n++];
+    memset(it, 0, sizeof *it);
+    it->kind = k;
+    it->panel = l->panel;
+    it->thick = 1;
+    return it;
+}
+
+int dl_panel_begin(dl_list *l, const char *name, dl_rect r)
+{
+    if (!name || l->npanels == DL_MAX_PANELS) { l->panel = -1; return -1; }
+    l->panels[l->npanels] = (dl_panel){r, name};
+    l->panel = l->npanels++;
+    return l->panel;
+}
+
+void dl_fill_hit(dl_list *l, dl_rect r, dl_colour c, uint32_t hit)
+{
+    if (r.w <= 0 || r.h <= 0) return;
+    dl_item *it = push(l, DL_FILL);
+    if (!it) return;
+    it->r = r;
+    it->c = c;
+    it->hit = hit;
+}
+
+void dl_fill(dl_list *l, dl_rect r, dl_colour c) { dl_fill_hit(l, r, c, 0); }
+
+void dl_outline(dl_list *l, dl_rect r, dl_colour c, int thick)
+{
+    if (r.w <= 0 || r.h <= 0) return;
+    dl_item *it = push(l, DL_RECT);
+    if (!it) return;
+    it->r = r;
+    it->c = c;
+    it->thick = thick;
+}
+
+static void segment(dl_list *l, dl_kind k, int x1, int y1, int x2, int y2, dl_colour c, int thick)
+{
+    dl_item *it = push(l, k);
+    if (!it) return;
+    it->r = (dl_rect){x1, y1, 0, 0};
+    it->x2 = x2;
+    it->y2 = y2;
+    it->c = c;
+    it->thick = thick;
+}
+
+void dl_line(dl_list *l, int x1, int y1, int x2, int y2, dl_colour c, int thick) { segment(l, DL_LINE, x1, y1, x2, y2, c, thick); }
+void dl_arrow(dl_list *l, int x1, int y1, int x2, int y2, dl_colour c, int thick) { segment(l, DL_ARROW, x1, y1, x2, y2, c, thick); }
+
+
+void dl_clip(dl_list *l, dl_rect r)
+{
+    dl_item *it = push(l, DL_CLIP);
+    if (it) it->r = r;
+}
+
+void dl_unclip(dl_list *l) { push(l, DL_UNCLIP); }
+
+uint32_t dl_utf8_next(const char **sp)
+{
+    const unsigned char *s = (const unsigned char *)*sp;
+    uint32_t c = s[0];
+    int n = c < 0x80 ? 0 : (c & 0xE0) == 0xC0 ? 1 : (c & 0xF0) == 0xE0 ? 2 : (c & 0xF8) == 0xF0 ? 3 : -1;
+    if (n < 0) { *sp += 1; return 0xFFFD; }
+    if (n == 0) { *sp += 1; return c; }
+    uint32_t cp = c & (0x3Fu >> n);
+    for (int i = 1; i <= n; i++) {
+        if ((s[i] & 0xC0) != 0x80) { *sp += 1; return 0xFFFD; }
+        cp = cp << 6 | (s[i] & 0x3Fu);
+    }
+    *sp += n + 1;
+    return cp;
+}
+
+int dl_text_width(const dl_list *l, dl_font f, int px, const char *s)
+{
+    int w = 0;
+    while (*s) w += l->m.advance(l->m.ctx, f, px, dl_utf8_next(&s));
+    return w;
+}
+
+int dl_text_height(const dl_list *l, dl_font f, int px) { return l->m.height(l->m.ctx, f, px); }
+
+static uint32_t keep_text(dl_list *l, const char *s, size_t len)
+{
+    if (l->tn + len > l->tcap) {
+        size_t cap = l->tcap ? l->tcap : 16384;
+        while (cap < l->tn + len) cap *= 2;
+        char *p = realloc(l->text, cap);
+        if (!p) { l->failed = 1; return UINT32_MAX; }
+        l->text = p;
+        l->tcap = cap;
+    }
+    memcpy(l->text + l->tn, s, len);
+    uint32_t at = (uint32_t)l->tn;
+    l->tn += len;
+    return at;
+}
+
+static const char ellipsis[] = "\xE2\x80\xA6"; /* U+2026 */
+
+int dl_text(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c, const char *s)
+{
+    int h = dl_text_height(l, f, px);
+    /* text stays inside its panel: cut to the panel's width, left out below or above it */
+    if (l->panel >= 0) {
+        dl_rect pr = l->panels[l->panel].r;
+        if (box.y < pr.y || box.y + h > pr.y + pr.h) return 0;
+        if (box.x < pr.x) { box.w -= pr.x - box.x; box.x = pr.x; }
+        if (box.x + box.w > pr.x + pr.w) box.w = pr.x + pr.w - box.x;
+    }
+    if (box.h < h || box.w <= 0 || !s || !*s) return 0;
+    size_t len = strlen(s);
+    int w = dl_text_width(l, f, px, s);
+    char buf[1024];
+    if (w > box.w) { /* keep whole code points while they and the ellipsis fit */
+        int ew = dl_text_width(l, f, px, ellipsis), acc = 0;
+        const char *p = s, *cut = s;
+        while (*p) {
+            const char *q = p;
+            int cw = l->m.advance(l->m.ctx, f, px, dl_utf8_next(&q));
+            if (acc + cw + ew > box.w) break;
+            acc += cw;
+            p = q;
+            cut = p;
+        }
+        size_t keep = (size_t)(cut - s);
+        if (keep + sizeof ellipsis > sizeof buf) keep = sizeof buf - sizeof ellipsis;
+        if (acc + ew > box.w) return 0; /* not even the ellipsis fits */
+        memcpy(buf, s, keep);
+        memcpy(buf + keep, ellipsis, sizeof ellipsis);
+        s = buf;
+        len = keep + sizeof ellipsis - 1;
+        w = acc + ew;
+    }
+    int x = a == DL_LEFT ? box.x : a == DL_CENTRE ? box.x + (box.w - w) / 2 : box.x + box.w - w;
+    uint32_t at = keep_text(l, s, len);
+    if (at == UINT32_MAX) return 0;
+    dl_item *it = push(l, DL_TEXT);
+    if (!it) return 0;
+    it->r = (dl_rect){x, box.y, w, h};
+    it->c = c;
+    it->font = f;
+    it->px = px;
+    it->text = at;
+    it->len = (uint32_t)len;
+    return w;
+}
+
+int dl_textf(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c, const char *fmt, ...)
+{
+    char buf[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return dl_text(l, box, f, px, a, c, buf);
+}
+
+const char *dl_item_text(const dl_list *l, const dl_item *it) { return l->text + it->text; }
+
+int dl_rect_has(dl_rect r, int x, int y) { return x >= r.x && y >= r.y && x < r.x + r.w && y < r.y + r.h; }
+
+const dl_item *dl_hit_item(const dl_list *l, int x, int y)
+{
+    for (size_t i = l->n; i-- > 0;)
+        if (l->items[i].hit && dl_rect_has(l->items[i].r, x, y)) return &l->items[i];
+    return NULL;
+}
+
+uint32_t dl_hit(const dl_list *l, int x, int y)
+{
+    const dl_item *it = dl_hit_item(l, x, y);
+    return it ? it->hit : 0;
+}
+
+int dl_rect_inside(dl_rect o, dl_rect i)
+{
+    return i.x >= o.x && i.y >= o.y && i.x + i.w <= o.x + o.w && i.y + i.h <= o.y + o.h;
+}
+
+int dl_rect_overlap(dl_rect a, dl_rect b)
+{
+    return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
+}

@@ -1,0 +1,652 @@
+/* lesson: reads a lesson file (see lesson.h and lessons/README.md). cJSON gives the tree; a walk
+ * over the same text beside it gives each value's offset, so content errors also say
+ * file:line:column. */
+#include "app/learn/lesson.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/json_internal.h"
+#include "trace/ladder.h"
+#include "trace/capture/capture.h"
+
+const char *const lesson_lang_keys[LESSON_LANGS] = {"en", "zh"};
+const char *const lesson_panel_keys[LESSON_PANEL_COUNT] = {
+#define LESSON_X_KEY(name, key) key,
+    LESSON_PANELS(LESSON_X_KEY)};
+const char *const lesson_item_keys[LESSON_ITEM_COUNT] = {LESSON_ITEMS(LESSON_X_KEY)
+#undef LESSON_X_KEY
+};
+const char *const lesson_ask_keys[LESSON_ASK_KINDS] = {"pick_lanes", "pick_banks", "pick_cells", "number", "choice"};
+
+enum { MAX_FILE_BYTES = 4 << 20, MAX_ITEMS = 4096 };
+
+/* ---- value offsets: walk the text as cJSON parsed it ---- */
+
+typedef struct posmap {
+    const cJSON **node;
+    size_t *off;
+    size_t n, cap;
+} posmap;
+
+static size_t skip_ws(const char *s, size_t i)
+{
+    while (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') i++;
+    return i;
+}
+
+static size_t skip_string(const char *s, size_t i)
+{
+    for (i++; s[i] && s[i] != '"'; i++)
+        if (s[i] == '\\' && s[i + 1]) i++;
+    return s[i] ? i + 1 : i;
+}
+
+static int record(posmap *m, const cJSON *node, size_t off)
+{
+    if (m->n == m->cap) {
+        size_t cap = m->cap ? 2 * m->cap : 256;
+        const cJSON **nn = realloc(m->node, cap * sizeof *nn);
+        if (!nn) return -1;
+        m->node = nn;
+        size_t *no = realloc(m->off, cap * sizeof *no);
+        if (!no) return -1;
+        m->off = no;
+        m->cap = cap;
+    }
+    m->node[m->n] = node;
+    m->off[m->n++] = off;
+    return 0;
+}
+
+static int walk(const char *s, size_t *i, const cJSON *node, posmap *m)
+{
+    *i = skip_ws(s, *i);
+    if (record(m, node, *i)) return -1;
+    if (cJSON_IsObject(node) || cJSON_IsArray(node)) {
+        (*i)++;
+        for (const cJSON *c = node->child; c; c = c->next) {
+            *i = skip_ws(s, *i);
+            if (cJSON_IsObject(node)) {
+                *i = skip_ws(s, skip_string(s, *i));
+                if (s[*i] == ':') (*i)++;
+            }
+            if (walk(s, i, c, m)) return -1;
+            *i = skip_ws(s, *i);
+            if (s[*i] == ',') (*i)++;
+        }
+        *i = skip_ws(s, *i);
+        if (s[*i]) (*i)++;
+    } else if (cJSON_IsString(node)) {
+        *i = skip_string(s, *i);
+    } else {
+        while (s[*i] && !strchr(",}] \t\r\n", s[*i])) (*i)++;
+    }
+    return 0;
+}
+
+/* ---- the reader's state ---- */
+
+typedef struct reader {
+    const char *text, *name;
+    posmap map;
+    char *err;
+    size_t errlen;
+    lesson *l;
+} reader;
+
+static lesson_pos pos_of(const reader *r, const cJSON *node)
+{
+    lesson_pos p = {1, 1};
+    for (size_t k = 0; k < r->map.n; k++)
+        if (r->map.node[k] == node) {
+            trace_text_position(r->text, r->map.off[k], &p.line, &p.col);
+            break;
+        }
+    return p;
+}
+
+void lesson_where(const lesson *l, lesson_pos pos, char *buf, size_t len)
+{
+    snprintf(buf, len, "%s:%d:%d: ", l->file, pos.line, pos.col);
+}
+
+static int bad_at(reader *r, lesson_pos p, const char *fmt, ...)
+{
+    char msg[400];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(r->err, r->errlen, "%s:%d:%d: %s", r->name, p.line, p.col, msg);
+    return -1;
+}
+
+#define bad(r, node, ...) bad_at((r), pos_of((r), (node)), __VA_ARGS__)
+
+/* Every key of obj must be in the NULL-terminated list: a misspelt key is an error, not a no-op. */
+static int known_keys(reader *r, const cJSON *obj, const char *where, const char *const *keys)
+{
+    for (const cJSON *c = obj->child; c; c = c->next) {
+        int ok = 0;
+        for (size_t k = 0; keys[k] && !ok; k++) ok = strcmp(keys[k], c->string) == 0;
+        if (!ok) {
+            char list[300] = "";
+            for (size_t k = 0; keys[k]; k++) {
+                strncat(list, k ? ", " : "", sizeof list - strlen(list) - 1);
+                strncat(list, keys[k], sizeof list - strlen(list) - 1);
+            }
+            return bad(r, c, "%s: unknown key \"%s\" (known: %s)", where, c->string, list);
+        }
+    }
+    return 0;
+}
+
+static const cJSON *get(const cJSON *obj, const char *key) { return cJSON_GetObjectItemCaseSensitive(obj, key); }
+
+/* A query in a JSON string: parse errors point into the string. */
+static int parse_query(reader *r, const cJSON *node, const char *text, size_t offset_in_string, query **out, const char *where)
+{
+    char msg[300];
+    size_t errpos = 0;
+    *out = query_parse(text, msg, sizeof msg, &errpos);
+    if (*out) return 0;
+    lesson_pos p = pos_of(r, node);
+    p.col += (int)(1 + offset_in_string + errpos); /* past the opening quote; exact when nothing before is escaped */
+    return bad_at(r, p, "%s: %s", where, msg);
+}
+
+/* an answer is read from the trace or the results: "3" would be a number typed in, true for any run */
+static int computed(reader *r, const cJSON *node, const query *q, const char *where)
+{
+    if (query_reads_data(q)) return 0;
+    return bad(r, node, "%s: the answer \"%s\" is typed in: compute it with a query on the trace or the results", where, query_text(q));
+}
+
+static int query_field(reader *r, const cJSON *obj, const char *key, const char *where, int required, query **out,
+                       lesson_pos *pos)
+{
+    const cJSON *v = get(obj, key);
+    *out = NULL;
+    if (!v) return required ? bad(r, obj, "%s: \"%s\" is missing", where, key) : 0;
+    if (!cJSON_IsString(v) || !v->valuestring[0]) return bad(r, v, "%s.%s: expected a query in a string", where, key);
+    if (pos) *pos = pos_of(r, v);
+    char w[160];
+    snprintf(w, sizeof w, "%s.%s", where, key);
+    return parse_query(r, v, v->valuestring, 0, out, w);
+}
+
+/* ---- narration text ---- */
+
+typedef struct hole_ctx {
+    reader *r;
+    const cJSON *node;
+    lesson_text *t;
+    int lang;
+    const char *where;
+} hole_ctx;
+
+static int add_hole(void *ud, const char *expr, size_t exprlen, const char *fmt, size_t fmtlen, size_t offset)
+{
+    hole_ctx *h = ud;
+    lesson_text *t = h->t;
+    size_t n = t->nholes[h->lang];
+    lesson_hole *nh = realloc(t->holes[h->lang], (n + 1) * sizeof *nh);
+    if (!nh) return bad(h->r, h->node, "out of memory");
+    t->holes[h->lang] = nh;
+    lesson_hole *hole = &nh[n];
+    memset(hole, 0, sizeof *hole);
+    t->nholes[h->lang] = n + 1;
+    hole->start = offset - 1;
+    hole->end = (fmtlen ? (size_t)(fmt - t->s[h->lang]) + fmtlen : offset + exprlen) + 1;
+    hole->pos = pos_of(h->r, h->node);
+    hole->pos.col += (int)(1 + offset);
+    if (fmtlen >= sizeof hole->fmt) return bad_at(h->r, hole->pos, "%s: format too long", h->where);
+    memcpy(hole->fmt, fmt, fmtlen);
+    hole->fmt[fmtlen] = '\0';
+    query_value probe = {.type = QUERY_NUMBER};
+    char buf[8];
+    if (query_format(&probe, hole->fmt, buf, sizeof buf))
+        return bad_at(h->r, hole->pos, "%s: unknown format \"%s\" (use .0f to .9f, %% or 、)", h->where, hole->fmt);
+    char *q = malloc(exprlen + 1);
+    if (!q) return bad(h->r, h->node, "out of memory");
+    memcpy(q, expr, exprlen);
+    q[exprlen] = '\0';
+    int rc = parse_query(h->r, h->node, q, offset, &hole->q, h->where);
+    free(q);
+    return rc;
+}
+
+static void text_free(lesson_text *t)
+{
+    for (int k = 0; k < LESSON_LANGS; k++) {
+        for (size_t i = 0; i < t->nholes[k]; i++) query_free(t->holes[k][i].q);
+        free(t->holes[k]);
+        free(t->s[k]);
+    }
+    memset(t, 0, sizeof *t);
+}
+
+/* {"en": "...", "zh": "..."}: both languages, neither empty. */
+static int text_field(reader *r, const cJSON *obj, const char *key, const char *where, int required, lesson_text *t)
+{
+    memset(t, 0, sizeof *t);
+    const cJSON *v = get(obj, key);
+    char w[160];
+    snprintf(w, sizeof w, "%s.%s", where, key);
+    if (!v) return required ? bad(r, obj, "%s: \"%s\" is missing", where, key) : 0;
+    if (!cJSON_IsObject(v)) return bad(r, v, "%s: expected {\"en\": \"...\", \"zh\": \"...\"}", w);
+    static const char *const langs[] = {"en", "zh", NULL};
+    if (known_keys(r, v, w, langs)) return -1;
+    for (int k = 0; k < LESSON_LANGS; k++) {
+        const cJSON *s = get(v, lesson_lang_keys[k]);
+        if (!s) return bad(r, v, "%s: the %s text is missing (every text is in English and Chinese)", w, lesson_lang_keys[k]);
+        if (!cJSON_IsString(s) || !s->valuestring[0]) return bad(r, s, "%s.%s: expected a non-empty string", w, lesson_lang_keys[k]);
+        t->pos[k] = pos_of(r, s);
+        if (!(t->s[k] = strdup(s->valuestring))) return bad(r, s, "out of memory");
+        char wl[180], msg[200];
+        snprintf(wl, sizeof wl, "%s.%s", w, lesson_lang_keys[k]);
+        hole_ctx h = {r, s, t, k, wl};
+        size_t errpos = 0;
+        if (query_placeholders(t->s[k], add_hole, &h, msg, sizeof msg, &errpos)) {
+            if (r->err[0]) return -1; /* add_hole said why */
+            lesson_pos p = t->pos[k];
+            p.col += (int)(1 + errpos);
+            return bad_at(r, p, "%s: %s", wl, msg);
+        }
+    }
+    return 0;
+}
+
+/* ---- numbers ---- */
+
+/* A whole number, given as a JSON number or as a constant query in a string ("2^24"). */
+static int whole(reader *r, const cJSON *v, const char *where, double lo, double hi, double *out)
+{
+    double d;
+    if (cJSON_IsNumber(v)) {
+        d = v->valuedouble;
+    } else if (cJSON_IsString(v)) {
+        query *q;
+        if (parse_query(r, v, v->valuestring, 0, &q, where)) return -1;
+        query_ctx none;
+        memset(&none, 0, sizeof none);
+        query_value val;
+        char msg[200];
+        int rc = query_eval(q, &none, &val, msg, sizeof msg);
+        query_free(q);
+        if (rc || val.type != QUERY_NUMBER) return bad(r, v, "%s: expected a number like 16777216 or \"2^24\"", where);
+        d = val.num;
+    } else {
+        return bad(r, v, "%s: expected a whole number", where);
+    }
+    if (d != floor(d) || d < lo || d > hi) return bad(r, v, "%s: expected a whole number from %.0f to %.0f, got %g", where, lo, hi, d);
+    *out = d;
+    return 0;
+}
+
+static int list_field(reader *r, const cJSON *v, const char *where, lesson_list *out)
+{
+    if (!cJSON_IsArray(v)) return bad(r, v, "%s: expected an array of whole numbers", where);
+    size_t n = (size_t)cJSON_GetArraySize(v);
+    out->v = n ? calloc(n, sizeof *out->v) : NULL;
+    if (n && !out->v) return bad(r, v, "out of memory");
+    for (const cJSON *c = v->child; c; c = c->next) {
+        double d;
+        if (whole(r, c, where, 0, MAX_ITEMS - 1, &d)) return -1;
+        out->v[out->n++] = (unsigned)d;
+    }
+    return 0;
+}
+
+/* ---- show ---- */
+
+static const char *const show_keys[] = {"version", "capture", "compare", "pass", "view_block", "step", "phase", "op", "fine",
+                                        "panels", "motion", "bench_n", "highlight", NULL};
+static const char *const capture_keys[] = {"block", "n", "data", "seed", "ept", NULL};
+
+static int version_field(reader *r, const cJSON *v, const char *where, char *out)
+{
+    if (cJSON_IsNull(v) && strstr(where, "compare")) { out[0] = '\0'; return 0; }
+    if (!cJSON_IsString(v)) return bad(r, v, "%s: expected a version id (v0 ... v8, v4s, naive)", where);
+    const ladder_version *lv = ladder_find(v->valuestring);
+    if (!lv) return bad(r, v, "%s: unknown version \"%s\" (warpscope list shows them)", where, v->valuestring);
+    snprintf(out, LESSON_ID_MAX, "%s", lv->id);
+    return 0;
+}
+
+static int parse_show(reader *r, const cJSON *step, const char *where, const lesson_show *prev, lesson_show *s)
+{
+    char w[160];
+    snprintf(w, sizeof w, "%s.show", where);
+    const cJSON *sh = get(step, "show");
+    /* inherit all but the highlights */
+    if (prev) {
+        *s = *prev;
+        memset(s->highlight, 0, sizeof s->highlight);
+    } else {
+        memset(s, 0, sizeof *s);
+        s->step = -1;
+        s->panels = LESSON_PANELS_TRACE;
+        s->motion = 1;
+        s->bench_n = (uint64_t)1 << 24;
+    }
+    s->pos = pos_of(r, sh ? sh : step);
+    if (!sh) {
+        if (!prev) return bad(r, step, "%s: the first step needs a \"show\" with a version", where);
+        return 0;
+    }
+    if (!cJSON_IsObject(sh)) return bad(r, sh, "%s: expected an object", w);
+    if (known_keys(r, sh, w, show_keys)) return -1;
+    const cJSON *v;
+    char wk[200];
+    int moved = 0;
+    if ((v = get(sh, "version"))) {
+        snprintf(wk, sizeof wk, "%s.version", w);
+        if (version_field(r, v, wk, s->version)) return -1;
+        moved = 1;
+    }
+    if (!s->version[0]) return bad(r, sh, "%s: the first step must say which version to show", w);
+    if ((v = get(sh, "compare"))) {
+        snprintf(wk, sizeof wk, "%s.compare", w);
+        if (version_field(r, v, wk, s->compare)) return -1;
+    }
+    if ((v = get(sh, "capture"))) {
+        snprintf(wk, sizeof wk, "%s.capture", w);
+        if (!cJSON_IsObject(v)) return bad(r, v, "%s: expected an object", wk);
+        if (known_keys(r, v, wk, capture_keys)) return -1;
+        /* a new capture starts from the defaults: what it does not say is not inherited */
+        s->block = 0;
+        s->n = 0;
+        s->data[0] = '\0';
+        s->seed = 0;
+        s->seed_set = 0;
+        s->ept = 0;
+        const cJSON *c;
+        double d;
+        if ((c = get(v, "block"))) { if (whole(r, c, "capture.block", 32, 1024, &d)) return -1; s->block = (unsigned)d; }
+        if ((c = get(v, "n"))) { if (whole(r, c, "capture.n", 1, (double)(1u << 31), &d)) return -1; s->n = (uint64_t)d; }
+        if ((c = get(v, "seed"))) { if (whole(r, c, "capture.seed", 0, 9007199254740992.0, &d)) return -1; s->seed = (uint64_t)d; s->seed_set = 1; }
+        if ((c = get(v, "ept"))) { if (whole(r, c, "capture.ept", 1, 4096, &d)) return -1; s->ept = (unsigned)d; }
+        if ((c = get(v, "data"))) {
+            int ok = 0;
+            for (size_t k = 0; capture_patterns[k] && cJSON_IsString(c); k++) ok |= strcmp(capture_patterns[k], c->valuestring) == 0;
+            if (!ok) return bad(r, c, "capture.data: expected ones, ramp, random-int or random-float");
+            snprintf(s->data, sizeof s->data, "%s", c->valuestring);
+        }
+        moved = 1;
+    }
+    double d;
+    if ((v = get(sh, "pass"))) {
+        if (whole(r, v, "show.pass", 0, 63, &d)) return -1;
+        s->pass = (unsigned)d;
+        moved = 1;
+    } else if (moved) {
+        s->pass = 0;
+    }
+    if ((v = get(sh, "view_block"))) {
+        if (whole(r, v, "show.view_block", 0, 65535, &d)) return -1;
+        s->view_block = (unsigned)d;
+        moved = 1;
+    } else if (moved) {
+        s->view_block = 0;
+    }
+    const cJSON *st = get(sh, "step"), *ph = get(sh, "phase"), *op = get(sh, "op");
+    if (st && (ph || op)) return bad(r, st, "%s: give \"step\" or \"phase\" (with \"op\"), not both", w);
+    if (st) {
+        if (whole(r, st, "show.step", 0, 1e7, &d)) return -1;
+        s->step = (long)d;
+    } else if (ph || op) {
+        s->step = -1;
+        s->phase = 0;
+        s->op = 0;
+        if (ph) { if (whole(r, ph, "show.phase", 0, 1e5, &d)) return -1; s->phase = (long)d; }
+        if (op) { if (whole(r, op, "show.op", 0, 1e5, &d)) return -1; s->op = (long)d; }
+    } else if (moved) {
+        s->step = 0; /* another capture: start at its first step */
+    }
+    if ((v = get(sh, "fine"))) {
+        if (!cJSON_IsBool(v)) return bad(r, v, "%s.fine: expected true or false", w);
+        s->fine = cJSON_IsTrue(v);
+    }
+    if ((v = get(sh, "motion"))) {
+        if (!cJSON_IsBool(v)) return bad(r, v, "%s.motion: expected true or false", w);
+        s->motion = cJSON_IsTrue(v);
+    }
+    if ((v = get(sh, "bench_n"))) {
+        if (whole(r, v, "show.bench_n", 1, 1e12, &d)) return -1;
+        s->bench_n = (uint64_t)d;
+    }
+    if ((v = get(sh, "panels"))) {
+        if (!cJSON_IsArray(v) || !v->child) return bad(r, v, "%s.panels: expected a non-empty array of panel names", w);
+        s->panels = 0;
+        for (const cJSON *c = v->child; c; c = c->next) {
+            int k = -1;
+            for (int j = 0; j < LESSON_PANEL_COUNT && cJSON_IsString(c); j++)
+                if (strcmp(lesson_panel_keys[j], c->valuestring) == 0) k = j;
+            if (k < 0) return bad(r, c, "%s.panels: expected one of source, tree, shared, lanes, banks, counters, timeline, bench", w);
+            s->panels |= 1u << k;
+        }
+    }
+    if ((v = get(sh, "highlight"))) {
+        snprintf(wk, sizeof wk, "%s.highlight", w);
+        if (!cJSON_IsObject(v)) return bad(r, v, "%s: expected an object", wk);
+        static const char *const keys[] = {"lanes", "banks", "cells", "lines", "nodes", NULL};
+        if (known_keys(r, v, wk, keys)) return -1;
+        for (int k = 0; k < LESSON_ITEM_COUNT; k++) {
+            const cJSON *c = get(v, lesson_item_keys[k]);
+            char wi[220];
+            snprintf(wi, sizeof wi, "%s.%s", wk, lesson_item_keys[k]);
+            if (c && list_field(r, c, wi, &s->highlight[k])) return -1;
+        }
+    }
+    /* the capture must be one the emulator takes: check the version's block and ept rules now */
+    const ladder_version *lv = ladder_find(s->version);
+    char msg[200];
+    if (s->block && ladder_check_block(lv, s->block, msg, sizeof msg)) return bad(r, sh, "%s: %s", w, msg);
+    if (s->ept && ladder_check_ept(lv, s->ept, msg, sizeof msg)) return bad(r, sh, "%s: %s", w, msg);
+    return 0;
+}
+
+/* ---- ask ---- */
+
+static const char *const ask_keys[] = {"kind", "prompt", "answer", "tolerance", "relative", "options", "explain", "on", "reveal", NULL};
+
+static int parse_ask(reader *r, const cJSON *a, const char *where, lesson_ask *q)
+{
+    char w[160];
+    snprintf(w, sizeof w, "%s.ask", where);
+    if (!cJSON_IsObject(a)) return bad(r, a, "%s: expected an object", w);
+    if (known_keys(r, a, w, ask_keys)) return -1;
+    q->pos = pos_of(r, a);
+    const cJSON *k = get(a, "kind");
+    int kind = -1;
+    for (int j = 0; j < LESSON_ASK_KINDS && cJSON_IsString(k); j++)
+        if (strcmp(lesson_ask_keys[j], k->valuestring) == 0) kind = j;
+    if (kind < 0) return bad(r, k ? k : a, "%s.kind: expected pick_lanes, pick_banks, pick_cells, number or choice", w);
+    q->kind = (lesson_ask_kind)kind;
+    if (text_field(r, a, "prompt", w, 1, &q->prompt) || text_field(r, a, "explain", w, 1, &q->explain)) return -1;
+    const cJSON *on = get(a, "on");
+    if (on) {
+        if (!cJSON_IsString(on) || (strcmp(on->valuestring, "next") && strcmp(on->valuestring, "this")))
+            return bad(r, on, "%s.on: expected \"next\" (the picture the answer reveals, the default) or \"this\"", w);
+        q->on_this = strcmp(on->valuestring, "this") == 0;
+    }
+    const cJSON *opts = get(a, "options");
+    if (q->kind == LESSON_ASK_CHOICE) {
+        if (!cJSON_IsArray(opts) || cJSON_GetArraySize(opts) < 2) return bad(r, opts ? opts : a, "%s.options: a choice needs at least two options", w);
+        q->options = calloc((size_t)cJSON_GetArraySize(opts), sizeof *q->options);
+        if (!q->options) return bad(r, opts, "out of memory");
+        int by_answer = get(a, "answer") != NULL;
+        for (const cJSON *o = opts->child; o; o = o->next) {
+            char wo[200];
+            snprintf(wo, sizeof wo, "%s.options[%zu]", w, q->noptions);
+            lesson_option *op = &q->options[q->noptions++];
+            op->pos = pos_of(r, o);
+            if (!cJSON_IsObject(o)) return bad(r, o, "%s: expected {\"text\": {...}, \"correct\": \"query\"}", wo);
+            static const char *const okeys[] = {"text", "correct", NULL};
+            if (known_keys(r, o, wo, okeys) || text_field(r, o, "text", wo, 1, &op->text)) return -1;
+            if (by_answer && get(o, "correct")) return bad(r, get(o, "correct"), "%s: give the question an \"answer\" or each option a \"correct\", not both", wo);
+            if (!by_answer && (query_field(r, o, "correct", wo, 1, &op->correct, NULL) || computed(r, get(o, "correct"), op->correct, wo)))
+                return -1;
+        }
+        if (by_answer && (query_field(r, a, "answer", w, 1, &q->answer, &q->answer_pos) || computed(r, get(a, "answer"), q->answer, w)))
+            return -1;
+    } else {
+        if (opts) return bad(r, opts, "%s.options: only a choice has options", w);
+        if (query_field(r, a, "answer", w, 1, &q->answer, &q->answer_pos) || computed(r, get(a, "answer"), q->answer, w)) return -1;
+    }
+    const cJSON *tol = get(a, "tolerance"), *rel = get(a, "relative");
+    if ((tol || rel) && q->kind != LESSON_ASK_NUMBER) return bad(r, tol ? tol : rel, "%s: only a number question has a tolerance", w);
+    if (tol) {
+        if (!cJSON_IsNumber(tol) || tol->valuedouble < 0) return bad(r, tol, "%s.tolerance: expected a number >= 0", w);
+        q->tolerance = tol->valuedouble;
+    }
+    if (rel) {
+        if (!cJSON_IsBool(rel)) return bad(r, rel, "%s.relative: expected true or false", w);
+        q->relative = cJSON_IsTrue(rel);
+    }
+    const cJSON *rv = get(a, "reveal");
+    if (rv) {
+        char wr[200];
+        snprintf(wr, sizeof wr, "%s.reveal", w);
+        if (!cJSON_IsObject(rv)) return bad(r, rv, "%s: expected {\"lanes\": \"query\", ...}", wr);
+        static const char *const keys[] = {"lanes", "banks", "cells", "lines", "nodes", NULL};
+        if (known_keys(r, rv, wr, keys)) return -1;
+        for (int j = 0; j < LESSON_ITEM_COUNT; j++)
+            if (query_field(r, rv, lesson_item_keys[j], wr, 0, &q->reveal[j], &q->reveal_pos[j])) return -1;
+    }
+    return 0;
+}
+
+/* ---- the file ---- */
+
+static const char *const top_keys[] = {"schema", "schema_version", "id", "title", "summary", "results", "steps", NULL};
+static const char *const step_keys[] = {"show", "say", "ask", NULL};
+
+static int parse_root(reader *r, const cJSON *root, const char *dir)
+{
+    lesson *l = r->l;
+    if (!cJSON_IsObject(root)) return bad(r, root, "expected a lesson object");
+    const cJSON *v = get(root, "schema");
+    if (!cJSON_IsString(v) || strcmp(v->valuestring, LESSON_SCHEMA) != 0)
+        return bad(r, v ? v : root, "schema: expected \"" LESSON_SCHEMA "\"");
+    v = get(root, "schema_version");
+    if (!cJSON_IsNumber(v)) return bad(r, v ? v : root, "schema_version: expected %d", LESSON_SCHEMA_VERSION);
+    if (v->valuedouble != LESSON_SCHEMA_VERSION)
+        return bad(r, v, "schema_version %g: this warpscope reads version %d", v->valuedouble, LESSON_SCHEMA_VERSION);
+    if (known_keys(r, root, "lesson", top_keys)) return -1;
+    v = get(root, "id");
+    if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= sizeof l->id || strpbrk(v->valuestring, " /\\\"\t\n"))
+        return bad(r, v ? v : root, "id: expected a short name without spaces, slashes or quotes");
+    snprintf(l->id, sizeof l->id, "%s", v->valuestring);
+    if (text_field(r, root, "title", "lesson", 1, &l->title) || text_field(r, root, "summary", "lesson", 0, &l->summary)) return -1;
+    /* menus show these without a trace */
+    for (int k = 0; k < LESSON_LANGS; k++)
+        if (l->title.nholes[k] || l->summary.nholes[k])
+            return bad_at(r, l->title.nholes[k] ? l->title.holes[k][0].pos : l->summary.holes[k][0].pos,
+                          "the title and summary are shown in menus, without a trace: no {query} placeholders there");
+    if ((v = get(root, "results"))) {
+        if (!cJSON_IsString(v) || !v->valuestring[0]) return bad(r, v, "results: expected a path to a benchmark results file");
+        l->results_pos = pos_of(r, v);
+        if (v->valuestring[0] == '/' || !dir || !dir[0]) snprintf(l->results, sizeof l->results, "%s", v->valuestring);
+        else snprintf(l->results, sizeof l->results, "%s/%s", dir, v->valuestring);
+    }
+    const cJSON *steps = get(root, "steps");
+    if (!cJSON_IsArray(steps) || !steps->child) return bad(r, steps ? steps : root, "steps: expected a non-empty array");
+    l->steps = calloc((size_t)cJSON_GetArraySize(steps), sizeof *l->steps);
+    if (!l->steps) return bad(r, steps, "out of memory");
+    for (const cJSON *s = steps->child; s; s = s->next) {
+        char w[64];
+        snprintf(w, sizeof w, "steps[%zu]", l->nsteps);
+        lesson_step *st = &l->steps[l->nsteps++];
+        st->pos = pos_of(r, s);
+        if (!cJSON_IsObject(s)) return bad(r, s, "%s: expected an object", w);
+        if (known_keys(r, s, w, step_keys)) return -1;
+        if (parse_show(r, s, w, l->nsteps > 1 ? &l->steps[l->nsteps - 2].show : NULL, &st->show)) return -1;
+        if (text_field(r, s, "say", w, 1, &st->say)) return -1;
+        const cJSON *a = get(s, "ask");
+        if (a) {
+            if (!(st->ask = calloc(1, sizeof *st->ask))) return bad(r, a, "out of memory");
+            if (parse_ask(r, a, w, st->ask)) return -1;
+        }
+    }
+    return 0;
+}
+
+int lesson_parse(lesson *l, const char *text, size_t len, const char *name, const char *dir, char *err, size_t errlen)
+{
+    memset(l, 0, sizeof *l);
+    snprintf(l->file, sizeof l->file, "%s", name);
+    err[0] = '\0';
+    char msg[300];
+    cJSON *root = json_parse_at(text, len, msg, sizeof msg);
+    if (!root) {
+        snprintf(err, errlen, "%s:%s", name, msg);
+        return -1;
+    }
+    char *copy = malloc(len + 1);
+    if (!copy) { cJSON_Delete(root); snprintf(err, errlen, "%s: out of memory", name); return -1; }
+    memcpy(copy, text, len);
+    copy[len] = '\0';
+    reader r = {.text = copy, .name = name, .err = err, .errlen = errlen, .l = l};
+    size_t i = 0;
+    int rc = walk(copy, &i, root, &r.map);
+    if (rc) snprintf(err, errlen, "%s: out of memory", name);
+    else rc = parse_root(&r, root, dir);
+    free(r.map.node);
+    free(r.map.off);
+    free(copy);
+    cJSON_Delete(root);
+    if (rc) lesson_free(l);
+    if (rc) snprintf(l->file, sizeof l->file, "%s", name);
+    return rc;
+}
+
+int lesson_load(lesson *l, const char *path, char *err, size_t errlen)
+{
+    memset(l, 0, sizeof *l);
+    char *buf;
+    size_t n;
+    if (json_read_file(path, MAX_FILE_BYTES, &buf, &n, err, errlen)) return -1; /* the size cap, NUL bytes, folders */
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s", path);
+    char *slash = strrchr(dir, '/');
+    if (slash) *slash = '\0';
+    else snprintf(dir, sizeof dir, ".");
+    int rc = lesson_parse(l, buf, n, path, dir, err, errlen);
+    free(buf);
+    return rc;
+}
+
+static void ask_free(lesson_ask *a)
+{
+    text_free(&a->prompt);
+    text_free(&a->explain);
+    query_free(a->answer);
+    for (size_t i = 0; i < a->noptions; i++) {
+        text_free(&a->options[i].text);
+        query_free(a->options[i].correct);
+    }
+    free(a->options);
+    for (int k = 0; k < LESSON_ITEM_COUNT; k++) query_free(a->reveal[k]);
+    free(a);
+}
+
+void lesson_free(lesson *l)
+{
+    text_free(&l->title);
+    text_free(&l->summary);
+    for (size_t i = 0; i < l->nsteps; i++) {
+        lesson_step *s = &l->steps[i];
+        for (int k = 0; k < LESSON_ITEM_COUNT; k++) free(s->show.highlight[k].v);
+        text_free(&s->say);
+        if (s->ask) ask_free(s->ask);
+    }
+    free(l->steps);
+    memset(l, 0, sizeof *l);
+}

@@ -1,0 +1,144 @@
+/* lesson: a lesson file (JSON, lessons/README.md) read into plain structs, with every error at
+ * file:line:column. Loading checks the form (schema, both languages, known keys, queries that
+ * parse, versions that exist); whether each query answers on its trace is the player's check
+ * (player_check), which captures. No SDL. */
+#ifndef WARPSCOPE_LESSON_H
+#define WARPSCOPE_LESSON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/query.h"
+
+#define LESSON_SCHEMA "warpscope-lesson"
+enum { LESSON_SCHEMA_VERSION = 1 };
+
+typedef enum lesson_lang { LESSON_EN, LESSON_ZH, LESSON_LANGS } lesson_lang;
+extern const char *const lesson_lang_keys[LESSON_LANGS]; /* "en", "zh" */
+
+/* Where something is in the file, for messages. */
+typedef struct lesson_pos {
+    int line, col;
+} lesson_pos;
+
+/* A {query} or {query:fmt} placeholder in a narration string. */
+typedef struct lesson_hole {
+    size_t start, end; /* bytes of the string the placeholder covers, braces included */
+    query *q;
+    char fmt[8];
+    lesson_pos pos;
+} lesson_hole;
+
+typedef struct lesson_text {
+    char *s[LESSON_LANGS];
+    lesson_hole *holes[LESSON_LANGS];
+    size_t nholes[LESSON_LANGS];
+    lesson_pos pos[LESSON_LANGS];
+} lesson_text;
+
+/* The panels a step may show or hide. */
+#define LESSON_PANELS(X) X(SOURCE, "source") X(TREE, "tree") X(SHARED, "shared") X(LANES, "lanes") \
+    X(BANKS, "banks") X(COUNTERS, "counters") X(TIMELINE, "timeline") X(BENCH, "bench")
+typedef enum lesson_panel {
+#define LESSON_X_PANEL(name, key) LESSON_PANEL_##name,
+    LESSON_PANELS(LESSON_X_PANEL)
+#undef LESSON_X_PANEL
+    LESSON_PANEL_COUNT
+} lesson_panel;
+extern const char *const lesson_panel_keys[LESSON_PANEL_COUNT];
+#define LESSON_PANELS_TRACE ((1u << LESSON_PANEL_BENCH) - 1u) /* every panel but the benchmark */
+
+/* What a highlight or an answer picks: threads, banks, shared words, source lines, tree nodes
+ * (shared words at the tree's current level). */
+#define LESSON_ITEMS(X) X(LANES, "lanes") X(BANKS, "banks") X(CELLS, "cells") X(LINES, "lines") X(NODES, "nodes")
+typedef enum lesson_item {
+#define LESSON_X_ITEM(name, key) LESSON_ITEM_##name,
+    LESSON_ITEMS(LESSON_X_ITEM)
+#undef LESSON_X_ITEM
+    LESSON_ITEM_COUNT
+} lesson_item;
+extern const char *const lesson_item_keys[LESSON_ITEM_COUNT];
+
+typedef struct lesson_list {
+    unsigned *v;
+    size_t n;
+} lesson_list;
+
+enum { LESSON_ID_MAX = 24 };
+
+/* What the viewer shows at a step, with what the step did not say taken from the step before
+ * (version, capture, compare, position, panels, motion); highlights belong to their step only. */
+typedef struct lesson_show {
+    char version[LESSON_ID_MAX];
+    char compare[LESSON_ID_MAX]; /* "" when not comparing */
+    unsigned block;              /* capture parameters; 0 / "" take capture's defaults */
+    uint64_t n;
+    char data[16];
+    uint64_t seed;
+    int seed_set;
+    unsigned ept;
+    unsigned pass;               /* which launch of the plan is shown */
+    unsigned view_block;         /* which block of that launch (blocks up to it are traced) */
+    long step;                   /* absolute step, or -1 when phase/op say where */
+    long phase, op;              /* the op-th step of phase (when step is -1) */
+    int fine;                    /* warp by warp steps */
+    unsigned panels;             /* 1 << lesson_panel */
+    int motion;                  /* 1: animate */
+    uint64_t bench_n;            /* size the benchmark view shows */
+    lesson_list highlight[LESSON_ITEM_COUNT];
+    lesson_pos pos;              /* of the "show" object (or the step when it has none) */
+} lesson_show;
+
+typedef enum lesson_ask_kind {
+    LESSON_ASK_LANES, LESSON_ASK_BANKS, LESSON_ASK_CELLS, LESSON_ASK_NUMBER, LESSON_ASK_CHOICE, LESSON_ASK_KINDS
+} lesson_ask_kind;
+extern const char *const lesson_ask_keys[LESSON_ASK_KINDS]; /* pick_lanes, pick_banks, pick_cells, number, choice */
+
+typedef struct lesson_option {
+    lesson_text text;
+    query *correct; /* boolean query, or NULL when the question's answer query picks the option */
+    lesson_pos pos;
+} lesson_option;
+
+typedef struct lesson_ask {
+    lesson_ask_kind kind;
+    lesson_text prompt, explain;
+    query *answer;             /* set (pick), number, or option index (choice); NULL: options decide */
+    lesson_pos answer_pos;
+    double tolerance;          /* number: |given - answer| <= tolerance (absolute) */
+    int relative;              /* 1: tolerance is a fraction of |answer| */
+    lesson_option *options;
+    size_t noptions;
+    int on_this;               /* 0: evaluated on the next step's picture (what is revealed); 1: on this one */
+    query *reveal[LESSON_ITEM_COUNT]; /* optional sets highlighted with a wrong answer */
+    lesson_pos reveal_pos[LESSON_ITEM_COUNT];
+    lesson_pos pos;
+} lesson_ask;
+
+typedef struct lesson_step {
+    lesson_show show;
+    lesson_text say;
+    lesson_ask *ask; /* NULL: no question */
+    lesson_pos pos;
+} lesson_step;
+
+typedef struct lesson {
+    char file[512];            /* as given, for messages */
+    char id[64];
+    lesson_text title, summary;
+    char results[512];         /* benchmark results, resolved against the lesson's folder; "" none */
+    lesson_pos results_pos;
+    lesson_step *steps;
+    size_t nsteps;
+} lesson;
+
+/* 0, or -1 with "file:line:column: message" in err. */
+int lesson_load(lesson *l, const char *path, char *err, size_t errlen);
+/* The same from text; name is used in messages and dir resolves the results path. */
+int lesson_parse(lesson *l, const char *text, size_t len, const char *name, const char *dir, char *err, size_t errlen);
+void lesson_free(lesson *l);
+
+/* "file:line:column: " for a position of this lesson. */
+void lesson_where(const lesson *l, lesson_pos pos, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,323 @@
+/* learn: see learn.h. */
+#include "app/viewer/learn.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/capture/capture.h"
+#include "app/learn/lesson.h"
+#include "app/learn/player.h"
+#include "app/learn/progress.h"
+
+struct learn {
+    char dir[1024];
+    char **files;
+    size_t nfiles;
+    lesson l;
+    int have_lesson;
+    player p;
+    int have_player;
+    progress prog;
+    int have_prog;
+    progress_entry *entry;
+    unsigned seen;      /* session requests acted on */
+    str_lang lang;      /* the language the texts were filled in */
+    capture_desc shown[2]; /* what each pane holds; its strings point into shown_text */
+    char shown_text[2][2][LESSON_ID_MAX];
+};
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void free_files(learn *L)
+{
+    for (size_t i = 0; i < L->nfiles; i++) free(L->files[i]);
+    free(L->files);
+    L->files = NULL;
+    L->nfiles = 0;
+}
+
+static int list_files(learn *L, char *err, size_t errlen)
+{
+    free_files(L);
+    DIR *d = opendir(L->dir);
+    if (!d) { snprintf(err, errlen, "%s: cannot read the lessons folder", L->dir); return -1; }
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") || e->d_name[0] == '.') continue;
+        char **v = realloc(L->files, (L->nfiles + 1) * sizeof *v);
+        char *path = malloc(strlen(L->dir) + len + 2);
+        if (!v || !path) { free(path); if (v) L->files = v; closedir(d); snprintf(err, errlen, "out of memory"); return -1; }
+        L->files = v;
+        sprintf(path, "%s/%s", L->dir, e->d_name);
+        L->files[L->nfiles++] = path;
+    }
+    closedir(d);
+    qsort(L->files, L->nfiles, sizeof *L->files, cmp_str);
+    return 0;
+}
+
+learn *learn_create(const char *dir, int keep_progress, char *err, size_t errlen)
+{
+    learn *L = calloc(1, sizeof *L);
+    if (!L) { snprintf(err, errlen, "out of memory"); return NULL; }
+    snprintf(L->dir, sizeof L->dir, "%s", dir);
+    char pdir[1024], perr[256];
+    /* progress is a convenience: without a state folder, lessons still run, unsaved */
+    if (keep_progress && progress_default_dir(pdir, sizeof pdir, perr, sizeof perr) == 0) {
+        if (progress_load(&L->prog, pdir, err, errlen)) { learn_destroy(L); return NULL; }
+        L->have_prog = 1;
+    }
+    if (list_files(L, err, errlen)) { learn_destroy(L); return NULL; }
+    return L;
+}
+
+static void close_lesson(learn *L)
+{
+    if (L->have_player) player_close(&L->p);
+    if (L->have_lesson) lesson_free(&L->l);
+    L->have_player = L->have_lesson = 0;
+    memset(L->shown, 0, sizeof L->shown);
+}
+
+void learn_destroy(learn *L)
+{
+    if (!L) return;
+    close_lesson(L);
+    if (L->have_prog) progress_free(&L->prog);
+    free_files(L);
+    free(L);
+}
+
+static lesson_lang lang_of(const session *s) { return s->lang == LANG_ZH ? LESSON_ZH : LESSON_EN; }
+
+int learn_menu(learn *L, session *s, char *err, size_t errlen)
+{
+    session_lesson *SL = &s->lesson;
+    SL->nmenu = 0;
+    for (size_t i = 0; i < L->nfiles && SL->nmenu < SESSION_MENU; i++) {
+        lesson l;
+        if (lesson_load(&l, L->files[i], err, errlen)) return -1;
+        progress_entry *e = L->have_prog ? progress_find(&L->prog, l.id, 0) : NULL;
+        char mark[64] = "";
+        if (e && e->done) snprintf(mark, sizeof mark, "  \xE2\x9C\x93"); /* a check mark */
+        else if (e) snprintf(mark, sizeof mark, "  %zu/%zu", e->step + 1, e->nsteps);
+        snprintf(SL->menu[SL->nmenu++], sizeof SL->menu[0], "%s%s", l.title.s[lang_of(s)], mark);
+        lesson_free(&l);
+    }
+    SL->menu_sel = 0;
+    s->overlay = OVERLAY_MENU;
+    s->generation++;
+    L->seen = SL->requests;
+    return 0;
+}
+
+/* a capture of the frame's, handed to the session (which owns what it is given); a pane that
+ * already holds it keeps it */
+static int show_capture(learn *L, session *s, int pane, const capture_desc *d, char *err, size_t errlen)
+{
+    if (L->shown[pane].version && s->pane[pane].loaded && player_same_capture(&L->shown[pane], d)) return 0;
+    trace t;
+    trace_init(&t);
+    if (capture_cpu(d, &t, err, errlen) || session_set_trace(s, pane, &t, err, errlen)) { trace_free(&t); return -1; }
+    /* the lesson's strings may go before the pane does: keep copies */
+    L->shown[pane] = *d;
+    snprintf(L->shown_text[pane][0], sizeof L->shown_text[pane][0], "%s", d->version);
+    L->shown[pane].version = L->shown_text[pane][0];
+    if (d->data) {
+        snprintf(L->shown_text[pane][1], sizeof L->shown_text[pane][1], "%s", d->data);
+        L->shown[pane].data = L->shown_text[pane][1];
+    }
+    return 0;
+}
+
+static void show_step(session_pane *p, size_t step) { p->step = p->prev_step = step < p->m.nsteps ? step : (p->m.nsteps ? p->m.nsteps - 1 : 0); }
+
+static void set_from_value(session_set *out, const query_value *v)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < QUERY_SET_MAX && i < SESSION_ITEM_MAX; i++)
+        if (query_set_has(v, i)) session_set_put(out, i, 1);
+}
+
+/* lesson items -> the session's item kinds (tree nodes are shared words) */
+static const int item_kind[LESSON_ITEM_COUNT] = {[LESSON_ITEM_LANES] = SESSION_ITEM_LANES, [LESSON_ITEM_BANKS] = SESSION_ITEM_BANKS,
+                                                 [LESSON_ITEM_CELLS] = SESSION_ITEM_CELLS, [LESSON_ITEM_LINES] = SESSION_ITEM_LINES,
+                                                 [LESSON_ITEM_NODES] = SESSION_ITEM_CELLS};
+
+static void fill_feedback(learn *L, session *s)
+{
+    session_lesson *SL = &s->lesson;
+    const player_feedback *fb = player_last_feedback(&L->p);
+    player_state st = player_status(&L->p);
+    SL->state = st == PLAYER_CORRECT ? ANSWER_RIGHT : st == PLAYER_REVEALED ? ANSWER_REVEALED : st == PLAYER_WRONG ? ANSWER_WRONG : ANSWER_OPEN;
+    for (int k = 0; k < SESSION_ITEMS; k++) memset(&SL->missed[k], 0, sizeof SL->missed[k]), memset(&SL->wrong[k], 0, sizeof SL->wrong[k]);
+    SL->explain[0] = SL->answer_text[0] = '\0';
+    if (SL->state == ANSWER_OPEN || !fb) return;
+    if (SL->ask == ASK_LANES || SL->ask == ASK_BANKS || SL->ask == ASK_CELLS) {
+        int k = item_kind[fb->item];
+        set_from_value(&SL->missed[k], &fb->missed);
+        set_from_value(&SL->wrong[k], &fb->wrong);
+        if (SL->state == ANSWER_REVEALED) set_from_value(&SL->missed[k], &fb->answer);
+    }
+    for (int i = 0; i < LESSON_ITEM_COUNT; i++)
+        if (fb->reveal[i].count) set_from_value(&SL->missed[item_kind[i]], &fb->reveal[i]);
+    char err[256];
+    if (SL->state != ANSWER_RIGHT && fb->explain) player_text(&L->p, PLAYER_TEXT_EXPLAIN, 0, lang_of(s), SL->explain, sizeof SL->explain, err, sizeof err);
+    if (SL->ask == ASK_NUMBER) snprintf(SL->answer_text, sizeof SL->answer_text, "%g", fb->answer.num);
+    else if (SL->ask == ASK_CHOICE)
+        for (size_t i = 0, n = 0; i < (size_t)SL->noptions && i < QUERY_SET_MAX; i++)
+            if (query_set_has(&fb->answer, i)) n += (size_t)snprintf(SL->answer_text + n, sizeof SL->answer_text - n, "%s%c", n ? ", " : "", (int)('a' + i));
+}
+
+/* the player's current step, into the session */
+static int show(learn *L, session *s, char *err, size_t errlen)
+{
+    const player_frame *f = player_current(&L->p);
+    session_lesson *SL = &s->lesson;
+    s->pass = f->show->pass;
+    s->block_index = f->show->view_block;
+    s->fine = f->fine;
+    if (show_capture(L, s, 0, &f->cap, err, errlen)) return -1;
+    s->compare = 0;
+    if (f->cap_compare.version) {
+        if (show_capture(L, s, 1, &f->cap_compare, err, errlen)) return -1;
+        s->compare = 1;
+    }
+    /* a step that moves to another pass or block, or to the fine mode, of the same capture: the
+     * views are rebuilt for it (the player's frame, which the questions are asked on, shows it) */
+    for (int i = 0; i <= s->compare; i++) {
+        const view_model *m = &s->pane[i].m;
+        if (m->pass != s->pass || m->block != s->block_index || m->fine != s->fine) {
+            if (session_open_block(s, s->pass, s->block_index, err, errlen)) return -1;
+            break;
+        }
+    }
+    show_step(&s->pane[0], f->step);
+    if (s->compare) show_step(&s->pane[1], f->compare_step);
+    static const int panel_of[LESSON_PANEL_COUNT] = {[LESSON_PANEL_SOURCE] = PANEL_SOURCE, [LESSON_PANEL_TREE] = PANEL_PICTURE,
+                                                     [LESSON_PANEL_SHARED] = PANEL_MEMORY, [LESSON_PANEL_LANES] = PANEL_LANES,
+                                                     [LESSON_PANEL_BANKS] = PANEL_BANKS, [LESSON_PANEL_COUNTERS] = PANEL_STATS,
+                                                     [LESSON_PANEL_TIMELINE] = PANEL_TIMELINE, [LESSON_PANEL_BENCH] = -1};
+    s->panels = 0;
+    for (int i = 0; i < LESSON_PANEL_COUNT; i++)
+        if (f->panels & (1u << i) && panel_of[i] >= 0) s->panels |= 1u << panel_of[i];
+    s->overlay = f->panels & (1u << LESSON_PANEL_BENCH) ? OVERLAY_BENCH : OVERLAY_NONE;
+    if (s->overlay == OVERLAY_BENCH && s->results && f->bench_n) {
+        uint64_t sizes[64];
+        size_t n = results_sizes(s->results, sizes, 64);
+        for (size_t i = 0; i < n; i++)
+            if (sizes[i] == f->bench_n) s->bench_size = i;
+    }
+    lesson_lang lg = lang_of(s);
+    SL->active = 1;
+    SL->index = player_index(&L->p);
+    SL->count = player_count(&L->p);
+    snprintf(SL->title, sizeof SL->title, "%s", L->l.title.s[lg]);
+    if (player_text(&L->p, PLAYER_TEXT_SAY, 0, lg, SL->say, sizeof SL->say, err, errlen)) return -1;
+    for (int k = 0; k < SESSION_ITEMS; k++) {
+        memset(&SL->highlight[k], 0, sizeof SL->highlight[k]);
+        memset(&SL->picked[k], 0, sizeof SL->picked[k]);
+    }
+    for (int i = 0; i < LESSON_ITEM_COUNT; i++)
+        for (size_t j = 0; j < f->highlight[i].n; j++) session_set_put(&SL->highlight[item_kind[i]], f->highlight[i].v[j], 1);
+    const lesson_ask *a = player_question(&L->p);
+    static const session_ask asks[LESSON_ASK_KINDS] = {[LESSON_ASK_LANES] = ASK_LANES, [LESSON_ASK_BANKS] = ASK_BANKS, [LESSON_ASK_CELLS] = ASK_CELLS,
+                                                       [LESSON_ASK_NUMBER] = ASK_NUMBER, [LESSON_ASK_CHOICE] = ASK_CHOICE};
+    SL->ask = a ? asks[a->kind] : ASK_NONE;
+    SL->prompt[0] = '\0';
+    SL->noptions = 0;
+    SL->typed[0] = '\0';
+    if (a) {
+        if (player_text(&L->p, PLAYER_TEXT_PROMPT, 0, lg, SL->prompt, sizeof SL->prompt, err, errlen)) return -1;
+        for (size_t o = 0; o < a->noptions && o < SESSION_OPTIONS; o++)
+            if (player_text(&L->p, PLAYER_TEXT_OPTION, o, lg, SL->options[SL->noptions++], sizeof SL->options[0], err, errlen)) return -1;
+    }
+    fill_feedback(L, s);
+    L->lang = s->lang;
+    s->generation++;
+    return 0;
+}
+
+static int save(learn *L, char *err, size_t errlen)
+{
+    return L->have_prog ? progress_save(&L->prog, err, errlen) : 0;
+}
+
+int learn_open(learn *L, session *s, const char *name, char *err, size_t errlen)
+{
+    close_lesson(L);
+    const char *file = name;
+    size_t nlen = strlen(name);
+    for (size_t i = 0; i < L->nfiles && !strchr(name, '/'); i++) { /* an id or its number: "03", "03-v1-bank-conflicts" */
+        const char *base = strrchr(L->files[i], '/');
+        base = base ? base + 1 : L->files[i];
+        if (!strncmp(base, name, nlen) && (base[nlen] == '-' || base[nlen] == '.')) { file = L->files[i]; break; }
+    }
+    if (lesson_load(&L->l, file, err, errlen)) return -1;
+    L->have_lesson = 1;
+    L->entry = L->have_prog ? progress_find(&L->prog, L->l.id, 1) : NULL;
+    if (player_open(&L->p, &L->l, &(player_opts){.strict = 0, .progress = L->entry}, err, errlen)) { close_lesson(L); return -1; }
+    L->have_player = 1;
+    s->overlay = OVERLAY_NONE;
+    L->seen = s->lesson.requests;
+    return show(L, s, err, errlen);
+}
+
+static int answer(learn *L, session *s, char *err, size_t errlen)
+{
+    session_lesson *SL = &s->lesson;
+    int rc = 0;
+    if (SL->ask == ASK_NUMBER) {
+        char *end;
+        double x = strtod(SL->typed, &end);
+        if (!SL->typed[0] || *end) { snprintf(s->status_text, sizeof s->status_text, "type a number, then Enter"); s->status_id = STR_COUNT; return 0; }
+        rc = player_answer_number(&L->p, x, err, errlen);
+    } else if (SL->ask == ASK_CHOICE) {
+        if (!SL->typed[0]) { snprintf(s->status_text, sizeof s->status_text, "press a letter to choose, then Enter"); s->status_id = STR_COUNT; return 0; }
+        rc = player_answer_choice(&L->p, (size_t)(SL->typed[0] - 'a'), err, errlen);
+    } else {
+        static const int kinds[] = {[ASK_LANES] = SESSION_ITEM_LANES, [ASK_BANKS] = SESSION_ITEM_BANKS, [ASK_CELLS] = SESSION_ITEM_CELLS};
+        unsigned items[SESSION_ITEM_MAX];
+        size_t n = 0;
+        for (size_t i = 0; i < SESSION_ITEM_MAX; i++)
+            if (session_set_has(&SL->picked[kinds[SL->ask]], i)) items[n++] = (unsigned)i;
+        rc = player_answer_pick(&L->p, items, n, err, errlen);
+    }
+    if (rc < 0) return -1;
+    fill_feedback(L, s);
+    s->generation++;
+    return save(L, err, errlen);
+}
+
+int learn_update(learn *L, session *s, char *err, size_t errlen)
+{
+    session_lesson *SL = &s->lesson;
+    if (SL->requests == L->seen) {
+        if (L->have_player && s->lang != L->lang) return show(L, s, err, errlen); /* texts in the new language */
+        return 0;
+    }
+    L->seen = SL->requests;
+    if (SL->request_kind == ACT_MENU) {
+        if (SL->request_arg < 0 || (size_t)SL->request_arg >= L->nfiles) return 0;
+        return learn_open(L, s, L->files[SL->request_arg], err, errlen);
+    }
+    if (!L->have_player) return 0;
+    if (SL->request_kind == ACT_ANSWER) return answer(L, s, err, errlen);
+    if (SL->request_kind == ACT_REVEAL) {
+        if (player_reveal(&L->p, err, errlen)) return -1;
+        fill_feedback(L, s);
+        s->generation++;
+        return save(L, err, errlen);
+    }
+    if (SL->request_kind == ACT_LESSON) {
+        player_move mv = SL->request_arg > 0 ? player_next(&L->p, err, errlen) : player_back(&L->p, err, errlen);
+        if (mv == PLAYER_FAILED) return -1;
+        if (mv != PLAYER_MOVED) return 0;
+        if (show(L, s, err, errlen)) return -1;
+        return save(L, err, errlen);
+    }
+    return 0;
+}

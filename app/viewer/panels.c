@@ -1,0 +1,1434 @@
+/* panels: see panels.h. Every panel registers its rectangle with the draw list; every string is
+ * placed inside it with dl_text (which shortens what does not fit), and a row that does not fit
+ * is left out, so text never leaves its panel nor lands on another text. */
+#include "app/viewer/panels.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/viewer/keys.h"
+#include "trace/ladder.h"
+
+int panels_px(int h, double scale, int presenter)
+{
+    int px = (int)lround(h / 60.0 * scale);
+    if (presenter) {
+        int room = (int)lround(24.0 * h / 768.0);
+        if (px < room) px = room;
+    }
+    return px < 10 ? 10 : px > 96 ? 96 : px;
+}
+
+/* sizes derived from the base text size */
+typedef struct ui {
+    const scene *sc;
+    const theme *th;
+    str_lang L;
+    dl_list *l;
+    int px, big, lh, blh, pad, digit;
+    double ease;     /* progress of the move from the previous step, eased: 0 .. 1 */
+    const scene_pane *to; /* while moving: where the move goes (drawing shows where it started) */
+} ui;
+
+static const char *S(const ui *u, str_id id) { return str_get(u->L, id); }
+
+static dl_rect inset(dl_rect r, int d) { return (dl_rect){r.x + d, r.y + d, r.w - 2 * d, r.h - 2 * d}; }
+
+/* A panel: background, title line; returns the content rectangle below the title. */
+static dl_rect panel(ui *u, const char *name, dl_rect r, const char *title)
+{
+    dl_panel_begin(u->l, name, r);
+    dl_fill(u->l, r, u->th->panel);
+    dl_rect in = inset(r, u->pad);
+    if (title) {
+        dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, title);
+        in.y += u->lh;
+        in.h -= u->lh;
+    }
+    return in;
+}
+
+/* one line of text at row `row` of a content rect; nothing if the row does not fit */
+static void line_at(ui *u, dl_rect in, int row, dl_colour c, dl_font f, const char *s)
+{
+    int y = in.y + row * u->lh;
+    if (y + u->lh > in.y + in.h) return;
+    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, f, u->px, DL_LEFT, c, s);
+}
+
+static dl_colour mix(dl_colour a, dl_colour b, double t)
+{
+    return (dl_colour){(uint8_t)lround(a.r + (b.r - a.r) * t), (uint8_t)lround(a.g + (b.g - a.g) * t), (uint8_t)lround(a.b + (b.b - a.b) * t), 255};
+}
+
+static dl_colour lane_colour(const theme *th, int state)
+{
+    const dl_colour c[] = {[VIEW_LANE_IDLE] = th->idle, [VIEW_LANE_WORKING] = th->working, [VIEW_LANE_DIVERGED] = th->diverged,
+                           [VIEW_LANE_BARRIER] = th->barrier, [VIEW_LANE_EXITED] = th->exited};
+    return (unsigned)state < sizeof c / sizeof c[0] ? c[state] : th->idle;
+}
+
+/* While a lesson's question is open, the pictures that would give the answer away hold back:
+ * ask before show. */
+static int holding_back(const ui *u) { return session_asking(u->sc->s); }
+
+/* A lesson's marks on an item: what the step points at (accent), what the user picked (text
+ * colour), what an answer missed (the subtree colour) and what it got wrong (conflict). */
+static void lesson_marks(ui *u, int kind, size_t item, dl_rect c)
+{
+    const session_lesson *L = &u->sc->s->lesson;
+    if (!L->active) return;
+    const theme *th = u->th;
+    int t = c.w > 8 && c.h > 8 ? 3 : 2;
+    if (session_set_has(&L->highlight[kind], item)) dl_outline(u->l, c, th->accent, t);
+    if (session_set_has(&L->picked[kind], item)) dl_outline(u->l, c, th->text, t);
+    if (session_set_has(&L->missed[kind], item)) dl_outline(u->l, (dl_rect){c.x - 1, c.y - 1, c.w + 2, c.h + 2}, th->subtree, t);
+    if (session_set_has(&L->wrong[kind], item)) dl_outline(u->l, (dl_rect){c.x - 1, c.y - 1, c.w + 2, c.h + 2}, th->conflict, t);
+}
+
+/* ---------- source ---------- */
+
+static void draw_source(ui *u, const scene_pane *p, dl_rect r)
+{
+    unsigned line = p->st ? p->st->line : 0;
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_SOURCE_TITLE), p->m->t->prov.source, line);
+    dl_rect in = panel(u, "source", r, title);
+    if (!p->source) { line_at(u, in, 0, u->th->text, DL_FONT_UI, S(u, STR_SOURCE_NONE)); return; }
+    int rows = in.h / u->lh;
+    if (rows < 1) return;
+    int first = (int)line - rows / 2;
+    if (first < 1) first = 1;
+    const char *q = p->source;
+    for (int ln = 1; *q && ln < first; ln++) {
+        const char *nl = strchr(q, '\n');
+        q = nl ? nl + 1 : q + strlen(q);
+    }
+    int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "000 ");
+    for (int i = 0, ln = first; i < rows && *q; i++, ln++) {
+        const char *nl = strchr(q, '\n');
+        size_t len = nl ? (size_t)(nl - q) : strlen(q);
+        int y = in.y + i * u->lh;
+        if ((unsigned)ln == line) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh}, u->th->line);
+        lesson_marks(u, SESSION_ITEM_LINES, (size_t)ln, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh});
+        for (int k = 0; k < p->hz_nlines; k++) /* a line in a race: a red bar beside it */
+            if (p->hz_lines[k] == (unsigned)ln) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, u->pad > 3 ? u->pad - 1 : 2, u->lh}, u->th->conflict);
+        char buf[256];
+        size_t k = 0;
+        for (size_t c = 0; c < len && k < sizeof buf - 1; c++) buf[k++] = q[c] == '\t' ? ' ' : q[c];
+        buf[k] = '\0';
+        dl_textf(u->l, (dl_rect){in.x, y, numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->dim, "%3d", ln);
+        dl_text(u->l, (dl_rect){in.x + numw, y, in.w - numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->text, buf);
+        q = nl ? nl + 1 : q + len;
+    }
+}
+
+/* ---------- grids of cells (shared memory, lanes) ---------- */
+
+typedef struct grid {
+    int x, y, cw, ch, rows, label_w, label_every;
+} grid;
+
+static grid grid_in(const ui *u, dl_rect in, int rows, const char *widest_label)
+{
+    grid g;
+    g.rows = rows < 1 ? 1 : rows;
+    g.label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, widest_label) + u->pad;
+    g.x = in.x + g.label_w;
+    g.y = in.y;
+    g.cw = (in.w - g.label_w) / WARP_SIZE;
+    g.ch = in.h / g.rows;
+    if (g.ch > u->lh + 4) g.ch = u->lh + 4;
+    if (g.cw < 2) g.cw = 2;
+    if (g.ch < 2) g.ch = 2;
+    /* a label on every k-th row, so labels never overlap when rows are thinner than text */
+    g.label_every = (u->lh + g.ch - 1) / g.ch;
+    return g;
+}
+
+static dl_rect grid_cell(const grid *g, int i)
+{
+    /* a gap of two pixels where cells are wide enough, so neighbouring values never read as one */
+    int gap = g->cw >= 12 ? 2 : 1;
+    return (dl_rect){g->x + (i % WARP_SIZE) * g->cw, g->y + (i / WARP_SIZE) * g->ch, g->cw - gap, g->ch - 1};
+}
+
+/* rows [row0, row0 + rows) of shared memory as cells in `in`; values and row labels where
+ * they fit (the additions themselves are the tree's picture) */
+static grid memory_cells(ui *u, int pi, const scene_pane *p, dl_rect in, int row0, int rows)
+{
+    const view_model *m = p->m;
+    const theme *th = u->th;
+    grid g = grid_in(u, in, rows, "0000");
+    dl_clip(u->l, in);
+    for (int row = 0; row < g.rows; row += g.label_every) {
+        int y = g.y + row * g.ch;
+        if (y + u->lh > in.y + in.h || g.ch < 4) break;
+        dl_textf(u->l, (dl_rect){in.x, y, g.label_w - u->pad / 2, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "%d", (row0 + row) * WARP_SIZE);
+    }
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    size_t first = (size_t)row0 * WARP_SIZE, last = first + (size_t)rows * WARP_SIZE;
+    if (last > m->nwords) last = m->nwords;
+    for (size_t i = first; i < last; i++) {
+        dl_rect c = grid_cell(&g, (int)(i - first));
+        if (c.y + c.h > in.y + in.h) break;
+        dl_colour bg = p->touched[i] == 1 ? th->read : p->touched[i] == 2 ? th->write : p->written[i] ? th->background : th->idle;
+        dl_fill_hit(u->l, c, bg, HIT_CODE(HIT_CELL, pi, i));
+        if (p->tree[i]) dl_outline(u->l, c, th->subtree, c.w > 6 ? 2 : 1);
+        if (pi == 0) lesson_marks(u, SESSION_ITEM_CELLS, i, c);
+        if (p->written[i] && vh <= c.h) { /* values only where they fit, with a gap on each side */
+            char v[24];
+            snprintf(v, sizeof v, "%.6g", (double)p->cells[i]);
+            if (dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 4)
+                dl_text(u->l, (dl_rect){c.x + 2, c.y + (c.h - vh) / 2, c.w - 4, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, v);
+        }
+    }
+    dl_unclip(u->l);
+    return g;
+}
+
+static void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    if (m->nwords == 0) {
+        dl_rect in = panel(u, "memory", r, NULL);
+        line_at(u, in, 0, u->th->text, DL_FONT_UI, S(u, STR_SHARED_NONE));
+        return;
+    }
+    dl_rect in = panel(u, "memory", r, S(u, STR_SHARED_TITLE));
+    int rows = (int)((m->nwords + WARP_SIZE - 1) / WARP_SIZE);
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px), fit = in.h / (vh + 2);
+    if (rows <= fit || fit < 2 || in.w < 60 * u->digit) {
+        memory_cells(u, pi, p, in, 0, rows);
+        return;
+    }
+    /* too many rows for values (512 and 1024 threads): an overview of every word on the left, and
+     * a zoomed slice on the right that follows the words this step touches (or the selected one) */
+    int ow = in.w * 28 / 100;
+    dl_rect over = {in.x, in.y, ow - u->pad, in.h}, zoom = {in.x + ow, in.y, in.w - ow, in.h};
+    int focus = -1;
+    if (p->selected >= 0 && (size_t)p->selected < m->nwords) focus = (int)(p->selected / WARP_SIZE);
+    for (size_t i = 0; focus < 0 && i < m->nwords; i++)
+        if (p->touched[i]) focus = (int)(i / WARP_SIZE);
+    if (focus < 0) focus = 0;
+    int row0 = focus - fit / 2;
+    if (row0 + fit > rows) row0 = rows - fit;
+    if (row0 < 0) row0 = 0;
+    grid og = memory_cells(u, pi, p, over, 0, rows);
+    dl_outline(u->l, (dl_rect){og.x - 1, og.y + row0 * og.ch - 1, og.cw * WARP_SIZE + 2, fit * og.ch + 2}, u->th->accent, 2);
+    memory_cells(u, pi, p, zoom, row0, fit);
+}
+
+static void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    dl_rect in = panel(u, "lanes", r, S(u, STR_LANES_TITLE));
+    grid g = grid_in(u, in, (int)m->nwarps, "w00");
+    dl_clip(u->l, in);
+    for (int row = 0; row < g.rows; row += g.label_every) {
+        int y = g.y + row * g.ch;
+        if (y + u->lh > in.y + in.h) break;
+        dl_textf(u->l, (dl_rect){in.x, y, g.label_w - u->pad / 2, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, u->th->dim, "w%d", row);
+    }
+    for (unsigned tid = 0; tid < m->threads; tid++) {
+        dl_rect c = grid_cell(&g, (int)tid);
+        if (c.y + c.h > in.y + in.h) break;
+        dl_colour col = lane_colour(u->th, p->lanes[tid]);
+        if (u->to && u->ease > 0) col = mix(col, lane_colour(u->th, u->to->lanes[tid]), u->ease); /* lanes fade to their next state */
+        dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, tid));
+        if (pi == 0) lesson_marks(u, SESSION_ITEM_LANES, tid, c);
+    }
+    dl_unclip(u->l);
+}
+
+/* a colour per warp, so that who added what reads at a glance */
+static dl_colour warp_colour(const theme *th, unsigned warp)
+{
+    const dl_colour c[] = {th->working, th->barrier, th->diverged, th->read, th->write, th->accent};
+    return c[warp % (sizeof c / sizeof c[0])];
+}
+
+/* The source text of a line, trimmed, into buf. */
+static void source_line(const char *src, unsigned line, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    for (unsigned ln = 1; src && *src && ln < line; ln++) {
+        const char *nl = strchr(src, '\n');
+        src = nl ? nl + 1 : src + strlen(src);
+    }
+    if (!src) return;
+    while (*src == ' ' || *src == '\t') src++;
+    size_t n = strcspn(src, "\n");
+    if (n >= len) n = len - 1;
+    memcpy(buf, src, n);
+    buf[n] = '\0';
+}
+
+/* Lanes to banks: the warp's 32 lanes above the 32 banks, a line from each lane to the word it
+ * asks of its bank; words of one bank are served one wavefront after another (numbered), and the
+ * lines into a bank with more than one word are drawn in the conflict colour. */
+static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
+{
+    if (p->bank_event < 0) { panel(u, "banks", r, S(u, STR_BANKS_NONE)); return; }
+    const trace_event *e = &p->m->t->events[p->bank_event];
+    const trace *t = p->m->t;
+    char title[200];
+    int deg = p->worst_degree;
+    int hold = holding_back(u);
+    snprintf(title, sizeof title, S(u, hold ? STR_BANKS_ASKING : STR_BANKS_TITLE), e->warp, S(u, e->kind == TRACE_SHARED_LOAD ? STR_LOAD : STR_STORE), deg, deg - 1);
+    dl_rect in = panel(u, "banks", r, title);
+    const theme *th = u->th;
+    char code[160], b[260];
+    source_line(p->source, e->line, code, sizeof code);
+    snprintf(b, sizeof b, S(u, STR_BANKS_FORMULA), e->line, code);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, b);
+    in.y += u->lh;
+    in.h -= u->lh;
+    int cw = in.w / BANKS, lane_h = u->lh + 2, gap = in.h / 4;
+    if (gap < 8) gap = 8;
+    int top = in.y + lane_h + gap, avail = in.y + in.h - u->lh - top, bh = deg ? avail / deg : avail;
+    if (bh > u->lh + 4) bh = u->lh + 4;
+    if (bh < 2 || avail < 4) return;
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    dl_clip(u->l, in);
+    /* the lanes */
+    int k = 0;
+    for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
+        dl_rect c = {in.x + (int)lane * cw, in.y, cw - 1, lane_h - 2};
+        int on = e->mask >> lane & 1u;
+        dl_fill_hit(u->l, c, on ? th->working : th->idle, HIT_CODE(HIT_LANE, pi, e->warp * WARP_SIZE + lane));
+        if (cw >= dl_text_width(u->l, DL_FONT_MONO, u->px, "00") + 2 && vh <= c.h)
+            dl_textf(u->l, (dl_rect){c.x, c.y, c.w, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, "%u", lane);
+        if (!on) continue;
+        int64_t wd = t->lane_addr[e->lanes + (size_t)k++];
+        if (wd < 0) continue;
+        const scene_bank *sb = &p->banks[wd % BANKS];
+        int slot = 0;
+        for (int q = 0; q < sb->nwords; q++)
+            if (sb->words[q] == wd) slot = q;
+        int bx = in.x + (int)(wd % BANKS) * cw + cw / 2, by = top + slot * bh;
+        int red = sb->nwords > 1 && !hold;
+        dl_line(u->l, c.x + c.w / 2, c.y + c.h, bx, by, red ? th->conflict : th->dim, red ? 2 : 1);
+    }
+    /* the banks: one box per distinct word, numbered by the wavefront that serves it */
+    for (int bank = 0; bank < BANKS; bank++) {
+        const scene_bank *sb = &p->banks[bank];
+        int x = in.x + bank * cw;
+        for (int q = 0; q < sb->nwords && q < waves; q++) { /* in motion, wavefronts land one after another */
+            dl_rect c = {x, top + q * bh, cw - 1, bh - 1};
+            dl_colour col = sb->nwords > 1 && !hold ? th->conflict : th->working;
+            dl_fill_hit(u->l, c, col, HIT_CODE(HIT_BANK, pi, bank));
+            if (pi == 0) lesson_marks(u, SESSION_ITEM_BANKS, (size_t)bank, c);
+            char v[24];
+            if (sb->nwords > 1 && hold) v[0] = '\0';
+            else if (sb->nwords > 1) snprintf(v, sizeof v, "%d", q + 1); /* the wavefront */
+            else snprintf(v, sizeof v, "%lld", (long long)sb->words[q]);
+            if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+        }
+        if (!sb->nwords) {
+            dl_fill_hit(u->l, (dl_rect){x, top, cw - 1, bh - 1}, th->panel, HIT_CODE(HIT_BANK, pi, bank)); /* clickable, quiet */
+            dl_fill(u->l, (dl_rect){x, top, cw - 1, 2}, th->grid);
+            if (pi == 0) lesson_marks(u, SESSION_ITEM_BANKS, (size_t)bank, (dl_rect){x, top, cw - 1, bh - 1});
+        }
+    }
+    int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31") + 2, every = 1;
+    while (every < BANKS && every * cw < numw) every *= 2;
+    for (int bank = 0; bank < BANKS; bank += every)
+        dl_textf(u->l, (dl_rect){in.x + bank * cw, in.y + in.h - u->lh, cw * every, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, "%d", bank);
+    dl_unclip(u->l);
+}
+
+/* ---------- the top picture: the tree, global memory, or shuffles ---------- */
+
+/* Harris's figure: the leaves on top, a row per addition into a word below, each node the
+ * partial sum a thread stored (coloured by its warp), edges from its two inputs; this step's
+ * additions outlined; the words of the selected input tree outlined too. */
+static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    if (!m->nnodes || m->tree_words <= 0) { panel(u, "picture", r, S(u, STR_TREE_NONE)); return; }
+    /* the window: as many words as leave room for the widest partial sum (64, 32, 16 or 8), the
+     * one holding the focus word, or the slice the user moved to */
+    float hi_v = 0, lo_v = 0;
+    for (size_t i = 0; i < m->nnodes; i++) {
+        if (m->nodes[i].value > hi_v) hi_v = m->nodes[i].value;
+        if (m->nodes[i].value < lo_v) lo_v = m->nodes[i].value;
+    }
+    char wv[24], wl[24];
+    snprintf(wv, sizeof wv, "%.6g", (double)hi_v);
+    snprintf(wl, sizeof wl, "%.6g", (double)lo_v);
+    int need = dl_text_width(u->l, DL_FONT_MONO, u->px, strlen(wl) > strlen(wv) ? wl : wv) + 4, inner = r.w - 2 * u->pad;
+    int64_t cols = 64;
+    while (cols > 8 && (cols > m->tree_words * 2 || inner / cols < need)) cols /= 2;
+    if (cols > m->tree_words) cols = m->tree_words;
+    int64_t lo = p->slice >= 0 ? p->slice * cols : p->tree_focus / cols * cols;
+    if (lo + cols > m->tree_words) lo = m->tree_words - cols;
+    if (lo < 0) lo = 0;
+    int64_t hi = lo + cols;
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_TREE_TITLE), (long long)lo, (long long)(hi - 1));
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int rows = m->tree_levels + 1, overview = m->tree_words > cols ? u->lh / 2 + 2 : 0;
+    int cw = in.w / (int)cols, rh = (in.h - overview) / (rows ? rows : 1);
+    if (rh > 2 * u->lh) rh = 2 * u->lh;
+    if (cw < 2 || rh < 3) return;
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px), bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
+    if (bh < 2) bh = 2;
+    int y0 = in.y + overview;
+    dl_clip(u->l, in);
+    if (overview) { /* the whole block as a strip, the window marked */
+        double per = (double)in.w / (double)m->tree_words;
+        dl_fill(u->l, (dl_rect){in.x, in.y, in.w, overview - 2}, th->idle);
+        dl_fill(u->l, (dl_rect){in.x + (int)((double)lo * per), in.y, (int)((double)cols * per) + 1, overview - 2}, th->accent);
+    }
+#define NODE_X(w) (in.x + (int)((w) - lo) * cw + cw / 2)
+#define NODE_Y(level) (y0 + (level) * rh + bh / 2)
+    /* edges first, under the boxes */
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const view_node *n = &m->nodes[i];
+        if (n->step > p->step || n->word < lo || n->word >= hi) continue;
+        int x = NODE_X(n->word), y = NODE_Y(n->level + 1);
+        dl_line(u->l, NODE_X(n->word), NODE_Y(n->level), x, y, th->grid, 1);
+        dl_colour ec = n->step == p->step ? th->tree : th->dim;
+        int ew = n->step == p->step ? 2 : 1;
+        if (n->from >= lo && n->from < hi) dl_line(u->l, NODE_X(n->from), NODE_Y(n->from_level), x, y, ec, ew);
+        else /* an input from outside the window: a short arrow in from that side */
+            dl_arrow(u->l, n->from < lo ? x - cw * 2 / 3 : x + cw * 2 / 3, y - rh / 2, x + (n->from < lo ? -cw / 4 : cw / 4), y - bh / 2, ec, ew);
+    }
+    /* the leaves: each word's first value */
+    for (int64_t w = lo; w < hi; w++) {
+        if (m->leaf_step[w] > p->step) continue;
+        dl_rect c = {in.x + (int)(w - lo) * cw, y0, cw - 1, bh};
+        dl_fill_hit(u->l, c, th->background, HIT_CODE(HIT_CELL, pi, w));
+        char v[24];
+        snprintf(v, sizeof v, "%.6g", (double)m->leaf_value[w]);
+        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, v);
+    }
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const view_node *n = &m->nodes[i];
+        if (n->step > p->step || n->word < lo || n->word >= hi) continue;
+        dl_rect c = {in.x + (int)(n->word - lo) * cw, y0 + (n->level + 1) * rh, cw - 1, bh};
+        int off = n->value != n->expected; /* a race stored the wrong partial sum here */
+        dl_colour col = off ? th->conflict : warp_colour(th, n->thread / WARP_SIZE);
+        dl_fill_hit(u->l, c, col, HIT_CODE(HIT_CELL, pi, n->word));
+        if (n->step == p->step) dl_outline(u->l, c, th->text, 2);
+        if (pi == 0 && n->buf == -1) lesson_marks(u, SESSION_ITEM_CELLS, (size_t)n->word, c);
+        else if (n->buf == -1 && (size_t)n->word < m->nwords && p->tree[n->word]) dl_outline(u->l, c, th->subtree, 2);
+        char v[48];
+        snprintf(v, sizeof v, "%.6g", (double)n->value);
+        if (off) { /* the value against what it should hold, where that fits */
+            char both[48];
+            snprintf(both, sizeof both, "%.6g\xE2\x89\xA0%.6g", (double)n->value, (double)n->expected);
+            if (dl_text_width(u->l, DL_FONT_MONO, u->px, both) <= c.w - 2) memcpy(v, both, sizeof both);
+        }
+        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+    }
+    /* in motion: the next step's inputs travel along the edges into their sums */
+    for (size_t i = 0; u->to && u->ease > 0 && i < m->nnodes; i++) {
+        const view_node *n = &m->nodes[i];
+        if (n->step <= p->step || n->step > u->to->step || n->word < lo || n->word >= hi) continue;
+        int x = NODE_X(n->word), y = y0 + (n->level + 1) * rh + bh / 2;
+        int fx = n->from >= lo && n->from < hi ? NODE_X(n->from) : (n->from < lo ? in.x : in.x + in.w), fy = NODE_Y(n->from_level);
+        int d = bh / 2 > 3 ? bh / 2 : 3;
+        for (int k = 0; k < 2; k++) { /* the added value, and the sum's own previous value */
+            int sx = k ? x : fx, sy = k ? NODE_Y(n->level) : fy;
+            int px = sx + (int)lround((x - sx) * u->ease), py = sy + (int)lround((y - sy) * u->ease);
+            dl_fill(u->l, (dl_rect){px - d / 2, py - d / 2, d, d}, k ? th->dim : th->tree);
+        }
+    }
+#undef NODE_X
+#undef NODE_Y
+    dl_unclip(u->l);
+}
+
+/* Global memory: the elements the step touches, each coloured by the warp that touched it, the
+ * 32-byte sectors marked, and each warp request's sectors against the fewest possible. */
+static void draw_loads(ui *u, const scene_pane *p, dl_rect r)
+{
+    if (!p->nloads) { panel(u, "picture", r, S(u, STR_LOADS_NONE)); return; }
+    char title[240];
+    snprintf(title, sizeof title, S(u, STR_LOADS_TITLE), (long long)p->load_lo, (long long)p->load_hi);
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int64_t span = p->load_hi - p->load_lo + 1;
+    /* elements per row: whole sectors (8 floats of 4 bytes), as many as fit at 3 px or more */
+    enum { SECTOR_ELEMS = 32 / WORD_BYTES };
+    int64_t per_row = span < 256 ? span : 256;
+    per_row = (per_row + SECTOR_ELEMS - 1) / SECTOR_ELEMS * SECTOR_ELEMS;
+    int64_t base = p->load_lo / SECTOR_ELEMS * SECTOR_ELEMS;
+    int64_t nrows = (p->load_hi - base) / per_row + 1;
+    int text_rows = p->nsectors < 8 ? p->nsectors : 8;
+    int strip_h = in.h - (text_rows > 0 ? (text_rows + 1) / 2 : 0) * u->lh;
+    if (strip_h < u->lh / 2) strip_h = in.h < u->lh / 2 ? in.h : u->lh / 2; /* the strip before the sector lines */
+    int rh = nrows ? strip_h / (int)nrows : strip_h, cw = (int)(in.w / per_row);
+    if (rh > u->lh) rh = u->lh;
+    if (cw < 1) cw = 1;
+    dl_clip(u->l, in);
+    if (rh >= 3)
+        for (int64_t row = 0; row < nrows; row++) {
+            int y = in.y + (int)row * rh;
+            dl_fill(u->l, (dl_rect){in.x, y, (int)per_row * cw, rh - 1}, th->idle);
+            for (int64_t s = 0; s <= per_row; s += SECTOR_ELEMS) dl_fill(u->l, (dl_rect){in.x + (int)s * cw, y, 1, rh - 1}, th->dim);
+        }
+    for (size_t i = 0; rh >= 3 && i < p->nloads; i++) {
+        const scene_load *ld = &p->loads[i];
+        for (unsigned k = 0; k < ld->width; k++) {
+            int64_t off = ld->elem + k - base, row = off / per_row, col = off % per_row;
+            dl_fill(u->l, (dl_rect){in.x + (int)col * cw + (cw > 2), in.y + (int)row * rh + 1, cw > 2 ? cw - 2 : 1, rh - 3}, warp_colour(th, ld->warp));
+        }
+    }
+    int ty = in.y + (int)nrows * rh + 2, colw = in.w / 2;
+    for (int i = 0; i < text_rows; i++) {
+        char b[120];
+        snprintf(b, sizeof b, S(u, STR_LOADS_WARP), p->sectors[i].warp, p->sectors[i].sectors, p->sectors[i].sectors_min);
+        int x = in.x + (i % 2) * colw, y = ty + (i / 2) * u->lh;
+        if (y + u->lh > in.y + in.h) break;
+        dl_fill(u->l, (dl_rect){x, y + u->lh / 4, u->lh / 2, u->lh / 2}, warp_colour(th, p->sectors[i].warp));
+        dl_text(u->l, (dl_rect){x + u->lh, y, colw - u->lh - u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT,
+                p->sectors[i].sectors > p->sectors[i].sectors_min ? th->conflict : th->text, b);
+    }
+    dl_unclip(u->l);
+}
+
+/* Shuffles, as GPU-Puzzles draws reads: a row per shuffle of one warp, each lane's received value,
+ * an arrow from the lane it came from, the offset at the row's start. */
+static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    if (!m->nshfl) { panel(u, "picture", r, S(u, STR_SHFL_NONE)); return; }
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_SHFL_TITLE), p->shfl_warp);
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
+    /* one round of the tree at a time (offsets 16 .. 1): the round of the latest shuffle shown */
+    int offsets[64] = {0}, first = 0, last = m->shfl_levels - 1, latest = 0;
+    for (size_t i = 0; i < m->nshfl; i++) {
+        const view_shfl *sh = &m->shfl[i];
+        if (sh->warp != p->shfl_warp || sh->level >= 64) continue;
+        if (sh->src != sh->lane && !offsets[sh->level]) offsets[sh->level] = (int)sh->src - (int)sh->lane;
+        if (sh->step <= p->step && sh->level > latest) latest = sh->level;
+    }
+    for (int L = 1; L <= latest && L < 64; L++)
+        if (offsets[L] > offsets[L - 1]) first = L;
+    for (int L = first + 1; L < m->shfl_levels && L < 64; L++)
+        if (offsets[L] > offsets[L - 1]) { last = L - 1; break; }
+    int cw = (in.w - label_w) / WARP_SIZE, rows = last - first + 1, rh = rows > 0 ? in.h / rows : in.h;
+    if (rh > 3 * u->lh) rh = 3 * u->lh;
+    int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
+    if (bh > vh + 4) bh = vh + 4;
+    if (bh < vh + 2 && rh - (vh + 2) >= 6) bh = vh + 2; /* the values before the arrows' room */
+    if (cw < 2 || rh < 4) return;
+    dl_clip(u->l, in);
+    for (int level = first; level <= last; level++) {
+        int y = in.y + (level - first) * rh + (rh - bh), offset = 0, shown = 0;
+        for (size_t i = 0; i < m->nshfl; i++) {
+            const view_shfl *sh = &m->shfl[i];
+            if (sh->warp != p->shfl_warp || sh->level != level || sh->step > p->step) continue;
+            shown = 1;
+            if (sh->src != sh->lane && !offset) offset = (int)sh->src - (int)sh->lane;
+            dl_rect c = {x0 + (int)sh->lane * cw, y, cw - 1, bh};
+            dl_fill(u->l, c, sh->step == p->step ? th->working : th->read);
+            if (sh->src != sh->lane && sh->src < WARP_SIZE)
+                dl_arrow(u->l, x0 + (int)sh->src * cw + cw / 2, y - (rh - bh) + 2, c.x + c.w / 2, c.y, sh->step == p->step ? th->text : th->dim, 1);
+            char v[24];
+            snprintf(v, sizeof v, "%.6g", (double)sh->value);
+            if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+        }
+        for (size_t i = 0; u->to && u->ease > 0 && i < m->nshfl; i++) { /* in motion: values fly to their lanes */
+            const view_shfl *sh = &m->shfl[i];
+            if (sh->warp != p->shfl_warp || sh->level != level || sh->step <= p->step || sh->step > u->to->step || sh->src >= WARP_SIZE) continue;
+            int sx = x0 + (int)sh->src * cw + cw / 2, sy = y - (rh - bh), dx = x0 + (int)sh->lane * cw + cw / 2;
+            int px = sx + (int)lround((dx - sx) * u->ease), py = sy + (int)lround((y + bh / 2 - sy) * u->ease), d = cw / 2 > 3 ? cw / 2 : 3;
+            dl_fill(u->l, (dl_rect){px - d / 2, py - d / 2, d, d}, th->tree);
+        }
+        if (shown && offset) {
+            char b[40];
+            snprintf(b, sizeof b, S(u, STR_SHFL_OFFSET), offset);
+            dl_text(u->l, (dl_rect){in.x, y + (bh - u->lh) / 2, label_w - u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
+        }
+    }
+    dl_unclip(u->l);
+}
+
+/* The watched register of one warp (v3's first add, v6's grid-stride sum, v7/v8's float4 sums):
+ * 32 lanes in rows of `cols`; a value in as many digits as its cell holds. */
+
+enum { REG_DIGITS_FULL = 7, REG_DIGITS_SHORT = 2 }; /* 7: a float's integers up to 2^24 exactly */
+
+/* v with `digits` significant digits; from 1000 up with k, M or G (16440 as 16.4k), so that a
+ * big sum still fits a lane's cell */
+static void reg_format(float v, int digits, char *buf, size_t len)
+{
+    static const struct { double scale; const char *suffix; } si[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+    double a = fabs((double)v);
+    if (digits >= REG_DIGITS_FULL) { snprintf(buf, len, "%.*g", digits, (double)v); return; }
+    size_t k = 0;
+    while (k + 1 < sizeof si / sizeof si[0] && a < si[k].scale) k++;
+    double m = (double)v / si[k].scale, am = fabs(m);
+    int whole = am >= 100 ? 3 : am >= 10 ? 2 : 1; /* %.2g of 688 would be 6.9e+02: round to whole instead */
+    if (digits < whole) snprintf(buf, len, "%.0f%s", m, si[k].suffix);
+    else snprintf(buf, len, "%.*g%s", digits, m, si[k].suffix);
+}
+
+/* the most digits of v that fit width w, in buf; 0 if not even the shortest does */
+static int reg_text(ui *u, float v, int w, char *buf, size_t len)
+{
+    for (int d = REG_DIGITS_FULL; d >= REG_DIGITS_SHORT; d--) {
+        reg_format(v, d, buf, len);
+        if (dl_text_width(u->l, DL_FONT_MONO, u->px, buf) + 4 <= w) return 1;
+    }
+    return 0;
+}
+
+static int registers_height(ui *u, int cols) { return 2 * u->pad + u->lh + (WARP_SIZE / cols) * (u->lh + 2); }
+
+/* lanes per row: the most that show every value in full, else in short, within max_h; else 32
+ * with colours only (each lane's tooltip has its value) */
+static int registers_cols(ui *u, const scene_pane *p, int w, int max_h)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (int cols = WARP_SIZE; cols >= 8; cols /= 2) {
+            if (registers_height(u, cols) > max_h) continue;
+            int cw = (w - 2 * u->pad) / cols - 2, ok = 1;
+            char b[24];
+            for (int l = 0; l < WARP_SIZE && ok; l++) {
+                if (!p->reg_state[l]) continue;
+                reg_format(p->reg_vals[l], pass ? REG_DIGITS_SHORT : REG_DIGITS_FULL, b, sizeof b);
+                ok = dl_text_width(u->l, DL_FONT_MONO, u->px, b) + 4 <= cw;
+            }
+            if (ok) return cols;
+        }
+    return WARP_SIZE;
+}
+
+static void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int cols)
+{
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_REG_TITLE), p->reg_name, p->reg_warp);
+    dl_rect in = panel(u, "registers", r, title);
+    const theme *th = u->th;
+    int cw = in.w / cols, ch = u->lh + 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    int hold = holding_back(u); /* a lesson asks before it shows: the values wait for the answer */
+    for (int l = 0; l < WARP_SIZE; l++) {
+        dl_rect c = {in.x + (l % cols) * cw, in.y + (l / cols) * ch, cw - 2, ch - 2};
+        int st = p->reg_state[l];
+        dl_colour col = st == 2 ? th->working : st == 1 ? th->read : th->idle;
+        dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, p->reg_warp * WARP_SIZE + (unsigned)l));
+        char v[24];
+        if (st && !hold && vh <= c.h && reg_text(u, p->reg_vals[l], c.w, v, sizeof v))
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+    }
+}
+
+static void draw_picture(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    if (p->has_regs && p->picture != PICTURE_TREE) { /* the register under the loads or the shuffles */
+        /* the load strip gets by with a few rows; the shuffles need room for their arrows */
+        int max_h = p->picture == PICTURE_LOADS ? r.h - (u->lh + u->lh / 2 + 2 * u->pad + u->pad / 2) : r.h / 2;
+        int cols = registers_cols(u, p, r.w, max_h), h = registers_height(u, cols);
+        if (h <= max_h) {
+            draw_registers(u, pi, p, (dl_rect){r.x, r.y + r.h - h, r.w, h}, cols);
+            r.h -= h + u->pad / 2;
+        }
+    }
+    if (p->picture == PICTURE_LOADS) draw_loads(u, p, r);
+    else if (p->picture == PICTURE_SHUFFLE) draw_shuffles(u, p, r);
+    else draw_tree(u, pi, p, r);
+}
+
+static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    const view_counts *c = &p->counts;
+    const trace_provenance *pv = &m->t->prov;
+    dl_rect in = panel(u, "stats", r, S(u, STR_STATS_TITLE));
+    const theme *th = u->th;
+    char b[400];
+    int row = 0;
+    snprintf(b, sizeof b, S(u, STR_STAT_PHASE), p->st ? p->st->phase + 1 : 0, m->nphases, p->step + 1, m->nsteps);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    if (p->st) {
+        snprintf(b, sizeof b, S(u, STR_STAT_LINE), p->st->line, trace_kind_label((trace_kind)p->st->kind), p->st->count);
+        line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    }
+    snprintf(b, sizeof b, S(u, STR_STAT_ACTIVE), c->active_threads_phase, m->threads);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_SIMD),
+             c->warp_instructions ? 100.0 * (double)c->active_lanes / ((double)WARP_SIZE * (double)c->warp_instructions) : 0.0);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_DIVERGENT), (unsigned long long)c->divergent, (unsigned long long)c->warp_instructions);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_CONFLICTS), (unsigned long long)c->conflicts_load, (unsigned long long)c->conflicts_store);
+    if (!holding_back(u)) line_at(u, in, row, c->conflicts_load + c->conflicts_store ? th->conflict : th->text, DL_FONT_UI, b);
+    row++;
+    snprintf(b, sizeof b, S(u, STR_STAT_BARRIERS), (unsigned long long)c->barriers);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, STR_STAT_SECTORS), (unsigned long long)c->sectors, (unsigned long long)c->sectors_min);
+    line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, p->wrong_result ? STR_STAT_WRONG : STR_STAT_RESULT), (double)m->t->result, m->t->reference);
+    line_at(u, in, row++, p->wrong_result ? th->conflict : th->text, DL_FONT_UI, b);
+    if (p->hz_count || u->sc->s->brk.schedule[0] || u->sc->s->brk.drop_barrier) {
+        char drop[80] = "";
+        if (pv->drop_barrier) snprintf(drop, sizeof drop, ", -__syncthreads@%u", pv->drop_barrier);
+        snprintf(b, sizeof b, S(u, STR_STAT_HAZARDS), p->hz_count, pv->schedule[0] ? pv->schedule : "lockstep", drop);
+        line_at(u, in, row++, p->hz_count ? th->conflict : th->text, DL_FONT_UI, b);
+    }
+    for (int k = 0; k < p->hz_nstep; k++) {
+        const trace_hazard *h = &m->t->hazards[p->hz_step[k]];
+        snprintf(b, sizeof b, S(u, STR_STAT_HAZARD), trace_hazard_words((trace_hazard_kind)h->kind), h->first.line, h->second.line,
+                 (long long)h->word, h->first.thread, h->second.thread);
+        line_at(u, in, row++, th->conflict, DL_FONT_UI, b);
+    }
+    snprintf(b, sizeof b, S(u, STR_STAT_FROM), pv->device, pv->backend, pv->block, (unsigned long long)pv->n, pv->data);
+    line_at(u, in, row++, th->dim, DL_FONT_UI, b);
+}
+
+static void draw_timeline(ui *u, int pi, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    char title[200];
+    snprintf(title, sizeof title, S(u, m->fine ? STR_TIMELINE_FINE : STR_TIMELINE), m->nsteps, m->nphases);
+    dl_rect in = panel(u, "timeline", r, title);
+    if (in.h < 4) return;
+    dl_rect bar = {in.x, in.y + 3, in.w, in.h - 3};
+    dl_fill_hit(u->l, bar, u->th->idle, HIT_CODE(HIT_TIMELINE, pi, 0)); /* click or drag: seek */
+    size_t ns = m->nsteps ? m->nsteps : 1;
+    int px = bar.x + (int)((double)(p->step + 1) / (double)ns * bar.w);
+    dl_fill(u->l, (dl_rect){bar.x, bar.y, px - bar.x, bar.h}, u->th->accent);
+    for (unsigned ph = 0; ph < m->nphases; ph++) {
+        long s0 = view_phase_first(m, ph);
+        if (s0 < 0) continue;
+        int x = bar.x + (int)((double)s0 / (double)ns * bar.w);
+        dl_fill(u->l, (dl_rect){x, bar.y - 3, 2, bar.h + 3}, u->th->dim);
+    }
+}
+
+/* ---------- a pane: one traced block of one version ---------- */
+
+static void draw_pane(ui *u, int pi, dl_rect r)
+{
+    /* moving: everything is drawn as at the step the move started from, with the motion on top
+     * (values travelling, lanes fading, wavefronts landing); at the end it is the new step */
+    const scene_pane *to = &u->sc->pane[pi], *from = &u->sc->prev[pi];
+    int moving = u->ease < 1 && from->shown && to->shown && from->step != to->step;
+    const scene_pane *p = moving ? from : to;
+    u->to = moving ? to : NULL;
+    if (!p->shown) return;
+    int waves = moving && u->ease > 0 ? (int)ceil(u->ease * to->worst_degree) : BANKS;
+    const scene_pane *bp = moving && u->ease > 0 ? to : p;
+    dl_panel_begin(u->l, "title", (dl_rect){r.x, r.y, r.w, u->blh + u->lh});
+    dl_text(u->l, (dl_rect){r.x + u->pad, r.y, r.w - 2 * u->pad, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, p->title);
+    dl_text(u->l, (dl_rect){r.x + u->pad, r.y + u->blh, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, p->summary);
+    unsigned shown = u->sc->s->panels ? u->sc->s->panels : ~0u;
+    int has_timeline = (shown >> PANEL_TIMELINE) & 1;
+    int top = r.y + u->blh + u->lh + u->pad, tl_h = has_timeline ? 2 * u->lh + 2 * u->pad : 0;
+    dl_rect body = {r.x, top, r.w, r.y + r.h - top - tl_h - (has_timeline ? u->pad : 0)};
+    int gap = u->pad;
+    /* the panels with their share of the height; wide: code and counters on the left, the
+     * pictures on the right; narrow (compare, presenter, small screens): one column, pictures first */
+    static const struct { int panel, weight, left, order; } table[] = {
+        {PANEL_SOURCE, 58, 1, 0}, {PANEL_STATS, 42, 1, 5}, {PANEL_PICTURE, 34, 0, 1},
+        {PANEL_MEMORY, 20, 0, 2}, {PANEL_LANES, 18, 0, 3}, {PANEL_BANKS, 28, 0, 4}};
+    enum { NP = sizeof table / sizeof table[0] };
+    int wide = r.w >= 70 * u->digit, sum[2] = {0, 0}, any[2] = {0, 0};
+    for (int i = 0; i < NP; i++)
+        if (shown >> table[i].panel & 1) { int c = wide ? table[i].left : 0; sum[c] += table[i].weight; any[c] = 1; }
+    int lw = wide && any[1] && any[0] ? r.w * 38 / 100 : wide && any[1] ? r.w : 0;
+    dl_rect col[2] = {{body.x + lw, body.y, body.w - lw, body.h}, {body.x, body.y, lw - (any[0] ? gap : 0), body.h}};
+    int y[2] = {body.y, body.y}, done[2] = {0, 0};
+    for (int o = 0; o < NP; o++) { /* in display order: narrow stacks by `order`, wide by the table */
+        int i = -1;
+        for (int k = 0; k < NP; k++)
+            if ((wide ? k : table[k].order) == o) i = k;
+        if (i < 0 || !(shown >> table[i].panel & 1)) continue;
+        int c = wide ? table[i].left : 0;
+        done[c] += table[i].weight;
+        int bottom = col[c].y + (int)((long)col[c].h * done[c] / (sum[c] ? sum[c] : 1));
+        dl_rect pr = {col[c].x, y[c], col[c].w, bottom - y[c] - (done[c] == sum[c] ? 0 : gap)};
+        y[c] = bottom;
+        switch (table[i].panel) {
+        case PANEL_SOURCE: draw_source(u, p, pr); break;
+        case PANEL_STATS: draw_stats(u, p, pr); break;
+        case PANEL_PICTURE: draw_picture(u, pi, p, pr); break;
+        case PANEL_MEMORY: draw_memory(u, pi, p, pr); break;
+        case PANEL_LANES: draw_lanes(u, pi, p, pr); break;
+        default: draw_banks(u, pi, bp, pr, waves); break;
+        }
+    }
+    if (has_timeline)     draw_timeline(u, pi, p, (dl_rect){r.x, r.y + r.h - tl_h, r.w, tl_h});
+}
+
+/* ---------- benchmark view ---------- */
+
+static int log2_of(uint64_t n)
+{
+    int k = 0;
+    while (k < 63 && ((uint64_t)1 << k) < n) k++;
+    return k;
+}
+
+static void draw_bench(ui *u, dl_rect r)
+{
+    const session *s = u->sc->s;
+    const results *res = s->results;
+    const theme *th = u->th;
+    dl_rect in = panel(u, "bench", r, NULL);
+    if (!res) { line_at(u, in, 0, th->text, DL_FONT_UI, S(u, STR_NO_RESULTS)); return; }
+    uint64_t sizes[64];
+    size_t nsz = results_sizes(res, sizes, 64);
+    if (!nsz) { line_at(u, in, 0, th->text, DL_FONT_UI, S(u, STR_NO_RESULTS)); return; }
+    results_mode mode = results_has_mode(res, (results_mode)s->bench_mode) ? (results_mode)s->bench_mode : RESULTS_LAUNCH;
+    size_t si = s->bench_size < nsz ? s->bench_size : nsz - 1;
+    uint64_t n = sizes[si];
+    double bytes = 4.0 * (double)n;
+    const char *unit = bytes >= 1e9 ? "GB" : bytes >= 1e6 ? "MB" : "kB";
+    double shown = bytes >= 1e9 ? bytes / 1e9 : bytes >= 1e6 ? bytes / 1e6 : bytes / 1e3;
+    char b[400];
+    snprintf(b, sizeof b, S(u, STR_BENCH_TITLE), log2_of(n), shown, unit, res->device);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, th->text, b);
+    snprintf(b, sizeof b, "%s.  %s", S(u, mode == RESULTS_BATCH ? STR_BENCH_MODE_BATCH : STR_BENCH_MODE_LAUNCH), res->date);
+    dl_text(u->l, (dl_rect){in.x, in.y + u->blh, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    const results_size *sz = results_size_at(res, n);
+    int top = in.y + u->blh + u->lh;
+    if (sz && sz->latency_bound) {
+        dl_text(u->l, (dl_rect){in.x, top, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, S(u, STR_BENCH_LATENCY));
+        top += u->lh;
+    }
+    top += u->pad;
+    /* Harris's table: a row per kernel, its time, GB/s (with a bar), the speed-up over the rung
+     * before and over v0, and the share of the spec peak */
+    const results_row *rows[64];
+    size_t nr = results_rows_at(res, n, mode, rows, 64), shown_rows = 0;
+    for (size_t i = 0; i < nr; i++) shown_rows += strcmp(rows[i]->name, "d2d-copy") != 0;
+    int chart_h = (in.y + in.h - top) * 2 / 5;
+    int lh = shown_rows ? (in.y + in.h - top - chart_h - u->lh) / (int)(shown_rows + 1) : u->lh;
+    if (lh > u->lh + 6) lh = u->lh + 6;
+    if (lh < u->lh) { chart_h = 0; lh = u->lh; } /* a small window: the table first */
+    const char *cols = S(u, STR_BENCH_COLS);
+    int cx[7];
+    static const int share[6] = {16, 14, 30, 12, 13, 15}; /* % of the width per column */
+    cx[0] = in.x;
+    for (int c = 0; c < 6; c++) cx[c + 1] = cx[c] + in.w * share[c] / 100;
+    for (int c = 0, k = 0; c < 6; c++) { /* the header, from "a|b|c..." */
+        char h[64];
+        size_t len = strcspn(cols + k, "|");
+        snprintf(h, sizeof h, "%.*s", (int)len, cols + k);
+        k += (int)len + (cols[k + (int)len] == '|');
+        dl_text(u->l, (dl_rect){cx[c], top, cx[c + 1] - cx[c] - u->pad, u->lh}, DL_FONT_UI, u->px, c ? DL_RIGHT : DL_LEFT, th->dim, h);
+    }
+    const results_row *v0 = results_find_mode(res, "v0", n, mode), *prev = NULL;
+    double maxg = res->spec_peak_gbs > 0 ? res->spec_peak_gbs : 1;
+    int y = top + u->lh;
+    for (size_t i = 0; i < nr && y + lh <= in.y + in.h - chart_h; i++) {
+        const results_row *row = rows[i];
+        if (!strcmp(row->name, "d2d-copy")) continue;
+        int is_version = !strcmp(row->kind, "version"), is_lib = !strcmp(row->kind, "library");
+        dl_colour c = is_lib ? th->diverged : is_version ? th->working : th->dim;
+        int ty = y + (lh - u->lh) / 2;
+        dl_text(u->l, (dl_rect){cx[0], ty, cx[1] - cx[0] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, row->name);
+        if (!row->ok) {
+            dl_text(u->l, (dl_rect){cx[1], ty, cx[6] - cx[1], u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, S(u, STR_BENCH_WRONG));
+            y += lh;
+            continue;
+        }
+        double us = row->ms * 1000.0;
+        if (us < 1000) snprintf(b, sizeof b, "%.1f \xC2\xB5s", us);
+        else snprintf(b, sizeof b, "%.3f ms", row->ms);
+        dl_text(u->l, (dl_rect){cx[1], ty, cx[2] - cx[1] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "00000") + u->pad;
+        int bw = (int)((cx[3] - cx[2] - u->pad - numw) * (row->gbs / maxg));
+        dl_fill(u->l, (dl_rect){cx[2] + u->pad, y + 2, bw > 1 ? bw : 1, lh - 4}, c);
+        snprintf(b, sizeof b, "%.0f", row->gbs);
+        dl_text(u->l, (dl_rect){cx[2], ty, cx[3] - cx[2] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        if (is_version && prev && prev->ok) {
+            snprintf(b, sizeof b, "%.2fx", prev->ms / row->ms);
+            dl_text(u->l, (dl_rect){cx[3], ty, cx[4] - cx[3] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        }
+        if (v0 && v0->ok && strcmp(row->name, "v0") && strcmp(row->name, "naive")) {
+            snprintf(b, sizeof b, "%.1fx", v0->ms / row->ms);
+            dl_text(u->l, (dl_rect){cx[4], ty, cx[5] - cx[4] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        }
+        snprintf(b, sizeof b, "%.1f%%", 100.0 * row->gbs / maxg);
+        dl_text(u->l, (dl_rect){cx[5], ty, cx[6] - cx[5] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        if (is_version) prev = row;
+        y += lh;
+    }
+    if (chart_h < 4 * u->lh) return;
+    const results_row *ceil_row = results_find_mode(res, "best-read", n, mode);
+    int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000") + u->pad, x0 = in.x + label_w;
+    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "best-read"};
+    enum { NSERIES = sizeof series / sizeof *series };
+    int legend_w = 0; /* the chart leaves room for the legend's widest name, after its swatch */
+    for (int q = 0; q < NSERIES; q++) {
+        int tw = dl_text_width(u->l, DL_FONT_MONO, u->px, series[q]);
+        if (tw > legend_w) legend_w = tw;
+    }
+    int bw = in.w - label_w - legend_w - u->lh - 3 * u->pad;
+    maxg = res->spec_peak_gbs * 1.05;
+    if (maxg <= 0) maxg = 1;
+    snprintf(b, sizeof b, S(u, STR_BENCH_SPEC), res->spec_peak_gbs);
+    if (ceil_row && ceil_row->ok) {
+        size_t len = strlen(b);
+        snprintf(b + len, sizeof b - len, "   ");
+        snprintf(b + strlen(b), sizeof b - strlen(b), S(u, STR_BENCH_CEILING), ceil_row->gbs);
+    }
+    y = in.y + in.h - chart_h;
+    /* GB/s against size: where each rung stops growing. Y axis with values, x axis with sizes. */
+    dl_text(u->l, (dl_rect){x0, y, in.x + in.w - x0, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->conflict, b);
+    int cy = y;
+    dl_rect ch = {x0, cy + u->lh, bw, in.y + in.h - cy - 2 * u->lh};
+    if (ch.h < 4 * u->lh) return;
+    dl_text(u->l, (dl_rect){in.x, cy, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_BY_SIZE));
+    dl_fill(u->l, ch, th->background);
+    double tick = maxg > 2000 ? 1000 : maxg > 400 ? 200 : 50;
+    for (double v = 0; v <= maxg; v += tick) {
+        int yy = ch.y + ch.h - 1 - (int)(v / maxg * (ch.h - 1));
+        dl_fill(u->l, (dl_rect){ch.x, yy, ch.w, 1}, th->grid);
+        if (yy - u->lh / 2 >= ch.y && yy + u->lh / 2 <= ch.y + ch.h)
+            dl_textf(u->l, (dl_rect){in.x, yy - u->lh / 2, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "%.0f", v);
+    }
+    const dl_colour colours[NSERIES] = {th->write, th->barrier, th->read, th->working, th->diverged, th->text, th->dim};
+    int ly = ch.y;
+    int legend_x = ch.x + ch.w + u->pad;
+    for (size_t q = 0; q < NSERIES; q++) {
+        int px = -1, py = -1;
+        for (size_t i = 0; i < nsz; i++) {
+            const results_row *row = results_find_mode(res, series[q], sizes[i], mode);
+            if (!row || !row->ok) continue;
+            int x = ch.x + (int)((double)i / (double)(nsz > 1 ? nsz - 1 : 1) * (ch.w - 1));
+            int yy = ch.y + ch.h - 1 - (int)(row->gbs / maxg * (ch.h - 1));
+            if (px >= 0) dl_line(u->l, px, py, x, yy, colours[q], 2);
+            dl_fill(u->l, (dl_rect){x - 3, yy - 3, 7, 7}, colours[q]);
+            px = x;
+            py = yy;
+        }
+        if (ly + u->lh <= ch.y + ch.h) {
+            dl_fill(u->l, (dl_rect){legend_x, ly + u->lh / 4, u->lh / 2, u->lh / 2}, colours[q]);
+            dl_text(u->l, (dl_rect){legend_x + u->lh, ly, in.x + in.w - legend_x - u->lh, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, series[q]);
+            ly += u->lh;
+        }
+    }
+    /* x labels: every k-th size, so that they never touch */
+    int lw = dl_text_width(u->l, DL_FONT_MONO, u->px, "2^30") + u->pad, every = 1;
+    double spacing = nsz > 1 ? (double)(ch.w - 1) / (double)(nsz - 1) : ch.w;
+    while (every < (int)nsz && every * spacing < lw) every++;
+    for (size_t i = 0; i < nsz; i += (size_t)every) {
+        int x = ch.x + (int)((double)i * spacing);
+        dl_textf(u->l, (dl_rect){x - lw / 2, ch.y + ch.h + 2, lw, u->lh}, DL_FONT_MONO, u->px, DL_CENTRE, i == si ? th->text : th->dim,
+                 "2^%d", log2_of(sizes[i]));
+    }
+}
+
+/* ---------- the grid view ---------- */
+
+/* Tile colours: what the block is doing, as the lanes' legend says it (running works, a barrier
+ * waits, done has exited), and grey for a block the capture did not record. */
+static dl_colour tile_colour(const theme *th, int state)
+{
+    const dl_colour c[] = {[TILE_WAITING] = th->background, [TILE_RUNNING] = th->working, [TILE_BARRIER] = th->barrier,
+                           [TILE_DONE] = th->read, [TILE_UNTRACED] = th->idle};
+    return (unsigned)state < sizeof c / sizeof c[0] ? c[state] : th->idle;
+}
+
+/* text in a box only where all of it fits: a tile shows nothing rather than half a number */
+static int fits_text(ui *u, dl_rect box, dl_font f, dl_colour c, const char *s)
+{
+    if (box.h < u->lh || dl_text_width(u->l, f, u->px, s) > box.w) return 0;
+    dl_text(u->l, box, f, u->px, DL_LEFT, c, s);
+    return 1;
+}
+
+/* The launch plan as a row of passes, the selected one filled; returns the row's height. */
+static int grid_plan(ui *u, const scene_grid *g, dl_rect in)
+{
+    const theme *th = u->th;
+    const trace *t = g->t;
+    int lw = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_GRID_PLAN)) + u->pad;
+    dl_text(u->l, (dl_rect){in.x, in.y, lw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, S(u, STR_GRID_PLAN));
+    int x = in.x + lw, avail = in.w - lw, gap = u->pad;
+    int fair = g->npasses ? (avail - (int)g->npasses * gap) / (int)g->npasses : avail;
+    for (unsigned k = 0; k < g->npasses; k++) {
+        char b[120];
+        snprintf(b, sizeof b, S(u, STR_GRID_PASS), k, t->passes[k].grid, t->passes[k].block, (unsigned long long)t->passes[k].n_in);
+        int w = dl_text_width(u->l, DL_FONT_MONO, u->px, b) + 2 * u->pad;
+        if (w > fair) w = fair; /* many passes (naive): each gets its share, text shortened */
+        if (w < 4 || x + w > in.x + in.w) break;
+        dl_rect c = {x, in.y, w, u->lh};
+        int sel = k == g->pass;
+        dl_fill_hit(u->l, c, sel ? th->accent : th->background, HIT_CODE(HIT_PASS, 0, k));
+        dl_text(u->l, (dl_rect){c.x + u->pad, c.y, c.w - 2 * u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, sel ? th->background : th->text, b);
+        x += w + gap;
+    }
+    return u->lh + u->pad;
+}
+
+/* the legend of tile states, on one line */
+static void grid_legend(ui *u, dl_rect in)
+{
+    static const struct { int state; str_id name; } legend[] = {{TILE_WAITING, STR_GRID_WAITING}, {TILE_RUNNING, STR_GRID_RUNNING},
+                                                                {TILE_BARRIER, STR_GRID_BARRIER}, {TILE_DONE, STR_GRID_DONE},
+                                                                {TILE_UNTRACED, STR_GRID_UNTRACED}, {-1, STR_GRID_OPEN}};
+    int x = in.x, sw = u->lh * 2 / 3, right = in.x + in.w;
+    for (size_t i = 0; i < sizeof legend / sizeof *legend; i++) {
+        const char *name = S(u, legend[i].name);
+        int w = sw + u->pad / 2 + dl_text_width(u->l, DL_FONT_UI, u->px, name);
+        if (x + w > right) break;
+        dl_rect sq = {x, in.y + (u->lh - sw) / 2, sw, sw};
+        if (legend[i].state >= 0) {
+            dl_fill(u->l, sq, tile_colour(u->th, legend[i].state));
+            dl_outline(u->l, sq, u->th->grid, 1);
+        } else {
+            dl_outline(u->l, sq, u->th->accent, 2);
+        }
+        dl_text(u->l, (dl_rect){x + sw + u->pad / 2, in.y, right - x - sw - u->pad / 2, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->text, name);
+        x += w + 2 * u->pad;
+    }
+}
+
+/* Columns for n tiles in w x h: the layout that gives the largest tiles about 4 times as wide as
+ * high (a block number and a partial sum side by side). */
+static int grid_columns(size_t n, int w, int h)
+{
+    int best = 1;
+    double score = -1;
+    for (size_t cols = 1; cols <= n; cols++) {
+        size_t rows = (n + cols - 1) / cols;
+        double tw = (double)w / (double)cols, th = (double)h / (double)rows, s = tw / 4 < th ? tw / 4 : th;
+        if (s > score) { score = s; best = (int)cols; }
+        if (rows == 1) break;
+    }
+    return best;
+}
+
+/* A GPU trace's SMs: a row per SM the pass ran on, its blocks left to right in the order they
+ * started there (by that SM's clock: clocks of different SMs are not compared). */
+static void grid_sms(ui *u, const scene_grid *g, dl_rect r)
+{
+    const theme *th = u->th;
+    dl_text(u->l, (dl_rect){r.x, r.y, r.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_GRID_SM_TITLE));
+    r.y += u->lh;
+    r.h -= u->lh;
+    int rows = (int)g->npass_sms, rh = r.h / (rows ? rows : 1);
+    if (rh > u->lh + 2) rh = u->lh + 2; /* a line of text in each box, with a pixel to spare */
+    if (rh < 1) return;
+    int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "SM 000") + u->pad, every = (u->lh + rh - 1) / rh;
+    int bw = (r.w - label_w) / g->max_turn, vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    int want = dl_text_width(u->l, DL_FONT_MONO, u->px, "00000") + u->pad;
+    if (bw > want) bw = want;
+    if (bw < 1) return;
+    for (int k = 0; k < rows; k += every)
+        if (r.y + k * rh + u->lh <= r.y + r.h)
+            dl_textf(u->l, (dl_rect){r.x, r.y + k * rh, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "SM %u", g->pass_sms[k]);
+    for (size_t i = 0; i < g->ntiles; i++) {
+        const scene_tile *tl = &g->tiles[i];
+        if (tl->sm_order <= 0) continue;
+        size_t lo = 0, hi = g->npass_sms; /* its SM's row */
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (g->pass_sms[mid] < tl->sm) lo = mid + 1;
+            else hi = mid;
+        }
+        dl_rect c = {r.x + label_w + (tl->sm_order - 1) * bw, r.y + (int)lo * rh, bw > 3 ? bw - 1 : bw, rh > 3 ? rh - 1 : rh};
+        dl_fill_hit(u->l, c, tile_colour(th, tl->state), HIT_CODE(HIT_TILE, 0, tl->block));
+        if (vh <= c.h) {
+            char v[16];
+            snprintf(v, sizeof v, "%u", tl->block);
+            fits_text(u, (dl_rect){c.x + 2, c.y, c.w - 2, c.h}, DL_FONT_MONO, th->text, v);
+        }
+    }
+}
+
+/* the strip of a pass's output: element i of n at [x(i), x(i + 1)) */
+static int strip_x(dl_rect s, size_t i, size_t n) { return s.x + (int)((double)i * s.w / (double)(n ? n : 1)); }
+
+static void draw_grid(ui *u, dl_rect r)
+{
+    const scene_grid *g = &u->sc->grid;
+    const session *s = u->sc->s;
+    const theme *th = u->th;
+    dl_rect in = panel(u, "grid", r, NULL);
+    if (!g->shown) { line_at(u, in, 0, th->text, DL_FONT_UI, S(u, STR_GRID_NONE)); return; }
+    const trace *t = g->t;
+    const trace_pass *tp = &t->passes[g->pass];
+    char b[400];
+    snprintf(b, sizeof b, S(u, STR_GRID_TITLE), g->name, g->pass, tp->grid, tp->block, (unsigned long long)tp->n_in);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, th->text, b);
+    int y = in.y + u->blh + u->pad;
+    y += grid_plan(u, g, (dl_rect){in.x, y, in.w, u->lh});
+    grid_legend(u, (dl_rect){in.x, y, in.w, u->lh});
+    y += u->lh;
+    /* what the states mean now, and what is missing */
+    if (g->traced < g->ntiles) {
+        snprintf(b, sizeof b, S(u, STR_GRID_SOME_TRACED), g->traced, (unsigned)g->ntiles, (unsigned)g->ntiles);
+        dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
+        y += u->lh;
+    }
+    if (g->at_step) snprintf(b, sizeof b, S(u, STR_GRID_AT_STEP), g->cursor, t->nevents);
+    else snprintf(b, sizeof b, "%s", S(u, STR_GRID_AT_END));
+    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    y += u->lh;
+    if (g->gpu) {
+        snprintf(b, sizeof b, S(u, STR_GRID_SMS), g->nsms);
+        dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+        y += u->lh;
+    }
+    /* the flow below the tiles: the pass's output as a strip, and who reads it */
+    int flow = g->pass + 1 < g->npasses || g->last_block >= 0 || g->ntiles > 1;
+    int strip_h = flow ? 4 * u->lh + 2 * u->pad : 2 * u->lh;
+    dl_rect area = {in.x, y + u->pad / 2, in.w, in.y + in.h - strip_h - (y + u->pad / 2)};
+    if (area.h < 4 || g->ntiles == 0) return;
+    /* a GPU trace: a row per SM under the tiles, its blocks in the order they ran there */
+    int sm_h = 0;
+    if (g->gpu && g->npass_sms && g->max_turn > 0) {
+        sm_h = area.h * 2 / 5;
+        if (sm_h > (int)(g->npass_sms + 1) * (u->lh + 2)) sm_h = (int)(g->npass_sms + 1) * (u->lh + 2);
+        area.h -= sm_h + u->pad;
+        if (area.h < 4) return;
+    }
+    /* tiles: as large as the area allows, capped at three lines of text */
+    size_t n = g->ntiles;
+    /* a tile wants room for "block: partial" and two more lines; few tiles get that (and up to
+     * twice as wide), many share the area */
+    int want_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000: -0000.000") + 2 * u->pad, want_h = 3 * u->lh + u->pad;
+    int cols = area.w / want_w > 0 ? area.w / want_w : 1;
+    if ((size_t)cols > n) cols = (int)n;
+    int rows = (int)((n + (size_t)cols - 1) / (size_t)cols);
+    int tw = area.w / cols, tht = want_h;
+    if (tw > 2 * want_w) tw = 2 * want_w;
+    if (rows * tht > area.h) { /* more than fit at full size */
+        cols = grid_columns(n, area.w, area.h);
+        rows = (int)((n + (size_t)cols - 1) / (size_t)cols);
+        tw = area.w / cols;
+        tht = area.h / rows;
+        if (tht > want_h) tht = want_h;
+    }
+    size_t shown = n;
+    if (tw < 4 || tht < 3) { /* too many for the window: as many as fit, the rest counted */
+        tw = 4;
+        tht = 3;
+        cols = area.w / tw;
+        rows = area.h / tht;
+        shown = (size_t)cols * (size_t)rows < n ? (size_t)cols * (size_t)rows : n;
+    }
+    int gap = tw >= 12 && tht >= 8 ? 2 : tw >= 6 ? 1 : 0;
+    if (sm_h) grid_sms(u, g, (dl_rect){in.x, area.y + rows * tht + u->pad, in.w, sm_h});
+    dl_rect strip = {in.x, area.y + rows * tht + (sm_h ? sm_h + u->pad : 0) + u->lh + u->pad, in.w, u->lh};
+    if (strip.y + 3 * u->lh > in.y + in.h) strip.y = in.y + in.h - 3 * u->lh;
+    size_t nout = n;
+    /* one row of tiles: a link from each to the element of the strip it wrote (more rows would
+     * cross each other's links: there the strip's numbers say which element is whose) */
+    if (flow && rows == 1 && shown == n)
+        for (size_t i = 0; i < n; i++)
+            dl_line(u->l, area.x + (int)i * tw + (tw - gap) / 2, area.y + tht - gap, (strip_x(strip, i, n) + strip_x(strip, i + 1, n)) / 2,
+                    strip.y, th->dim, 1);
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    for (size_t i = 0; i < shown; i++) {
+        const scene_tile *tl = &g->tiles[i];
+        dl_rect c = {area.x + (int)(i % (size_t)cols) * tw, area.y + (int)(i / (size_t)cols) * tht, tw - gap, tht - gap};
+        dl_fill_hit(u->l, c, tile_colour(th, tl->state), HIT_CODE(HIT_TILE, 0, tl->block));
+        if (tl->state == TILE_WAITING) dl_outline(u->l, c, th->grid, 1);
+        if ((int)tl->block == g->last_block) dl_outline(u->l, c, th->subtree, c.w > 8 ? 3 : 1);
+        if (s->pass == g->pass && s->block_index == tl->block) dl_outline(u->l, c, th->accent, c.w > 8 ? 2 : 1);
+        if (vh > c.h) continue;
+        /* line 1: block and partial sum; line 2: SM and turn, or ticket, or state; line 3: last ticket */
+        dl_rect l1 = {c.x + 3, c.y + 1, c.w - 6, u->lh};
+        char v[64];
+        if (tl->has_partial) snprintf(v, sizeof v, "%u: %.7g", tl->block, (double)tl->partial);
+        else snprintf(v, sizeof v, "%u", tl->block);
+        if (!fits_text(u, l1, DL_FONT_MONO, th->text, v) && tl->has_partial) {
+            snprintf(v, sizeof v, "%.7g", (double)tl->partial); /* the sum matters more than the number */
+            if (!fits_text(u, l1, DL_FONT_MONO, th->text, v)) {
+                snprintf(v, sizeof v, "%u", tl->block);
+                fits_text(u, l1, DL_FONT_MONO, th->text, v);
+            }
+        }
+        dl_rect l2 = {l1.x, l1.y + u->lh, l1.w, c.y + c.h - (l1.y + u->lh)};
+        if (tl->sm_order > 0) snprintf(v, sizeof v, S(u, STR_GRID_SM), tl->sm, tl->sm_order);
+        else if (tl->ticket >= 0) snprintf(v, sizeof v, S(u, STR_GRID_TICKET), tl->ticket);
+        else if (tl->state != TILE_DONE) snprintf(v, sizeof v, "%s", S(u, tl->state == TILE_WAITING ? STR_GRID_WAITING : tl->state == TILE_RUNNING ? STR_GRID_RUNNING
+                                                                              : tl->state == TILE_BARRIER ? STR_GRID_BARRIER : STR_GRID_UNTRACED));
+        else v[0] = '\0';
+        if (v[0]) fits_text(u, l2, DL_FONT_UI, th->text, v);
+        dl_rect l3 = {l1.x, l2.y + u->lh, l1.w, c.y + c.h - (l2.y + u->lh)};
+        if ((int)tl->block == g->last_block) fits_text(u, l3, DL_FONT_UI, th->text, S(u, STR_GRID_LAST));
+    }
+    if (shown < n) {
+        snprintf(b, sizeof b, S(u, STR_GRID_HIDDEN), n - shown);
+        dl_text(u->l, (dl_rect){in.x, area.y + rows * tht, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
+    }
+    /* the strip: what the pass wrote to global memory, and who reads it */
+    char range[64];
+    snprintf(range, sizeof range, "%s[0..%u)", g->out_name, (unsigned)n);
+    if (g->pass + 1 < g->npasses) snprintf(b, sizeof b, S(u, STR_GRID_FLOW), g->pass, (unsigned)n, range, g->pass + 1);
+    else if (g->last_block >= 0) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS), range, g->last_block, (unsigned)n);
+    else if (n > 1) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS_UNTRACED), range);
+    else snprintf(b, sizeof b, S(u, STR_GRID_RESULT), g->pass, g->out_name, (double)t->result, t->reference);
+    dl_text(u->l, (dl_rect){in.x, strip.y - u->lh - u->pad / 2, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
+    if (!flow) return;
+    int every = 1, numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000") + u->pad;
+    while ((size_t)every < nout && every * strip.w / (int)nout < numw) every *= 2;
+    for (size_t i = 0; i < nout; i++) {
+        int x0 = strip_x(strip, i, nout), x1 = strip_x(strip, i + 1, nout);
+        const scene_tile *tl = &g->tiles[i];
+        dl_fill(u->l, (dl_rect){x0, strip.y, x1 - x0 > 2 ? x1 - x0 - 1 : 1, strip.h}, tl->has_partial ? th->write : th->idle);
+    }
+    for (size_t i = 0; i < nout; i++) { /* over the cells: each element's index, or every k-th */
+        int x0 = strip_x(strip, i, nout);
+        if (i % (size_t)every == 0 && vh <= strip.h) {
+            char num[24];
+            snprintf(num, sizeof num, "%zu", i);
+            if (every > 1) dl_fill(u->l, (dl_rect){x0, strip.y, 1, strip.h}, th->text); /* a tick where the number is */
+            fits_text(u, (dl_rect){x0 + 2, strip.y, every * strip.w / (int)nout - 2, strip.h}, DL_FONT_MONO, th->text, num);
+        }
+    }
+
+    /* the readers: the next pass's blocks (or the last block) under the elements each read */
+    int by = strip.y + strip.h + u->pad / 2;
+    const scene_tile *readers = g->pass + 1 < g->npasses ? g->next : g->tiles;
+    size_t nreaders = g->pass + 1 < g->npasses ? g->nnext : n;
+    for (size_t j = 0; j < nreaders; j++) {
+        const scene_tile *rd = &readers[j];
+        if (rd->read_lo < 0 || (readers == g->tiles && (int)rd->block != g->last_block)) continue;
+        int64_t lo = rd->read_lo, hi = rd->read_hi + 1 < (int64_t)nout ? rd->read_hi + 1 : (int64_t)nout;
+        int x0 = strip_x(strip, (size_t)lo, nout), x1 = strip_x(strip, (size_t)hi, nout);
+        dl_rect bar = {x0, by, x1 - x0 > 2 ? x1 - x0 - 1 : 1, u->lh / 3 > 2 ? u->lh / 3 : 2};
+        dl_fill(u->l, bar, warp_colour(th, rd->block));
+        snprintf(b, sizeof b, S(u, STR_GRID_READS), readers == g->tiles ? g->pass : g->pass + 1, rd->block);
+        if (readers == g->tiles) snprintf(b + strlen(b), sizeof b - strlen(b), ": %s", S(u, STR_GRID_LAST));
+        dl_rect lb = {x0, by + bar.h, x1 - x0, u->lh};
+        if (lb.y + u->lh > in.y + in.h || fits_text(u, lb, DL_FONT_UI, th->dim, b)) continue;
+        snprintf(b, sizeof b, "%u", rd->block); /* narrow: the block's number alone */
+        fits_text(u, lb, DL_FONT_UI, th->dim, b);
+    }
+}
+
+/* ---------- lessons ---------- */
+
+/* Splits text into lines that fit width: at spaces, or between any two Chinese characters (which
+ * need no space to break). Returns the number of lines; each is [starts[i], starts[i] + lens[i]). */
+static int wrap(ui *u, const char *text, int width, int px, const char **starts, size_t *lens, int max)
+{
+    int n = 0;
+    const char *p = text;
+    while (*p && n < max) {
+        while (*p == ' ') p++;
+        const char *line = p, *brk = NULL, *q = p;
+        int w = 0;
+        while (*q && *q != '\n') {
+            const char *before = q;
+            uint32_t cp = dl_utf8_next(&q);
+            int cw = u->l->m.advance(u->l->m.ctx, DL_FONT_UI, px, cp);
+            if (w + cw > width && before > line) { q = before; break; }
+            w += cw;
+            if (cp == ' ' || cp >= 0x2E80) brk = cp == ' ' ? before : q; /* break after a CJK character, at a space */
+        }
+        const char *end = q;
+        if (*q && *q != '\n' && brk && brk > line) end = brk;
+        starts[n] = line;
+        lens[n++] = (size_t)(end - line);
+        p = end;
+        if (*p == '\n') p++;
+    }
+    return n;
+}
+
+static int text_block(ui *u, dl_rect r, int y, int px, dl_colour c, const char *text)
+{
+    const char *starts[64];
+    size_t lens[64];
+    int lh = dl_text_height(u->l, DL_FONT_UI, px), n = wrap(u, text, r.w, px, starts, lens, 64);
+    for (int i = 0; i < n && y + lh <= r.y + r.h; i++, y += lh) {
+        char buf[1024];
+        size_t len = lens[i] < sizeof buf - 1 ? lens[i] : sizeof buf - 1;
+        memcpy(buf, starts[i], len);
+        buf[len] = '\0';
+        dl_text(u->l, (dl_rect){r.x, y, r.w, lh}, DL_FONT_UI, px, DL_LEFT, c, buf);
+    }
+    return y;
+}
+
+/* The narration of a lesson step, its question, the answer typed and the feedback. Presenter
+ * mode reads from the back of a room: the narration takes the larger size. */
+static void draw_narration(ui *u, dl_rect r)
+{
+    const session_lesson *L = &u->sc->s->lesson;
+    const theme *th = u->th;
+    dl_rect in = panel(u, "narration", r, NULL);
+    char b[600];
+    snprintf(b, sizeof b, S(u, STR_LESSON_STEP), L->title, L->index + 1, L->count);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    int px = u->px, lh = dl_text_height(u->l, DL_FONT_UI, px); /* presenter's base size is already a room's */
+    int y = text_block(u, in, in.y + u->lh, px, th->text, L->say);
+    if (L->ask != ASK_NONE) {
+        y = text_block(u, in, y + u->pad, px, th->accent, L->prompt);
+        for (int o = 0; o < L->noptions; o++) {
+            snprintf(b, sizeof b, "%c)  %s", 'a' + o, L->options[o]);
+            int chosen = L->typed[0] == 'a' + o && L->ask == ASK_CHOICE;
+            if (chosen && y + lh <= in.y + in.h) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, lh}, th->line);
+            y = text_block(u, in, y, px, th->text, b);
+        }
+        const char *state = NULL;
+        char sb[600];
+        if (L->state == ANSWER_RIGHT) state = S(u, STR_LESSON_RIGHT);
+        else if (L->state == ANSWER_WRONG) state = S(u, STR_LESSON_WRONG);
+        else if (L->state == ANSWER_REVEALED) { snprintf(sb, sizeof sb, S(u, STR_LESSON_REVEALED), L->answer_text); state = sb; }
+        else if (L->ask == ASK_NUMBER || L->ask == ASK_CHOICE) { snprintf(sb, sizeof sb, S(u, STR_LESSON_ASK_TYPE), L->typed[0] ? L->typed : "_"); state = sb; }
+        else state = S(u, STR_LESSON_ASK_PICK);
+        y = text_block(u, in, y + u->pad, px, L->state == ANSWER_RIGHT ? th->working : L->state == ANSWER_WRONG ? th->conflict : th->accent, state);
+        if (L->explain[0] && L->state != ANSWER_RIGHT) y = text_block(u, in, y, px, th->text, L->explain);
+    }
+    if (y + u->lh <= in.y + in.h) dl_text(u->l, (dl_rect){in.x, in.y + in.h - u->lh, in.w, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->dim, S(u, STR_LESSON_NEXT));
+}
+
+static void draw_menu(ui *u, dl_rect r)
+{
+    const session_lesson *L = &u->sc->s->lesson;
+    dl_rect in = panel(u, "menu", r, NULL);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, S(u, STR_MENU_TITLE));
+    int y = in.y + u->blh + u->pad, lh = u->blh;
+    for (int i = 0; i < L->nmenu && y + lh <= in.y + in.h; i++, y += lh) {
+        if (i == L->menu_sel) dl_fill(u->l, (dl_rect){in.x, y, in.w, lh}, u->th->line);
+        dl_text(u->l, (dl_rect){in.x + u->pad, y, in.w - 2 * u->pad, lh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, L->menu[i]);
+    }
+}
+
+/* ---------- help, footer, tooltip ---------- */
+
+static void draw_help(ui *u, dl_rect r)
+{
+    keys_help_line lines[64];
+    size_t n = keys_help(u->L, lines, 64);
+    dl_rect in = panel(u, "help", r, NULL);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, S(u, STR_HELP_TITLE));
+    int y0 = in.y + u->blh + u->pad, per_col = (in.y + in.h - y0) / u->lh;
+    if (per_col < 1) return;
+    int cols = (int)((n + (size_t)per_col - 1) / (size_t)per_col);
+    if (cols < 2 && in.w > 90 * u->digit) cols = 2;
+    per_col = (int)((n + (size_t)cols - 1) / (size_t)cols);
+    int cw = in.w / cols, kw = 0;
+    for (size_t i = 0; i < n; i++) {
+        int w = dl_text_width(u->l, DL_FONT_MONO, u->px, lines[i].label);
+        if (w > kw) kw = w;
+    }
+    if (kw > cw / 3) kw = cw / 3;
+    for (size_t i = 0; i < n; i++) {
+        int col = (int)i / per_col, row = (int)i % per_col;
+        int x = in.x + col * cw, y = y0 + row * u->lh;
+        dl_text(u->l, (dl_rect){x, y, kw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->accent, lines[i].label);
+        dl_text(u->l, (dl_rect){x + kw + u->pad, y, cw - kw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->text, lines[i].text);
+    }
+}
+
+static void draw_footer(ui *u, dl_rect r, int with_legend)
+{
+    const scene *sc = u->sc;
+    const theme *th = u->th;
+    dl_panel_begin(u->l, "footer", r);
+    int y = r.y, x = r.x + u->pad, sw = u->lh * 2 / 3, right = r.x + r.w - u->pad;
+    if (!with_legend) {
+    } else if (sc->overlay != OVERLAY_BENCH) { /* the legend flows over two lines at most */
+        static const struct { int state; str_id name; } legend[] = {
+            {VIEW_LANE_WORKING, STR_LEGEND_WORKING}, {VIEW_LANE_DIVERGED, STR_LEGEND_DIVERGED}, {VIEW_LANE_IDLE, STR_LEGEND_IDLE},
+            {VIEW_LANE_BARRIER, STR_LEGEND_BARRIER}, {VIEW_LANE_EXITED, STR_LEGEND_EXITED}, {-1, STR_LEGEND_READ},
+            {-2, STR_LEGEND_WRITTEN}, {-3, STR_LEGEND_CONFLICT}};
+        int line = 0;
+        for (size_t i = 0; i < sizeof legend / sizeof *legend && line < 2; i++) {
+            const char *name = S(u, legend[i].name);
+            int w = sw + u->pad / 2 + dl_text_width(u->l, DL_FONT_UI, u->px, name);
+            if (x + w > right && x > r.x + u->pad) { line++; x = r.x + u->pad; y += u->lh; }
+            if (line >= 2) break;
+            dl_colour c = legend[i].state >= 0 ? lane_colour(th, legend[i].state) : legend[i].state == -1 ? th->read
+                                                                                      : legend[i].state == -2 ? th->write : th->conflict;
+            dl_fill(u->l, (dl_rect){x, y + (u->lh - sw) / 2, sw, sw}, c);
+            dl_text(u->l, (dl_rect){x + sw + u->pad / 2, y, right - x - sw - u->pad / 2, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, name);
+            x += w + 2 * u->pad;
+        }
+        y = r.y + 2 * u->lh;
+    } else {
+        dl_text(u->l, (dl_rect){x, y, right - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_LEGEND));
+        y += 2 * u->lh;
+    }
+    char b[300];
+    if (sc->overlay == OVERLAY_BENCH) snprintf(b, sizeof b, "%s", S(u, STR_BENCH_KEYS));
+    else if (sc->overlay == OVERLAY_GRID) snprintf(b, sizeof b, "%s", S(u, STR_GRID_KEYS));
+    else snprintf(b, sizeof b, S(u, STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED), sc->s->speed);
+    dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    y += u->lh;
+    if (sc->overlay == OVERLAY_QUIT) {
+        dl_fill(u->l, (dl_rect){r.x, y, r.w, u->lh}, th->conflict);
+        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->background, S(u, STR_QUIT_ASK));
+    } else if (sc->status[0] || sc->diff[0]) {
+        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, sc->status[0] ? th->accent : th->text,
+                sc->status[0] ? sc->status : sc->diff);
+    }
+}
+
+static void draw_tooltip(ui *u, int w, int h)
+{
+    const scene *sc = u->sc;
+    if (!sc->tooltip[0] || sc->s->mouse_x < 0) return;
+    int tw = dl_text_width(u->l, DL_FONT_UI, u->px, sc->tooltip) + 2 * u->pad;
+    if (tw > w) tw = w;
+    int th_ = u->lh + u->pad, x = sc->s->mouse_x + 14, y = sc->s->mouse_y + 18;
+    if (x + tw > w) x = w - tw;
+    if (y + th_ > h) y = sc->s->mouse_y - th_ - 4;
+    dl_rect r = {x, y, tw, th_};
+    dl_panel_begin(u->l, "tooltip", r);
+    dl_fill(u->l, r, u->th->text);
+    dl_text(u->l, (dl_rect){x + u->pad, y + u->pad / 2, tw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->background, sc->tooltip);
+}
+
+void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
+{
+    if (t < 0) t = 0;
+    if (t > 1) t = 1;
+    ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0, t * t * (3 - 2 * t), NULL};
+    u.lh = dl_text_height(l, DL_FONT_UI, u.px);
+    int mh = dl_text_height(l, DL_FONT_MONO, u.px);
+    if (mh > u.lh) u.lh = mh;
+    u.blh = dl_text_height(l, DL_FONT_UI, u.big);
+    u.digit = dl_text_width(l, DL_FONT_MONO, u.px, "0");
+    dl_reset(l);
+    dl_fill(l, (dl_rect){0, 0, w, h}, u.th->background);
+    /* a presented lesson needs the room: the legend gives way to the narration */
+    int legend = !(sc->s->lesson.active && sc->s->presenter);
+    int footer_h = (legend ? 4 : 2) * u.lh + u.pad;
+    dl_rect main = {0, 0, w, h - footer_h};
+    if (sc->s->lesson.active && sc->overlay != OVERLAY_MENU && sc->overlay != OVERLAY_HELP) { /* a lesson: narration below the picture */
+        int nh = main.h * (sc->s->presenter ? 38 : 30) / 100;
+        draw_narration(&u, (dl_rect){u.pad, main.h - nh, w - 2 * u.pad, nh - u.pad});
+        main.h -= nh;
+    }
+    if (sc->overlay == OVERLAY_MENU) {
+        draw_menu(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_HELP) {
+        draw_help(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_BENCH) {
+        draw_bench(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_GRID) {
+        draw_grid(&u, inset(main, u.pad));
+    } else if (sc->compare) {
+        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w / 2 - 2 * u.pad, main.h - u.pad});
+        dl_panel_begin(l, NULL, main);
+        dl_fill(l, (dl_rect){w / 2 - 1, 0, 2, main.h}, u.th->grid);
+        draw_pane(&u, 1, (dl_rect){w / 2 + u.pad, u.pad, w - w / 2 - 2 * u.pad, main.h - u.pad});
+    } else {
+        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad});
+    }
+    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID); /* the grid has its own legend */
+    draw_tooltip(&u, w, h);
+}
+
+double panels_motion_seconds(double steps_per_second)
+{
+    /* 450 ms, eased; shorter while playing fast so a move ends before the next step */
+    double s = 0.45, gap = steps_per_second > 0 ? 0.8 / steps_per_second : s;
+    return gap < s ? gap : s;
+}

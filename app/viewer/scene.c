@@ -1,0 +1,593 @@
+/* scene: see scene.h. */
+#include "app/viewer/scene.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trace/ladder.h"
+
+void scene_init(scene *sc)
+{
+    memset(sc, 0, sizeof *sc);
+    sc->generation = UINT64_MAX;
+}
+
+static void pane_free(scene_pane *p)
+{
+    free(p->lanes);
+    free(p->cells);
+    free(p->written);
+    free(p->touched);
+    free(p->tree);
+    free(p->loads);
+    memset(p, 0, sizeof *p);
+}
+
+static void grid_free(scene_grid *g);
+
+void scene_free(scene *sc)
+{
+    for (int i = 0; i < 2; i++) {
+        pane_free(&sc->pane[i]);
+        pane_free(&sc->prev[i]);
+    }
+    grid_free(&sc->grid);
+}
+
+static int reserve(scene_pane *p, size_t threads, size_t words)
+{
+    if (threads > p->cap_threads) {
+        unsigned char *l = realloc(p->lanes, threads);
+        if (!l) return -1;
+        p->lanes = l;
+        p->cap_threads = threads;
+    }
+    if (words > p->cap_words || !p->cells) {
+        size_t w = words ? words : 1;
+        float *c = realloc(p->cells, w * sizeof *c);
+        if (c) p->cells = c;
+        unsigned char *a = realloc(p->written, w), *b = a ? realloc(p->touched, w) : NULL, *d = b ? realloc(p->tree, w) : NULL;
+        if (a) p->written = a;
+        if (b) p->touched = b;
+        if (d) p->tree = d;
+        if (!c || !a || !b || !d) return -1;
+        p->cap_words = w;
+    }
+    return 0;
+}
+
+/* the step's shared accesses: which words are read and written, and the worst bank conflict */
+static void step_accesses(scene_pane *p)
+{
+    const view_model *m = p->m;
+    memset(p->touched, 0, m->nwords ? m->nwords : 1);
+    memset(p->banks, 0, sizeof p->banks);
+    p->worst_event = p->bank_event = -1;
+    p->worst_degree = 0;
+    if (!p->st) return;
+    for (size_t i = 0; i < p->st->count; i++) {
+        size_t ei = m->order[p->st->first + i];
+        const trace_event *e = &m->t->events[ei];
+        if (e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) continue;
+        int n = trace_popcount(e->mask);
+        for (int j = 0; j < n; j++) {
+            int64_t wd = m->t->lane_addr[e->lanes + (size_t)j];
+            if (wd >= 0 && (size_t)wd < m->nwords) p->touched[wd] = e->kind == TRACE_SHARED_STORE ? 2 : 1;
+        }
+        if (m->facts[ei].bank_degree > p->worst_degree) {
+            p->worst_degree = m->facts[ei].bank_degree;
+            p->worst_event = (int)ei;
+        }
+    }
+    p->bank_event = p->worst_event;
+    if (p->bank_warp >= 0) { /* a warp picked by the user: its worst shared access in the step */
+        int deg = 0;
+        p->bank_event = -1;
+        for (size_t i = 0; i < p->st->count; i++) {
+            size_t ei = m->order[p->st->first + i];
+            const trace_event *e = &m->t->events[ei];
+            if ((e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) || e->warp != (unsigned)p->bank_warp) continue;
+            if (m->facts[ei].bank_degree > deg) { deg = m->facts[ei].bank_degree; p->bank_event = (int)ei; }
+        }
+    }
+    if (p->bank_event < 0) return;
+    /* per bank, the distinct words the access asks of it: each is one wavefront */
+    const trace_event *e = &m->t->events[p->bank_event];
+    p->worst_degree = m->facts[p->bank_event].bank_degree;
+    int k = 0;
+    for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
+        if (!(e->mask >> lane & 1u)) continue;
+        int64_t wd = m->t->lane_addr[e->lanes + (size_t)k++];
+        if (wd < 0) continue;
+        scene_bank *b = &p->banks[wd % BANKS];
+        b->lanes |= 1u << lane;
+        int seen = 0;
+        for (int q = 0; q < b->nwords; q++) seen |= b->words[q] == wd;
+        if (!seen && b->nwords < WARP_SIZE) b->words[b->nwords++] = wd;
+    }
+}
+
+/* the step's global accesses, lane by lane, and each warp request's sectors */
+static int step_loads(scene_pane *p)
+{
+    const view_model *m = p->m;
+    p->nloads = 0;
+    p->nsectors = 0;
+    p->load_lo = INT64_MAX;
+    p->load_hi = -1;
+    for (size_t i = 0; p->st && i < p->st->count; i++) {
+        size_t ei = m->order[p->st->first + i];
+        const trace_event *e = &m->t->events[ei];
+        if (e->kind != TRACE_GLOBAL_LOAD && e->kind != TRACE_GLOBAL_STORE && e->kind != TRACE_GLOBAL_ATOMIC) continue;
+        if (p->nsectors < (int)(sizeof p->sectors / sizeof p->sectors[0]))
+            p->sectors[p->nsectors++] = (scene_sectors){e->warp, m->facts[ei].sectors, m->facts[ei].sectors_min};
+        unsigned width = e->elem_size > 4 ? e->elem_size / 4u : 1u;
+        for (int j = 0, l = 0; l < WARP_SIZE; l++) {
+            if (!(e->mask >> l & 1u)) continue;
+            if (p->nloads == p->cap_loads) {
+                size_t cap = p->cap_loads ? p->cap_loads * 2 : 1024;
+                scene_load *q = realloc(p->loads, cap * sizeof *q);
+                if (!q) return -1;
+                p->loads = q;
+                p->cap_loads = cap;
+            }
+            int64_t a = m->t->lane_addr[e->lanes + (size_t)j++];
+            p->loads[p->nloads++] = (scene_load){e->warp, (unsigned)l, a, width};
+            if (a < p->load_lo) p->load_lo = a;
+            if (a + width - 1 > p->load_hi) p->load_hi = a + (int64_t)width - 1;
+        }
+    }
+    return 0;
+}
+
+/* the word the tree's window should hold: the slice the user moved to, the selected word, or
+ * the first word this step adds into */
+static void tree_focus(scene_pane *p, const session_pane *sp)
+{
+    const view_model *m = p->m;
+    p->slice = sp->slice;
+    int64_t focus = -1;
+    if (p->selected >= 0) focus = p->selected;
+    for (size_t i = 0; focus < 0 && i < m->nnodes; i++)
+        if (m->nodes[i].step == p->step) focus = m->nodes[i].word;
+    p->tree_focus = focus < 0 ? 0 : focus;
+}
+
+/* what the top picture shows at this step, when the user has not pinned one: the step's own
+ * kind of memory first, then the tree, then the shuffles */
+/* the block's races: the lines they join (for the source) and the ones of this step */
+static void hazards(scene_pane *p)
+{
+    const view_model *m = p->m;
+    const trace *t = m->t;
+    p->hz_count = 0;
+    p->hz_nlines = p->hz_nstep = 0;
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        if (h->pass != m->pass || (h->first.block != m->block && h->second.block != m->block)) continue;
+        p->hz_count++;
+        unsigned lines[2] = {h->first.line, h->second.line};
+        for (int k = 0; k < 2; k++) {
+            int seen = 0;
+            for (int j = 0; j < p->hz_nlines; j++) seen |= p->hz_lines[j] == lines[k];
+            if (!seen && p->hz_nlines < (int)(sizeof p->hz_lines / sizeof p->hz_lines[0])) p->hz_lines[p->hz_nlines++] = lines[k];
+        }
+        for (size_t k = 0; p->st && k < p->st->count; k++) {
+            int64_t ev = (int64_t)m->order[p->st->first + k];
+            if ((h->first.event == ev || h->second.event == ev) && p->hz_nstep < 4) { p->hz_step[p->hz_nstep++] = i; break; }
+        }
+    }
+    /* the capture's own tolerance (capture_tolerance, carried in the trace); an older trace without
+     * one is not judged */
+    p->wrong_result = trace_result_ok(t) == 0;
+}
+
+static session_picture pick_picture(const scene_pane *p, session_picture pinned)
+{
+    if (pinned != PICTURE_AUTO) return pinned;
+    int kind = p->st ? p->st->kind : -1;
+    if (kind == TRACE_GLOBAL_LOAD || kind == TRACE_GLOBAL_STORE || kind == TRACE_GLOBAL_ATOMIC) return PICTURE_LOADS;
+    if (kind == TRACE_SHUFFLE) return PICTURE_SHUFFLE;
+    if (p->m->nnodes) return PICTURE_TREE;
+    if (p->m->nshfl) return PICTURE_SHUFFLE;
+    return PICTURE_LOADS;
+}
+
+/* The register's name, from its declaration in the kernel source: `reg<float> NAME` (a mention
+ * in a comment, `reg<float>: ...`, is no declaration); "reg" if none is found. */
+static void reg_name(const char *src, char *out, size_t len)
+{
+    snprintf(out, len, "reg");
+    for (const char *c = src ? strstr(src, "reg<") : NULL; c; c = strstr(c + 4, "reg<")) {
+        if (c > src && (isalnum((unsigned char)c[-1]) || c[-1] == '_')) continue;
+        const char *q = strchr(c, '>');
+        if (!q) return;
+        for (q++; *q == ' '; q++) {}
+        const char *e = q;
+        while (isalnum((unsigned char)*e) || *e == '_') e++;
+        if (e > q && !isdigit((unsigned char)*q)) {
+            snprintf(out, len, "%.*s", (int)(e - q), q);
+            return;
+        }
+    }
+}
+
+/* the watched register of the warp the picture shows (the picked warp, the shuffling warp, or
+ * the warp of the step's first access) */
+static void registers(scene_pane *p, const session_pane *sp)
+{
+    const view_model *m = p->m;
+    p->has_regs = m->nregs > 0;
+    if (!p->has_regs) return;
+    p->reg_warp = sp->warp >= 0 ? (unsigned)sp->warp : p->picture == PICTURE_SHUFFLE ? p->shfl_warp
+                  : p->st && p->st->count ? m->t->events[m->order[p->st->first]].warp : 0;
+    view_registers_at(m, p->step, p->reg_warp, p->reg_vals, p->reg_state);
+    if (p->reg_source != p->source || !p->reg_name[0]) {
+        reg_name(p->source, p->reg_name, sizeof p->reg_name);
+        p->reg_source = p->source;
+    }
+}
+
+static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t step, const char *(*sources_find)(const char *))
+{
+    p->shown = sp->loaded;
+    if (!sp->loaded) return 0;
+    const view_model *m = &sp->m;
+    p->m = m;
+    p->step = step;
+    p->st = step < m->nsteps ? &m->steps[step] : NULL;
+    p->selected = sp->selected;
+    p->source = sources_find ? sources_find(m->t->prov.source) : NULL;
+    const ladder_version *v = ladder_find(m->t->prov.version);
+    int zh = sc->lang == LANG_ZH && v && v->title_zh;
+    char name[120];
+    snprintf(name, sizeof name, "%s: %s", m->t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    snprintf(p->title, sizeof p->title, str_get(sc->lang, STR_PANE_BLOCK), name, m->pass, m->block); /* which block of the grid */
+    snprintf(p->summary, sizeof p->summary, "%s", v ? (zh ? v->summary_zh : v->summary) : "");
+    if (reserve(p, m->threads, m->nwords)) return -1;
+    view_lanes(m, step, p->lanes);
+    view_shared_at(m, step, p->cells, p->written);
+    if (p->selected >= 0 && (size_t)p->selected < m->nwords) view_subtree(m, step, p->selected, p->tree);
+    else memset(p->tree, 0, m->nwords ? m->nwords : 1);
+    view_counts_at(m, step, &p->counts);
+    p->bank_warp = sp->warp;
+    step_accesses(p);
+    if (step_loads(p)) return -1;
+    tree_focus(p, sp);
+    p->picture = pick_picture(p, sc->s->picture);
+    hazards(p);
+    p->shfl_warp = sp->warp >= 0 ? (unsigned)sp->warp : 0;
+    for (size_t k = 0; sp->warp < 0 && k < m->nshfl; k++) /* the warp that shuffles in this step */
+        if (m->shfl[k].step == step) { p->shfl_warp = m->shfl[k].warp; break; }
+    registers(p, sp);
+    return 0;
+}
+
+static const str_id lane_state_names[] = {STR_STATE_IDLE, STR_STATE_WORKING, STR_STATE_DIVERGED, STR_STATE_BARRIER, STR_STATE_EXITED};
+
+/* the hover text for what is under the mouse */
+static void tooltip(scene *sc)
+{
+    const session *s = sc->s;
+    sc->tooltip[0] = '\0';
+    if (!s->hover || sc->overlay != OVERLAY_NONE) return;
+    int kind = HIT_KIND(s->hover), pi = HIT_PANE(s->hover);
+    int64_t idx = HIT_INDEX(s->hover);
+    const scene_pane *p = &sc->pane[pi];
+    if (!p->shown) return;
+    const view_model *m = p->m;
+    str_lang L = sc->lang;
+    if (kind == HIT_LANE && idx < (int64_t)m->threads) {
+        unsigned tid = (unsigned)idx, warp = tid / WARP_SIZE, lane = tid % WARP_SIZE;
+        int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_THREAD), tid, warp, lane,
+                           str_get(L, lane_state_names[p->lanes[tid] < 5 ? p->lanes[tid] : 0]));
+        for (size_t i = 0; p->st && i < p->st->count && len > 0 && (size_t)len < sizeof sc->tooltip; i++) {
+            const trace_event *e = &m->t->events[m->order[p->st->first + i]];
+            if (e->warp != warp || !(e->mask >> lane & 1u) || !trace_kind_has_data((trace_kind)e->kind)) continue;
+            size_t k = (size_t)trace_popcount(e->mask & ((1u << lane) - 1u)), j = e->lanes + k;
+            if (e->kind == TRACE_SHUFFLE)
+                snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_SHUFFLE),
+                         (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
+            else
+                snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_ACCESS),
+                         trace_kind_label((trace_kind)e->kind), (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
+            break;
+        }
+        len = (int)strlen(sc->tooltip);
+        /* a lesson asks before it shows: not while a question is open */
+        if (p->has_regs && !session_asking(s) && warp == p->reg_warp && p->reg_state[lane] && (size_t)len < sizeof sc->tooltip)
+            snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_REG),
+                     p->reg_name, (double)p->reg_vals[lane]);
+    } else if (kind == HIT_CELL && idx < (int64_t)m->nwords) {
+        long long w = (long long)idx;
+        if (p->written[idx])
+            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD), w, w * WORD_BYTES, w % BANKS, (double)p->cells[idx]);
+        else
+            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD_EMPTY), w, w * WORD_BYTES, w % BANKS);
+    } else if (kind == HIT_BANK && idx < BANKS && p->bank_event >= 0) {
+        const trace_event *e = &m->t->events[p->bank_event];
+        int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_BANK), (int)idx), k = 0;
+        for (unsigned lane = 0; lane < WARP_SIZE && len > 0 && len < (int)sizeof sc->tooltip - 24; lane++) {
+            if (!(e->mask >> lane & 1u)) continue;
+            int64_t wd = m->t->lane_addr[e->lanes + (size_t)k++];
+            if (wd % BANKS == idx) len += snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, " %u(%lld)", lane, (long long)wd);
+        }
+    }
+}
+
+/* compare: what tells the two current operations apart, in one line */
+static void compare_diff(scene *sc)
+{
+    sc->diff[0] = '\0';
+    if (!sc->compare || !sc->pane[0].shown || !sc->pane[1].shown) return;
+    size_t len = 0;
+    for (int i = 0; i < 2 && len < sizeof sc->diff; i++) {
+        const scene_pane *p = &sc->pane[i];
+        const char *id = p->m->t->prov.version;
+        char one[140];
+        if (p->bank_event >= 0 && p->worst_degree > 1)
+            snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_CONFLICT), id, p->worst_degree, p->worst_degree - 1);
+        else if (p->bank_event >= 0)
+            snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_NONE), id);
+        else {
+            int work = 0;
+            for (unsigned t = 0; t < p->m->threads; t++) work += p->lanes[t] == VIEW_LANE_WORKING;
+            snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_LANES), id, work, (int)p->m->threads);
+        }
+        len += (size_t)snprintf(sc->diff + len, sizeof sc->diff - len, "%s%s", i ? "   |   " : "", one);
+    }
+}
+
+static int grid_update(scene *sc, const session *s);
+
+static void grid_tooltip(scene *sc, const session *s);
+
+int scene_update(scene *sc, const session *s, const char *(*sources_find)(const char *))
+{
+    if (sc->s == s && sc->generation == s->generation) {
+        if (sc->hover_serial != s->hover_serial) { /* only the mouse moved onto something else */
+            sc->hover_serial = s->hover_serial;
+            tooltip(sc);
+            if (sc->grid.shown) grid_tooltip(sc, s);
+        }
+        return 0;
+    }
+    sc->s = s;
+    sc->generation = s->generation;
+    sc->hover_serial = s->hover_serial;
+    sc->th = session_theme(s);
+    sc->lang = s->lang;
+    sc->compare = s->compare;
+    sc->overlay = (int)s->overlay;
+    sc->s = s;
+    for (int i = 0; i < 2; i++) {
+        if (pane_update(sc, &sc->pane[i], &s->pane[i], s->pane[i].step, sources_find)) return -1;
+        /* where a move starts from, drawn only while one runs (panels' draw_pane) */
+        if (s->pane[i].prev_step == s->pane[i].step) sc->prev[i].shown = 0;
+        else if (pane_update(sc, &sc->prev[i], &s->pane[i], s->pane[i].prev_step, sources_find)) return -1;
+    }
+    if (!s->compare) sc->pane[1].shown = sc->prev[1].shown = 0;
+    compare_diff(sc);
+    if (s->status_id == STR_COUNT) snprintf(sc->status, sizeof sc->status, "%s", s->status_text);
+    else snprintf(sc->status, sizeof sc->status, str_get(s->lang, s->status_id), s->status_text);
+    tooltip(sc);
+    return grid_update(sc, s);
+}
+
+/* ---------- the grid view ---------- */
+
+static void grid_free(scene_grid *g)
+{
+    if (g->built) analysis_grid_free(&g->g);
+    free(g->ticket);
+    free(g->rd_lo);
+    free(g->rd_hi);
+    free(g->sm_order);
+    free(g->tiles);
+    free(g->next);
+    free(g->pass_sms);
+    memset(g, 0, sizeof *g);
+}
+
+/* a traced block's place in the SM order: sorted by (pass, SM, first clock) */
+typedef struct sm_key {
+    unsigned pass, sm, block;
+    uint64_t clock;
+    size_t k;
+} sm_key;
+
+static int by_sm_clock(const void *a, const void *b)
+{
+    const sm_key *x = a, *y = b;
+    if (x->pass != y->pass) return x->pass < y->pass ? -1 : 1;
+    if (x->sm != y->sm) return x->sm < y->sm ? -1 : 1;
+    if (x->clock != y->clock) return x->clock < y->clock ? -1 : 1;
+    return x->block < y->block ? -1 : x->block > y->block;
+}
+
+/* Once per trace: the whole-grid analysis, and per traced block the ticket its atomic drew, the
+ * range of elements it read from outputs (any buffer but the input), and its place on its SM. */
+static int grid_build(scene_grid *g, const trace *t)
+{
+    grid_free(g);
+    if (analysis_grid_build(t, &g->g)) return -1;
+    g->built = 1;
+    size_t nb = g->g.nblocks ? g->g.nblocks : 1;
+    g->ticket = malloc(nb * sizeof *g->ticket);
+    g->rd_lo = malloc(nb * sizeof *g->rd_lo);
+    g->rd_hi = malloc(nb * sizeof *g->rd_hi);
+    g->sm_order = calloc(nb, sizeof *g->sm_order);
+    if (!g->ticket || !g->rd_lo || !g->rd_hi || !g->sm_order) return -1;
+    for (size_t k = 0; k < g->g.nblocks; k++) {
+        const analysis_block *b = &g->g.blocks[k];
+        g->ticket[k] = -1;
+        g->rd_lo[k] = g->rd_hi[k] = -1;
+        for (size_t i = b->first; i < b->first + b->count; i++) {
+            const trace_event *e = &t->events[g->g.order[i]];
+            if (e->kind == TRACE_GLOBAL_ATOMIC && g->ticket[k] < 0 && e->mask)
+                g->ticket[k] = (int)trace_lane_value(t, e, 0, 0); /* atomicInc's old value: the ticket */
+            if (e->kind != TRACE_GLOBAL_LOAD || e->buf == 0) continue;
+            int n = trace_popcount(e->mask);
+            int64_t w = e->elem_size > 4 ? e->elem_size / 4 : 1;
+            for (int j = 0; j < n; j++) {
+                int64_t a = t->lane_addr[e->lanes + (size_t)j];
+                if (g->rd_lo[k] < 0 || a < g->rd_lo[k]) g->rd_lo[k] = a;
+                if (a + w - 1 > g->rd_hi[k]) g->rd_hi[k] = a + w - 1;
+            }
+        }
+    }
+    g->gpu = !strcmp(t->prov.backend, "gpu");
+    if (g->gpu && g->g.nblocks) { /* clocks are per SM: order is only meaningful among one SM's blocks */
+        sm_key *keys = malloc(g->g.nblocks * sizeof *keys);
+        if (!keys) return -1;
+        for (size_t k = 0; k < g->g.nblocks; k++) {
+            const analysis_block *b = &g->g.blocks[k];
+            keys[k] = (sm_key){b->pass, b->sm, b->block, b->clock_first, k};
+        }
+        qsort(keys, g->g.nblocks, sizeof *keys, by_sm_clock);
+        int rank = 0;
+        for (size_t k = 0; k < g->g.nblocks; k++) {
+            int same = k && keys[k - 1].sm == keys[k].sm && keys[k - 1].pass == keys[k].pass;
+            rank = same ? rank + 1 : 1;
+            g->sm_order[keys[k].k] = rank;
+        }
+        /* the SMs the whole trace ran on */
+        for (size_t k = 0; k < g->g.nblocks; k++) keys[k].pass = 0;
+        qsort(keys, g->g.nblocks, sizeof *keys, by_sm_clock);
+        for (size_t k = 0; k < g->g.nblocks; k++) g->nsms += !k || keys[k - 1].sm != keys[k].sm;
+        free(keys);
+    }
+    return 0;
+}
+
+static int grid_reserve(scene_tile **tiles, size_t *cap, size_t n)
+{
+    if (n <= *cap) return 0;
+    scene_tile *q = realloc(*tiles, n * sizeof *q);
+    if (!q) return -1;
+    *tiles = q;
+    *cap = n;
+    return 0;
+}
+
+/* the tiles of one pass: a tile per block of its grid, the traced ones from the analysis */
+static int grid_tiles(scene_grid *g, const trace *t, unsigned pass, scene_tile **tiles, size_t *cap, size_t *ntiles, unsigned *traced)
+{
+    unsigned grid = pass < t->npasses ? t->passes[pass].grid : 0;
+    if (grid_reserve(tiles, cap, grid ? grid : 1)) return -1;
+    size_t k = pass < g->g.npasses ? g->g.pass_first[pass] : 0, end = pass < g->g.npasses ? g->g.pass_first[pass + 1] : 0;
+    *traced = 0;
+    for (unsigned b = 0; b < grid; b++) {
+        scene_tile *tl = &(*tiles)[b];
+        memset(tl, 0, sizeof *tl);
+        tl->block = b;
+        tl->state = TILE_UNTRACED;
+        tl->ticket = -1;
+        tl->read_lo = tl->read_hi = -1;
+        while (k < end && g->g.blocks[k].block < b) k++;
+        if (k >= end || g->g.blocks[k].block != b) continue;
+        const analysis_block *ab = &g->g.blocks[k];
+        (*traced)++;
+        size_t cursor = g->at_step ? g->cursor : t->nevents - 1;
+        tl->state = (uint8_t)analysis_block_state_at(t, &g->g, ab, cursor); /* same order as scene_tile_state */
+        int done = tl->state == TILE_DONE || (!g->at_step && tl->state != TILE_WAITING);
+        tl->has_partial = (uint8_t)(ab->has_partial && done);
+        tl->partial = ab->partial;
+        tl->ticket = done ? g->ticket[k] : -1;
+        tl->sm = ab->sm;
+        tl->sm_order = g->gpu && tl->state != TILE_WAITING ? g->sm_order[k] : 0;
+        tl->read_lo = g->rd_lo[k];
+        tl->read_hi = g->rd_hi[k];
+    }
+    *ntiles = grid;
+    return 0;
+}
+
+/* the hover text of a tile: the block's state and what its trace holds */
+static void grid_tooltip(scene *sc, const session *s)
+{
+    const scene_grid *g = &sc->grid;
+    if (HIT_KIND(s->hover) != HIT_TILE || (size_t)HIT_INDEX(s->hover) >= g->ntiles) return;
+    const scene_tile *tl = &g->tiles[HIT_INDEX(s->hover)];
+    static const str_id names[] = {[TILE_WAITING] = STR_GRID_WAITING, [TILE_RUNNING] = STR_GRID_RUNNING, [TILE_BARRIER] = STR_GRID_BARRIER,
+                                   [TILE_DONE] = STR_GRID_DONE, [TILE_UNTRACED] = STR_GRID_UNTRACED};
+    const analysis_block *b = analysis_grid_find(&g->g, g->pass, tl->block);
+    if (!b) {
+        snprintf(sc->tooltip, sizeof sc->tooltip, str_get(sc->lang, STR_GRID_TIP_UNTRACED), g->pass, tl->block);
+        return;
+    }
+    int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(sc->lang, STR_GRID_TIP), g->pass, tl->block, str_get(sc->lang, names[tl->state]), b->count,
+                       b->nphases, (unsigned long long)b->totals.warp_instructions);
+    if (tl->has_partial && len > 0 && (size_t)len < sizeof sc->tooltip)
+        snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(sc->lang, STR_GRID_TIP_PARTIAL), (double)tl->partial);
+}
+
+static int grid_update(scene *sc, const session *s)
+{
+    scene_grid *g = &sc->grid;
+    g->shown = 0;
+    const session_pane *p0 = &s->pane[0];
+    if (s->overlay != OVERLAY_GRID || !p0->loaded) return 0;
+    const trace *t = &p0->t;
+    if (!g->built || g->key != t || g->key_serial != p0->serial) {
+        if (grid_build(g, t)) { grid_free(g); return -1; }
+        g->key = t;
+        g->key_serial = p0->serial;
+    }
+    g->t = t;
+    g->npasses = (unsigned)t->npasses;
+    g->pass = s->grid_pass < g->npasses ? s->grid_pass : 0;
+    /* the detailed view's step, as a point in the trace: the last of its events */
+    g->at_step = s->grid_at_step && p0->step < p0->m.nsteps;
+    g->cursor = 0;
+    if (g->at_step) {
+        const view_step *st = &p0->m.steps[p0->step];
+        for (size_t i = 0; i < st->count; i++)
+            if (p0->m.order[st->first + i] > g->cursor) g->cursor = p0->m.order[st->first + i];
+    }
+    if (!t->nevents) return 0;
+    if (grid_tiles(g, t, g->pass, &g->tiles, &g->cap_tiles, &g->ntiles, &g->traced)) return -1;
+    unsigned next_traced = 0;
+    g->nnext = 0;
+    if (g->pass + 1 < g->npasses && grid_tiles(g, t, g->pass + 1, &g->next, &g->cap_next, &g->nnext, &next_traced)) return -1;
+    g->out_name = "";
+    g->last_block = -1;
+    unsigned grid = t->passes[g->pass].grid;
+    for (size_t k = g->g.pass_first[g->pass]; k < g->g.pass_first[g->pass + 1]; k++) {
+        const analysis_block *b = &g->g.blocks[k];
+        if (b->has_partial && !g->out_name[0] && b->partial_buf < t->nbuffers) g->out_name = t->buffers[b->partial_buf].name;
+        if (g->ticket[k] >= 0 && (unsigned)g->ticket[k] + 1 == grid) g->last_block = (int)b->block;
+    }
+    for (size_t k = 1; !g->out_name[0] && k < t->nbuffers; k++) /* none traced: the buffer the next pass reads */
+        if (t->buffers[k].pass == g->pass + 1 || (g->pass + 1 >= g->npasses && t->buffers[k].pass == g->pass)) g->out_name = t->buffers[k].name;
+    const ladder_version *v = ladder_find(t->prov.version);
+    int zh = sc->lang == LANG_ZH && v && v->title_zh;
+    snprintf(g->name, sizeof g->name, "%s: %s", t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    /* a GPU trace: the SMs this pass ran on, for a row each */
+    g->npass_sms = 0;
+    g->max_turn = 0;
+    if (g->gpu) {
+        if (g->cap_pass_sms < g->ntiles) {
+            unsigned *q = realloc(g->pass_sms, g->ntiles * sizeof *q);
+            if (!q) return -1;
+            g->pass_sms = q;
+            g->cap_pass_sms = g->ntiles;
+        }
+        for (size_t i = 0; i < g->ntiles; i++) {
+            const scene_tile *tl = &g->tiles[i];
+            if (tl->state == TILE_UNTRACED) continue;
+            if (tl->sm_order > g->max_turn) g->max_turn = tl->sm_order;
+            size_t k = 0;
+            while (k < g->npass_sms && g->pass_sms[k] < tl->sm) k++;
+            if (k < g->npass_sms && g->pass_sms[k] == tl->sm) continue;
+            memmove(g->pass_sms + k + 1, g->pass_sms + k, (g->npass_sms - k) * sizeof *g->pass_sms);
+            g->pass_sms[k] = tl->sm;
+            g->npass_sms++;
+        }
+    }
+    g->shown = 1;
+    grid_tooltip(sc, s);
+    return 0;
+}

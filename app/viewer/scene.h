@@ -1,0 +1,143 @@
+/* scene: everything a frame shows, derived from the session once per change. Panels draw from a
+ * const scene and never call the trace library or the emulator; hardware sizes are named here. */
+#ifndef WARPSCOPE_SCENE_H
+#define WARPSCOPE_SCENE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app/viewer/session.h"
+
+enum {
+    WARP_SIZE = 32, /* lanes in a warp: every NVIDIA GPU so far */
+    BANKS = 32,     /* shared-memory banks, each serving one 4-byte word per cycle */
+    WORD_BYTES = 4  /* a bank's word */
+};
+
+typedef struct scene_bank {
+    int nwords;          /* distinct words this bank serves in the access (its degree) */
+    int64_t words[WARP_SIZE];
+    unsigned lanes;      /* lanes that asked it */
+} scene_bank;
+
+/* one lane's global access in the step */
+typedef struct scene_load {
+    unsigned warp, lane;
+    int64_t elem;
+    unsigned width; /* elements: 1, or 4 for a float4 */
+} scene_load;
+
+typedef struct scene_sectors {
+    unsigned warp;
+    int sectors, sectors_min;
+} scene_sectors;
+
+typedef struct scene_pane {
+    int shown;
+    const view_model *m;
+    const char *source;      /* kernel text, or NULL */
+    char title[160], summary[200];
+    size_t step;
+    const view_step *st;     /* NULL if the trace has no steps */
+    /* arrays sized to the block and its shared words (owned) */
+    unsigned char *lanes;    /* [threads] view_lane */
+    float *cells;            /* [nwords] shared memory after the step */
+    unsigned char *written, *touched, *tree; /* [nwords]; touched: 1 read, 2 written this step */
+    size_t cap_threads, cap_words;
+    int64_t selected;
+    int worst_event, worst_degree; /* the step's shared access with the highest conflict degree */
+    scene_bank banks[BANKS];
+    view_counts counts;
+    session_picture picture;  /* resolved: tree, loads or shuffles */
+    int bank_event;           /* the shared access the lanes-to-banks picture shows, or -1 */
+    int bank_warp;
+    scene_load *loads;        /* the step's global accesses */
+    size_t nloads, cap_loads;
+    int64_t load_lo, load_hi;
+    scene_sectors sectors[64];
+    int nsectors;
+    int64_t slice;           /* the tree's focus window picked with , and . (in windows), or -1: it follows the step */
+    int64_t tree_focus;      /* the word the tree's window holds */
+    unsigned shfl_warp;
+    /* the watched register (reg<float>) of one warp after the step: what each lane holds */
+    int has_regs;            /* the kernel watches a register in this block */
+    unsigned reg_warp;
+    float reg_vals[WARP_SIZE];
+    unsigned char reg_state[WARP_SIZE]; /* 0 not assigned yet, 1 held, 2 assigned in this step */
+    char reg_name[32];       /* the register's name, from its declaration ("reg" if none is found) */
+    const char *reg_source;  /* the source reg_name was read from: read once per kernel */
+    /* races (the trace's hazards) of this block: how many, the lines they join, this step's */
+    size_t hz_count;
+    unsigned hz_lines[16];
+    int hz_nlines;
+    size_t hz_step[4];
+    int hz_nstep;
+    int wrong_result;        /* the result is off its reference by more than rounding */
+} scene_pane;
+
+/* The grid view (OVERLAY_GRID): every block of one pass as a tile, derived from the whole-grid
+ * analysis of pane 0's trace (analysis_grid_build, once per trace). */
+typedef enum scene_tile_state { TILE_WAITING, TILE_RUNNING, TILE_BARRIER, TILE_DONE, TILE_UNTRACED } scene_tile_state;
+
+typedef struct scene_tile {
+    unsigned block;
+    uint8_t state;          /* scene_tile_state */
+    uint8_t has_partial;    /* the partial sum thread 0 stored at element `block` (shown once done) */
+    float partial;
+    int ticket;             /* the ticket its atomic drew (v8), -1: none */
+    unsigned sm;            /* GPU traces: the SM it ran on, */
+    int sm_order;           /*   and its place among that SM's blocks by clock (1 first); 0: no GPU */
+    int64_t read_lo, read_hi; /* elements it read of another pass's (or block's) output; -1: none */
+} scene_tile;
+
+typedef struct scene_grid {
+    int shown;
+    /* derived once per trace (the key: its events) */
+    const trace *key;       /* pane 0's trace, */
+    unsigned key_serial;    /*   as it was when derived */
+    analysis_grid g;
+    int built;
+    int *ticket;            /* per analysis block */
+    int64_t *rd_lo, *rd_hi; /* per analysis block: elements read from buffers other than the input */
+    int *sm_order;          /* per analysis block */
+    /* the pass shown */
+    const trace *t;
+    unsigned pass, npasses;
+    scene_tile *tiles;      /* one per block of the pass's grid */
+    size_t ntiles, cap_tiles;
+    unsigned traced;        /* how many of them were traced */
+    scene_tile *next;       /* the next pass's blocks: what each read of this pass's output */
+    size_t nnext, cap_next;
+    const char *out_name;   /* the buffer this pass writes its partials to */
+    char name[160];         /* "v2: Sequential addressing" */
+    int last_block;         /* the block that drew the last ticket and sums the partials; -1 */
+    int gpu;                /* provenance backend "gpu": SM ids and clocks are real */
+    unsigned nsms;          /* SMs the whole trace ran on */
+    unsigned *pass_sms;     /* the SMs the shown pass's traced blocks ran on, ascending */
+    size_t npass_sms, cap_pass_sms;
+    int max_turn;           /* the most blocks one of them ran */
+    int at_step;            /* states at event `cursor` (the detailed view's step), else at the end */
+    size_t cursor;
+} scene_grid;
+
+typedef struct scene {
+    const session *s;
+    const theme *th;
+    str_lang lang;
+    int compare, overlay;
+    scene_pane pane[2];
+    scene_pane prev[2];  /* the same panes at the step a move started from (motion runs prev -> pane) */
+    char diff[300];      /* compare: the two current operations told apart in one line */
+    char status[600];
+    char tooltip[300];
+    scene_grid grid;
+    uint64_t generation, hover_serial; /* the session's, when derived */
+} scene;
+
+void scene_init(scene *sc);
+void scene_free(scene *sc);
+/* Rebuilds what changed since the last call (a no-op when the session did not change).
+ * sources_find gives a kernel file's text. 0, or -1 when out of memory. */
+int scene_update(scene *sc, const session *s, const char *(*sources_find)(const char *file));
+
+#endif

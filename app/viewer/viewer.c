@@ -1,0 +1,897 @@
+/* viewer: see viewer.h. The only place that owns a session; it turns input into actions. */
+#include "app/viewer/viewer.h"
+
+#include <SDL.h>
+#include <SDL_image.h>
+#include <SDL_ttf.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/viewer/keys.h"
+#include "app/viewer/learn.h"
+#include "trace/ladder.h"
+#include "trace/outfile.h"
+#include "app/viewer/panels.h"
+#include "app/draw/render_sdl.h"
+#include "app/viewer/scene.h"
+#include "app/viewer/session.h"
+#include "app/sources.h"
+
+#ifndef WS_ASSET_DIR
+#define WS_ASSET_DIR "assets"
+#endif
+
+/* assets/ beside the source tree, unless WARPSCOPE_ASSETS says otherwise */
+static const char *asset_dir(void)
+{
+    const char *dir = getenv("WARPSCOPE_ASSETS");
+    return dir && *dir ? dir : WS_ASSET_DIR;
+}
+
+typedef struct app {
+    viewer_opts o;
+    learn *L;            /* taking a lesson, or NULL */
+    session s;
+    results_set res;     /* one run per GPU: assets/bench-*.json, or the --bench file */
+    int have_results;
+    scene sc;
+} app;
+
+/* the session's loader: capture a version with the command line's capture flags */
+static int load_capture(void *ctx, const char *version, const session_break *b, trace *t, char *note, size_t notelen, char *err, size_t errlen)
+{
+    const viewer_opts *o = ctx;
+    capture_desc d = o->cap;
+    d.version = version;
+    if (b && b->schedule[0]) d.schedule = b->schedule;
+    if (b && b->drop_barrier) d.drop_barrier = b->drop_barrier;
+    const ladder_version *v = ladder_find(version);
+    /* a block the version cannot run falls back to its default rather than failing */
+    if (v && d.block && ladder_check_block(v, d.block, err, errlen)) d.block = 0;
+    if (v && !v->ept_tunable) d.ept = 0;
+    return capture_with(o->backend, &d, t, note, notelen, err, errlen);
+}
+
+static void apply(app *A, act_kind k, long i, const char *s)
+{
+    action a;
+    memset(&a, 0, sizeof a);
+    a.kind = k;
+    a.i = i;
+    if (s) snprintf(a.s, sizeof a.s, "%s", s);
+    session_apply(&A->s, &a);
+}
+
+/* Applies a comma-separated action script; 0, or -1 with err. */
+static int apply_script(app *A, const char *script, char *err, size_t errlen)
+{
+    for (const char *p = script; p && *p;) {
+        size_t n = strcspn(p, ",");
+        char one[64];
+        if (n >= sizeof one) { snprintf(err, errlen, "--actions: \"%.*s\" is too long", (int)n, p); return -1; }
+        memcpy(one, p, n);
+        one[n] = '\0';
+        p += n + (p[n] == ',');
+        if (!n) continue;
+        action a;
+        if (act_parse(one, &a, err, errlen)) return -1;
+        session_apply(&A->s, &a);
+        if (A->L && learn_update(A->L, &A->s, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
+{
+    memset(A, 0, sizeof *A);
+    A->o = *o;
+    /* one emulator for every capture of the session (switching versions): its stacks stay mapped;
+     * NULL (out of memory) falls back to a fresh one per capture */
+    A->o.cap.emu = emu_create();
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/themes", asset_dir());
+    if (session_init(&A->s, dir, (session_loader){&A->o, load_capture}, err, errlen)) return -1;
+    A->s.pass = o->pass;
+    A->s.block_index = o->block_index;
+    scene_init(&A->sc);
+    if (o->theme && strcmp(o->theme, "light") && strcmp(o->theme, "dark")) {
+        snprintf(err, errlen, "--theme must be light or dark, got \"%s\"", o->theme);
+        return -1;
+    }
+    A->s.theme_index = o->theme && !strcmp(o->theme, "dark") ? 1 : 0;
+    if (o->lang) {
+        int l = str_lang_parse(o->lang);
+        if (l < 0) { snprintf(err, errlen, "--lang must be en or zh, got \"%s\"", o->lang); return -1; }
+        A->s.lang = (str_lang)l;
+    }
+    A->s.presenter = o->presenter;
+    A->s.scale = o->scale > 0 ? o->scale : 1.0;
+    A->s.fine = o->fine;
+    if (o->bench) {
+        if (results_set_read_files(&A->res, &o->bench, 1, err, errlen)) return -1;
+        A->have_results = 1;
+    } else {
+        char ignore[256];
+        A->have_results = results_set_read_dir(&A->res, asset_dir(), ignore, sizeof ignore) == 0 && A->res.count;
+    }
+    A->s.results_set = A->have_results ? &A->res : NULL;
+    A->s.results = A->have_results ? &A->res.runs[0] : NULL;
+    if (A->have_results) { /* the chart opens on the largest size, where the ladder spreads most */
+        uint64_t sizes[64];
+        size_t n = results_sizes(A->s.results, sizes, 64);
+        A->s.bench_size = n ? n - 1 : 0;
+    }
+    if (o->bench && !o->file && !o->cap.version) {
+        A->s.overlay = OVERLAY_BENCH;
+        return o->actions ? apply_script(A, o->actions, err, errlen) : 0;
+    }
+    if (o->learn) { /* a lesson drives the panes */
+        A->L = learn_create(o->lesson_dir ? o->lesson_dir : "lessons", !o->out && !o->frames, err, errlen);
+        if (!A->L) return -1;
+        if (o->learn[0] ? learn_open(A->L, &A->s, o->learn, err, errlen) : learn_menu(A->L, &A->s, err, errlen)) return -1;
+        if (o->actions && apply_script(A, o->actions, err, errlen)) return -1;
+        return 0;
+    }
+    trace t;
+    trace_init(&t);
+    if (o->file) {
+        if (trace_read_file(&t, o->file, err, errlen) || session_set_trace(&A->s, 0, &t, err, errlen)) { trace_free(&t); return -1; }
+        A->s.loader.load = NULL; /* a recorded trace: nothing to capture with */
+    } else {
+        char note[512] = "";
+        if (o->cap.schedule) snprintf(A->s.brk.schedule, sizeof A->s.brk.schedule, "%s", o->cap.schedule);
+        A->s.brk.drop_barrier = o->cap.drop_barrier;
+        if (load_capture(&A->o, o->cap.version ? o->cap.version : "v0", &A->s.brk, &t, note, sizeof note, err, errlen) ||
+            session_set_trace(&A->s, 0, &t, err, errlen)) { trace_free(&t); return -1; }
+        if (note[0]) { A->s.status_id = STR_COUNT; snprintf(A->s.status_text, sizeof A->s.status_text, "%s", note); }
+    }
+    if (o->compare) {
+        if (!ladder_find(o->compare)) { snprintf(err, errlen, "unknown version \"%s\" for --compare", o->compare); return -1; }
+        if (!A->s.loader.load) { snprintf(err, errlen, "--compare captures a version: it needs --version, not a trace file"); return -1; }
+        apply(A, ACT_COMPARE, 0, o->compare);
+        if (!A->s.compare) { snprintf(err, errlen, "%s", A->s.status_text); return -1; }
+    }
+    if (o->actions && apply_script(A, o->actions, err, errlen)) return -1;
+    return 0;
+}
+
+static void app_free(app *A)
+{
+    learn_destroy(A->L);
+    emu_destroy(A->o.cap.emu);
+    scene_free(&A->sc);
+    session_free(&A->s);
+    if (A->have_results) results_set_free(&A->res);
+}
+
+/* ---- a canvas: a surface, a software renderer on it, the fonts and a draw list ---- */
+
+typedef struct canvas {
+    SDL_Surface *surface;
+    SDL_Renderer *r;
+    rsdl *x;
+    dl_list l;
+} canvas;
+
+static int canvas_open(canvas *c, SDL_Surface *s, int need_cjk, char *err, size_t errlen)
+{
+    memset(c, 0, sizeof *c);
+    c->surface = s;
+    rsdl_font_file files[DL_FONT_COUNT];
+    int have_cjk;
+    if (rsdl_find_fonts(asset_dir(), need_cjk, files, &have_cjk, err, errlen)) return -1;
+    c->r = SDL_CreateSoftwareRenderer(s);
+    if (!c->r) { snprintf(err, errlen, "software renderer: %s", SDL_GetError()); return -1; }
+    c->x = rsdl_create(c->r, files, err, errlen);
+    if (!c->x) { SDL_DestroyRenderer(c->r); c->r = NULL; return -1; }
+    dl_init(&c->l, rsdl_metrics(c->x));
+    return 0;
+}
+
+static void canvas_close(canvas *c)
+{
+    dl_free(&c->l);
+    rsdl_destroy(c->x);
+    if (c->r) SDL_DestroyRenderer(c->r);
+    memset(c, 0, sizeof *c);
+}
+
+static int canvas_draw(canvas *c, app *A, double t)
+{
+    if (scene_update(&A->sc, &A->s, sources_find)) return -1;
+    int w = c->surface->w, h = c->surface->h;
+    panels_draw(&A->sc, &c->l, w, h, panels_px(h, A->s.scale, A->s.presenter), A->s.no_motion ? 1.0 : t);
+    rsdl_execute(c->x, &c->l);
+    SDL_RenderPresent(c->r);
+    return c->l.failed ? -1 : 0;
+}
+
+/* PNG through outfile (a unique temporary file beside it, renamed when complete): a failed or
+ * interrupted save leaves the old PNG (or none), never half of one */
+static int save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
+{
+    outfile of;
+    if (outfile_open(&of, path, err, errlen)) return -1;
+    SDL_RWops *rw = SDL_RWFromFP(of.f, SDL_FALSE);
+    if (!rw || IMG_SavePNG_RW(s, rw, 1) != 0) {
+        snprintf(err, errlen, "%s: cannot write PNG: %s", path, rw ? IMG_GetError() : SDL_GetError());
+        outfile_abort(&of);
+        return -1;
+    }
+    return outfile_commit(&of, err, errlen);
+}
+
+/* ---- headless ---- */
+
+static int render_one(app *A, canvas *c, const char *path, char *err, size_t errlen)
+{
+    if (canvas_draw(c, A, 1.0)) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
+    return save_png(c->surface, path, err, errlen);
+}
+
+static int seek_options(app *A, const viewer_opts *o, char *err, size_t errlen)
+{
+    if (A->s.overlay == OVERLAY_BENCH || !A->s.pane[0].loaded || A->L) return 0;
+    const view_model *m = &A->s.pane[0].m;
+    if (o->event >= 0) {
+        /* the step that shows it (a register assignment shows at its warp's instruction before it) */
+        size_t target = (size_t)o->event;
+        if (target < A->s.pane[0].t.nevents && m->event_step[target] != SIZE_MAX) { apply(A, ACT_SEEK_STEP, (long)m->event_step[target], NULL); return 0; }
+        snprintf(err, errlen, "--event %ld: no such event in block %u of pass %u (%zu events in the trace)", o->event, m->block, m->pass,
+                 A->s.pane[0].t.nevents);
+        return -1;
+    }
+    if (o->phase >= 0) {
+        if ((unsigned long)o->phase >= m->nphases) { snprintf(err, errlen, "--phase %ld: the trace has phases 0 to %u", o->phase, m->nphases - 1); return -1; }
+        /* the end of the phase, where its work is done */
+        long last = view_phase_last(m, (unsigned)o->phase);
+        if (A->s.compare) apply(A, ACT_SEEK_PHASE, o->phase, NULL);
+        else if (last >= 0) apply(A, ACT_SEEK_STEP, last, NULL);
+    } else if (o->step >= 0) {
+        if ((size_t)o->step >= m->nsteps) { snprintf(err, errlen, "--step %ld: the trace has steps 0 to %zu", o->step, m->nsteps - 1); return -1; }
+        apply(A, ACT_SEEK_STEP, o->step, NULL);
+    }
+    return 0;
+}
+
+int viewer_render(const viewer_opts *o)
+{
+    char err[512];
+    app *A = calloc(1, sizeof *A);
+    if (!A) { fprintf(stderr, "warpscope: out of memory\n"); return 2; }
+    int rc = 2, w = o->width ? o->width : 1920, h = o->height ? o->height : 1080;
+    SDL_Surface *surf = NULL;
+    canvas c = {0};
+    const char *in = outfile_is_input(o->out, o->file) ? o->file : outfile_is_input(o->out, o->bench) ? o->bench : NULL;
+    if (in) { snprintf(err, sizeof err, "%s: the output would overwrite the input %s; choose another -o", o->out, in); goto fail; }
+    if (app_init(A, o, err, sizeof err) || seek_options(A, o, err, sizeof err)) goto fail;
+    surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGB888);
+    if (!surf) { snprintf(err, sizeof err, "cannot make a %dx%d surface: %s", w, h, SDL_GetError()); goto fail; }
+    if (canvas_open(&c, surf, A->s.lang == LANG_ZH, err, sizeof err)) goto fail;
+    if (o->frames) {
+        if (A->s.overlay == OVERLAY_BENCH) { snprintf(err, sizeof err, "--frames renders a trace's steps, not the benchmark view"); goto fail; }
+        if (mkdir(o->frames, 0777) != 0 && errno != EEXIST) { snprintf(err, sizeof err, "%s: cannot make the folder: %s", o->frames, strerror(errno)); goto fail; }
+        size_t n = A->s.pane[0].m.nsteps;
+        apply(A, ACT_FIRST, 0, NULL);
+        for (size_t s = 0; s < n; s++) {
+            apply(A, ACT_SEEK_STEP, (long)s, NULL);
+            char path[1024];
+            snprintf(path, sizeof path, "%s/step-%04zu.png", o->frames, s);
+            if (render_one(A, &c, path, err, sizeof err)) goto fail;
+        }
+        fprintf(stderr, "warpscope: %zu frames -> %s/\n", n, o->frames);
+    }
+    if (o->out) {
+        if (render_one(A, &c, o->out, err, sizeof err)) goto fail;
+        fprintf(stderr, "warpscope: rendered %dx%d -> %s\n", w, h, o->out);
+    }
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "warpscope: %s\n", err);
+done:
+    canvas_close(&c);
+    if (surf) SDL_FreeSurface(surf);
+    app_free(A);
+    free(A);
+    TTF_Quit();
+    return rc;
+}
+
+/* ---- the window ---- */
+
+static unsigned window_export(app *A, int w, int h); /* E: see the export section at the end */
+
+static void window_size(const viewer_opts *o, int *w, int *h)
+{
+    /* within 90% of the usable display: a 1024x768 projector gets a window that fits */
+    SDL_Rect usable = {0, 0, 1600, 900};
+    if (SDL_GetDisplayUsableBounds(0, &usable) != 0) usable = (SDL_Rect){0, 0, 1600, 900};
+    int mw = usable.w * 9 / 10, mh = usable.h * 9 / 10;
+    *w = o->width ? o->width : 1600;
+    *h = o->height ? o->height : 900;
+    if (!o->width && *w > mw) *w = mw;
+    if (!o->height && *h > mh) *h = mh;
+}
+
+int viewer_window(const viewer_opts *o)
+{
+    char err[512];
+    /* Decide before SDL does: without a display SDL 2.26 falls back to its offscreen driver and
+     * would sit there with a window nobody sees (and libwayland prints its own complaint). */
+    const char *drv = getenv("SDL_VIDEODRIVER"), *x11 = getenv("DISPLAY"), *wl = getenv("WAYLAND_DISPLAY");
+    int explicit_driver = drv && *drv;
+    if (!explicit_driver && !(x11 && *x11) && !(wl && *wl)) {
+        fprintf(stderr, "warpscope: no display (DISPLAY and WAYLAND_DISPLAY are unset); without one use warpscope render ... -o out.png, warpscope stats or warpscope capture\n");
+        return 2;
+    }
+    if (SDL_Init(SDL_INIT_VIDEO) != 0 ||
+        (!explicit_driver && (!strcmp(SDL_GetCurrentVideoDriver(), "offscreen") || !strcmp(SDL_GetCurrentVideoDriver(), "dummy")))) {
+        fprintf(stderr, "warpscope: no display (%s); without one use warpscope render ... -o out.png, warpscope stats or warpscope capture\n",
+                SDL_WasInit(SDL_INIT_VIDEO) ? "only an offscreen video driver" : SDL_GetError());
+        SDL_Quit();
+        return 2;
+    }
+    app *A = calloc(1, sizeof *A);
+    int rc = 2;
+    SDL_Window *win = NULL;
+    canvas c = {0};
+    if (!A) { snprintf(err, sizeof err, "out of memory"); goto fail; }
+    if (app_init(A, o, err, sizeof err)) goto fail;
+    int ww, wh;
+    window_size(o, &ww, &wh);
+    win = SDL_CreateWindow("warpscope", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh, SDL_WINDOW_RESIZABLE);
+    if (!win) { snprintf(err, sizeof err, "cannot open a window: %s", SDL_GetError()); goto fail; }
+    int need_canvas = 1, dirty = 1;
+    unsigned shots = 0, fulls = 0, moves = A->s.motion_serial, exports = 0;
+    int scrubbing = 0; /* the left button went down on a timeline: dragging seeks */
+    Uint32 move_start = 0;
+    double t = 1.0;
+    const char *inj = o->keys;
+    Uint32 last_tick = SDL_GetTicks();
+    while (!A->s.quit) {
+        if (need_canvas) {
+            canvas_close(&c);
+            SDL_Surface *s = SDL_GetWindowSurface(win);
+            if (!s) { snprintf(err, sizeof err, "window surface: %s", SDL_GetError()); goto fail; }
+            if (canvas_open(&c, s, A->s.lang == LANG_ZH, err, sizeof err)) goto fail;
+            need_canvas = 0;
+            dirty = 1;
+        }
+        SDL_Event ev;
+        int timeout = t < 1.0 ? 15 : A->s.playing ? (int)(1000.0 / A->s.speed) : 500;
+        int got = inj && *inj ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, timeout);
+        if (!got && inj && *inj) { /* --keys: one injected key per turn of the loop */
+            size_t n = strcspn(inj, ",");
+            char name[32];
+            snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), inj);
+            inj += n + (inj[n] == ',');
+            SDL_Keycode k;
+            Uint16 mod;
+            if (keys_parse(name, &k, &mod)) {
+                A->s.status_id = STR_COUNT;
+                snprintf(A->s.status_text, sizeof A->s.status_text, "unknown key name \"%s\" in --keys", name);
+            } else {
+                action a = keys_action(&A->s, k, mod);
+                if (a.kind != ACT_NONE) session_apply(&A->s, &a);
+                if (A->L && learn_update(A->L, &A->s, err, sizeof err)) {
+                    A->s.status_id = STR_COUNT;
+                    snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
+                }
+            }
+            dirty = 1;
+        }
+        for (; got; got = SDL_PollEvent(&ev)) {
+            action a;
+            memset(&a, 0, sizeof a);
+            switch (ev.type) {
+            case SDL_QUIT: A->s.quit = 1; break;
+            case SDL_KEYDOWN: a = keys_action(&A->s, ev.key.keysym.sym, ev.key.keysym.mod); break;
+            case SDL_MOUSEMOTION:
+                if (scrubbing && (ev.motion.state & SDL_BUTTON_LMASK)) { /* dragging along the timeline */
+                    const dl_item *it = dl_hit_item(&c.l, ev.motion.x, ev.motion.y);
+                    if (it && session_timeline_seek(&A->s, it->hit, it->r.x, it->r.w, ev.motion.x, &a)) break;
+                }
+                a.kind = ACT_HOVER;
+                a.i = dl_hit(&c.l, ev.motion.x, ev.motion.y);
+                a.x = ev.motion.x;
+                a.y = ev.motion.y;
+                break;
+            case SDL_MOUSEBUTTONUP: scrubbing = 0; break;
+            case SDL_MOUSEBUTTONDOWN: {
+                const dl_item *hit_item = dl_hit_item(&c.l, ev.button.x, ev.button.y);
+                uint32_t hit = hit_item ? hit_item->hit : 0;
+                if (HIT_KIND(hit) == HIT_TIMELINE) { scrubbing = session_timeline_seek(&A->s, hit, hit_item->r.x, hit_item->r.w, ev.button.x, &a); break; }
+                if (A->s.lesson.active && A->s.lesson.ask >= ASK_LANES && A->s.lesson.ask <= ASK_CELLS && hit) { a.kind = ACT_PICK; a.i = hit; }
+                else if (HIT_KIND(hit) == HIT_CELL) { a.kind = ACT_SELECT; a.i = HIT_INDEX(hit); a.pane = HIT_PANE(hit); }
+                else if (session_grid_click(&A->s, hit, &a)) {} /* a block or a pass of the grid view */
+                break;
+            }
+            case SDL_WINDOWEVENT:
+                if (ev.window.event == SDL_WINDOWEVENT_SIZE_CHANGED || ev.window.event == SDL_WINDOWEVENT_RESIZED) need_canvas = 1;
+                if (ev.window.event == SDL_WINDOWEVENT_LEAVE) { a.kind = ACT_HOVER; a.x = a.y = -1; }
+                dirty = 1;
+                break;
+            default: break;
+            }
+            if (a.kind != ACT_NONE) { session_apply(&A->s, &a); dirty = 1; }
+            if (A->L && learn_update(A->L, &A->s, err, sizeof err)) { /* a lesson's trouble goes to the status line */
+                A->s.status_id = STR_COUNT;
+                snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
+            }
+        }
+        if (A->s.playing && SDL_GetTicks() - last_tick >= (Uint32)(1000.0 / A->s.speed)) {
+            last_tick = SDL_GetTicks();
+            apply(A, ACT_TICK, 0, NULL);
+            dirty = 1;
+        }
+        if (A->s.fullscreen_requests != fulls) {
+            fulls = A->s.fullscreen_requests;
+            Uint32 fs = SDL_GetWindowFlags(win) & SDL_WINDOW_FULLSCREEN_DESKTOP;
+            SDL_SetWindowFullscreen(win, fs ? 0 : SDL_WINDOW_FULLSCREEN_DESKTOP);
+            need_canvas = 1;
+        }
+        if (need_canvas) continue;
+        /* motion: a move's clock starts when the session says one started */
+        if (A->s.motion_serial != moves) { moves = A->s.motion_serial; move_start = SDL_GetTicks(); t = 0.0; }
+        if (t < 1.0) {
+            t = A->s.no_motion ? 1.0 : (SDL_GetTicks() - move_start) / (1000.0 * panels_motion_seconds(A->s.playing ? A->s.speed : 0));
+            dirty = 1;
+        }
+        if (dirty) {
+            if (canvas_draw(&c, A, t)) { snprintf(err, sizeof err, "out of memory while drawing"); goto fail; }
+            SDL_UpdateWindowSurface(win);
+            dirty = 0;
+        }
+        if (A->s.screenshot_requests != shots) {
+            shots = A->s.screenshot_requests;
+            char path[128];
+            snprintf(path, sizeof path, "warpscope-%s-step%zu.png", A->s.pane[0].loaded ? A->s.pane[0].t.prov.version : "bench", A->s.pane[0].step);
+            A->s.status_id = STR_COUNT;
+            if (save_png(c.surface, path, err, sizeof err)) snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
+            else { A->s.status_id = STR_SAVED; snprintf(A->s.status_text, sizeof A->s.status_text, "%s", path); }
+            A->s.generation++;
+            dirty = 1;
+        }
+        if (A->s.export_requests != exports) { exports = window_export(A, c.surface->w, c.surface->h); dirty = 1; }
+    }
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "warpscope: %s\n", err);
+done:
+    canvas_close(&c);
+    if (win) SDL_DestroyWindow(win);
+    if (A) app_free(A);
+    free(A);
+    TTF_Quit();
+    SDL_Quit();
+    return rc;
+}
+
+/* ---- perf draw ---- */
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+int viewer_perf_draw(void)
+{
+    char err[512];
+    viewer_opts o;
+    memset(&o, 0, sizeof o);
+    o.cap.version = "v0";
+    o.cap.block = 1024;
+    o.event = o.phase = o.step = -1;
+    app *A = calloc(1, sizeof *A);
+    SDL_Surface *s = NULL;
+    canvas c = {0};
+    int rc = 2;
+    if (!A) { snprintf(err, sizeof err, "out of memory"); goto fail; }
+    if (app_init(A, &o, err, sizeof err)) goto fail;
+    s = SDL_CreateRGBSurfaceWithFormat(0, 1920, 1080, 32, SDL_PIXELFORMAT_RGB888);
+    if (!s) { snprintf(err, sizeof err, "%s", SDL_GetError()); goto fail; }
+    if (canvas_open(&c, s, 0, err, sizeof err)) goto fail;
+    /* a tooltip too, as under a hovering mouse over the lanes */
+    action hover = {.kind = ACT_HOVER, .i = HIT_CODE(HIT_LANE, 0, 700), .x = 1500, .y = 600};
+    session_apply(&A->s, &hover);
+    size_t nsteps = A->s.pane[0].m.nsteps, n = 0;
+    enum { MOTION_FRAMES = 8 }; /* frames of each move, t = 0 .. 1 */
+    double total = 0, worst = 0, worst_after_first = 0, part[3] = {0, 0, 0};
+    apply(A, ACT_FIRST, 0, NULL);
+    for (size_t i = 0; i < nsteps * MOTION_FRAMES; i++, n++) {
+        double tm = (double)(i % MOTION_FRAMES) / (MOTION_FRAMES - 1);
+        if (i % MOTION_FRAMES == 0 && i) apply(A, ACT_STEP, 1, NULL);
+        double t0 = now_ms();
+        /* canvas_draw, in its three parts, timed each */
+        if (scene_update(&A->sc, &A->s, sources_find)) { snprintf(err, sizeof err, "out of memory while drawing"); goto fail; }
+        double t1 = now_ms();
+        panels_draw(&A->sc, &c.l, 1920, 1080, panels_px(1080, A->s.scale, A->s.presenter), tm);
+        double t2 = now_ms();
+        rsdl_execute(c.x, &c.l);
+        SDL_RenderPresent(c.r);
+        double t3 = now_ms(), dt = t3 - t0;
+        part[0] += t1 - t0;
+        part[1] += t2 - t1;
+        part[2] += t3 - t2;
+        total += dt;
+        if (dt > worst) worst = dt;
+        if (i && dt > worst_after_first) worst_after_first = dt;
+    }
+    const view_model *pm = &A->s.pane[0].m;
+    printf("drawing %s, a block of %u threads (%u warps, %zu shared words), at %dx%d with the software renderer\n", pm->t->prov.version,
+           pm->threads, pm->nwarps, pm->nwords, s->w, s->h);
+    printf("%zu frames (every step, %d frames of motion each): mean %.2f ms, worst %.2f ms (first frame: glyph cache), worst after the first %.2f ms; target: mean at most 8 ms, none over 16 ms after the first -> %s\n",
+           n, MOTION_FRAMES, total / (double)n, worst, worst_after_first, total / (double)n <= 8.0 && worst_after_first <= 16.0 ? "met" : "MISSED");
+    printf("mean per part: scene %.2f ms, panels to draw list %.2f ms (%zu items), executing the list %.2f ms\n", part[0] / (double)n,
+           part[1] / (double)n, c.l.n, part[2] / (double)n);
+    fflush(stdout);
+    rc = 0;
+    goto done;
+fail:
+    fprintf(stderr, "warpscope: %s\n", err);
+done:
+    canvas_close(&c);
+    if (s) SDL_FreeSurface(s);
+    if (A) app_free(A);
+    free(A);
+    TTF_Quit();
+    return rc;
+}
+
+/* ---- export: warpscope export, E in the window, perf export ----
+ *
+ * The frames are the viewer's own: the session steps through the range by actions, the scene is
+ * derived, the panels draw the move into each step at t = k/M, and the writer (export.h) stores
+ * them. A step lasts 1/speed seconds: its move (panels_motion_seconds) and then a hold. */
+
+#include <math.h>
+
+#include "app/export/export.h"
+
+typedef struct xrun {
+    const export_opts *eo;
+    export_format fmt;
+    int w, h, px;
+    double fps, speed;
+    unsigned per_step, move; /* frame times of a step, frames of its move */
+    app *A;
+    canvas c;
+    SDL_Surface *surf;
+    export_writer *wr;
+    long from, to;
+    double t_draw, t_write;
+} xrun;
+
+static double xnow(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int xdraw(xrun *X, double t, char *err, size_t errlen)
+{
+    double t0 = xnow();
+    app *A = X->A;
+    if (scene_update(&A->sc, &A->s, sources_find)) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
+    panels_draw(&A->sc, &X->c.l, X->w, X->h, X->px, t);
+    rsdl_execute(X->c.x, &X->c.l);
+    SDL_RenderPresent(X->c.r);
+    X->t_draw += xnow() - t0;
+    if (X->c.l.failed) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
+    return 0;
+}
+
+static export_image ximage(const xrun *X)
+{
+    return (export_image){X->surf->pixels, X->surf->w, X->surf->h, X->surf->pitch};
+}
+
+/* The frames of the current step: the move from the step before (when moving) and the hold, for
+ * `frames` frame times in all. sample: only show the writer the colours (the GIF's palette). */
+static int xstep(xrun *X, int moving, unsigned frames, int sample, char *err, size_t errlen)
+{
+    unsigned m = moving && !X->eo->no_motion ? X->move : 0;
+    if (m > frames) m = frames;
+    if (sample) { /* the still, and the middle of the move where colours are mixed */
+        if (m && (xdraw(X, 0.5, err, errlen) || export_sample(X->wr, ximage(X), err, errlen))) return -1;
+        return xdraw(X, 1.0, err, errlen) || export_sample(X->wr, ximage(X), err, errlen) ? -1 : 0;
+    }
+    for (unsigned k = m ? 1 : 0; k <= m; k++) {
+        if (xdraw(X, m ? (double)k / m : 1.0, err, errlen)) return -1;
+        double t0 = xnow();
+        int rc = export_frame(X->wr, ximage(X), k == m ? frames - (m ? m - 1 : 0) : 1, err, errlen);
+        X->t_write += xnow() - t0;
+        if (rc) return -1;
+    }
+    return 0;
+}
+
+/* Pane 0 at step s the way the viewer gets there: alone, a seek; in compare, from the first step
+ * one step at a time, so the second pane is aligned operation by operation as Right aligns it. */
+static void xseek(app *A, long s)
+{
+    if (!A->s.compare) { apply(A, ACT_SEEK_STEP, s, NULL); return; }
+    apply(A, ACT_FIRST, 0, NULL);
+    for (long i = 0; i < s; i++) apply(A, ACT_STEP, 1, NULL);
+}
+
+static int xplay_range(xrun *X, int sample, char *err, size_t errlen)
+{
+    xseek(X->A, X->from);
+    if (xstep(X, 0, X->per_step, sample, err, errlen)) return -1;
+    for (long s = X->from + 1; s <= X->to; s++) {
+        apply(X->A, ACT_STEP, 1, NULL);
+        if (xstep(X, 1, X->per_step, sample, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+/* ---- a lesson's steps, as the lesson window shows them (learn.c drives the session) ---- */
+
+/* How long a lesson step stays up: time to read its narration and question (about 15 letters a
+ * second in English, 6 characters in Chinese), at least 3 s, at most 20 s. */
+static unsigned xreading_frames(const xrun *X)
+{
+    const session_lesson *L = &X->A->s.lesson;
+    size_t n = 0;
+    for (const char *p = L->say; *p;) { dl_utf8_next(&p); n++; }
+    for (const char *p = L->prompt; *p;) { dl_utf8_next(&p); n++; }
+    double sec = (double)n / (X->A->s.lang == LANG_ZH ? 6.0 : 15.0);
+    if (sec < 3) sec = 3;
+    if (sec > 20) sec = 20;
+    return (unsigned)lround(sec * X->fps);
+}
+
+static int xplay_lesson(xrun *X, int sample, char *err, size_t errlen)
+{
+    app *A = X->A;
+    while (A->s.lesson.index > 0) { /* back to the first step (the sample pass left it at the end) */
+        apply(A, ACT_LESSON, -1, NULL);
+        if (learn_update(A->L, &A->s, err, errlen)) return -1;
+    }
+    for (size_t i = 0; i < A->s.lesson.count; i++) {
+        if (i) {
+            apply(A, ACT_LESSON, 1, NULL);
+            if (learn_update(A->L, &A->s, err, errlen)) return -1;
+        }
+        /* the lesson window jumps from step to step: one still each */
+        if (xstep(X, 0, xreading_frames(X), sample, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+/* ---- the export ---- */
+
+/* The step range of pane 0 from the options; 0, or -1 with err. */
+static int xrange(xrun *X, char *err, size_t errlen)
+{
+    const export_opts *eo = X->eo;
+    app *A = X->A;
+    const view_model *m = &A->s.pane[0].m;
+    if (!A->s.pane[0].loaded || !m->nsteps) { snprintf(err, errlen, "the trace has no steps to export"); return -1; }
+    long last = (long)m->nsteps - 1;
+    const viewer_opts *o = &eo->v;
+    if (o->event >= 0 || o->step >= 0 || (o->phase >= 0 && X->fmt == EXPORT_SVG)) {
+        /* one step, found as warpscope render finds it */
+        if (seek_options(A, o, err, errlen)) return -1;
+        X->from = X->to = (long)A->s.pane[0].step;
+        return 0;
+    }
+    if (o->phase >= 0) {
+        if ((unsigned long)o->phase >= m->nphases) { snprintf(err, errlen, "--phase %ld: the trace has phases 0 to %u", o->phase, m->nphases - 1); return -1; }
+        X->from = view_phase_first(m, (unsigned)o->phase);
+        X->to = view_phase_last(m, (unsigned)o->phase);
+        return 0;
+    }
+    if (eo->from > last || eo->to > last) {
+        snprintf(err, errlen, "--%s %ld: the trace has steps 0 to %ld", eo->from > last ? "from" : "to", eo->from > last ? eo->from : eo->to, last);
+        return -1;
+    }
+    if (X->fmt == EXPORT_SVG) {
+        if (eo->from >= 0 && eo->to >= 0 && eo->from != eo->to) { snprintf(err, errlen, "an SVG holds one step: give --step S (or --from S alone), or export a .gif"); return -1; }
+        long s = eo->from >= 0 ? eo->from : eo->to >= 0 ? eo->to : (long)A->s.pane[0].step;
+        X->from = X->to = s;
+        return 0;
+    }
+    X->from = eo->from >= 0 ? eo->from : 0;
+    X->to = eo->to >= 0 ? eo->to : last;
+    if (X->from > X->to) { snprintf(err, errlen, "--from %ld is after --to %ld", X->from, X->to); return -1; }
+    return 0;
+}
+
+static int xascent(void *ctx, dl_font f, int px) { return rsdl_ascent(ctx, f, px); }
+
+static void xclose(xrun *X)
+{
+    if (X->wr) export_abort(X->wr);
+    X->wr = NULL;
+    canvas_close(&X->c);
+    if (X->surf) SDL_FreeSurface(X->surf);
+    X->surf = NULL;
+    if (X->A) app_free(X->A);
+    free(X->A);
+    X->A = NULL;
+}
+
+/* Runs an export; 0 with a summary, or -1 with err. Prints nothing (the window shows the result). */
+static int xrun_export(xrun *X, const export_opts *eo, export_stats *st, char *summary, size_t slen, char *err, size_t errlen)
+{
+    memset(X, 0, sizeof *X);
+    memset(st, 0, sizeof *st);
+    X->eo = eo;
+    if (!eo->out) { snprintf(err, errlen, "export needs -o OUT (.gif, .mp4, .webm, .svg or a folder)"); return -1; }
+    if (export_format_of(eo->out, &X->fmt, err, errlen) || export_check_tools(X->fmt, err, errlen)) return -1;
+    if (eo->lesson && X->fmt == EXPORT_SVG) { snprintf(err, errlen, "--lesson exports an animation (.gif, .mp4, .webm or a folder), not one SVG"); return -1; }
+    X->w = eo->v.width ? eo->v.width : EXPORT_WIDTH_DEFAULT;
+    X->h = eo->v.height ? eo->v.height : EXPORT_HEIGHT_DEFAULT;
+    export_fit_size(X->fmt, &X->w, &X->h);
+    X->fps = eo->fps > 0 ? eo->fps : EXPORT_FPS_DEFAULT;
+    X->speed = eo->speed > 0 ? eo->speed : 1.0;
+    X->per_step = (unsigned)lround(X->fps / X->speed);
+    if (X->per_step < 1) X->per_step = 1;
+    X->move = (unsigned)lround(panels_motion_seconds(X->speed) * X->fps);
+    if (X->move < 1) X->move = 1;
+    X->A = calloc(1, sizeof *X->A);
+    if (!X->A) { snprintf(err, errlen, "out of memory"); return -1; }
+    viewer_opts vo = eo->v;
+    if (eo->lesson) {
+        vo.learn = eo->lesson; /* an id ("03") or a file */
+        vo.out = eo->out;      /* headless: the user's lesson progress is neither read nor written */
+    }
+    if (app_init(X->A, &vo, err, errlen)) return -1;
+    if (eo->lesson && !X->A->s.lesson.active) { snprintf(err, errlen, "%s: no lesson opened", eo->lesson); return -1; }
+    X->A->s.speed = X->speed;
+    X->A->s.playing = export_is_animated(X->fmt); /* the footer says what an animation is: playing, at this speed */
+    X->px = panels_px(X->h, X->A->s.scale, X->A->s.presenter);
+    if (!eo->lesson && xrange(X, err, errlen)) return -1;
+    X->surf = SDL_CreateRGBSurfaceWithFormat(0, X->w, X->h, 32, SDL_PIXELFORMAT_RGB888);
+    if (!X->surf) { snprintf(err, errlen, "cannot make a %dx%d surface: %s", X->w, X->h, SDL_GetError()); return -1; }
+    if (canvas_open(&X->c, X->surf, X->A->s.lang == LANG_ZH, err, errlen)) return -1;
+    if (X->fmt == EXPORT_SVG) {
+        if (eo->from >= 0 || eo->to >= 0) xseek(X->A, X->from);
+        if (xdraw(X, 1.0, err, errlen) || export_svg(eo->out, &X->c.l, X->w, X->h, X->c.x, xascent, err, errlen)) return -1;
+        snprintf(summary, slen, "step %zu as SVG, %dx%d, %zu items -> %s", X->A->s.pane[0].step, X->w, X->h, X->c.l.n, eo->out);
+        st->frames_in = st->frames_out = 1;
+        return 0;
+    }
+    X->wr = export_open(X->fmt, eo->out, X->w, X->h, X->fps, err, errlen);
+    if (!X->wr) return -1;
+    int (*play)(xrun *, int, char *, size_t) = eo->lesson ? xplay_lesson : xplay_range;
+    if (export_wants_samples(X->wr) && play(X, 1, err, errlen)) return -1;
+    if (play(X, 0, err, errlen)) return -1;
+    export_writer *wr = X->wr;
+    X->wr = NULL;
+    if (export_close(wr, st, err, errlen)) return -1;
+    if (eo->lesson)
+        snprintf(summary, slen, "lesson \"%s\", %zu steps, %s, %dx%d at %g fps: %zu frames -> %s", X->A->s.lesson.title, X->A->s.lesson.count,
+                 export_format_name(X->fmt), X->w, X->h, X->fps, st->frames_out, eo->out);
+    else
+        snprintf(summary, slen, "steps %ld to %ld, %s, %dx%d at %g fps: %zu frames -> %s", X->from, X->to, export_format_name(X->fmt), X->w,
+                 X->h, X->fps, st->frames_out, eo->out);
+    return 0;
+}
+
+int viewer_export(const export_opts *eo)
+{
+    char err[1600], summary[600];
+    xrun *X = calloc(1, sizeof *X);
+    if (!X) { fprintf(stderr, "warpscope: out of memory\n"); return 2; }
+    export_stats st;
+    int rc = xrun_export(X, eo, &st, summary, sizeof summary, err, sizeof err);
+    xclose(X);
+    free(X);
+    TTF_Quit();
+    if (rc) { fprintf(stderr, "warpscope: %s\n", err); return 2; }
+    fprintf(stderr, "warpscope: %s\n", summary);
+    return 0;
+}
+
+/* E in the window: the steps from where recording started to here, as a GIF in the current
+ * folder, the size of the window. The result goes to the status line. */
+static unsigned window_export(app *A, int w, int h)
+{
+    session *s = &A->s;
+    if (A->L) { /* a lesson's panes are its own (its pass, its block): it exports whole */
+        s->status_id = STR_COUNT;
+        snprintf(s->status_text, sizeof s->status_text, "E records the viewer's steps; a lesson exports whole: warpscope export --lesson ID -o out.gif");
+        s->generation++;
+        return s->export_requests;
+    }
+    export_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.v = A->o;
+    eo.v.event = eo.v.phase = eo.v.step = -1;
+    eo.v.keys = NULL;
+    eo.v.frames = eo.v.out = NULL;
+    eo.v.width = w & ~1;
+    eo.v.height = h & ~1;
+    eo.v.theme = s->theme_index ? "dark" : "light";
+    eo.v.lang = str_lang_code(s->lang);
+    eo.v.scale = s->scale;
+    eo.v.presenter = s->presenter;
+    eo.v.fine = 0;
+    eo.v.actions = s->fine ? "fine" : NULL;
+    eo.v.learn = NULL;
+    const session_pane *p0 = &s->pane[0];
+    if (!eo.v.file) { /* what pane 0 holds, as it was captured */
+        const trace_provenance *pv = &p0->t.prov;
+        eo.v.cap = (capture_desc){.version = pv->version, .block = pv->block, .n = pv->n, .data = pv->data, .seed = pv->seed,
+                                  .seed_set = 1, .ept = pv->elems_per_thread, .blocks_traced = pv->blocks_traced};
+    }
+    eo.v.compare = s->compare ? s->pane[1].t.prov.version : NULL;
+    long a = s->record_from, b = (long)p0->step;
+    eo.from = a < b ? a : b;
+    eo.to = a < b ? b : a;
+    eo.speed = s->speed;
+    eo.no_motion = s->no_motion;
+    char out[128], err[1600], summary[600];
+    snprintf(out, sizeof out, "warpscope-%s%s%s-steps%ld-%ld.gif", p0->t.prov.version, s->compare ? "-vs-" : "",
+             s->compare ? s->pane[1].t.prov.version : "", eo.from, eo.to);
+    eo.out = out;
+    xrun *X = calloc(1, sizeof *X);
+    export_stats st;
+    int rc = X ? xrun_export(X, &eo, &st, summary, sizeof summary, err, sizeof err) : -1;
+    if (!X) snprintf(err, sizeof err, "out of memory");
+    if (X) xclose(X);
+    free(X);
+    if (rc) { s->status_id = STR_COUNT; snprintf(s->status_text, sizeof s->status_text, "%.*s", (int)sizeof s->status_text - 1, err); }
+    else { s->status_id = STR_SAVED; snprintf(s->status_text, sizeof s->status_text, "%s", out); }
+    s->generation++;
+    return s->export_requests;
+}
+
+/* ---- perf export ---- */
+
+int viewer_perf_export(void)
+{
+    char dir[] = "/tmp/warpscope-perf-XXXXXX", out[64], err[1600], summary[600];
+    if (!mkdtemp(dir)) { fprintf(stderr, "warpscope: cannot make a temporary folder: %s\n", strerror(errno)); return 2; }
+    snprintf(out, sizeof out, "%s/v1-vs-v2.gif", dir);
+    export_opts eo;
+    memset(&eo, 0, sizeof eo);
+    eo.v.cap.version = "v1";
+    eo.v.compare = "v2";
+    eo.v.event = eo.v.phase = eo.v.step = -1;
+    eo.v.width = 1280;
+    eo.v.height = 720;
+    eo.from = 0;
+    eo.to = 29;
+    eo.fps = 15;
+    eo.out = out;
+    xrun *X = calloc(1, sizeof *X);
+    export_stats st;
+    double t0 = xnow();
+    clock_t c0 = clock(); /* CPU time too: on a loaded machine the wall time says more about the others */
+    int rc = X ? xrun_export(X, &eo, &st, summary, sizeof summary, err, sizeof err) : -1;
+    double secs = xnow() - t0, cpu = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    if (!X) snprintf(err, sizeof err, "out of memory");
+    double draw = X ? X->t_draw : 0, write = X ? X->t_write : 0;
+    if (X) xclose(X);
+    free(X);
+    unlink(out);
+    rmdir(dir);
+    TTF_Quit();
+    if (rc) { fprintf(stderr, "warpscope: %s\n", err); return 2; }
+    double load[3] = {0, 0, 0};
+    int nl = getloadavg(load, 3);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    double mb = (double)st.bytes / 1e6;
+    printf("export: %s beside %s (the emulator, the versions' default block), steps %ld to %ld, %dx%d, %g fps, GIF\n", eo.v.cap.version,
+           eo.v.compare, (long)eo.from, (long)eo.to, eo.v.width, eo.v.height, (double)eo.fps);
+    printf("%zu frames given to the writer (%zu stored after merging unchanged ones), %d palette colours\n", st.frames_in, st.frames_out, st.colours);
+    printf("time %.2f s, CPU %.2f s (drawing %.2f s with the palette's sample frames, writing the GIF %.2f s, the rest capture and palette); size %.2f MB\n",
+           secs, cpu, draw, write, mb);
+    printf("target: at most 10 s and 5 MB -> %s\n", secs <= 10.0 && mb <= 5.0 ? "met" : "MISSED");
+    if (nl == 3) printf("machine: %ld CPUs, load average %.2f %.2f %.2f\n", cpus, load[0], load[1], load[2]);
+    return 0;
+}

@@ -1,0 +1,38 @@
+/* viewer: the window (warpscope, warpscope view), headless rendering (warpscope render) and the
+ * drawing benchmark (warpscope perf draw): input becomes actions, actions change the session,
+ * the scene is derived from it, the panels make a draw list, and an executor draws the list.
+ * Returns process exit codes; prints its own errors. */
+#ifndef WARPSCOPE_VIEWER_H
+#define WARPSCOPE_VIEWER_H
+
+#include "trace/capture/capture.h"
+
+typedef struct viewer_opts {
+    capture_desc cap;        /* what to capture, when no file is given */
+    const char *file;        /* a saved trace */
+    const char *backend;     /* cpu (default), gpu or auto */
+    const char *compare;     /* second version, or NULL */
+    const char *theme;       /* "light" or "dark" */
+    const char *lang;        /* "en" or "zh" */
+    const char *bench;       /* results file for the benchmark view */
+    const char *keys;        /* key names to inject, comma separated (tests, demos) */
+    const char *actions;     /* actions to apply, comma separated ("step:1,version:v2,compare:next") */
+    const char *learn;       /* a lesson to take ("" for the menu of lessons), or NULL */
+    const char *lesson_dir;  /* where the lessons are */
+    const char *out, *frames;
+    long event, phase, step; /* -1: not given */
+    unsigned pass, block_index; /* the traced block shown (--pass, --block-index) */
+    int width, height, fine, presenter;
+    double scale;            /* 0: 1 */
+} viewer_opts;
+
+int viewer_window(const viewer_opts *o);
+int viewer_render(const viewer_opts *o);
+int viewer_perf_draw(void);
+
+/* warpscope export (export.h has the options) and its benchmark, warpscope perf export. */
+typedef struct export_opts export_opts;
+int viewer_export(const export_opts *o);
+int viewer_perf_export(void);
+
+#endif

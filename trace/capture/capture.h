@@ -1,0 +1,86 @@
+/* capture: runs a version's whole launch plan in the emulator and records the trace.
+ * Also the input data patterns and the double-precision reference every result is checked with. */
+#ifndef WARPSCOPE_CAPTURE_H
+#define WARPSCOPE_CAPTURE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/capture/emu.h"
+#include "trace/ladder.h"
+#include "trace/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Zero fields take defaults: block 256 (or the version's nearest), n = one block's worth
+ * (block * elements per thread), data "random-int", seed 1, the version's elements per thread,
+ * 1 traced block per pass. */
+typedef struct capture_desc {
+    const char *version;
+    unsigned block;
+    uint64_t n;
+    const char *data;
+    uint64_t seed;
+    int seed_set;          /* seed 0 is a valid seed: say it was given */
+    unsigned ept;
+    unsigned blocks_traced;
+    /* the emulator only (schedule.h, race.h): */
+    const char *schedule;   /* lockstep (default), its:SEED, lanes-up, lanes-down, adversarial */
+    const char *warp_order; /* in-order (default), reversed, seeded:SEED */
+    unsigned drop_barrier;  /* break-it: leave out the __syncthreads at this source line (0: none) */
+    unsigned drop_syncwarp; /* break-it: leave out the __syncwarp at this source line */
+    int no_race_check;      /* 1: skip the race detector (the trace then holds no hazards) */
+    unsigned workers;      /* emulator threads; 0: one per available core (the trace is the same) */
+    volatile int *cancel;  /* when it becomes nonzero (a signal handler), the capture stops: "interrupted" */
+    /* called on the calling thread as blocks finish (emulator), with blocks done of all passes */
+    void (*progress)(void *user, uint64_t blocks_done, uint64_t blocks_total);
+    void *progress_user;
+    emu *emu;              /* an emulator to run on, kept by the caller between captures so that its
+                              fibers' stacks stay mapped (a fresh one pays a page fault per thread);
+                              NULL: a fresh one for this capture */
+} capture_desc;
+
+extern const char *const capture_patterns[]; /* NULL-terminated: ones, ramp, random-int, random-float */
+
+/* Where the kernels run: the emulator, or a GPU (capture_gpu.cu). Buffers are numbered as the
+ * trace's buffers are: 0 the input, then the launch plan's outputs. */
+typedef struct capture_backend {
+    void *ctx;
+    void (*describe)(void *ctx, trace_provenance *p); /* backend, device, toolkit, driver */
+    /* bytes of buffer id, filled from init (NULL: zeros) */
+    int (*alloc)(void *ctx, int id, size_t bytes, const void *init);
+    int (*launch)(void *ctx, const ladder_version *v, const emu_kernel_args *args, unsigned pass, unsigned grid,
+                  unsigned block, unsigned blocks_traced, trace *t);
+    int (*read)(void *ctx, int id, size_t offset, void *dst, size_t bytes);
+    const char *(*error)(void *ctx);
+    void (*plan)(void *ctx, uint64_t total_blocks); /* optional: the blocks of every pass, before the first */
+} capture_backend;
+
+/* 0, or -1 with a message naming what was wrong. t must be initialised; on success it holds the
+ * trace (with provenance, result and reference). */
+int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char *err, size_t errlen);
+/* On the emulator, with d's schedule and break-it switches; the race detector's hazards go into
+ * t->hazards. A dropped line where no barrier ran is an error. */
+int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen);
+/* On the GPU (a CUDA build with a device); -1 with "no CUDA device: ..." and the like otherwise. */
+int capture_gpu(const capture_desc *d, trace *t, char *err, size_t errlen);
+/* The NVIDIA driver's version and the CUDA driver API's, e.g. "580.159.04, CUDA 13.0" (CUDA builds). */
+void capture_gpu_driver(char *buf, size_t len);
+/* backend "cpu", "gpu" or "auto" (the GPU when the build has CUDA and a device is present,
+ * otherwise the emulator; *note says which and why). */
+int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen);
+
+/* The emulator's entry point of a version's kernel (kernels_emu.c); NULL if it has none. */
+emu_kernel_fn capture_emu_kernel(const ladder_version *v);
+
+int capture_fill(const char *pattern, uint64_t seed, float *x, uint64_t n); /* -1: unknown pattern */
+double capture_reference(const float *x, uint64_t n);
+/* |result - reference| allowed for a float tree sum of n terms: (ceil(log2 n) + 2) * 2^-24 * sum|x|. */
+double capture_tolerance(const float *x, uint64_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

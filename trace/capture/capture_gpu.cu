@@ -1,0 +1,185 @@
+// capture on a GPU: the same launch plan and buffers as the emulator (capture_run), with the
+// kernels built traced by nvcc (WS_GPU_TRACE in kernels/ws_cuda.h). Each launch gets a bounded
+// event buffer; a launch that asks for more slots than it holds is reported, not truncated.
+#include <cuda_runtime.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#include "trace/capture/capture.h"
+#include "versions.h"
+#include "ws_cuda.h"
+
+#define WS_X_DECLARE(id) void ws_trace_launch_##id(unsigned, unsigned, const ws_args &, const ws_gpu_ctx &, cudaStream_t);
+WS_VERSIONS(WS_X_DECLARE)
+#undef WS_X_DECLARE
+
+typedef void (*trace_launch_fn)(unsigned, unsigned, const ws_args &, const ws_gpu_ctx &, cudaStream_t);
+static const struct {
+    const char *id;
+    trace_launch_fn fn;
+} launchers[] = {
+#define WS_X_ENTRY(id) {#id, ws_trace_launch_##id},
+    WS_VERSIONS(WS_X_ENTRY)
+#undef WS_X_ENTRY
+};
+
+// events one launch may record; about 800 bytes each
+static const unsigned long long GPU_CAPACITY = 1u << 16;
+
+namespace {
+struct gpu_ctx {
+    std::vector<void *> bufs;
+    std::vector<size_t> bytes;
+    ws_gpu_event *events = nullptr;
+    unsigned long long *count = nullptr;
+    char err[512] = "";
+    cudaDeviceProp prop;
+};
+}
+
+static bool ck(gpu_ctx *x, cudaError_t e, const char *what)
+{
+    if (e == cudaSuccess) return true;
+    snprintf(x->err, sizeof x->err, "%s: %s", what, cudaGetErrorString(e));
+    return false;
+}
+
+extern "C" void capture_gpu_driver(char *buf, size_t len)
+{
+    int dv = 0;
+    cudaDriverGetVersion(&dv);
+    char kernel_driver[64] = "";
+    // "NVRM version: NVIDIA UNIX ... Kernel Module [for x86_64]  580.159.04  ...": the first token
+    // that starts with a digit and has a dot is the driver's version
+    FILE *f = fopen("/proc/driver/nvidia/version", "r");
+    if (f) {
+        char line[256];
+        if (fgets(line, sizeof line, f))
+            for (char *tok = strtok(line, " \t\n"); tok; tok = strtok(nullptr, " \t\n"))
+                if (tok[0] >= '0' && tok[0] <= '9' && strchr(tok, '.')) {
+                    snprintf(kernel_driver, sizeof kernel_driver, "%s", tok);
+                    break;
+                }
+        fclose(f);
+    }
+    snprintf(buf, len, "%s%sCUDA %d.%d", kernel_driver, *kernel_driver ? ", " : "", dv / 1000, dv % 1000 / 10);
+}
+
+static void gpu_describe(void *c, trace_provenance *p)
+{
+    gpu_ctx *x = (gpu_ctx *)c;
+    snprintf(p->backend, sizeof p->backend, "gpu");
+    snprintf(p->device, sizeof p->device, "%.*s", (int)sizeof p->device - 1, x->prop.name); /* names are short; cut, never overrun */
+    snprintf(p->toolkit, sizeof p->toolkit, "nvcc, CUDA %d.%d, sm_%d%d", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10,
+             x->prop.major, x->prop.minor);
+    capture_gpu_driver(p->driver, sizeof p->driver);
+}
+
+static int gpu_alloc(void *c, int id, size_t bytes, const void *init)
+{
+    gpu_ctx *x = (gpu_ctx *)c;
+    if ((size_t)id >= x->bufs.size()) { x->bufs.resize((size_t)id + 1, nullptr); x->bytes.resize((size_t)id + 1, 0); }
+    if (!ck(x, cudaMalloc(&x->bufs[(size_t)id], bytes), "cudaMalloc")) return -1;
+    x->bytes[(size_t)id] = bytes;
+    cudaError_t e = init ? cudaMemcpy(x->bufs[(size_t)id], init, bytes, cudaMemcpyHostToDevice) : cudaMemset(x->bufs[(size_t)id], 0, bytes);
+    return ck(x, e, "copying the input to the GPU") ? 0 : -1;
+}
+
+static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *args, unsigned pass, unsigned grid,
+                      unsigned block, unsigned traced, trace *t)
+{
+    gpu_ctx *x = (gpu_ctx *)c;
+    trace_launch_fn fn = nullptr;
+    for (const auto &l : launchers)
+        if (ladder_symbol_is(l.id, v->id)) fn = l.fn;
+    if (!fn) { snprintf(x->err, sizeof x->err, "no traced GPU kernel for %s", v->id); return -1; }
+    unsigned traced_blocks = traced < grid ? traced : grid;
+    unsigned *phase = nullptr;
+    if (!x->events && (!ck(x, cudaMalloc(&x->events, GPU_CAPACITY * sizeof(ws_gpu_event)), "cudaMalloc (trace buffer)") ||
+                       !ck(x, cudaMalloc(&x->count, sizeof *x->count), "cudaMalloc")))
+        return -1;
+    if (!ck(x, cudaMalloc(&phase, (size_t)traced_blocks * block * sizeof *phase + 4), "cudaMalloc")) return -1;
+    cudaMemset(phase, 0, (size_t)traced_blocks * block * sizeof *phase + 4);
+    cudaMemset(x->count, 0, sizeof *x->count);
+    ws_gpu_ctx ctx = {x->events, x->count, GPU_CAPACITY, phase, traced_blocks};
+    auto buf = [&](int id) { return id >= 0 ? x->bufs[(size_t)id] : nullptr; };
+    ws_args a = {global_ptr<const float>((const float *)buf(args->in_buf), args->in_buf),
+                 global_ptr<float>((float *)buf(args->out_buf), args->out_buf),
+                 global_ptr<unsigned>((unsigned *)buf(args->counter_buf), args->counter_buf), args->n, args->stride};
+    fn(grid, block, a, ctx, 0);
+    bool ok = ck(x, cudaGetLastError(), "kernel launch") && ck(x, cudaDeviceSynchronize(), "kernel");
+    cudaFree(phase);
+    if (!ok) return -1;
+    unsigned long long n = 0;
+    if (!ck(x, cudaMemcpy(&n, x->count, sizeof n, cudaMemcpyDeviceToHost), "reading the trace")) return -1;
+    if (n > GPU_CAPACITY) {
+        snprintf(x->err, sizeof x->err,
+                 "the GPU trace buffer holds %llu events and this launch recorded %llu; trace fewer blocks (--blocks-traced) or a smaller block",
+                 GPU_CAPACITY, n);
+        return -1;
+    }
+    std::vector<ws_gpu_event> ev(n);
+    if (n && !ck(x, cudaMemcpy(ev.data(), x->events, n * sizeof(ws_gpu_event), cudaMemcpyDeviceToHost), "reading the trace"))
+        return -1;
+    for (const ws_gpu_event &g : ev) {
+        trace_event e;
+        memset(&e, 0, sizeof e);
+        e.kind = (uint8_t)g.kind;
+        e.elem_size = (uint8_t)(trace_kind_has_data((trace_kind)g.kind) ? g.elem : 0);
+        e.buf = (uint8_t)(g.buf >= 0 ? g.buf : 0);
+        e.pass = (uint8_t)pass;
+        e.warp = (uint16_t)g.warp;
+        e.phase = (uint16_t)g.phase;
+        e.block = g.block;
+        e.line = g.line;
+        e.mask = g.mask;
+        e.sm = g.sm;
+        e.clock = (uint64_t)g.clock;
+        int64_t addr[32];
+        float val[32 * 4];
+        unsigned w = trace_event_width(&e);
+        int k = 0;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(g.mask >> l & 1)) continue;
+            addr[k] = g.addr[l];
+            for (unsigned c2 = 0; c2 < w; c2++) val[k * (int)w + (int)c2] = g.val[l][c2];
+            k++;
+        }
+        if (trace_push(t, &e, addr, val)) { snprintf(x->err, sizeof x->err, "out of memory"); return -1; }
+    }
+    return 0;
+}
+
+static int gpu_read(void *c, int id, size_t off, void *dst, size_t bytes)
+{
+    gpu_ctx *x = (gpu_ctx *)c;
+    return ck(x, cudaMemcpy(dst, (char *)x->bufs[(size_t)id] + off, bytes, cudaMemcpyDeviceToHost), "reading the result") ? 0 : -1;
+}
+
+static const char *gpu_error(void *c) { return ((gpu_ctx *)c)->err; }
+
+extern "C" int capture_gpu(const capture_desc *d, trace *t, char *err, size_t errlen)
+{
+    int ndev = 0;
+    cudaError_t e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev == 0) {
+        snprintf(err, errlen, "no usable CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return -1;
+    }
+    gpu_ctx *x = new gpu_ctx;
+    if (cudaGetDeviceProperties(&x->prop, 0) != cudaSuccess) {
+        snprintf(err, errlen, "cannot read the GPU's properties");
+        delete x;
+        return -1;
+    }
+    capture_backend b = {x, gpu_describe, gpu_alloc, gpu_launch, gpu_read, gpu_error, nullptr}; /* no plan: it is optional */
+    int rc = capture_run(d, &b, t, err, errlen);
+    for (void *p : x->bufs) cudaFree(p);
+    cudaFree(x->events);
+    cudaFree(x->count);
+    delete x;
+    return rc;
+}

@@ -1,0 +1,55 @@
+/* race: a happens-before race detector for the emulator, in the manner of compute-sanitizer's
+ * racecheck, over shared memory and (within one launch) global memory.
+ *
+ * For each 4-byte word it keeps the last writer and the readers since that write, each with the
+ * barrier epoch of its block, its warp's __syncwarp count and the time it ran. A new access by
+ * another thread that conflicts with one of them (at least one is a write) and is not ordered
+ * after it is a hazard: read after write (RAW), write after read (WAR), write after write (WAW).
+ * Ordered means: the same thread; a __syncthreads of the block in between; within a warp, a
+ * __syncwarp that both lanes took part in; between blocks (global memory), the writer fenced
+ * (__threadfence) and then did an atomic, and the other thread (or its block, through a later
+ * barrier) did an atomic after that, as the threadFenceReduction sample publishes its partials.
+ * Launches are ordered with each other (a kernel boundary), so global state starts fresh each
+ * launch. Atomics themselves never race.
+ *
+ * Hazards are deduplicated by (kind, space, buffer, pass, first line, second line), with a count
+ * and the first pair of accesses as the example. Only eight readers per word are remembered; a
+ * ninth unordered reader of the same word replaces one at its own line (else the oldest), so a
+ * word read by more than eight threads between two writes may have hazards counted fewer times
+ * (never invented). */
+#ifndef WARPSCOPE_RACE_H
+#define WARPSCOPE_RACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "trace/capture/emu.h"
+#include "trace/trace.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Global buffers larger than this many 4-byte words are not watched (the shadow costs about
+ * 300 bytes a word); race_watched_global says whether every global access was. */
+enum { RACE_GLOBAL_MAX_WORDS = 1 << 19 };
+
+typedef struct race race;
+
+/* readonly_buf: a global buffer id the kernels only read (the input), -1 none: its reads cannot
+ * race and are not recorded. NULL when out of memory. */
+race *race_create(int readonly_buf);
+void race_destroy(race *r);
+/* What the emulator calls (emu_launch.observer); ctx is the race. */
+const emu_observer *race_observer(race *r);
+/* 0, or -1 when it ran out of memory (then some accesses went unwatched). */
+int race_status(const race *r);
+/* 1 when every global access was watched (no buffer over RACE_GLOBAL_MAX_WORDS). */
+int race_watched_global(const race *r);
+/* Appends the hazards to t (trace_add_hazard). 0, or -1 when out of memory. */
+int race_to_trace(const race *r, trace *t);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

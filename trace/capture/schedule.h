@@ -1,0 +1,57 @@
+/* schedule: the schedule policies of the emulator, in one table, and the adversarial search.
+ *
+ * A schedule decides two things the CUDA programming model leaves open (emu.h): which ready lanes
+ * of a warp run its next instruction, and in which order the warps of a block run between two
+ * barriers. Race-free code gives the same result under every schedule; code with a race may not.
+ *
+ *   lockstep      lanes at the lowest line run together (reconvergence), as hardware runs
+ *                 race-free code; the default
+ *   its:SEED      independent thread scheduling (Volta and later): at every traced point a random
+ *                 ready lane and a random subset of the lanes at the same point run; the same
+ *                 seed gives the same order
+ *   lanes-up      one lane at a time, the lowest ready lane first: lane 0 runs ahead until it
+ *                 must wait (a barrier, a __syncwarp, a shuffle, its exit)
+ *   lanes-down    the same, highest lane first
+ *   adversarial   searches the orders above (and the warp orders) for one whose result differs
+ *                 from lockstep's: the race made visible, if there is one
+ *
+ * Warp orders: in-order, reversed, seeded:SEED. */
+#ifndef WARPSCOPE_SCHEDULE_H
+#define WARPSCOPE_SCHEDULE_H
+
+#include <stddef.h>
+
+#include "trace/capture/capture.h"
+#include "trace/capture/emu.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct schedule_policy {
+    const char *name;
+    const char *summary;
+    emu_pick_fn pick; /* NULL for adversarial, which is a search, not a pick */
+    int seeded;       /* 1: written NAME:SEED */
+} schedule_policy;
+
+extern const schedule_policy schedule_policies[];
+extern const size_t schedule_policy_count;
+
+/* "lockstep", "its:7", "lanes-up", "lanes-down", "adversarial" (NULL or "": lockstep) into s;
+ * *adversarial is set for the search. 0, or -1 with why in err. */
+int schedule_parse(const char *spec, emu_schedule *s, int *adversarial, char *err, size_t errlen);
+/* "in-order", "reversed", "seeded:SEED" (NULL or "": in order) into s->warps (and s->seed when
+ * the lane policy has none). */
+int schedule_parse_warps(const char *spec, emu_schedule *s, char *err, size_t errlen);
+
+/* The adversarial search on the emulator: captures d under lockstep and then under each candidate
+ * order in turn, and keeps the first whose result differs from lockstep's bit for bit; if none
+ * does, the first whose hazards differ, else lockstep's capture. t's provenance names the order
+ * kept ("adversarial: lanes-up, warps in-order"). 0, or -1 with why in err. */
+int schedule_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
