@@ -21,7 +21,7 @@
 #include "app/export/export.h"
 #include "trace/ladder.h"
 #include "trace/capture/schedule.h"
-#include "app/sources.h"
+#include "trace/sources.h"
 #include "app/learn/lesson.h"
 #include "app/learn/player.h"
 #include "app/learn/progress.h"

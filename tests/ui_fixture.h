@@ -15,7 +15,7 @@
 #include "app/draw/render_sdl.h"
 #include "app/viewer/scene.h"
 #include "app/viewer/session.h"
-#include "app/sources.h"
+#include "trace/sources.h"
 
 typedef struct fixture {
     session s;

@@ -5,7 +5,8 @@
  *
  * Every file goes to a temporary file in the same folder and is renamed into place when complete
  * (mode 0644), so an error leaves no partial file. Nothing here prints; errors come back as one
- * line in err. The frames themselves come from viewer_export (viewer.c), which owns the session. */
+ * line in err. The frames themselves come from viewer_export (app/viewer/viewer.c), which owns the session and
+ * the options (export_opts); this module knows files and frames only. */
 #ifndef WARPSCOPE_EXPORT_H
 #define WARPSCOPE_EXPORT_H
 
@@ -13,7 +14,6 @@
 #include <stdint.h>
 
 #include "app/draw/draw.h"
-#include "app/viewer/viewer.h"
 
 typedef enum export_format { EXPORT_GIF, EXPORT_MP4, EXPORT_WEBM, EXPORT_SVG, EXPORT_PNGS, EXPORT_FORMAT_COUNT } export_format;
 
@@ -22,18 +22,6 @@ enum {
     EXPORT_FPS_MAX = 50,      /* GIF delays are centiseconds; below 2 cs browsers slow them to 10 */
     EXPORT_WIDTH_DEFAULT = 1280,
     EXPORT_HEIGHT_DEFAULT = 720
-};
-
-/* What `warpscope export` takes: the viewer's flags (what to show, size, theme, language, --step,
- * --phase) and the range and timing. */
-struct export_opts {
-    viewer_opts v;
-    long from, to;          /* step range of pane 0; -1: not given */
-    const char *lesson;     /* a lesson (id or file): its steps as the lesson window shows them */
-    double fps;             /* 0: EXPORT_FPS_DEFAULT */
-    double speed;           /* steps per second; 0: 1 */
-    int no_motion;          /* one still frame per step */
-    const char *out;
 };
 
 /* The format OUT asks for: its extension, or a folder (no extension, a trailing '/', or an existing

@@ -20,7 +20,7 @@
 #include "app/draw/render_sdl.h"
 #include "app/viewer/scene.h"
 #include "app/viewer/session.h"
-#include "app/sources.h"
+#include "trace/sources.h"
 
 #ifndef WS_ASSET_DIR
 #define WS_ASSET_DIR "assets"

@@ -30,8 +30,19 @@ int viewer_window(const viewer_opts *o);
 int viewer_render(const viewer_opts *o);
 int viewer_perf_draw(void);
 
-/* warpscope export (export.h has the options) and its benchmark, warpscope perf export. */
-typedef struct export_opts export_opts;
+/* What `warpscope export` takes: the viewer's flags (what to show, size, theme, language, --step,
+ * --phase) and the range and timing. The writers are app/export/export.h. */
+typedef struct export_opts {
+    viewer_opts v;
+    long from, to;          /* step range of pane 0; -1: not given */
+    const char *lesson;     /* a lesson (id or file): its steps as the lesson window shows them */
+    double fps;             /* 0: EXPORT_FPS_DEFAULT */
+    double speed;           /* steps per second; 0: 1 */
+    int no_motion;          /* one still frame per step */
+    const char *out;
+} export_opts;
+
+/* warpscope export and its benchmark, warpscope perf export. */
 int viewer_export(const export_opts *o);
 int viewer_perf_export(void);
 

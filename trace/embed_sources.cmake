@@ -1,5 +1,5 @@
 # Writes a C file holding each kernel file's text: cmake -DOUT=... -DFILES="a;b" -DROOT=... -P this
-set(content "/* generated from kernels/ by app/embed_sources.cmake */\n#include <stddef.h>\n#include <string.h>\n#include \"app/sources.h\"\n")
+set(content "/* generated from kernels/ by trace/embed_sources.cmake */\n#include <stddef.h>\n#include <string.h>\n#include \"trace/sources.h\"\n")
 string(APPEND content "static const char *const table[][2] = {\n")
 foreach(f ${FILES})
   file(READ ${ROOT}/${f} text)
