@@ -39,8 +39,8 @@
 #include "trace/ladder.h"
 #include "trace/outfile.h"
 #include "trace/results.h"
-#include "versions.h"
-#include "ws_cuda.h"
+#include "trace/versions.h"
+#include "trace/capture/ws_cuda.h"
 
 #define WS_X_DECLARE(id) void ws_launch_##id(unsigned, unsigned, const ws_args &, cudaStream_t);
 WS_VERSIONS(WS_X_DECLARE)

@@ -6,7 +6,7 @@
 
 #include <type_traits>
 
-#include "ws_cuda.h"
+#include "trace/capture/ws_cuda.h"
 #include "trace/analysis.h"
 #include "check.h"
 

@@ -17,12 +17,12 @@ static const struct room {
     const char *dir;
     const char *may_include[8];
 } rooms[] = {
-    {"trace/capture", {"trace", "kernels"}},          /* produces traces: emulator, schedules, races, backends */
+    {"trace/capture", {"trace"}},                     /* produces traces: emulator, schedules, races, backends */
     {"app/viewer", {"app/draw", "app/export", "app/learn", "trace", "trace/capture"}},
     {"app/export", {"app/draw", "trace"}},            /* files from frames: knows no session */
     {"app/learn", {"trace", "trace/capture"}},        /* lessons without drawing */
     {"app/draw", {"trace"}},                          /* the draw list and its executors */
-    {"kernels", {"trace", "trace/capture"}},          /* the ladder; ws_cuda.h posts to the emulator */
+    {"kernels", {"trace/capture"}},                   /* the ladder: input to the emulator (ws_cuda.h) */
     {"trace", {NULL}},                                /* the reading library: nothing above it */
     {"app", {"app/viewer", "app/export", "app/learn", "app/draw", "trace", "trace/capture", "kernels"}},
 };
@@ -66,7 +66,7 @@ static int exists(const char *rel)
 }
 
 /* Resolves a quoted include as the compiler does here: beside the file, then from the top (every
- * library's include folder), then kernels/ (ws_cuda.h, versions.h). */
+ * library's include folder), then trace/capture/ (the kernel files' `#include "ws_cuda.h"`). */
 static int resolve(const char *from, const char *name, char *out, size_t outlen)
 {
     const char *slash = strrchr(from, '/');
@@ -74,7 +74,7 @@ static int resolve(const char *from, const char *name, char *out, size_t outlen)
     if (exists(out)) return 0;
     snprintf(out, outlen, "%s", name);
     if (exists(out)) return 0;
-    snprintf(out, outlen, "kernels/%s", name);
+    snprintf(out, outlen, "trace/capture/%s", name);
     return exists(out) ? 0 : -1;
 }
 

@@ -5,7 +5,7 @@
 set -u
 out="$1"
 { nvidia-smi --query-gpu=name,driver_version --format=csv,noheader; nvcc --version | tail -n 2; compute-sanitizer --version | head -n 2; } | tee "$out/gpu.txt"
-nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -I kernels -o /tmp/hg tools/hazards_gpu.cu || exit 1
+nvcc -O3 -std=c++17 -arch=sm_90 -lineinfo -I . -I trace/capture -o /tmp/hg tools/hazards_gpu.cu || exit 1
 cuobjdump -sass /tmp/hg >"$out/sass.txt"
 [ "${2:-}" = more ] || for spec in "v4 64" "v4 256" "v4s 64" "v4s 256" "v5 32" "v5 64" "v6 32" "v6 64" "v2 256" "v2-drop27 256" "v4-novolatile 64" "naive-race 256"; do
     echo "=== $spec"

@@ -20,7 +20,7 @@
 #include <cstring>
 #include <vector>
 
-#include "ws_cuda.h"
+#include "trace/capture/ws_cuda.h"
 
 // ---- the break-it switch of the GPU build: the __syncthreads at ws_drop_line is left out ----
 __constant__ int ws_drop_line;

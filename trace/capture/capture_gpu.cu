@@ -1,5 +1,5 @@
 // capture on a GPU: the same launch plan and buffers as the emulator (capture_run), with the
-// kernels built traced by nvcc (WS_GPU_TRACE in kernels/ws_cuda.h). Each launch gets a bounded
+// kernels built traced by nvcc (WS_GPU_TRACE in trace/capture/ws_cuda.h). Each launch gets a bounded
 // event buffer; a launch that asks for more slots than it holds is reported, not truncated.
 #include <cuda_runtime.h>
 
@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "trace/capture/capture.h"
-#include "versions.h"
-#include "ws_cuda.h"
+#include "trace/versions.h"
+#include "trace/capture/ws_cuda.h"
 
 #define WS_X_DECLARE(id) void ws_trace_launch_##id(unsigned, unsigned, const ws_args &, const ws_gpu_ctx &, cudaStream_t);
 WS_VERSIONS(WS_X_DECLARE)

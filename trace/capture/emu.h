@@ -21,7 +21,7 @@
  * one lane at a time...) and the order in which the warps of a block run between barriers. An
  * emu_observer sees every access, barrier, __syncwarp and fence (the race detector, race.h).
  *
- * The kernel side (kernels/ws_cuda.h) calls the hooks below; only emu.c keeps the current emulator,
+ * The kernel side (trace/capture/ws_cuda.h) calls the hooks below; only emu.c keeps the current emulator,
  * because CUDA's builtins (threadIdx...) are implicit and cannot take a context argument. */
 #ifndef WARPSCOPE_EMU_H
 #define WARPSCOPE_EMU_H
@@ -58,7 +58,7 @@ typedef struct emu_op {
     unsigned operand;  /* atomicInc's limit */
     int cached;        /* a plain (not volatile) shared access the compiler may keep in a register:
                         * served from the thread's register copy until its next other traced point
-                        * (see emu_do in emu.c, and shared_plain in kernels/ws_cuda.h) */
+                        * (see emu_do in emu.c, and shared_plain in trace/capture/ws_cuda.h) */
 } emu_op;
 
 /* ---- hooks for kernel code running inside the emulator ---- */
@@ -71,7 +71,7 @@ void emu_do(emu_op *op);
 int64_t emu_shared_region(const void *key, unsigned bytes);
 
 /* ---- running kernels ---- */
-/* What every thread's kernel call gets (see WS_LAUNCH in kernels/ws_cuda.h). */
+/* What every thread's kernel call gets (see WS_LAUNCH in trace/capture/ws_cuda.h). */
 typedef struct emu_kernel_args {
     int in_buf, out_buf, counter_buf; /* global buffer ids */
     unsigned n, stride;

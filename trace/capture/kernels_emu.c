@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "trace/capture/capture.h"
-#include "versions.h"
+#include "trace/versions.h"
 
 /* defined by WS_LAUNCH in each kernel file, compiled for the emulator */
 #define WS_X_DECLARE(id) void ws_emu_##id(const void *);
