@@ -16,6 +16,17 @@ static size_t skip_ws(const char *s, size_t i, size_t len)
     return i;
 }
 
+/* Line and column (from 1) of a byte offset in a text: every reader's error position. */
+void trace_text_position(const char *text, size_t off, int *line, int *col)
+{
+    *line = 1;
+    *col = 1;
+    for (size_t i = 0; i < off; i++) {
+        if (text[i] == '\n') { (*line)++; *col = 1; }
+        else (*col)++;
+    }
+}
+
 static int hex4(const char *s, size_t i, size_t len, unsigned *v)
 {
     *v = 0;

@@ -521,16 +521,6 @@ static void shrink(trace *t)
     }
 }
 
-void trace_text_position(const char *text, size_t off, int *line, int *col)
-{
-    *line = 1;
-    *col = 1;
-    for (size_t i = 0; i < off; i++) {
-        if (text[i] == '\n') { (*line)++; *col = 1; }
-        else (*col)++;
-    }
-}
-
 int trace_from_json(trace *t, const char *text, size_t len, char *err, size_t errlen)
 {
     trace_init(t);

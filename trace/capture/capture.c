@@ -295,13 +295,61 @@ static int race_wanted(const capture_desc *d)
     return !d->no_race_check && (!d->n || d->n <= RACE_GLOBAL_MAX_WORDS);
 }
 
+/* The adversarial search on the emulator: captures d under lockstep and then under each of the
+ * schedules' candidate orders in turn, and keeps the first whose result differs from lockstep's
+ * bit for bit, else lockstep's capture. t's provenance names the order kept ("adversarial:
+ * lanes-up, warps in-order"). 0, or -1 with why in err. */
+static int capture_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen)
+{
+    capture_desc c = *d;
+    c.schedule = "lockstep";
+    c.warp_order = NULL;
+    if (capture_cpu(&c, t, err, errlen)) return -1;
+    float base = t->result;
+    /* the search compares results only: its candidates skip the race detector (which would run
+     * their blocks one after another) and share one emulator; the order that changes the result
+     * is captured again as the caller asked, race check included (captures are deterministic) */
+    emu *own = c.emu ? NULL : emu_create();
+    if (!c.emu && !own) { trace_free(t); snprintf(err, errlen, "out of memory"); return -1; }
+    if (own) c.emu = own;
+    c.no_race_check = 1;
+    int found = -1, rc = 0;
+    for (size_t i = 0; i < schedule_candidates() && found < 0 && rc == 0; i++) {
+        trace u;
+        trace_init(&u);
+        schedule_candidate(i, &c.schedule, &c.warp_order);
+        rc = capture_cpu(&c, &u, err, errlen);
+        if (rc == 0 && memcmp(&u.result, &base, sizeof base) != 0) found = (int)i;
+        trace_free(&u);
+    }
+    if (rc == 0 && found >= 0) {
+        trace u;
+        trace_init(&u);
+        c.no_race_check = d->no_race_check;
+        schedule_candidate((size_t)found, &c.schedule, &c.warp_order);
+        rc = capture_cpu(&c, &u, err, errlen);
+        trace_free(t);
+        if (rc) trace_free(&u);
+        else {
+            *t = u;
+            snprintf(t->prov.schedule, sizeof t->prov.schedule, "adversarial: %s, warps %s", c.schedule, c.warp_order);
+        }
+    } else if (rc == 0) {
+        snprintf(t->prov.schedule, sizeof t->prov.schedule, "adversarial: none changed the result");
+    } else {
+        trace_free(t);
+    }
+    if (own) emu_destroy(own);
+    return rc ? -1 : 0;
+}
+
 int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     emu_schedule s;
     int adversarial;
     if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen))
         return -1;
-    if (adversarial) return schedule_adversarial(d, t, err, errlen);
+    if (adversarial) return capture_adversarial(d, t, err, errlen);
     cpu_ctx *x = calloc(1, sizeof *x);
     if (!x || !(x->e = d->emu ? d->emu : emu_create())) {
         free(x);

@@ -110,48 +110,13 @@ static const struct {
     {"its:8", "seeded:8"},
 };
 
-int schedule_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen)
+size_t schedule_candidates(void)
 {
-    capture_desc c = *d;
-    c.schedule = "lockstep";
-    c.warp_order = NULL;
-    if (capture_cpu(&c, t, err, errlen)) return -1;
-    float base = t->result;
-    /* the search compares results only: its candidates skip the race detector (which would run
-     * their blocks one after another) and share one emulator; the order that changes the result
-     * is captured again as the caller asked, race check included (captures are deterministic) */
-    emu *own = c.emu ? NULL : emu_create();
-    if (!c.emu && !own) { trace_free(t); snprintf(err, errlen, "out of memory"); return -1; }
-    if (own) c.emu = own;
-    c.no_race_check = 1;
-    int found = -1, rc = 0;
-    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0] && found < 0 && rc == 0; i++) {
-        trace u;
-        trace_init(&u);
-        c.schedule = candidates[i].lanes;
-        c.warp_order = candidates[i].warps;
-        rc = capture_cpu(&c, &u, err, errlen);
-        if (rc == 0 && memcmp(&u.result, &base, sizeof base) != 0) found = (int)i;
-        trace_free(&u);
-    }
-    if (rc == 0 && found >= 0) {
-        trace u;
-        trace_init(&u);
-        c.no_race_check = d->no_race_check;
-        c.schedule = candidates[found].lanes;
-        c.warp_order = candidates[found].warps;
-        rc = capture_cpu(&c, &u, err, errlen);
-        trace_free(t);
-        if (rc) trace_free(&u);
-        else {
-            *t = u;
-            snprintf(t->prov.schedule, sizeof t->prov.schedule, "adversarial: %s, warps %s", candidates[found].lanes, candidates[found].warps);
-        }
-    } else if (rc == 0) {
-        snprintf(t->prov.schedule, sizeof t->prov.schedule, "adversarial: none changed the result");
-    } else {
-        trace_free(t);
-    }
-    if (own) emu_destroy(own);
-    return rc ? -1 : 0;
+    return sizeof candidates / sizeof candidates[0];
+}
+
+void schedule_candidate(size_t i, const char **lanes, const char **warps)
+{
+    *lanes = candidates[i].lanes;
+    *warps = candidates[i].warps;
 }

@@ -1,4 +1,5 @@
-/* schedule: the schedule policies of the emulator, in one table, and the adversarial search.
+/* schedule: the schedule policies of the emulator, in one table, and the orders the adversarial
+ * search tries (capture.c runs the search).
  *
  * A schedule decides two things the CUDA programming model leaves open (emu.h): which ready lanes
  * of a warp run its next instruction, and in which order the warps of a block run between two
@@ -21,7 +22,6 @@
 
 #include <stddef.h>
 
-#include "trace/capture/capture.h"
 #include "trace/capture/emu.h"
 
 #ifdef __cplusplus
@@ -45,11 +45,10 @@ int schedule_parse(const char *spec, emu_schedule *s, int *adversarial, char *er
  * the lane policy has none). */
 int schedule_parse_warps(const char *spec, emu_schedule *s, char *err, size_t errlen);
 
-/* The adversarial search on the emulator: captures d under lockstep and then under each candidate
- * order in turn, and keeps the first whose result differs from lockstep's bit for bit; if none
- * does, the first whose hazards differ, else lockstep's capture. t's provenance names the order
- * kept ("adversarial: lanes-up, warps in-order"). 0, or -1 with why in err. */
-int schedule_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen);
+/* The orders the adversarial search tries (capture.c runs it), most telling first: how many, and
+ * the i-th as a lane schedule and a warp order for capture_desc. */
+size_t schedule_candidates(void);
+void schedule_candidate(size_t i, const char **lanes, const char **warps);
 
 #ifdef __cplusplus
 }
