@@ -24,7 +24,7 @@ mkdir "$tmp/out" "$tmp/empty"
 "$ws" export --version v1 --block 64 -o "$tmp/out/x.bmp" 2>"$tmp/err"; rc=$?
 rejects "unknown extension" "unknown output format \".bmp\"" "$tmp/out"
 "$ws" export --version v1 --block 64 -o "$tmp/out/missing/x.gif" 2>"$tmp/err"; rc=$?
-rejects "missing folder" "missing/x.gif: cannot write there" "$tmp/out"
+rejects "missing folder" "missing/x.gif: cannot open for writing: no such folder" "$tmp/out"
 PATH="$tmp/empty" "$ws" export --version v1 --block 64 -o "$tmp/out/x.mp4" 2>"$tmp/err"; rc=$?
 rejects "no ffmpeg (mp4)" "install the Debian package ffmpeg" "$tmp/out"
 PATH="$tmp/empty" "$ws" export --version v1 --block 64 -o "$tmp/out/x.webm" 2>"$tmp/err"; rc=$?

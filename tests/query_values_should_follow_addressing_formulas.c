@@ -17,7 +17,7 @@
 #include "trace/query.h"
 #include "trace/view.h"
 
-enum { BANKS = 32, WARP = 32 };
+enum { NBANKS = 32, WARP = 32 }; /* the test's own hardware, not trace.h's: bank = word % 32 */
 
 static int eval(const char *text, const query_ctx *c, query_value *v)
 {
@@ -43,11 +43,11 @@ static double number(const char *text, const query_ctx *c)
 static int degree(const long *words, int n, unsigned char *conflict_bank)
 {
     int best = 0;
-    for (int b = 0; b < BANKS; b++) {
+    for (int b = 0; b < NBANKS; b++) {
         long seen[WARP];
         int k = 0;
         for (int i = 0; i < n; i++) {
-            if (words[i] % BANKS != b) continue;
+            if (words[i] % NBANKS != b) continue;
             int dup = 0;
             for (int j = 0; j < k; j++) dup |= seen[j] == words[i];
             if (!dup) seen[k++] = words[i];
@@ -95,7 +95,7 @@ static void v1_conflicts(void)
             rhs[n] = index + s;
             n++;
         }
-        unsigned char cb_l[BANKS], cb_r[BANKS];
+        unsigned char cb_l[NBANKS], cb_r[NBANKS];
         int dl = degree(lhs, n, cb_l), dr = degree(rhs, n, cb_r);
         int want = dl > dr ? dl : dr;
         char q[128];
@@ -112,7 +112,7 @@ static void v1_conflicts(void)
                 query_value v;
                 if (eval(q, &c, &v)) continue;
                 int same_l = 1, same_r = 1;
-                for (int b = 0; b < BANKS; b++) {
+                for (int b = 0; b < NBANKS; b++) {
                     same_l &= query_set_has(&v, (size_t)b) == cb_l[b];
                     same_r &= query_set_has(&v, (size_t)b) == cb_r[b];
                 }

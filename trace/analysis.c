@@ -10,40 +10,50 @@ static int is_global(int kind)
 }
 static int is_shared(int kind) { return kind == TRACE_SHARED_LOAD || kind == TRACE_SHARED_STORE; }
 
-static int bank_degree(const trace *t, const trace_event *e)
+enum {
+    WARPS_MAX = TRACE_BLOCK_THREADS_MAX / WARP_SIZE, /* warps of the largest block */
+    SECTOR_BYTES = 32 /* global memory moves in 32-byte sectors (CUDA Best Practices Guide, coalescing) */
+};
+
+int analysis_banks(const trace *t, const trace_event *e, analysis_bank banks[BANKS])
 {
-    /* per bank, the distinct words asked for */
-    int64_t words[32][32];
-    int count[32] = {0};
-    int n = trace_popcount(e->mask), degree = 0;
-    unsigned span = e->elem_size > 4 ? e->elem_size / 4u : 1u;
-    for (int i = 0; i < n; i++) {
+    for (int b = 0; b < BANKS; b++) {
+        banks[b].nwords = 0;
+        banks[b].lanes = 0;
+    }
+    unsigned span = trace_event_width(e); /* words per lane */
+    int degree = 0;
+    size_t k = 0;
+    for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
+        if (!(e->mask >> lane & 1u)) continue;
+        int64_t first = t->lane_addr[e->lanes + k++];
         for (unsigned c = 0; c < span; c++) {
-            int64_t w = t->lane_addr[e->lanes + (size_t)i] + (int64_t)c;
-            int b = (int)(((w % 32) + 32) % 32), seen = 0;
-            for (int j = 0; j < count[b] && !seen; j++) seen = words[b][j] == w;
-            if (!seen && count[b] < 32) words[b][count[b]++] = w;
+            int64_t w = first + (int64_t)c;
+            analysis_bank *b = &banks[((w % BANKS) + BANKS) % BANKS];
+            b->lanes |= 1u << lane;
+            int seen = 0;
+            for (int j = 0; j < b->nwords && !seen; j++) seen = b->words[j] == w;
+            if (!seen && b->nwords < WARP_SIZE) b->words[b->nwords++] = w;
+            if (b->nwords > degree) degree = b->nwords;
         }
     }
-    for (int b = 0; b < 32; b++)
-        if (count[b] > degree) degree = count[b];
     return degree;
 }
 
 static void sectors(const trace *t, const trace_event *e, int *got, int *min)
 {
-    int64_t sec[32 * 2];
+    int64_t sec[WARP_SIZE * 2];
     int ns = 0, n = trace_popcount(e->mask);
     for (int i = 0; i < n; i++) {
         int64_t first = t->lane_addr[e->lanes + (size_t)i] * e->elem_size;
-        for (int64_t s = first / 32; s <= (first + e->elem_size - 1) / 32; s++) {
+        for (int64_t s = first / SECTOR_BYTES; s <= (first + e->elem_size - 1) / SECTOR_BYTES; s++) {
             int seen = 0;
             for (int j = 0; j < ns && !seen; j++) seen = sec[j] == s;
-            if (!seen && ns < 64) sec[ns++] = s;
+            if (!seen && ns < WARP_SIZE * 2) sec[ns++] = s;
         }
     }
     *got = ns;
-    *min = (int)((n * (int)e->elem_size + 31) / 32);
+    *min = (int)((n * (int)e->elem_size + SECTOR_BYTES - 1) / SECTOR_BYTES);
 }
 
 /* ---- events grouped by block, in linear time ---- */
@@ -85,29 +95,32 @@ static unsigned threads_of(const trace *t, unsigned pass)
     return pass < t->npasses ? t->passes[pass].block : t->prov.block;
 }
 
-static void live_init(uint32_t live[32], unsigned threads)
+static void live_init(uint32_t live[WARPS_MAX], unsigned threads)
 {
-    for (unsigned w = 0; w < 32; w++) {
-        unsigned lo = w * 32;
-        live[w] = threads >= lo + 32 ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1 : 0;
+    for (unsigned w = 0; w < WARPS_MAX; w++) {
+        unsigned lo = w * WARP_SIZE;
+        live[w] = threads >= lo + WARP_SIZE ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1 : 0;
     }
 }
 
-static void event_facts(const trace *t, const trace_event *e, uint32_t live[32], analysis_event *a)
+static void event_facts(const trace *t, const trace_event *e, uint32_t live[WARPS_MAX], analysis_event *a)
 {
     memset(a, 0, sizeof *a);
-    a->live = live[e->warp & 31];
+    a->live = live[e->warp % WARPS_MAX];
     if (trace_kind_is_instruction((trace_kind)e->kind)) a->divergent = (a->live & ~e->mask) != 0;
-    if (is_shared(e->kind)) a->bank_degree = bank_degree(t, e);
+    if (is_shared(e->kind)) {
+        analysis_bank banks[BANKS];
+        a->bank_degree = analysis_banks(t, e, banks);
+    }
     if (is_global(e->kind)) sectors(t, e, &a->sectors, &a->sectors_min);
-    if (e->kind == TRACE_EXIT) live[e->warp & 31] &= ~e->mask;
+    if (e->kind == TRACE_EXIT) live[e->warp % WARPS_MAX] &= ~e->mask;
 }
 
 int analysis_events(const trace *t, analysis_event *out)
 {
     uint32_t *ord = order_by_block(t);
     if (!ord) return -1;
-    uint32_t live[32];
+    uint32_t live[WARPS_MAX];
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[ord[i]];
         if (i == 0 || block_key(e) != block_key(&t->events[ord[i - 1]])) live_init(live, threads_of(t, e->pass));
@@ -140,7 +153,7 @@ void analysis_counters_add(analysis_counters *a, const analysis_counters *b)
 
 static void finish(analysis_counters *c)
 {
-    c->simd_efficiency = c->warp_instructions ? (double)c->active_lanes / (32.0 * (double)c->warp_instructions) : 0.0;
+    c->simd_efficiency = c->warp_instructions ? (double)c->active_lanes / ((double)WARP_SIZE * (double)c->warp_instructions) : 0.0;
 }
 
 /* Scratch for one block's counters, reused from block to block. */
@@ -189,7 +202,7 @@ static int block_counters(const trace *t, const uint32_t *ev, size_t n, block_sc
     memset(seen, 0, bytes);
     memset(s->ph, 0, nph * sizeof *s->ph);
     for (unsigned i = 0; i < threads; i++) s->exit_phase[i] = (unsigned)nph;
-    uint32_t live[32];
+    uint32_t live[WARPS_MAX];
     live_init(live, threads);
     for (size_t i = 0; i < n; i++) {
         const trace_event *e = &t->events[ev[i]];
@@ -197,14 +210,14 @@ static int block_counters(const trace *t, const uint32_t *ev, size_t n, block_sc
         event_facts(t, e, live, &f);
         analysis_counters *c = &s->ph[e->phase];
         if (e->kind == TRACE_EXIT) {
-            for (unsigned l = 0; l < 32; l++)
-                if (e->mask >> l & 1 && e->warp * 32u + l < threads) s->exit_phase[e->warp * 32u + l] = e->phase;
+            for (unsigned l = 0; l < WARP_SIZE; l++)
+                if (e->mask >> l & 1 && e->warp * WARP_SIZE + l < threads) s->exit_phase[e->warp * WARP_SIZE + l] = e->phase;
             continue;
         }
         if (e->kind == TRACE_BARRIER) c->barriers++;
         if (!trace_kind_is_instruction((trace_kind)e->kind)) continue;
-        for (unsigned l = 0; l < 32; l++) {
-            unsigned tid = e->warp * 32u + l;
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
+            unsigned tid = e->warp * WARP_SIZE + l;
             if (!(e->mask >> l & 1) || tid >= threads) continue;
             size_t bit = (size_t)tid * nph + e->phase;
             if (!(seen[bit / 8] >> (bit % 8) & 1)) { seen[bit / 8] |= (unsigned char)(1u << (bit % 8)); c->active_threads++; }
@@ -383,9 +396,9 @@ int analysis_tree(const trace *t, unsigned pass, unsigned block, analysis_edge *
         if (!load && !store) continue;
         int buf = is_global(e->kind) ? e->buf : -1;
         int k = 0;
-        for (unsigned l = 0; l < 32; l++) {
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
             if (!(e->mask >> l & 1)) continue;
-            unsigned tid = e->warp * 32u + l;
+            unsigned tid = e->warp * WARP_SIZE + l;
             int64_t a = t->lane_addr[e->lanes + (size_t)k++];
             if (tid >= threads) continue;
             loads *L = &ld[tid];
@@ -421,7 +434,7 @@ size_t analysis_shared_words(const trace *t, unsigned pass, unsigned block)
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if (e->pass != pass || e->block != block || !is_shared(e->kind)) continue;
-        unsigned span = e->elem_size > 4 ? e->elem_size / 4u : 1u;
+        unsigned span = trace_event_width(e);
         int n = trace_popcount(e->mask);
         for (int j = 0; j < n; j++) {
             size_t end = (size_t)t->lane_addr[e->lanes + (size_t)j] + span;

@@ -32,6 +32,20 @@ typedef struct analysis_event {
 /* One entry per event of the trace, in order. Returns 0, or -1 when out of memory. */
 int analysis_events(const trace *t, analysis_event *out);
 
+/* One bank in one shared-memory access: the distinct words asked of it, each one wavefront (the
+ * same word twice is a broadcast), and the lanes that asked it. A lane's words (4 of a float4) lie
+ * in different banks, so a bank serves at most one word per lane. */
+typedef struct analysis_bank {
+    int nwords;
+    int64_t words[WARP_SIZE];
+    uint32_t lanes;
+} analysis_bank;
+
+/* Fills banks[BANKS] for the shared access e (bank = word mod BANKS) and returns its bank-conflict
+ * degree: the most words one bank serves (1: no conflict; 0 when no lane took part). The one
+ * count behind analysis_event.bank_degree, the viewer's lanes-to-banks picture and the queries. */
+int analysis_banks(const trace *t, const trace_event *e, analysis_bank banks[BANKS]);
+
 typedef struct analysis_counters {
     uint64_t active_threads;              /* threads that made a memory access or shuffle */
     uint64_t idle_threads;                /* live threads that made none */

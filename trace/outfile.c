@@ -9,7 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
+/* mode -1: 0666 less the umask, as fopen; else that mode, which must take */
+static int open_tmp(outfile *o, const char *path, long mode, char *err, size_t errlen)
 {
     memset(o, 0, sizeof *o);
     size_t n = strlen(path);
@@ -29,19 +30,32 @@ int outfile_open(outfile *o, const char *path, char *err, size_t errlen)
         o->tmp[0] = '\0';
         return -1;
     }
-    /* mkstemp makes 0600; give the file the mode a plain fopen would (0666 less the umask) */
-    mode_t mask = umask(0);
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
-    o->f = fdopen(fd, "wb");
+    /* mkstemp makes 0600; give the file the mode a plain fopen would (0666 less the umask), or
+     * the one asked for */
+    int bad_mode = 0;
+    if (mode < 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    } else {
+        bad_mode = fchmod(fd, (mode_t)mode) != 0;
+    }
+    o->f = bad_mode ? NULL : fdopen(fd, "wb");
     if (!o->f) {
-        snprintf(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: %s: %s", path, bad_mode ? "cannot set its mode" : "cannot open for writing", strerror(errno));
         close(fd);
         unlink(o->tmp);
         o->tmp[0] = '\0';
         return -1;
     }
     return 0;
+}
+
+int outfile_open(outfile *o, const char *path, char *err, size_t errlen) { return open_tmp(o, path, -1, err, errlen); }
+
+int outfile_open_mode(outfile *o, const char *path, unsigned mode, char *err, size_t errlen)
+{
+    return open_tmp(o, path, (long)(mode & 07777), err, errlen);
 }
 
 void outfile_abort(outfile *o)

@@ -24,8 +24,14 @@ typedef struct outfile {
 } outfile;
 
 /* 0 with o->f open on the temporary file, or -1 with "path: why" in err (a folder, an
- * unwritable folder, a missing folder, a path too long). */
+ * unwritable folder, a missing folder, a path too long). The file gets the mode a plain fopen
+ * would give it: 0666 less the umask. */
 int outfile_open(outfile *o, const char *path, char *err, size_t errlen);
+/* outfile_open with the file's mode given (0644: a handout stays readable by a web server or a
+ * colleague whatever the umask); -1 also when that mode cannot be set. Another writer (giflib's
+ * callback, a child process given o->tmp) may fill the file: commit flushes o->f, syncs the file
+ * and renames it all the same. */
+int outfile_open_mode(outfile *o, const char *path, unsigned mode, char *err, size_t errlen);
 /* Closes and renames into place; -1 with "path: write failed: why" (and the temporary file
  * removed) when anything went wrong, including an earlier write error on o->f. */
 int outfile_commit(outfile *o, char *err, size_t errlen);

@@ -10,11 +10,6 @@
 
 #include "trace/analysis.h"
 
-/* The hardware the trace models (analysis.h): 32 lanes to a warp, 32 banks of 4-byte words. */
-enum { WARP_SIZE = 32, BANKS = 32, WORD_BYTES = 4 };
-/* Most threads in a block (CUDA's limit, and the view model's). */
-enum { MAX_THREADS = 1024 };
-
 /* ---- sets ---- */
 
 void query_set_clear(query_value *v)
@@ -578,11 +573,11 @@ static int lanes_in(call *k, query_value *out, unsigned states)
 {
     where w;
     if (locate(k, &w)) return -1;
-    unsigned char lanes[MAX_THREADS];
+    unsigned char lanes[TRACE_BLOCK_THREADS_MAX];
     const view_model *m = w.p->m;
     view_lanes(m, w.step, lanes);
     query_set_clear(out);
-    for (unsigned tid = 0; tid < m->threads && tid < MAX_THREADS; tid++) {
+    for (unsigned tid = 0; tid < m->threads && tid < TRACE_BLOCK_THREADS_MAX; tid++) {
         if (w.warp >= 0 && tid / WARP_SIZE != (unsigned)w.warp) continue;
         if (states >> lanes[tid] & 1) query_set_add(out, tid);
     }
@@ -608,7 +603,7 @@ static int f_active_warps(call *k, query_value *out)
     if (!lanes) return call_fail(k, "out of memory%s", "", 0);
     *lanes = *out;
     query_set_clear(out);
-    for (size_t tid = 0; tid < MAX_THREADS; tid++)
+    for (size_t tid = 0; tid < TRACE_BLOCK_THREADS_MAX; tid++)
         if (query_set_has(lanes, tid)) query_set_add(out, tid / WARP_SIZE);
     free(lanes);
     return 0;
@@ -630,14 +625,7 @@ static int f_divergent_warps(call *k, query_value *out)
  * when the step is not a shared-memory access. */
 static long worst_shared(call *k, const where *w)
 {
-    long best = -1;
-    int degree = 0;
-    size_t ei;
-    for (size_t i = 0; step_event(w, i, &ei); i++) {
-        const trace_event *e = &w->p->t->events[ei];
-        if (!is_shared(e->kind) || (w->warp >= 0 && e->warp != w->warp)) continue;
-        if (w->p->m->facts[ei].bank_degree > degree) { degree = w->p->m->facts[ei].bank_degree; best = (long)ei; }
-    }
+    long best = view_worst_shared(w->p->m, w->step, w->warp);
     if (best < 0) {
         char msg[160];
         snprintf(msg, sizeof msg, "step %zu (line %u) is not a shared-memory access%s", w->step, w->p->m->steps[w->step].line,
@@ -675,22 +663,11 @@ static int banks_of(call *k, query_value *out, int all)
     if (locate(k, &w)) return -1;
     long ei = worst_shared(k, &w);
     if (ei < 0) return -1;
-    const trace *t = w.p->t;
-    const trace_event *e = &t->events[ei];
-    int64_t words[BANKS][WARP_SIZE * 4];
-    int count[BANKS] = {0};
-    int n = trace_popcount(e->mask);
-    unsigned span = e->elem_size > WORD_BYTES ? e->elem_size / WORD_BYTES : 1u;
-    for (int i = 0; i < n; i++)
-        for (unsigned c = 0; c < span; c++) {
-            int64_t word = t->lane_addr[e->lanes + (size_t)i] + (int64_t)c;
-            int b = (int)(((word % BANKS) + BANKS) % BANKS), seen = 0;
-            for (int j = 0; j < count[b] && !seen; j++) seen = words[b][j] == word;
-            if (!seen && count[b] < WARP_SIZE * 4) words[b][count[b]++] = word;
-        }
+    analysis_bank banks[BANKS];
+    analysis_banks(w.p->t, &w.p->t->events[ei], banks);
     query_set_clear(out);
     for (int b = 0; b < BANKS; b++)
-        if (count[b] > (all ? 0 : 1)) query_set_add(out, (size_t)b);
+        if (banks[b].nwords > (all ? 0 : 1)) query_set_add(out, (size_t)b);
     return 0;
 }
 
@@ -707,7 +684,7 @@ static int words_of(call *k, query_value *out, int kind)
     for (size_t i = 0; step_event(&w, i, &ei); i++) {
         const trace_event *e = &w.p->t->events[ei];
         if (e->kind != kind || (w.warp >= 0 && e->warp != w.warp)) continue;
-        unsigned span = e->elem_size > WORD_BYTES ? e->elem_size / WORD_BYTES : 1u;
+        unsigned span = trace_event_width(e);
         int n = trace_popcount(e->mask);
         for (int j = 0; j < n; j++)
             for (unsigned c = 0; c < span; c++) {
@@ -780,11 +757,11 @@ static int f_register(call *k, query_value *out)
     if (named_index(k, "thread", 0, (long)m->threads - 1, &thread, &given)) return -1;
     if (!given) return call_fail(k, "needs thread=T%s", "", 0);
     if (!m->nregs) return call_fail(k, "this version watches no register%s", "", 0);
-    float vals[TRACE_WARP_SIZE];
-    unsigned char state[TRACE_WARP_SIZE];
-    view_registers_at(m, w.step, (unsigned)thread / TRACE_WARP_SIZE, vals, state);
-    if (!state[thread % TRACE_WARP_SIZE]) return call_fail(k, "thread %.0f has not assigned its register yet%s", "", (double)thread);
-    return set_number(out, vals[thread % TRACE_WARP_SIZE]);
+    float vals[WARP_SIZE];
+    unsigned char state[WARP_SIZE];
+    view_registers_at(m, w.step, (unsigned)thread / WARP_SIZE, vals, state);
+    if (!state[thread % WARP_SIZE]) return call_fail(k, "thread %.0f has not assigned its register yet%s", "", (double)thread);
+    return set_number(out, vals[thread % WARP_SIZE]);
 }
 
 static int f_subtree(call *k, query_value *out)

@@ -45,7 +45,7 @@ trace_addr trace_kind_addr(trace_kind kind) { return (unsigned)kind < TRACE_KIND
 int64_t trace_kind_addr_max(trace_kind kind, unsigned w)
 {
     static const int64_t hi[] = {[TRACE_ADDR_NONE] = -1, [TRACE_ADDR_SHARED] = TRACE_SHARED_WORDS_MAX,
-                                 [TRACE_ADDR_GLOBAL] = (int64_t)TRACE_GLOBAL_ELEMS_MAX - 1, [TRACE_ADDR_LANE] = TRACE_WARP_SIZE - 1};
+                                 [TRACE_ADDR_GLOBAL] = (int64_t)TRACE_GLOBAL_ELEMS_MAX - 1, [TRACE_ADDR_LANE] = WARP_SIZE - 1};
     trace_addr a = trace_kind_addr(kind);
     return a == TRACE_ADDR_SHARED ? hi[a] - (int64_t)w : hi[a];
 }
@@ -56,11 +56,6 @@ const char *trace_kind_addr_what(trace_kind kind)
     return what[trace_kind_addr(kind)];
 }
 int trace_kind_is_instruction(trace_kind kind) { return (unsigned)kind < TRACE_KIND_COUNT && kind_info[kind].instr; }
-
-unsigned trace_event_width(const trace_event *e)
-{
-    return e->elem_size > 4 ? e->elem_size / 4u : 1u;
-}
 
 int trace_popcount(uint32_t mask) { return __builtin_popcount(mask); }
 
@@ -265,6 +260,34 @@ int trace_equal(const trace *a, const trace *b)
     return 1;
 }
 
+/* ---- lines of a text (the kernel files') ---- */
+
+const char *trace_text_line(const char *text, unsigned n, size_t *len)
+{
+    for (unsigned k = 1; text && *text && k < n; k++) {
+        const char *nl = strchr(text, '\n');
+        text = nl ? nl + 1 : NULL;
+    }
+    if (!text || !*text) return NULL;
+    if (len) *len = strcspn(text, "\n");
+    return text;
+}
+
+void trace_text_line_copy(const char *text, unsigned n, char *out, size_t len)
+{
+    size_t l = 0;
+    const char *s = trace_text_line(text, n, &l);
+    if (!len) return;
+    if (s) { /* the indentation stops at the line's end at the latest */
+        size_t indent = strspn(s, " \t");
+        s += indent;
+        l -= indent;
+    }
+    if (l >= len) l = len - 1;
+    if (l) memcpy(out, s, l);
+    out[l] = '\0';
+}
+
 /* ---- the check at the door ---- */
 
 
@@ -273,8 +296,8 @@ int trace_equal(const trace *a, const trace *b)
 int trace_check(const trace *t, char *err, size_t errlen)
 {
     const trace_provenance *p = &t->prov;
-    if (p->block < TRACE_WARP_SIZE || p->block > TRACE_BLOCK_THREADS_MAX || p->block % TRACE_WARP_SIZE)
-        FAIL("provenance.block: %u is not a whole number of warps from %d to %d", p->block, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+    if (p->block < WARP_SIZE || p->block > TRACE_BLOCK_THREADS_MAX || p->block % WARP_SIZE)
+        FAIL("provenance.block: %u is not a whole number of warps from %d to %d", p->block, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
     /* blocks_traced is what was asked ("any number at least the grid traces every block"); what
      * bounds the work is the events' blocks, checked below against min(grid, blocks_traced) */
     if (p->blocks_traced < 1) FAIL("provenance.blocks_traced: expected at least 1");
@@ -287,8 +310,8 @@ int trace_check(const trace *t, char *err, size_t errlen)
         const trace_pass *q = &t->passes[i];
         if (q->grid < 1) FAIL("passes[%zu].grid: expected at least 1 block", i);
         /* the analysis counts threads warp by warp */
-        if (q->block < TRACE_WARP_SIZE || q->block > TRACE_BLOCK_THREADS_MAX || q->block % TRACE_WARP_SIZE)
-            FAIL("passes[%zu].block: %u is not a whole number of warps from %d to %d", i, q->block, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+        if (q->block < WARP_SIZE || q->block > TRACE_BLOCK_THREADS_MAX || q->block % WARP_SIZE)
+            FAIL("passes[%zu].block: %u is not a whole number of warps from %d to %d", i, q->block, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
         if (q->n_in > TRACE_GLOBAL_ELEMS_MAX) FAIL("passes[%zu].n_in: more than 2^40", i);
     }
     if (t->nbuffers > TRACE_BUFFERS_MAX) FAIL("buffers: %zu buffers, expected at most %d", t->nbuffers, TRACE_BUFFERS_MAX);
@@ -303,7 +326,7 @@ int trace_check(const trace *t, char *err, size_t errlen)
         /* the emulator and the GPU capture both record blocks 0 .. blocks_traced-1 of each pass */
         uint32_t traced = q->grid < p->blocks_traced ? q->grid : p->blocks_traced;
         if (e->block >= traced) FAIL("events[%zu].b: block %u is not one of the %u traced blocks of pass %u", i, e->block, traced, e->pass);
-        if (e->warp >= q->block / TRACE_WARP_SIZE) FAIL("events[%zu].w: warp %u is outside a block of %u threads", i, e->warp, q->block);
+        if (e->warp >= q->block / WARP_SIZE) FAIL("events[%zu].w: warp %u is outside a block of %u threads", i, e->warp, q->block);
         if (e->phase >= TRACE_PHASES_MAX) FAIL("events[%zu].ph: phase %u, more than %d", i, e->phase, TRACE_PHASES_MAX - 1);
         if (e->line > TRACE_LINE_MAX) FAIL("events[%zu].l: line %u, more than %d", i, e->line, TRACE_LINE_MAX);
         if (!trace_kind_has_data((trace_kind)e->kind)) continue;

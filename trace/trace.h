@@ -19,14 +19,23 @@ extern "C" {
 #define TRACE_SCHEMA_VERSION 3
 #define TRACE_SCHEMA_VERSION_MIN 1
 
-/* The hardware the trace describes, and the limits of what the reader accepts: generous for real
- * captures (the ladder's traces are a few MB), tight enough that a hostile file cannot make the
- * analysis or the viewer read outside their arrays, hang or exhaust memory. */
+/* The hardware a trace describes, named once for the reading library, the emulator, the race
+ * detector and the viewer. From the CUDA C++ Programming Guide: a warp is 32 threads on every
+ * NVIDIA GPU so far (warpSize; "SIMT Architecture"); shared memory has 32 banks, and successive
+ * 32-bit words go to successive banks (compute capability 5.x and later, "Shared Memory"). */
 enum {
-    TRACE_WARP_SIZE = 32,                   /* lanes per warp, every NVIDIA GPU so far */
+    WARP_SIZE = 32, /* lanes per warp */
+    BANKS = 32,     /* shared-memory banks, each serving one word per cycle */
+    WORD_BYTES = 4  /* a bank's word: the unit shared addresses, bank conflicts and racecheck count in */
+};
+
+/* The limits of what the reader accepts: generous for real captures (the ladder's traces are a
+ * few MB), tight enough that a hostile file cannot make the analysis or the viewer read outside
+ * their arrays, hang or exhaust memory. */
+enum {
     TRACE_BLOCK_THREADS_MAX = 1024,         /* CUDA's limit of threads per block */
-    TRACE_SHARED_WORDS_MAX = 48 * 1024 / 4, /* 48 KB of 4-byte words: CUDA's static shared memory
-                                               per block, and the emulator's size */
+    TRACE_SHARED_WORDS_MAX = 48 * 1024 / WORD_BYTES, /* CUDA's 48 KB of static shared memory per
+                                                        block, in words: the emulator's size */
     TRACE_PASSES_MAX = 64,                  /* launches in a plan (LADDER_MAX_PASSES) */
     TRACE_BUFFERS_MAX = TRACE_PASSES_MAX + 3,
     TRACE_PHASES_MAX = 4096,                /* barriers a warp passes, + 1 (the ladder: under 20) */
@@ -180,12 +189,15 @@ typedef struct trace {
 
 void trace_init(trace *t);
 void trace_free(trace *t);
-/* Values per lane for an event. */
-unsigned trace_event_width(const trace_event *e);
+/* Values per lane for an event, and the words each lane's access spans: 4 for a float4, else 1. */
+static inline unsigned trace_event_width(const trace_event *e)
+{
+    return e->elem_size > WORD_BYTES ? e->elem_size / (unsigned)WORD_BYTES : 1u;
+}
 /* Value c (0 .. width-1) of the event's k-th active lane. */
 static inline float trace_lane_value(const trace *t, const trace_event *e, size_t k, unsigned c)
 {
-    return t->values[e->vals + k * (e->elem_size > 4 ? e->elem_size / 4u : 1u) + c];
+    return t->values[e->vals + k * trace_event_width(e) + c];
 }
 int trace_popcount(uint32_t mask);
 /* Appends an event; addr/val hold one entry per set bit of mask (width values each) for data kinds.
@@ -214,6 +226,12 @@ int trace_equal(const trace *a, const trace *b);
 
 /* line and column (from 1) of byte offset off in text: where a JSON parser stopped */
 void trace_text_position(const char *text, size_t off, int *line, int *col);
+/* Line n (from 1; 0 is taken as 1) of a text such as a kernel file (sources.h): its first byte, with
+ * its length up to the '\n' in *len (len may be NULL); NULL when text is NULL or ends before it. */
+const char *trace_text_line(const char *text, unsigned n, size_t *len);
+/* Line n of text without its indentation, into out (cut to fit len); "" when there is none: the
+ * source line a step or a hazard names. */
+void trace_text_line_copy(const char *text, unsigned n, char *out, size_t len);
 
 /* JSON. Writers return 0 or -1; readers return 0, or -1 with a message in err ("line:column: ..."
  * for syntax, "events[12].mask: ..." for content, "out of memory ..." when it could not be held).

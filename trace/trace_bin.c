@@ -34,7 +34,6 @@ enum { BIN_FORMAT = 2 }; /* 2: the result's tolerance after the reference; 1 is 
 #define BIN_MAX_CLOCK ((uint64_t)1 << 53)
 #define BIN_MAX_GLOBAL_INDEX ((int64_t)1 << 40) /* elements of one buffer */
 #define BIN_MAX_SHARED_WORD ((int64_t)1 << 16)  /* 256 KiB of shared memory in 4-byte words */
-#define BIN_WARP_SIZE 32
 
 /* ---- writing ---- */
 
@@ -333,7 +332,7 @@ static void read_bin(rbuf *r, trace *t)
     p->n = r_range(r, 8, 0, (uint64_t)1 << 40, "provenance.n");
     p->seed = r_range(r, 8, 0, (uint64_t)1 << 53, "provenance.seed");
     p->block = (uint32_t)r_range(r, 4, 32, 1024, "provenance.block");
-    if (!r->failed && p->block % BIN_WARP_SIZE) { r_fail(r, "provenance.block: %u is not a whole number of warps", p->block); return; }
+    if (!r->failed && p->block % WARP_SIZE) { r_fail(r, "provenance.block: %u is not a whole number of warps", p->block); return; }
     p->elems_per_thread = (uint32_t)r_range(r, 4, 0, 1 << 20, "provenance.elems_per_thread");
     p->blocks_traced = (uint32_t)r_u(r, 4, "provenance.blocks_traced");
     if (sv >= 2) {
@@ -434,7 +433,7 @@ static void read_bin(rbuf *r, trace *t)
         if (e->pass >= t->npasses) { r_fail(r, "events[%zu].pass: %u, but the trace has %zu passes", i, e->pass, t->npasses); return; }
         const trace_pass *tp = &t->passes[e->pass];
         if (e->block >= tp->grid) { r_fail(r, "events[%zu].block: block %u is outside the grid of pass %u (%u blocks)", i, e->block, e->pass, tp->grid); return; }
-        if ((uint32_t)e->warp * BIN_WARP_SIZE >= tp->block) { r_fail(r, "events[%zu].warp: warp %u is outside a block of %u threads", i, e->warp, tp->block); return; }
+        if ((uint32_t)e->warp * WARP_SIZE >= tp->block) { r_fail(r, "events[%zu].warp: warp %u is outside a block of %u threads", i, e->warp, tp->block); return; }
         int data = trace_kind_has_data((trace_kind)e->kind);
         if (data) {
             if (e->mask == 0) { r_fail(r, "events[%zu].mask: a data event needs at least one lane", i); return; }
@@ -469,7 +468,7 @@ static void read_bin(rbuf *r, trace *t)
             prev = a;
             t->lane_addr[e->lanes + j] = a;
             trace_addr sp = trace_kind_addr((trace_kind)e->kind);
-            int bad = sp == TRACE_ADDR_LANE     ? (a < 0 || a >= BIN_WARP_SIZE)
+            int bad = sp == TRACE_ADDR_LANE     ? (a < 0 || a >= WARP_SIZE)
                       : sp == TRACE_ADDR_GLOBAL ? (a < 0 || a >= BIN_MAX_GLOBAL_INDEX)
                                                 : (a < 0 || a >= BIN_MAX_SHARED_WORD);
             if (bad && !r->failed) { r_fail(r, "events[%zu]: lane %zu's address %" PRId64 " is out of range for a %s", i, j, a, trace_kind_label((trace_kind)e->kind)); return; }

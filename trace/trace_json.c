@@ -229,7 +229,7 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
     if (!r->failed && e.block >= traced)
         { rd_fail(r, "%s.b: block %u is not one of the %" PRIu64 " traced blocks of pass %u", where, e.block, traced, e.pass); return; }
     e.warp = (uint16_t)get_uint(r, je, "w", where, 65535);
-    if (!r->failed && e.warp >= ps->block / TRACE_WARP_SIZE)
+    if (!r->failed && e.warp >= ps->block / WARP_SIZE)
         { rd_fail(r, "%s.w: warp %u is outside a block of %u threads", where, e.warp, ps->block); return; }
     e.line = (uint32_t)get_uint(r, je, "l", where, TRACE_LINE_MAX);
     e.phase = (uint16_t)get_uint(r, je, "ph", where, TRACE_PHASES_MAX - 1);
@@ -359,10 +359,10 @@ static void read_header(rd *r, trace *t, const cJSON *root)
     get_str(r, jp, "data", w, p->data, sizeof p->data);
     p->n = get_range(r, jp, "n", w, 1, TRACE_GLOBAL_ELEMS_MAX);
     p->seed = get_uint(r, jp, "seed", w, (uint64_t)1 << 53);
-    p->block = (uint32_t)get_range(r, jp, "block", w, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+    p->block = (uint32_t)get_range(r, jp, "block", w, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
     p->elems_per_thread = (uint32_t)get_range(r, jp, "elems_per_thread", w, 1, 1 << 20);
     p->blocks_traced = (uint32_t)get_range(r, jp, "blocks_traced", w, 1, UINT32_MAX);
-    if (!r->failed && p->block % TRACE_WARP_SIZE) { rd_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
+    if (!r->failed && p->block % WARP_SIZE) { rd_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
     if (sv >= 2) {
         get_str(r, jp, "schedule", w, p->schedule, sizeof p->schedule);
         p->drop_barrier = (uint32_t)get_uint(r, jp, "drop_barrier", w, 1000000);
@@ -387,11 +387,11 @@ static void read_header(rd *r, trace *t, const cJSON *root)
         if (!cJSON_IsObject(x)) { rd_fail(r, "%s: expected an object", wh); return; }
         trace_pass tp = {0, 0, 0, 0};
         tp.grid = (uint32_t)get_range(r, x, "grid", wh, 1, UINT32_MAX);
-        tp.block = (uint32_t)get_range(r, x, "block", wh, TRACE_WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+        tp.block = (uint32_t)get_range(r, x, "block", wh, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
         tp.stride = (uint32_t)get_uint(r, x, "stride", wh, UINT32_MAX);
         tp.n_in = get_uint(r, x, "n_in", wh, TRACE_GLOBAL_ELEMS_MAX);
         /* the analysis counts threads warp by warp */
-        if (!r->failed && tp.block % TRACE_WARP_SIZE) { rd_fail(r, "%s.block: %u is not a whole number of warps", wh, tp.block); return; }
+        if (!r->failed && tp.block % WARP_SIZE) { rd_fail(r, "%s.block: %u is not a whole number of warps", wh, tp.block); return; }
         if (!r->failed && trace_add_pass(t, tp)) rd_fail(r, "out of memory");
     }
     ja = get(r, root, "buffers", "top level");
@@ -485,8 +485,8 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
     if (!r.failed && s[events_at - 1] != '[') rd_fail(&r, "events: expected an array");
     cJSON_Delete(root);
     if (r.failed) return -1;
-    int64_t addr[TRACE_WARP_SIZE];
-    float val[TRACE_WARP_SIZE * 4];
+    int64_t addr[WARP_SIZE];
+    float val[WARP_SIZE * 4];
     i = ws_at(s, events_at);
     for (size_t n = 0; s[i] != ']' && !r.failed; n++) {
         /* one warp's event is at most a few KB (32 lanes, 4 values each): a bigger one is hostile,

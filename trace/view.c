@@ -163,7 +163,7 @@ static int by_step(const void *a, const void *b)
  * between), or the warp's first step for one made before any instruction. */
 static void attach_registers(view_model *m)
 {
-    enum { WARPS = TRACE_BLOCK_THREADS_MAX / TRACE_WARP_SIZE };
+    enum { WARPS = TRACE_BLOCK_THREADS_MAX / WARP_SIZE };
     const trace *t = m->t;
     size_t last[TRACE_BLOCK_THREADS_MAX], first[WARPS], r = 0;
     for (unsigned i = 0; i < TRACE_BLOCK_THREADS_MAX; i++) last[i] = SIZE_MAX;
@@ -171,8 +171,8 @@ static void attach_registers(view_model *m)
     for (size_t i = 0; i < t->nevents && r < m->nregs; i++) {
         const trace_event *e = &t->events[i];
         if (e->pass != m->pass || e->block != m->block || e->warp >= WARPS) continue;
-        size_t *lane_last = &last[e->warp * TRACE_WARP_SIZE], at = SIZE_MAX;
-        for (unsigned l = 0; l < TRACE_WARP_SIZE; l++) {
+        size_t *lane_last = &last[e->warp * WARP_SIZE], at = SIZE_MAX;
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
             if (!(e->mask >> l & 1u)) continue;
             if (e->kind != TRACE_REGISTER) lane_last[l] = m->event_step[i];
             else if (lane_last[l] != SIZE_MAX && (at == SIZE_MAX || lane_last[l] > at)) at = lane_last[l];
@@ -280,15 +280,15 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
 void view_registers_at(const view_model *m, size_t s, unsigned warp, float *vals, unsigned char *state)
 {
     const trace *t = m->t;
-    size_t held[TRACE_WARP_SIZE]; /* the event each lane's value comes from */
-    memset(vals, 0, TRACE_WARP_SIZE * sizeof *vals);
-    memset(state, 0, TRACE_WARP_SIZE);
+    size_t held[WARP_SIZE]; /* the event each lane's value comes from */
+    memset(vals, 0, WARP_SIZE * sizeof *vals);
+    memset(state, 0, WARP_SIZE);
     /* a lane keeps the value of its latest assignment in trace order (its program order): under
      * independent thread scheduling a later assignment may sit on an earlier step */
     for (size_t r = 0; r < m->nregs && m->regs[r].step <= s; r++) {
         const trace_event *e = &t->events[m->regs[r].event];
         if (e->warp != warp) continue;
-        for (int j = 0, l = 0; l < TRACE_WARP_SIZE; l++) {
+        for (int j = 0, l = 0; l < WARP_SIZE; l++) {
             if (!(e->mask >> l & 1u)) continue;
             size_t k = (size_t)j++;
             if (state[l] && held[l] > m->regs[r].event) continue;
@@ -311,6 +311,23 @@ long view_phase_last(const view_model *m, unsigned phase)
     for (size_t s = m->nsteps; s-- > 0;)
         if (m->steps[s].phase == phase) return (long)s;
     return -1;
+}
+
+long view_worst_shared(const view_model *m, size_t s, long warp)
+{
+    long best = -1;
+    int degree = 0;
+    for (size_t i = 0; s < m->nsteps && i < m->steps[s].count; i++) {
+        size_t ei = m->order[m->steps[s].first + i];
+        const trace_event *e = &m->t->events[ei];
+        if (e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) continue;
+        if (warp >= 0 && e->warp != warp) continue;
+        if (m->facts[ei].bank_degree > degree) {
+            degree = m->facts[ei].bank_degree;
+            best = (long)ei;
+        }
+    }
+    return best;
 }
 
 void view_lanes(const view_model *m, size_t s, unsigned char *lanes)

@@ -96,6 +96,11 @@ void view_lanes(const view_model *m, size_t s, unsigned char *lanes);
 long view_phase_first(const view_model *m, unsigned phase);
 long view_phase_last(const view_model *m, unsigned phase);
 
+/* The shared-memory access of step s with the highest bank-conflict degree (the first of equals),
+ * of that warp when warp >= 0: its event index, or -1 when the step has none. The access the
+ * lanes-to-banks picture shows and the lessons' conflict questions ask about. */
+long view_worst_shared(const view_model *m, size_t s, long warp);
+
 /* Counters of the block from its first step up to and including step s. */
 typedef struct view_counts {
     uint64_t warp_instructions, divergent, conflicts_load, conflicts_store, barriers, sectors, sectors_min;

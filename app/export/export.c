@@ -19,66 +19,17 @@
 #include <unistd.h>
 
 #include "app/draw/render_svg.h"
+#include "trace/outfile.h"
 
 extern char **environ;
 
-/* ---- the output's name: a temporary file beside it, renamed when complete ---- */
+/* ---- the output: a temporary file beside it, renamed when complete (outfile) ---- */
 
-enum { PATH_LEN = 4096 };
-
-typedef struct tmpout {
-    char path[PATH_LEN], tmp[PATH_LEN];
-    int fd;
-} tmpout;
-
-/* Makes "dir/.name.XXXXXX" (mkstemp: O_EXCL, never follows a link), mode 0644 (mkstemp's 0600
- * would keep a handout from a web server or a colleague). */
-static int tmp_open(tmpout *t, const char *path, char *err, size_t errlen)
-{
-    memset(t, 0, sizeof *t);
-    t->fd = -1;
-    size_t n = strlen(path);
-    if (!n || path[n - 1] == '/') { snprintf(err, errlen, "%s: is a folder name, not a file", path); return -1; }
-    if (n >= sizeof t->path - 16) { snprintf(err, errlen, "%.80s...: path too long", path); return -1; }
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) { snprintf(err, errlen, "%s: is a folder", path); return -1; }
-    memcpy(t->path, path, n + 1);
-    const char *slash = strrchr(path, '/');
-    size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
-    snprintf(t->tmp, sizeof t->tmp, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
-    t->fd = mkstemp(t->tmp);
-    if (t->fd < 0) {
-        snprintf(err, errlen, "%s: cannot write there: %s", path, strerror(errno));
-        return -1;
-    }
-    if (fchmod(t->fd, 0644) != 0) {
-        snprintf(err, errlen, "%s: cannot set its mode: %s", path, strerror(errno));
-        close(t->fd);
-        unlink(t->tmp);
-        t->fd = -1;
-        return -1;
-    }
-    return 0;
-}
-
-static int tmp_commit(tmpout *t, char *err, size_t errlen)
-{
-    if (rename(t->tmp, t->path) != 0) {
-        snprintf(err, errlen, "%s: cannot write: %s", t->path, strerror(errno));
-        unlink(t->tmp);
-        return -1;
-    }
-    t->tmp[0] = '\0';
-    return 0;
-}
-
-static void tmp_drop(tmpout *t)
-{
-    if (t->fd >= 0) close(t->fd);
-    t->fd = -1;
-    if (t->tmp[0]) unlink(t->tmp);
-    t->tmp[0] = '\0';
-}
+enum {
+    PATH_LEN = OUTFILE_PATH_MAX,
+    EXPORT_MODE = 0644 /* not mkstemp's 0600, nor the umask's: a handout must stay readable by a
+                          web server or a colleague */
+};
 
 static uint64_t file_size(const char *path)
 {
@@ -178,7 +129,7 @@ struct export_writer {
     int w, h;
     double fps;
     export_stats st;
-    tmpout t;
+    outfile t;  /* GIF, MP4, WebM */
     /* GIF */
     GifFileType *gif;
     uint32_t *hkey, *hcount; /* histogram of sampled colours: key rgb | 1 << 24, 0 empty */
@@ -468,6 +419,11 @@ static int gif_frame(export_writer *x, export_image im, unsigned repeat, char *e
     return 0;
 }
 
+static int gif_write(GifFileType *g, const GifByteType *b, int n)
+{
+    return (int)fwrite(b, 1, (size_t)n, (FILE *)g->UserData);
+}
+
 static int gif_open(export_writer *x, char *err, size_t errlen)
 {
     size_t px = (size_t)x->w * (size_t)x->h;
@@ -476,11 +432,10 @@ static int gif_open(export_writer *x, char *err, size_t errlen)
     x->prev = malloc(px);
     x->pend = malloc(px);
     if (!x->map || !x->cur || !x->prev || !x->pend) { snprintf(err, errlen, "out of memory"); return -1; }
-    if (tmp_open(&x->t, x->dir, err, errlen)) return -1;
+    if (outfile_open_mode(&x->t, x->dir, EXPORT_MODE, err, errlen)) return -1;
     int e = 0;
-    x->gif = EGifOpenFileHandle(x->t.fd, &e);
+    x->gif = EGifOpen(x->t.f, gif_write, &e); /* into the outfile's stream, which commit checks */
     if (!x->gif) return gif_fail(x, "cannot start the GIF", e, err, errlen);
-    x->t.fd = -1; /* giflib closes it */
     return 0;
 }
 
@@ -515,9 +470,8 @@ static void log_tail(FILE *log, char *buf, size_t len)
 
 static int ffmpeg_open(export_writer *x, char *err, size_t errlen)
 {
-    if (export_check_tools(x->f, err, errlen) || tmp_open(&x->t, x->dir, err, errlen)) return -1;
-    close(x->t.fd);
-    x->t.fd = -1;
+    /* ffmpeg writes the temporary file by its name; the outfile renames it when ffmpeg is done */
+    if (export_check_tools(x->f, err, errlen) || outfile_open_mode(&x->t, x->dir, EXPORT_MODE, err, errlen)) return -1;
     x->rgba = malloc((size_t)x->w * (size_t)x->h * 4);
     x->log = tmpfile();
     int sv[2];
@@ -542,6 +496,7 @@ static int ffmpeg_open(export_writer *x, char *err, size_t errlen)
     posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, fileno(x->log), 2);
+    posix_spawn_file_actions_addclose(&fa, fileno(x->t.f)); /* ffmpeg opens the file by its name */
     /* -nostdin stops ffmpeg reading keys from the terminal; the frames come on pipe:0 */
     int rc = posix_spawnp(&x->pid, "ffmpeg", &fa, NULL, (char *const *)argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -627,21 +582,18 @@ static int png_frame(export_writer *x, export_image im, char *err, size_t errlen
 {
     char path[PATH_LEN];
     png_name(x, x->nfiles, path, sizeof path);
-    tmpout t;
-    if (tmp_open(&t, path, err, errlen)) return -1;
+    outfile t;
+    if (outfile_open_mode(&t, path, EXPORT_MODE, err, errlen)) return -1;
     SDL_Surface *s = SDL_CreateRGBSurfaceWithFormatFrom((void *)im.px, im.w, im.h, 32, im.pitch, SDL_PIXELFORMAT_RGB888);
-    FILE *f = s ? fdopen(t.fd, "wb") : NULL;
-    SDL_RWops *rw = f ? SDL_RWFromFP(f, SDL_TRUE) : NULL;
-    if (f) t.fd = -1; /* the stream owns it */
+    SDL_RWops *rw = s ? SDL_RWFromFP(t.f, SDL_FALSE) : NULL; /* the outfile keeps its stream */
     int ok = rw && IMG_SavePNG_RW(s, rw, 1) == 0;
-    if (!rw && f) fclose(f);
     if (s) SDL_FreeSurface(s);
     if (!ok) {
         snprintf(err, errlen, "%s: cannot write PNG: %s", path, s ? IMG_GetError() : SDL_GetError());
-        tmp_drop(&t);
+        outfile_abort(&t);
         return -1;
     }
-    if (tmp_commit(&t, err, errlen)) return -1;
+    if (outfile_commit(&t, err, errlen)) return -1;
     x->nfiles++;
     x->st.frames_in++;
     x->st.frames_out++;
@@ -676,7 +628,7 @@ static void writer_free(export_writer *x)
     }
     if (x->sock >= 0) close(x->sock);
     if (x->log) fclose(x->log);
-    tmp_drop(&x->t);
+    outfile_abort(&x->t);
     free(x->hkey);
     free(x->hcount);
     free(x->map);
@@ -697,7 +649,6 @@ export_writer *export_open(export_format f, const char *out, int w, int h, doubl
     x->h = h;
     x->fps = fps;
     x->sock = -1;
-    x->t.fd = -1;
     snprintf(x->dir, sizeof x->dir, "%s", out);
     int rc = f == EXPORT_GIF ? gif_open(x, err, errlen) : f == EXPORT_PNGS ? png_open(x, err, errlen) : ffmpeg_open(x, err, errlen);
     if (rc) { writer_free(x); return NULL; }
@@ -739,10 +690,10 @@ int export_close(export_writer *x, export_stats *st, char *err, size_t errlen)
     else if (x->f != EXPORT_PNGS) {
         rc = ffmpeg_wait(x, err, errlen);
         if (!rc && file_size(x->t.tmp) == 0) { snprintf(err, errlen, "%s: ffmpeg wrote nothing", x->t.path); rc = -1; }
-        if (!rc && chmod(x->t.tmp, 0644) != 0) { snprintf(err, errlen, "%s: %s", x->t.path, strerror(errno)); rc = -1; }
+        if (!rc && chmod(x->t.tmp, EXPORT_MODE) != 0) { snprintf(err, errlen, "%s: %s", x->t.path, strerror(errno)); rc = -1; }
     }
     if (x->f != EXPORT_PNGS && !rc) {
-        rc = tmp_commit(&x->t, err, errlen);
+        rc = outfile_commit(&x->t, err, errlen);
         if (!rc) x->st.bytes = file_size(x->t.path);
     }
     if (rc && x->f == EXPORT_PNGS) png_drop(x);
@@ -770,18 +721,13 @@ void export_abort(export_writer *x)
 int export_svg(const char *out, const dl_list *l, int w, int h, void *ctx, int (*ascent)(void *ctx, dl_font f, int px),
                char *err, size_t errlen)
 {
-    tmpout t;
-    if (tmp_open(&t, out, err, errlen)) return -1;
-    FILE *f = fdopen(t.fd, "w");
-    if (!f) { snprintf(err, errlen, "%s: %s", out, strerror(errno)); tmp_drop(&t); return -1; }
-    t.fd = -1;
+    outfile t;
+    if (outfile_open_mode(&t, out, EXPORT_MODE, err, errlen)) return -1;
     rsvg_opts o = {.ctx = ctx, .ascent = ascent, .title = "warpscope"};
-    int rc = rsvg_write(f, l, w, h, &o);
-    if (fclose(f) != 0) rc = -1;
-    if (rc) {
+    if (rsvg_write(t.f, l, w, h, &o)) {
         snprintf(err, errlen, "%s: write failed: %s", out, strerror(errno));
-        tmp_drop(&t);
+        outfile_abort(&t);
         return -1;
     }
-    return tmp_commit(&t, err, errlen);
+    return outfile_commit(&t, err, errlen); /* a failed flush or close is "write failed" too */
 }

@@ -7,9 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The hardware the pictures model: 32 banks of 4-byte words (analysis.h). */
-enum { BANKS = 32 };
-
 struct player_capture {
     capture_desc d;
     unsigned pass, block;

@@ -100,11 +100,8 @@ static void draw_source(ui *u, const scene_pane *p, dl_rect r)
     if (rows < 1) return;
     int first = (int)line - rows / 2;
     if (first < 1) first = 1;
-    const char *q = p->source;
-    for (int ln = 1; *q && ln < first; ln++) {
-        const char *nl = strchr(q, '\n');
-        q = nl ? nl + 1 : q + strlen(q);
-    }
+    const char *q = trace_text_line(p->source, (unsigned)first, NULL);
+    if (!q) q = "";
     int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "000 ");
     for (int i = 0, ln = first; i < rows && *q; i++, ln++) {
         const char *nl = strchr(q, '\n');
@@ -249,22 +246,6 @@ static dl_colour warp_colour(const theme *th, unsigned warp)
     return c[warp % (sizeof c / sizeof c[0])];
 }
 
-/* The source text of a line, trimmed, into buf. */
-static void source_line(const char *src, unsigned line, char *buf, size_t len)
-{
-    buf[0] = '\0';
-    for (unsigned ln = 1; src && *src && ln < line; ln++) {
-        const char *nl = strchr(src, '\n');
-        src = nl ? nl + 1 : src + strlen(src);
-    }
-    if (!src) return;
-    while (*src == ' ' || *src == '\t') src++;
-    size_t n = strcspn(src, "\n");
-    if (n >= len) n = len - 1;
-    memcpy(buf, src, n);
-    buf[n] = '\0';
-}
-
 /* Lanes to banks: the warp's 32 lanes above the 32 banks, a line from each lane to the word it
  * asks of its bank; words of one bank are served one wavefront after another (numbered), and the
  * lines into a bank with more than one word are drawn in the conflict colour. */
@@ -280,7 +261,7 @@ static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
     dl_rect in = panel(u, "banks", r, title);
     const theme *th = u->th;
     char code[160], b[260];
-    source_line(p->source, e->line, code, sizeof code);
+    trace_text_line_copy(p->source, e->line, code, sizeof code);
     snprintf(b, sizeof b, S(u, STR_BANKS_FORMULA), e->line, code);
     dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, b);
     in.y += u->lh;

@@ -76,37 +76,15 @@ static void step_accesses(scene_pane *p)
             int64_t wd = m->t->lane_addr[e->lanes + (size_t)j];
             if (wd >= 0 && (size_t)wd < m->nwords) p->touched[wd] = e->kind == TRACE_SHARED_STORE ? 2 : 1;
         }
-        if (m->facts[ei].bank_degree > p->worst_degree) {
-            p->worst_degree = m->facts[ei].bank_degree;
-            p->worst_event = (int)ei;
-        }
     }
-    p->bank_event = p->worst_event;
-    if (p->bank_warp >= 0) { /* a warp picked by the user: its worst shared access in the step */
-        int deg = 0;
-        p->bank_event = -1;
-        for (size_t i = 0; i < p->st->count; i++) {
-            size_t ei = m->order[p->st->first + i];
-            const trace_event *e = &m->t->events[ei];
-            if ((e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) || e->warp != (unsigned)p->bank_warp) continue;
-            if (m->facts[ei].bank_degree > deg) { deg = m->facts[ei].bank_degree; p->bank_event = (int)ei; }
-        }
-    }
+    p->worst_event = (int)view_worst_shared(m, p->step, -1);
+    if (p->worst_event >= 0) p->worst_degree = m->facts[p->worst_event].bank_degree;
+    /* a warp picked by the user: its worst shared access in the step */
+    p->bank_event = p->bank_warp >= 0 ? (int)view_worst_shared(m, p->step, p->bank_warp) : p->worst_event;
     if (p->bank_event < 0) return;
-    /* per bank, the distinct words the access asks of it: each is one wavefront */
-    const trace_event *e = &m->t->events[p->bank_event];
     p->worst_degree = m->facts[p->bank_event].bank_degree;
-    int k = 0;
-    for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
-        if (!(e->mask >> lane & 1u)) continue;
-        int64_t wd = m->t->lane_addr[e->lanes + (size_t)k++];
-        if (wd < 0) continue;
-        scene_bank *b = &p->banks[wd % BANKS];
-        b->lanes |= 1u << lane;
-        int seen = 0;
-        for (int q = 0; q < b->nwords; q++) seen |= b->words[q] == wd;
-        if (!seen && b->nwords < WARP_SIZE) b->words[b->nwords++] = wd;
-    }
+    /* per bank, the distinct words the access asks of it: each is one wavefront */
+    analysis_banks(m->t, &m->t->events[p->bank_event], p->banks);
 }
 
 /* the step's global accesses, lane by lane, and each warp request's sectors */
@@ -123,7 +101,7 @@ static int step_loads(scene_pane *p)
         if (e->kind != TRACE_GLOBAL_LOAD && e->kind != TRACE_GLOBAL_STORE && e->kind != TRACE_GLOBAL_ATOMIC) continue;
         if (p->nsectors < (int)(sizeof p->sectors / sizeof p->sectors[0]))
             p->sectors[p->nsectors++] = (scene_sectors){e->warp, m->facts[ei].sectors, m->facts[ei].sectors_min};
-        unsigned width = e->elem_size > 4 ? e->elem_size / 4u : 1u;
+        unsigned width = trace_event_width(e);
         for (int j = 0, l = 0; l < WARP_SIZE; l++) {
             if (!(e->mask >> l & 1u)) continue;
             if (p->nloads == p->cap_loads) {
@@ -430,7 +408,7 @@ static int grid_build(scene_grid *g, const trace *t)
                 g->ticket[k] = (int)trace_lane_value(t, e, 0, 0); /* atomicInc's old value: the ticket */
             if (e->kind != TRACE_GLOBAL_LOAD || e->buf == 0) continue;
             int n = trace_popcount(e->mask);
-            int64_t w = e->elem_size > 4 ? e->elem_size / 4 : 1;
+            int64_t w = trace_event_width(e);
             for (int j = 0; j < n; j++) {
                 int64_t a = t->lane_addr[e->lanes + (size_t)j];
                 if (g->rd_lo[k] < 0 || a < g->rd_lo[k]) g->rd_lo[k] = a;

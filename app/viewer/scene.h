@@ -1,5 +1,6 @@
 /* scene: everything a frame shows, derived from the session once per change. Panels draw from a
- * const scene and never call the trace library or the emulator; hardware sizes are named here. */
+ * const scene and never call the trace library or the emulator; the hardware's sizes (WARP_SIZE,
+ * BANKS, WORD_BYTES) are trace.h's. */
 #ifndef WARPSCOPE_SCENE_H
 #define WARPSCOPE_SCENE_H
 
@@ -8,17 +9,9 @@
 
 #include "app/viewer/session.h"
 
-enum {
-    WARP_SIZE = 32, /* lanes in a warp: every NVIDIA GPU so far */
-    BANKS = 32,     /* shared-memory banks, each serving one 4-byte word per cycle */
-    WORD_BYTES = 4  /* a bank's word */
-};
-
-typedef struct scene_bank {
-    int nwords;          /* distinct words this bank serves in the access (its degree) */
-    int64_t words[WARP_SIZE];
-    unsigned lanes;      /* lanes that asked it */
-} scene_bank;
+/* a bank in the access the lanes-to-banks picture shows: its distinct words (one wavefront each)
+ * and the lanes that asked it, as the analysis counts them */
+typedef analysis_bank scene_bank;
 
 /* one lane's global access in the step */
 typedef struct scene_load {

@@ -53,7 +53,8 @@ enum { EMU_STACK = 256 * 1024 };
 #else
 enum { EMU_STACK = 64 * 1024 };
 #endif
-enum { EMU_MAX_THREADS = 1024, EMU_SHARED_BYTES = 48 * 1024, EMU_MAX_REGIONS = 16, EMU_MAX_BUFFERS = 72,
+/* a block and its static shared memory as CUDA allows them (trace.h), the buffers in emu.h */
+enum { EMU_MAX_THREADS = TRACE_BLOCK_THREADS_MAX, EMU_SHARED_BYTES = TRACE_SHARED_WORDS_MAX * WORD_BYTES, EMU_MAX_REGIONS = 16,
        EMU_MAX_WORKERS = 64 };
 
 typedef enum thread_state { TS_READY, TS_PENDING, TS_BARRIER, TS_EXITED } thread_state;
@@ -261,8 +262,8 @@ int64_t emu_shared_region(const void *key, unsigned bytes)
     emu *e = current;
     for (int i = 0; i < e->nregions; i++)
         if (e->regions[i].key == key) return e->regions[i].word;
-    int64_t words = (bytes + 3) / 4;
-    if (e->nregions == EMU_MAX_REGIONS || (e->shared_words_used + words) * 4 > EMU_SHARED_BYTES) {
+    int64_t words = (bytes + WORD_BYTES - 1) / WORD_BYTES;
+    if (e->nregions == EMU_MAX_REGIONS || (e->shared_words_used + words) * WORD_BYTES > EMU_SHARED_BYTES) {
         fail(e, "the block's __shared__ objects need more than %d bytes", EMU_SHARED_BYTES);
         return 0;
     }
@@ -333,12 +334,12 @@ static float lane_float(const emu_op *op, unsigned c)
 
 static void where(const emu *e, unsigned tid, char *s, size_t n)
 {
-    snprintf(s, n, "block %u, thread %u (warp %u, lane %u)", e->block_idx.x, tid, tid / 32, tid % 32);
+    snprintf(s, n, "block %u, thread %u (warp %u, lane %u)", e->block_idx.x, tid, tid / WARP_SIZE, tid % WARP_SIZE);
 }
 
 static int check_shared(emu *e, const emu_op *op, unsigned tid)
 {
-    int64_t words = (op->elem_size + 3) / 4;
+    int64_t words = (op->elem_size + WORD_BYTES - 1) / WORD_BYTES;
     if (op->index >= op->lo && op->index + words <= op->hi) return 0;
     char w[96];
     where(e, tid, w, sizeof w);
@@ -367,12 +368,12 @@ static unsigned char *global_at(emu *e, const emu_op *op, unsigned tid)
 
 static void shuffle(emu *e, unsigned w, uint32_t group, int64_t *src_out)
 {
-    emu_thread *th = &e->threads[w * 32];
-    uint32_t got[32];
-    for (unsigned l = 0; l < 32; l++) {
+    emu_thread *th = &e->threads[w * WARP_SIZE];
+    uint32_t got[WARP_SIZE];
+    for (unsigned l = 0; l < WARP_SIZE; l++) {
         if (!(group >> l & 1)) continue;
         const emu_op *op = th[l].op;
-        int width = op->width >= 1 && op->width <= 32 ? op->width : 32;
+        int width = op->width >= 1 && op->width <= WARP_SIZE ? op->width : WARP_SIZE;
         unsigned seg = l / (unsigned)width * (unsigned)width;
         int src;
         switch (op->shfl_mode) {
@@ -387,7 +388,7 @@ static void shuffle(emu *e, unsigned w, uint32_t group, int64_t *src_out)
         src_out[l] = src;
         got[l] = th[src].op->data[0];
     }
-    for (unsigned l = 0; l < 32; l++)
+    for (unsigned l = 0; l < WARP_SIZE; l++)
         if (group >> l & 1) th[l].op->data[0] = got[l];
 }
 
@@ -397,35 +398,35 @@ static void observe(emu *e, const emu_op *op, int kind, unsigned tid, int record
     const emu_observer *o = e->launch->observer;
     if (!o || !o->access) return;
     int global = kind != TRACE_SHARED_LOAD && kind != TRACE_SHARED_STORE;
-    unsigned words = op->elem_size > 4 ? op->elem_size / 4 : 1;
+    unsigned words = op->elem_size > WORD_BYTES ? op->elem_size / WORD_BYTES : 1;
     emu_access a = {global, op->buf, global ? op->index * (int64_t)words : op->index, words,
                     kind == TRACE_SHARED_STORE || kind == TRACE_GLOBAL_STORE || kind == TRACE_GLOBAL_ATOMIC,
-                    kind == TRACE_GLOBAL_ATOMIC, e->block_idx.x, tid, tid / 32, op->line,
+                    kind == TRACE_GLOBAL_ATOMIC, e->block_idx.x, tid, tid / WARP_SIZE, op->line,
                     record && e->launch->trace ? (int64_t)e->launch->trace->nevents : -1};
     o->access(o->ctx, &a);
 }
 
 static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned phase)
 {
-    emu_thread *th = &e->threads[w * 32];
+    emu_thread *th = &e->threads[w * WARP_SIZE];
     const emu_observer *obs = e->launch->observer;
     const emu_op *first = th[__builtin_ctz(group)].op;
-    int64_t addr[32];
-    float val[32 * 4];
-    int64_t src[32];
+    int64_t addr[WARP_SIZE];
+    float val[WARP_SIZE * 4];
+    int64_t src[WARP_SIZE];
     int kind = first->kind;
     if (kind == TRACE_SHUFFLE) shuffle(e, w, group, src);
     int n = 0;
-    for (unsigned l = 0; l < 32 && !e->failed; l++) {
+    for (unsigned l = 0; l < WARP_SIZE && !e->failed; l++) {
         if (!(group >> l & 1)) continue;
         emu_op *op = th[l].op;
-        unsigned tid = w * 32 + l;
+        unsigned tid = w * WARP_SIZE + l;
         unsigned char *p = NULL;
         switch (kind) {
         case TRACE_SHARED_LOAD:
         case TRACE_SHARED_STORE:
             if (check_shared(e, op, tid)) return;
-            p = e->shared + op->index * 4;
+            p = e->shared + op->index * WORD_BYTES;
             if (kind == TRACE_SHARED_LOAD) memcpy(op->data, p, op->elem_size);
             else memcpy(p, op->data, op->elem_size);
             addr[n] = op->index;
@@ -467,7 +468,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
         default:
             break;
         }
-        unsigned width = op->elem_size > 4 ? op->elem_size / 4 : 1;
+        unsigned width = op->elem_size > WORD_BYTES ? op->elem_size / WORD_BYTES : 1;
         for (unsigned c = 0; c < width; c++) val[n * (int)width + (int)c] = lane_float(op, c);
         n++;
     }
@@ -518,7 +519,7 @@ static int is_sync(const emu_op *op) { return op->kind == TRACE_SHUFFLE || op->k
 
 static int sync_ready(const emu_thread *th, const emu_op *op)
 {
-    for (unsigned m = 0; m < 32; m++) {
+    for (unsigned m = 0; m < WARP_SIZE; m++) {
         if (!(op->mask >> m & 1) || th[m].state == TS_EXITED) continue;
         if (th[m].state != TS_PENDING || th[m].op->line != op->line || th[m].op->kind != op->kind) return 0;
     }
@@ -533,13 +534,13 @@ uint64_t emu_random(uint64_t *state)
     return z ^ (z >> 31);
 }
 
-uint32_t emu_pick_lockstep(uint32_t ready, const emu_op *const ops[32], uint64_t *rng)
+uint32_t emu_pick_lockstep(uint32_t ready, const emu_op *const ops[WARP_SIZE], uint64_t *rng)
 {
     (void)rng;
     uint32_t group = 0;
     unsigned best_line = 0;
     int best_kind = 0;
-    for (unsigned l = 0; l < 32; l++) {
+    for (unsigned l = 0; l < WARP_SIZE; l++) {
         if (!(ready >> l & 1)) continue;
         const emu_op *op = ops[l];
         if (!group || op->line < best_line ||
@@ -557,12 +558,12 @@ uint32_t emu_pick_lockstep(uint32_t ready, const emu_op *const ops[32], uint64_t
 /* Runs warp w until all its live lanes wait at a barrier or have exited. */
 static void run_warp(emu *e, unsigned w, int record, unsigned phase)
 {
-    emu_thread *th = &e->threads[w * 32];
+    emu_thread *th = &e->threads[w * WARP_SIZE];
     const emu_schedule *S = e->launch->schedule;
     emu_pick_fn pick = S && S->pick ? S->pick : emu_pick_lockstep;
     while (!e->failed) {
         uint32_t exited = 0;
-        for (unsigned l = 0; l < 32; l++) {
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
             if (th[l].state != TS_READY) continue;
             resume(e, &th[l]);
             if (th[l].state == TS_EXITED) exited |= 1u << l;
@@ -573,8 +574,8 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
          * except that a *_sync op waits until every live lane of its mask has arrived at it
          * (CUDA's semantics for shuffles and __syncwarp; it is also where hardware reconverges) */
         uint32_t ready = 0, pending = 0, group = 0;
-        const emu_op *ops[32];
-        for (unsigned l = 0; l < 32; l++) {
+        const emu_op *ops[WARP_SIZE];
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
             ops[l] = NULL;
             if (th[l].state != TS_PENDING) continue;
             pending |= 1u << l;
@@ -586,12 +587,12 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
             group = pick(ready, ops, &e->rng) & ready;
             if (!group) group = ready & -ready;
             const emu_op *lead = ops[__builtin_ctz(group)];
-            for (unsigned l = 0; l < 32; l++) { /* a group is one point of the code */
+            for (unsigned l = 0; l < WARP_SIZE; l++) { /* a group is one point of the code */
                 if (!(group >> l & 1)) continue;
                 if (ops[l]->line != lead->line || ops[l]->kind != lead->kind) group &= ~(1u << l);
             }
             if (is_sync(lead)) /* a *_sync op runs for its whole mask at once */
-                for (unsigned l = 0; l < 32; l++)
+                for (unsigned l = 0; l < WARP_SIZE; l++)
                     if ((ready >> l & 1) && ops[l]->line == lead->line && ops[l]->kind == lead->kind) group |= 1u << l;
         }
         if (!group && pending) {
@@ -602,7 +603,7 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
         }
         if (!group) return;
         execute(e, w, group, record, phase);
-        for (unsigned l = 0; l < 32; l++)
+        for (unsigned l = 0; l < WARP_SIZE; l++)
             if (group >> l & 1) th[l].state = TS_READY;
     }
 }
@@ -647,7 +648,7 @@ static void warp_order(emu *e, unsigned *order, unsigned nwarps)
 static void run_block(emu *e, unsigned bx)
 {
     const emu_launch *L = e->launch;
-    unsigned nthreads = L->block, nwarps = (nthreads + 31) / 32;
+    unsigned nthreads = L->block, nwarps = (nthreads + WARP_SIZE - 1) / WARP_SIZE;
     const emu_observer *obs = L->observer;
     /* each block's choices depend only on the seed, the pass and the block: deterministic, and
      * the same whichever order blocks run in */
@@ -661,10 +662,10 @@ static void run_block(emu *e, unsigned bx)
     e->shared_words_used = 0;
     /* shared memory starts undefined on hardware; a fixed fill keeps captures deterministic */
     memset(e->shared, 0, sizeof e->shared);
-    for (unsigned i = 0; i < nwarps * 32; i++) init_fiber(e, i, nthreads);
+    for (unsigned i = 0; i < nwarps * WARP_SIZE; i++) init_fiber(e, i, nthreads);
     unsigned phase = 0;
     while (!e->failed) {
-        unsigned order[EMU_MAX_THREADS / 32];
+        unsigned order[EMU_MAX_THREADS / WARP_SIZE];
         warp_order(e, order, nwarps);
         for (unsigned k = 0; k < nwarps && !e->failed; k++) run_warp(e, order[k], record, phase);
         if (e->failed) return;
@@ -685,11 +686,11 @@ static void run_block(emu *e, unsigned bx)
         unsigned line = e->threads[first].op->line;
         for (unsigned w = 0; w < nwarps; w++) {
             uint32_t m = 0;
-            for (unsigned l = 0; l < 32; l++)
-                if (e->threads[w * 32 + l].state == TS_BARRIER) m |= 1u << l;
+            for (unsigned l = 0; l < WARP_SIZE; l++)
+                if (e->threads[w * WARP_SIZE + l].state == TS_BARRIER) m |= 1u << l;
             if (m && record) record_plain(e, w, TRACE_BARRIER, line, m, phase);
-            for (unsigned l = 0; l < 32; l++)
-                if (m >> l & 1) e->threads[w * 32 + l].state = TS_READY;
+            for (unsigned l = 0; l < WARP_SIZE; l++)
+                if (m >> l & 1) e->threads[w * WARP_SIZE + l].state = TS_READY;
         }
         if (obs && obs->barrier) obs->barrier(obs->ctx);
         phase++;

@@ -85,9 +85,9 @@ typedef void (*emu_kernel_fn)(const void *args);
  * (a *_sync op only once every live lane of its mask has posted it); ops[l]: lane l's posted op
  * (NULL if none). Returns a non-empty subset of ready whose ops share one line and kind; the
  * emulator widens a *_sync op's group to every ready lane at it. rng: the block's random state. */
-typedef uint32_t (*emu_pick_fn)(uint32_t ready, const emu_op *const ops[32], uint64_t *rng);
+typedef uint32_t (*emu_pick_fn)(uint32_t ready, const emu_op *const ops[WARP_SIZE], uint64_t *rng);
 /* The lanes at the lowest (line, kind rank) go together: how these kernels reconverge on hardware. */
-uint32_t emu_pick_lockstep(uint32_t ready, const emu_op *const ops[32], uint64_t *rng);
+uint32_t emu_pick_lockstep(uint32_t ready, const emu_op *const ops[WARP_SIZE], uint64_t *rng);
 /* Program order of kinds within one line (loads before stores); lower runs first. */
 int emu_kind_rank(int kind);
 /* The next value of a splitmix64 stream (the schedules' random choices). */
@@ -144,7 +144,9 @@ typedef struct emu_launch {
 emu *emu_create(void);
 void emu_destroy(emu *e);
 const char *emu_last_error(const emu *e);
-/* Global memory the kernels may touch, by buffer id (the id events record). */
+/* Global memory the kernels may touch, by buffer id (the id events record): 0 to EMU_MAX_BUFFERS - 1,
+ * more than a trace may name (TRACE_BUFFERS_MAX). */
+enum { EMU_MAX_BUFFERS = 72 };
 int emu_set_buffer(emu *e, int id, void *mem, size_t bytes);
 /* Forgets every buffer (before an emulator is reused for another capture). */
 void emu_clear_buffers(emu *e);

@@ -4,14 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The hardware's sizes (WARP_SIZE, WORD_BYTES: racecheck's unit) and the block's limits are
+ * trace.h's, the buffers the emulator's (emu.h). */
 enum {
-    WARP_SIZE = 32,                    /* lanes of a warp */
-    WORD_BYTES = 4,                    /* the unit racecheck and the banks count in */
-    MAX_THREADS = 1024,                /* CUDA's largest block */
-    MAX_WARPS = MAX_THREADS / WARP_SIZE,
-    SHARED_WORDS = 48 * 1024 / WORD_BYTES, /* the emulator's static shared memory */
-    READERS = 8,                       /* readers remembered per word */
-    MAX_BUFS = 72                      /* emu's EMU_MAX_BUFFERS */
+    MAX_WARPS = TRACE_BLOCK_THREADS_MAX / WARP_SIZE,
+    READERS = 8 /* readers remembered per word */
 };
 
 /* One access as the shadow remembers it. gen tells records of an older block (shared) or launch
@@ -49,10 +46,10 @@ struct race {
     uint16_t wsyncs[MAX_WARPS];              /* __syncwarp count per warp of the running block */
     uint16_t pair[MAX_WARPS][WARP_SIZE][WARP_SIZE]; /* count at the last __syncwarp both lanes took */
     uint32_t wtouched;                       /* warps whose pair[] holds something */
-    uint64_t acquired[MAX_THREADS];          /* time of the latest atomic each thread has seen */
+    uint64_t acquired[TRACE_BLOCK_THREADS_MAX]; /* time of the latest atomic each thread has seen */
     uint64_t block_acquired;
-    cell shared[SHARED_WORDS];
-    struct { cell *c; size_t words; uint32_t gen; } global[MAX_BUFS];
+    cell shared[TRACE_SHARED_WORDS_MAX];
+    struct { cell *c; size_t words; uint32_t gen; } global[EMU_MAX_BUFFERS];
     release *rel;
     size_t nrel, caprel;
     trace_hazard *haz;
@@ -200,7 +197,7 @@ static void on_block(void *ctx, unsigned block)
 
 static cell *global_cells(race *r, int buf, int64_t end)
 {
-    if (buf < 0 || buf >= MAX_BUFS || end > RACE_GLOBAL_MAX_WORDS) { r->global_skipped = 1; return NULL; }
+    if (buf < 0 || buf >= EMU_MAX_BUFFERS || end > RACE_GLOBAL_MAX_WORDS) { r->global_skipped = 1; return NULL; }
     if (r->global[buf].gen != r->launch_gen || (size_t)end > r->global[buf].words) {
         /* a new launch: the kernel boundary orders everything before it */
         size_t words = r->global[buf].gen == r->launch_gen ? r->global[buf].words : 0;
@@ -241,7 +238,7 @@ static void on_access(void *ctx, const emu_access *a)
         for (unsigned k = 0; k < a->words; k++) check_word(r, &c[a->word + k], r->launch_gen, a);
         return;
     }
-    if (a->word < 0 || a->word + a->words > SHARED_WORDS) return; /* the emulator reports it */
+    if (a->word < 0 || a->word + a->words > TRACE_SHARED_WORDS_MAX) return; /* the emulator reports it */
     for (unsigned k = 0; k < a->words; k++) check_word(r, &r->shared[a->word + k], r->block_gen, a);
 }
 
@@ -250,7 +247,7 @@ static void on_barrier(void *ctx)
     race *r = ctx;
     r->epoch++;
     /* a barrier passes on what any thread of the block acquired */
-    for (unsigned t = 0; t < MAX_THREADS; t++) r->acquired[t] = r->block_acquired;
+    for (unsigned t = 0; t < TRACE_BLOCK_THREADS_MAX; t++) r->acquired[t] = r->block_acquired;
 }
 
 static void on_warp_sync(void *ctx, unsigned warp, uint32_t lanes)
@@ -286,7 +283,7 @@ race *race_create(int readonly_buf)
 void race_destroy(race *r)
 {
     if (!r) return;
-    for (int i = 0; i < MAX_BUFS; i++) free(r->global[i].c);
+    for (int i = 0; i < EMU_MAX_BUFFERS; i++) free(r->global[i].c);
     free(r->rel);
     free(r->haz);
     free(r);

@@ -6,8 +6,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WARP_SIZE = 32 };
-
 /* independent thread scheduling: a random ready lane leads, and each other ready lane at the same
  * point joins it with probability 1/2 (hardware often keeps lanes together, but need not) */
 static uint32_t pick_its(uint32_t ready, const emu_op *const ops[WARP_SIZE], uint64_t *rng)
