@@ -4,12 +4,15 @@
 #ifndef WARPSCOPE_BENCH_H
 #define WARPSCOPE_BENCH_H
 
+#include "app/commands.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* argv: the arguments after "bench". Prints the table; returns the process exit code. */
-int bench_main(int argc, char **argv);
+/* v: the flags main scanned for bench from the command table (app/commands.c), by ws_flag.
+ * Prints the table; returns the process exit code. */
+int bench_main(const cli_value flag[WF_COUNT]);
 
 #ifdef __cplusplus
 }

@@ -410,22 +410,11 @@ static int check_writable(const char *path)
     return 0;
 }
 
-static int parse_args(int argc, char **argv, opts &o)
+// the flags main scanned from the command table (app/commands.c); what they mean is here
+static int parse_args(const cli_value *v, opts &o)
 {
-    // the flags, read by the one scanner every command uses (cli.h); what they mean is here
-    static const cli_spec specs[] = {{"--sizes", CLI_TEXT, 0, 0, nullptr},   {"--versions", CLI_TEXT, 0, 0, nullptr}, {"--modes", CLI_TEXT, 0, 0, nullptr},
-                                     {"--json", CLI_TEXT, 0, 0, nullptr},    {"--csv", CLI_TEXT, 0, 0, nullptr},      {"--reps", CLI_NUMBER, 1, 10000, nullptr},
-                                     {"--block", CLI_NUMBER, 32, 1024, nullptr}, {"--ept", CLI_NUMBER, 1, 4096, nullptr}, {"--batch", CLI_NUMBER, 1, 100000, nullptr},
-                                     {"--device", CLI_NUMBER, 0, 63, nullptr}};
-    enum { SIZES, VERSIONS, MODES, JSON, CSV, REPS, BLOCK, EPT, BATCH, DEVICE, NSPECS };
-    cli_value v[NSPECS];
-    const char *pos[1];
-    size_t npos;
-    char why[300];
-    if (cli_scan(specs, NSPECS, argc, argv, v, pos, 0, &npos, why, sizeof why)) {
-        fprintf(stderr, "warpscope: bench: %s (--sizes --versions --modes --reps --batch --block --ept --device --json --csv)\n", why);
-        return -1;
-    }
+    enum { SIZES = WF_SIZES, VERSIONS = WF_VERSIONS, MODES = WF_MODES, JSON = WF_JSON_FILE, CSV = WF_CSV, REPS = WF_REPS,
+           BLOCK = WF_BENCH_BLOCK, EPT = WF_EPT, BATCH = WF_BATCH, DEVICE = WF_DEVICE };
     if (v[SIZES].given && parse_sizes(v[SIZES].text, o)) return -1;
     if (v[VERSIONS].given && parse_list("--versions", v[VERSIONS].text, o.versions)) return -1;
     if (v[MODES].given) {
@@ -453,10 +442,10 @@ static int parse_args(int argc, char **argv, opts &o)
     return 0;
 }
 
-int bench_main(int argc, char **argv)
+int bench_main(const cli_value flag[WF_COUNT])
 {
     opts o;
-    if (parse_args(argc, argv, o)) return 2;
+    if (parse_args(flag, o)) return 2;
     if (o.sizes.empty())
         for (int k = 16; k <= 30; k += 2) o.sizes.push_back((size_t)1 << k);
     if (o.sizes.size() > 64) {

@@ -1,7 +1,8 @@
-/* cli: the one argument scanner every command uses. A command describes its flags in a table
- * (name, whether it takes a value, a number's range); cli_scan reads `--flag value`,
- * `--flag=value` and positionals, checks numbers strictly (digits only, in range) and reports the
- * first problem in one line. What a flag means stays with the command. */
+/* cli: the one argument scanner every command uses. The command table (app/commands.h) describes
+ * each command's flags (name, whether it takes a value, a number's range); cli_scan reads
+ * `--flag value`, `--flag=value` and positionals, checks numbers strictly (digits only, in range)
+ * and reports the first problem in one line, with the nearest known flag when one is close ("did
+ * you mean"). What a flag means stays with the command. */
 #ifndef WARPSCOPE_CLI_H
 #define WARPSCOPE_CLI_H
 
@@ -28,16 +29,20 @@ typedef struct cli_value {
 } cli_value;
 
 /* values[i] answers specs[i]. Arguments not starting with '-' go to pos (at most maxpos; more is
- * an error). A flag given twice keeps the last. 0, or -1 with one line in err. */
+ * an error). A flag given twice keeps the last. 0, or -1 with one line in err; when the problem is
+ * a flag the table does not have, *unknown (when not NULL) is its index in argv, else -1. */
 int cli_scan(const cli_spec *specs, size_t nspecs, int argc, char **argv, cli_value *values, const char **pos, size_t maxpos,
-             size_t *npos, char *err, size_t errlen);
-/* The same for a command that reads its own flags and hands the rest on (a viewer's flags, then
- * the capture flags): arguments it does not know, and positionals, are appended to rest in order
- * (rest has room for argc entries). */
-int cli_scan_known(const cli_spec *specs, size_t nspecs, int argc, char **argv, cli_value *values, char **rest, int *nrest,
-                   char *err, size_t errlen);
+             size_t *npos, int *unknown, char *err, size_t errlen);
 /* The index of a flag in a table, or -1 (for reading values by name). */
 int cli_find(const cli_spec *specs, size_t nspecs, const char *name);
+/* How far apart two words are: insertions, deletions, substitutions and swaps of two neighbours
+ * (the optimal string alignment distance), leading dashes ignored. */
+size_t cli_distance(const char *a, const char *b);
+/* The names closest to a mistyped word ("did you mean"): close enough to be a typo (one edit in a
+ * short word, two in a longer one) or a word it is the start of. Writes them quoted into out,
+ * joined by " or " (`"--block"`, `"stats" or "list"`), and returns how many (0: none close, out
+ * is ""). */
+size_t cli_suggest(const char *word, const char *const *names, size_t n, char *out, size_t outlen);
 
 #ifdef __cplusplus
 }

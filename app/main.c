@@ -1,16 +1,20 @@
 /* warpscope: the command line. Owns all printing and exit codes; the libraries only return a
  * status and a message. Exit 0 on success, 2 on bad usage or bad input (one line saying what and
- * where), as the README documents. */
+ * where), as the README documents. The commands and their flags are one table (app/commands.c):
+ * main finds the row, answers --help from it, scans exactly the flags it lists, and calls its
+ * handler below with the values. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +22,7 @@
 #include "app/bench.h"
 #include "trace/capture/capture.h"
 #include "app/cli.h"
+#include "app/commands.h"
 #include "app/export/export.h"
 #include "trace/ladder.h"
 #include "trace/capture/schedule.h"
@@ -32,145 +37,132 @@
 enum { EXIT_BAD = 2, EXIT_WRONG = 1 /* a result off its reference: the trace is written, the finding reported */,
        EXIT_INTERRUPTED = 130 /* 128 + SIGINT, as shells report it */ };
 
+/* The command being run, for the pointer at the end of a usage error (main sets it once). */
+static const ws_command *running;
+
 static int usage_error(const char *fmt, const char *a, const char *b)
 {
+    char title[64];
     fprintf(stderr, "warpscope: ");
     fprintf(stderr, fmt, a, b);
-    fprintf(stderr, " (warpscope help lists the commands)\n");
+    if (running && running->name[0]) fprintf(stderr, " (%s --help lists its flags)\n", commands_title(running, title, sizeof title));
+    else fprintf(stderr, " (warpscope help lists the commands)\n");
     return EXIT_BAD;
 }
 
-static void print_help(void)
+/* ---- where the data is ---- */
+
+#ifndef WS_DATA_FROM_BIN
+#define WS_DATA_FROM_BIN "../share/warpscope" /* GNUInstallDirs: from CMAKE_INSTALL_BINDIR to CMAKE_INSTALL_DATADIR/warpscope */
+#endif
+
+enum { DATA_PATH_MAX = PATH_MAX + 64 }; /* the program's folder and a few names after it */
+typedef struct data_dirs {
+    char assets[DATA_PATH_MAX + 16], lessons[DATA_PATH_MAX + 16];
+} data_dirs;
+
+static int is_dir(const char *path)
 {
-    puts("warpscope: watch the CUDA reduction ladder run, warp by warp\n"
-         "\n"
-         "  warpscope                      the viewer on v0, a block of 64 threads, traced by the emulator\n"
-         "  warpscope view (FILE | --version ID [capture flags]) [viewer flags] [--keys K1,K2...]\n"
-         "  warpscope render (FILE | --version ID [capture flags]) [viewer flags] [--event E | --phase P | --step S]\n"
-         "                   (-o out.png | --frames DIR)\n"
-         "  warpscope learn [LESSON]       the lessons (a menu), or one: PgDn/PgUp next/back, Enter answers\n"
-         "  warpscope render --learn LESSON [--actions lesson:1,type:3,answer] ... -o out.png   a lesson step, headless\n"
-         "     viewer flags: [--compare ID2] [--size WxH] [--theme light|dark] [--lang en|zh] [--presenter] [--fine]\n"
-         "                   [--pass P] [--block-index I]  (the traced block shown; default 0, 0)\n"
-         "                   [--actions A1,A2...]  (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ...)\n"
-         "  warpscope render --bench FILE -o out.png    the benchmark chart\n"
-         "  warpscope export (FILE | --version ID [capture flags] | --lesson ID|FILE) [viewer flags]\n"
-         "                   [--from S --to S | --step S | --phase P] [--fps F] [--speed STEPS_PER_S] [--no-motion]\n"
-         "                   -o OUT.gif | OUT.mp4 | OUT.webm | OUT.svg (one step) | FOLDER (PNG frames)\n"
-         "  warpscope ladder               per-version stats of the whole ladder (emulator, block 256)\n"
-         "  warpscope list                 the versions: id, title, summary\n"
-         "  warpscope capture --version ID [capture flags] -o FILE\n"
-         "  warpscope stats (FILE | --version ID [capture flags]) [--json] [--all-blocks] [--pass P] [--block-index I]\n"
-         "  warpscope hazards --version ID [capture flags] [--json]   races, like compute-sanitizer racecheck\n"
-         "  warpscope perf capture|draw|export   benchmarks: capture time and trace size; frame time of the viewer;\n"
-         "                                 a 30-step comparison written as a GIF\n"
-         "  warpscope bench [--sizes LIST] [--versions LIST] [--reps R] [--block B] [--json FILE] [--csv FILE]\n"
-         "                                 every version on a CUDA GPU against CUB, Thrust and the bandwidth ceiling\n"
-         "\n"
-         "capture flags:\n"
-         "  --block B          threads per block, a power of two from 32 (64 for v4, v4s) to 1024; default 256\n"
-         "  --n N              elements to reduce, N >= 1; default one block's worth (block * elements per thread)\n"
-         "  --data PATTERN     ones | ramp | random-int | random-float; default random-int (0..9)\n"
-         "  --seed S           seed of the random patterns; default 1\n"
-         "  --ept E            elements per thread for v6, v7, v8; default 8\n"
-         "  --blocks-traced K  blocks recorded in each pass; default 1\n"
-         "  --backend B        cpu (the emulator, default) | gpu | auto (the GPU when there is one, else the emulator)\n"
-         "  --workers W        emulator threads, default one per core (the trace is the same whatever W)\n"
-         "  --pass P, --block-index I   which pass and block stats, render and view show; default 0, 0\n"
-         "  --schedule S       lockstep (default) | its:SEED | lanes-up | lanes-down | adversarial (emulator only)\n"
-         "  --warp-order W     in-order (default) | reversed | seeded:SEED\n"
-         "  --drop-barrier L   break it: leave out the __syncthreads() at source line L\n"
-         "  --drop-syncwarp L  break it: leave out the __syncwarp() at source line L\n"
-         "  FILE names ending in .wstrace use the compact encoding; other names JSON"
-         "\n"
-         "  warpscope verify [--versions LIST] [--blocks LIST] [--md FILE]   GPU against emulator, warp by warp\n"
-         "  warpscope lesson check FILE...   validate lessons: schema, both languages, every query on its trace\n"
-         "  warpscope lesson list [--dir D]  the lessons, with your progress\n"
-         "  warpscope lesson print FILE [--lang en|zh]   a lesson as text: narration, questions, answers");
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
-/* ---- flags ---- */
+static int has_assets(const char *dir)
+{
+    char probe[DATA_PATH_MAX + 16];
+    snprintf(probe, sizeof probe, "%s/assets", dir);
+    return is_dir(probe);
+}
+
+/* The folders of assets and lessons, found relative to the program itself: installed as
+ * PREFIX/bin/warpscope it reads PREFIX/share/warpscope; in a build folder, configure made
+ * BUILD/share/warpscope (links to the source's assets/ and lessons/). WARPSCOPE_DATA names the
+ * folder that holds both, WARPSCOPE_ASSETS the assets alone. 0, or one line on stderr and 2. */
+static int find_data(data_dirs *d, int need_assets, int need_lessons)
+{
+    const char *data = getenv("WARPSCOPE_DATA"), *assets = getenv("WARPSCOPE_ASSETS");
+    char base[DATA_PATH_MAX] = "", tried[2][DATA_PATH_MAX] = {"", ""};
+    if (data && *data) {
+        snprintf(base, sizeof base, "%s", data);
+    } else {
+        char exe[PATH_MAX];
+        ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+        if (n > 0) {
+            exe[n] = '\0';
+            char *slash = strrchr(exe, '/');
+            if (slash) *slash = '\0';
+            snprintf(tried[0], sizeof tried[0], "%s/%s", exe, WS_DATA_FROM_BIN); /* installed */
+            snprintf(tried[1], sizeof tried[1], "%s/share/warpscope", exe);      /* a build folder */
+            const char *found = has_assets(tried[0]) ? tried[0] : has_assets(tried[1]) ? tried[1] : NULL;
+            if (found) snprintf(base, sizeof base, "%s", found);
+        }
+    }
+    snprintf(d->assets, sizeof d->assets, "%s/assets", base);
+    snprintf(d->lessons, sizeof d->lessons, "%s/lessons", base);
+    if (assets && *assets) snprintf(d->assets, sizeof d->assets, "%s", assets);
+    if (!base[0] && (need_lessons || (need_assets && !(assets && *assets)))) {
+        if (tried[0][0])
+            fprintf(stderr, "warpscope: cannot find warpscope's data (assets/ and lessons/) in %s or %s; set WARPSCOPE_DATA to the folder that holds them\n",
+                    tried[0], tried[1]);
+        else
+            fprintf(stderr, "warpscope: cannot tell where the program is (/proc/self/exe); set WARPSCOPE_DATA to the folder that holds assets/ and lessons/\n");
+        return EXIT_BAD;
+    }
+    static const struct {
+        const char *what, *env;
+    } names[2] = {{"assets", "WARPSCOPE_ASSETS"}, {"lessons", "WARPSCOPE_DATA"}};
+    for (int k = 0; k < 2; k++) {
+        const char *dir = k ? d->lessons : d->assets;
+        if (!(k ? need_lessons : need_assets) || is_dir(dir)) continue;
+        const char *env = k == 0 && assets && *assets ? names[0].env : data && *data ? "WARPSCOPE_DATA" : NULL;
+        fprintf(stderr, "warpscope: %s: no such folder (warpscope's %s)%s%s%s\n", dir, names[k].what, env ? "; check " : "", env ? env : "",
+                env ? "" : "; the installation is incomplete");
+        return EXIT_BAD;
+    }
+    return 0;
+}
+
+/* ---- flags: the values the table's scan gave ---- */
 
 typedef struct cli {
     capture_desc cap;
     const char *backend;
     const char *out, *file;
-    int json, all_blocks;
     long pass, block_index; /* -1: not given */
 } cli;
 
-/* The flags of the commands that capture or read a trace, in one table: the scanner (cli.h)
- * reads them, the group says which commands take them, parse_flags gives them meaning. */
-enum { G_CAPTURE = 1, G_OUT = 2, G_JSON = 4, G_FILE = 8 };
-enum { F_VERSION, F_BLOCK, F_N, F_DATA, F_SEED, F_EPT, F_BLOCKS_TRACED, F_BACKEND, F_WORKERS, F_SCHEDULE, F_WARP_ORDER,
-       F_DROP_BARRIER, F_DROP_SYNCWARP, F_PASS, F_BLOCK_INDEX, F_OUT, F_OUTPUT, F_JSON, F_ALL_BLOCKS, F_COUNT };
-static const struct {
-    cli_spec spec;
-    unsigned group;
-} flag_table[F_COUNT] = {
-    [F_VERSION] = {{"--version", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
-    [F_BLOCK] = {{"--block", CLI_NUMBER, 1, 1024, NULL}, G_CAPTURE},
-    [F_N] = {{"--n", CLI_NUMBER, 1, (uint64_t)1 << 31, NULL}, G_CAPTURE},
-    [F_DATA] = {{"--data", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
-    [F_SEED] = {{"--seed", CLI_NUMBER, 0, UINT64_MAX, NULL}, G_CAPTURE},
-    [F_EPT] = {{"--ept", CLI_NUMBER, 1, 4096, NULL}, G_CAPTURE},
-    [F_BLOCKS_TRACED] = {{"--blocks-traced", CLI_NUMBER, 1, UINT32_MAX, NULL}, G_CAPTURE},
-    [F_BACKEND] = {{"--backend", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
-    [F_WORKERS] = {{"--workers", CLI_NUMBER, 1, 64, NULL}, G_CAPTURE},
-    [F_SCHEDULE] = {{"--schedule", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
-    [F_WARP_ORDER] = {{"--warp-order", CLI_TEXT, 0, 0, NULL}, G_CAPTURE},
-    [F_DROP_BARRIER] = {{"--drop-barrier", CLI_NUMBER, 1, 1000000, NULL}, G_CAPTURE},
-    [F_DROP_SYNCWARP] = {{"--drop-syncwarp", CLI_NUMBER, 1, 1000000, NULL}, G_CAPTURE},
-    [F_PASS] = {{"--pass", CLI_NUMBER, 0, UINT32_MAX, NULL}, G_FILE},
-    [F_BLOCK_INDEX] = {{"--block-index", CLI_NUMBER, 0, UINT32_MAX, NULL}, G_FILE},
-    [F_OUT] = {{"-o", CLI_TEXT, 0, 0, "a file name"}, G_OUT},
-    [F_OUTPUT] = {{"--output", CLI_TEXT, 0, 0, "a file name"}, G_OUT},
-    [F_JSON] = {{"--json", CLI_SWITCH, 0, 0, NULL}, G_JSON},
-    [F_ALL_BLOCKS] = {{"--all-blocks", CLI_SWITCH, 0, 0, NULL}, G_JSON},
-};
-
-/* Reads the flags the command takes (--flag value, --flag=value); a positional argument is the
- * input file, where the command takes one. */
-static int parse_flags(int argc, char **argv, cli *c, int allow_capture, int allow_out, int allow_json, int allow_file)
+/* The capture flags, the block shown, -o and the trace file, as the command takes them. */
+static int read_capture(const ws_call *k, cli *c)
 {
-    unsigned groups = (allow_capture ? G_CAPTURE : 0) | (allow_out ? G_OUT : 0) | (allow_json ? G_JSON : 0) | (allow_file ? G_FILE : 0);
-    cli_spec specs[F_COUNT];
-    int which[F_COUNT]; /* specs[k] is flag_table[which[k]] */
-    size_t n = 0;
-    for (int f = 0; f < F_COUNT; f++)
-        if (flag_table[f].group & groups) { specs[n] = flag_table[f].spec; which[n++] = f; }
-    cli_value got[F_COUNT], v[F_COUNT];
-    const char *pos[2];
-    size_t npos;
-    char why[400];
-    if (cli_scan(specs, n, argc, argv, got, pos, allow_file ? 2 : 0, &npos, why, sizeof why)) return usage_error("%s%s", why, "");
-    if (npos == 2) return usage_error("two input files given: \"%s\" and \"%s\"", pos[0], pos[1]);
-    memset(v, 0, sizeof v);
-    for (size_t k = 0; k < n; k++) v[which[k]] = got[k];
-    if (npos) c->file = pos[0];
-    if (v[F_OUT].given) c->out = v[F_OUT].text;
-    if (v[F_OUTPUT].given) c->out = v[F_OUTPUT].text;
-    c->json |= v[F_JSON].given;
-    c->all_blocks |= v[F_ALL_BLOCKS].given;
-    if (v[F_VERSION].given) c->cap.version = v[F_VERSION].text;
-    if (v[F_DATA].given) c->cap.data = v[F_DATA].text;
-    if (v[F_BACKEND].given) {
-        const char *b = v[F_BACKEND].text;
+    const cli_value *v = k->v;
+    memset(c, 0, sizeof *c);
+    c->pass = c->block_index = -1;
+    if (k->cmd->operand == WS_OPERAND_TRACE && k->npos) c->file = k->pos[0];
+    if (v[WF_OUT].given) c->out = v[WF_OUT].text;
+    if (v[WF_OUTPUT].given) c->out = v[WF_OUTPUT].text;
+    if (v[WF_VERSION].given) c->cap.version = v[WF_VERSION].text;
+    if (v[WF_DATA].given) c->cap.data = v[WF_DATA].text;
+    if (v[WF_BACKEND].given) {
+        const char *b = v[WF_BACKEND].text;
         if (strcmp(b, "auto") && strcmp(b, "cpu") && strcmp(b, "gpu")) return usage_error("--backend must be auto, cpu or gpu, got \"%s\"%s", b, "");
         c->backend = b;
     }
-    if (v[F_BLOCK].given) c->cap.block = (unsigned)v[F_BLOCK].num;
-    if (v[F_N].given) c->cap.n = v[F_N].num;
-    if (v[F_SEED].given) { c->cap.seed = v[F_SEED].num; c->cap.seed_set = 1; }
-    if (v[F_EPT].given) c->cap.ept = (unsigned)v[F_EPT].num;
-    if (v[F_SCHEDULE].given) c->cap.schedule = v[F_SCHEDULE].text;
-    if (v[F_WARP_ORDER].given) c->cap.warp_order = v[F_WARP_ORDER].text;
-    if (v[F_DROP_BARRIER].given) c->cap.drop_barrier = (unsigned)v[F_DROP_BARRIER].num;
-    if (v[F_DROP_SYNCWARP].given) c->cap.drop_syncwarp = (unsigned)v[F_DROP_SYNCWARP].num;
-    if (v[F_BLOCKS_TRACED].given) c->cap.blocks_traced = (unsigned)v[F_BLOCKS_TRACED].num;
-    if (v[F_WORKERS].given) c->cap.workers = (unsigned)v[F_WORKERS].num;
-    if (v[F_PASS].given) c->pass = (long)v[F_PASS].num;
-    if (v[F_BLOCK_INDEX].given) c->block_index = (long)v[F_BLOCK_INDEX].num;
+    if (v[WF_BLOCK].given) c->cap.block = (unsigned)v[WF_BLOCK].num;
+    if (v[WF_N].given) c->cap.n = v[WF_N].num;
+    if (v[WF_SEED].given) { c->cap.seed = v[WF_SEED].num; c->cap.seed_set = 1; }
+    if (v[WF_EPT].given) c->cap.ept = (unsigned)v[WF_EPT].num;
+    if (v[WF_SCHEDULE].given) c->cap.schedule = v[WF_SCHEDULE].text;
+    if (v[WF_WARP_ORDER].given) c->cap.warp_order = v[WF_WARP_ORDER].text;
+    if (v[WF_DROP_BARRIER].given) c->cap.drop_barrier = (unsigned)v[WF_DROP_BARRIER].num;
+    if (v[WF_DROP_SYNCWARP].given) c->cap.drop_syncwarp = (unsigned)v[WF_DROP_SYNCWARP].num;
+    if (v[WF_BLOCKS_TRACED].given) c->cap.blocks_traced = (unsigned)v[WF_BLOCKS_TRACED].num;
+    if (v[WF_WORKERS].given) c->cap.workers = (unsigned)v[WF_WORKERS].num;
+    if (v[WF_PASS].given) c->pass = (long)v[WF_PASS].num;
+    if (v[WF_BLOCK_INDEX].given) c->block_index = (long)v[WF_BLOCK_INDEX].num;
+    if (c->file && c->cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c->file, c->cap.version);
+    /* the block asked for must be traced */
+    if (!c->file && c->block_index >= 0 && c->cap.blocks_traced <= (unsigned long)c->block_index)
+        c->cap.blocks_traced = (unsigned)c->block_index + 1;
     return 0;
 }
 
@@ -261,6 +253,7 @@ static int do_capture_with(const char *backend, const capture_desc *desc, trace 
 {
     char err[512], note[600];
     capture_desc d = *desc;
+    trace_init(t);
     work_bar p;
     char what[64];
     snprintf(what, sizeof what, "capturing %s", d.version ? d.version : "");
@@ -281,69 +274,50 @@ static int do_capture_with(const char *backend, const capture_desc *desc, trace 
 
 static int do_capture(const capture_desc *d, trace *t) { return do_capture_with("cpu", d, t); }
 
+/* capture and hazards: a version to capture, given by --version */
+static int read_version_to_capture(const ws_call *k, cli *c)
+{
+    int rc = read_capture(k, c);
+    if (rc) return rc;
+    if (!c->cap.version) return usage_error("%s needs --version ID%s", k->cmd->name, "");
+    return 0;
+}
+
 /* ---- view and render ---- */
 
-/* Viewer flags are taken here; the rest (capture flags, -o, a file) go through parse_flags. */
-static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
+/* The viewer's flags and, through read_capture, what it shows. */
+static int read_viewer(const ws_call *k, viewer_opts *o)
 {
+    const cli_value *v = k->v;
     memset(o, 0, sizeof *o);
     o->event = o->phase = o->step = -1;
-    /* the viewer's own flags; the rest are capture flags, -o and the trace file (parse_flags) */
-    enum { V_COMPARE, V_THEME, V_SIZE, V_EVENT, V_PHASE, V_STEP, V_FRAMES, V_BENCH, V_KEYS, V_LANG, V_ACTIONS, V_LEARN, V_FINE,
-           V_PRESENTER, V_COUNT };
-    static const cli_spec specs[V_COUNT] = {
-        [V_COMPARE] = {"--compare", CLI_TEXT, 0, 0, NULL},        [V_THEME] = {"--theme", CLI_TEXT, 0, 0, NULL},
-        [V_SIZE] = {"--size", CLI_TEXT, 0, 0, NULL},              [V_EVENT] = {"--event", CLI_NUMBER, 0, 100000000, NULL},
-        [V_PHASE] = {"--phase", CLI_NUMBER, 0, 100000000, NULL},  [V_STEP] = {"--step", CLI_NUMBER, 0, 100000000, NULL},
-        [V_FRAMES] = {"--frames", CLI_TEXT, 0, 0, "a folder"},    [V_BENCH] = {"--bench", CLI_TEXT, 0, 0, "a results file"},
-        [V_KEYS] = {"--keys", CLI_TEXT, 0, 0, NULL},              [V_LANG] = {"--lang", CLI_TEXT, 0, 0, NULL},
-        [V_ACTIONS] = {"--actions", CLI_TEXT, 0, 0, NULL},        [V_LEARN] = {"--learn", CLI_TEXT, 0, 0, "a lesson"},
-        [V_FINE] = {"--fine", CLI_SWITCH, 0, 0, NULL},            [V_PRESENTER] = {"--presenter", CLI_SWITCH, 0, 0, NULL}};
-    cli_value v[V_COUNT];
-    char **rest = calloc((size_t)argc + 1, sizeof *rest), why[400];
-    int nrest = 0;
-    if (!rest) return usage_error("out of memory%s%s", "", "");
-    if (cli_scan_known(specs, V_COUNT, argc, argv, v, rest, &nrest, why, sizeof why)) { free(rest); return usage_error("%s%s", why, ""); }
-    for (int k = V_EVENT; k <= V_FRAMES; k++)
-        if (v[k].given && !headless) { free(rest); return usage_error("%s is for warpscope render%s", specs[k].name, ""); }
-    if (v[V_KEYS].given && headless) { free(rest); return usage_error("--keys drives the window (warpscope view)%s%s", "", ""); }
-    if (v[V_SIZE].given) {
+    if (v[WF_SIZE].given) {
         unsigned w = 0, h = 0;
         char tail;
-        if (sscanf(v[V_SIZE].text, "%ux%u%c", &w, &h, &tail) != 2 || w < 320 || h < 200 || w > 8192 || h > 8192) {
-            free(rest);
-            return usage_error("--size expects WIDTHxHEIGHT from 320x200 to 8192x8192, got \"%s\"%s", v[V_SIZE].text, "");
-        }
+        if (sscanf(v[WF_SIZE].text, "%ux%u%c", &w, &h, &tail) != 2 || w < 320 || h < 200 || w > 8192 || h > 8192)
+            return usage_error("--size expects WIDTHxHEIGHT from 320x200 to 8192x8192, got \"%s\"%s", v[WF_SIZE].text, "");
         o->width = (int)w;
         o->height = (int)h;
     }
-    if (v[V_LANG].given && strcmp(v[V_LANG].text, "en") && strcmp(v[V_LANG].text, "zh")) {
-        free(rest);
-        return usage_error("--lang must be en or zh, got \"%s\"%s", v[V_LANG].text, "");
-    }
-    o->compare = v[V_COMPARE].text;
-    o->theme = v[V_THEME].text;
-    o->frames = v[V_FRAMES].text;
-    o->bench = v[V_BENCH].text;
-    o->keys = v[V_KEYS].text;
-    o->lang = v[V_LANG].text;
-    o->actions = v[V_ACTIONS].text;
-    o->learn = v[V_LEARN].text;
-    o->fine = v[V_FINE].given;
-    o->presenter = v[V_PRESENTER].given;
-    if (v[V_EVENT].given) o->event = (long)v[V_EVENT].num;
-    if (v[V_PHASE].given) o->phase = (long)v[V_PHASE].num;
-    if (v[V_STEP].given) o->step = (long)v[V_STEP].num;
+    if (v[WF_LANG].given && strcmp(v[WF_LANG].text, "en") && strcmp(v[WF_LANG].text, "zh"))
+        return usage_error("--lang must be en or zh, got \"%s\"%s", v[WF_LANG].text, "");
+    o->compare = v[WF_COMPARE].text;
+    o->theme = v[WF_THEME].text;
+    o->frames = v[WF_FRAMES].text;
+    o->bench = v[WF_BENCH].text;
+    o->keys = v[WF_KEYS].text;
+    o->lang = v[WF_LANG].text;
+    o->actions = v[WF_ACTIONS].text;
+    o->learn = v[WF_LEARN].text;
+    o->fine = v[WF_FINE].given;
+    o->presenter = v[WF_PRESENTER].given;
+    if (v[WF_EVENT].given) o->event = (long)v[WF_EVENT].num;
+    if (v[WF_PHASE].given) o->phase = (long)v[WF_PHASE].num;
+    if (v[WF_STEP].given) o->step = (long)v[WF_STEP].num;
     cli c;
-    memset(&c, 0, sizeof c);
-    c.pass = c.block_index = -1;
-    int rc = parse_flags(nrest, rest, &c, 1, headless, 0, 1);
-    free(rest);
+    int rc = read_capture(k, &c);
     if (rc) return rc;
-    if (c.file && c.cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c.file, c.cap.version);
     if ((o->event >= 0) + (o->phase >= 0) + (o->step >= 0) > 1) return usage_error("give one of --event, --phase, --step%s%s", "", "");
-    if (!c.file && c.block_index >= 0 && c.cap.blocks_traced <= (unsigned long)c.block_index)
-        c.cap.blocks_traced = (unsigned)c.block_index + 1; /* the block asked for must be traced */
     o->pass = c.pass >= 0 ? (unsigned)c.pass : 0;
     o->block_index = c.block_index >= 0 ? (unsigned)c.block_index : 0;
     o->cap = c.cap;
@@ -353,88 +327,91 @@ static int parse_viewer(int argc, char **argv, viewer_opts *o, int headless)
     return 0;
 }
 
-static int cmd_view(int argc, char **argv)
+/* the viewer's data: its assets always, the lessons when it shows one (d holds the paths) */
+static int find_viewer_data(viewer_opts *o, data_dirs *d, int need_lessons)
+{
+    int rc = find_data(d, 1, need_lessons);
+    if (rc) return rc;
+    o->assets_dir = d->assets;
+    o->lesson_dir = d->lessons;
+    return 0;
+}
+
+/* warpscope with no command: v0 at a block small enough to read */
+int cmd_default(const ws_call *k)
+{
+    (void)k;
+    data_dirs d;
+    viewer_opts o;
+    memset(&o, 0, sizeof o);
+    o.cap.version = "v0";
+    o.cap.block = 64;
+    o.event = o.phase = o.step = -1;
+    int rc = find_viewer_data(&o, &d, 0);
+    return rc ? rc : viewer_window(&o);
+}
+
+int cmd_view(const ws_call *k)
 {
     viewer_opts o;
-    int rc = parse_viewer(argc, argv, &o, 0);
-    if (rc) return rc;
+    data_dirs d;
+    int rc = read_viewer(k, &o);
+    if (rc || (rc = find_viewer_data(&o, &d, 0))) return rc;
     return viewer_window(&o);
 }
 
 /* warpscope learn [LESSON] [viewer flags]: the lesson menu, or one lesson */
-static int cmd_learn(int argc, char **argv)
+int cmd_learn(const ws_call *k)
 {
-    const char *name = "";
-    if (argc > 0 && argv[0][0] != '-') { name = argv[0]; argc--; argv++; }
     viewer_opts o;
-    int rc = parse_viewer(argc, argv, &o, 0);
-    if (rc) return rc;
-    if (o.file || o.cap.version) return usage_error("learn takes a lesson, not a trace or --version (%s)%s", o.file ? o.file : o.cap.version, "");
-    o.learn = name;
-    o.lesson_dir = WS_LESSON_DIR;
+    data_dirs d;
+    int rc = read_viewer(k, &o);
+    if (rc || (rc = find_viewer_data(&o, &d, 1))) return rc;
+    o.learn = k->npos ? k->pos[0] : "";
     return viewer_window(&o);
 }
 
-static int cmd_render(int argc, char **argv)
+int cmd_render(const ws_call *k)
 {
     viewer_opts o;
-    int rc = parse_viewer(argc, argv, &o, 1);
+    data_dirs d;
+    int rc = read_viewer(k, &o);
     if (rc) return rc;
-    o.lesson_dir = WS_LESSON_DIR;
     if (!o.out && !o.frames) return usage_error("render needs -o out.png or --frames DIR%s%s", "", "");
     if (!o.file && !o.cap.version && !o.bench && !o.learn) return usage_error("render needs a trace file, --version ID, --learn LESSON or --bench FILE%s%s", "", "");
+    if ((rc = find_viewer_data(&o, &d, o.learn != NULL))) return rc;
     return viewer_render(&o);
 }
 
 /* ---- export ---- */
 
-/* Export's own flags are taken here; the rest are render's (parse_viewer). */
-static int cmd_export(int argc, char **argv)
+int cmd_export(const ws_call *k)
 {
+    const cli_value *v = k->v;
     export_opts eo;
     memset(&eo, 0, sizeof eo);
-    eo.from = eo.to = -1;
-    /* export's own flags; the rest are render's (parse_viewer) */
-    enum { X_FROM, X_TO, X_FPS, X_SPEED, X_LESSON, X_NO_MOTION, X_FRAMES, X_BENCH, X_COUNT };
-    static const cli_spec specs[X_COUNT] = {
-        [X_FROM] = {"--from", CLI_NUMBER, 0, 100000000, NULL}, [X_TO] = {"--to", CLI_NUMBER, 0, 100000000, NULL},
-        [X_FPS] = {"--fps", CLI_TEXT, 0, 0, NULL},             [X_SPEED] = {"--speed", CLI_TEXT, 0, 0, NULL},
-        [X_LESSON] = {"--lesson", CLI_TEXT, 0, 0, "a lesson"},  [X_NO_MOTION] = {"--no-motion", CLI_SWITCH, 0, 0, NULL},
-        [X_FRAMES] = {"--frames", CLI_TEXT, 0, 0, NULL},        [X_BENCH] = {"--bench", CLI_TEXT, 0, 0, NULL}};
-    cli_value v[X_COUNT];
-    char **rest = calloc((size_t)argc + 1, sizeof *rest), why[400];
-    int nrest = 0;
-    if (!rest) return usage_error("out of memory%s%s", "", "");
-    if (cli_scan_known(specs, X_COUNT, argc, argv, v, rest, &nrest, why, sizeof why)) { free(rest); return usage_error("%s%s", why, ""); }
-    if (v[X_FRAMES].given || v[X_BENCH].given) {
-        free(rest);
-        return usage_error("%s is for warpscope render (export writes frames with -o FOLDER)%s", specs[v[X_FRAMES].given ? X_FRAMES : X_BENCH].name, "");
-    }
-    if (v[X_FROM].given) eo.from = (long)v[X_FROM].num;
-    if (v[X_TO].given) eo.to = (long)v[X_TO].num;
-    eo.no_motion = v[X_NO_MOTION].given;
-    eo.lesson = v[X_LESSON].text;
-    static const struct { int flag; double lo, hi; } reals[] = {{X_FPS, 1, EXPORT_FPS_MAX}, {X_SPEED, 0.1, 60}};
-    for (size_t k = 0; k < sizeof reals / sizeof reals[0]; k++) {
-        const cli_value *x = &v[reals[k].flag];
+    int rc = read_viewer(k, &eo.v);
+    if (rc) return rc;
+    eo.from = v[WF_FROM].given ? (long)v[WF_FROM].num : -1;
+    eo.to = v[WF_TO].given ? (long)v[WF_TO].num : -1;
+    eo.no_motion = v[WF_NO_MOTION].given;
+    eo.lesson = v[WF_LESSON].given ? v[WF_LESSON].text : eo.v.learn; /* render's spelling, --learn, works too */
+    static const struct { ws_flag flag; double lo, hi; } reals[] = {{WF_FPS, 1, EXPORT_FPS_MAX}, {WF_SPEED, 0.1, 60}};
+    for (size_t i = 0; i < sizeof reals / sizeof reals[0]; i++) {
+        const cli_value *x = &v[reals[i].flag];
         if (!x->given) continue;
         char *end;
         errno = 0;
         double d = strtod(x->text, &end);
-        if (errno || end == x->text || *end || !(d >= reals[k].lo && d <= reals[k].hi)) {
-            free(rest);
-            fprintf(stderr, "warpscope: %s expects a number from %g to %g, got \"%s\"\n", specs[reals[k].flag].name, reals[k].lo, reals[k].hi, x->text);
+        if (errno || end == x->text || *end || !(d >= reals[i].lo && d <= reals[i].hi)) {
+            fprintf(stderr, "warpscope: %s expects a number from %g to %g, got \"%s\"\n", ws_flags[reals[i].flag].spec.name, reals[i].lo,
+                    reals[i].hi, x->text);
             return EXIT_BAD;
         }
-        if (reals[k].flag == X_FPS) eo.fps = d;
+        if (reals[i].flag == WF_FPS) eo.fps = d;
         else eo.speed = d;
     }
-    int rc = parse_viewer(nrest, rest, &eo.v, 1);
-    free(rest);
-    if (rc) return rc;
     eo.out = eo.v.out;
-    eo.v.lesson_dir = WS_LESSON_DIR;
-    if (eo.v.learn && !eo.lesson) eo.lesson = eo.v.learn; /* render's spelling, --learn, works too */
     const viewer_opts *o = &eo.v;
     if (!eo.out) return usage_error("export needs -o OUT: a .gif, .mp4, .webm or .svg file, or a folder for PNG frames%s%s", "", "");
     if (eo.lesson && !eo.lesson[0]) return usage_error("--lesson needs a lesson: an id (\"03\") or a file%s%s", "", "");
@@ -445,13 +422,16 @@ static int cmd_export(int argc, char **argv)
     if (!eo.lesson && !o->file && !o->cap.version) return usage_error("export needs a trace file, --version ID or --lesson FILE%s%s", "", "");
     if ((eo.from >= 0 || eo.to >= 0) && (o->step >= 0 || o->phase >= 0 || o->event >= 0))
         return usage_error("give --from/--to or one of --step, --phase, --event%s%s", "", "");
+    data_dirs d;
+    if ((rc = find_viewer_data(&eo.v, &d, eo.lesson != NULL))) return rc;
     return viewer_export(&eo);
 }
 
 /* ---- list ---- */
 
-static int cmd_list(void)
+int cmd_list(const ws_call *k)
 {
+    (void)k;
     for (size_t i = 0; i < ladder_count; i++) {
         const ladder_version *v = &ladder_versions[i];
         printf("%-6s %-44s %s\n", v->id, v->title, v->summary);
@@ -470,8 +450,8 @@ typedef struct stats {
 static int compute_stats(const trace *t, unsigned pass, unsigned block, stats *s)
 {
     if (pass >= t->npasses) {
-        fprintf(stderr, "warpscope: --pass %u: the trace has pass%s 0%s%zu\n", pass, t->npasses > 1 ? "es" : "",
-                t->npasses > 1 ? " to " : "", t->npasses > 1 ? t->npasses - 1 : (size_t)0);
+        if (t->npasses == 1) fprintf(stderr, "warpscope: --pass %u: the trace has 1 pass (0)\n", pass);
+        else fprintf(stderr, "warpscope: --pass %u: the trace has %zu passes (0 to %zu)\n", pass, t->npasses, t->npasses - 1);
         return EXIT_BAD;
     }
     if (block >= t->passes[pass].grid) {
@@ -540,6 +520,14 @@ static int report_result(const trace *t)
     return 1;
 }
 
+/* the exit status of a command done with its trace: EXIT_WRONG when the sum is wrong */
+static int finish_with_result(trace *t)
+{
+    int wrong = report_result(t);
+    trace_free(t);
+    return wrong ? EXIT_WRONG : 0;
+}
+
 static void json_counters(const analysis_counters *c)
 {
     printf("{\"active_threads\": %" PRIu64 ", \"idle_threads\": %" PRIu64 ", \"warp_instructions\": %" PRIu64
@@ -560,14 +548,12 @@ static void print_row(const char *label, const analysis_counters *c)
            c->global_sectors_min, c->shuffles);
 }
 
-static int cmd_stats(int argc, char **argv)
+int cmd_stats(const ws_call *k)
 {
     cli c;
-    memset(&c, 0, sizeof c);
-    c.pass = c.block_index = -1;
-    int rc = parse_flags(argc, argv, &c, 1, 0, 1, 1);
+    int rc = read_capture(k, &c);
     if (rc) return rc;
-    if (c.file && c.cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c.file, c.cap.version);
+    int json = k->v[WF_JSON].given, all_blocks = k->v[WF_ALL_BLOCKS].given;
     if (!c.file && !c.cap.version) return usage_error("stats needs a trace file or --version ID%s%s", "", "");
     trace t;
     trace_init(&t);
@@ -579,9 +565,6 @@ static int cmd_stats(int argc, char **argv)
         catch_interrupts();
         if (rrc) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     } else {
-        /* the block asked for must be traced */
-        if (c.block_index >= 0 && c.cap.blocks_traced <= (unsigned long)c.block_index)
-            c.cap.blocks_traced = (unsigned)c.block_index + 1;
         if ((rc = do_capture_with(c.backend ? c.backend : "cpu", &c.cap, &t))) return rc;
     }
     unsigned pass = c.pass >= 0 ? (unsigned)c.pass : 0, block = c.block_index >= 0 ? (unsigned)c.block_index : 0;
@@ -589,7 +572,7 @@ static int cmd_stats(int argc, char **argv)
     if ((rc = compute_stats(&t, pass, block, &s))) { trace_free(&t); return rc; }
     const ladder_version *v = ladder_find(t.prov.version);
     const trace_provenance *p = &t.prov;
-    if (c.json) {
+    if (json) {
         int ok = trace_result_ok(&t);
         printf("{\"version\": ");
         json_str(p->version);
@@ -609,7 +592,7 @@ static int cmd_stats(int argc, char **argv)
         }
         printf("],\n \"totals\": ");
         json_counters(&s.totals);
-        if (c.all_blocks) {
+        if (all_blocks) {
             analysis_counters all;
             int nb = all_blocks_totals(&t, pass, &all);
             printf(",\n \"all_blocks\": %d, \"totals_all_blocks\": ", nb);
@@ -630,7 +613,7 @@ static int cmd_stats(int argc, char **argv)
             print_row(label, &s.phases[i]);
         }
         print_row("total", &s.totals);
-        if (c.all_blocks) {
+        if (all_blocks) {
             analysis_counters all;
             int nb = all_blocks_totals(&t, pass, &all);
             char label[32];
@@ -642,25 +625,19 @@ static int cmd_stats(int argc, char **argv)
                fabs((double)t.result - t.reference),
                ok < 0 ? "not checked (the trace carries no tolerance)" : ok ? "within the tolerance for this n" : "WRONG");
     }
-    int wrong = report_result(&t);
     free(s.phases);
-    trace_free(&t);
-    return wrong ? EXIT_WRONG : 0;
+    return finish_with_result(&t);
 }
 
 /* ---- capture ---- */
 
-static int cmd_capture(int argc, char **argv)
+int cmd_capture(const ws_call *k)
 {
     cli c;
-    memset(&c, 0, sizeof c);
-    c.pass = c.block_index = -1;
-    int rc = parse_flags(argc, argv, &c, 1, 1, 0, 0);
+    int rc = read_version_to_capture(k, &c);
     if (rc) return rc;
-    if (!c.cap.version) return usage_error("capture needs --version ID%s%s", "", "");
     if (!c.out) return usage_error("capture needs -o FILE%s%s", "", "");
     trace t;
-    trace_init(&t);
     if ((rc = do_capture_with(c.backend ? c.backend : "cpu", &c.cap, &t))) return rc;
     char err[512];
     double t0 = now_s();
@@ -674,45 +651,25 @@ static int cmd_capture(int argc, char **argv)
     if (now_s() - t0 > PROGRESS_QUIET_S) fprintf(stderr, "warpscope: wrote %s in %.1f s\n", c.out, now_s() - t0);
     fprintf(stderr, "warpscope: %s captured on %s: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
             t.prov.version, t.prov.device, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
-    int wrong = report_result(&t);
-    trace_free(&t);
-    return wrong ? EXIT_WRONG : 0;
+    return finish_with_result(&t);
 }
 
 /* ---- hazards ---- */
 
-/* The text of line n of a kernel file (without its indentation), or "". */
-static void source_line(const char *file, unsigned n, char *out, size_t len)
-{
-    out[0] = '\0';
-    const char *s = sources_find(file);
-    for (unsigned k = 1; s && k < n; k++) {
-        s = strchr(s, '\n');
-        if (s) s++;
-    }
-    if (!s) return;
-    s += strspn(s, " \t");
-    size_t l = strcspn(s, "\n");
-    snprintf(out, len, "%.*s", (int)(l < len ? l : len - 1), s);
-}
-
-static int cmd_hazards(int argc, char **argv)
+int cmd_hazards(const ws_call *k)
 {
     cli c;
-    memset(&c, 0, sizeof c);
-    int rc = parse_flags(argc, argv, &c, 1, 0, 1, 0);
+    int rc = read_version_to_capture(k, &c);
     if (rc) return rc;
-    if (!c.cap.version) return usage_error("hazards needs --version ID%s%s", "", "");
     if (c.backend && strcmp(c.backend, "cpu")) return usage_error("hazards runs on the emulator (--backend cpu); compute-sanitizer racecheck is the GPU's%s%s", "", "");
     trace t;
-    trace_init(&t);
     if ((rc = do_capture(&c.cap, &t))) return rc;
     const trace_provenance *p = &t.prov;
     double tol = t.tolerance; /* the capture's own, carried in the trace */
     int right = trace_result_ok(&t) != 0;
     uint64_t pairs = 0;
     for (size_t i = 0; i < t.nhazards; i++) pairs += t.hazards[i].count;
-    if (c.json) {
+    if (k->v[WF_JSON].given) {
         printf("{\"version\": \"%s\", \"block\": %u, \"n\": %" PRIu64 ", \"data\": \"%s\", \"seed\": %" PRIu64
                ", \"schedule\": \"%s\", \"drop_barrier\": %u, \"drop_syncwarp\": %u, \"race_check\": \"%s\",\n"
                " \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.3g, \"right\": %s, \"pairs\": %" PRIu64 ",\n \"hazards\": [",
@@ -769,14 +726,14 @@ static int cmd_hazards(int argc, char **argv)
     printf("\n");
     for (size_t i = 0; i < t.nhazards; i++) {
         unsigned lines[2] = {t.hazards[i].first.line, t.hazards[i].second.line};
-        for (int k = 0; k < 2; k++) {
+        for (int l = 0; l < 2; l++) {
             int seen = 0;
-            for (size_t j = 0; j < nshown; j++) seen |= shown[j] == lines[k];
+            for (size_t j = 0; j < nshown; j++) seen |= shown[j] == lines[l];
             if (seen || nshown == 64) continue;
-            shown[nshown++] = lines[k];
+            shown[nshown++] = lines[l];
             char text[160];
-            source_line(p->source, lines[k], text, sizeof text);
-            printf("%s:%u: %s\n", p->source, lines[k], text);
+            trace_text_line_copy(sources_find(p->source), lines[l], text, sizeof text);
+            printf("%s:%u: %s\n", p->source, lines[l], text);
         }
     }
     trace_free(&t);
@@ -884,13 +841,25 @@ static int perf_grid(void)
     return 0;
 }
 
-static int cmd_perf(int argc, char **argv)
+int cmd_perf_draw(const ws_call *k)
 {
-    if (argc < 1 || (strcmp(argv[0], "capture") != 0 && strcmp(argv[0], "draw") != 0 && strcmp(argv[0], "export") != 0))
-        return usage_error("perf takes one benchmark: capture, draw or export%s%s", "", "");
-    if (argc > 1) return usage_error("unexpected argument \"%s\"%s", argv[1], "");
-    if (!strcmp(argv[0], "draw")) return viewer_perf_draw();
-    if (!strcmp(argv[0], "export")) return viewer_perf_export();
+    (void)k;
+    data_dirs d;
+    int rc = find_data(&d, 1, 0);
+    return rc ? rc : viewer_perf_draw(d.assets);
+}
+
+int cmd_perf_export(const ws_call *k)
+{
+    (void)k;
+    data_dirs d;
+    int rc = find_data(&d, 1, 0);
+    return rc ? rc : viewer_perf_export(d.assets);
+}
+
+int cmd_perf_capture(const ws_call *k)
+{
+    (void)k;
     enum { REPS = 7 };
     static const unsigned blocks[] = {256, 1024};
     /* kept between captures, as the viewer keeps it: its stacks stay mapped */
@@ -910,7 +879,6 @@ static int cmd_perf(int argc, char **argv)
             size_t bytes = 0, events = 0;
             for (int r = 0; r < REPS; r++) {
                 trace t;
-                trace_init(&t);
                 double t0 = now_ms();
                 int rc = do_capture(&d, &t);
                 if (rc) return rc;
@@ -925,7 +893,6 @@ static int cmd_perf(int argc, char **argv)
                 tc[r] = t1 - t0;
                 tj[r] = t2 - t1;
                 d.emu = warm;
-                trace_init(&t);
                 t0 = now_ms();
                 rc = do_capture(&d, &t);
                 tw[r] = now_ms() - t0;
@@ -948,8 +915,9 @@ static int cmd_perf(int argc, char **argv)
 
 /* ---- default: the ladder at a glance ---- */
 
-static int cmd_ladder(void)
+int cmd_ladder(const ws_call *k)
 {
+    (void)k;
     printf("The reduction ladder in the CPU emulator: each version at its default block, one block's worth of its default data;\n"
            "counters of block 0 summed over its phases (conflicts are extra shared-memory wavefronts).\n\n");
     printf("%-6s %-44s %5s %6s %7s %10s %9s %15s %6s %13s %12s\n", "id", "title", "block", "phases", "idle", "warp-instr",
@@ -959,7 +927,6 @@ static int cmd_ladder(void)
         memset(&d, 0, sizeof d);
         d.version = ladder_versions[i].id;
         trace t;
-        trace_init(&t);
         int rc = do_capture(&d, &t);
         if (rc) return rc;
         stats s;
@@ -979,10 +946,6 @@ static int cmd_ladder(void)
 }
 
 /* ---- lessons: check and list (the player window is the viewer's) ---- */
-
-#ifndef WS_LESSON_DIR
-#define WS_LESSON_DIR "lessons"
-#endif
 
 static void print_report(void *ud, const char *message)
 {
@@ -1065,47 +1028,44 @@ static int lesson_print(const char *file, lesson_lang lang)
     return rc;
 }
 
-static int cmd_lesson(int argc, char **argv)
+int cmd_lesson_print(const ws_call *k)
 {
-    if (argc < 1 || (strcmp(argv[0], "check") && strcmp(argv[0], "list") && strcmp(argv[0], "print")))
-        return usage_error("lesson takes check FILE..., list [--dir DIR] or print FILE [--lang en|zh]%s%s", "", "");
+    const cli_value *lang_v = &k->v[WF_LANG];
+    lesson_lang lang = LESSON_EN;
+    if (lang_v->given && !strcmp(lang_v->text, "zh")) lang = LESSON_ZH;
+    else if (lang_v->given && strcmp(lang_v->text, "en")) return usage_error("--lang must be en or zh, got \"%s\"%s", lang_v->text, "");
+    if (!k->npos) return usage_error("lesson print needs a lesson file%s%s", "", "");
+    return lesson_print(k->pos[0], lang);
+}
+
+int cmd_lesson_check(const ws_call *k)
+{
     char err[1600];
-    if (!strcmp(argv[0], "print")) {
-        static const cli_spec specs[] = {{"--lang", CLI_TEXT, 0, 0, NULL}};
-        cli_value v[1];
-        const char *pos[1], *file = NULL;
-        size_t npos;
-        if (cli_scan(specs, 1, argc - 1, argv + 1, v, pos, 1, &npos, err, sizeof err))
-            return usage_error("%s (lesson print FILE [--lang en|zh])%s", err, "");
-        lesson_lang lang = LESSON_EN;
-        if (v[0].given && !strcmp(v[0].text, "zh")) lang = LESSON_ZH;
-        else if (v[0].given && strcmp(v[0].text, "en")) return usage_error("--lang must be en or zh, got \"%s\"%s", v[0].text, "");
-        if (npos) file = pos[0];
-        if (!file) return usage_error("lesson print needs a lesson file%s%s", "", "");
-        return lesson_print(file, lang);
+    if (!k->npos) return usage_error("lesson check needs lesson files%s%s", "", "");
+    size_t bad = 0;
+    for (size_t i = 0; i < k->npos; i++) {
+        lesson l;
+        if (lesson_load(&l, k->pos[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); bad++; continue; }
+        size_t nq = 0;
+        for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
+        size_t e = player_check(&l, print_report, NULL);
+        if (!e) printf("%s: ok: %s, %zu steps, %zu questions\n", k->pos[i], l.id, l.nsteps, nq);
+        bad += e;
+        lesson_free(&l);
     }
-    if (!strcmp(argv[0], "check")) {
-        if (argc < 2) return usage_error("lesson check needs lesson files%s%s", "", "");
-        size_t bad = 0;
-        for (int i = 1; i < argc; i++) {
-            lesson l;
-            if (lesson_load(&l, argv[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); bad++; continue; }
-            size_t nq = 0;
-            for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
-            size_t e = player_check(&l, print_report, NULL);
-            if (!e) printf("%s: ok: %s, %zu steps, %zu questions\n", argv[i], l.id, l.nsteps, nq);
-            bad += e;
-            lesson_free(&l);
-        }
-        return bad ? EXIT_BAD : 0;
+    return bad ? EXIT_BAD : 0;
+}
+
+int cmd_lesson_list(const ws_call *k)
+{
+    char err[1600];
+    data_dirs d;
+    const char *dir = k->v[WF_DIR].text;
+    if (!dir) {
+        int rc = find_data(&d, 0, 1);
+        if (rc) return rc;
+        dir = d.lessons;
     }
-    static const cli_spec dir_spec[] = {{"--dir", CLI_TEXT, 0, 0, "a folder"}};
-    cli_value dv[1];
-    const char *dpos[1];
-    size_t dnpos;
-    if (cli_scan(dir_spec, 1, argc - 1, argv + 1, dv, dpos, 0, &dnpos, err, sizeof err))
-        return usage_error("%s (lesson list [--dir DIR])%s", err, "");
-    const char *dir = dv[0].given ? dv[0].text : WS_LESSON_DIR;
     size_t n;
     char **files = lesson_files(dir, &n);
     if (!n) { free(files); fprintf(stderr, "warpscope: %s: no lesson files (*.json) there\n", dir); return EXIT_BAD; }
@@ -1144,39 +1104,189 @@ static int cmd_lesson(int argc, char **argv)
     return rc;
 }
 
+/* ---- the commands implemented elsewhere, help and version ---- */
+
+int cmd_bench(const ws_call *k) { return bench_main(k->v); }
+
+int cmd_verify(const ws_call *k) { return verify_main(k->v); }
+
+int cmd_version(const ws_call *k)
+{
+    (void)k;
+    commands_print_version(stdout);
+    return 0;
+}
+
+/* "capture, draw or export": the subcommands of a command, from the table */
+static const char *subs_of(const char *name, char *out, size_t outlen)
+{
+    size_t n = 0, len = 0;
+    for (size_t i = 0; i < ws_command_count; i++) n += ws_commands[i].sub && !strcmp(ws_commands[i].name, name);
+    out[0] = '\0';
+    for (size_t i = 0, k = 0; i < ws_command_count; i++) {
+        const ws_command *c = &ws_commands[i];
+        if (!c->sub || strcmp(c->name, name)) continue;
+        int w = snprintf(out + len, outlen - len, "%s%s", k == 0 ? "" : k + 1 == n ? " or " : ", ", c->sub);
+        if (w < 0 || (size_t)w >= outlen - len) break;
+        len += (size_t)w;
+        k++;
+    }
+    return out;
+}
+
+/* The row of NAME [SUB]: 0, or one line on stderr and 2 (with the nearest names when close). A
+ * command with subcommands and none given answers its first row with *whole set. */
+static int lookup(const char *name, const char *sub, const ws_command **out, int *whole)
+{
+    char near[256], subs[256];
+    const ws_command *c = commands_find(name, NULL);
+    *whole = 0;
+    if (!c) {
+        if (commands_suggest(name, NULL, near, sizeof near))
+            fprintf(stderr, "warpscope: unknown command \"%s\"; did you mean %s? (warpscope help lists the commands)\n", name, near);
+        else
+            fprintf(stderr, "warpscope: unknown command \"%s\" (warpscope help lists the commands)\n", name);
+        return EXIT_BAD;
+    }
+    if (c->sub && !sub) {
+        *out = c;
+        *whole = 1;
+        return 0;
+    }
+    if (c->sub && !(c = commands_find(name, sub))) {
+        const ws_command *g = commands_find(name, NULL);
+        subs_of(name, subs, sizeof subs);
+        size_t nn = commands_suggest(sub, name, near, sizeof near);
+        fprintf(stderr, "warpscope: %s takes one %s: %s, not \"%s\"%s%s%s (warpscope help %s)\n", name, g->what, subs, sub,
+                nn ? "; did you mean " : "", nn ? near : "", nn ? "?" : "", name);
+        return EXIT_BAD;
+    }
+    *out = c;
+    return 0;
+}
+
+int cmd_help(const ws_call *k)
+{
+    const cli_value *v = k->v;
+    int asked = v[WF_MAN].given + v[WF_COMPLETION].given + v[WF_MARKDOWN].given;
+    if (asked > 1 || (asked && k->npos)) return usage_error("give one of COMMAND, --man, --completion SHELL or --markdown%s%s", "", "");
+    if (v[WF_MAN].given) commands_print_man(stdout);
+    else if (v[WF_MARKDOWN].given) commands_print_markdown(stdout);
+    else if (v[WF_COMPLETION].given && commands_print_completion(stdout, v[WF_COMPLETION].text))
+        return usage_error("--completion writes a script for bash, not \"%s\"%s", v[WF_COMPLETION].text, "");
+    else if (!asked && !k->npos) commands_print_list(stdout);
+    else if (!asked) {
+        const ws_command *c;
+        int whole, rc = lookup(k->pos[0], k->npos > 1 ? k->pos[1] : NULL, &c, &whole);
+        if (rc) return rc;
+        if (k->npos > 1 && !c->sub) return usage_error("%s has no subcommands, got \"%s\"", k->pos[0], k->pos[1]);
+        commands_print_help(stdout, c, whole);
+    }
+    return fflush(stdout) == 0 ? 0 : EXIT_BAD;
+}
+
+/* "unknown flag" for the command: where other commands take it, which; else the nearest of its own */
+static int unknown_flag(const ws_command *c, const char *arg, const cli_spec *specs, size_t n)
+{
+    char name[128], title[64], others[512], near[256], line[1200];
+    const char *names[WS_CMD_GROUPS * WS_GROUP_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
+    commands_title(c, title, sizeof title);
+    for (size_t i = 0; i < n; i++) names[i] = specs[i].name;
+    int elsewhere = commands_taking(name, c, others, sizeof others) > 0, close = cli_suggest(name, names, n, near, sizeof near) > 0;
+    if (close && elsewhere) /* bench --version: a typo of its --versions, and a flag of other commands */
+        snprintf(line, sizeof line, "unknown flag \"%s\" for %s; did you mean %s? (%s is for %s)", name, title, near, name, others);
+    else if (elsewhere)
+        snprintf(line, sizeof line, "unknown flag \"%s\" for %s: %s is for %s", name, title, name, others);
+    else if (close)
+        snprintf(line, sizeof line, "unknown flag \"%s\" for %s; did you mean %s?", name, title, near);
+    else
+        snprintf(line, sizeof line, "unknown flag \"%s\" for %s", name, title);
+    return usage_error("%s%s", line, "");
+}
+
+/* Scans exactly the flags the command's row lists, and its operands, then runs it. */
+static int run(const ws_command *c, int argc, char **argv)
+{
+    ws_call k;
+    cli_spec specs[WS_CMD_GROUPS * WS_GROUP_MAX];
+    ws_flag which[WS_CMD_GROUPS * WS_GROUP_MAX];
+    cli_value got[WS_CMD_GROUPS * WS_GROUP_MAX];
+    size_t n = 0;
+    memset(&k, 0, sizeof k);
+    k.cmd = c;
+    for (size_t g = 0; g < WS_CMD_GROUPS && c->groups[g]; g++)
+        for (size_t u = 0; u < c->groups[g]->n; u++) {
+            ws_flag f = c->groups[g]->use[u].flag;
+            which[n] = f;
+            specs[n++] = ws_flags[f].spec;
+        }
+    /* one more operand than allowed, to say "two input files" rather than "unexpected" */
+    size_t maxpos = c->operand == WS_OPERAND_NONE ? 0 : c->operand == WS_OPERAND_FILES ? (size_t)argc : 2;
+    const char **pos = calloc((size_t)argc + 1, sizeof *pos);
+    if (!pos) { fprintf(stderr, "warpscope: out of memory\n"); return EXIT_BAD; }
+    char why[600];
+    int bad, rc = 0;
+    if (cli_scan(specs, n, argc, argv, got, pos, maxpos, &k.npos, &bad, why, sizeof why)) {
+        rc = bad >= 0 ? unknown_flag(c, argv[bad], specs, n) : usage_error("%s%s", why, "");
+    } else if (k.npos == 2 && c->operand == WS_OPERAND_TRACE) {
+        rc = usage_error("two input files given: \"%s\" and \"%s\"", pos[0], pos[1]);
+    } else if (k.npos == 2 && c->operand != WS_OPERAND_FILES && c->operand != WS_OPERAND_COMMAND) {
+        rc = usage_error("unexpected argument \"%s\"%s", pos[1], "");
+    } else {
+        for (size_t i = 0; i < n; i++) k.v[which[i]] = got[i];
+        k.pos = pos;
+        /* the window takes Ctrl+C as SDL's quit event; everything else stops through `interrupted` */
+        if (!(c->flags & WS_CMD_WINDOW)) catch_interrupts();
+        rc = c->run(&k);
+    }
+    free(pos);
+    return rc;
+}
+
 int main(int argc, char **argv)
 {
-    if (argc < 2) { /* the built-in default: v0 at a block small enough to read */
-        viewer_opts o;
-        memset(&o, 0, sizeof o);
-        o.cap.version = "v0";
-        o.cap.block = 64;
-        o.event = o.phase = o.step = -1;
-        return viewer_window(&o);
-    }
     /* Large arrays (a trace's events and lanes) always get their own mapping, so that growing them
      * is a remap, not a copy; glibc would otherwise raise this threshold after the first large
      * free and copy a whole-grid trace several times while it grows. */
     mallopt(M_MMAP_THRESHOLD, 1 << 20);
-    /* the window takes Ctrl+C as SDL's quit event; everything else stops through `interrupted` */
-    if (strcmp(argv[1], "view") != 0) catch_interrupts();
-    if (strcmp(argv[1], "ladder") == 0) return cmd_ladder();
-    const char *cmd = argv[1];
-    if (strcmp(cmd, "help") == 0 || strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0) { print_help(); return 0; }
-    if (strcmp(cmd, "list") == 0) {
-        if (argc > 2) return usage_error("unexpected argument \"%s\"%s", argv[2], "");
-        return cmd_list();
+    const ws_command *c = NULL;
+    int first = 2, whole = 0, rc;
+    if (argc < 2) return run(&ws_commands[0], 0, argv + 1); /* no command: the viewer on its built-in default */
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+        commands_print_list(stdout);
+        return 0;
     }
-    if (strcmp(cmd, "stats") == 0) return cmd_stats(argc - 2, argv + 2);
-    if (strcmp(cmd, "capture") == 0) return cmd_capture(argc - 2, argv + 2);
-    if (strcmp(cmd, "perf") == 0) return cmd_perf(argc - 2, argv + 2);
-    if (strcmp(cmd, "hazards") == 0) return cmd_hazards(argc - 2, argv + 2);
-    if (strcmp(cmd, "view") == 0) return cmd_view(argc - 2, argv + 2);
-    if (strcmp(cmd, "learn") == 0) return cmd_learn(argc - 2, argv + 2);
-    if (strcmp(cmd, "verify") == 0) return verify_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "render") == 0) return cmd_render(argc - 2, argv + 2);
-    if (strcmp(cmd, "export") == 0) return cmd_export(argc - 2, argv + 2);
-    if (strcmp(cmd, "bench") == 0) return bench_main(argc - 2, argv + 2);
-    if (strcmp(cmd, "lesson") == 0) return cmd_lesson(argc - 2, argv + 2);
-    return usage_error("unknown command \"%s\"%s", cmd, "");
+    if (!strcmp(argv[1], "--version")) {
+        if (argc > 2) return usage_error("--version alone says which warpscope this is; to open a version: warpscope view --version %s%s", argv[2], "");
+        commands_print_version(stdout);
+        return 0;
+    }
+    if (argv[1][0] == '-') return usage_error("\"%s\" comes before a command: flags follow it (warpscope COMMAND [FLAGS])%s", argv[1], "");
+    const char *sub = argc > 2 && argv[2][0] != '-' ? argv[2] : NULL;
+    if ((rc = lookup(argv[1], sub, &c, &whole))) return rc;
+    if (c->sub && !whole) first = 3;
+    running = c;
+    /* --help or -h anywhere among its arguments (not as a flag's value) */
+    for (int i = first; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            commands_print_help(stdout, c, whole);
+            return 0;
+        }
+        if (a[0] != '-' || strchr(a, '=')) continue;
+        for (size_t g = 0; g < WS_CMD_GROUPS && c->groups[g]; g++)
+            for (size_t u = 0; u < c->groups[g]->n; u++) {
+                const cli_spec *sp = &ws_flags[c->groups[g]->use[u].flag].spec;
+                if (!strcmp(sp->name, a) && sp->kind != CLI_SWITCH) i++;
+            }
+    }
+    if (whole) { /* "perf" alone */
+        char subs[256], line[512];
+        snprintf(line, sizeof line, "%s takes one %s: %s", c->name, c->what, subs_of(c->name, subs, sizeof subs));
+        running = NULL;
+        fprintf(stderr, "warpscope: %s (warpscope help %s)\n", line, c->name);
+        return EXIT_BAD;
+    }
+    return run(c, argc - first, argv + first);
 }

@@ -131,18 +131,10 @@ static const char *known_difference(const char *id)
     return v ? v->hw_note : NULL;
 }
 
-int verify_main(int argc, char **argv)
+int verify_main(const cli_value flag[WF_COUNT])
 {
-    static const cli_spec specs[] = {{"--versions", CLI_TEXT, 0, 0, NULL}, {"--blocks", CLI_TEXT, 0, 0, NULL}, {"--md", CLI_TEXT, 0, 0, "a file name"}};
-    cli_value flag[3];
-    const char *pos[1];
-    size_t npos;
-    char scan_err[300];
-    if (cli_scan(specs, 3, argc, argv, flag, pos, 0, &npos, scan_err, sizeof scan_err)) {
-        fprintf(stderr, "warpscope: verify: %s (verify [--versions LIST] [--blocks LIST] [--md FILE])\n", scan_err);
-        return 2;
-    }
-    const char *versions = flag[0].text, *blocks = flag[1].given ? flag[1].text : "32,64,256,1024", *md = flag[2].text;
+    const char *versions = flag[WF_VERSIONS].text, *blocks = flag[WF_BLOCKS].given ? flag[WF_BLOCKS].text : "32,64,256,1024",
+               *md = flag[WF_MD].text;
     /* is there a GPU at all? one tiny capture tells, with the reason */
     capture_desc probe;
     memset(&probe, 0, sizeof probe);

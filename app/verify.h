@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "app/commands.h"
 #include "trace/trace.h"
 
 /* Differences between two traces of the same capture, for block b of pass p: per warp the
@@ -14,7 +15,8 @@
  * the first differences into out (may be NULL); returns how many differences were found. */
 size_t verify_compare(const trace *cpu, const trace *gpu, FILE *out, size_t max);
 
-/* warpscope verify [--versions LIST] [--blocks LIST] [--md FILE]: exit code. */
-int verify_main(int argc, char **argv);
+/* warpscope verify [--versions LIST] [--blocks LIST] [--md FILE], with the flags main scanned from
+ * the command table (app/commands.c), by ws_flag: exit code. */
+int verify_main(const cli_value flag[WF_COUNT]);
 
 #endif

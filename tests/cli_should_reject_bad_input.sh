@@ -52,13 +52,21 @@ while IFS='	' read -r want args; do
     fi
 done <<EOF_TABLE
 # commands and flags: unknown, misplaced, missing their value
-unknown command "frobnicate"	frobnicate
-unknown flag "--bogus"	stats --bogus
-unknown flag "--frames" for this command	stats --version v2 --frames x
-unknown flag "--json" for this command	capture --version v2 --json -o $tmp/x.json
-unexpected argument "--json"	list --json
+unknown command "frobnicate" (warpscope help lists the commands)	frobnicate
+unknown command "sats"; did you mean "stats"?	sats
+unknown command "frobnicate"	help frobnicate
+unknown flag "--blcok" for warpscope stats; did you mean "--block"?	stats --version v2 --blcok 64
+lesson takes one subcommand: list, print or check, not "prnt"; did you mean "print"?	lesson prnt x.json
+--completion writes a script for bash, not "zsh"	help --completion zsh
+--version alone says which warpscope this is	--version v2
+"--block" comes before a command	--block 64 stats
+unknown flag "--bogus" for warpscope stats (warpscope stats --help lists its flags)	stats --bogus
+unknown flag "--frames" for warpscope stats: --frames is for warpscope render	stats --version v2 --frames x
+unknown flag "--json" for warpscope capture: --json is for warpscope stats	capture --version v2 --json -o $tmp/x.json
+unknown flag "--json" for warpscope list: --json is for	list --json
+unexpected argument "extra"	list extra
 --event is for warpscope render	view --event 3
---keys drives the window	render --version v2 --keys q -o $tmp/x.png
+unknown flag "--keys" for warpscope render: --keys is for warpscope view	render --version v2 --keys q -o $tmp/x.png
 --seed needs a value	stats --version v2 --seed
 -o needs a file name	capture --version v2 -o
 two input files given	stats $tmp/ok.json $tmp/ok.json
@@ -68,7 +76,8 @@ capture needs -o FILE	capture --version v2
 capture needs --version	capture -o $tmp/x.json
 render needs -o out.png or --frames DIR	render --version v2
 give one of --event, --phase, --step	render --version v2 --event 1 --step 2 -o $tmp/x.png
-perf takes one benchmark	perf nothing
+perf takes one benchmark: capture, draw or export, not "nothing"	perf nothing
+perf takes one benchmark: capture, draw or export	perf
 # numbers: words, spaces, signs, fractions, out of range
 --block expects a whole number	stats --version v2 --block lots
 --block expects a whole number from 1 to 1024, got " 64"	stats --version v2 --block ' 64'
@@ -130,9 +139,10 @@ no __syncthreads() runs at line 36 of kernels/v4s.cu	stats --version v4s --drop-
 use --backend cpu	capture --version v4 --schedule its:1 --backend gpu -o $tmp/g.json
 hazards needs --version	hazards
 # the block shown: a pass or block that is not there, or was not traced
---pass 2: the trace has passes 0 to 1	stats --version v2 --n 2^12 --pass 2
+--pass 2: the trace has 2 passes (0 to 1)	stats --version v2 --n 2^12 --pass 2
+--pass 1: the trace has 1 pass (0)	stats --version v2 --pass 1
 --block-index 16: pass 0 has blocks 0 to 15	stats --version v2 --n 2^12 --block-index 16
-unknown flag "--pass" for this command	capture --version v2 --pass 1 -o $tmp/p.json
+unknown flag "--pass" for warpscope capture: --pass is for warpscope view	capture --version v2 --pass 1 -o $tmp/p.json
 no events of block 3 of pass 0	stats $tmp/one.wstrace --block-index 3
 $tmp/cut2.wstrace: provenance.backend	stats $tmp/cut2.wstrace
 no WSTRACE header	stats $tmp/junk.wstrace
@@ -159,6 +169,10 @@ env_case() { # env_case "wanted text" VAR=value args...
 env_case 'light.json: working: expected a colour "#RRGGBB"' WARPSCOPE_ASSETS="$tmp/assets" "$ws" render --version v2 -o "$tmp/x.png"
 mkdir -p "$tmp/nofonts/themes" && cp "$(dirname "$0")/../assets/themes/"*.json "$tmp/nofonts/themes/"
 env_case 'DejaVuSansMono.ttf: font not found' WARPSCOPE_ASSETS="$tmp/nofonts" "$ws" render --version v2 -o "$tmp/x.png"
+# the data folder: WARPSCOPE_DATA names one without assets, or without lessons
+mkdir -p "$tmp/data-no-lessons/assets"
+env_case "$tmp/nodata/assets: no such folder (warpscope's assets); check WARPSCOPE_DATA" WARPSCOPE_DATA="$tmp/nodata" "$ws" render --version v2 -o "$tmp/x.png"
+env_case "$tmp/data-no-lessons/lessons: no such folder (warpscope's lessons); check WARPSCOPE_DATA" WARPSCOPE_DATA="$tmp/data-no-lessons" "$ws" lesson list
 env_case 'SOURCE_DATE_EPOCH must be whole seconds since 1970' SOURCE_DATE_EPOCH=99999999999999999999 "$ws" stats --version v2
 env_case 'SOURCE_DATE_EPOCH must be whole seconds since 1970' SOURCE_DATE_EPOCH=253402300800 "$ws" capture --version v2 -o "$tmp/x.json"
 env_case 'SOURCE_DATE_EPOCH must be whole seconds since 1970' SOURCE_DATE_EPOCH=-1 "$ws" stats --version v2

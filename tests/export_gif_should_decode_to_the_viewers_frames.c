@@ -108,6 +108,7 @@ static int export_gif(const char *out, long from, long to, double fps, double sp
 {
     export_opts eo;
     memset(&eo, 0, sizeof eo);
+    eo.v.assets_dir = WS_ASSETS; /* the source's assets: what the program finds beside itself */
     eo.v.cap.version = "v1";
     eo.v.cap.block = 64;
     eo.v.event = eo.v.phase = eo.v.step = -1;
@@ -126,6 +127,7 @@ static int render_png(const char *out, long step)
 {
     viewer_opts o;
     memset(&o, 0, sizeof o);
+    o.assets_dir = WS_ASSETS;
     o.cap.version = "v1";
     o.cap.block = 64;
     o.event = o.phase = -1;

@@ -6,6 +6,7 @@
 #include <float.h>
 #include <inttypes.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -366,3 +367,13 @@ int trace_check(const trace *t, char *err, size_t errlen)
     return 0;
 }
 #undef FAIL
+
+void reader_fail(reader_error *r, const char *fmt, ...)
+{
+    if (r->failed) return;
+    r->failed = 1;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(r->err, r->errlen, fmt, ap);
+    va_end(ap);
+}

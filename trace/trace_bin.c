@@ -219,28 +219,15 @@ static void *big_alloc(size_t bytes)
 
 typedef struct rbuf {
     const unsigned char *p, *end;
-    char *err;
-    size_t errlen;
-    int failed;
+    reader_error e;
 } rbuf;
-
-static void r_fail(rbuf *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void r_fail(rbuf *r, const char *fmt, ...)
-{
-    if (r->failed) return;
-    r->failed = 1;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err, r->errlen, fmt, ap);
-    va_end(ap);
-}
 
 static size_t r_left(const rbuf *r) { return (size_t)(r->end - r->p); }
 
 static uint64_t r_u(rbuf *r, int bytes, const char *what)
 {
-    if (r->failed) return 0;
-    if (r_left(r) < (size_t)bytes) { r_fail(r, "%s: the file ends too soon", what); return 0; }
+    if (r->e.failed) return 0;
+    if (r_left(r) < (size_t)bytes) { reader_fail(&r->e, "%s: the file ends too soon", what); return 0; }
     uint64_t v = 0;
     for (int i = 0; i < bytes; i++) v |= (uint64_t)r->p[i] << (8 * i);
     r->p += bytes;
@@ -249,24 +236,24 @@ static uint64_t r_u(rbuf *r, int bytes, const char *what)
 
 static uint64_t r_var(rbuf *r, const char *what)
 {
-    if (r->failed) return 0;
+    if (r->e.failed) return 0;
     uint64_t v = 0;
     for (int shift = 0; shift < 64; shift += 7) {
-        if (r->p == r->end) { r_fail(r, "%s: the file ends too soon", what); return 0; }
+        if (r->p == r->end) { reader_fail(&r->e, "%s: the file ends too soon", what); return 0; }
         unsigned char c = *r->p++;
         v |= (uint64_t)(c & 0x7f) << shift;
         if (!(c & 0x80)) return v;
     }
-    r_fail(r, "%s: malformed number", what);
+    reader_fail(&r->e, "%s: malformed number", what);
     return 0;
 }
 
 static void r_str(rbuf *r, char *dst, size_t cap, const char *what)
 {
     uint64_t n = r_var(r, what);
-    if (r->failed) return;
-    if (n >= cap || n > r_left(r)) { r_fail(r, "%s: expected a string of at most %zu bytes", what, cap - 1); return; }
-    if (memchr(r->p, '\0', (size_t)n)) { r_fail(r, "%s: NUL byte in a string", what); return; }
+    if (r->e.failed) return;
+    if (n >= cap || n > r_left(r)) { reader_fail(&r->e, "%s: expected a string of at most %zu bytes", what, cap - 1); return; }
+    if (memchr(r->p, '\0', (size_t)n)) { reader_fail(&r->e, "%s: NUL byte in a string", what); return; }
     memcpy(dst, r->p, (size_t)n);
     dst[n] = '\0';
     r->p += n;
@@ -275,7 +262,7 @@ static void r_str(rbuf *r, char *dst, size_t cap, const char *what)
 static uint64_t r_range(rbuf *r, int bytes, uint64_t lo, uint64_t hi, const char *what)
 {
     uint64_t v = r_u(r, bytes, what);
-    if (!r->failed && (v < lo || v > hi)) r_fail(r, "%s: %" PRIu64 " is not from %" PRIu64 " to %" PRIu64, what, v, lo, hi);
+    if (!r->e.failed && (v < lo || v > hi)) reader_fail(&r->e, "%s: %" PRIu64 " is not from %" PRIu64 " to %" PRIu64, what, v, lo, hi);
     return v;
 }
 
@@ -284,8 +271,8 @@ static uint64_t r_range(rbuf *r, int bytes, uint64_t lo, uint64_t hi, const char
 static void read_hazards(rbuf *r, trace *t)
 {
     uint64_t nh = r_var(r, "hazards");
-    if (!r->failed && nh > r_left(r) / 14) { r_fail(r, "hazards: %" PRIu64 " hazards cannot fit in the %zu bytes left", nh, r_left(r)); return; }
-    for (uint64_t i = 0; i < nh && !r->failed; i++) {
+    if (!r->e.failed && nh > r_left(r) / 14) { reader_fail(&r->e, "hazards: %" PRIu64 " hazards cannot fit in the %zu bytes left", nh, r_left(r)); return; }
+    for (uint64_t i = 0; i < nh && !r->e.failed; i++) {
         char wh[48];
         snprintf(wh, sizeof wh, "hazards[%" PRIu64 "]", i);
         trace_hazard h;
@@ -296,30 +283,30 @@ static void read_hazards(rbuf *r, trace *t)
         h.pass = (uint8_t)r_range(r, 1, 0, t->npasses - 1, wh);
         h.word = unzigzag(r_var(r, wh));
         uint64_t count = r_var(r, wh);
-        if (!r->failed && (h.word < 0 || h.word >= BIN_MAX_GLOBAL_INDEX || count > UINT32_MAX)) { r_fail(r, "%s: word or count out of range", wh); return; }
+        if (!r->e.failed && (h.word < 0 || h.word >= BIN_MAX_GLOBAL_INDEX || count > UINT32_MAX)) { reader_fail(&r->e, "%s: word or count out of range", wh); return; }
         h.count = (uint32_t)count;
         trace_hazard_access *acc[2] = {&h.first, &h.second};
-        for (int k = 0; k < 2 && !r->failed; k++) {
+        for (int k = 0; k < 2 && !r->e.failed; k++) {
             uint64_t block = r_var(r, wh), thread = r_var(r, wh), line = r_var(r, wh);
             uint64_t write = r_range(r, 1, 0, 1, wh);
             int64_t ev = unzigzag(r_var(r, wh));
-            if (r->failed) return;
+            if (r->e.failed) return;
             if (block > UINT32_MAX || thread >= 1024 || line > BIN_MAX_LINE || ev < -1 || ev >= (int64_t)t->nevents)
-                { r_fail(r, "%s.%s: block, thread, line or event out of range", wh, k ? "second" : "first"); return; }
+                { reader_fail(&r->e, "%s.%s: block, thread, line or event out of range", wh, k ? "second" : "first"); return; }
             *acc[k] = (trace_hazard_access){(uint32_t)block, (uint32_t)thread, (uint32_t)line, (uint8_t)write, ev};
         }
-        if (!r->failed && trace_add_hazard(t, &h)) r_fail(r, "out of memory");
+        if (!r->e.failed && trace_add_hazard(t, &h)) reader_fail(&r->e, "out of memory");
     }
 }
 
 static void read_bin(rbuf *r, trace *t)
 {
-    if (r_left(r) < 8 || memcmp(r->p, magic, 8) != 0) { r_fail(r, "not a warpscope compact trace (no WSTRACE header)"); return; }
+    if (r_left(r) < 8 || memcmp(r->p, magic, 8) != 0) { reader_fail(&r->e, "not a warpscope compact trace (no WSTRACE header)"); return; }
     r->p += 8;
     uint64_t fmt = r_u(r, 4, "format"), sv = r_u(r, 4, "schema_version");
-    if (!r->failed && fmt != BIN_FORMAT && fmt != 1) { r_fail(r, "format: this warpscope reads compact format %d, the file is %" PRIu64, BIN_FORMAT, fmt); return; }
-    if (!r->failed && (sv < TRACE_SCHEMA_VERSION_MIN || sv > TRACE_SCHEMA_VERSION))
-        { r_fail(r, "schema_version: this warpscope reads versions %d to %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION_MIN, TRACE_SCHEMA_VERSION, sv); return; }
+    if (!r->e.failed && fmt != BIN_FORMAT && fmt != 1) { reader_fail(&r->e, "format: this warpscope reads compact format %d, the file is %" PRIu64, BIN_FORMAT, fmt); return; }
+    if (!r->e.failed && (sv < TRACE_SCHEMA_VERSION_MIN || sv > TRACE_SCHEMA_VERSION))
+        { reader_fail(&r->e, "schema_version: this warpscope reads versions %d to %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION_MIN, TRACE_SCHEMA_VERSION, sv); return; }
     trace_provenance *p = &t->prov;
     r_str(r, p->backend, sizeof p->backend, "provenance.backend");
     r_str(r, p->device, sizeof p->device, "provenance.device");
@@ -332,13 +319,13 @@ static void read_bin(rbuf *r, trace *t)
     p->n = r_range(r, 8, 0, (uint64_t)1 << 40, "provenance.n");
     p->seed = r_range(r, 8, 0, (uint64_t)1 << 53, "provenance.seed");
     p->block = (uint32_t)r_range(r, 4, 32, 1024, "provenance.block");
-    if (!r->failed && p->block % WARP_SIZE) { r_fail(r, "provenance.block: %u is not a whole number of warps", p->block); return; }
+    if (!r->e.failed && p->block % WARP_SIZE) { reader_fail(&r->e, "provenance.block: %u is not a whole number of warps", p->block); return; }
     p->elems_per_thread = (uint32_t)r_range(r, 4, 0, 1 << 20, "provenance.elems_per_thread");
     p->blocks_traced = (uint32_t)r_u(r, 4, "provenance.blocks_traced");
     if (sv >= 2) {
         r_str(r, p->schedule, sizeof p->schedule, "provenance.schedule");
         uint64_t db = r_var(r, "provenance.drop_barrier"), ds = r_var(r, "provenance.drop_syncwarp");
-        if (!r->failed && (db > BIN_MAX_LINE || ds > BIN_MAX_LINE)) { r_fail(r, "provenance.drop_barrier: a line over %u", BIN_MAX_LINE); return; }
+        if (!r->e.failed && (db > BIN_MAX_LINE || ds > BIN_MAX_LINE)) { reader_fail(&r->e, "provenance.drop_barrier: a line over %u", BIN_MAX_LINE); return; }
         p->drop_barrier = (uint32_t)db;
         p->drop_syncwarp = (uint32_t)ds;
         r_str(r, p->race_check, sizeof p->race_check, "provenance.race_check");
@@ -352,8 +339,8 @@ static void read_bin(rbuf *r, trace *t)
         memcpy(&t->tolerance, &tb, 8);
     }
     uint64_t np = r_var(r, "passes");
-    if (!r->failed && (np < 1 || np > 255 || np * 20 > r_left(r))) { r_fail(r, "passes: expected 1 to 255 passes"); return; }
-    for (uint64_t i = 0; i < np && !r->failed; i++) {
+    if (!r->e.failed && (np < 1 || np > 255 || np * 20 > r_left(r))) { reader_fail(&r->e, "passes: expected 1 to 255 passes"); return; }
+    for (uint64_t i = 0; i < np && !r->e.failed; i++) {
         char wh[48];
         snprintf(wh, sizeof wh, "passes[%" PRIu64 "]", i);
         trace_pass tp;
@@ -361,104 +348,104 @@ static void read_bin(rbuf *r, trace *t)
         tp.block = (uint32_t)r_range(r, 4, 1, 1024, wh);
         tp.stride = (uint32_t)r_u(r, 4, wh);
         tp.n_in = r_range(r, 8, 0, (uint64_t)1 << 40, wh);
-        if (!r->failed && trace_add_pass(t, tp)) r_fail(r, "out of memory");
+        if (!r->e.failed && trace_add_pass(t, tp)) reader_fail(&r->e, "out of memory");
     }
     uint64_t nb = r_var(r, "buffers");
-    if (!r->failed && (nb > 255 || nb * 2 > r_left(r))) { r_fail(r, "buffers: expected at most 255 buffers"); return; }
-    for (uint64_t i = 0; i < nb && !r->failed; i++) {
+    if (!r->e.failed && (nb > 255 || nb * 2 > r_left(r))) { reader_fail(&r->e, "buffers: expected at most 255 buffers"); return; }
+    for (uint64_t i = 0; i < nb && !r->e.failed; i++) {
         char wh[48], name[16] = "";
         snprintf(wh, sizeof wh, "buffers[%" PRIu64 "].name", i);
         r_str(r, name, sizeof name, wh);
         snprintf(wh, sizeof wh, "buffers[%" PRIu64 "].pass", i);
         unsigned bp = (unsigned)r_range(r, 1, 0, np - 1, wh);
-        if (!r->failed && trace_add_buffer(t, name, bp)) r_fail(r, "out of memory");
+        if (!r->e.failed && trace_add_buffer(t, name, bp)) reader_fail(&r->e, "out of memory");
     }
     uint64_t ne = r_var(r, "events"), nl = r_var(r, "lanes"), nv = r_var(r, "values");
-    if (r->failed) return;
+    if (r->e.failed) return;
     /* each event takes at least 11 bytes of columns, each lane a byte of address and 4 of value:
      * counts the file cannot hold are rejected before anything is allocated */
-    if (ne > r_left(r) / 11 || ne >= UINT32_MAX) { r_fail(r, "events: %" PRIu64 " events cannot fit in the %zu bytes left", ne, r_left(r)); return; }
-    if (nl > r_left(r) / 5 || nl >= UINT32_MAX) { r_fail(r, "lanes: %" PRIu64 " lanes cannot fit in the %zu bytes left", nl, r_left(r)); return; }
-    if (nv < nl || nv > nl * 4) { r_fail(r, "values: %" PRIu64 " values for %" PRIu64 " lanes (1 to 4 each)", nv, nl); return; }
+    if (ne > r_left(r) / 11 || ne >= UINT32_MAX) { reader_fail(&r->e, "events: %" PRIu64 " events cannot fit in the %zu bytes left", ne, r_left(r)); return; }
+    if (nl > r_left(r) / 5 || nl >= UINT32_MAX) { reader_fail(&r->e, "lanes: %" PRIu64 " lanes cannot fit in the %zu bytes left", nl, r_left(r)); return; }
+    if (nv < nl || nv > nl * 4) { reader_fail(&r->e, "values: %" PRIu64 " values for %" PRIu64 " lanes (1 to 4 each)", nv, nl); return; }
     size_t n = (size_t)ne;
     t->events = big_alloc(n * sizeof *t->events);
     t->lane_addr = big_alloc(nl * sizeof *t->lane_addr);
     t->values = big_alloc(nv * sizeof *t->values);
     if (t->events) memset(t->events, 0, n * sizeof *t->events); /* big_alloc(0) gives 1 byte */
-    if (!t->events || !t->lane_addr || !t->values) { r_fail(r, "out of memory for %zu events", n); return; }
+    if (!t->events || !t->lane_addr || !t->values) { reader_fail(&r->e, "out of memory for %zu events", n); return; }
     t->cap_vals = nv ? nv : 1;
     t->cap_events = n ? n : 1;
     t->cap_lanes = nl ? nl : 1;
     trace_event *ev = t->events;
-    if (r_left(r) < 4 * n) { r_fail(r, "events: the file ends too soon"); return; }
+    if (r_left(r) < 4 * n) { reader_fail(&r->e, "events: the file ends too soon"); return; }
     for (size_t i = 0; i < n; i++) ev[i].kind = *r->p++;
     for (size_t i = 0; i < n; i++) ev[i].elem_size = *r->p++;
     for (size_t i = 0; i < n; i++) ev[i].buf = *r->p++;
     for (size_t i = 0; i < n; i++) ev[i].pass = *r->p++;
-    for (size_t i = 0; i < n && !r->failed; i++) ev[i].warp = (uint16_t)r_var(r, "events.warp");
-    for (size_t i = 0; i < n && !r->failed; i++) {
+    for (size_t i = 0; i < n && !r->e.failed; i++) ev[i].warp = (uint16_t)r_var(r, "events.warp");
+    for (size_t i = 0; i < n && !r->e.failed; i++) {
         uint64_t v = r_var(r, "events.phase");
-        if (v > UINT16_MAX) { r_fail(r, "events[%zu].phase: %" PRIu64 " is over %u", i, v, UINT16_MAX); return; }
+        if (v > UINT16_MAX) { reader_fail(&r->e, "events[%zu].phase: %" PRIu64 " is over %u", i, v, UINT16_MAX); return; }
         ev[i].phase = (uint16_t)v;
     }
     int64_t block = 0;
-    for (size_t i = 0; i < n && !r->failed; i++) {
-        if (!add_delta(block, r_var(r, "events.block"), &block) || block < 0 || block > UINT32_MAX) { r_fail(r, "events[%zu].block: out of range", i); return; }
+    for (size_t i = 0; i < n && !r->e.failed; i++) {
+        if (!add_delta(block, r_var(r, "events.block"), &block) || block < 0 || block > UINT32_MAX) { reader_fail(&r->e, "events[%zu].block: out of range", i); return; }
         ev[i].block = (uint32_t)block;
     }
-    for (size_t i = 0; i < n && !r->failed; i++) {
+    for (size_t i = 0; i < n && !r->e.failed; i++) {
         uint64_t v = r_var(r, "events.line");
-        if (v > BIN_MAX_LINE) { r_fail(r, "events[%zu].line: %" PRIu64 " is over %u", i, v, BIN_MAX_LINE); return; }
+        if (v > BIN_MAX_LINE) { reader_fail(&r->e, "events[%zu].line: %" PRIu64 " is over %u", i, v, BIN_MAX_LINE); return; }
         ev[i].line = (uint32_t)v;
     }
-    if (!r->failed && r_left(r) < 4 * n) { r_fail(r, "events.mask: the file ends too soon"); return; }
-    for (size_t i = 0; i < n && !r->failed; i++) ev[i].mask = (uint32_t)r_u(r, 4, "events.mask");
-    for (size_t i = 0; i < n && !r->failed; i++) {
+    if (!r->e.failed && r_left(r) < 4 * n) { reader_fail(&r->e, "events.mask: the file ends too soon"); return; }
+    for (size_t i = 0; i < n && !r->e.failed; i++) ev[i].mask = (uint32_t)r_u(r, 4, "events.mask");
+    for (size_t i = 0; i < n && !r->e.failed; i++) {
         uint64_t v = r_var(r, "events.sm");
-        if (v > BIN_MAX_SM) { r_fail(r, "events[%zu].sm: %" PRIu64 " is over %u", i, v, BIN_MAX_SM); return; }
+        if (v > BIN_MAX_SM) { reader_fail(&r->e, "events[%zu].sm: %" PRIu64 " is over %u", i, v, BIN_MAX_SM); return; }
         ev[i].sm = (uint32_t)v;
     }
     uint64_t clock = 0;
-    for (size_t i = 0; i < n && !r->failed; i++) {
+    for (size_t i = 0; i < n && !r->e.failed; i++) {
         clock += (uint64_t)unzigzag(r_var(r, "events.clock"));
-        if (clock > BIN_MAX_CLOCK) { r_fail(r, "events[%zu].clock: over 2^53", i); return; }
+        if (clock > BIN_MAX_CLOCK) { reader_fail(&r->e, "events[%zu].clock: over 2^53", i); return; }
         ev[i].clock = clock;
     }
-    if (r->failed) return;
+    if (r->e.failed) return;
     /* every event against the geometry; lanes are counted from the masks */
     size_t lanes = 0, values = 0;
     for (size_t i = 0; i < n; i++) {
         trace_event *e = &ev[i];
-        if (e->kind >= TRACE_KIND_COUNT) { r_fail(r, "events[%zu].kind: unknown event kind %u", i, e->kind); return; }
-        if (e->pass >= t->npasses) { r_fail(r, "events[%zu].pass: %u, but the trace has %zu passes", i, e->pass, t->npasses); return; }
+        if (e->kind >= TRACE_KIND_COUNT) { reader_fail(&r->e, "events[%zu].kind: unknown event kind %u", i, e->kind); return; }
+        if (e->pass >= t->npasses) { reader_fail(&r->e, "events[%zu].pass: %u, but the trace has %zu passes", i, e->pass, t->npasses); return; }
         const trace_pass *tp = &t->passes[e->pass];
-        if (e->block >= tp->grid) { r_fail(r, "events[%zu].block: block %u is outside the grid of pass %u (%u blocks)", i, e->block, e->pass, tp->grid); return; }
-        if ((uint32_t)e->warp * WARP_SIZE >= tp->block) { r_fail(r, "events[%zu].warp: warp %u is outside a block of %u threads", i, e->warp, tp->block); return; }
+        if (e->block >= tp->grid) { reader_fail(&r->e, "events[%zu].block: block %u is outside the grid of pass %u (%u blocks)", i, e->block, e->pass, tp->grid); return; }
+        if ((uint32_t)e->warp * WARP_SIZE >= tp->block) { reader_fail(&r->e, "events[%zu].warp: warp %u is outside a block of %u threads", i, e->warp, tp->block); return; }
         int data = trace_kind_has_data((trace_kind)e->kind);
         if (data) {
-            if (e->mask == 0) { r_fail(r, "events[%zu].mask: a data event needs at least one lane", i); return; }
+            if (e->mask == 0) { reader_fail(&r->e, "events[%zu].mask: a data event needs at least one lane", i); return; }
             unsigned z = e->elem_size;
-            if (z != 1 && z != 2 && z != 4 && z != 8 && z != 16) { r_fail(r, "events[%zu].elem_size: must be 1, 2, 4, 8 or 16 bytes, not %u", i, z); return; }
+            if (z != 1 && z != 2 && z != 4 && z != 8 && z != 16) { reader_fail(&r->e, "events[%zu].elem_size: must be 1, 2, 4, 8 or 16 bytes, not %u", i, z); return; }
             int global = trace_kind_addr((trace_kind)e->kind) == TRACE_ADDR_GLOBAL;
-            if (global && e->buf >= t->nbuffers) { r_fail(r, "events[%zu].buf: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers); return; }
-            if (!global && e->buf) { r_fail(r, "events[%zu].buf: %u on an event that is not a global access", i, e->buf); return; }
+            if (global && e->buf >= t->nbuffers) { reader_fail(&r->e, "events[%zu].buf: buffer %u, but the trace has %zu", i, e->buf, t->nbuffers); return; }
+            if (!global && e->buf) { reader_fail(&r->e, "events[%zu].buf: %u on an event that is not a global access", i, e->buf); return; }
             e->lanes = (uint32_t)lanes;
             e->vals = (uint32_t)values;
             lanes += (size_t)trace_popcount(e->mask);
             values += (size_t)trace_popcount(e->mask) * trace_event_width(e);
-            if (lanes > nl) { r_fail(r, "events[%zu].mask: more lanes than the %" PRIu64 " the file declares", i, nl); return; }
+            if (lanes > nl) { reader_fail(&r->e, "events[%zu].mask: more lanes than the %" PRIu64 " the file declares", i, nl); return; }
         } else {
-            if (e->elem_size || e->buf) { r_fail(r, "events[%zu]: element size or buffer on a %s event", i, trace_kind_label((trace_kind)e->kind)); return; }
+            if (e->elem_size || e->buf) { reader_fail(&r->e, "events[%zu]: element size or buffer on a %s event", i, trace_kind_label((trace_kind)e->kind)); return; }
             e->lanes = (uint32_t)lanes;
             e->vals = (uint32_t)values;
         }
     }
-    if (lanes != nl || values != nv) { r_fail(r, "lanes: the masks give %zu lanes and %zu values, the file declares %" PRIu64 " and %" PRIu64, lanes, values, nl, nv); return; }
+    if (lanes != nl || values != nv) { reader_fail(&r->e, "lanes: the masks give %zu lanes and %zu values, the file declares %" PRIu64 " and %" PRIu64, lanes, values, nl, nv); return; }
     t->nevents = n;
     t->nlanes = lanes;
     t->nvals = values;
     int64_t prev = 0;
-    for (size_t i = 0; i < n && !r->failed; i++) {
+    for (size_t i = 0; i < n && !r->e.failed; i++) {
         const trace_event *e = &ev[i];
         if (!trace_kind_has_data((trace_kind)e->kind)) continue;
         size_t k = (size_t)trace_popcount(e->mask);
@@ -471,31 +458,31 @@ static void read_bin(rbuf *r, trace *t)
             int bad = sp == TRACE_ADDR_LANE     ? (a < 0 || a >= WARP_SIZE)
                       : sp == TRACE_ADDR_GLOBAL ? (a < 0 || a >= BIN_MAX_GLOBAL_INDEX)
                                                 : (a < 0 || a >= BIN_MAX_SHARED_WORD);
-            if (bad && !r->failed) { r_fail(r, "events[%zu]: lane %zu's address %" PRId64 " is out of range for a %s", i, j, a, trace_kind_label((trace_kind)e->kind)); return; }
+            if (bad && !r->e.failed) { reader_fail(&r->e, "events[%zu]: lane %zu's address %" PRId64 " is out of range for a %s", i, j, a, trace_kind_label((trace_kind)e->kind)); return; }
         }
     }
-    if (r->failed) return;
-    if (r_left(r) < 4 * (size_t)nv) { r_fail(r, "values: the file ends too soon"); return; }
+    if (r->e.failed) return;
+    if (r_left(r) < 4 * (size_t)nv) { reader_fail(&r->e, "values: the file ends too soon"); return; }
     /* the values, in event order: the order of trace.values */
     for (size_t i = 0; i < values; i++, r->p += 4) {
         uint32_t u = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
         memcpy(&t->values[i], &u, 4);
     }
     if (sv >= 2) read_hazards(r, t);
-    if (r->failed) return;
-    if (r_left(r) < 8) { r_fail(r, "end: the file ends too soon"); return; }
+    if (r->e.failed) return;
+    if (r_left(r) < 8) { reader_fail(&r->e, "end: the file ends too soon"); return; }
     for (int i = 0; i < 8; i++)
-        if (r->p[i] != magic[7 - i]) { r_fail(r, "end: the file does not end with the trailer (truncated or corrupted)"); return; }
+        if (r->p[i] != magic[7 - i]) { reader_fail(&r->e, "end: the file does not end with the trailer (truncated or corrupted)"); return; }
     r->p += 8;
-    if (r->p != r->end) r_fail(r, "end: %zu bytes after the trailer", r_left(r));
+    if (r->p != r->end) reader_fail(&r->e, "end: %zu bytes after the trailer", r_left(r));
 }
 
 int trace_from_bin(trace *t, const void *data, size_t len, char *err, size_t errlen)
 {
     trace_init(t);
-    rbuf r = {data, (const unsigned char *)data + len, err, errlen, 0};
+    rbuf r = {data, (const unsigned char *)data + len, {err, errlen, 0}};
     read_bin(&r, t);
     /* the same check at the door as JSON: the geometry and the named limits of trace.h */
-    if (r.failed || trace_check(t, err, errlen)) { trace_free(t); return -1; }
+    if (r.e.failed || trace_check(t, err, errlen)) { trace_free(t); return -1; }
     return 0;
 }

@@ -16,4 +16,12 @@ int trace_from_json_text(trace *t, const char *text, size_t len, char *err, size
  * and the faults were a third of the time to build or load it. */
 void trace_advise_huge(void *p, size_t bytes);
 
+/* A reader's error: the first one it meets is kept in err, what follows it is not. */
+typedef struct reader_error {
+    char *err;
+    size_t errlen;
+    int failed;
+} reader_error;
+void reader_fail(reader_error *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
 #endif

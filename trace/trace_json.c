@@ -145,27 +145,12 @@ char *trace_to_json(const trace *t)
  * element (each event parsed, checked, appended and freed), never built as one tree (a cJSON node
  * per number costs about 20 times the number's text). */
 
-typedef struct rd {
-    char *err;
-    size_t errlen;
-    int failed;
-} rd;
-
-static void rd_fail(rd *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void rd_fail(rd *r, const char *fmt, ...)
-{
-    if (r->failed) return;
-    r->failed = 1;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(r->err, r->errlen, fmt, ap);
-    va_end(ap);
-}
+typedef reader_error rd;
 
 static const cJSON *get(rd *r, const cJSON *obj, const char *key, const char *where)
 {
     const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-    if (!it) rd_fail(r, "%s: missing key \"%s\"", where, key);
+    if (!it) reader_fail(r, "%s: missing key \"%s\"", where, key);
     return it;
 }
 
@@ -176,7 +161,7 @@ static uint64_t get_range(rd *r, const cJSON *obj, const char *key, const char *
     if (!it) return 0;
     double v = it->valuedouble;
     if (!cJSON_IsNumber(it) || !(v >= (double)lo) || v != floor(v) || v > (double)hi) {
-        rd_fail(r, "%s.%s: expected an integer from %" PRIu64 " to %" PRIu64, where, key, lo, hi);
+        reader_fail(r, "%s.%s: expected an integer from %" PRIu64 " to %" PRIu64, where, key, lo, hi);
         return 0;
     }
     return (uint64_t)v;
@@ -192,7 +177,7 @@ static void get_str(rd *r, const cJSON *obj, const char *key, const char *where,
     const cJSON *it = get(r, obj, key, where);
     if (!it) return;
     if (!cJSON_IsString(it) || strlen(it->valuestring) >= cap) {
-        rd_fail(r, "%s.%s: expected a string of at most %zu bytes", where, key, cap - 1);
+        reader_fail(r, "%s.%s: expected a string of at most %zu bytes", where, key, cap - 1);
         return;
     }
     strcpy(dst, it->valuestring);
@@ -202,7 +187,7 @@ static double get_num(rd *r, const cJSON *obj, const char *key, const char *wher
 {
     const cJSON *it = get(r, obj, key, where);
     if (!it) return 0;
-    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble)) { rd_fail(r, "%s.%s: expected a finite number", where, key); return 0; }
+    if (!cJSON_IsNumber(it) || !isfinite(it->valuedouble)) { reader_fail(r, "%s.%s: expected a finite number", where, key); return 0; }
     return it->valuedouble;
 }
 
@@ -211,14 +196,14 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
 {
     char where[48];
     snprintf(where, sizeof where, "events[%zu]", i);
-    if (!cJSON_IsObject(je)) { rd_fail(r, "%s: expected an object", where); return; }
+    if (!cJSON_IsObject(je)) { reader_fail(r, "%s: expected an object", where); return; }
     trace_event e;
     memset(&e, 0, sizeof e);
     char kind[24] = "";
     get_str(r, je, "k", where, kind, sizeof kind);
     if (r->failed) return;
     int k = trace_kind_from_label(kind);
-    if (k < 0) { rd_fail(r, "%s.k: unknown event kind \"%s\"", where, kind); return; }
+    if (k < 0) { reader_fail(r, "%s.k: unknown event kind \"%s\"", where, kind); return; }
     e.kind = (uint8_t)k;
     e.pass = (uint8_t)get_uint(r, je, "p", where, t->npasses - 1);
     if (r->failed) return;
@@ -227,10 +212,10 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
     uint64_t traced = ps->grid < t->prov.blocks_traced ? ps->grid : t->prov.blocks_traced;
     e.block = (uint32_t)get_uint(r, je, "b", where, UINT32_MAX);
     if (!r->failed && e.block >= traced)
-        { rd_fail(r, "%s.b: block %u is not one of the %" PRIu64 " traced blocks of pass %u", where, e.block, traced, e.pass); return; }
+        { reader_fail(r, "%s.b: block %u is not one of the %" PRIu64 " traced blocks of pass %u", where, e.block, traced, e.pass); return; }
     e.warp = (uint16_t)get_uint(r, je, "w", where, 65535);
     if (!r->failed && e.warp >= ps->block / WARP_SIZE)
-        { rd_fail(r, "%s.w: warp %u is outside a block of %u threads", where, e.warp, ps->block); return; }
+        { reader_fail(r, "%s.w: warp %u is outside a block of %u threads", where, e.warp, ps->block); return; }
     e.line = (uint32_t)get_uint(r, je, "l", where, TRACE_LINE_MAX);
     e.phase = (uint16_t)get_uint(r, je, "ph", where, TRACE_PHASES_MAX - 1);
     e.mask = (uint32_t)get_uint(r, je, "m", where, UINT32_MAX);
@@ -240,12 +225,12 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
     }
     if (r->failed) return;
     if (trace_kind_has_data((trace_kind)k)) {
-        if (e.mask == 0) { rd_fail(r, "%s.m: a data event needs at least one lane", where); return; }
+        if (e.mask == 0) { reader_fail(r, "%s.m: a data event needs at least one lane", where); return; }
         uint64_t z = get_uint(r, je, "z", where, 16);
-        if (!r->failed && z != 1 && z != 2 && z != 4 && z != 8 && z != 16) { rd_fail(r, "%s.z: element size must be 1, 2, 4, 8 or 16 bytes", where); return; }
+        if (!r->failed && z != 1 && z != 2 && z != 4 && z != 8 && z != 16) { reader_fail(r, "%s.z: element size must be 1, 2, 4, 8 or 16 bytes", where); return; }
         e.elem_size = (uint8_t)z;
         if (trace_kind_addr((trace_kind)k) == TRACE_ADDR_GLOBAL) {
-            if (t->nbuffers == 0) { rd_fail(r, "%s.g: the trace declares no global buffers", where); return; }
+            if (t->nbuffers == 0) { reader_fail(r, "%s.g: the trace declares no global buffers", where); return; }
             e.buf = (uint8_t)get_uint(r, je, "g", where, t->nbuffers - 1);
         }
         const cJSON *ja = get(r, je, "a", where), *jv = get(r, je, "v", where);
@@ -253,26 +238,26 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
         int n = trace_popcount(e.mask);
         unsigned w = trace_event_width(&e);
         if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) != n)
-            { rd_fail(r, "%s.a: expected %d addresses, one per lane of the mask", where, n); return; }
+            { reader_fail(r, "%s.a: expected %d addresses, one per lane of the mask", where, n); return; }
         if (!cJSON_IsArray(jv) || cJSON_GetArraySize(jv) != n * (int)w)
-            { rd_fail(r, "%s.v: expected %d values (%u per lane)", where, n * (int)w, w); return; }
+            { reader_fail(r, "%s.v: expected %d values (%u per lane)", where, n * (int)w, w); return; }
         double lo = 0, hi = (double)trace_kind_addr_max((trace_kind)k, w);
         const char *what = trace_kind_addr_what((trace_kind)k);
         int j = 0;
         for (const cJSON *x = ja->child; x; x = x->next, j++) {
             double a = x->valuedouble;
             if (!cJSON_IsNumber(x) || a != floor(a) || !(a >= lo) || a > hi)
-                { rd_fail(r, "%s.a[%d]: expected %s, an integer from 0 to %.0f", where, j, what, hi); return; }
+                { reader_fail(r, "%s.a[%d]: expected %s, an integer from 0 to %.0f", where, j, what, hi); return; }
             addr[j] = (int64_t)a;
         }
         j = 0;
         for (const cJSON *x = jv->child; x; x = x->next, j++) {
-            if (!cJSON_IsNumber(x) || !(fabs(x->valuedouble) <= FLT_MAX)) { rd_fail(r, "%s.v[%d]: expected a finite float", where, j); return; }
+            if (!cJSON_IsNumber(x) || !(fabs(x->valuedouble) <= FLT_MAX)) { reader_fail(r, "%s.v[%d]: expected a finite float", where, j); return; }
             val[j] = (float)x->valuedouble;
         }
     }
-    if (t->nevents >= TRACE_EVENTS_MAX) { rd_fail(r, "%s: more than %zu events", where, TRACE_EVENTS_MAX); return; }
-    if (trace_push(t, &e, addr, val)) rd_fail(r, "%s: out of memory (%zu events, %zu lanes held)", where, t->nevents, t->nlanes);
+    if (t->nevents >= TRACE_EVENTS_MAX) { reader_fail(r, "%s: more than %zu events", where, TRACE_EVENTS_MAX); return; }
+    if (trace_push(t, &e, addr, val)) reader_fail(r, "%s: out of memory (%zu events, %zu lanes held)", where, t->nevents, t->nlanes);
 }
 
 static void read_hazard_access(rd *r, const cJSON *obj, const char *key, const char *where, trace_hazard_access *a)
@@ -281,18 +266,18 @@ static void read_hazard_access(rd *r, const cJSON *obj, const char *key, const c
     snprintf(wh, sizeof wh, "%s.%s", where, key);
     const cJSON *ja = get(r, obj, key, where);
     if (r->failed) return;
-    if (!cJSON_IsObject(ja)) { rd_fail(r, "%s: expected an object", wh); return; }
+    if (!cJSON_IsObject(ja)) { reader_fail(r, "%s: expected an object", wh); return; }
     a->block = (uint32_t)get_uint(r, ja, "block", wh, UINT32_MAX);
     a->thread = (uint32_t)get_uint(r, ja, "thread", wh, 1023);
     a->line = (uint32_t)get_uint(r, ja, "line", wh, 1000000);
     char acc[8] = "";
     get_str(r, ja, "access", wh, acc, sizeof acc);
-    if (!r->failed && strcmp(acc, "read") && strcmp(acc, "write")) { rd_fail(r, "%s.access: expected \"read\" or \"write\"", wh); return; }
+    if (!r->failed && strcmp(acc, "read") && strcmp(acc, "write")) { reader_fail(r, "%s.access: expected \"read\" or \"write\"", wh); return; }
     a->write = !strcmp(acc, "write");
     const cJSON *je = get(r, ja, "event", wh);
     if (r->failed) return;
     if (!cJSON_IsNumber(je) || je->valuedouble != floor(je->valuedouble) || je->valuedouble < -1 || je->valuedouble > 9007199254740992.0)
-        { rd_fail(r, "%s.event: expected an event index or -1", wh); return; }
+        { reader_fail(r, "%s.event: expected an event index or -1", wh); return; }
     a->event = (int64_t)je->valuedouble;
 }
 
@@ -301,20 +286,20 @@ static void read_hazard_access(rd *r, const cJSON *obj, const char *key, const c
 static void read_hazards(rd *r, trace *t, const cJSON *ja)
 {
     if (r->failed) return;
-    if (!cJSON_IsArray(ja)) { rd_fail(r, "hazards: expected an array"); return; }
+    if (!cJSON_IsArray(ja)) { reader_fail(r, "hazards: expected an array"); return; }
     int i = 0;
     for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
         char wh[32], kind[8] = "", space[8] = "";
         snprintf(wh, sizeof wh, "hazards[%d]", i);
-        if (!cJSON_IsObject(x)) { rd_fail(r, "%s: expected an object", wh); return; }
+        if (!cJSON_IsObject(x)) { reader_fail(r, "%s: expected an object", wh); return; }
         trace_hazard h;
         memset(&h, 0, sizeof h);
         get_str(r, x, "kind", wh, kind, sizeof kind);
         get_str(r, x, "space", wh, space, sizeof space);
         if (r->failed) return;
         int k = trace_hazard_from_label(kind);
-        if (k < 0) { rd_fail(r, "%s.kind: expected raw, war or waw, found \"%s\"", wh, kind); return; }
-        if (strcmp(space, "shared") && strcmp(space, "global")) { rd_fail(r, "%s.space: expected shared or global", wh); return; }
+        if (k < 0) { reader_fail(r, "%s.kind: expected raw, war or waw, found \"%s\"", wh, kind); return; }
+        if (strcmp(space, "shared") && strcmp(space, "global")) { reader_fail(r, "%s.space: expected shared or global", wh); return; }
         h.kind = (uint8_t)k;
         h.space = (uint8_t)(strcmp(space, "global") == 0 ? TRACE_SPACE_GLOBAL : TRACE_SPACE_SHARED);
         h.buf = (uint8_t)get_uint(r, x, "buf", wh, t->nbuffers ? t->nbuffers - 1 : 0);
@@ -323,7 +308,7 @@ static void read_hazards(rd *r, trace *t, const cJSON *ja)
         h.count = (uint32_t)get_uint(r, x, "count", wh, UINT32_MAX);
         read_hazard_access(r, x, "first", wh, &h.first);
         read_hazard_access(r, x, "second", wh, &h.second);
-        if (!r->failed && trace_add_hazard(t, &h)) rd_fail(r, "out of memory");
+        if (!r->failed && trace_add_hazard(t, &h)) reader_fail(r, "out of memory");
     }
 }
 
@@ -332,7 +317,7 @@ static void check_hazard_events(rd *r, const trace *t)
     for (size_t i = 0; i < t->nhazards && !r->failed; i++) {
         const trace_hazard *h = &t->hazards[i];
         if (h->first.event >= (int64_t)t->nevents || h->second.event >= (int64_t)t->nevents)
-            rd_fail(r, "hazards[%zu]: refers to an event beyond the %zu events of the trace", i, t->nevents);
+            reader_fail(r, "hazards[%zu]: refers to an event beyond the %zu events of the trace", i, t->nevents);
     }
 }
 
@@ -340,13 +325,13 @@ static void read_header(rd *r, trace *t, const cJSON *root)
 {
     char schema[32] = "";
     get_str(r, root, "schema", "top level", schema, sizeof schema);
-    if (!r->failed && strcmp(schema, "warpscope-trace") != 0) { rd_fail(r, "schema: expected \"warpscope-trace\", found \"%s\"", schema); return; }
+    if (!r->failed && strcmp(schema, "warpscope-trace") != 0) { reader_fail(r, "schema: expected \"warpscope-trace\", found \"%s\"", schema); return; }
     uint64_t sv = get_uint(r, root, "schema_version", "top level", 1000);
     if (!r->failed && (sv < TRACE_SCHEMA_VERSION_MIN || sv > TRACE_SCHEMA_VERSION))
-        { rd_fail(r, "schema_version: this warpscope reads versions %d to %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION_MIN, TRACE_SCHEMA_VERSION, sv); return; }
+        { reader_fail(r, "schema_version: this warpscope reads versions %d to %d, the file is version %" PRIu64, TRACE_SCHEMA_VERSION_MIN, TRACE_SCHEMA_VERSION, sv); return; }
     const cJSON *jp = get(r, root, "provenance", "top level");
     if (r->failed) return;
-    if (!cJSON_IsObject(jp)) { rd_fail(r, "provenance: expected an object"); return; }
+    if (!cJSON_IsObject(jp)) { reader_fail(r, "provenance: expected an object"); return; }
     trace_provenance *p = &t->prov;
     const char *w = "provenance";
     get_str(r, jp, "backend", w, p->backend, sizeof p->backend);
@@ -362,7 +347,7 @@ static void read_header(rd *r, trace *t, const cJSON *root)
     p->block = (uint32_t)get_range(r, jp, "block", w, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
     p->elems_per_thread = (uint32_t)get_range(r, jp, "elems_per_thread", w, 1, 1 << 20);
     p->blocks_traced = (uint32_t)get_range(r, jp, "blocks_traced", w, 1, UINT32_MAX);
-    if (!r->failed && p->block % WARP_SIZE) { rd_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
+    if (!r->failed && p->block % WARP_SIZE) { reader_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
     if (sv >= 2) {
         get_str(r, jp, "schedule", w, p->schedule, sizeof p->schedule);
         p->drop_barrier = (uint32_t)get_uint(r, jp, "drop_barrier", w, 1000000);
@@ -370,40 +355,40 @@ static void read_header(rd *r, trace *t, const cJSON *root)
         get_str(r, jp, "race_check", w, p->race_check, sizeof p->race_check);
     }
     t->result = (float)get_num(r, root, "result", "top level");
-    if (!r->failed && !(fabs(get_num(r, root, "result", "top level")) <= FLT_MAX)) { rd_fail(r, "result: expected a finite float"); return; }
+    if (!r->failed && !(fabs(get_num(r, root, "result", "top level")) <= FLT_MAX)) { reader_fail(r, "result: expected a finite float"); return; }
     t->reference = get_num(r, root, "reference", "top level");
     if (cJSON_GetObjectItemCaseSensitive(root, "tolerance")) { /* since the results check; older files lack it */
         t->tolerance = get_num(r, root, "tolerance", "top level");
-        if (!r->failed && t->tolerance < 0) { rd_fail(r, "tolerance: expected a number of at least 0"); return; }
+        if (!r->failed && t->tolerance < 0) { reader_fail(r, "tolerance: expected a number of at least 0"); return; }
     }
     const cJSON *ja = get(r, root, "passes", "top level");
     if (r->failed) return;
     if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) < 1 || cJSON_GetArraySize(ja) > TRACE_PASSES_MAX)
-        { rd_fail(r, "passes: expected an array of 1 to %d passes", TRACE_PASSES_MAX); return; }
+        { reader_fail(r, "passes: expected an array of 1 to %d passes", TRACE_PASSES_MAX); return; }
     int i = 0;
     for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
         char wh[32];
         snprintf(wh, sizeof wh, "passes[%d]", i);
-        if (!cJSON_IsObject(x)) { rd_fail(r, "%s: expected an object", wh); return; }
+        if (!cJSON_IsObject(x)) { reader_fail(r, "%s: expected an object", wh); return; }
         trace_pass tp = {0, 0, 0, 0};
         tp.grid = (uint32_t)get_range(r, x, "grid", wh, 1, UINT32_MAX);
         tp.block = (uint32_t)get_range(r, x, "block", wh, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
         tp.stride = (uint32_t)get_uint(r, x, "stride", wh, UINT32_MAX);
         tp.n_in = get_uint(r, x, "n_in", wh, TRACE_GLOBAL_ELEMS_MAX);
         /* the analysis counts threads warp by warp */
-        if (!r->failed && tp.block % WARP_SIZE) { rd_fail(r, "%s.block: %u is not a whole number of warps", wh, tp.block); return; }
-        if (!r->failed && trace_add_pass(t, tp)) rd_fail(r, "out of memory");
+        if (!r->failed && tp.block % WARP_SIZE) { reader_fail(r, "%s.block: %u is not a whole number of warps", wh, tp.block); return; }
+        if (!r->failed && trace_add_pass(t, tp)) reader_fail(r, "out of memory");
     }
     ja = get(r, root, "buffers", "top level");
     if (r->failed) return;
-    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) > TRACE_BUFFERS_MAX) { rd_fail(r, "buffers: expected an array of at most %d buffers", TRACE_BUFFERS_MAX); return; }
+    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) > TRACE_BUFFERS_MAX) { reader_fail(r, "buffers: expected an array of at most %d buffers", TRACE_BUFFERS_MAX); return; }
     i = 0;
     for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
         char wh[32], name[16] = "";
         snprintf(wh, sizeof wh, "buffers[%d]", i);
         get_str(r, x, "name", wh, name, sizeof name);
         unsigned bp = (unsigned)get_uint(r, x, "pass", wh, t->npasses - 1);
-        if (!r->failed && trace_add_buffer(t, name, bp)) rd_fail(r, "out of memory");
+        if (!r->failed && trace_add_buffer(t, name, bp)) reader_fail(r, "out of memory");
     }
     if (sv >= 2) read_hazards(r, t, get(r, root, "hazards", "top level"));
 }
@@ -454,9 +439,9 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
     const char *why;
     if (json_check(s, len, &off, &why)) { json_syntax_error(s, len, off, why, err, errlen); return -1; }
     size_t i = ws_at(s, 0), events_at = 0;
-    if (s[i] != '{') { rd_fail(&r, "top level: expected an object"); return -1; }
+    if (s[i] != '{') { reader_fail(&r, "top level: expected an object"); return -1; }
     cJSON *root = cJSON_CreateObject();
-    if (!root) { rd_fail(&r, "out of memory"); return -1; }
+    if (!root) { reader_fail(&r, "out of memory"); return -1; }
     i = ws_at(s, i + 1);
     /* only the keys the reader knows are parsed, each at most HEADER_VALUE_MAX bytes, so no
      * part of a hostile file is ever built as a whole cJSON tree */
@@ -464,7 +449,7 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
                                         "passes", "buffers", "hazards", NULL};
     while (s[i] == '"' && !r.failed) {
         cJSON *key = parse_one(s, len, &i), *val = NULL;
-        if (!key) { rd_fail(&r, "out of memory while reading the trace's header"); break; }
+        if (!key) { reader_fail(&r, "out of memory while reading the trace's header"); break; }
         i = ws_at(s, ws_at(s, i) + 1); /* past the ':' */
         size_t end = skip_value(s, i);
         int k = 0;
@@ -472,8 +457,8 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
         if (!strcmp(key->valuestring, "events")) {
             if (!events_at) events_at = i + 1;
         } else if (known[k] && !cJSON_GetObjectItemCaseSensitive(root, known[k])) {
-            if (end - i > HEADER_VALUE_MAX) rd_fail(&r, "%s: more than %d bytes", known[k], HEADER_VALUE_MAX);
-            else if ((val = parse_one(s, len, &i)) == NULL) rd_fail(&r, "out of memory while reading the trace's header");
+            if (end - i > HEADER_VALUE_MAX) reader_fail(&r, "%s: more than %d bytes", known[k], HEADER_VALUE_MAX);
+            else if ((val = parse_one(s, len, &i)) == NULL) reader_fail(&r, "out of memory while reading the trace's header");
             else cJSON_AddItemToObject(root, known[k], val);
         }
         cJSON_Delete(key);
@@ -481,8 +466,8 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
         if (s[i] == ',') i = ws_at(s, i + 1);
     }
     if (!r.failed) read_header(&r, t, root);
-    if (!r.failed && !events_at) rd_fail(&r, "top level: missing key \"events\"");
-    if (!r.failed && s[events_at - 1] != '[') rd_fail(&r, "events: expected an array");
+    if (!r.failed && !events_at) reader_fail(&r, "top level: missing key \"events\"");
+    if (!r.failed && s[events_at - 1] != '[') reader_fail(&r, "events: expected an array");
     cJSON_Delete(root);
     if (r.failed) return -1;
     int64_t addr[WARP_SIZE];
@@ -491,9 +476,9 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
     for (size_t n = 0; s[i] != ']' && !r.failed; n++) {
         /* one warp's event is at most a few KB (32 lanes, 4 values each): a bigger one is hostile,
          * and would be built as a tree about 20 times its size */
-        if (skip_value(s, i) - i > EVENT_BYTES_MAX) { rd_fail(&r, "events[%zu]: more than %d bytes", n, EVENT_BYTES_MAX); break; }
+        if (skip_value(s, i) - i > EVENT_BYTES_MAX) { reader_fail(&r, "events[%zu]: more than %d bytes", n, EVENT_BYTES_MAX); break; }
         cJSON *je = parse_one(s, len, &i);
-        if (!je) { rd_fail(&r, "events[%zu]: out of memory (%zu events, %zu lanes held)", n, t->nevents, t->nlanes); break; }
+        if (!je) { reader_fail(&r, "events[%zu]: out of memory (%zu events, %zu lanes held)", n, t->nevents, t->nlanes); break; }
         read_event(&r, t, je, n, addr, val);
         cJSON_Delete(je);
         i = ws_at(s, i);

@@ -54,26 +54,29 @@ int dl_panel_begin(dl_list *l, const char *name, dl_rect r)
     return l->panel;
 }
 
-void dl_fill_hit(dl_list *l, dl_rect r, dl_colour c, uint32_t hit)
+/* a fill or an outline: nothing for an empty rectangle */
+static dl_item *push_rect(dl_list *l, dl_kind k, dl_rect r, dl_colour c)
 {
-    if (r.w <= 0 || r.h <= 0) return;
-    dl_item *it = push(l, DL_FILL);
-    if (!it) return;
+    if (r.w <= 0 || r.h <= 0) return NULL;
+    dl_item *it = push(l, k);
+    if (!it) return NULL;
     it->r = r;
     it->c = c;
-    it->hit = hit;
+    return it;
+}
+
+void dl_fill_hit(dl_list *l, dl_rect r, dl_colour c, uint32_t hit)
+{
+    dl_item *it = push_rect(l, DL_FILL, r, c);
+    if (it) it->hit = hit;
 }
 
 void dl_fill(dl_list *l, dl_rect r, dl_colour c) { dl_fill_hit(l, r, c, 0); }
 
 void dl_outline(dl_list *l, dl_rect r, dl_colour c, int thick)
 {
-    if (r.w <= 0 || r.h <= 0) return;
-    dl_item *it = push(l, DL_RECT);
-    if (!it) return;
-    it->r = r;
-    it->c = c;
-    it->thick = thick;
+    dl_item *it = push_rect(l, DL_RECT, r, c);
+    if (it) it->thick = thick;
 }
 
 static void segment(dl_list *l, dl_kind k, int x1, int y1, int x2, int y2, dl_colour c, int thick)

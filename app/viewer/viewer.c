@@ -22,15 +22,10 @@
 #include "app/viewer/session.h"
 #include "trace/sources.h"
 
-#ifndef WS_ASSET_DIR
-#define WS_ASSET_DIR "assets"
-#endif
-
-/* assets/ beside the source tree, unless WARPSCOPE_ASSETS says otherwise */
-static const char *asset_dir(void)
+/* the assets folder main found (beside the program, or WARPSCOPE_DATA / WARPSCOPE_ASSETS) */
+static const char *asset_dir(const viewer_opts *o)
 {
-    const char *dir = getenv("WARPSCOPE_ASSETS");
-    return dir && *dir ? dir : WS_ASSET_DIR;
+    return o->assets_dir && *o->assets_dir ? o->assets_dir : "assets";
 }
 
 typedef struct app {
@@ -94,7 +89,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
      * NULL (out of memory) falls back to a fresh one per capture */
     A->o.cap.emu = emu_create();
     char dir[1024];
-    snprintf(dir, sizeof dir, "%s/themes", asset_dir());
+    snprintf(dir, sizeof dir, "%s/themes", asset_dir(o));
     if (session_init(&A->s, dir, (session_loader){&A->o, load_capture}, err, errlen)) return -1;
     A->s.pass = o->pass;
     A->s.block_index = o->block_index;
@@ -117,7 +112,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         A->have_results = 1;
     } else {
         char ignore[256];
-        A->have_results = results_set_read_dir(&A->res, asset_dir(), ignore, sizeof ignore) == 0 && A->res.count;
+        A->have_results = results_set_read_dir(&A->res, asset_dir(o), ignore, sizeof ignore) == 0 && A->res.count;
     }
     A->s.results_set = A->have_results ? &A->res : NULL;
     A->s.results = A->have_results ? &A->res.runs[0] : NULL;
@@ -178,13 +173,13 @@ typedef struct canvas {
     dl_list l;
 } canvas;
 
-static int canvas_open(canvas *c, SDL_Surface *s, int need_cjk, char *err, size_t errlen)
+static int canvas_open(canvas *c, const viewer_opts *o, SDL_Surface *s, int need_cjk, char *err, size_t errlen)
 {
     memset(c, 0, sizeof *c);
     c->surface = s;
     rsdl_font_file files[DL_FONT_COUNT];
     int have_cjk;
-    if (rsdl_find_fonts(asset_dir(), need_cjk, files, &have_cjk, err, errlen)) return -1;
+    if (rsdl_find_fonts(asset_dir(o), need_cjk, files, &have_cjk, err, errlen)) return -1;
     c->r = SDL_CreateSoftwareRenderer(s);
     if (!c->r) { snprintf(err, errlen, "software renderer: %s", SDL_GetError()); return -1; }
     c->x = rsdl_create(c->r, files, err, errlen);
@@ -199,6 +194,15 @@ static void canvas_close(canvas *c)
     rsdl_destroy(c->x);
     if (c->r) SDL_DestroyRenderer(c->r);
     memset(c, 0, sizeof *c);
+}
+
+/* the end of a run of the viewer: its canvas and the app closed (A may be NULL), fonts released */
+static void run_end(canvas *c, app *A)
+{
+    canvas_close(c);
+    if (A) app_free(A);
+    free(A);
+    TTF_Quit();
 }
 
 static int canvas_draw(canvas *c, app *A, double t)
@@ -272,7 +276,7 @@ int viewer_render(const viewer_opts *o)
     if (app_init(A, o, err, sizeof err) || seek_options(A, o, err, sizeof err)) goto fail;
     surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGB888);
     if (!surf) { snprintf(err, sizeof err, "cannot make a %dx%d surface: %s", w, h, SDL_GetError()); goto fail; }
-    if (canvas_open(&c, surf, A->s.lang == LANG_ZH, err, sizeof err)) goto fail;
+    if (canvas_open(&c, &A->o, surf, A->s.lang == LANG_ZH, err, sizeof err)) goto fail;
     if (o->frames) {
         if (A->s.overlay == OVERLAY_BENCH) { snprintf(err, sizeof err, "--frames renders a trace's steps, not the benchmark view"); goto fail; }
         if (mkdir(o->frames, 0777) != 0 && errno != EEXIST) { snprintf(err, sizeof err, "%s: cannot make the folder: %s", o->frames, strerror(errno)); goto fail; }
@@ -295,11 +299,8 @@ int viewer_render(const viewer_opts *o)
 fail:
     fprintf(stderr, "warpscope: %s\n", err);
 done:
-    canvas_close(&c);
+    run_end(&c, A);
     if (surf) SDL_FreeSurface(surf);
-    app_free(A);
-    free(A);
-    TTF_Quit();
     return rc;
 }
 
@@ -359,7 +360,7 @@ int viewer_window(const viewer_opts *o)
             canvas_close(&c);
             SDL_Surface *s = SDL_GetWindowSurface(win);
             if (!s) { snprintf(err, sizeof err, "window surface: %s", SDL_GetError()); goto fail; }
-            if (canvas_open(&c, s, A->s.lang == LANG_ZH, err, sizeof err)) goto fail;
+            if (canvas_open(&c, &A->o, s, A->s.lang == LANG_ZH, err, sizeof err)) goto fail;
             need_canvas = 0;
             dirty = 1;
         }
@@ -465,11 +466,8 @@ int viewer_window(const viewer_opts *o)
 fail:
     fprintf(stderr, "warpscope: %s\n", err);
 done:
-    canvas_close(&c);
+    run_end(&c, A);
     if (win) SDL_DestroyWindow(win);
-    if (A) app_free(A);
-    free(A);
-    TTF_Quit();
     SDL_Quit();
     return rc;
 }
@@ -483,11 +481,12 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-int viewer_perf_draw(void)
+int viewer_perf_draw(const char *assets_dir)
 {
     char err[512];
     viewer_opts o;
     memset(&o, 0, sizeof o);
+    o.assets_dir = assets_dir;
     o.cap.version = "v0";
     o.cap.block = 1024;
     o.event = o.phase = o.step = -1;
@@ -499,7 +498,7 @@ int viewer_perf_draw(void)
     if (app_init(A, &o, err, sizeof err)) goto fail;
     s = SDL_CreateRGBSurfaceWithFormat(0, 1920, 1080, 32, SDL_PIXELFORMAT_RGB888);
     if (!s) { snprintf(err, sizeof err, "%s", SDL_GetError()); goto fail; }
-    if (canvas_open(&c, s, 0, err, sizeof err)) goto fail;
+    if (canvas_open(&c, &A->o, s, 0, err, sizeof err)) goto fail;
     /* a tooltip too, as under a hovering mouse over the lanes */
     action hover = {.kind = ACT_HOVER, .i = HIT_CODE(HIT_LANE, 0, 700), .x = 1500, .y = 600};
     session_apply(&A->s, &hover);
@@ -539,11 +538,8 @@ int viewer_perf_draw(void)
 fail:
     fprintf(stderr, "warpscope: %s\n", err);
 done:
-    canvas_close(&c);
+    run_end(&c, A);
     if (s) SDL_FreeSurface(s);
-    if (A) app_free(A);
-    free(A);
-    TTF_Quit();
     return rc;
 }
 
@@ -756,7 +752,7 @@ static int xrun_export(xrun *X, const export_opts *eo, export_stats *st, char *s
     if (!eo->lesson && xrange(X, err, errlen)) return -1;
     X->surf = SDL_CreateRGBSurfaceWithFormat(0, X->w, X->h, 32, SDL_PIXELFORMAT_RGB888);
     if (!X->surf) { snprintf(err, errlen, "cannot make a %dx%d surface: %s", X->w, X->h, SDL_GetError()); return -1; }
-    if (canvas_open(&X->c, X->surf, X->A->s.lang == LANG_ZH, err, errlen)) return -1;
+    if (canvas_open(&X->c, &X->A->o, X->surf, X->A->s.lang == LANG_ZH, err, errlen)) return -1;
     if (X->fmt == EXPORT_SVG) {
         if (eo->from >= 0 || eo->to >= 0) xseek(X->A, X->from);
         if (xdraw(X, 1.0, err, errlen) || export_svg(eo->out, &X->c.l, X->w, X->h, X->c.x, xascent, err, errlen)) return -1;
@@ -852,13 +848,14 @@ static unsigned window_export(app *A, int w, int h)
 
 /* ---- perf export ---- */
 
-int viewer_perf_export(void)
+int viewer_perf_export(const char *assets_dir)
 {
     char dir[] = "/tmp/warpscope-perf-XXXXXX", out[64], err[1600], summary[600];
     if (!mkdtemp(dir)) { fprintf(stderr, "warpscope: cannot make a temporary folder: %s\n", strerror(errno)); return 2; }
     snprintf(out, sizeof out, "%s/v1-vs-v2.gif", dir);
     export_opts eo;
     memset(&eo, 0, sizeof eo);
+    eo.v.assets_dir = assets_dir;
     eo.v.cap.version = "v1";
     eo.v.compare = "v2";
     eo.v.event = eo.v.phase = eo.v.step = -1;

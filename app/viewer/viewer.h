@@ -19,6 +19,7 @@ typedef struct viewer_opts {
     const char *actions;     /* actions to apply, comma separated ("step:1,version:v2,compare:next") */
     const char *learn;       /* a lesson to take ("" for the menu of lessons), or NULL */
     const char *lesson_dir;  /* where the lessons are */
+    const char *assets_dir;  /* fonts, themes, benchmark results (main finds it; NULL: "assets") */
     const char *out, *frames;
     long event, phase, step; /* -1: not given */
     unsigned pass, block_index; /* the traced block shown (--pass, --block-index) */
@@ -28,7 +29,7 @@ typedef struct viewer_opts {
 
 int viewer_window(const viewer_opts *o);
 int viewer_render(const viewer_opts *o);
-int viewer_perf_draw(void);
+int viewer_perf_draw(const char *assets_dir);
 
 /* What `warpscope export` takes: the viewer's flags (what to show, size, theme, language, --step,
  * --phase) and the range and timing. The writers are app/export/export.h. */
@@ -44,6 +45,6 @@ typedef struct export_opts {
 
 /* warpscope export and its benchmark, warpscope perf export. */
 int viewer_export(const export_opts *o);
-int viewer_perf_export(void);
+int viewer_perf_export(const char *assets_dir);
 
 #endif
