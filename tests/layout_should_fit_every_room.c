@@ -11,24 +11,15 @@
 
 static const int sizes[][2] = {{1024, 768}, {1280, 720}, {1366, 768}, {1920, 1080}, {3840, 2160}};
 
-static int by_y(const void *a, const void *b)
-{
-    const dl_item *x = *(const dl_item *const *)a, *y = *(const dl_item *const *)b;
-    return x->r.y != y->r.y ? (x->r.y < y->r.y ? -1 : 1) : (x->r.x < y->r.x ? -1 : x->r.x > y->r.x);
-}
-
 static int frames_checked;
 
 static void check_frame(fixture *f, const char *what, int w, int h)
 {
     fixture_frame(f, w, h, 0);
     frames_checked++;
-    const dl_item **texts = malloc(f->l.n * sizeof *texts);
-    size_t n = 0;
     for (size_t i = 0; i < f->l.n; i++) {
         const dl_item *it = &f->l.items[i];
         if (it->kind != DL_TEXT) continue;
-        texts[n++] = it;
         CHECK(it->panel >= 0, "%s %dx%d: text \"%.*s\" outside any panel", what, w, h, (int)it->len, dl_item_text(&f->l, it));
         if (it->panel < 0) continue;
         dl_rect pr = f->l.panels[it->panel].r;
@@ -37,16 +28,7 @@ static void check_frame(fixture *f, const char *what, int w, int h)
         CHECK(dl_rect_inside((dl_rect){0, 0, w, h}, it->r), "%s %dx%d: text leaves the window", what, w, h);
         if (f->s.presenter && h == 768) CHECK(it->px >= 24, "%s: presenter text of %d px at 768 lines", what, it->px);
     }
-    qsort(texts, n, sizeof *texts, by_y);
-    int reported = 0;
-    for (size_t i = 0; i < n && reported < 5; i++)
-        for (size_t j = i + 1; j < n && texts[j]->r.y < texts[i]->r.y + texts[i]->r.h; j++)
-            if (dl_rect_overlap(texts[i]->r, texts[j]->r)) {
-                CHECK(0, "%s %dx%d: \"%.*s\" overlaps \"%.*s\"", what, w, h, (int)texts[i]->len, dl_item_text(&f->l, texts[i]),
-                      (int)texts[j]->len, dl_item_text(&f->l, texts[j]));
-                reported++;
-            }
-    free(texts);
+    fixture_check_no_overlaps(f, what, w, h);
 }
 
 static void rooms(fixture *f, const char *what)

@@ -41,6 +41,8 @@ static dl_colour lane_fill(const fixture *f, int pane, unsigned tid)
     return it ? it->c : (dl_colour){1, 2, 3, 0};
 }
 
+enum { LESSON_THREADS = 1u << PANEL_SOURCE | 1u << PANEL_LANES | 1u << PANEL_STATS | 1u << PANEL_TIMELINE };
+
 int main(void)
 {
     if (TTF_Init() != 0) { fprintf(stderr, "TTF_Init: %s\n", TTF_GetError()); return 1; }
@@ -52,6 +54,9 @@ int main(void)
     long st = find_step(&f.s.pane[0].m, 1, TRACE_SHARED_LOAD);
     CHECK(st >= 0, "v2: no shared load in phase 1");
     seek(&f, st);
+    /* at a shared access the tree is the show and the threads may be a summary line: the threads
+     * panel is shown as a lesson step that asks about threads shows it (source, threads, counters) */
+    f.s.panels = LESSON_THREADS;
     fixture_frame(&f, W, H, 0);
     for (unsigned tid = 0; tid < 64; tid += 7)
         CHECK(same_colour(lane_fill(&f, 0, tid), tid < 32 ? th->working : th->idle), "v2 phase 1: thread %u should be %s", tid,
@@ -77,6 +82,7 @@ int main(void)
     CHECK(fixture_open(&f, "v0", 64, NULL, W, H) == 0, "setup v0");
     th = session_theme(&f.s);
     seek(&f, find_step(&f.s.pane[0].m, 1, TRACE_SHARED_LOAD));
+    f.s.panels = LESSON_THREADS;
     fixture_frame(&f, W, H, 0);
     for (unsigned tid = 0; tid < 64; tid += 5)
         CHECK(same_colour(lane_fill(&f, 0, tid), tid % 2 == 0 ? th->working : th->diverged), "v0 phase 1: thread %u should be %s", tid,

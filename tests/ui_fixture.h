@@ -6,6 +6,7 @@
 
 #include <SDL.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trace/capture/capture.h"
@@ -104,6 +105,32 @@ static inline void fixture_close(fixture *f)
     if (f->surf) SDL_FreeSurface(f->surf);
     scene_free(&f->sc);
     session_free(&f->s);
+}
+
+static inline int fixture_by_y(const void *a, const void *b)
+{
+    const dl_item *x = *(const dl_item *const *)a, *y = *(const dl_item *const *)b;
+    return x->r.y != y->r.y ? (x->r.y < y->r.y ? -1 : 1) : (x->r.x < y->r.x ? -1 : x->r.x > y->r.x);
+}
+
+/* Fails the test where one text box of the frame overlaps another (at most five reported). */
+static inline void fixture_check_no_overlaps(const fixture *f, const char *what, int w, int h)
+{
+    const dl_item **texts = malloc((f->l.n + 1) * sizeof *texts);
+    if (!texts) { CHECK(0, "out of memory"); return; }
+    size_t n = 0;
+    for (size_t i = 0; i < f->l.n; i++)
+        if (f->l.items[i].kind == DL_TEXT) texts[n++] = &f->l.items[i];
+    qsort(texts, n, sizeof *texts, fixture_by_y);
+    int reported = 0;
+    for (size_t i = 0; i < n && reported < 5; i++)
+        for (size_t j = i + 1; j < n && texts[j]->r.y < texts[i]->r.y + texts[i]->r.h; j++)
+            if (dl_rect_overlap(texts[i]->r, texts[j]->r)) {
+                CHECK(0, "%s %dx%d: \"%.*s\" overlaps \"%.*s\"", what, w, h, (int)texts[i]->len, dl_item_text(&f->l, texts[i]),
+                      (int)texts[j]->len, dl_item_text(&f->l, texts[j]));
+                reported++;
+            }
+    free(texts);
 }
 
 static inline void fixture_frame(fixture *f, int w, int h, int execute) { fixture_frame_t(f, w, h, execute, 1.0); }

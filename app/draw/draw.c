@@ -29,6 +29,16 @@ void dl_reset(dl_list *l)
     l->failed = 0;
 }
 
+dl_mark dl_save(const dl_list *l) { return (dl_mark){l->n, l->tn, l->npanels, l->panel}; }
+
+void dl_restore(dl_list *l, dl_mark m)
+{
+    if (m.n <= l->n) l->n = m.n;
+    if (m.tn <= l->tn) l->tn = m.tn;
+    if (m.npanels <= l->npanels) l->npanels = m.npanels;
+    l->panel = m.panel;
+}
+
 static dl_item *push(dl_list *l, dl_kind k)
 {
     if (l->n == l->cap) {

@@ -76,6 +76,14 @@ void dl_init(dl_list *l, dl_metrics m);
 void dl_free(dl_list *l);
 /* Empties the list and keeps its memory: an idle frame allocates nothing. */
 void dl_reset(dl_list *l);
+/* Where the list stands, and back to it: what was appended since is dropped (a panel drawn to
+ * measure how much room its text takes). */
+typedef struct dl_mark {
+    size_t n, tn;
+    int npanels, panel;
+} dl_mark;
+dl_mark dl_save(const dl_list *l);
+void dl_restore(dl_list *l, dl_mark m);
 
 /* Items appended after this belong to a panel (for the layout tests), until the next call;
  * name NULL leaves any panel. Returns the panel's index. */

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/viewer/keys.h"
+#include "app/viewer/layout.h"
 #include "trace/ladder.h"
 
 int panels_px(int h, double scale, int presenter)
@@ -27,6 +28,7 @@ typedef struct ui {
     str_lang L;
     dl_list *l;
     int px, big, lh, blh, pad, digit;
+    int compact;     /* presenter mode or compare: one title line, a thin timeline, the pictures first */
     double ease;     /* progress of the move from the previous step, eased: 0 .. 1 */
     const scene_pane *to; /* while moving: where the move goes (drawing shows where it started) */
 } ui;
@@ -89,6 +91,98 @@ static void lesson_marks(ui *u, int kind, size_t item, dl_rect c)
 
 /* ---------- source ---------- */
 
+/* The source as the panel shows it: the lines around the step's line, dedented to the block they
+ * sit in, and the step's line itself whole, wrapped onto as many rows as it needs. */
+enum { SOURCE_ROWS_AROUND = 3, SOURCE_WRAP_MAX = 6 }; /* at least three lines around the step's */
+
+typedef struct source_plan {
+    int first, rows;                       /* file lines first .. first + rows - 1 (the step's as wrapped) */
+    int dedent;                            /* columns of indentation removed from every line */
+    int nwrap;                             /* rows the step's line takes */
+    char hl[256];                          /* the step's line, dedented */
+    int cut[SOURCE_WRAP_MAX + 1];          /* its rows: bytes cut[k] .. cut[k + 1] */
+} source_plan;
+
+/* a source line with tabs as single spaces, into buf */
+static int source_copy(const char *src, int line, char *buf, size_t len)
+{
+    size_t n = 0;
+    const char *q = line >= 1 ? trace_text_line(src, (unsigned)line, &n) : NULL;
+    if (!q) { buf[0] = '\0'; return -1; }
+    size_t k = 0;
+    for (size_t c = 0; c < n && k + 1 < len; c++) buf[k++] = q[c] == '\t' ? ' ' : q[c];
+    buf[k] = '\0';
+    return 0;
+}
+
+static int indent_of(const char *s)
+{
+    int i = 0;
+    while (s[i] == ' ') i++;
+    return s[i] ? i : -1; /* a blank line has none */
+}
+
+/* Plans `rows` rows of width w (the code's, after the line numbers) around the step's line. */
+static void source_plan_for(ui *u, const scene_pane *p, int w, int rows, source_plan *sp)
+{
+    int line = p->st ? (int)p->st->line : 0;
+    memset(sp, 0, sizeof *sp);
+    char buf[256];
+    if (source_copy(p->source, line, buf, sizeof buf)) line = 0;
+    /* the window: the step's line in the middle of what is left once it is wrapped */
+    for (int pass = 0; pass < 2; pass++) {
+        int context = rows - (sp->nwrap > 0 ? sp->nwrap : 1);
+        if (context < 0) context = 0;
+        sp->first = line - context / 2;
+        if (sp->first < 1) sp->first = 1;
+        sp->rows = rows;
+        sp->dedent = -1;
+        for (int ln = sp->first; ln < sp->first + context + 1; ln++) {
+            char t[256];
+            if (source_copy(p->source, ln, t, sizeof t)) break;
+            int d = indent_of(t);
+            if (d >= 0 && (sp->dedent < 0 || d < sp->dedent)) sp->dedent = d;
+        }
+        if (sp->dedent < 0) sp->dedent = 0;
+        snprintf(sp->hl, sizeof sp->hl, "%s", line ? buf + (indent_of(buf) >= 0 && indent_of(buf) < sp->dedent ? indent_of(buf) : sp->dedent) : "");
+        /* wrap the step's line: at a space where one falls in the row, else between characters */
+        sp->nwrap = 0;
+        size_t at = 0, n = strlen(sp->hl);
+        sp->cut[0] = 0;
+        while (sp->nwrap < SOURCE_WRAP_MAX) {
+            if (dl_text_width(u->l, DL_FONT_MONO, u->px, sp->hl + at) <= w || sp->nwrap == SOURCE_WRAP_MAX - 1) { sp->cut[++sp->nwrap] = (int)n; break; }
+            size_t fit = at, space = 0;
+            const char *c = sp->hl + at;
+            while (*c) {
+                const char *nx = c;
+                dl_utf8_next(&nx);
+                char piece[256];
+                snprintf(piece, sizeof piece, "%.*s", (int)(nx - (sp->hl + at)), sp->hl + at);
+                if (dl_text_width(u->l, DL_FONT_MONO, u->px, piece) > w) break;
+                fit = (size_t)(nx - sp->hl);
+                if (*c == ' ') space = fit;
+                c = nx;
+            }
+            if (fit == at) fit = at + 1;                    /* not even one character: still move on */
+            size_t end = space > at + (fit - at) / 3 ? space : fit; /* a space late enough in the row */
+            sp->cut[++sp->nwrap] = (int)end;
+            at = end;
+            if (at >= n) break;
+        }
+        if (sp->nwrap < 1) { sp->nwrap = 1; sp->cut[1] = (int)n; }
+    }
+}
+
+/* rows the source needs around its step at width w: the line whole and SOURCE_ROWS_AROUND others */
+static int source_rows_min(ui *u, const scene_pane *p, int w)
+{
+    if (!p->source) return 1;
+    source_plan sp;
+    int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "000 ");
+    source_plan_for(u, p, w - numw, SOURCE_ROWS_AROUND + 1, &sp);
+    return sp.nwrap + SOURCE_ROWS_AROUND;
+}
+
 static void draw_source(ui *u, const scene_pane *p, dl_rect r)
 {
     unsigned line = p->st ? p->st->line : 0;
@@ -98,26 +192,32 @@ static void draw_source(ui *u, const scene_pane *p, dl_rect r)
     if (!p->source) { line_at(u, in, 0, u->th->text, DL_FONT_UI, S(u, STR_SOURCE_NONE)); return; }
     int rows = in.h / u->lh;
     if (rows < 1) return;
-    int first = (int)line - rows / 2;
-    if (first < 1) first = 1;
-    const char *q = trace_text_line(p->source, (unsigned)first, NULL);
-    if (!q) q = "";
     int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "000 ");
-    for (int i = 0, ln = first; i < rows && *q; i++, ln++) {
-        const char *nl = strchr(q, '\n');
-        size_t len = nl ? (size_t)(nl - q) : strlen(q);
-        int y = in.y + i * u->lh;
-        if ((unsigned)ln == line) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh}, u->th->line);
-        lesson_marks(u, SESSION_ITEM_LINES, (size_t)ln, (dl_rect){in.x - u->pad / 2, y, in.w + u->pad, u->lh});
-        for (int k = 0; k < p->hz_nlines; k++) /* a line in a race: a red bar beside it */
-            if (p->hz_lines[k] == (unsigned)ln) dl_fill(u->l, (dl_rect){in.x - u->pad / 2, y, u->pad > 3 ? u->pad - 1 : 2, u->lh}, u->th->conflict);
+    source_plan sp;
+    source_plan_for(u, p, in.w - numw, rows, &sp);
+    int row = 0;
+    for (int ln = sp.first; row < rows; ln++) {
         char buf[256];
-        size_t k = 0;
-        for (size_t c = 0; c < len && k < sizeof buf - 1; c++) buf[k++] = q[c] == '\t' ? ' ' : q[c];
-        buf[k] = '\0';
+        if (source_copy(p->source, ln, buf, sizeof buf)) break;
+        int here = (unsigned)ln == line, take = here ? sp.nwrap : 1;
+        if (here && row + take > rows) take = rows - row;
+        int y = in.y + row * u->lh;
+        dl_rect band = {in.x - u->pad / 2, y, in.w + u->pad, take * u->lh};
+        if (here) dl_fill(u->l, band, u->th->line);
+        lesson_marks(u, SESSION_ITEM_LINES, (size_t)ln, band);
+        for (int k = 0; k < p->hz_nlines; k++) /* a line in a race: a red bar beside it */
+            if (p->hz_lines[k] == (unsigned)ln) dl_fill(u->l, (dl_rect){band.x, y, u->pad > 3 ? u->pad - 1 : 2, band.h}, u->th->conflict);
         dl_textf(u->l, (dl_rect){in.x, y, numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->dim, "%3d", ln);
-        dl_text(u->l, (dl_rect){in.x + numw, y, in.w - numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->text, buf);
-        q = nl ? nl + 1 : q + len;
+        if (here) {
+            for (int k = 0; k < take; k++)
+                dl_textf(u->l, (dl_rect){in.x + numw, y + k * u->lh, in.w - numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->text, "%.*s",
+                         sp.cut[k + 1] - sp.cut[k], sp.hl + sp.cut[k]);
+        } else {
+            int d = indent_of(buf);
+            const char *text = buf + (d < 0 ? (int)strlen(buf) : d < sp.dedent ? d : sp.dedent);
+            dl_text(u->l, (dl_rect){in.x + numw, y, in.w - numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->text, text);
+        }
+        row += take;
     }
 }
 
@@ -217,24 +317,93 @@ static void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r)
     memory_cells(u, pi, p, zoom, row0, fit);
 }
 
+/* A warp's lanes in one word: the state they share, or how many work ("w3: 16 of 32 working"). */
+static const str_id state_words[] = {[VIEW_LANE_IDLE] = STR_STATE_IDLE, [VIEW_LANE_WORKING] = STR_STATE_WORKING,
+                                     [VIEW_LANE_DIVERGED] = STR_STATE_DIVERGED, [VIEW_LANE_BARRIER] = STR_STATE_BARRIER,
+                                     [VIEW_LANE_EXITED] = STR_STATE_EXITED};
+
+/* the state every lane of warp w is in, or -1 when they differ */
+static int warp_state(const scene_pane *p, unsigned w)
+{
+    const view_model *m = p->m;
+    int st = -1;
+    for (unsigned l = 0; l < WARP_SIZE && w * WARP_SIZE + l < m->threads; l++) {
+        int s = p->lanes[w * WARP_SIZE + l];
+        if (st >= 0 && s != st) return -1;
+        st = s;
+    }
+    return st;
+}
+
+/* Warps [from, to) in words, runs of one state joined: "w2–w7: idle; w8: 12 of 32 working". */
+static void warps_in_words(ui *u, const scene_pane *p, unsigned from, unsigned to, char *b, size_t len)
+{
+    size_t n = 0;
+    b[0] = '\0';
+    for (unsigned w = from; w < to && n + 1 < len;) {
+        int st = warp_state(p, w);
+        unsigned e = w + 1;
+        while (st >= 0 && e < to && warp_state(p, e) == st) e++;
+        char what[96];
+        if (st >= 0 && (size_t)st < sizeof state_words / sizeof state_words[0]) snprintf(what, sizeof what, "%s", S(u, state_words[st]));
+        else {
+            unsigned working = 0;
+            for (unsigned l = 0; l < WARP_SIZE && w * WARP_SIZE + l < p->m->threads; l++) working += p->lanes[w * WARP_SIZE + l] == VIEW_LANE_WORKING;
+            snprintf(what, sizeof what, S(u, STR_SUM_WARP_PART), working, WARP_SIZE);
+        }
+        int k = e - w > 1 ? snprintf(b + n, len - n, "%sw%u\xE2\x80\x93w%u: %s", n ? "; " : "", w, e - 1, what)
+                          : snprintf(b + n, len - n, "%sw%u: %s", n ? "; " : "", w, what);
+        if (k < 0 || (size_t)k >= len - n) break;
+        n += (size_t)k;
+        w = e;
+    }
+}
+
+/* Every thread as a cell, a row per warp, each row at least a line of text high so its label reads;
+ * the warps that do not fit are said in words on the last row ("w2–w7: idle"). The rows shown are
+ * the ones around the step's warp. */
 static void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)
 {
     const view_model *m = p->m;
     dl_rect in = panel(u, "lanes", r, S(u, STR_LANES_TITLE));
-    grid g = grid_in(u, in, (int)m->nwarps, "w00");
-    dl_clip(u->l, in);
-    for (int row = 0; row < g.rows; row += g.label_every) {
-        int y = g.y + row * g.ch;
-        if (y + u->lh > in.y + in.h) break;
-        dl_textf(u->l, (dl_rect){in.x, y, g.label_w - u->pad / 2, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, u->th->dim, "w%d", row);
+    int nw = (int)m->nwarps, rh = u->lh + 2, fit = in.h / rh;
+    if (fit < 1 || nw < 1) return;
+    int show = nw <= fit ? nw : fit - 1, w0 = 0;
+    if (show < nw) { /* a window of warps holding the step's first working warp */
+        int focus = 0;
+        for (int w = 0; w < nw; w++)
+            if (warp_state(p, (unsigned)w) != VIEW_LANE_IDLE && warp_state(p, (unsigned)w) != VIEW_LANE_EXITED) { focus = w; break; }
+        w0 = focus - show / 2;
+        if (w0 + show > nw) w0 = nw - show;
+        if (w0 < 0) w0 = 0;
     }
-    for (unsigned tid = 0; tid < m->threads; tid++) {
-        dl_rect c = grid_cell(&g, (int)tid);
-        if (c.y + c.h > in.y + in.h) break;
-        dl_colour col = lane_colour(u->th, p->lanes[tid]);
-        if (u->to && u->ease > 0) col = mix(col, lane_colour(u->th, u->to->lanes[tid]), u->ease); /* lanes fade to their next state */
-        dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, tid));
-        if (pi == 0) lesson_marks(u, SESSION_ITEM_LANES, tid, c);
+    if (nw <= fit && rh * nw < in.h) rh = in.h / nw > 2 * u->lh ? 2 * u->lh : in.h / nw; /* room to spare: taller rows */
+    int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "w00") + u->pad;
+    int cw = (in.w - label_w) / WARP_SIZE;
+    if (cw < 2) cw = 2;
+    int gap = cw >= 12 ? 2 : 1;
+    dl_clip(u->l, in);
+    for (int k = 0; k < show; k++) {
+        unsigned w = (unsigned)(w0 + k);
+        int y = in.y + k * rh;
+        dl_textf(u->l, (dl_rect){in.x, y + (rh - u->lh) / 2, label_w - u->pad / 2, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, u->th->dim, "w%u", w);
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
+            unsigned tid = w * WARP_SIZE + l;
+            if (tid >= m->threads) break;
+            dl_rect c = {in.x + label_w + (int)l * cw, y + 1, cw - gap, rh - 2};
+            dl_colour col = lane_colour(u->th, p->lanes[tid]);
+            if (u->to && u->ease > 0) col = mix(col, lane_colour(u->th, u->to->lanes[tid]), u->ease); /* lanes fade to their next state */
+            dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, tid));
+            if (pi == 0) lesson_marks(u, SESSION_ITEM_LANES, tid, c);
+        }
+    }
+    if (show < nw) { /* the others, in words: before the window, then after it */
+        char b[400], a2[200] = "";
+        warps_in_words(u, p, 0, (unsigned)w0, b, sizeof b);
+        warps_in_words(u, p, (unsigned)(w0 + show), (unsigned)nw, a2, sizeof a2);
+        if (b[0] && a2[0]) strncat(b, "; ", sizeof b - strlen(b) - 1);
+        strncat(b, a2, sizeof b - strlen(b) - 1);
+        dl_text(u->l, (dl_rect){in.x, in.y + show * rh, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->text, b);
     }
     dl_unclip(u->l);
 }
@@ -249,6 +418,18 @@ static dl_colour warp_colour(const theme *th, unsigned warp)
 /* Lanes to banks: the warp's 32 lanes above the 32 banks, a line from each lane to the word it
  * asks of its bank; words of one bank are served one wavefront after another (numbered), and the
  * lines into a bank with more than one word are drawn in the conflict colour. */
+/* "lanes to banks: warp 0 store, conflict degree 8 (7 extra wavefronts)"; while a lesson asks,
+ * without the degree */
+static void banks_title(ui *u, const scene_pane *p, char *b, size_t len)
+{
+    const trace_event *e = &p->m->t->events[p->bank_event];
+    int deg = p->worst_degree;
+    char extra[64];
+    str_count(u->L, NOUN_WAVEFRONT, (unsigned long long)(deg > 1 ? deg - 1 : 0), extra, sizeof extra);
+    if (holding_back(u)) snprintf(b, len, S(u, STR_BANKS_ASKING), e->warp, str_kind(u->L, e->kind));
+    else snprintf(b, len, S(u, STR_BANKS_TITLE), e->warp, str_kind(u->L, e->kind), deg, extra);
+}
+
 static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
 {
     if (p->bank_event < 0) { panel(u, "banks", r, S(u, STR_BANKS_NONE)); return; }
@@ -257,7 +438,7 @@ static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
     char title[200];
     int deg = p->worst_degree;
     int hold = holding_back(u);
-    snprintf(title, sizeof title, S(u, hold ? STR_BANKS_ASKING : STR_BANKS_TITLE), e->warp, S(u, e->kind == TRACE_SHARED_LOAD ? STR_LOAD : STR_STORE), deg, deg - 1);
+    banks_title(u, p, title, sizeof title);
     dl_rect in = panel(u, "banks", r, title);
     const theme *th = u->th;
     char code[160], b[260];
@@ -266,7 +447,11 @@ static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
     dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, b);
     in.y += u->lh;
     in.h -= u->lh;
-    int cw = in.w / BANKS, lane_h = u->lh + 2, gap = in.h / 4;
+    /* the gap between lanes and banks, where the wires run: a quarter of the room, at most three
+     * lines, and never the banks' own least room (6 px a wavefront, measure's minimum) */
+    int cw = in.w / BANKS, lane_h = u->lh + 2, gap = in.h / 4 < 3 * u->lh ? in.h / 4 : 3 * u->lh;
+    int spare = in.h - lane_h - u->lh - (deg > 1 ? deg : 1) * 6;
+    if (gap > spare) gap = spare;
     if (gap < 8) gap = 8;
     int top = in.y + lane_h + gap, avail = in.y + in.h - u->lh - top, bh = deg ? avail / deg : avail;
     if (bh > u->lh + 4) bh = u->lh + 4;
@@ -315,9 +500,11 @@ static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
         }
     }
     int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31") + 2, every = 1;
+    int numy = top + (deg > 1 ? deg : 1) * bh + u->pad / 2; /* the banks' numbers right under their words */
+    if (numy + u->lh > in.y + in.h) numy = in.y + in.h - u->lh;
     while (every < BANKS && every * cw < numw) every *= 2;
     for (int bank = 0; bank < BANKS; bank += every)
-        dl_textf(u->l, (dl_rect){in.x + bank * cw, in.y + in.h - u->lh, cw * every, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, "%d", bank);
+        dl_textf(u->l, (dl_rect){in.x + bank * cw, numy, cw * every, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, "%d", bank);
     dl_unclip(u->l);
 }
 
@@ -354,7 +541,7 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     const theme *th = u->th;
     int rows = m->tree_levels + 1, overview = m->tree_words > cols ? u->lh / 2 + 2 : 0;
     int cw = in.w / (int)cols, rh = (in.h - overview) / (rows ? rows : 1);
-    if (rh > 2 * u->lh) rh = 2 * u->lh;
+    if (rh > 4 * u->lh) rh = 4 * u->lh; /* the rows spread over the room the layout gave the step's picture */
     if (cw < 2 || rh < 3) return;
     int vh = dl_text_height(u->l, DL_FONT_MONO, u->px), bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
     if (bh < 2) bh = 2;
@@ -476,18 +663,11 @@ static void draw_loads(ui *u, const scene_pane *p, dl_rect r)
     dl_unclip(u->l);
 }
 
-/* Shuffles, as GPU-Puzzles draws reads: a row per shuffle of one warp, each lane's received value,
- * an arrow from the lane it came from, the offset at the row's start. */
-static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
+/* The round of shuffles shown (offsets 16 .. 1 make one round of the tree): the round of the
+ * latest shuffle of the warp, levels first .. last. */
+static void shfl_round(const scene_pane *p, int *first_out, int *last_out)
 {
     const view_model *m = p->m;
-    if (!m->nshfl) { panel(u, "picture", r, S(u, STR_SHFL_NONE)); return; }
-    char title[200];
-    snprintf(title, sizeof title, S(u, STR_SHFL_TITLE), p->shfl_warp);
-    dl_rect in = panel(u, "picture", r, title);
-    const theme *th = u->th;
-    int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
-    /* one round of the tree at a time (offsets 16 .. 1): the round of the latest shuffle shown */
     int offsets[64] = {0}, first = 0, last = m->shfl_levels - 1, latest = 0;
     for (size_t i = 0; i < m->nshfl; i++) {
         const view_shfl *sh = &m->shfl[i];
@@ -499,11 +679,30 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
         if (offsets[L] > offsets[L - 1]) first = L;
     for (int L = first + 1; L < m->shfl_levels && L < 64; L++)
         if (offsets[L] > offsets[L - 1]) { last = L - 1; break; }
+    *first_out = first;
+    *last_out = last;
+}
+
+/* Shuffles, as GPU-Puzzles draws reads: a row per shuffle of one warp, each lane's received value,
+ * an arrow from the lane it came from, the offset at the row's start. */
+static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
+{
+    const view_model *m = p->m;
+    if (!m->nshfl) { panel(u, "picture", r, S(u, STR_SHFL_NONE)); return; }
+    char title[200];
+    snprintf(title, sizeof title, S(u, STR_SHFL_TITLE), p->shfl_warp);
+    dl_rect in = panel(u, "picture", r, title);
+    const theme *th = u->th;
+    int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
+    int first, last;
+    shfl_round(p, &first, &last);
     int cw = (in.w - label_w) / WARP_SIZE, rows = last - first + 1, rh = rows > 0 ? in.h / rows : in.h;
     if (rh > 3 * u->lh) rh = 3 * u->lh;
     int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
     if (bh > vh + 4) bh = vh + 4;
     if (bh < vh + 2 && rh - (vh + 2) >= 6) bh = vh + 2; /* the values before the arrows' room */
+    /* cells too narrow for a value (presenter mode at 1024): the arrows get half of each row */
+    if (cw - 2 < dl_text_width(u->l, DL_FONT_MONO, u->px, "00") && bh > rh / 2) bh = rh / 2 > 2 ? rh / 2 : 2;
     if (cw < 2 || rh < 4) return;
     dl_clip(u->l, in);
     for (int level = first; level <= last; level++) {
@@ -529,7 +728,7 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
             int px = sx + (int)lround((dx - sx) * u->ease), py = sy + (int)lround((y + bh / 2 - sy) * u->ease), d = cw / 2 > 3 ? cw / 2 : 3;
             dl_fill(u->l, (dl_rect){px - d / 2, py - d / 2, d, d}, th->tree);
         }
-        if (shown && offset) {
+        if (shown && offset && rh >= u->lh) { /* a label needs a row a line high (the layout gives it one) */
             char b[40];
             snprintf(b, sizeof b, S(u, STR_SHFL_OFFSET), offset);
             dl_text(u->l, (dl_rect){in.x, y + (bh - u->lh) / 2, label_w - u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
@@ -611,8 +810,12 @@ static void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int co
 static void draw_picture(ui *u, int pi, const scene_pane *p, dl_rect r)
 {
     if (p->has_regs && p->picture != PICTURE_TREE) { /* the register under the loads or the shuffles */
-        /* the load strip gets by with a few rows; the shuffles need room for their arrows */
-        int max_h = p->picture == PICTURE_LOADS ? r.h - (u->lh + u->lh / 2 + 2 * u->pad + u->pad / 2) : r.h / 2;
+        /* only what the picture above can spare: the load strip gets by with a few rows, the
+         * shuffles need a line of text per row for their offsets */
+        int first, last;
+        shfl_round(p, &first, &last);
+        int keep = p->picture == PICTURE_LOADS ? u->lh + u->lh / 2 : (last - first + 1) * (u->lh + 4);
+        int max_h = r.h - (keep + 2 * u->pad + u->lh + u->pad / 2);
         int cols = registers_cols(u, p, r.w, max_h), h = registers_height(u, cols);
         if (h <= max_h) {
             draw_registers(u, pi, p, (dl_rect){r.x, r.y + r.h - h, r.w, h}, cols);
@@ -636,7 +839,8 @@ static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     snprintf(b, sizeof b, S(u, STR_STAT_PHASE), p->st ? p->st->phase + 1 : 0, m->nphases, p->step + 1, m->nsteps);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     if (p->st) {
-        snprintf(b, sizeof b, S(u, STR_STAT_LINE), p->st->line, trace_kind_label((trace_kind)p->st->kind), p->st->count);
+        char warps[48];
+        snprintf(b, sizeof b, S(u, STR_STAT_LINE), p->st->line, str_kind(u->L, p->st->kind), str_count(u->L, NOUN_WARP, p->st->count, warps, sizeof warps));
         line_at(u, in, row++, th->text, DL_FONT_UI, b);
     }
     snprintf(b, sizeof b, S(u, STR_STAT_ACTIVE), c->active_threads_phase, m->threads);
@@ -676,7 +880,7 @@ static void draw_timeline(ui *u, int pi, const scene_pane *p, dl_rect r)
     const view_model *m = p->m;
     char title[200];
     snprintf(title, sizeof title, S(u, m->fine ? STR_TIMELINE_FINE : STR_TIMELINE), m->nsteps, m->nphases);
-    dl_rect in = panel(u, "timeline", r, title);
+    dl_rect in = panel(u, "timeline", r, r.h >= 2 * u->lh + 2 * u->pad ? title : NULL); /* compact: the bar alone */
     if (in.h < 4) return;
     dl_rect bar = {in.x, in.y + 3, in.w, in.h - 3};
     dl_fill_hit(u->l, bar, u->th->idle, HIT_CODE(HIT_TIMELINE, pi, 0)); /* click or drag: seek */
@@ -691,10 +895,256 @@ static void draw_timeline(ui *u, int pi, const scene_pane *p, dl_rect r)
     }
 }
 
+/* ---------- the stage: what each panel needs, and which the step is about ---------- */
+
+/* The step's kind decides which picture is the show: a shared access with a bank conflict shows
+ * lanes to banks, any other shared access the tree, a global access its loads, a shuffle the
+ * shuffles, a barrier who waits, anything else (an exit, a fence) the picture as it stands. The
+ * source line comes next, then the rest. */
+typedef enum stage_class { CLASS_CONFLICT, CLASS_SHARED, CLASS_GLOBAL, CLASS_SHUFFLE, CLASS_BARRIER, CLASS_OTHER, CLASS_COUNT } stage_class;
+
+/* per class, each panel's priority (0 is the step's picture) */
+static const unsigned char stage_priority[CLASS_COUNT][PANEL_COUNT] = {
+    /*                 SOURCE PICTURE MEMORY LANES BANKS STATS TIMELINE */
+    [CLASS_CONFLICT] = {1, 2, 3, 4, 0, 5, 6},
+    [CLASS_SHARED] = {1, 0, 3, 4, 2, 5, 6},
+    [CLASS_GLOBAL] = {1, 0, 4, 2, 5, 3, 6},
+    [CLASS_SHUFFLE] = {1, 0, 4, 2, 5, 3, 6},
+    [CLASS_BARRIER] = {1, 2, 3, 0, 5, 4, 6},
+    [CLASS_OTHER] = {1, 0, 3, 2, 5, 4, 6},
+};
+
+static stage_class pane_class(const scene_pane *p)
+{
+    if (!p->shown || !p->st) return CLASS_OTHER;
+    switch (trace_kind_addr((trace_kind)p->st->kind)) {
+    case TRACE_ADDR_SHARED: return p->worst_degree > 1 ? CLASS_CONFLICT : CLASS_SHARED;
+    case TRACE_ADDR_GLOBAL: return CLASS_GLOBAL;
+    case TRACE_ADDR_LANE: return p->st->kind == TRACE_SHUFFLE ? CLASS_SHUFFLE : CLASS_OTHER;
+    default: return p->st->kind == TRACE_BARRIER || p->st->kind == TRACE_WARP_SYNC ? CLASS_BARRIER : CLASS_OTHER;
+    }
+}
+
+/* The panel that is the step's picture for a class. */
+static int stage_focus(stage_class c)
+{
+    for (int k = 0; k < PANEL_COUNT; k++)
+        if (stage_priority[c][k] == 0) return k;
+    return PANEL_PICTURE;
+}
+
+/* Compare shows both panes the same kind of picture: a conflict in either is the show. A picture
+ * the user pinned (V) is the show whatever the step. */
+static stage_class scene_class(const scene *sc)
+{
+    if (sc->s->picture != PICTURE_AUTO) return CLASS_SHARED; /* the class whose show is the picture panel */
+    stage_class c = pane_class(&sc->pane[0]);
+    if (sc->compare) {
+        stage_class d = pane_class(&sc->pane[1]);
+        if (d < c) c = d;
+    }
+    return c;
+}
+
+/* A panel's frame: padding around, a title line. */
+static int chrome(const ui *u) { return 2 * u->pad + u->lh; }
+
+/* The content heights (below the title) each panel needs at content width w: the least that
+ * still shows what it is for, and what its content would fill. */
+static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, int *pref)
+{
+    const view_model *m = p->m;
+    int lh = u->lh, vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    *min = *pref = 0;
+    switch (panel_id) {
+    case PANEL_SOURCE: {
+        int rows = source_rows_min(u, p, w);
+        *min = rows * lh;
+        *pref = (rows + 8) * lh;
+        break;
+    }
+    case PANEL_PICTURE:
+        if (p->picture == PICTURE_LOADS) {
+            if (!p->nloads) break;
+            int text_rows = (p->nsectors < 8 ? p->nsectors : 8) + 1;
+            *min = lh + lh;
+            *pref = 3 * lh + text_rows / 2 * lh;
+        } else if (p->picture == PICTURE_SHUFFLE) {
+            if (!m->nshfl) break;
+            int first, last;
+            shfl_round(p, &first, &last);
+            int rows = last - first + 1;
+            *min = rows * (lh + 4);
+            *pref = rows * 2 * lh;
+        } else {
+            if (!m->nnodes || m->tree_words <= 0) break;
+            int rows = m->tree_levels + 1, overview = m->tree_words > 8 ? lh / 2 + 2 : 0;
+            *min = overview + rows * 8;
+            *pref = overview + rows * (vh + 10);
+        }
+        if (p->has_regs && p->picture != PICTURE_TREE && *min) { /* the register row under it */
+            int cols = registers_cols(u, p, w + 2 * u->pad, 1 << 20);
+            *pref += registers_height(u, cols) + u->pad / 2;
+        }
+        break;
+    case PANEL_MEMORY: {
+        if (!m->nwords) break;
+        int rows = (int)((m->nwords + WARP_SIZE - 1) / WARP_SIZE), shown = rows < 8 ? rows : 8;
+        *min = shown * 5;
+        *pref = shown * (vh + 4);
+        break;
+    }
+    case PANEL_LANES: {
+        int nw = (int)m->nwarps;
+        *min = (nw > 1 ? 2 : 1) * (lh + 2);
+        *pref = (nw < 16 ? nw : 16) * (lh + 2);
+        break;
+    }
+    case PANEL_BANKS: {
+        if (p->bank_event < 0) break;
+        int deg = p->worst_degree > 0 ? p->worst_degree : 1;
+        *min = lh + (lh + 2) + 8 + deg * 6 + lh;
+        *pref = lh + (lh + 2) + 2 * lh + deg * (lh + 4) + lh;
+        break;
+    }
+    case PANEL_STATS:
+        *min = 3 * lh;
+        *pref = (11 + p->hz_nstep) * lh;
+        break;
+    default: break;
+    }
+    if (*pref < *min) *pref = *min;
+}
+
+/* What a panel says in one line when it has no room to draw. */
+static void summary(ui *u, int panel_id, const scene_pane *p, char *b, size_t len)
+{
+    const view_model *m = p->m;
+    b[0] = '\0';
+    switch (panel_id) {
+    case PANEL_SOURCE: {
+        char code[200];
+        trace_text_line_copy(p->source, p->st ? p->st->line : 0, code, sizeof code);
+        snprintf(b, len, S(u, STR_SUM_SOURCE), p->st ? p->st->line : 0, code);
+        break;
+    }
+    case PANEL_PICTURE:
+        if (p->picture == PICTURE_LOADS) {
+            if (!p->nloads) { snprintf(b, len, "%s", S(u, STR_LOADS_NONE)); break; }
+            int sec = 0, fewest = 0;
+            for (int i = 0; i < p->nsectors; i++) { sec += p->sectors[i].sectors; fewest += p->sectors[i].sectors_min; }
+            snprintf(b, len, S(u, STR_SUM_LOADS), (long long)p->load_lo, (long long)p->load_hi, sec, fewest);
+        } else if (p->picture == PICTURE_SHUFFLE) {
+            if (!m->nshfl) { snprintf(b, len, "%s", S(u, STR_SHFL_NONE)); break; }
+            size_t got = 0;
+            for (size_t i = 0; i < m->nshfl; i++) got += m->shfl[i].warp == p->shfl_warp && m->shfl[i].step <= p->step;
+            snprintf(b, len, S(u, STR_SUM_SHFL), p->shfl_warp, got);
+        } else {
+            if (!m->nnodes || m->tree_words <= 0) { snprintf(b, len, "%s", S(u, STR_TREE_NONE)); break; }
+            size_t sofar = 0, now = 0;
+            for (size_t i = 0; i < m->nnodes; i++) { sofar += m->nodes[i].step <= p->step; now += m->nodes[i].step == p->step; }
+            snprintf(b, len, S(u, STR_SUM_TREE), sofar, now);
+        }
+        break;
+    case PANEL_MEMORY: {
+        if (!m->nwords) { snprintf(b, len, "%s", S(u, STR_SHARED_NONE)); break; }
+        size_t rd = 0, wr = 0;
+        for (size_t i = 0; i < m->nwords; i++) { rd += p->touched[i] == 1; wr += p->touched[i] == 2; }
+        snprintf(b, len, S(u, STR_SUM_MEMORY), m->nwords, rd, wr);
+        break;
+    }
+    case PANEL_LANES: {
+        char w[400];
+        warps_in_words(u, p, 0, m->nwarps, w, sizeof w);
+        snprintf(b, len, S(u, STR_SUM_LANES), w);
+        break;
+    }
+    case PANEL_BANKS:
+        if (p->bank_event < 0) { snprintf(b, len, "%s", S(u, STR_BANKS_NONE)); break; }
+        banks_title(u, p, b, len);
+        break;
+    case PANEL_STATS: {
+        const view_counts *c = &p->counts;
+        snprintf(b, len, S(u, STR_SUM_STATS), p->st ? p->st->phase + 1 : 0, m->nphases, p->step + 1, m->nsteps,
+                 (unsigned long long)(c->conflicts_load + c->conflicts_store), (double)m->t->result, m->t->reference);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* the draw list keeps the name's pointer: the summaries' names are constants too */
+static const char *const summary_names[PANEL_COUNT] = {
+    [PANEL_SOURCE] = "source summary", [PANEL_PICTURE] = "picture summary", [PANEL_MEMORY] = "memory summary",
+    [PANEL_LANES] = "lanes summary",   [PANEL_BANKS] = "banks summary",     [PANEL_STATS] = "stats summary",
+    [PANEL_TIMELINE] = "timeline summary"};
+
+/* A panel with no room for its picture: one line that says what it would show. */
+static void draw_summary(ui *u, int panel_id, const scene_pane *p, dl_rect r)
+{
+    char b[600];
+    dl_panel_begin(u->l, summary_names[panel_id], r);
+    dl_fill(u->l, r, u->th->panel);
+    summary(u, panel_id, p, b, sizeof b);
+    dl_text(u->l, (dl_rect){r.x + u->pad, r.y + (r.h - u->lh) / 2, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->text, b);
+}
+
 /* ---------- a pane: one traced block of one version ---------- */
 
-static void draw_pane(ui *u, int pi, dl_rect r)
+static void draw_panel(ui *u, int panel_id, int pi, const scene_pane *p, const scene_pane *bp, int waves, dl_rect r)
 {
+    switch (panel_id) {
+    case PANEL_SOURCE: draw_source(u, p, r); break;
+    case PANEL_STATS: draw_stats(u, p, r); break;
+    case PANEL_PICTURE: draw_picture(u, pi, p, r); break;
+    case PANEL_MEMORY: draw_memory(u, pi, p, r); break;
+    case PANEL_LANES: draw_lanes(u, pi, p, r); break;
+    default: draw_banks(u, pi, bp, r, waves); break;
+    }
+}
+
+/* Lays panels out in a column: each states its minimum and preferred height, the solver
+ * (layout.h) gives the step's picture its room first; a panel short of its minimum is a summary
+ * line. `want` is the height the step's picture should have to hold its share of the window. */
+static void stage_column(ui *u, int pi, const scene_pane *p, const scene_pane *bp, int waves, dl_rect col, const int *ids, int n,
+                         stage_class cls, int want, const scene_pane *twin)
+{
+    layout_item it[PANEL_COUNT] = {{0}};
+    layout_slot sl[PANEL_COUNT] = {{0}};
+    int own_empty[PANEL_COUNT] = {0}; /* this pane has nothing for it at this step (its twin may) */
+    int focus = stage_focus(cls);
+    for (int i = 0; i < n; i++) {
+        int mn, pf, tmn, tpf;
+        measure(u, ids[i], p, col.w - 2 * u->pad, &mn, &pf);
+        own_empty[i] = mn == 0;
+        if (twin && twin->shown) { /* compare: both panes get the same layout, panel beside panel */
+            measure(u, ids[i], twin, col.w - 2 * u->pad, &tmn, &tpf);
+            if (mn && tmn > mn) mn = tmn;
+            if (!mn) mn = tmn;
+            if (tpf > pf) pf = tpf;
+        }
+        int empty = mn == 0; /* nothing to draw at this step: its summary says so */
+        it[i] = (layout_item){.min_h = empty ? 0 : mn + chrome(u), .pref_h = empty ? 0 : pf + chrome(u), .summary_h = u->lh + u->pad / 2,
+                              .priority = stage_priority[cls][ids[i]], .stretch = ids[i] == focus || (ids[i] == PANEL_SOURCE && n <= 2),
+                              .claims = ids[i] == focus ? 2 : ids[i] == PANEL_SOURCE};
+        if (ids[i] == focus && it[i].pref_h < want) it[i].pref_h = want;
+        if (ids[i] == focus) it[i].claim_h = want; /* its share of the window, in place of summaries if need be */
+    }
+    layout_column(it, n, col.y, col.h, u->pad, sl);
+    for (int i = 0; i < n; i++) {
+        dl_rect r = {col.x, sl[i].y, col.w, sl[i].h};
+        if (sl[i].state == LAYOUT_FULL && !own_empty[i]) draw_panel(u, ids[i], pi, p, bp, waves, r);
+        else if (sl[i].state != LAYOUT_HIDDEN) draw_summary(u, ids[i], p, r);
+    }
+}
+
+/* One pane: title, the panels, the timeline. Wide panes keep the code and the counters in a
+ * column on the left and the pictures on the right; narrow ones (compare, presenter mode, small
+ * windows) stack them: the source, the step's picture under it, then the rest. `share` is the
+ * part of the window's area the step's picture of this pane should reach. */
+static void draw_pane(ui *u, int pi, dl_rect r, stage_class cls, long share)
+{
+    const scene_pane *twin = u->sc->compare ? &u->sc->pane[1 - pi] : NULL;
     /* moving: everything is drawn as at the step the move started from, with the motion on top
      * (values travelling, lanes fading, wavefronts landing); at the end it is the new step */
     const scene_pane *to = &u->sc->pane[pi], *from = &u->sc->prev[pi];
@@ -704,46 +1154,38 @@ static void draw_pane(ui *u, int pi, dl_rect r)
     if (!p->shown) return;
     int waves = moving && u->ease > 0 ? (int)ceil(u->ease * to->worst_degree) : BANKS;
     const scene_pane *bp = moving && u->ease > 0 ? to : p;
-    dl_panel_begin(u->l, "title", (dl_rect){r.x, r.y, r.w, u->blh + u->lh});
+    int compact = u->compact, head = u->blh + (compact ? 0 : u->lh);
+    dl_panel_begin(u->l, "title", (dl_rect){r.x, r.y, r.w, head});
     dl_text(u->l, (dl_rect){r.x + u->pad, r.y, r.w - 2 * u->pad, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, p->title);
-    dl_text(u->l, (dl_rect){r.x + u->pad, r.y + u->blh, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, p->summary);
+    if (!compact) dl_text(u->l, (dl_rect){r.x + u->pad, r.y + u->blh, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, p->summary);
     unsigned shown = u->sc->s->panels ? u->sc->s->panels : ~0u;
     int has_timeline = (shown >> PANEL_TIMELINE) & 1;
-    int top = r.y + u->blh + u->lh + u->pad, tl_h = has_timeline ? 2 * u->lh + 2 * u->pad : 0;
+    int top = r.y + head + u->pad, tl_h = has_timeline ? (compact ? u->lh / 2 + 2 * u->pad + 3 : 2 * u->lh + 2 * u->pad) : 0;
     dl_rect body = {r.x, top, r.w, r.y + r.h - top - tl_h - (has_timeline ? u->pad : 0)};
-    int gap = u->pad;
-    /* the panels with their share of the height; wide: code and counters on the left, the
-     * pictures on the right; narrow (compare, presenter, small screens): one column, pictures first */
-    static const struct { int panel, weight, left, order; } table[] = {
-        {PANEL_SOURCE, 58, 1, 0}, {PANEL_STATS, 42, 1, 5}, {PANEL_PICTURE, 34, 0, 1},
-        {PANEL_MEMORY, 20, 0, 2}, {PANEL_LANES, 18, 0, 3}, {PANEL_BANKS, 28, 0, 4}};
-    enum { NP = sizeof table / sizeof table[0] };
-    int wide = r.w >= 70 * u->digit, sum[2] = {0, 0}, any[2] = {0, 0};
-    for (int i = 0; i < NP; i++)
-        if (shown >> table[i].panel & 1) { int c = wide ? table[i].left : 0; sum[c] += table[i].weight; any[c] = 1; }
-    int lw = wide && any[1] && any[0] ? r.w * 38 / 100 : wide && any[1] ? r.w : 0;
-    dl_rect col[2] = {{body.x + lw, body.y, body.w - lw, body.h}, {body.x, body.y, lw - (any[0] ? gap : 0), body.h}};
-    int y[2] = {body.y, body.y}, done[2] = {0, 0};
-    for (int o = 0; o < NP; o++) { /* in display order: narrow stacks by `order`, wide by the table */
-        int i = -1;
-        for (int k = 0; k < NP; k++)
-            if ((wide ? k : table[k].order) == o) i = k;
-        if (i < 0 || !(shown >> table[i].panel & 1)) continue;
-        int c = wide ? table[i].left : 0;
-        done[c] += table[i].weight;
-        int bottom = col[c].y + (int)((long)col[c].h * done[c] / (sum[c] ? sum[c] : 1));
-        dl_rect pr = {col[c].x, y[c], col[c].w, bottom - y[c] - (done[c] == sum[c] ? 0 : gap)};
-        y[c] = bottom;
-        switch (table[i].panel) {
-        case PANEL_SOURCE: draw_source(u, p, pr); break;
-        case PANEL_STATS: draw_stats(u, p, pr); break;
-        case PANEL_PICTURE: draw_picture(u, pi, p, pr); break;
-        case PANEL_MEMORY: draw_memory(u, pi, p, pr); break;
-        case PANEL_LANES: draw_lanes(u, pi, p, pr); break;
-        default: draw_banks(u, pi, bp, pr, waves); break;
-        }
+    static const int order[] = {PANEL_SOURCE, PANEL_PICTURE, PANEL_BANKS, PANEL_MEMORY, PANEL_LANES, PANEL_STATS};
+    int focus = stage_focus(cls), wide = r.w >= 100 * u->digit;
+    int left[PANEL_COUNT], right[PANEL_COUNT], nl = 0, nr = 0;
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
+        int id = order[k];
+        if (!(shown >> id & 1)) continue;
+        if (wide && (id == PANEL_SOURCE || id == PANEL_STATS)) left[nl++] = id;
+        else if (id == focus) { /* the step's picture: right under the source (or at the top of the right) */
+            int at = wide ? 0 : (nr > 0 && right[0] == PANEL_SOURCE);
+            for (int j = nr; j > at; j--) right[j] = right[j - 1];
+            right[at] = id;
+            nr++;
+        } else right[nr++] = id;
     }
-    if (has_timeline)     draw_timeline(u, pi, p, (dl_rect){r.x, r.y + r.h - tl_h, r.w, tl_h});
+    if (wide && nl && nr) {
+        int lw = r.w * 38 / 100;
+        dl_rect lc = {body.x, body.y, lw - u->pad, body.h}, rc = {body.x + lw, body.y, body.w - lw, body.h};
+        stage_column(u, pi, p, bp, waves, lc, left, nl, cls, 0, twin);
+        stage_column(u, pi, p, bp, waves, rc, right, nr, cls, rc.w > 0 ? (int)(share / rc.w) : 0, twin);
+    } else {
+        for (int i = 0; i < nl; i++) right[nr++] = left[i];
+        stage_column(u, pi, p, bp, waves, body, right, nr, cls, body.w > 0 ? (int)(share / body.w) : 0, twin);
+    }
+    if (has_timeline) draw_timeline(u, pi, p, (dl_rect){r.x, r.y + r.h - tl_h, r.w, tl_h});
 }
 
 /* ---------- benchmark view ---------- */
@@ -1237,7 +1679,7 @@ static int text_block(ui *u, dl_rect r, int y, int px, dl_colour c, const char *
 
 /* The narration of a lesson step, its question, the answer typed and the feedback. Presenter
  * mode reads from the back of a room: the narration takes the larger size. */
-static void draw_narration(ui *u, dl_rect r)
+static int draw_narration(ui *u, dl_rect r)
 {
     const session_lesson *L = &u->sc->s->lesson;
     const theme *th = u->th;
@@ -1266,6 +1708,18 @@ static void draw_narration(ui *u, dl_rect r)
         if (L->explain[0] && L->state != ANSWER_RIGHT) y = text_block(u, in, y, px, th->text, L->explain);
     }
     if (y + u->lh <= in.y + in.h) dl_text(u->l, (dl_rect){in.x, in.y + in.h - u->lh, in.w, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->dim, S(u, STR_LESSON_NEXT));
+    return y + u->lh + u->pad - r.y; /* the height its text takes, with the keys' line */
+}
+
+/* The narration's height for its text at width w: drawn once where nothing is kept, between a
+ * few lines and under half of the room */
+static int narration_height(ui *u, int w, int room)
+{
+    dl_mark m = dl_save(u->l);
+    int need = draw_narration(u, (dl_rect){0, 0, w, room}) + u->pad;
+    dl_restore(u->l, m);
+    int least = 4 * u->lh + 2 * u->pad, most = room * 45 / 100;
+    return need < least ? least : need > most ? most : need;
 }
 
 static void draw_menu(ui *u, dl_rect r)
@@ -1319,29 +1773,33 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
             {VIEW_LANE_WORKING, STR_LEGEND_WORKING}, {VIEW_LANE_DIVERGED, STR_LEGEND_DIVERGED}, {VIEW_LANE_IDLE, STR_LEGEND_IDLE},
             {VIEW_LANE_BARRIER, STR_LEGEND_BARRIER}, {VIEW_LANE_EXITED, STR_LEGEND_EXITED}, {-1, STR_LEGEND_READ},
             {-2, STR_LEGEND_WRITTEN}, {-3, STR_LEGEND_CONFLICT}};
-        int line = 0;
-        for (size_t i = 0; i < sizeof legend / sizeof *legend && line < 2; i++) {
+        int line = 0, lines = u->compact ? 1 : 2;
+        for (size_t i = 0; i < sizeof legend / sizeof *legend && line < lines; i++) {
             const char *name = S(u, legend[i].name);
             int w = sw + u->pad / 2 + dl_text_width(u->l, DL_FONT_UI, u->px, name);
             if (x + w > right && x > r.x + u->pad) { line++; x = r.x + u->pad; y += u->lh; }
-            if (line >= 2) break;
+            if (line >= lines) break;
             dl_colour c = legend[i].state >= 0 ? lane_colour(th, legend[i].state) : legend[i].state == -1 ? th->read
                                                                                       : legend[i].state == -2 ? th->write : th->conflict;
             dl_fill(u->l, (dl_rect){x, y + (u->lh - sw) / 2, sw, sw}, c);
             dl_text(u->l, (dl_rect){x + sw + u->pad / 2, y, right - x - sw - u->pad / 2, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, name);
             x += w + 2 * u->pad;
         }
-        y = r.y + 2 * u->lh;
+        y = r.y + (u->compact ? 1 : 2) * u->lh;
     } else {
         dl_text(u->l, (dl_rect){x, y, right - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_LEGEND));
-        y += 2 * u->lh;
+        y += (u->compact ? 1 : 2) * u->lh;
     }
     char b[300];
+    int tell = sc->overlay == OVERLAY_QUIT || sc->status[0] || sc->diff[0];
+    /* compact: one line for both, and what the step says comes before the keys */
     if (sc->overlay == OVERLAY_BENCH) snprintf(b, sizeof b, "%s", S(u, STR_BENCH_KEYS));
     else if (sc->overlay == OVERLAY_GRID) snprintf(b, sizeof b, "%s", S(u, STR_GRID_KEYS));
     else snprintf(b, sizeof b, S(u, STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED), sc->s->speed);
-    dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
-    y += u->lh;
+    if (!(u->compact && tell)) {
+        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+        y += u->lh;
+    }
     if (sc->overlay == OVERLAY_QUIT) {
         dl_fill(u->l, (dl_rect){r.x, y, r.w, u->lh}, th->conflict);
         dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->background, S(u, STR_QUIT_ASK));
@@ -1370,7 +1828,7 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
 {
     if (t < 0) t = 0;
     if (t > 1) t = 1;
-    ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0, t * t * (3 - 2 * t), NULL};
+    ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0, sc->s->presenter || sc->compare, t * t * (3 - 2 * t), NULL};
     u.lh = dl_text_height(l, DL_FONT_UI, u.px);
     int mh = dl_text_height(l, DL_FONT_MONO, u.px);
     if (mh > u.lh) u.lh = mh;
@@ -1380,10 +1838,11 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     dl_fill(l, (dl_rect){0, 0, w, h}, u.th->background);
     /* a presented lesson needs the room: the legend gives way to the narration */
     int legend = !(sc->s->lesson.active && sc->s->presenter);
-    int footer_h = (legend ? 4 : 2) * u.lh + u.pad;
+    int footer_h = (u.compact ? 1 + legend : legend ? 4 : 2) * u.lh + u.pad;
     dl_rect main = {0, 0, w, h - footer_h};
+    long area = (long)w * h * 36 / 100; /* the step's picture: over a third of the window */
     if (sc->s->lesson.active && sc->overlay != OVERLAY_MENU && sc->overlay != OVERLAY_HELP) { /* a lesson: narration below the picture */
-        int nh = main.h * (sc->s->presenter ? 38 : 30) / 100;
+        int nh = narration_height(&u, w - 2 * u.pad, main.h);
         draw_narration(&u, (dl_rect){u.pad, main.h - nh, w - 2 * u.pad, nh - u.pad});
         main.h -= nh;
     }
@@ -1396,12 +1855,13 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     } else if (sc->overlay == OVERLAY_GRID) {
         draw_grid(&u, inset(main, u.pad));
     } else if (sc->compare) {
-        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w / 2 - 2 * u.pad, main.h - u.pad});
+        stage_class cls = scene_class(sc);
+        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w / 2 - 2 * u.pad, main.h - u.pad}, cls, area / 2);
         dl_panel_begin(l, NULL, main);
         dl_fill(l, (dl_rect){w / 2 - 1, 0, 2, main.h}, u.th->grid);
-        draw_pane(&u, 1, (dl_rect){w / 2 + u.pad, u.pad, w - w / 2 - 2 * u.pad, main.h - u.pad});
+        draw_pane(&u, 1, (dl_rect){w / 2 + u.pad, u.pad, w - w / 2 - 2 * u.pad, main.h - u.pad}, cls, area / 2);
     } else {
-        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad});
+        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad}, scene_class(sc), area);
     }
     draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID); /* the grid has its own legend */
     draw_tooltip(&u, w, h);

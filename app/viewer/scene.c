@@ -270,7 +270,7 @@ static void tooltip(scene *sc)
                          (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
             else
                 snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_ACCESS),
-                         trace_kind_label((trace_kind)e->kind), (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
+                         str_kind(L, e->kind), (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
             break;
         }
         len = (int)strlen(sc->tooltip);
@@ -304,9 +304,10 @@ static void compare_diff(scene *sc)
     for (int i = 0; i < 2 && len < sizeof sc->diff; i++) {
         const scene_pane *p = &sc->pane[i];
         const char *id = p->m->t->prov.version;
-        char one[140];
+        char one[140], extra[64];
         if (p->bank_event >= 0 && p->worst_degree > 1)
-            snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_CONFLICT), id, p->worst_degree, p->worst_degree - 1);
+            snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_CONFLICT), id, p->worst_degree,
+                     str_count(sc->lang, NOUN_WAVEFRONT, (unsigned long long)(p->worst_degree - 1), extra, sizeof extra));
         else if (p->bank_event >= 0)
             snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_NONE), id);
         else {

@@ -13,8 +13,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "没有共享内存：此版本的数据在全局内存和寄存器中")                                                           \
     X(STR_LANES_TITLE, "threads: one row per warp, one cell per lane", "线程：每行一个线程束，每格一个 lane")       \
     X(STR_BANKS_NONE, "banks: no shared-memory access in this step", "bank：这一步没有访问共享内存")                \
-    X(STR_BANKS_TITLE, "lanes to banks: warp %u %s, conflict degree %d (%d extra wavefronts)",                    \
-      "lane 到 bank：线程束 %u %s，冲突度 %d（多出 %d 次 wavefront）")                                                     \
+    X(STR_BANKS_TITLE, "lanes to banks: warp %u %s, conflict degree %d (%s)",                                   \
+      "lane 到 bank：线程束 %u %s，冲突度 %d（%s）")                                                                  \
     X(STR_BANKS_ASKING, "lanes to banks: warp %u %s (answer first: the conflicts show after)", "lane 到 bank：线程束 %u %s（请先作答，之后再显示冲突）") \
     X(STR_LOAD, "load", "读")                                                                                    \
     X(STR_STORE, "store", "写")                                                                                  \
@@ -22,7 +22,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_SOURCE_NONE, "source not available", "没有源代码")                                                     \
     X(STR_STATS_TITLE, "so far in this block", "本线程块至今")                                                   \
     X(STR_STAT_PHASE, "phase %u of %u, step %zu of %zu", "阶段 %u / %u，步骤 %zu / %zu")                          \
-    X(STR_STAT_LINE, "line %u: %s, %zu warps", "第 %u 行：%s，%zu 个线程束")                                      \
+    X(STR_STAT_LINE, "line %u: %s, %s", "第 %u 行：%s，%s")                                      \
     X(STR_STAT_ACTIVE, "active threads this phase: %u of %u", "本阶段活跃线程：%u / %u")                          \
     X(STR_STAT_SIMD, "SIMD efficiency: %.1f%%", "SIMD 效率：%.1f%%")                                              \
     X(STR_STAT_DIVERGENT, "divergent warp instructions: %llu of %llu", "分化的线程束指令：%llu / %llu")            \
@@ -64,6 +64,15 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_STATE_DIVERGED, "diverged", "分化")                                                                   \
     X(STR_STATE_BARRIER, "at a barrier", "在屏障处")                                                             \
     X(STR_STATE_EXITED, "exited", "已退出")                                                                     \
+    X(STR_SUM_WARP_PART, "%u of %u working", "%u / %u 工作")                                                 \
+    X(STR_SUM_TREE, "reduction tree: %zu partial sums so far, %zu in this step", "归约树：至今 %zu 个部分和，本步 %zu 个") \
+    X(STR_SUM_LOADS, "global memory: elements %lld to %lld, %d sectors (fewest %d)", "全局内存：元素 %lld 到 %lld，%d 个扇区（最少 %d）") \
+    X(STR_SUM_SHFL, "shuffles of warp %u: %zu values received so far", "线程束 %u 的洗牌：至今收到 %zu 个值")        \
+    X(STR_SUM_MEMORY, "shared memory: %zu words; this step reads %zu and writes %zu", "共享内存：%zu 个字；本步读 %zu 个，写 %zu 个") \
+    X(STR_SUM_LANES, "threads: %s", "线程：%s")                                                                  \
+    X(STR_SUM_STATS, "phase %u of %u, step %zu of %zu; bank conflicts %llu; result %.9g (reference %.9g)",        \
+      "阶段 %u / %u，步骤 %zu / %zu；bank 冲突 %llu；结果 %.9g（参考值 %.9g）")                                      \
+    X(STR_SUM_SOURCE, "line %u: %s", "第 %u 行：%s")                                                             \
     X(STR_FINE_ON, "warp by warp: each step is one warp's instruction", "逐线程束：每步是一个线程束的一条指令")      \
     X(STR_FINE_OFF, "each step: all warps at one point of the code", "每步：所有线程束在代码的同一处")             \
     X(STR_SAVED, "saved %s", "已保存 %s")                                                                        \
@@ -109,7 +118,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_BANKS_FORMULA, "line %u: %s   bank = word %% 32", "第 %u 行：%s   bank = 字 %% 32")                    \
     X(STR_KEY_REPLAY, "replay the step's motion", "重放这一步的动画")                                     \
     X(STR_KEY_MOTION, "motion on / off (reduced motion)", "动画 开 / 关（减少动态效果）")                 \
-    X(STR_DIFF_CONFLICT, "%s: %d-way conflict, %d extra wavefronts", "%s：%d 路 bank 冲突，多出 %d 次 wavefront") \
+    X(STR_DIFF_CONFLICT, "%s: %d-way conflict, %s", "%s：%d 路 bank 冲突，%s")                      \
     X(STR_DIFF_NONE, "%s: no bank conflict", "%s：没有 bank 冲突")                                          \
     X(STR_DIFF_LANES, "%s: %d of %d lanes work", "%s：%d / %d 个 lane 工作")                                \
     X(STR_KEY_LESSON_NEXT, "lesson: next step (slide clicker)", "课程：下一步（翻页笔）")                   \
@@ -208,8 +217,43 @@ typedef enum str_id {
         STR_COUNT
 } str_id;
 
+/* What each event kind is called in front of a learner, in trace.h's TRACE_KINDS order (strings.c
+ * checks the count): X(English, Chinese). */
+#define STR_KIND_TABLE(X)                                   \
+    X("shared load", "读共享内存")                            \
+    X("shared store", "写共享内存")                           \
+    X("global load", "读全局内存")                            \
+    X("global store", "写全局内存")                           \
+    X("atomic add", "原子操作")                               \
+    X("shuffle", "线程束洗牌")                                \
+    X("__syncthreads", "__syncthreads 屏障")                  \
+    X("__syncwarp", "__syncwarp 同步")                        \
+    X("memory fence", "内存栅栏")                             \
+    X("exit", "退出")                                         \
+    X("register", "寄存器")
+
+/* Counted nouns: X(id, English one, English many, Chinese). str_count writes "1 warp", "3 warps",
+ * "3 个线程束". */
+#define STR_NOUN_TABLE(X)                                                  \
+    X(NOUN_WARP, "warp", "warps", "个线程束")                                \
+    X(NOUN_WAVEFRONT, "extra wavefront", "extra wavefronts", "次额外 wavefront") \
+    X(NOUN_STEP, "step", "steps", "步")                                      \
+    X(NOUN_PHASE, "phase", "phases", "个阶段")                               \
+    X(NOUN_BLOCK, "block", "blocks", "个线程块")
+
+typedef enum str_noun {
+#define STR_X_NOUN(id, one, many, zh) id,
+    STR_NOUN_TABLE(STR_X_NOUN)
+#undef STR_X_NOUN
+        NOUN_COUNT
+} str_noun;
+
 /* The label in that language (never NULL). */
 const char *str_get(str_lang lang, str_id id);
+/* An event kind (trace_kind) in the learner's words: "shared store", "写共享内存". */
+const char *str_kind(str_lang lang, int kind);
+/* n and its noun, in the right form: "1 warp", "2 warps", "2 个线程束". Returns buf. */
+const char *str_count(str_lang lang, str_noun noun, unsigned long long n, char *buf, unsigned long len);
 /* "en" or "zh"; -1 if neither. */
 int str_lang_parse(const char *s);
 const char *str_lang_code(str_lang lang);
