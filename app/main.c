@@ -479,21 +479,24 @@ static int all_blocks_totals(const trace *t, unsigned pass, analysis_counters *s
     return n;
 }
 
-/* Every block's partial sum in a pass (what thread 0 stored at element blockIdx.x, the grid
- * view's tiles), as a JSON array by block index: null where the block was not traced. */
+/* Every traced block's partial sum in a pass (what thread 0 stored at element blockIdx.x, the grid
+ * view's tiles), as a JSON object keyed by block index: only the blocks the trace holds, so the
+ * output follows the file's size, not the grid it declares. */
 static void json_partials(const trace *t, unsigned pass)
 {
     analysis_grid g;
-    printf("[");
+    printf("{");
     if (pass < t->npasses && !analysis_grid_build(t, &g)) {
-        for (unsigned b = 0; b < t->passes[pass].grid; b++) {
-            const analysis_block *ab = analysis_grid_find(&g, pass, b);
-            if (ab && ab->has_partial) printf("%s%.9g", b ? ", " : "", (double)ab->partial);
-            else printf("%snull", b ? ", " : "");
+        int first = 1;
+        for (size_t i = g.pass_first[pass]; i < g.pass_first[pass + 1]; i++) {
+            const analysis_block *ab = &g.blocks[i];
+            if (!ab->has_partial) continue;
+            printf("%s\"%u\": %.9g", first ? "" : ", ", ab->block, (double)ab->partial);
+            first = 0;
         }
         analysis_grid_free(&g);
     }
-    printf("]");
+    printf("}");
 }
 
 /* A JSON string: quotes, backslashes and control characters escaped, so the output stays JSON

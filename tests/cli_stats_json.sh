@@ -19,7 +19,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["block"]==
 # 64: block b sums i from 64 b to 64 b + 63, that is 4096 b + 2016
 "$ws" stats --version v2 --block 64 --n 1024 --data ramp --blocks-traced 16 --all-blocks --json >"$tmp/p.json" ||
     { echo "FAIL: stats --all-blocks --json"; fail=1; }
-python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["partials_all_blocks"]; assert p==[4096*b+2016 for b in range(16)], p' \
+python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["partials_all_blocks"]; assert p=={str(b): 4096*b+2016 for b in range(16)}, p' \
     "$tmp/p.json" || { echo "FAIL: stats --all-blocks partial sums"; fail=1; }
 "$ws" capture --version v1 --block 128 -o "$tmp/t.json" 2>/dev/null
 "$ws" stats "$tmp/t.json" --json >"$tmp/b.json"

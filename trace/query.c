@@ -34,7 +34,9 @@ int query_set_has(const query_value *v, size_t item)
 
 typedef enum node_kind { N_NUM, N_NAME, N_STR, N_CALL, N_UNARY, N_BINARY } node_kind;
 
-enum { NAME_MAX_LEN = 32, MAX_NODES = 256, MAX_ARGS = 8 };
+/* MAX_DEPTH: parentheses, calls and signs nested in one another; the parser recurses once per
+ * level, so a query nested thousands deep would overflow the stack. MAX_TEXT: a query's length. */
+enum { NAME_MAX_LEN = 32, MAX_NODES = 256, MAX_ARGS = 8, MAX_DEPTH = 64, MAX_TEXT = 4096 };
 
 typedef struct node {
     node_kind kind;
@@ -73,6 +75,7 @@ typedef struct lexer {
     char *err;
     size_t errlen, errpos;
     int failed;
+    int depth; /* parse_unary's nesting: each parenthesis, call argument and sign is one */
 } lexer;
 
 static void fail(lexer *L, size_t pos, const char *fmt, const char *arg)
@@ -328,7 +331,23 @@ static int parse_pow(lexer *L)
     return id;
 }
 
+static int parse_unary_nested(lexer *L);
+
 static int parse_unary(lexer *L)
+{
+    if (L->depth >= MAX_DEPTH) {
+        char what[16];
+        snprintf(what, sizeof what, "%d", MAX_DEPTH);
+        fail(L, L->tpos, "the query nests parentheses, calls and signs more than %s deep", what);
+        return -1;
+    }
+    L->depth++;
+    int id = parse_unary_nested(L);
+    L->depth--;
+    return id;
+}
+
+static int parse_unary_nested(lexer *L)
 {
     if (L->tok == T_MINUS || L->tok == T_NOT) {
         int op = L->tok;
@@ -375,8 +394,13 @@ static int parse_or(lexer *L) { return parse_level(L, 0); }
 
 query *query_parse(const char *text, char *err, size_t errlen, size_t *errpos)
 {
-    query *q = calloc(1, sizeof *q);
     size_t len = strlen(text);
+    if (len > MAX_TEXT) {
+        snprintf(err, errlen, "the query is %zu characters long, more than the %d allowed", len, MAX_TEXT);
+        if (errpos) *errpos = MAX_TEXT;
+        return NULL;
+    }
+    query *q = calloc(1, sizeof *q);
     if (!q || !(q->text = malloc(len + 1))) {
         free(q);
         snprintf(err, errlen, "out of memory");

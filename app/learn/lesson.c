@@ -369,7 +369,7 @@ static int parse_show(reader *r, const cJSON *step, const char *where, const les
         const cJSON *c;
         double d;
         if ((c = get(v, "block"))) { if (whole(r, c, "capture.block", 32, 1024, &d)) return -1; s->block = (unsigned)d; }
-        if ((c = get(v, "n"))) { if (whole(r, c, "capture.n", 1, (double)(1u << 31), &d)) return -1; s->n = (uint64_t)d; }
+        if ((c = get(v, "n"))) { if (whole(r, c, "capture.n", 1, LESSON_CAPTURE_N_MAX, &d)) return -1; s->n = (uint64_t)d; }
         if ((c = get(v, "seed"))) { if (whole(r, c, "capture.seed", 0, 9007199254740992.0, &d)) return -1; s->seed = (uint64_t)d; s->seed_set = 1; }
         if ((c = get(v, "ept"))) { if (whole(r, c, "capture.ept", 1, 4096, &d)) return -1; s->ept = (unsigned)d; }
         if ((c = get(v, "data"))) {

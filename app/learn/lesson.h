@@ -65,6 +65,9 @@ typedef struct lesson_list {
 } lesson_list;
 
 enum { LESSON_ID_MAX = 24 };
+/* The most a lesson may ask the emulator to capture: a lesson is a file teachers share, and what it
+ * asks for runs when it is opened. 2^20 elements trace in under a second. */
+enum { LESSON_CAPTURE_N_MAX = 1 << 20 };
 
 /* What the viewer shows at a step, with what the step did not say taken from the step before
  * (version, capture, compare, position, panels, motion); highlights belong to their step only. */

@@ -633,21 +633,31 @@ static void draw_loads(ui *u, const scene_pane *p, dl_rect r)
     int text_rows = p->nsectors < 8 ? p->nsectors : 8;
     int strip_h = in.h - (text_rows > 0 ? (text_rows + 1) / 2 : 0) * u->lh;
     if (strip_h < u->lh / 2) strip_h = in.h < u->lh / 2 ? in.h : u->lh / 2; /* the strip before the sector lines */
-    int rh = nrows ? strip_h / (int)nrows : strip_h, cw = (int)(in.w / per_row);
+    /* accesses far apart (a trace may span 2^40 elements): as many rows as fit, each standing for
+     * more elements, drawn to scale without the sector ticks */
+    int64_t max_rows = strip_h / 3 > 0 ? strip_h / 3 : 1;
+    int scaled = nrows > max_rows;
+    if (scaled) {
+        per_row = ((p->load_hi - base) / max_rows + 1 + SECTOR_ELEMS - 1) / SECTOR_ELEMS * SECTOR_ELEMS;
+        nrows = (p->load_hi - base) / per_row + 1;
+    }
+    int rh = strip_h / (int)nrows, cw = scaled ? 1 : (int)(in.w / per_row);
     if (rh > u->lh) rh = u->lh;
     if (cw < 1) cw = 1;
+    int row_w = scaled ? in.w : (int)per_row * cw;
     dl_clip(u->l, in);
     if (rh >= 3)
         for (int64_t row = 0; row < nrows; row++) {
             int y = in.y + (int)row * rh;
-            dl_fill(u->l, (dl_rect){in.x, y, (int)per_row * cw, rh - 1}, th->idle);
-            for (int64_t s = 0; s <= per_row; s += SECTOR_ELEMS) dl_fill(u->l, (dl_rect){in.x + (int)s * cw, y, 1, rh - 1}, th->dim);
+            dl_fill(u->l, (dl_rect){in.x, y, row_w, rh - 1}, th->idle);
+            for (int64_t s = 0; !scaled && s <= per_row; s += SECTOR_ELEMS) dl_fill(u->l, (dl_rect){in.x + (int)s * cw, y, 1, rh - 1}, th->dim);
         }
     for (size_t i = 0; rh >= 3 && i < p->nloads; i++) {
         const scene_load *ld = &p->loads[i];
         for (unsigned k = 0; k < ld->width; k++) {
             int64_t off = ld->elem + k - base, row = off / per_row, col = off % per_row;
-            dl_fill(u->l, (dl_rect){in.x + (int)col * cw + (cw > 2), in.y + (int)row * rh + 1, cw > 2 ? cw - 2 : 1, rh - 3}, warp_colour(th, ld->warp));
+            int x = scaled ? in.x + (int)(col * in.w / per_row) : in.x + (int)col * cw + (cw > 2);
+            dl_fill(u->l, (dl_rect){x, in.y + (int)row * rh + 1, cw > 2 ? cw - 2 : 1, rh - 3}, warp_colour(th, ld->warp));
         }
     }
     int ty = in.y + (int)nrows * rh + 2, colw = in.w / 2;
@@ -1310,7 +1320,10 @@ static void draw_bench(ui *u, dl_rect r)
     if (ch.h < 4 * u->lh) return;
     dl_text(u->l, (dl_rect){in.x, cy, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_BY_SIZE));
     dl_fill(u->l, ch, th->background);
-    double tick = maxg > 2000 ? 1000 : maxg > 400 ? 200 : 50;
+    /* about five to ten lines whatever the range a results file holds: 1, 2 or 5 times a power of ten */
+    double tick = pow(10, floor(log10(maxg > 1 ? maxg / 5 : 1)));
+    if (maxg / tick > 25) tick *= 5;
+    else if (maxg / tick > 10) tick *= 2;
     for (double v = 0; v <= maxg; v += tick) {
         int yy = ch.y + ch.h - 1 - (int)(v / maxg * (ch.h - 1));
         dl_fill(u->l, (dl_rect){ch.x, yy, ch.w, 1}, th->grid);
@@ -1488,7 +1501,11 @@ static void draw_grid(ui *u, dl_rect r)
     grid_legend(u, (dl_rect){in.x, y, in.w, u->lh});
     y += u->lh;
     /* what the states mean now, and what is missing */
-    if (g->traced < g->ntiles) {
+    if (g->blocks > g->ntiles) {
+        snprintf(b, sizeof b, S(u, STR_GRID_CAPPED), g->blocks, (unsigned)g->ntiles);
+        dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
+        y += u->lh;
+    } else if (g->traced < g->ntiles) {
         snprintf(b, sizeof b, S(u, STR_GRID_SOME_TRACED), g->traced, (unsigned)g->ntiles, (unsigned)g->ntiles);
         dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
         y += u->lh;
@@ -1537,12 +1554,14 @@ static void draw_grid(ui *u, dl_rect r)
         tw = 4;
         tht = 3;
         cols = area.w / tw;
-        rows = area.h / tht;
+        rows = (area.h - u->lh - u->pad) / tht; /* a line under them says how many more there are */
+        if (rows < 1) rows = 1;
         shown = (size_t)cols * (size_t)rows < n ? (size_t)cols * (size_t)rows : n;
     }
     int gap = tw >= 12 && tht >= 8 ? 2 : tw >= 6 ? 1 : 0;
     if (sm_h) grid_sms(u, g, (dl_rect){in.x, area.y + rows * tht + u->pad, in.w, sm_h});
-    dl_rect strip = {in.x, area.y + rows * tht + (sm_h ? sm_h + u->pad : 0) + u->lh + u->pad, in.w, u->lh};
+    int more_h = shown < n ? u->lh : 0; /* the line that counts the blocks not drawn */
+    dl_rect strip = {in.x, area.y + rows * tht + more_h + (sm_h ? sm_h + u->pad : 0) + u->lh + u->pad, in.w, u->lh};
     if (strip.y + 3 * u->lh > in.y + in.h) strip.y = in.y + in.h - 3 * u->lh;
     size_t nout = n;
     /* one row of tiles: a link from each to the element of the strip it wrote (more rows would
@@ -1588,9 +1607,9 @@ static void draw_grid(ui *u, dl_rect r)
     }
     /* the strip: what the pass wrote to global memory, and who reads it */
     char range[64];
-    snprintf(range, sizeof range, "%s[0..%u)", g->out_name, (unsigned)n);
-    if (g->pass + 1 < g->npasses) snprintf(b, sizeof b, S(u, STR_GRID_FLOW), g->pass, (unsigned)n, range, g->pass + 1);
-    else if (g->last_block >= 0) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS), range, g->last_block, (unsigned)n);
+    snprintf(range, sizeof range, "%s[0..%u)", g->out_name, g->blocks);
+    if (g->pass + 1 < g->npasses) snprintf(b, sizeof b, S(u, STR_GRID_FLOW), g->pass, g->blocks, range, g->pass + 1);
+    else if (g->last_block >= 0) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS), range, g->last_block, g->blocks);
     else if (n > 1) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS_UNTRACED), range);
     else snprintf(b, sizeof b, S(u, STR_GRID_RESULT), g->pass, g->out_name, (double)t->result, t->reference);
     dl_text(u->l, (dl_rect){in.x, strip.y - u->lh - u->pad / 2, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);

@@ -455,6 +455,7 @@ static int grid_reserve(scene_tile **tiles, size_t *cap, size_t n)
 static int grid_tiles(scene_grid *g, const trace *t, unsigned pass, scene_tile **tiles, size_t *cap, size_t *ntiles, unsigned *traced)
 {
     unsigned grid = pass < t->npasses ? t->passes[pass].grid : 0;
+    if (grid > SCENE_GRID_TILES_MAX) grid = SCENE_GRID_TILES_MAX;
     if (grid_reserve(tiles, cap, grid ? grid : 1)) return -1;
     size_t k = pass < g->g.npasses ? g->g.pass_first[pass] : 0, end = pass < g->g.npasses ? g->g.pass_first[pass + 1] : 0;
     *traced = 0;
@@ -528,6 +529,7 @@ static int grid_update(scene *sc, const session *s)
     }
     if (!t->nevents) return 0;
     if (grid_tiles(g, t, g->pass, &g->tiles, &g->cap_tiles, &g->ntiles, &g->traced)) return -1;
+    g->blocks = g->pass < t->npasses ? t->passes[g->pass].grid : 0;
     unsigned next_traced = 0;
     g->nnext = 0;
     if (g->pass + 1 < g->npasses && grid_tiles(g, t, g->pass + 1, &g->next, &g->cap_next, &g->nnext, &next_traced)) return -1;

@@ -83,6 +83,10 @@ typedef struct scene_tile {
     int64_t read_lo, read_hi; /* elements it read of another pass's (or block's) output; -1: none */
 } scene_tile;
 
+/* The grid view draws at most this many tiles, a pixel each at 3840x2160: a trace may declare a
+ * grid of 2^31 - 1 blocks in a few bytes, and the view's work and memory must follow the file. */
+enum { SCENE_GRID_TILES_MAX = 1 << 18 };
+
 typedef struct scene_grid {
     int shown;
     /* derived once per trace (the key: its events) */
@@ -96,8 +100,9 @@ typedef struct scene_grid {
     /* the pass shown */
     const trace *t;
     unsigned pass, npasses;
-    scene_tile *tiles;      /* one per block of the pass's grid */
+    scene_tile *tiles;      /* one per block of the pass's grid, the first SCENE_GRID_TILES_MAX */
     size_t ntiles, cap_tiles;
+    unsigned blocks;        /* the blocks the pass's grid declares (more than ntiles past the cap) */
     unsigned traced;        /* how many of them were traced */
     scene_tile *next;       /* the next pass's blocks: what each read of this pass's output */
     size_t nnext, cap_next;

@@ -150,6 +150,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_OPEN, "open in the detailed view", "在详细视图中打开")                                              \
     X(STR_GRID_SOME_TRACED, "%u of %u blocks of this pass were traced: capture with --blocks-traced %u to see them all", \
       "本轮 %u / %u 个线程块被跟踪：用 --blocks-traced %u 捕获即可看到全部")                                         \
+    X(STR_GRID_CAPPED, "the grid has %u blocks: the first %u are drawn", "网格共有 %u 个线程块：只画出前 %u 个")            \
     X(STR_GRID_AT_STEP, "states at event %zu of %zu, the detailed view's step (End: at the end)",                 \
       "状态：跟踪的第 %zu / %zu 个事件，即详细视图的当前步骤（End：结束时）")                                           \
     X(STR_GRID_AT_END, "states at the end of the trace (Home: at the detailed view's step)",                      \
