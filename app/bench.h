@@ -11,8 +11,9 @@ extern "C" {
 #endif
 
 /* v: the flags main scanned for bench from the command table (app/commands.c), by ws_flag.
- * Prints the table; returns the process exit code. */
-int bench_main(const cli_value flag[WF_COUNT]);
+ * Prints the table; returns the process exit code. When *cancel becomes nonzero (SIGINT, SIGTERM)
+ * it stops between measurements and writes no file; the caller says so. */
+int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel);
 
 #ifdef __cplusplus
 }

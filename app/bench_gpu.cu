@@ -442,7 +442,7 @@ static int parse_args(const cli_value *v, opts &o)
     return 0;
 }
 
-int bench_main(const cli_value flag[WF_COUNT])
+int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
 {
     opts o;
     if (parse_args(flag, o)) return 2;
@@ -549,7 +549,7 @@ int bench_main(const cli_value flag[WF_COUNT])
     }
     printf("an empty kernel: %.2f us per launch, %.2f us back to back\n\n", launch_us[MODE_LAUNCH], launch_us[MODE_BATCH]);
 
-    for (size_t si = 0; si < o.sizes.size(); si++) {
+    for (size_t si = 0; si < o.sizes.size() && !*cancel; si++) {
         size_t n = o.sizes[si];
         size_t bytes = n * sizeof(float), pitch = (bytes + 255) / 256 * 256;
         size_t nbuf = std::max<size_t>(2, (L2_ROTATION * l2 + bytes - 1) / bytes);
@@ -634,7 +634,7 @@ int bench_main(const cli_value flag[WF_COUNT])
             return true;
         };
         auto measure = [&](const candidate &c) {
-            for (int m = 0; m < NMODES; m++) {
+            for (int m = 0; m < NMODES && !*cancel; m++) {
                 if (!o.mode_on[m] || (m == MODE_BATCH && !c.batchable)) continue;
                 row r{c.name, c.kind, c.variant, m, n, 0, 0, 0, 0, c.result ? 0.0 : -1.0, c.result ? 0.0 : -1.0, 1,
                       c.block, c.grid, c.passes, c.ept};
@@ -817,6 +817,7 @@ int bench_main(const cli_value flag[WF_COUNT])
         }
         printf("\n");
     }
+    if (*cancel) return 2; /* stopped: no file; main says so */
     if (o.json && write_json(o.json, rows, infos, prop, driver, toolkit, date, mem_khz, bus_bits, spec_gbs, o, launch_us, batch_of)) {
         fprintf(stderr, "warpscope: bench: cannot write %s\n", o.json);
         return 2;

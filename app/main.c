@@ -168,14 +168,11 @@ static int read_capture(const ws_call *k, cli *c)
 
 /* ---- progress and Ctrl+C ---- */
 
-/* Set by SIGINT; long work (the emulator, writing a file) polls it and stops cleanly. */
+/* Set by SIGINT or SIGTERM (to the signal's number); long work (the emulator, drawing frames,
+ * writing a file) polls it and stops cleanly, writing nothing. */
 static volatile int interrupted;
 
-static void on_sigint(int sig)
-{
-    (void)sig;
-    interrupted = 1;
-}
+static void on_sigint(int sig) { interrupted = sig; }
 
 static void catch_interrupts(void)
 {
@@ -243,10 +240,11 @@ static void work_bar_end(work_bar *p)
     if (p->shown && p->tty) fprintf(stderr, "\r\033[K");
 }
 
+/* 130 after SIGINT, 143 after SIGTERM: 128 + the signal, as shells report it */
 static int report_interrupt(const char *what)
 {
     fprintf(stderr, "warpscope: interrupted%s%s\n", what ? "; " : "", what ? what : "");
-    return EXIT_INTERRUPTED;
+    return interrupted ? 128 + interrupted : EXIT_INTERRUPTED;
 }
 
 static int do_capture_with(const char *backend, const capture_desc *desc, trace *t)
@@ -327,6 +325,22 @@ static int read_viewer(const ws_call *k, viewer_opts *o)
     return 0;
 }
 
+/* render and export, headless: the capture shows its progress and stops on SIGINT or SIGTERM, and
+ * so do drawing and writing the frames (viewer_opts.cap.cancel) */
+static void with_progress(viewer_opts *o, work_bar *bar)
+{
+    work_bar_begin(bar, "capturing");
+    o->cap.cancel = &interrupted;
+    o->cap.progress = work_bar_update;
+    o->cap.progress_user = bar;
+}
+
+static int viewer_stopped(int rc, work_bar *bar)
+{
+    work_bar_end(bar);
+    return rc == VIEWER_STOPPED ? report_interrupt("nothing written") : rc;
+}
+
 /* the viewer's data: its assets always, the lessons when it shows one (d holds the paths) */
 static int find_viewer_data(viewer_opts *o, data_dirs *d, int need_lessons)
 {
@@ -380,7 +394,9 @@ int cmd_render(const ws_call *k)
     if (!o.out && !o.frames) return usage_error("render needs -o out.png or --frames DIR%s%s", "", "");
     if (!o.file && !o.cap.version && !o.bench && !o.learn) return usage_error("render needs a trace file, --version ID, --learn LESSON or --bench FILE%s%s", "", "");
     if ((rc = find_viewer_data(&o, &d, o.learn != NULL))) return rc;
-    return viewer_render(&o);
+    work_bar bar;
+    with_progress(&o, &bar);
+    return viewer_stopped(viewer_render(&o), &bar);
 }
 
 /* ---- export ---- */
@@ -424,7 +440,9 @@ int cmd_export(const ws_call *k)
         return usage_error("give --from/--to or one of --step, --phase, --event%s%s", "", "");
     data_dirs d;
     if ((rc = find_viewer_data(&eo.v, &d, eo.lesson != NULL))) return rc;
-    return viewer_export(&eo);
+    work_bar bar;
+    with_progress(&eo.v, &bar);
+    return viewer_stopped(viewer_export(&eo), &bar);
 }
 
 /* ---- list ---- */
@@ -952,6 +970,7 @@ int cmd_ladder(const ws_call *k)
 
 static void print_report(void *ud, const char *message)
 {
+    if (interrupted) return; /* what a stopped capture reports is not the lesson's fault */
     (void)ud;
     fprintf(stderr, "warpscope: %s\n", message);
 }
@@ -1051,7 +1070,11 @@ int cmd_lesson_check(const ws_call *k)
         if (lesson_load(&l, k->pos[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); bad++; continue; }
         size_t nq = 0;
         for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
-        size_t e = player_check(&l, print_report, NULL);
+        size_t e = player_check(&l, &interrupted, print_report, NULL);
+        if (interrupted) {
+            lesson_free(&l);
+            return report_interrupt(NULL);
+        }
         if (!e) printf("%s: ok: %s, %zu steps, %zu questions\n", k->pos[i], l.id, l.nsteps, nq);
         bad += e;
         lesson_free(&l);
@@ -1109,9 +1132,17 @@ int cmd_lesson_list(const ws_call *k)
 
 /* ---- the commands implemented elsewhere, help and version ---- */
 
-int cmd_bench(const ws_call *k) { return bench_main(k->v); }
+int cmd_bench(const ws_call *k)
+{
+    int rc = bench_main(k->v, &interrupted);
+    return interrupted ? report_interrupt("nothing written") : rc;
+}
 
-int cmd_verify(const ws_call *k) { return verify_main(k->v); }
+int cmd_verify(const ws_call *k)
+{
+    int rc = verify_main(k->v, &interrupted);
+    return interrupted ? report_interrupt("nothing written") : rc;
+}
 
 int cmd_version(const ws_call *k)
 {

@@ -131,7 +131,7 @@ static const char *known_difference(const char *id)
     return v ? v->hw_note : NULL;
 }
 
-int verify_main(const cli_value flag[WF_COUNT])
+int verify_main(const cli_value flag[WF_COUNT], volatile int *cancel)
 {
     const char *versions = flag[WF_VERSIONS].text, *blocks = flag[WF_BLOCKS].given ? flag[WF_BLOCKS].text : "32,64,256,1024",
                *md = flag[WF_MD].text;
@@ -180,8 +180,13 @@ int verify_main(const cli_value flag[WF_COUNT])
             if (ladder_check_block(v, block, err, sizeof err)) continue;
             uint64_t ns[3] = {(uint64_t)block * v->ept_default, 1000, (uint64_t)block * v->ept_default * 3 + 7};
             for (int k = 0; k < 3; k++) {
+                if (*cancel) {
+                    if (md) outfile_abort(&mdo);
+                    return 2; /* stopped: no file; main says so */
+                }
                 capture_desc d;
                 memset(&d, 0, sizeof d);
+                d.cancel = cancel;
                 d.version = v->id;
                 d.block = block;
                 d.n = ns[k];

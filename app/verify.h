@@ -17,6 +17,6 @@ size_t verify_compare(const trace *cpu, const trace *gpu, FILE *out, size_t max)
 
 /* warpscope verify [--versions LIST] [--blocks LIST] [--md FILE], with the flags main scanned from
  * the command table (app/commands.c), by ws_flag: exit code. */
-int verify_main(const cli_value flag[WF_COUNT]);
+int verify_main(const cli_value flag[WF_COUNT], volatile int *cancel);
 
 #endif

@@ -79,7 +79,7 @@ static void check_rejects(const char *text, const char *marker, int extra, const
     lesson l;
     if (lesson_parse(&l, text, strlen(text), "bad.json", ".", err, sizeof err)) { CHECK(0, "%s: should load: %s", what, err); return; }
     collect c = {"", 0};
-    size_t n = player_check(&l, report, &c);
+    size_t n = player_check(&l, NULL, report, &c);
     CHECK(n >= 1 && n == c.n, "%s: the check should fail (%zu problems)", what, n);
     CHECK(n == 0 || strncmp(c.first, want, strlen(want)) == 0, "%s: got \"%s\", expected it to start with \"%s\"", what, c.first, want);
     lesson_free(&l);
@@ -94,7 +94,7 @@ int main(void)
     char err[1600];
     CHECK(lesson_parse(&l, t, strlen(t), "bad.json", ".", err, sizeof err) == 0, "the minimal lesson loads: %s", err);
     collect c = {"", 0};
-    CHECK(player_check(&l, report, &c) == 0, "the minimal lesson checks: %s", c.first);
+    CHECK(player_check(&l, NULL, report, &c) == 0, "the minimal lesson checks: %s", c.first);
     lesson_free(&l);
 
     /* syntax: a missing comma after line 4; cJSON stops on line 5 */

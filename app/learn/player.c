@@ -42,7 +42,9 @@ static player_capture *get_capture(player *p, const capture_desc *d, unsigned pa
     c->fine = fine;
     trace_init(&c->t);
     char msg[300];
-    if (capture_cpu(d, &c->t, msg, sizeof msg)) {
+    capture_desc dd = *d;
+    dd.cancel = p->o.cancel;
+    if (capture_cpu(&dd, &c->t, msg, sizeof msg)) {
         snprintf(err, errlen, "capture of %s: %s", d->version, msg);
         trace_free(&c->t);
         free(c);
@@ -516,12 +518,13 @@ static void check_highlights(checker *c, const player *p, size_t index, const pl
         }
 }
 
-size_t player_check(const lesson *l, player_report_fn report, void *ud)
+size_t player_check(const lesson *l, volatile int *cancel, player_report_fn report, void *ud)
 {
     checker c = {report, ud, 0};
     player p;
     memset(&p, 0, sizeof p);
     p.l = l;
+    p.o.cancel = cancel;
     char err[1200];
     if (l->results[0]) {
         char msg[500], where[600];
@@ -535,7 +538,7 @@ size_t player_check(const lesson *l, player_report_fn report, void *ud)
     }
     query_value *v = malloc(sizeof *v);
     if (!v) { say(&c, "out of memory"); return c.errors; }
-    for (size_t i = 0; i < l->nsteps; i++) {
+    for (size_t i = 0; i < l->nsteps && !(cancel && *cancel); i++) {
         const lesson_step *st = &l->steps[i];
         if (build_frame(&p, i, &p.frame, err, sizeof err)) { say(&c, err); continue; }
         p.index = i;

@@ -55,6 +55,7 @@ typedef enum player_move { PLAYER_MOVED, PLAYER_AT_END, PLAYER_AT_START, PLAYER_
 typedef struct player_opts {
     int strict;                 /* 1: Next waits until the question is answered right or revealed */
     progress_entry *progress;   /* updated on every move and answer (the caller saves it); may be NULL */
+    volatile int *cancel;       /* nonzero (SIGINT, SIGTERM): captures stop; may be NULL */
 } player_opts;
 
 typedef struct player_capture player_capture; /* a cached capture and its view model */
@@ -116,7 +117,7 @@ int player_text(player *p, player_text_kind which, size_t option, lesson_lang la
  * the benchmark results present. Calls report with "file:line:column: message" per problem and
  * returns how many there were (0: the lesson is good). */
 typedef void (*player_report_fn)(void *ud, const char *message);
-size_t player_check(const lesson *l, player_report_fn report, void *ud);
+size_t player_check(const lesson *l, volatile int *cancel, player_report_fn report, void *ud);
 
 /* Whether two capture descriptions give the same trace (version, block, n, data, seed, ept, blocks traced). */
 int player_same_capture(const capture_desc *a, const capture_desc *b);

@@ -232,8 +232,12 @@ static int save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
 
 /* ---- headless ---- */
 
+/* asked to stop (the capture's cancel flag, set by SIGINT or SIGTERM) */
+static int stopped(const viewer_opts *o) { return o->cap.cancel && *o->cap.cancel; }
+
 static int render_one(app *A, canvas *c, const char *path, char *err, size_t errlen)
 {
+    if (stopped(&A->o)) { snprintf(err, errlen, "interrupted"); return -1; }
     if (canvas_draw(c, A, 1.0)) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
     return save_png(c->surface, path, err, errlen);
 }
@@ -286,7 +290,13 @@ int viewer_render(const viewer_opts *o)
             apply(A, ACT_SEEK_STEP, (long)s, NULL);
             char path[1024];
             snprintf(path, sizeof path, "%s/step-%04zu.png", o->frames, s);
-            if (render_one(A, &c, path, err, sizeof err)) goto fail;
+            if (render_one(A, &c, path, err, sizeof err)) {
+                for (size_t k = 0; stopped(o) && k < s; k++) { /* stopped: none of this run's frames stay */
+                    snprintf(path, sizeof path, "%s/step-%04zu.png", o->frames, k);
+                    unlink(path);
+                }
+                goto fail;
+            }
         }
         fprintf(stderr, "warpscope: %zu frames -> %s/\n", n, o->frames);
     }
@@ -297,7 +307,8 @@ int viewer_render(const viewer_opts *o)
     rc = 0;
     goto done;
 fail:
-    fprintf(stderr, "warpscope: %s\n", err);
+    if (stopped(o)) rc = VIEWER_STOPPED;
+    else fprintf(stderr, "warpscope: %s\n", err);
 done:
     run_end(&c, A);
     if (surf) SDL_FreeSurface(surf);
@@ -603,6 +614,7 @@ static int xstep(xrun *X, int moving, unsigned frames, int sample, char *err, si
         return xdraw(X, 1.0, err, errlen) || export_sample(X->wr, ximage(X), err, errlen) ? -1 : 0;
     }
     for (unsigned k = m ? 1 : 0; k <= m; k++) {
+        if (stopped(&X->eo->v)) { snprintf(err, errlen, "interrupted"); return -1; }
         if (xdraw(X, m ? (double)k / m : 1.0, err, errlen)) return -1;
         double t0 = xnow();
         int rc = export_frame(X->wr, ximage(X), k == m ? frames - (m ? m - 1 : 0) : 1, err, errlen);
@@ -784,9 +796,10 @@ int viewer_export(const export_opts *eo)
     if (!X) { fprintf(stderr, "warpscope: out of memory\n"); return 2; }
     export_stats st;
     int rc = xrun_export(X, eo, &st, summary, sizeof summary, err, sizeof err);
-    xclose(X);
+    xclose(X); /* an unfinished writer is aborted: no file, no temporary, no frames */
     free(X);
     TTF_Quit();
+    if (rc && stopped(&eo->v)) return VIEWER_STOPPED;
     if (rc) { fprintf(stderr, "warpscope: %s\n", err); return 2; }
     fprintf(stderr, "warpscope: %s\n", summary);
     return 0;

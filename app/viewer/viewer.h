@@ -27,6 +27,11 @@ typedef struct viewer_opts {
     double scale;            /* 0: 1 */
 } viewer_opts;
 
+/* What viewer_render and viewer_export return when o->cap.cancel became nonzero (SIGINT, SIGTERM):
+ * they wrote nothing (frames already written are removed) and printed nothing; the caller says
+ * so. Otherwise 0, or 2 after one line on stderr. */
+enum { VIEWER_STOPPED = 3 };
+
 int viewer_window(const viewer_opts *o);
 int viewer_render(const viewer_opts *o);
 int viewer_perf_draw(const char *assets_dir);
