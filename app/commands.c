@@ -32,6 +32,11 @@ const ws_flag_row ws_flags[WF_COUNT] = {
                            "in-order (default) | reversed | seeded:SEED"),
     [WF_DROP_BARRIER] = NUMBER("--drop-barrier", 1, 1000000, "L", "break it: leave out the __syncthreads() at source line L"),
     [WF_DROP_SYNCWARP] = NUMBER("--drop-syncwarp", 1, 1000000, "L", "break it: leave out the __syncwarp() at source line L"),
+    [WF_KERNEL] = TEXT("--kernel", "a CUDA file", "FILE.cu", WS_COMPLETE_FILE, NULL,
+                       "a kernel of your own, in plain CUDA, instead of --version (see --entry)"),
+    [WF_ENTRY] = TEXT("--entry", NULL, "CALL", WS_COMPLETE_NONE, NULL,
+                      "how to run --kernel: a call of its host function or a launch, with in, out (device buffers of n floats), n and h_in"),
+    [WF_DEFINE] = TEXT("--define", NULL, "N=V,...", WS_COMPLETE_NONE, NULL, "macros for --kernel, as -D gives them: BLOCK_SIZE=256,..."),
     [WF_PASS] = NUMBER("--pass", 0, UINT32_MAX, "P", "the pass shown; default 0"),
     [WF_BLOCK_INDEX] = NUMBER("--block-index", 0, UINT32_MAX, "I", "the block shown, of that pass; default 0 (a capture traces it)"),
     [WF_OUT] = TEXT("-o", "a file name", "FILE", WS_COMPLETE_FILE, NULL, "the output file"),
@@ -81,9 +86,9 @@ const ws_flag_row ws_flags[WF_COUNT] = {
 
 #define USE(f) {f, NULL}
 
-static const ws_flag_group g_capture = {"capture flags", 13, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
+static const ws_flag_group g_capture = {"capture flags", 16, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
     USE(WF_EPT), USE(WF_BLOCKS_TRACED), USE(WF_BACKEND), USE(WF_WORKERS), USE(WF_SCHEDULE), USE(WF_WARP_ORDER), USE(WF_DROP_BARRIER),
-    USE(WF_DROP_SYNCWARP)}};
+    USE(WF_DROP_SYNCWARP), USE(WF_KERNEL), USE(WF_ENTRY), USE(WF_DEFINE)}};
 static const ws_flag_group g_shown = {"the block shown", 2, {USE(WF_PASS), USE(WF_BLOCK_INDEX)}};
 static const ws_flag_group g_viewer = {"viewer flags", 7, {USE(WF_COMPARE), USE(WF_SIZE), USE(WF_THEME), USE(WF_LANG),
     USE(WF_PRESENTER), USE(WF_FINE), USE(WF_ACTIONS)}};

@@ -26,7 +26,7 @@ extern "C" {
 typedef enum ws_flag {
     /* capture flags */
     WF_VERSION, WF_BLOCK, WF_N, WF_DATA, WF_SEED, WF_EPT, WF_BLOCKS_TRACED, WF_BACKEND, WF_WORKERS, WF_SCHEDULE,
-    WF_WARP_ORDER, WF_DROP_BARRIER, WF_DROP_SYNCWARP,
+    WF_WARP_ORDER, WF_DROP_BARRIER, WF_DROP_SYNCWARP, WF_KERNEL, WF_ENTRY, WF_DEFINE,
     /* the traced block shown */
     WF_PASS, WF_BLOCK_INDEX,
     /* outputs */

@@ -58,7 +58,7 @@ static int usage_error(const char *fmt, const char *a, const char *b)
 
 enum { DATA_PATH_MAX = PATH_MAX + 64 }; /* the program's folder and a few names after it */
 typedef struct data_dirs {
-    char assets[DATA_PATH_MAX + 16], lessons[DATA_PATH_MAX + 16];
+    char assets[DATA_PATH_MAX + 16], lessons[DATA_PATH_MAX + 16], include[DATA_PATH_MAX + 16];
 } data_dirs;
 
 static int is_dir(const char *path)
@@ -99,6 +99,7 @@ static int find_data(data_dirs *d, int need_assets, int need_lessons)
     }
     snprintf(d->assets, sizeof d->assets, "%s/assets", base);
     snprintf(d->lessons, sizeof d->lessons, "%s/lessons", base);
+    snprintf(d->include, sizeof d->include, "%s/include", base);
     if (assets && *assets) snprintf(d->assets, sizeof d->assets, "%s", assets);
     if (!base[0] && (need_lessons || (need_assets && !(assets && *assets)))) {
         if (tried[0][0])
@@ -131,6 +132,31 @@ typedef struct cli {
     long pass, block_index; /* -1: not given */
 } cli;
 
+/* --kernel FILE, --entry, --define: a kernel of one's own, captured as version OWN_VERSION; it
+ * compiles against the headers in warpscope's data (include/) */
+static int find_data(data_dirs *d, int need_assets, int need_lessons);
+
+static int read_kernel_flags(const cli_value *v, cli *c)
+{
+    static data_dirs d;
+    static char defines_text[4096];
+    static const char *defines[49];
+    if (v[WF_VERSION].given) return usage_error("give --kernel or --version, not both (%s, %s)", v[WF_KERNEL].text, v[WF_VERSION].text);
+    if (find_data(&d, 1, 0)) return EXIT_BAD;
+    c->cap.kernel = v[WF_KERNEL].text;
+    c->cap.version = OWN_VERSION;
+    c->cap.entry = v[WF_ENTRY].given ? v[WF_ENTRY].text : NULL;
+    c->cap.include_dir = d.include;
+    if (v[WF_DEFINE].given) {
+        snprintf(defines_text, sizeof defines_text, "%s", v[WF_DEFINE].text);
+        int n = 0;
+        for (char *tok = strtok(defines_text, ","); tok && n < 48; tok = strtok(NULL, ",")) defines[n++] = tok;
+        defines[n] = NULL;
+        c->cap.defines = defines;
+    }
+    return 0;
+}
+
 /* The capture flags, the block shown, -o and the trace file, as the command takes them. */
 static int read_capture(const ws_call *k, cli *c)
 {
@@ -157,6 +183,7 @@ static int read_capture(const ws_call *k, cli *c)
     if (v[WF_DROP_SYNCWARP].given) c->cap.drop_syncwarp = (unsigned)v[WF_DROP_SYNCWARP].num;
     if (v[WF_BLOCKS_TRACED].given) c->cap.blocks_traced = (unsigned)v[WF_BLOCKS_TRACED].num;
     if (v[WF_WORKERS].given) c->cap.workers = (unsigned)v[WF_WORKERS].num;
+    if (v[WF_KERNEL].given && read_kernel_flags(v, c)) return EXIT_BAD;
     if (v[WF_PASS].given) c->pass = (long)v[WF_PASS].num;
     if (v[WF_BLOCK_INDEX].given) c->block_index = (long)v[WF_BLOCK_INDEX].num;
     if (c->file && c->cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c->file, c->cap.version);

@@ -6,7 +6,7 @@ set -e
 # libgif-dev: warpscope export's GIFs. ffmpeg (MP4, WebM export) is optional and not installed here.
 # clang and libclang-rt-14-dev: the libFuzzer targets (WS_FUZZ)
 # dpkg-dev: dpkg-shlibdeps, which names the Debian package's Depends (cpack -G DEB, the package test)
-pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-rt-14-dev dpkg-dev"
+pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 [ -z "$missing" ] && exit 0

@@ -43,6 +43,7 @@ static int load_capture(void *ctx, const char *version, const session_break *b, 
     const viewer_opts *o = ctx;
     capture_desc d = o->cap;
     d.version = version;
+    if (strcmp(version, OWN_VERSION) != 0) d.kernel = NULL; /* a version beside a kernel of one's own */
     if (b && b->schedule[0]) d.schedule = b->schedule;
     if (b && b->drop_barrier) d.drop_barrier = b->drop_barrier;
     const ladder_version *v = ladder_find(version);
@@ -50,6 +51,32 @@ static int load_capture(void *ctx, const char *version, const session_break *b, 
     if (v && d.block && ladder_check_block(v, d.block, err, errlen)) d.block = 0;
     if (v && !v->ept_tunable) d.ept = 0;
     return capture_with(o->backend, &d, t, note, notelen, err, errlen);
+}
+
+/* The text of a traced file: a version's kernel (embedded), or the learner's own file (--kernel),
+ * read when the viewer starts; what the window shows is the file as it was traced. */
+static char *own_text;
+static const char *own_name;
+
+static const char *find_source(const char *file)
+{
+    if (own_text && own_name && strcmp(file, own_name) == 0) return own_text;
+    return sources_find(file);
+}
+
+static void load_own_source(const viewer_opts *o)
+{
+    free(own_text);
+    own_text = NULL;
+    own_name = NULL;
+    if (!o->cap.kernel) return;
+    FILE *f = fopen(o->cap.kernel, "rb");
+    if (!f) return;
+    own_text = calloc(1 << 20, 1);
+    if (own_text && fread(own_text, 1, (1 << 20) - 1, f) == 0) own_text[0] = 0;
+    fclose(f);
+    const char *slash = strrchr(o->cap.kernel, '/');
+    own_name = slash ? slash + 1 : o->cap.kernel;
 }
 
 static void apply(app *A, act_kind k, long i, const char *s)
@@ -83,6 +110,7 @@ static int apply_script(app *A, const char *script, char *err, size_t errlen)
 
 static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
 {
+    load_own_source(o);
     memset(A, 0, sizeof *A);
     A->o = *o;
     /* one emulator for every capture of the session (switching versions): its stacks stay mapped;
@@ -207,7 +235,7 @@ static void run_end(canvas *c, app *A)
 
 static int canvas_draw(canvas *c, app *A, double t)
 {
-    if (scene_update(&A->sc, &A->s, sources_find)) return -1;
+    if (scene_update(&A->sc, &A->s, find_source)) return -1;
     int w = c->surface->w, h = c->surface->h;
     panels_draw(&A->sc, &c->l, w, h, panels_px(h, A->s.scale, A->s.presenter), A->s.no_motion ? 1.0 : t);
     rsdl_execute(c->x, &c->l);
@@ -522,7 +550,7 @@ int viewer_perf_draw(const char *assets_dir)
         if (i % MOTION_FRAMES == 0 && i) apply(A, ACT_STEP, 1, NULL);
         double t0 = now_ms();
         /* canvas_draw, in its three parts, timed each */
-        if (scene_update(&A->sc, &A->s, sources_find)) { snprintf(err, sizeof err, "out of memory while drawing"); goto fail; }
+        if (scene_update(&A->sc, &A->s, find_source)) { snprintf(err, sizeof err, "out of memory while drawing"); goto fail; }
         double t1 = now_ms();
         panels_draw(&A->sc, &c.l, 1920, 1080, panels_px(1080, A->s.scale, A->s.presenter), tm);
         double t2 = now_ms();
@@ -589,7 +617,7 @@ static int xdraw(xrun *X, double t, char *err, size_t errlen)
 {
     double t0 = xnow();
     app *A = X->A;
-    if (scene_update(&A->sc, &A->s, sources_find)) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
+    if (scene_update(&A->sc, &A->s, find_source)) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
     panels_draw(&A->sc, &X->c.l, X->w, X->h, X->px, t);
     rsdl_execute(X->c.x, &X->c.l);
     SDL_RenderPresent(X->c.r);

@@ -1,5 +1,6 @@
 /* capture: input, buffers and passes around the emulator. */
 #include "trace/capture/capture.h"
+#include "trace/capture/own/own.h"
 
 #include <errno.h>
 #include <math.h>
@@ -259,13 +260,12 @@ static int cpu_read(void *c, int id, size_t off, void *dst, size_t bytes)
 
 static const char *cpu_error(void *c) { return ((cpu_ctx *)c)->err; }
 
-/* What the schedule, the switches and the race check add to a finished capture. */
-static int cpu_finish(const capture_desc *d, cpu_ctx *x, trace *t, char *err, size_t errlen)
+int capture_cpu_finish(const capture_desc *d, race *rc, const uint64_t dropped[2], trace *t, char *err, size_t errlen)
 {
     static const char *const what[2] = {"__syncthreads()", "__syncwarp()"};
     const unsigned lines[2] = {d->drop_barrier, d->drop_syncwarp};
     for (int k = 0; k < 2; k++) {
-        if (!lines[k] || x->dropped[k]) continue;
+        if (!lines[k] || dropped[k]) continue;
         snprintf(err, errlen, "--drop-%s %u: no %s runs at line %u of %s", k ? "syncwarp" : "barrier", lines[k], what[k],
                  lines[k], t->prov.source);
         return -1;
@@ -278,19 +278,19 @@ static int cpu_finish(const capture_desc *d, cpu_ctx *x, trace *t, char *err, si
         snprintf(p->schedule, sizeof p->schedule, "%s", lanes);
     p->drop_barrier = d->drop_barrier;
     p->drop_syncwarp = d->drop_syncwarp;
-    if (!x->race) return 0;
-    if (race_status(x->race) || race_to_trace(x->race, t)) {
+    if (!rc) return 0;
+    if (race_status(rc) || race_to_trace(rc, t)) {
         snprintf(err, errlen, "out of memory in the race detector");
         return -1;
     }
-    snprintf(p->race_check, sizeof p->race_check, "%s", race_watched_global(x->race) ? "shared+global" : "shared");
+    snprintf(p->race_check, sizeof p->race_check, "%s", race_watched_global(rc) ? "shared+global" : "shared");
     return 0;
 }
 
 /* The race detector sees blocks one after another (an observer makes the launch serial) and keeps
  * a shadow of every global word, so it runs on captures up to its limit on global memory; larger
  * ones run in parallel without it (race_check "" in the trace). */
-static int race_wanted(const capture_desc *d)
+int capture_race_wanted(const capture_desc *d)
 {
     return !d->no_race_check && (!d->n || d->n <= RACE_GLOBAL_MAX_WORDS);
 }
@@ -360,13 +360,13 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
     x->d = d;
     x->schedule = s;
     int rc = 0;
-    if (race_wanted(d) && !(x->race = race_create(BUF_IN))) {
+    if (capture_race_wanted(d) && !(x->race = race_create(BUF_IN))) {
         snprintf(err, errlen, "out of memory for the race detector");
         rc = -1;
     }
     capture_backend b = {x, cpu_describe, cpu_alloc, cpu_launch, cpu_read, cpu_error, cpu_plan};
     if (!rc) rc = capture_run(d, &b, t, err, errlen);
-    if (!rc && (rc = cpu_finish(d, x, t, err, errlen))) trace_free(t);
+    if (!rc && (rc = capture_cpu_finish(d, x->race, x->dropped, t, err, errlen))) trace_free(t);
     for (int i = 0; i < CPU_MAX_BUFFERS; i++) free(x->bufs[i]);
     race_destroy(x->race);
     emu_clear_buffers(x->e);
@@ -385,6 +385,13 @@ static int emulator_only(const capture_desc *d)
 int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen)
 {
     if (note && notelen) note[0] = '\0';
+    if (d->kernel) {
+        if (backend && strcmp(backend, "cpu") && strcmp(backend, "auto")) {
+            snprintf(err, errlen, "--kernel runs in the emulator (--backend cpu); the GPU build of your own file is not there yet");
+            return -1;
+        }
+        return capture_own(d, t, err, errlen);
+    }
     if (!backend || !strcmp(backend, "cpu")) return capture_cpu(d, t, err, errlen);
     if (emulator_only(d) && strcmp(backend, "cpu")) {
         if (!strcmp(backend, "gpu")) {

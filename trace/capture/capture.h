@@ -17,6 +17,9 @@ extern "C" {
 /* Zero fields take defaults: block 256 (or the version's nearest), n = one block's worth
  * (block * elements per thread), data "random-int", seed 1, the version's elements per thread,
  * 1 traced block per pass. */
+/* The version id a capture of a learner's own file (capture_desc.kernel) carries. */
+#define OWN_VERSION "kernel"
+
 typedef struct capture_desc {
     const char *version;
     unsigned block;
@@ -37,6 +40,11 @@ typedef struct capture_desc {
     /* called on the calling thread as blocks finish (emulator), with blocks done of all passes */
     void (*progress)(void *user, uint64_t blocks_done, uint64_t blocks_total);
     void *progress_user;
+    /* a learner's own CUDA file instead of a version (trace/capture/own/own.h) */
+    const char *kernel;    /* its path */
+    const char *entry;     /* how to run it: a C++ call naming in, out, n, h_in */
+    const char *const *defines; /* -D NAME[=VALUE] for it, NULL-terminated; may be NULL */
+    const char *include_dir;    /* the folder holding trace/capture/ws_cuda.h for it */
     emu *emu;              /* an emulator to run on, kept by the caller between captures so that its
                               fibers' stacks stay mapped (a fresh one pays a page fault per thread);
                               NULL: a fresh one for this capture */
@@ -64,6 +72,12 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
 /* On the emulator, with d's schedule and break-it switches; the race detector's hazards go into
  * t->hazards. A dropped line where no barrier ran is an error. */
 int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen);
+/* What the schedule, the switches and the race check (r; NULL none) add to a finished emulator capture;
+ * dropped: the barriers and __syncwarp calls the switches left out. */
+struct race;
+int capture_cpu_finish(const capture_desc *d, struct race *r, const uint64_t dropped[2], trace *t, char *err, size_t errlen);
+/* Whether the race detector watches a capture of this size (its shadow of global memory is bounded). */
+int capture_race_wanted(const capture_desc *d);
 /* On the GPU (a CUDA build with a device); -1 with "no CUDA device: ..." and the like otherwise. */
 int capture_gpu(const capture_desc *d, trace *t, char *err, size_t errlen);
 /* The NVIDIA driver's version and the CUDA driver API's, e.g. "580.159.04, CUDA 13.0" (CUDA builds). */

@@ -126,6 +126,28 @@ static void fail(emu *e, const char *fmt, ...)
     va_end(ap);
 }
 
+static void yield(emu *e, int dying);
+
+/* The launch's event budget (emu_launch.max_events): a kernel whose loops never end stops here. */
+static int over_budget(emu *e, unsigned line)
+{
+    const emu_launch *L = e->launch;
+    if (!L->max_events || L->trace->nevents < L->max_events) return 0;
+    fail(e, "line %u: the trace holds %llu warp instructions, the most it may; a loop that never ends?", line,
+         (unsigned long long)L->max_events);
+    return 1;
+}
+
+int emu_in_kernel(void) { return current && current->cur; }
+
+void emu_abort(const char *what)
+{
+    emu *e = current;
+    fail(e, "%s", what);
+    e->cur->state = TS_EXITED;
+    yield(e, 1);
+}
+
 const emu_dim3 *emu_thread_idx(void) { return &current->cur->idx; }
 const emu_dim3 *emu_block_idx(void) { return &current->block_idx; }
 const emu_dim3 *emu_block_dim(void) { return &current->block_dim; }
@@ -153,7 +175,7 @@ static void resume(emu *e, emu_thread *t)
     t->ctx = r.fctx;
 }
 
-/* Fiber: back to the scheduler. A dying fiber (its kernel returned) is never resumed. */
+/* Fiber: back to the scheduler. A dying fiber (its kernel returned, or stopped) is never resumed. */
 static void yield(emu *e, int dying)
 {
 #ifdef EMU_ASAN
@@ -485,6 +507,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
     ev.block = e->block_idx.x;
     ev.line = first->line;
     ev.mask = group;
+    if (over_budget(e, first->line)) return;
     if (trace_push(e->launch->trace, &ev, addr, val)) fail(e, "out of memory while recording the trace");
 }
 
@@ -499,6 +522,7 @@ static void record_plain(emu *e, unsigned w, int kind, unsigned line, uint32_t m
     ev.block = e->block_idx.x;
     ev.line = line;
     ev.mask = mask;
+    if (over_budget(e, line)) return;
     if (trace_push(e->launch->trace, &ev, NULL, NULL)) fail(e, "out of memory while recording the trace");
 }
 
@@ -684,6 +708,16 @@ static void run_block(emu *e, unsigned bx)
         }
         if (first < 0) return; /* all threads have exited */
         unsigned line = e->threads[first].op->line;
+        if (e->launch->strict_barriers) {
+            unsigned waiting = 0;
+            for (unsigned i = 0; i < nthreads; i++) waiting += e->threads[i].state == TS_BARRIER;
+            if (waiting < nthreads) {
+                fail(e, "line %u: block %u: __syncthreads() reached by %u of its %u threads; the others have returned "
+                        "(every thread of a block must reach each barrier)",
+                     line, bx, waiting, nthreads);
+                return;
+            }
+        }
         for (unsigned w = 0; w < nwarps; w++) {
             uint32_t m = 0;
             for (unsigned l = 0; l < WARP_SIZE; l++)

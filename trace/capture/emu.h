@@ -69,6 +69,10 @@ const emu_dim3 *emu_grid_dim(void);
 void emu_do(emu_op *op);
 /* First 4-byte word of a __shared__ object of this block, placed on its first use. */
 int64_t emu_shared_region(const void *key, unsigned bytes);
+/* 1 on a thread running kernel code (a fiber of a launch), 0 elsewhere (a learner's host code). */
+int emu_in_kernel(void);
+/* From kernel code: stops the launch with this message (emu_last_error); the thread never resumes. */
+void emu_abort(const char *what);
 
 /* ---- running kernels ---- */
 /* What every thread's kernel call gets (see WS_LAUNCH in trace/capture/ws_cuda.h). */
@@ -135,6 +139,9 @@ typedef struct emu_launch {
     unsigned drop_syncwarp; /* a __syncwarp at this source line is left out; 0 none */
     unsigned workers;       /* threads running blocks; 0: one per available core */
     int serial_blocks;      /* 1: blocks communicate (atomics): one after another, in block order */
+    int strict_barriers;    /* 1: a __syncthreads that threads which returned never reach is an error
+                             * (hardware may hang or go wrong); 0: they count as arrived */
+    uint64_t max_events;    /* the trace may grow by at most this many events (0: no limit) */
     volatile int *cancel;   /* when it becomes nonzero, the run stops with "interrupted" */
     uint64_t *blocks_done;  /* incremented (atomically) after each block */
     void (*progress)(void *ctx); /* called on the calling thread after some blocks finish */

@@ -36,7 +36,17 @@
 /* a __shared__ object is one per block: a static handle whose storage the emulator gives each block */
 #define __shared__ static
 
+#if defined(WS_USER)
+/* a learner's host code builds launch shapes: dim3 block(256), dim3 grid = n / 256 */
+struct dim3 {
+    unsigned x, y, z;
+    dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}
+    dim3(const emu_dim3 &d) : x(d.x), y(d.y), z(d.z) {}
+    operator emu_dim3() const { return emu_dim3{x, y, z}; }
+};
+#else
 typedef emu_dim3 dim3;
+#endif
 #define threadIdx (*emu_thread_idx())
 #define blockIdx (*emu_block_idx())
 #define blockDim (*emu_block_dim())
@@ -310,6 +320,10 @@ struct ws_args {
         body;                                   \
     }
 #define WS_BLOCK_VAR blockDim.x
+
+#if defined(WS_USER)
+#include "trace/capture/own/ws_user.h"
+#endif
 
 #elif defined(WS_GPU_TRACE)
 /* ======================= nvcc, traced on the GPU ======================= */

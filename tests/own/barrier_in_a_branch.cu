@@ -1,0 +1,5 @@
+__global__ void k(float *in, float *out) {
+  if (threadIdx.x < 32) return;
+  __syncthreads();
+  out[0] = in[0];
+}

@@ -1,0 +1,3 @@
+__global__ void k(float *in, float *out) {
+  out[0] = in[0]
+}

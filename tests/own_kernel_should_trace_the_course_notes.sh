@@ -1,0 +1,99 @@
+#!/bin/sh
+# --kernel: the course notes' code blocks (tests/own/seed*.cu, copied unchanged: a kernel block
+# with the host block after it) are traced and judged; a learner's mistakes are reported at their
+# line; a second run does not compile again. Expected values come from the data (--data ones: the
+# sum is n) and from the addressing formula, not from warpscope.
+ws="$1"
+own="$2/tests/own"
+command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache"
+fail=0
+
+# runs warpscope, wants exit code $1 and a stderr line matching $2 (grep -E)
+expect() {
+    code="$1" pattern="$2"
+    shift 2
+    "$ws" "$@" >"$tmp/out" 2>"$tmp/err"
+    rc=$?
+    [ "$rc" = "$code" ] || { echo "FAIL: $* exited $rc, not $code"; cat "$tmp/err"; fail=1; return; }
+    [ -z "$pattern" ] || grep -Eq "$pattern" "$tmp/err" || { echo "FAIL: $*: no line matching '$pattern':"; cat "$tmp/err"; fail=1; }
+    [ "$(wc -l <"$tmp/err")" -le 1 ] || { echo "FAIL: $*: more than one line on stderr"; cat "$tmp/err"; fail=1; }
+}
+
+# seed 001: reduction_kernel with extern __shared__ and its while (size > 1) host loop; n = 65536
+# ones: two launches (65536 -> 256 -> 1), the sum 65536
+"$ws" stats --json --kernel "$own/seed001_reduction.cu" --entry 'reduction(out, in, 256, n)' --n 65536 --data ones >"$tmp/r.json" ||
+    { echo "FAIL: seed 001 reduction"; fail=1; }
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]==65536 and d["passes"]==2, d' "$tmp/r.json" ||
+    { echo "FAIL: seed 001 reduction: sum or launches"; fail=1; }
+
+# seed 004: reduce0, launched from --entry, THREAD_PER_BLOCK from --define. Interleaved addressing
+# with tid % (2s): counted from the formula, a warp diverges at step s when some but not all of its
+# lanes l have (32 w + l) % 2s == 0; each divergent step is 3 warp instructions (two loads, a
+# store); the active lanes' words are 2s apart, so no two share a bank below s = 16 and at most one
+# lane of a warp works above: no bank conflicts.
+"$ws" stats --json --kernel "$own/seed004_reduce0.cu" --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<1, 256>>>(in, out)' \
+    --n 256 --data ones >"$tmp/z.json" || { echo "FAIL: seed 004 reduce0"; fail=1; }
+python3 - "$tmp/z.json" <<'PY' || { echo "FAIL: seed 004 reduce0: counters against the addressing formula"; fail=1; }
+import json, sys
+d = json.load(open(sys.argv[1]))
+div = 0
+s = 1
+while s < 256:
+    for w in range(8):
+        act = [l for l in range(32) if (32 * w + l) % (2 * s) == 0]
+        if 0 < len(act) < 32: div += 3
+    s *= 2
+conf = 0
+s = 1
+while s < 256:
+    for w in range(8):
+        banks = [(32 * w + l) % 32 for l in range(32) if (32 * w + l) % (2 * s) == 0]
+        if banks: conf += max(banks.count(b) for b in set(banks)) - 1
+    s *= 2
+t = d["totals"]
+assert d["result"] == 256, d["result"]
+assert t["divergent_warp_instructions"] == div, (t["divergent_warp_instructions"], div)
+assert t["bank_conflicts_load"] == conf and t["bank_conflicts_store"] == 0, t
+PY
+
+# seed 001's naive kernel, run in place as its figure draws it: it races
+expect 0 "" hazards --kernel "$own/seed001_naive.cu" --entry 'naive_reduction(in, in, 256, n)' --n 1024
+grep -Eq "^[0-9]+ hazards" "$tmp/out" || { echo "FAIL: the naive in-place kernel is not flagged as racing"; cat "$tmp/out"; fail=1; }
+
+# seed 002's host loop does not compile as C++: the compiler's own line, in the learner's file
+expect 2 "seed002_reduce4.cu:69:[0-9]+: error" stats --kernel "$own/seed002_reduce4.cu" --define BLOCK_SIZE=256 --entry 'RuntimeOfReduce4(h_in, 1, n)'
+expect 2 "^warpscope: .*syntax_error.cu:2:[0-9]+: error: expected ';'" stats --kernel "$own/syntax_error.cu" --entry 'k<<<1, 32>>>(in, out)'
+
+# a barrier left out: wrong for some data, and flagged
+"$ws" stats --kernel "$own/barrier_left_out.cu" --entry 'k<<<1, 256>>>(in, out)' --n 256 >"$tmp/b.txt" 2>/dev/null
+grep -q "WRONG" "$tmp/b.txt" || { echo "FAIL: the kernel without its barrier gave the right sum"; fail=1; }
+"$ws" hazards --kernel "$own/barrier_left_out.cu" --entry 'k<<<1, 256>>>(in, out)' --n 256 >"$tmp/h.txt" 2>/dev/null
+grep -Eq "^[0-9]+ hazards.*" "$tmp/h.txt" && grep -q "shared" "$tmp/h.txt" || { echo "FAIL: the missing barrier is not flagged"; cat "$tmp/h.txt"; fail=1; }
+
+# out of bounds, at the line, with the thread
+expect 2 "shared_past_the_end.cu:4: block 0, thread 255 .* writes element 256 of a __shared__ array of 256 elements" \
+    stats --kernel "$own/shared_past_the_end.cu" --entry 'k<<<1, 256>>>(in, out)' --n 256
+expect 2 "global_past_the_end.cu:4: .*global element 300, beyond a buffer of 256 elements" \
+    stats --kernel "$own/global_past_the_end.cu" --entry 'k<<<1, 256>>>(in, out)' --n 256
+# a loop that never ends, and a barrier only some threads reach
+expect 2 "never_ends.cu:4: thread 0 of block 0 has turned this loop" stats --kernel "$own/never_ends.cu" --entry 'k<<<1, 256>>>(in, out)' --n 256
+expect 2 "barrier_in_a_branch.cu:3: block 0: __syncthreads\(\) reached by 32 of its 64 threads" \
+    stats --kernel "$own/barrier_in_a_branch.cu" --entry 'k<<<1, 64>>>(in, out)'
+# no entry, a missing file, --version beside --kernel
+expect 2 "say how to run it: --entry" stats --kernel "$own/seed004_reduce0.cu"
+expect 2 "cannot open" stats --kernel "$tmp/none.cu" --entry 'k<<<1, 32>>>(in, out)'
+expect 2 "not both" stats --kernel "$own/seed004_reduce0.cu" --version v1
+
+# a second run does not compile again: the cache holds one object per file and entry
+n1=$(ls "$XDG_CACHE_HOME/warpscope"/*.so 2>/dev/null | wc -l)
+"$ws" stats --kernel "$own/seed001_reduction.cu" --entry 'reduction(out, in, 256, n)' --n 65536 --data ones >/dev/null 2>&1
+n2=$(ls "$XDG_CACHE_HOME/warpscope"/*.so 2>/dev/null | wc -l)
+[ "$n1" = "$n2" ] && [ "$n1" -gt 0 ] || { echo "FAIL: a second run compiled again ($n1 then $n2 objects)"; fail=1; }
+"$ws" render --kernel "$own/seed004_reduce0.cu" --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<1, 256>>>(in, out)' --step 3 \
+    -o "$tmp/k.png" >/dev/null 2>&1 || { echo "FAIL: render --kernel"; fail=1; }
+[ -s "$tmp/k.png" ] || { echo "FAIL: render --kernel wrote no picture"; fail=1; }
+[ $fail = 0 ] && echo "own kernels: ok"
+exit $fail

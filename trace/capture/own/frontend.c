@@ -1,0 +1,617 @@
+/* frontend: reads a learner's CUDA file with clang's parser and rewrites it for the emulator
+ * (frontend.h says what changes). Edits are collected as (offset, length, text) on the file's
+ * bytes and applied in order; a replacement keeps the newlines it removes. */
+#include "trace/capture/own/frontend.h"
+
+#include <clang-c/Index.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* What clang sees before the learner's file: CUDA's keywords as the attributes clang knows, and
+ * the declarations of the runtime the emulator provides (ws_cuda.h is what the compiler sees). */
+static const char parse_prelude[] =
+    "#define __global__ __attribute__((global))\n"
+    "#define __device__ __attribute__((device))\n"
+    "#define __host__ __attribute__((host))\n"
+    "#define __shared__ __attribute__((shared))\n"
+    "#define __constant__ __attribute__((constant))\n"
+    "#define __forceinline__ __inline__ __attribute__((always_inline))\n"
+    "#define __restrict__ __restrict\n"
+    "#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))\n"
+    "typedef __SIZE_TYPE__ size_t;\n"
+    "struct uint3 { unsigned x, y, z; };\n"
+    "struct float4 { float x, y, z, w; };\n"
+    "struct dim3 { unsigned x, y, z; __host__ __device__ dim3(unsigned a = 1, unsigned b = 1, unsigned c = 1) : x(a), y(b), z(c) {}\n"
+    "  __host__ __device__ dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {} };\n"
+    "extern const __device__ uint3 threadIdx; extern const __device__ uint3 blockIdx;\n"
+    "extern const __device__ dim3 blockDim; extern const __device__ dim3 gridDim; extern const __device__ int warpSize;\n"
+    "typedef int cudaError_t; enum { cudaSuccess = 0 };\n"
+    "enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };\n"
+    "typedef struct CUstream_st *cudaStream_t; typedef struct CUevent_st *cudaEvent_t;\n"
+    "extern \"C\" int cudaConfigureCall(dim3, dim3, size_t = 0, cudaStream_t = 0);\n"
+    "extern \"C\" int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void * = 0);\n"
+    "__device__ void __syncthreads(); __device__ void __syncwarp(unsigned = 0xffffffffu); __device__ void __threadfence();\n"
+    "__device__ unsigned __activemask();\n"
+    "__device__ float __shfl_down_sync(unsigned, float, unsigned, int = 32); __device__ float __shfl_xor_sync(unsigned, float, int, int = 32);\n"
+    "__device__ unsigned atomicInc(unsigned *, unsigned);\n"
+    "__device__ float4 make_float4(float, float, float, float);\n"
+    "template <class T> cudaError_t cudaMalloc(T **, size_t); cudaError_t cudaFree(void *);\n"
+    "cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind); cudaError_t cudaMemset(void *, int, size_t);\n"
+    "cudaError_t cudaDeviceSynchronize(); cudaError_t cudaGetLastError(); const char *cudaGetErrorString(cudaError_t);\n"
+    "cudaError_t cudaEventCreate(cudaEvent_t *); cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);\n"
+    "cudaError_t cudaEventSynchronize(cudaEvent_t); cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);\n"
+    "cudaError_t cudaEventDestroy(cudaEvent_t);\n"
+    "template <class T> struct ws_is_void_t { enum { value = 0 }; }; template <> struct ws_is_void_t<void> { enum { value = 1 }; };\n"
+    "template <class F> void ws_call_entry(F f, float *result, int *has_result)\n"
+    "{ if constexpr (ws_is_void_t<decltype(f())>::value) f(); else { *result = (float)f(); *has_result = 1; } }\n"
+    /* what nvcc's implicit cuda_runtime.h brings with it */
+    "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n";
+
+/* The entry: warpscope calls it with the input in device memory (in), a zeroed device buffer of
+ * as many floats (out), the count (n) and a host copy of the input (h_in). A value it returns is
+ * the result; otherwise the result is out[0]. */
+static const char entry_head[] =
+    "\n#line 1 \"--entry\"\n"
+    "extern \"C\" void ws_user_entry(float *in, float *out, unsigned n, float *h_in, float *ws_result, int *ws_has_result) "
+    "{ ws_call_entry([&]() { return (";
+static const char entry_tail[] = "); }, ws_result, ws_has_result); (void)in; (void)out; (void)n; (void)h_in; }\n";
+
+/* Constructs the emulator does not model, refused in device code: what to write instead. */
+static const struct {
+    enum CXCursorKind kind;
+    const char *what;
+} refused_kinds[] = {
+    {CXCursor_GCCAsmStmt, "inline PTX (asm) is not traced: write the CUDA it stands for"},
+    {CXCursor_MSAsmStmt, "inline assembly is not traced: write the CUDA it stands for"},
+    {CXCursor_CXXNewExpr, "new in device code is not modelled: use a __shared__ array or a buffer the host allocates"},
+    {CXCursor_CXXDeleteExpr, "delete in device code is not modelled: use a __shared__ array or a buffer the host allocates"},
+    {CXCursor_CXXThrowExpr, "exceptions do not exist in device code"},
+    {CXCursor_CXXTryStmt, "exceptions do not exist in device code"},
+};
+
+/* Functions device code may not call yet, and what to write instead. */
+static const struct {
+    const char *name;
+    const char *what;
+} refused_calls[] = {
+    {"atomicAdd", "atomicAdd is not modelled yet: write the block's partial sum to out[blockIdx.x] and reduce those in a second launch"},
+    {"atomicSub", "atomicSub is not modelled: reduce with a tree in shared memory"},
+    {"atomicMax", "atomicMax is not modelled: reduce with a tree in shared memory"},
+    {"atomicMin", "atomicMin is not modelled: reduce with a tree in shared memory"},
+    {"atomicExch", "atomicExch is not modelled: use a __shared__ flag and __syncthreads()"},
+    {"atomicCAS", "atomicCAS is not modelled: use a __shared__ flag and __syncthreads()"},
+    {"__shfl_sync", "__shfl_sync is not modelled yet: __shfl_down_sync and __shfl_xor_sync are"},
+    {"__shfl_up_sync", "__shfl_up_sync is not modelled yet: __shfl_down_sync and __shfl_xor_sync are"},
+    {"__ldg", "__ldg is not modelled: read the element plainly, g_idata[i]"},
+    {"malloc", "malloc in device code is not modelled: use a __shared__ array or a buffer the host allocates"},
+};
+
+typedef struct edit {
+    unsigned off, len, seq;
+    char *text;
+} edit;
+
+typedef struct rewriter {
+    CXTranslationUnit tu;
+    CXFile file;
+    const char *path;
+    const char *src; /* the parsed buffer (the file + the entry) */
+    size_t srclen;
+    edit *edits;
+    size_t nedits, cap;
+    int oom;
+    char *err;
+    size_t errlen;
+    int failed;
+} rewriter;
+
+static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, ...)
+{
+    if (r->oom) return;
+    if (r->nedits == r->cap) {
+        size_t c = r->cap ? r->cap * 2 : 64;
+        edit *e = realloc(r->edits, c * sizeof *e);
+        if (!e) { r->oom = 1; return; }
+        r->edits = e;
+        r->cap = c;
+    }
+    va_list ap;
+    va_start(ap, fmt);
+    va_list aq;
+    va_copy(aq, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *text = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (text) vsnprintf(text, (size_t)n + 1, fmt, aq);
+    va_end(aq);
+    va_end(ap);
+    if (!text) { r->oom = 1; return; }
+    r->edits[r->nedits++] = (edit){off, len, (unsigned)r->nedits, text};
+}
+
+/* file:line:col as the learner reads it (the entry's text says "--entry") */
+static void where(CXSourceLocation loc, char *buf, size_t len, const char *path)
+{
+    CXString f;
+    unsigned line, col;
+    clang_getPresumedLocation(loc, &f, &line, &col);
+    const char *fs = clang_getCString(f);
+    snprintf(buf, len, "%s:%u:%u", fs && *fs && strcmp(fs, "--entry") == 0 ? "--entry" : path, line, col);
+    clang_disposeString(f);
+}
+
+static void refuse(rewriter *r, CXCursor c, const char *what)
+{
+    if (r->failed) return;
+    r->failed = 1;
+    char w[600];
+    where(clang_getCursorLocation(c), w, sizeof w, r->path);
+    snprintf(r->err, r->errlen, "%s: error: %s", w, what);
+}
+
+static unsigned offset_of(CXSourceLocation loc)
+{
+    unsigned off;
+    clang_getFileLocation(loc, NULL, NULL, NULL, &off);
+    return off;
+}
+
+static int in_main_file(CXCursor c)
+{
+    CXSourceLocation l = clang_getCursorLocation(c);
+    return clang_Location_isFromMainFile(l) && !clang_Location_isInSystemHeader(l);
+}
+
+typedef struct tokens {
+    CXToken *t;
+    unsigned n;
+} tokens;
+
+static tokens tokens_of(rewriter *r, CXCursor c)
+{
+    tokens k = {NULL, 0};
+    clang_tokenize(r->tu, clang_getCursorExtent(c), &k.t, &k.n);
+    return k;
+}
+
+/* the tokens of the main file between two offsets */
+static tokens tokens_between(rewriter *r, unsigned from, unsigned to)
+{
+    tokens k = {NULL, 0};
+    CXSourceRange range = clang_getRange(clang_getLocationForOffset(r->tu, r->file, from), clang_getLocationForOffset(r->tu, r->file, to));
+    clang_tokenize(r->tu, range, &k.t, &k.n);
+    return k;
+}
+
+static int tok_is(rewriter *r, CXToken t, const char *s)
+{
+    CXString sp = clang_getTokenSpelling(r->tu, t);
+    int eq = strcmp(clang_getCString(sp), s) == 0;
+    clang_disposeString(sp);
+    return eq;
+}
+
+static unsigned tok_start(rewriter *r, CXToken t) { return offset_of(clang_getTokenLocation(r->tu, t)); }
+static unsigned tok_end(rewriter *r, CXToken t) { return offset_of(clang_getRangeEnd(clang_getTokenExtent(r->tu, t))); }
+
+/* index of the token closing the bracket at k ("(" or "["), or n */
+static unsigned matching(rewriter *r, tokens k, unsigned at, const char *open, const char *close)
+{
+    int depth = 0;
+    for (unsigned i = at; i < k.n; i++) {
+        if (tok_is(r, k.t[i], open)) depth++;
+        else if (tok_is(r, k.t[i], close) && --depth == 0) return i;
+    }
+    return k.n;
+}
+
+static int has_attr(CXCursor c, enum CXCursorKind kind);
+
+typedef struct attr_probe {
+    enum CXCursorKind kind;
+    int found;
+} attr_probe;
+
+static enum CXChildVisitResult probe_attr(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    attr_probe *p = d;
+    if (clang_getCursorKind(c) == p->kind) { p->found = 1; return CXChildVisit_Break; }
+    return CXChildVisit_Continue;
+}
+
+static int has_attr(CXCursor c, enum CXCursorKind kind)
+{
+    attr_probe p = {kind, 0};
+    clang_visitChildren(c, probe_attr, &p);
+    return p.found;
+}
+
+static char *type_text(CXType t)
+{
+    CXString s = clang_getTypeSpelling(t);
+    const char *cs = clang_getCString(s);
+    char *out = malloc(strlen(cs) + 1);
+    if (out) memcpy(out, cs, strlen(cs) + 1);
+    clang_disposeString(s);
+    return out;
+}
+
+/* Where the declaration of c starts, counting the words before it that clang's extent leaves out
+ * (libclang's extent and attributes miss a __shared__ written before a local variable's type):
+ * the text from the previous ; { or } to the name. *shared says whether __shared__ is among them. */
+static unsigned decl_start(rewriter *r, CXCursor c, int *shared)
+{
+    unsigned at = offset_of(clang_getCursorLocation(c)), start = offset_of(clang_getRangeStart(clang_getCursorExtent(c)));
+    unsigned from = at;
+    while (from > 0 && !strchr(";{}", r->src[from - 1])) from--;
+    *shared = 0;
+    for (unsigned i = from; i + 10 <= at; i++) {
+        if (memcmp(r->src + i, "__shared__", 10) == 0) { *shared = 1; if (i < start) start = i; }
+        if (memcmp(r->src + i, "extern", 6) == 0 && i < start) start = i;
+    }
+    return start;
+}
+
+/* ---- the rewrites ---- */
+
+/* T *name (a parameter or a variable of device code) -> ws_ptr<T> name */
+static void rewrite_pointer(rewriter *r, CXCursor c)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(c));
+    if (t.kind != CXType_Pointer) return;
+    CXType pointee = clang_getPointeeType(clang_getCursorType(c));
+    if (clang_getCanonicalType(pointee).kind == CXType_Pointer) {
+        refuse(r, c, "a pointer to a pointer in device code is not modelled: pass the buffer itself");
+        return;
+    }
+    CXString name = clang_getCursorSpelling(c);
+    int unnamed = !*clang_getCString(name);
+    clang_disposeString(name);
+    if (unnamed) return;
+    unsigned start = offset_of(clang_getRangeStart(clang_getCursorExtent(c)));
+    unsigned at = offset_of(clang_getCursorLocation(c));
+    if (at <= start) return;
+    char *pt = type_text(pointee);
+    if (!pt) { r->oom = 1; return; }
+    add_edit(r, start, at - start, "ws_ptr<%s> ", pt);
+    free(pt);
+}
+
+/* __shared__ T name[N] -> __shared__ shared_array<T, (N)> name; extern, unsized: ws_extern_shared<T> */
+static void rewrite_shared(rewriter *r, CXCursor c)
+{
+    CXType t = clang_getCursorType(c);
+    enum CXTypeKind k = clang_getCanonicalType(t).kind;
+    CXString name = clang_getCursorSpelling(c);
+    char nm[256];
+    snprintf(nm, sizeof nm, "%s", clang_getCString(name));
+    clang_disposeString(name);
+    int shared_word;
+    unsigned start = decl_start(r, c, &shared_word);
+    tokens tk = tokens_between(r, start, offset_of(clang_getRangeEnd(clang_getCursorExtent(c))));
+    unsigned at = offset_of(clang_getCursorLocation(c)), name_i = tk.n;
+    for (unsigned i = 0; i < tk.n; i++)
+        if (tok_start(r, tk.t[i]) == at) { name_i = i; break; }
+    if (name_i == tk.n) goto done;
+    if (k == CXType_ConstantArray || k == CXType_DependentSizedArray || k == CXType_IncompleteArray) {
+        CXType elem = clang_getArrayElementType(t);
+        if (elem.kind == CXType_Invalid) elem = clang_getElementType(t);
+        enum CXTypeKind ek = clang_getCanonicalType(elem).kind;
+        if (ek == CXType_ConstantArray || ek == CXType_DependentSizedArray || ek == CXType_IncompleteArray) {
+            refuse(r, c, "a __shared__ array of more than one dimension is not modelled yet: declare it flat and index row * width + column");
+            goto done;
+        }
+        unsigned open = name_i + 1;
+        if (open >= tk.n || !tok_is(r, tk.t[open], "[")) goto done;
+        unsigned close = matching(r, tk, open, "[", "]");
+        if (close == tk.n) goto done;
+        char *et = type_text(elem);
+        if (!et) { r->oom = 1; goto done; }
+        unsigned end = tok_end(r, tk.t[close]);
+        if (close == open + 1) {
+            add_edit(r, start, end - start, "__shared__ ws_extern_shared<%s> %s", et, nm);
+        } else {
+            unsigned s0 = tok_end(r, tk.t[open]), s1 = tok_start(r, tk.t[close]);
+            add_edit(r, start, end - start, "__shared__ shared_array<%s, (%.*s)> %s", et, (int)(s1 - s0), r->src + s0, nm);
+        }
+        free(et);
+    } else {
+        /* a scalar: one element, read and written through a reference */
+        char *et = type_text(t);
+        if (!et) { r->oom = 1; goto done; }
+        add_edit(r, start, tok_end(r, tk.t[name_i]) - start, "__shared__ ws_shared_var<%s> %s", et, nm);
+        free(et);
+    }
+done:
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+}
+
+/* reinterpret_cast<T *>(p) in device code -> ws_cast<T>(p) */
+static void rewrite_cast(rewriter *r, CXCursor c)
+{
+    CXType to = clang_getCursorType(c);
+    if (clang_getCanonicalType(to).kind != CXType_Pointer) return;
+    tokens tk = tokens_of(r, c);
+    unsigned close = tk.n;
+    int depth = 0;
+    for (unsigned i = 1; i < tk.n; i++) {
+        if (tok_is(r, tk.t[i], "<")) depth++;
+        else if (tok_is(r, tk.t[i], ">") && --depth == 0) { close = i; break; }
+    }
+    if (close < tk.n) {
+        char *pt = type_text(clang_getPointeeType(to));
+        if (pt) {
+            unsigned s = tok_start(r, tk.t[0]);
+            add_edit(r, s, tok_end(r, tk.t[close]) - s, "ws_cast<%s>", pt);
+            free(pt);
+        } else {
+            r->oom = 1;
+        }
+    }
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+}
+
+/* every loop counts its turns: ws_tick() && (cond) */
+static void tick_condition(rewriter *r, tokens tk, unsigned open, unsigned close)
+{
+    if (close <= open + 1) {
+        add_edit(r, tok_end(r, tk.t[open]), 0, " ws_tick() ");
+        return;
+    }
+    add_edit(r, tok_start(r, tk.t[open + 1]), 0, "ws_tick() && (");
+    add_edit(r, tok_start(r, tk.t[close]), 0, ")");
+}
+
+static void rewrite_loop(rewriter *r, CXCursor c, enum CXCursorKind kind)
+{
+    tokens tk = tokens_of(r, c);
+    if (kind == CXCursor_ForStmt && tk.n > 2 && tok_is(r, tk.t[1], "(")) {
+        unsigned close = matching(r, tk, 1, "(", ")"), semi[2], ns = 0;
+        int depth = 0;
+        for (unsigned i = 1; i < close && ns < 2; i++) {
+            if (tok_is(r, tk.t[i], "(")) depth++;
+            else if (tok_is(r, tk.t[i], ")")) depth--;
+            else if (depth == 1 && tok_is(r, tk.t[i], ";")) semi[ns++] = i;
+        }
+        if (ns == 2) tick_condition(r, tk, semi[0], semi[1]);
+    } else if (kind == CXCursor_WhileStmt && tk.n > 2 && tok_is(r, tk.t[1], "(")) {
+        tick_condition(r, tk, 1, matching(r, tk, 1, "(", ")"));
+    } else if (kind == CXCursor_DoStmt && tk.n > 3) {
+        /* the condition is the last parenthesis: find its opening from the end */
+        unsigned last = tk.n - 1;
+        while (last > 0 && !tok_is(r, tk.t[last], ")")) last--;
+        int depth = 0;
+        for (unsigned i = last + 1; i-- > 0;) {
+            if (tok_is(r, tk.t[i], ")")) depth++;
+            else if (tok_is(r, tk.t[i], "(") && --depth == 0) {
+                tick_condition(r, tk, i, last);
+                break;
+            }
+        }
+    }
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+}
+
+/* K<<<g, b, s, st>>>(args) -> ws_launch(K, ws_config(g, b, s, st))(args) */
+static int rewrite_launch(rewriter *r, CXCursor c, int device)
+{
+    tokens tk = tokens_of(r, c);
+    unsigned open = tk.n, close = tk.n;
+    for (unsigned i = 0; i < tk.n; i++) {
+        if (open == tk.n && tok_is(r, tk.t[i], "<<<")) open = i;
+        else if (open < tk.n && tok_is(r, tk.t[i], ">>>")) { close = i; break; }
+        else if (open == tk.n && tok_is(r, tk.t[i], "(")) break; /* the call's own arguments: not a launch */
+    }
+    int launch = open < tk.n && close < tk.n && open > 0;
+    if (launch && device) {
+        refuse(r, c, "a kernel launched from device code (dynamic parallelism) is not modelled: launch it from the host");
+    } else if (launch) {
+        add_edit(r, tok_start(r, tk.t[0]), 0, "ws_launch(");
+        add_edit(r, tok_start(r, tk.t[open]), tok_end(r, tk.t[open]) - tok_start(r, tk.t[open]), ", ws_config(");
+        add_edit(r, tok_start(r, tk.t[close]), tok_end(r, tk.t[close]) - tok_start(r, tk.t[close]), "))");
+    }
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+    return launch;
+}
+
+static void check_call(rewriter *r, CXCursor c)
+{
+    CXString s = clang_getCursorSpelling(c);
+    const char *name = clang_getCString(s);
+    for (size_t i = 0; i < sizeof refused_calls / sizeof refused_calls[0]; i++)
+        if (strcmp(name, refused_calls[i].name) == 0) refuse(r, c, refused_calls[i].what);
+    clang_disposeString(s);
+}
+
+typedef struct visit_ctx {
+    rewriter *r;
+    int device; /* inside a __global__ or __device__ function */
+} visit_ctx;
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d);
+
+static void visit_inside(rewriter *r, CXCursor c, int device)
+{
+    visit_ctx v = {r, device};
+    clang_visitChildren(c, visit, &v);
+}
+
+static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    visit_ctx *v = d;
+    rewriter *r = v->r;
+    if (r->failed || r->oom) return CXChildVisit_Break;
+    /* the prelude's and the system headers' declarations; inside the learner's functions every
+     * cursor is theirs (one starting with a macro such as __shared__ has its location there) */
+    if (clang_getCursorKind(parent) == CXCursor_TranslationUnit && !in_main_file(c)) return CXChildVisit_Continue;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    switch (kind) {
+    case CXCursor_FunctionDecl:
+    case CXCursor_FunctionTemplate:
+    case CXCursor_CXXMethod: {
+        int device = has_attr(c, CXCursor_CUDAGlobalAttr) || has_attr(c, CXCursor_CUDADeviceAttr);
+        if (has_attr(c, CXCursor_CUDAGlobalAttr) && kind == CXCursor_CXXMethod) {
+            refuse(r, c, "a kernel must be a free function");
+            return CXChildVisit_Break;
+        }
+        visit_inside(r, c, device);
+        return CXChildVisit_Continue;
+    }
+    case CXCursor_VarDecl:
+        if (has_attr(c, CXCursor_CUDAConstantAttr)) {
+            refuse(r, c, "__constant__ memory is not modelled: pass the value as a kernel argument");
+            return CXChildVisit_Break;
+        }
+        int shared_word;
+        decl_start(r, c, &shared_word);
+        if (has_attr(c, CXCursor_CUDASharedAttr) || shared_word) {
+            rewrite_shared(r, c);
+            return CXChildVisit_Continue;
+        }
+        if (v->device) rewrite_pointer(r, c);
+        return CXChildVisit_Recurse;
+    case CXCursor_ParmDecl:
+        if (v->device) rewrite_pointer(r, c);
+        return CXChildVisit_Continue;
+    case CXCursor_ForStmt:
+    case CXCursor_WhileStmt:
+    case CXCursor_DoStmt:
+        rewrite_loop(r, c, kind);
+        return CXChildVisit_Recurse;
+    case CXCursor_CallExpr:
+        if (v->device) check_call(r, c);
+        rewrite_launch(r, c, v->device);
+        return CXChildVisit_Recurse;
+    case CXCursor_CXXReinterpretCastExpr:
+    case CXCursor_CStyleCastExpr:
+        if (v->device) rewrite_cast(r, c);
+        return CXChildVisit_Recurse;
+    default:
+        break;
+    }
+    if (v->device)
+        for (size_t i = 0; i < sizeof refused_kinds / sizeof refused_kinds[0]; i++)
+            if (kind == refused_kinds[i].kind) {
+                refuse(r, c, refused_kinds[i].what);
+                return CXChildVisit_Break;
+            }
+    return CXChildVisit_Recurse;
+}
+
+/* ---- applying the edits ---- */
+
+static int by_offset(const void *a, const void *b)
+{
+    const edit *x = a, *y = b;
+    if (x->off != y->off) return x->off < y->off ? -1 : 1;
+    /* at one offset: insertions first, then in the order they were made */
+    if ((x->len == 0) != (y->len == 0)) return x->len == 0 ? -1 : 1;
+    return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+static size_t count_newlines(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++) k += s[i] == '\n';
+    return k;
+}
+
+static char *apply_edits(rewriter *r, const char *head)
+{
+    qsort(r->edits, r->nedits, sizeof *r->edits, by_offset);
+    size_t cap = strlen(head) + r->srclen + 1;
+    for (size_t i = 0; i < r->nedits; i++) cap += strlen(r->edits[i].text) + r->edits[i].len + 1;
+    char *out = malloc(cap), *o = out;
+    if (!out) return NULL;
+    o += sprintf(o, "%s", head);
+    size_t at = 0;
+    for (size_t i = 0; i < r->nedits; i++) {
+        const edit *e = &r->edits[i];
+        if (e->off < at || e->off + e->len > r->srclen) continue; /* inside an earlier replacement */
+        memcpy(o, r->src + at, e->off - at);
+        o += e->off - at;
+        size_t tl = strlen(e->text);
+        memcpy(o, e->text, tl);
+        o += tl;
+        for (size_t k = count_newlines(r->src + e->off, e->len); k > count_newlines(e->text, tl); k--) *o++ = '\n';
+        at = e->off + e->len;
+    }
+    memcpy(o, r->src + at, r->srclen - at);
+    o += r->srclen - at;
+    *o = 0;
+    return out;
+}
+
+/* ---- parsing ---- */
+
+static int first_error(rewriter *r)
+{
+    unsigned n = clang_getNumDiagnostics(r->tu);
+    for (unsigned i = 0; i < n; i++) {
+        CXDiagnostic dg = clang_getDiagnostic(r->tu, i);
+        if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error) {
+            char w[600];
+            where(clang_getDiagnosticLocation(dg), w, sizeof w, r->path);
+            CXString s = clang_getDiagnosticSpelling(dg);
+            snprintf(r->err, r->errlen, "%s: error: %s", w, clang_getCString(s));
+            clang_disposeString(s);
+            clang_disposeDiagnostic(dg);
+            return -1;
+        }
+        clang_disposeDiagnostic(dg);
+    }
+    return 0;
+}
+
+int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    const char *entry = in->entry && *in->entry ? in->entry : "0";
+    size_t srclen = in->len + strlen(entry_head) + strlen(entry) + strlen(entry_tail) + 8;
+    char *src = malloc(srclen);
+    if (!src) { snprintf(err, errlen, "out of memory reading %s", in->path); return -1; }
+    int n = snprintf(src, srclen, "%.*s%s%s%s", (int)in->len, in->text, entry_head, entry, entry_tail);
+    rewriter r = {.path = in->path, .src = src, .srclen = (size_t)n, .err = err, .errlen = errlen};
+
+    /* the learner's file is parsed under a fixed name, so that every location is in the main file */
+    const char *main_name = "/warpscope-parse/learner.cu";
+    struct CXUnsavedFile files[2] = {{main_name, src, (unsigned long)n}, {"/warpscope-parse/prelude.h", parse_prelude, sizeof parse_prelude - 1}};
+    char inc[4200];
+    snprintf(inc, sizeof inc, "-I%s", in->include_dir ? in->include_dir : ".");
+    const char *args[64] = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
+                            "-Wno-unknown-cuda-version", "-include", "/warpscope-parse/prelude.h", inc};
+    int na = 10;
+    char defs[48][200];
+    for (int i = 0; in->defines && in->defines[i] && i < 48; i++) {
+        snprintf(defs[i], sizeof defs[i], "-D%s", in->defines[i]);
+        args[na++] = defs[i];
+    }
+    CXIndex idx = clang_createIndex(0, 0);
+    int rc = -1;
+    enum CXErrorCode ec = clang_parseTranslationUnit2(idx, main_name, args, na, files, 2, CXTranslationUnit_KeepGoing, &r.tu);
+    if (ec != CXError_Success || !r.tu) {
+        snprintf(err, errlen, "%s: clang could not read it (error %d)", in->path, (int)ec);
+        goto done;
+    }
+    if (first_error(&r)) goto done;
+    r.file = clang_getFile(r.tu, main_name);
+    visit_ctx v = {&r, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(r.tu), visit, &v);
+    if (r.oom) { snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
+    if (r.failed) goto done;
+    char head[4400];
+    snprintf(head, sizeof head, "#include \"trace/capture/ws_cuda.h\"\n#line 1 \"%s\"\n", in->path);
+    if (!(*out = apply_edits(&r, head))) { snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
+    rc = 0;
+done:
+    for (size_t i = 0; i < r.nedits; i++) free(r.edits[i].text);
+    free(r.edits);
+    if (r.tu) clang_disposeTranslationUnit(r.tu);
+    clang_disposeIndex(idx);
+    free(src);
+    return rc;
+}

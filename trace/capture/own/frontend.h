@@ -1,0 +1,30 @@
+/* frontend: a learner's CUDA file, read by clang's own parser (libclang), rewritten so that the host
+ * C++ compiler builds it against the emulator (trace/capture/ws_cuda.h, WS_USER).
+ *
+ * Every edit stays on its line, so the compiler's FILE:LINE:COL and the trace's lines are the
+ * learner's. In __global__ and __device__ functions a pointer becomes ws_ptr<T> (it knows whether
+ * it points into a global buffer or shared memory), a __shared__ array becomes shared_array<T, N>
+ * (extern: ws_extern_shared<T>, sized by the launch); every loop's condition counts its turns
+ * (ws_tick: a loop that never ends is stopped); K<<<g, b, s>>>(args) becomes
+ * ws_launch(K, ws_config(g, b, s))(args). What the emulator does not model is refused before
+ * anything runs, with the line and what to write instead (the table in frontend.c). */
+#ifndef WARPSCOPE_FRONTEND_H
+#define WARPSCOPE_FRONTEND_H
+
+#include <stddef.h>
+
+/* The text after the learner's file: the entry, as `--entry` wrote it (see own.h). */
+typedef struct frontend_input {
+    const char *path;       /* as the learner named it: messages say it */
+    const char *text;       /* the file */
+    size_t len;
+    const char *entry;      /* a C++ call expression naming in, out, n and h_in */
+    const char *const *defines; /* NAME or NAME=VALUE, NULL-terminated; may be NULL */
+    const char *include_dir;    /* holds cuda_runtime.h and the other stubs the learner may include */
+} frontend_input;
+
+/* 0 with *out the C++ text (malloc'd, NUL-terminated), or -1 with err: the first of clang's errors
+ * or the first refusal, as "FILE:LINE:COL: error: ..." with what to write instead. */
+int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,262 @@
+/* ws_user.h: what a learner's CUDA file compiles against once the front end has rewritten it
+ * (frontend.h), on top of ws_cuda.h's emulator types (included from there when WS_USER is set).
+ *
+ * ws_ptr<T> is every pointer of device code: into a global buffer (a byte offset in a buffer the
+ * host got from cudaMalloc) or into shared memory (a word in the block's shared memory, with the
+ * array's bounds). Through a plain (not volatile) pointer, shared accesses are ones the compiler may
+ * keep in a register, as shared_plain models them. The host side of the CUDA runtime (cudaMalloc,
+ * cudaMemcpy, launches) calls back into warpscope (trace/capture/own/own.c), which records each
+ * launch as a pass of the trace. Host and device loops count their turns (ws_tick). */
+#ifndef WARPSCOPE_WS_USER_H
+#define WARPSCOPE_WS_USER_H
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "trace/capture/own/ws_user_api.h"
+
+typedef int cudaError_t;
+enum { cudaSuccess = 0 };
+enum cudaMemcpyKind { cudaMemcpyHostToHost, cudaMemcpyHostToDevice, cudaMemcpyDeviceToHost, cudaMemcpyDeviceToDevice, cudaMemcpyDefault };
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+
+template <class T>
+struct ws_plain<const volatile T> {
+    typedef T type;
+};
+template <>
+struct ws_is_int<int> {
+    static const int value = 1;
+};
+
+/* every loop's condition: counts a turn, stops a loop that never ends */
+static inline bool ws_tick(unsigned line = __builtin_LINE())
+{
+    ws_user_tick(line);
+    return true;
+}
+
+template <class T>
+struct ws_extern_shared;
+
+template <class T>
+struct ws_ptr {
+    typedef typename ws_plain<T>::type V;
+    enum { NONE, GLOBAL, SHARED };
+    int space;
+    int buf;         /* global */
+    int64_t at;      /* global: byte offset in buf; shared: the 4-byte word */
+    int64_t lo, hi;  /* shared: the array's words */
+
+    ws_ptr() : space(NONE), buf(0), at(0), lo(0), hi(0) {}
+    ws_ptr(decltype(nullptr)) : ws_ptr() {}
+    /* a kernel argument: a pointer the host got from cudaMalloc */
+    ws_ptr(T *raw) : ws_ptr()
+    {
+        if (!raw) return;
+        if (!ws_user_buffer((const void *)raw, &buf, &at))
+            ws_user_fail(0, "a kernel argument points to host memory: pass a pointer from cudaMalloc");
+        space = GLOBAL;
+    }
+    template <class U, class = typename std::enable_if<std::is_same<typename ws_plain<U>::type, V>::value>::type>
+    ws_ptr(const ws_ptr<U> &o) : space(o.space), buf(o.buf), at(o.at), lo(o.lo), hi(o.hi) {}
+    template <class U, unsigned N>
+    ws_ptr(const shared_array<U, N> &a) : space(SHARED), buf(0)
+    {
+        shared_ptr_base<U> p = a.ptr();
+        at = lo = p.lo;
+        hi = p.hi;
+    }
+    template <class U>
+    ws_ptr(const ws_extern_shared<U> &a);
+
+    static ws_ptr make(int space, int buf, int64_t at, int64_t lo, int64_t hi)
+    {
+        ws_ptr p;
+        p.space = space;
+        p.buf = buf;
+        p.at = at;
+        p.lo = lo;
+        p.hi = hi;
+        return p;
+    }
+    ws_ref<T> operator[](ws_index ix) const
+    {
+        if (space == SHARED)
+            return ws_ref<T>{-1, at + ix.i * ws_words<V>::value, lo, hi, ix.line, !std::is_volatile<T>::value};
+        if (space == NONE) ws_user_fail(ix.line, "an access through a null pointer");
+        if (at % (int64_t)sizeof(V)) ws_user_fail(ix.line, "an access through a pointer not aligned to its element");
+        return ws_ref<T>{buf, at / (int64_t)sizeof(V) + ix.i, 0, 0, ix.line, 0};
+    }
+    ws_ref<T> operator*() const { return (*this)[ws_index(0, 0)]; }
+    ws_ptr operator+(long long k) const
+    {
+        return make(space, buf, at + k * (space == SHARED ? ws_words<V>::value : (int64_t)sizeof(V)), lo, hi);
+    }
+    ws_ptr operator-(long long k) const { return *this + (-k); }
+    friend ws_ptr operator+(long long k, const ws_ptr &p) { return p + k; }
+    long long operator-(const ws_ptr &o) const
+    {
+        return (at - o.at) / (space == SHARED ? ws_words<V>::value : (int64_t)sizeof(V));
+    }
+    ws_ptr &operator+=(long long k) { return *this = *this + k; }
+    ws_ptr &operator-=(long long k) { return *this = *this - k; }
+    ws_ptr &operator++() { return *this += 1; }
+    ws_ptr &operator--() { return *this -= 1; }
+    ws_ptr operator++(int) { ws_ptr p = *this; *this += 1; return p; }
+    ws_ptr operator--(int) { ws_ptr p = *this; *this -= 1; return p; }
+    bool operator==(const ws_ptr &o) const { return space == o.space && buf == o.buf && at == o.at; }
+    bool operator!=(const ws_ptr &o) const { return !(*this == o); }
+    bool operator<(const ws_ptr &o) const { return at < o.at; }
+    explicit operator bool() const { return space != NONE; }
+};
+
+/* extern __shared__ T name[]: sized by the launch's third argument */
+template <class T>
+struct ws_extern_shared {
+    ws_ptr<T> ptr() const
+    {
+        unsigned bytes = ws_user_shmem();
+        int64_t lo = emu_shared_region(this, bytes ? bytes : 4);
+        return ws_ptr<T>::make(ws_ptr<T>::SHARED, 0, lo, lo, lo + bytes / 4);
+    }
+    ws_ref<T> operator[](ws_index ix) const { return ptr()[ix]; }
+};
+template <class T>
+template <class U>
+ws_ptr<T>::ws_ptr(const ws_extern_shared<U> &a) : ws_ptr(a.ptr())
+{
+}
+
+/* __shared__ T name; one element */
+template <class T>
+struct ws_shared_var {
+    shared_array<T, 1> a;
+    operator T() const { return a[ws_index(0, 0)]; }
+    const ws_shared_var &operator=(T v) const
+    {
+        a[ws_index(0, 0)] = v;
+        return *this;
+    }
+};
+
+/* reinterpret_cast<T *>(p) in device code: the same address, another element type */
+template <class T, class U>
+ws_ptr<T> ws_cast(const ws_ptr<U> &p)
+{
+    return ws_ptr<T>::make(p.space, p.buf, p.at, p.lo, p.hi);
+}
+
+/* ---- launches: K<<<g, b, s, stream>>>(args) is ws_launch(K, ws_config(g, b, s, stream))(args) ---- */
+struct ws_config {
+    dim3 grid, block;
+    size_t shmem;
+    unsigned line;
+    template <class S = int>
+    ws_config(dim3 g, dim3 b, size_t s = 0, S = S(), unsigned l = __builtin_LINE()) : grid(g), block(b), shmem(s), line(l)
+    {
+    }
+};
+
+template <class... P>
+struct ws_closure {
+    void (*k)(P...);
+    std::tuple<typename std::decay<P>::type...> args;
+};
+
+template <class... P>
+void ws_trampoline(const void *p)
+{
+    const ws_closure<P...> *c = (const ws_closure<P...> *)p;
+    std::apply(c->k, c->args);
+}
+
+template <class... P>
+struct ws_kernel_call {
+    void (*k)(P...);
+    ws_config c;
+    template <class... A>
+    void operator()(A &&...a) const
+    {
+        static_assert(sizeof...(A) == sizeof...(P), "the launch passes a different number of arguments than the kernel takes");
+        ws_closure<P...> cl{k, std::tuple<typename std::decay<P>::type...>(std::forward<A>(a)...)};
+        ws_user_launch(ws_trampoline<P...>, &cl, c.grid, c.block, c.shmem, c.line);
+    }
+};
+
+template <class... P>
+ws_kernel_call<P...> ws_launch(void (*k)(P...), ws_config c)
+{
+    return ws_kernel_call<P...>{k, c};
+}
+
+/* ---- the host side of the runtime ---- */
+template <class T>
+cudaError_t cudaMalloc(T **p, size_t bytes, unsigned line = __builtin_LINE())
+{
+    *p = (T *)ws_user_malloc(bytes, line);
+    return cudaSuccess;
+}
+inline cudaError_t cudaFree(void *p)
+{
+    ws_user_free(p);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind, unsigned line = __builtin_LINE())
+{
+    ws_user_copy(dst, src, bytes, line);
+    return cudaSuccess;
+}
+inline cudaError_t cudaMemset(void *dst, int v, size_t bytes, unsigned line = __builtin_LINE())
+{
+    ws_user_memset(dst, v, bytes, line);
+    return cudaSuccess;
+}
+/* launches run to their end one after another: there is nothing to wait for */
+inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
+inline cudaError_t cudaGetLastError() { return cudaSuccess; }
+inline cudaError_t cudaPeekAtLastError() { return cudaSuccess; }
+inline const char *cudaGetErrorString(cudaError_t) { return "no error"; }
+/* the emulator keeps no time: events measure 0 ms */
+inline cudaError_t cudaEventCreate(cudaEvent_t *e)
+{
+    *e = 0;
+    return cudaSuccess;
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0) { return cudaSuccess; }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t)
+{
+    *ms = 0.0f;
+    return cudaSuccess;
+}
+
+template <class T>
+struct ws_is_void_t {
+    enum { value = 0 };
+};
+template <>
+struct ws_is_void_t<void> {
+    enum { value = 1 };
+};
+/* the entry (frontend.c): a value it returns is the result */
+template <class F>
+void ws_call_entry(F f, float *result, int *has_result)
+{
+    if constexpr (ws_is_void_t<decltype(f())>::value) {
+        f();
+    } else {
+        *result = (float)f();
+        *has_result = 1;
+    }
+}
+
+#endif
