@@ -167,6 +167,7 @@ typedef struct block_scratch {
     size_t cap_count;
     analysis_counters *ph;
     size_t cap_ph;
+    int ph_keep; /* the phases go to the caller */
 } block_scratch;
 
 static void scratch_free(block_scratch *s)
@@ -175,7 +176,7 @@ static void scratch_free(block_scratch *s)
     free(s->seen);
     free(s->pairs);
     free(s->count);
-    free(s->ph);
+    if (!s->ph_keep) free(s->ph);
 }
 
 static int grow(void **p, size_t *cap, size_t n, size_t size)
@@ -314,9 +315,9 @@ int analysis_phases(const trace *t, unsigned pass, unsigned block, analysis_coun
     size_t nph = 0;
     int rc = block_counters(t, ev, n, &s, &nph, totals);
     free(ev);
-    free(s.exit_phase);
-    free(s.seen);
-    if (rc) { free(s.ph); return -1; }
+    s.ph_keep = !rc;
+    scratch_free(&s);
+    if (rc) return -1;
     *phases_out = s.ph; /* exactly nph used; the caller frees */
     *nphases_out = nph;
     return 0;
