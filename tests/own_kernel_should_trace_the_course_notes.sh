@@ -4,8 +4,6 @@
 # line; a second run does not compile again. Expected values come from the data (--data ones: the
 # sum is n) and from the addressing formula, not from warpscope.
 ws="$1"
-# under ASan the compiled kernel runs inside an instrumented process with fibers: not yet checked there
-[ -n "$WS_SANITIZE" ] && { echo "skipped under ASan"; exit 77; }
 own="$2/tests/own"
 command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
 tmp=$(mktemp -d)

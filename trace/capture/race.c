@@ -201,7 +201,8 @@ static cell *global_cells(race *r, int buf, int64_t end)
     if (r->global[buf].gen != r->launch_gen || (size_t)end > r->global[buf].words) {
         /* a new launch: the kernel boundary orders everything before it */
         size_t words = r->global[buf].gen == r->launch_gen ? r->global[buf].words : 0;
-        size_t nw = words > (size_t)end ? words : (size_t)end;
+        /* doubling: a launch that touches its buffer word by word reallocates log(n) times, not n */
+        size_t nw = 2 * words > (size_t)end ? 2 * words : (size_t)end;
         if (nw < 1024) nw = 1024;
         if (nw > RACE_GLOBAL_MAX_WORDS) nw = RACE_GLOBAL_MAX_WORDS;
         if (r->global[buf].gen != r->launch_gen) {
