@@ -132,10 +132,15 @@ typedef struct cli {
     long pass, block_index; /* -1: not given */
 } cli;
 
-/* --kernel FILE, --entry, --define: a kernel of one's own, captured as version OWN_VERSION; it
- * compiles against the headers in warpscope's data (include/) */
-static int find_data(data_dirs *d, int need_assets, int need_lessons);
+/* A trace's title: its version's, or for a kernel of one's own the file's name. */
+static const char *title_of(const trace_provenance *p, const ladder_version *v)
+{
+    return v ? v->title : strcmp(p->version, OWN_VERSION) == 0 ? p->source : "(unknown version)";
+}
 
+/* --kernel FILE, --entry, --define: a kernel of one's own, captured as version OWN_VERSION; it
+ * compiles against the headers in warpscope's data (include/). The strings live as long as the
+ * command: read_viewer copies the capture description out of the cli it fills. */
 static int read_kernel_flags(const cli_value *v, cli *c)
 {
     static data_dirs d;
@@ -625,7 +630,7 @@ int cmd_stats(const ws_call *k)
         printf("{\"version\": ");
         json_str(p->version);
         printf(", \"title\": ");
-        json_str(v ? v->title : "");
+        json_str(title_of(p, v));
         printf(", \"device\": ");
         json_str(p->device);
         printf(", \"block\": %u, \"n\": %" PRIu64 ", \"data\": ", p->block, p->n);
@@ -650,7 +655,7 @@ int cmd_stats(const ws_call *k)
         }
         printf("}\n");
     } else {
-        printf("%s: %s\n", p->version, v ? v->title : "(unknown version)");
+        printf("%s: %s\n", p->version, title_of(p, v));
         printf("%s, block %u, n %" PRIu64 ", data %s (seed %" PRIu64 "), %zu pass%s; counters of block %u, pass %u\n\n",
                p->device, p->block, p->n, p->data, p->seed, t.npasses, t.npasses == 1 ? "" : "es", block, pass);
         printf("%-6s %7s %6s %10s %10s %15s %8s %15s %5s\n", "phase", "active", "idle", "warp-instr", "divergent",
@@ -738,7 +743,7 @@ int cmd_hazards(const ws_call *k)
         return 0;
     }
     const ladder_version *v = ladder_find(p->version);
-    printf("%s: %s\n", p->version, v ? v->title : "");
+    printf("%s: %s\n", p->version, title_of(p, v));
     printf("block %u, n %" PRIu64 ", data %s (seed %" PRIu64 "), schedule %s", p->block, p->n, p->data, p->seed, p->schedule);
     if (p->drop_barrier) printf(", without the __syncthreads() of line %u", p->drop_barrier);
     if (p->drop_syncwarp) printf(", without the __syncwarp() of line %u", p->drop_syncwarp);

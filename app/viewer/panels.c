@@ -94,6 +94,7 @@ static void lesson_marks(ui *u, int kind, size_t item, dl_rect c)
 /* The source as the panel shows it: the lines around the step's line, dedented to the block they
  * sit in, and the step's line itself whole, wrapped onto as many rows as it needs. */
 enum { SOURCE_ROWS_AROUND = 3, SOURCE_WRAP_MAX = 6 }; /* at least three lines around the step's */
+enum { TREE_VALUE_PX_MIN = 12 }; /* the smallest the tree's values shrink to, to fit a row */
 
 typedef struct source_plan {
     int first, rows;                       /* file lines first .. first + rows - 1 (the step's as wrapped) */
@@ -499,7 +500,7 @@ static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
             if (pi == 0) lesson_marks(u, SESSION_ITEM_BANKS, (size_t)bank, (dl_rect){x, top, cw - 1, bh - 1});
         }
     }
-    int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31") + 2, every = 1;
+    int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31 "), every = 1; /* a space between numbers */
     int numy = top + (deg > 1 ? deg : 1) * bh + u->pad / 2; /* the banks' numbers right under their words */
     if (numy + u->lh > in.y + in.h) numy = in.y + in.h - u->lh;
     while (every < BANKS && every * cw < numw) every *= 2;
@@ -543,7 +544,10 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     int cw = in.w / (int)cols, rh = (in.h - overview) / (rows ? rows : 1);
     if (rh > 4 * u->lh) rh = 4 * u->lh; /* the rows spread over the room the layout gave the step's picture */
     if (cw < 2 || rh < 3) return;
-    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px), bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
+    /* the values in the largest size that fits a row (presenter sizes shrink here, not to nothing) */
+    int vpx = u->px, vh = dl_text_height(u->l, DL_FONT_MONO, vpx);
+    while (vpx > TREE_VALUE_PX_MIN && vh + 2 > rh - 4) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx);
+    int bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
     if (bh < 2) bh = 2;
     int y0 = in.y + overview;
     dl_clip(u->l, in);
@@ -573,8 +577,8 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
         dl_fill_hit(u->l, c, th->background, HIT_CODE(HIT_CELL, pi, w));
         char v[24];
         snprintf(v, sizeof v, "%.6g", (double)m->leaf_value[w]);
-        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
-            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, v);
+        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, vpx, v) <= c.w - 2)
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, vpx, DL_CENTRE, th->text, v);
     }
     for (size_t i = 0; i < m->nnodes; i++) {
         const view_node *n = &m->nodes[i];
@@ -591,10 +595,10 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
         if (off) { /* the value against what it should hold, where that fits */
             char both[48];
             snprintf(both, sizeof both, "%.6g\xE2\x89\xA0%.6g", (double)n->value, (double)n->expected);
-            if (dl_text_width(u->l, DL_FONT_MONO, u->px, both) <= c.w - 2) memcpy(v, both, sizeof both);
+            if (dl_text_width(u->l, DL_FONT_MONO, vpx, both) <= c.w - 2) memcpy(v, both, sizeof both);
         }
-        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
-            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+        if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, vpx, v) <= c.w - 2)
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, vpx, DL_CENTRE, th->background, v);
     }
     /* in motion: the next step's inputs travel along the edges into their sums */
     for (size_t i = 0; u->to && u->ease > 0 && i < m->nnodes; i++) {

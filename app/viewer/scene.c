@@ -208,6 +208,16 @@ static void registers(scene_pane *p, const session_pane *sp)
     }
 }
 
+/* "v2: strided index, bank conflicts", or for a kernel of one's own "kernel: my_reduce.cu" */
+static void trace_name(const scene *sc, const trace *t, char *buf, size_t len)
+{
+    const ladder_version *v = ladder_find(t->prov.version);
+    int zh = sc->lang == LANG_ZH && v && v->title_zh;
+    const char *title = v ? (zh ? v->title_zh : v->title)
+                          : strcmp(t->prov.version, OWN_VERSION) == 0 ? t->prov.source : str_get(sc->lang, STR_UNKNOWN_VERSION);
+    snprintf(buf, len, "%s: %s", t->prov.version, title);
+}
+
 static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t step, const char *(*sources_find)(const char *))
 {
     p->shown = sp->loaded;
@@ -221,7 +231,7 @@ static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t 
     const ladder_version *v = ladder_find(m->t->prov.version);
     int zh = sc->lang == LANG_ZH && v && v->title_zh;
     char name[120];
-    snprintf(name, sizeof name, "%s: %s", m->t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    trace_name(sc, m->t, name, sizeof name);
     snprintf(p->title, sizeof p->title, str_get(sc->lang, STR_PANE_BLOCK), name, m->pass, m->block); /* which block of the grid */
     snprintf(p->summary, sizeof p->summary, "%s", v ? (zh ? v->summary_zh : v->summary) : "");
     if (reserve(p, m->threads, m->nwords)) return -1;
@@ -543,9 +553,7 @@ static int grid_update(scene *sc, const session *s)
     }
     for (size_t k = 1; !g->out_name[0] && k < t->nbuffers; k++) /* none traced: the buffer the next pass reads */
         if (t->buffers[k].pass == g->pass + 1 || (g->pass + 1 >= g->npasses && t->buffers[k].pass == g->pass)) g->out_name = t->buffers[k].name;
-    const ladder_version *v = ladder_find(t->prov.version);
-    int zh = sc->lang == LANG_ZH && v && v->title_zh;
-    snprintf(g->name, sizeof g->name, "%s: %s", t->prov.version, v ? (zh ? v->title_zh : v->title) : str_get(sc->lang, STR_UNKNOWN_VERSION));
+    trace_name(sc, t, g->name, sizeof g->name);
     /* a GPU trace: the SMs this pass ran on, for a row each */
     g->npass_sms = 0;
     g->max_turn = 0;

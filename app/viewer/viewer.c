@@ -15,6 +15,7 @@
 #include "app/viewer/keys.h"
 #include "app/viewer/learn.h"
 #include "trace/ladder.h"
+#include "trace/json_internal.h"
 #include "trace/outfile.h"
 #include "app/viewer/panels.h"
 #include "app/draw/render_sdl.h"
@@ -69,12 +70,10 @@ static void load_own_source(const viewer_opts *o)
     free(own_text);
     own_text = NULL;
     own_name = NULL;
-    if (!o->cap.kernel) return;
-    FILE *f = fopen(o->cap.kernel, "rb");
-    if (!f) return;
-    own_text = calloc(1 << 20, 1);
-    if (own_text && fread(own_text, 1, (1 << 20) - 1, f) == 0) own_text[0] = 0;
-    fclose(f);
+    char err[300];
+    size_t len;
+    /* unreadable: the capture that follows says why */
+    if (!o->cap.kernel || json_read_file(o->cap.kernel, 1 << 20, &own_text, &len, err, sizeof err)) return;
     const char *slash = strrchr(o->cap.kernel, '/');
     own_name = slash ? slash + 1 : o->cap.kernel;
 }

@@ -17,9 +17,6 @@ extern "C" {
 /* Zero fields take defaults: block 256 (or the version's nearest), n = one block's worth
  * (block * elements per thread), data "random-int", seed 1, the version's elements per thread,
  * 1 traced block per pass. */
-/* The version id a capture of a learner's own file (capture_desc.kernel) carries. */
-#define OWN_VERSION "kernel"
-
 typedef struct capture_desc {
     const char *version;
     unsigned block;

@@ -141,7 +141,7 @@ typedef struct emu_launch {
     int serial_blocks;      /* 1: blocks communicate (atomics): one after another, in block order */
     int strict_barriers;    /* 1: a __syncthreads that threads which returned never reach is an error
                              * (hardware may hang or go wrong); 0: they count as arrived */
-    uint64_t max_events;    /* the trace may grow by at most this many events (0: no limit) */
+    uint64_t max_events;    /* the trace may hold at most this many events, earlier passes' too (0: no limit) */
     volatile int *cancel;   /* when it becomes nonzero, the run stops with "interrupted" */
     uint64_t *blocks_done;  /* incremented (atomically) after each block */
     void (*progress)(void *ctx); /* called on the calling thread after some blocks finish */

@@ -207,8 +207,6 @@ static unsigned matching(rewriter *r, tokens k, unsigned at, const char *open, c
     return k.n;
 }
 
-static int has_attr(CXCursor c, enum CXCursorKind kind);
-
 typedef struct attr_probe {
     enum CXCursorKind kind;
     int found;
@@ -396,7 +394,7 @@ static void rewrite_loop(rewriter *r, CXCursor c, enum CXCursorKind kind)
 }
 
 /* K<<<g, b, s, st>>>(args) -> ws_launch(K, ws_config(g, b, s, st))(args) */
-static int rewrite_launch(rewriter *r, CXCursor c, int device)
+static void rewrite_launch(rewriter *r, CXCursor c, int device)
 {
     tokens tk = tokens_of(r, c);
     unsigned open = tk.n, close = tk.n;
@@ -414,7 +412,6 @@ static int rewrite_launch(rewriter *r, CXCursor c, int device)
         add_edit(r, tok_start(r, tk.t[close]), tok_end(r, tk.t[close]) - tok_start(r, tk.t[close]), "))");
     }
     clang_disposeTokens(r->tu, tk.t, tk.n);
-    return launch;
 }
 
 static void check_call(rewriter *r, CXCursor c)
@@ -468,7 +465,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
         }
         int shared_word;
         decl_start(r, c, &shared_word);
-        if (has_attr(c, CXCursor_CUDASharedAttr) || shared_word) {
+        if (shared_word) {
             rewrite_shared(r, c);
             return CXChildVisit_Continue;
         }

@@ -8,20 +8,15 @@
 #include <string.h>
 
 #include "trace/capture/own/frontend.h"
+#include "trace/json_internal.h"
 
 int main(int argc, char **argv)
 {
     if (argc < 5) { fprintf(stderr, "usage: warpscope-frontend FILE INCLUDE_DIR OUT.cpp ENTRY [NAME=VALUE...]\n"); return 2; }
-    FILE *f = fopen(argv[1], "rb");
-    if (!f) { fprintf(stderr, "%s: cannot open\n", argv[1]); return 1; }
-    size_t cap = 1 << 20, n = 0;
-    char *text = malloc(cap + 1);
-    if (text) n = fread(text, 1, cap, f);
-    fclose(f);
-    if (!text) { fprintf(stderr, "out of memory\n"); return 1; }
-    text[n] = 0;
+    char *text = NULL, *out = NULL, err[2048];
+    size_t n = 0;
+    if (json_read_file(argv[1], 1 << 20, &text, &n, err, sizeof err)) { fprintf(stderr, "%s\n", err); return 1; }
     frontend_input in = {argv[1], text, n, argv[4], (const char *const *)(argv + 5), argv[2]};
-    char *out = NULL, err[2048];
     if (frontend_rewrite(&in, &out, err, sizeof err)) { fprintf(stderr, "%s\n", err); free(text); return 1; }
     FILE *o = fopen(argv[3], "wb");
     int bad = !o || fputs(out, o) < 0;

@@ -25,6 +25,7 @@
 #include "trace/capture/own/ws_user_api.h"
 #include "trace/capture/race.h"
 #include "trace/capture/schedule.h"
+#include "trace/json_internal.h"
 
 enum {
     OWN_FILE_MAX = 1 << 20,               /* bytes of a learner's file */
@@ -202,8 +203,6 @@ void ws_user_tick(unsigned line)
         host_fail("line %u: the host code's loops have turned 2^32 times; a loop that never ends?", line);
 }
 
-static void launch_progress(void *ctx) { (void)ctx; }
-
 void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 block, size_t shmem, unsigned line)
 {
     if (grid.y != 1 || grid.z != 1 || block.y != 1 || block.z != 1)
@@ -226,7 +225,7 @@ void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 
     const capture_desc *d = run->d;
     emu_launch l = {.kernel = fn, .args = args, .grid = grid.x, .block = block.x, .pass = run->launches,
                     .blocks_traced = d->blocks_traced ? d->blocks_traced : 1, .trace = t, .workers = 1,
-                    .cancel = d->cancel, .progress = launch_progress, .serial_blocks = 1, .strict_barriers = 1,
+                    .cancel = d->cancel, .serial_blocks = 1, .strict_barriers = 1,
                     .max_events = OWN_MAX_EVENTS, .schedule = &run->schedule,
                     .observer = run->race ? race_observer(run->race) : NULL, .drop_barrier = d->drop_barrier,
                     .drop_syncwarp = d->drop_syncwarp};
@@ -241,19 +240,7 @@ void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 
 
 static int read_file(const char *path, char **text, size_t *len, char *err, size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
-    char *buf = malloc(OWN_FILE_MAX + 1);
-    size_t n = buf ? fread(buf, 1, OWN_FILE_MAX + 1, f) : 0;
-    int bad = ferror(f);
-    fclose(f);
-    if (!buf || bad) { free(buf); snprintf(err, errlen, "%s: cannot read it", path); return -1; }
-    if (n > OWN_FILE_MAX) { free(buf); snprintf(err, errlen, "%s: larger than %d bytes; a kernel file is smaller", path, OWN_FILE_MAX); return -1; }
-    if (memchr(buf, 0, n)) { free(buf); snprintf(err, errlen, "%s: holds a NUL byte; is it a CUDA source file?", path); return -1; }
-    buf[n] = 0;
-    *text = buf;
-    *len = n;
-    return 0;
+    return json_read_file(path, OWN_FILE_MAX, text, len, err, errlen);
 }
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
