@@ -541,12 +541,23 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     dl_rect in = panel(u, "picture", r, title);
     const theme *th = u->th;
     int rows = m->tree_levels + 1, overview = m->tree_words > cols ? u->lh / 2 + 2 : 0;
-    int cw = in.w / (int)cols, rh = (in.h - overview) / (rows ? rows : 1);
+    int cw = in.w / (int)cols, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), first = 0;
+    /* presenter text keeps its size: when every row cannot hold a value, the rows shown are the
+     * last that do, down to the deepest sum so far (the leaves and first sums scroll off the top) */
+    int fit = (in.h - overview) / (vh + 6);
+    if (u->sc->s->presenter && rows > fit && fit >= 2) {
+        int deepest = 0;
+        for (size_t i = 0; i < m->nnodes; i++)
+            if (m->nodes[i].step <= p->step && m->nodes[i].level + 1 > deepest) deepest = m->nodes[i].level + 1;
+        first = deepest + 1 - fit > 0 ? deepest + 1 - fit : 0;
+        rows = fit;
+    }
+    int rh = (in.h - overview) / (rows ? rows : 1);
     if (rh > 4 * u->lh) rh = 4 * u->lh; /* the rows spread over the room the layout gave the step's picture */
     if (cw < 2 || rh < 3) return;
-    /* the values in the largest size that fits a row (presenter sizes shrink here, not to nothing) */
-    int vpx = u->px, vh = dl_text_height(u->l, DL_FONT_MONO, vpx);
-    while (vpx > TREE_VALUE_PX_MIN && vh + 2 > rh - 4) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx);
+    /* elsewhere the values take the largest size that fits a row, not below TREE_VALUE_PX_MIN */
+    int vpx = u->px;
+    while (!u->sc->s->presenter && vpx > TREE_VALUE_PX_MIN && vh + 2 > rh - 4) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx);
     int bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
     if (bh < 2) bh = 2;
     int y0 = in.y + overview;
@@ -557,22 +568,24 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
         dl_fill(u->l, (dl_rect){in.x + (int)((double)lo * per), in.y, (int)((double)cols * per) + 1, overview - 2}, th->accent);
     }
 #define NODE_X(w) (in.x + (int)((w) - lo) * cw + cw / 2)
-#define NODE_Y(level) (y0 + (level) * rh + bh / 2)
+#define ROW_Y(row) (y0 + ((row) - first) * rh)
+#define NODE_Y(level) (ROW_Y(level) + bh / 2)
+#define SOURCE_Y(level) ((level) < first ? y0 : NODE_Y(level)) /* from a row scrolled off: from the top */
     /* edges first, under the boxes */
     for (size_t i = 0; i < m->nnodes; i++) {
         const view_node *n = &m->nodes[i];
-        if (n->step > p->step || n->word < lo || n->word >= hi) continue;
+        if (n->step > p->step || n->word < lo || n->word >= hi || n->level + 1 < first) continue;
         int x = NODE_X(n->word), y = NODE_Y(n->level + 1);
-        dl_line(u->l, NODE_X(n->word), NODE_Y(n->level), x, y, th->grid, 1);
+        dl_line(u->l, NODE_X(n->word), SOURCE_Y(n->level), x, y, th->grid, 1);
         dl_colour ec = n->step == p->step ? th->tree : th->dim;
         int ew = n->step == p->step ? 2 : 1;
-        if (n->from >= lo && n->from < hi) dl_line(u->l, NODE_X(n->from), NODE_Y(n->from_level), x, y, ec, ew);
+        if (n->from >= lo && n->from < hi) dl_line(u->l, NODE_X(n->from), SOURCE_Y(n->from_level), x, y, ec, ew);
         else /* an input from outside the window: a short arrow in from that side */
             dl_arrow(u->l, n->from < lo ? x - cw * 2 / 3 : x + cw * 2 / 3, y - rh / 2, x + (n->from < lo ? -cw / 4 : cw / 4), y - bh / 2, ec, ew);
     }
     /* the leaves: each word's first value */
     for (int64_t w = lo; w < hi; w++) {
-        if (m->leaf_step[w] > p->step) continue;
+        if (first > 0 || m->leaf_step[w] > p->step) continue;
         dl_rect c = {in.x + (int)(w - lo) * cw, y0, cw - 1, bh};
         dl_fill_hit(u->l, c, th->background, HIT_CODE(HIT_CELL, pi, w));
         char v[24];
@@ -582,8 +595,8 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     }
     for (size_t i = 0; i < m->nnodes; i++) {
         const view_node *n = &m->nodes[i];
-        if (n->step > p->step || n->word < lo || n->word >= hi) continue;
-        dl_rect c = {in.x + (int)(n->word - lo) * cw, y0 + (n->level + 1) * rh, cw - 1, bh};
+        if (n->step > p->step || n->word < lo || n->word >= hi || n->level + 1 < first) continue;
+        dl_rect c = {in.x + (int)(n->word - lo) * cw, ROW_Y(n->level + 1), cw - 1, bh};
         int off = n->value != n->expected; /* a race stored the wrong partial sum here */
         dl_colour col = off ? th->conflict : warp_colour(th, n->thread / WARP_SIZE);
         dl_fill_hit(u->l, c, col, HIT_CODE(HIT_CELL, pi, n->word));
@@ -604,7 +617,7 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     for (size_t i = 0; u->to && u->ease > 0 && i < m->nnodes; i++) {
         const view_node *n = &m->nodes[i];
         if (n->step <= p->step || n->step > u->to->step || n->word < lo || n->word >= hi) continue;
-        int x = NODE_X(n->word), y = y0 + (n->level + 1) * rh + bh / 2;
+        int x = NODE_X(n->word), y = NODE_Y(n->level + 1);
         int fx = n->from >= lo && n->from < hi ? NODE_X(n->from) : (n->from < lo ? in.x : in.x + in.w), fy = NODE_Y(n->from_level);
         int d = bh / 2 > 3 ? bh / 2 : 3;
         for (int k = 0; k < 2; k++) { /* the added value, and the sum's own previous value */
@@ -615,6 +628,8 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     }
 #undef NODE_X
 #undef NODE_Y
+#undef ROW_Y
+#undef SOURCE_Y
     dl_unclip(u->l);
 }
 
