@@ -152,6 +152,8 @@ const ws_command ws_commands[] = {
      WS_OPERAND_FILES, 0, "subcommand"},
     {"perf", "capture", cmd_perf_capture, "", "benchmark: capture time and trace size per version, and the whole grid", {NULL},
      WS_OPERAND_NONE, 0, "benchmark"},
+    {"perf", "kernel", cmd_perf_kernel, "", "benchmark: a kernel of your own, compiled cold and from the cache, and traced", {NULL},
+     WS_OPERAND_NONE, 0, "benchmark"},
     {"perf", "draw", cmd_perf_draw, "", "benchmark: the viewer's frame time", {NULL}, WS_OPERAND_NONE, 0, "benchmark"},
     {"perf", "export", cmd_perf_export, "", "benchmark: a 30-step comparison written as a GIF", {NULL}, WS_OPERAND_NONE, 0, "benchmark"},
     {"help", NULL, cmd_help, "[COMMAND [SUBCOMMAND]] [--man | --completion bash | --markdown]",

@@ -165,6 +165,7 @@ int cmd_lesson_list(const ws_call *c);
 int cmd_lesson_print(const ws_call *c);
 int cmd_perf_capture(const ws_call *c);
 int cmd_perf_draw(const ws_call *c);
+int cmd_perf_kernel(const ws_call *c);
 int cmd_perf_export(const ws_call *c);
 int cmd_help(const ws_call *c);
 int cmd_version(const ws_call *c);

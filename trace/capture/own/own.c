@@ -394,6 +394,7 @@ static void *build(const capture_desc *d, char *err, size_t errlen)
     size_t len;
     void *handle = NULL;
     memset(&last_build, 0, sizeof last_build);
+    double start = now_ms();
     if (read_file(d->kernel, &text, &len, err, errlen)) return NULL;
     char inc[4096], stubs[4200], learner_dir[4096];
     snprintf(inc, sizeof inc, "%s", d->include_dir ? d->include_dir : ".");
@@ -435,10 +436,8 @@ static void *build(const capture_desc *d, char *err, size_t errlen)
     }
     snprintf(so, sizeof so, "%s/%016" PRIx64 ".so", dir, key);
     snprintf(src, sizeof src, "%s/%016" PRIx64 ".cpp", dir, key);
-    double t1 = now_ms();
     if (access(so, R_OK) != 0) {
         if (run_frontend(d, stubs, src, err, errlen)) goto done;
-        last_build.parse_ms = now_ms() - t1;
         snprintf(tmp, sizeof tmp, "%s/%016" PRIx64 ".%ld.tmp.so", dir, key, (long)getpid());
         char i1[4200], i2[4300], i3[4300], i4[4200];
         snprintf(i1, sizeof i1, "-I%s", inc);
@@ -467,9 +466,9 @@ static void *build(const capture_desc *d, char *err, size_t errlen)
         if (rename(tmp, so)) { snprintf(err, errlen, "cannot write %s: %s", so, strerror(errno)); unlink(tmp); goto done; }
         last_build.compiled = 1;
     }
-    last_build.compile_ms = now_ms() - t1;
     handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!handle) snprintf(err, errlen, "cannot load %s: %s", so, dlerror());
+    last_build.build_ms = now_ms() - start;
 done:
     free(text);
     free(msgs);

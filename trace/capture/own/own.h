@@ -20,10 +20,12 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen);
 /* Where the compiled files are kept: $XDG_CACHE_HOME/warpscope, or ~/.cache/warpscope. */
 int own_cache_dir(char *buf, size_t len);
 
-/* What the last capture_own did to build: 1 compiled, 0 found in the cache; and how long it took. */
+/* What the last capture_own did: compiled (1) or found in the cache (0); the build's time (reading
+ * the file, the key, then the front end and the compiler, or the cache, and loading) and the
+ * entry's (its host code and launches, traced). */
 typedef struct own_build_info {
     int compiled;
-    double parse_ms, compile_ms, run_ms;
+    double build_ms, run_ms;
 } own_build_info;
 void own_last_build(own_build_info *info);
 
