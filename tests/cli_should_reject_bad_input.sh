@@ -76,8 +76,8 @@ capture needs -o FILE	capture --version v2
 capture needs --version	capture -o $tmp/x.json
 render needs -o out.png or --frames DIR	render --version v2
 give one of --event, --phase, --step	render --version v2 --event 1 --step 2 -o $tmp/x.png
-perf takes one benchmark: capture, draw or export, not "nothing"	perf nothing
-perf takes one benchmark: capture, draw or export	perf
+perf takes one benchmark: capture, kernel, draw or export, not "nothing"	perf nothing
+perf takes one benchmark: capture, kernel, draw or export	perf
 # numbers: words, spaces, signs, fractions, out of range
 --block expects a whole number	stats --version v2 --block lots
 --block expects a whole number from 1 to 1024, got " 64"	stats --version v2 --block ' 64'
