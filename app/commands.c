@@ -52,7 +52,7 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_FINE] = SWITCH("--fine", "one step per warp instruction (warp by warp)"),
     [WF_ACTIONS] = TEXT("--actions", NULL, "A1,A2...", WS_COMPLETE_NONE, NULL,
                         "actions to apply first: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ..."),
-    [WF_KEYS] = TEXT("--keys", NULL, "K1,K2...", WS_COMPLETE_NONE, NULL, "keys to press, comma separated (Right,PageDown,q): demos and tests"),
+    [WF_KEYS] = TEXT("--keys", NULL, "K1,K2...", WS_COMPLETE_NONE, NULL, "keys to press, comma separated (Right,PageDown,q; wait:500 pauses 500 ms): demos and tests"),
     [WF_EVENT] = NUMBER("--event", 0, 100000000, "E", "show the step of event E of the trace"),
     [WF_PHASE] = NUMBER("--phase", 0, 100000000, "P", "show the first step of phase P"),
     [WF_STEP] = NUMBER("--step", 0, 100000000, "S", "show step S"),

@@ -36,6 +36,8 @@ typedef struct app {
     results_set res;     /* one run per GPU: assets/bench-*.json, or the --bench file */
     int have_results;
     scene sc;
+    struct stat own_seen; /* --kernel: the file as last traced (its size and time), to see it change */
+    Uint32 own_checked;
 } app;
 
 /* the session's loader: capture a version with the command line's capture flags */
@@ -78,6 +80,40 @@ static void load_own_source(const viewer_opts *o)
     own_name = slash ? slash + 1 : o->cap.kernel;
 }
 
+/* Edit and watch: when the learner's file changes on disk, it is traced again and the window
+ * stays at the same step where that step still exists; what does not compile or run is said on
+ * the status line (and stderr) and the last good trace stays. 1 when something changed. */
+static int own_reload(app *A)
+{
+    const viewer_opts *o = &A->o;
+    struct stat st;
+    if (!o->cap.kernel || SDL_GetTicks() - A->own_checked < 300) return 0;
+    A->own_checked = SDL_GetTicks();
+    if (stat(o->cap.kernel, &st) || (st.st_size == A->own_seen.st_size && st.st_mtim.tv_sec == A->own_seen.st_mtim.tv_sec &&
+                                     st.st_mtim.tv_nsec == A->own_seen.st_mtim.tv_nsec))
+        return 0;
+    A->own_seen = st;
+    trace t;
+    trace_init(&t);
+    char err[400], note[300];
+    size_t step = A->s.pane[0].step;
+    A->s.status_id = STR_COUNT;
+    if (load_capture(&A->o, OWN_VERSION, &A->s.brk, &t, note, sizeof note, err, sizeof err) ||
+        session_set_trace(&A->s, 0, &t, err, sizeof err)) {
+        trace_free(&t);
+        snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
+        fprintf(stderr, "warpscope: %s\n", err);
+        return 1;
+    }
+    load_own_source(o);
+    if (step < A->s.pane[0].m.nsteps) A->s.pane[0].step = step;
+    snprintf(A->s.status_text, sizeof A->s.status_text, "%s changed: traced again, at step %zu", own_name ? own_name : o->cap.kernel,
+             A->s.pane[0].step);
+    fprintf(stderr, "warpscope: %s\n", A->s.status_text);
+    A->s.generation++;
+    return 1;
+}
+
 static void apply(app *A, act_kind k, long i, const char *s)
 {
     action a;
@@ -112,6 +148,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
     load_own_source(o);
     memset(A, 0, sizeof *A);
     A->o = *o;
+    if (o->cap.kernel) stat(o->cap.kernel, &A->own_seen); /* before its capture: a change during it is seen */
     /* one emulator for every capture of the session (switching versions): its stacks stay mapped;
      * NULL (out of memory) falls back to a fresh one per capture */
     A->o.cap.emu = emu_create();
@@ -392,6 +429,7 @@ int viewer_window(const viewer_opts *o)
     Uint32 move_start = 0;
     double t = 1.0;
     const char *inj = o->keys;
+    Uint32 inj_until = 0; /* --keys wait:MS holds the next key until then */
     Uint32 last_tick = SDL_GetTicks();
     while (!A->s.quit) {
         if (need_canvas) {
@@ -404,15 +442,21 @@ int viewer_window(const viewer_opts *o)
         }
         SDL_Event ev;
         int timeout = t < 1.0 ? 15 : A->s.playing ? (int)(1000.0 / A->s.speed) : 500;
-        int got = inj && *inj ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, timeout);
-        if (!got && inj && *inj) { /* --keys: one injected key per turn of the loop */
+        int injecting = inj && *inj && SDL_GetTicks() >= inj_until;
+        int got = injecting ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, inj && *inj ? 20 : timeout);
+        if (own_reload(A)) dirty = 1;
+        if (!got && inj && *inj && SDL_GetTicks() >= inj_until) { /* --keys: one injected key per turn of the loop */
             size_t n = strcspn(inj, ",");
             char name[32];
             snprintf(name, sizeof name, "%.*s", (int)(n < sizeof name ? n : sizeof name - 1), inj);
             inj += n + (inj[n] == ',');
             SDL_Keycode k;
             Uint16 mod;
-            if (keys_parse(name, &k, &mod)) {
+            unsigned wait_ms;
+            char tail;
+            if (sscanf(name, "wait:%u%c", &wait_ms, &tail) == 1) { /* a pause, for demos and tests */
+                inj_until = SDL_GetTicks() + wait_ms;
+            } else if (keys_parse(name, &k, &mod)) {
                 A->s.status_id = STR_COUNT;
                 snprintf(A->s.status_text, sizeof A->s.status_text, "unknown key name \"%s\" in --keys", name);
             } else {
