@@ -82,6 +82,11 @@ expect 2 "global_past_the_end.cu:4: .*global element 300, beyond a buffer of 256
 expect 2 "never_ends.cu:4: thread 0 of block 0 has turned this loop" stats --kernel "$own/never_ends.cu" --entry 'k<<<1, 256>>>(in, out)' --n 256
 expect 2 "barrier_in_a_branch.cu:3: block 0: __syncthreads\(\) reached by 32 of its 64 threads" \
     stats --kernel "$own/barrier_in_a_branch.cu" --entry 'k<<<1, 64>>>(in, out)'
+# the learner's program runs apart: a null pointer in its host code or a call of exit() is said,
+# and warpscope itself goes on to exit 2 with one line
+# (under ASan its handler reports the fault itself, in the child)
+[ -n "$WS_SANITIZE" ] || expect 2 "host_null_pointer.cu: the program stopped with signal 11" stats --kernel "$own/host_null_pointer.cu" --entry 'run(in, out)'
+expect 2 "calls_exit.cu: the program ended .* does it call exit" stats --kernel "$own/calls_exit.cu" --entry 'run(in, out)'
 # no entry, a missing file, --version beside --kernel
 expect 2 "say how to run it: --entry" stats --kernel "$own/seed004_reduce0.cu"
 expect 2 "cannot open" stats --kernel "$tmp/none.cu" --entry 'k<<<1, 32>>>(in, out)'

@@ -2,7 +2,7 @@
  * code calls (ws_user_* in ws_user.h) lives here too: one capture runs at a time, its state in
  * `run`. An error in the learner's host code (a copy past a buffer, a launch the emulator cannot
  * run, a loop that never ends) leaves the entry by longjmp, with the message in run->err. */
-#define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE /* mkstemps */
 #include "trace/capture/own/own.h"
 
 #include <dlfcn.h>
@@ -485,6 +485,9 @@ static const char *base_name(const char *p)
     return s ? s + 1 : p;
 }
 
+static int run_apart(const capture_desc *d, own_entry_fn entry, const emu_schedule *s, uint64_t n, trace *t, char *err,
+                     size_t errlen);
+
 int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     if (!d->entry || !*d->entry) {
@@ -503,7 +506,18 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     if (!so) return -1;
     own_entry_fn entry = (own_entry_fn)(uintptr_t)dlsym(so, "ws_user_entry");
     if (!entry) { snprintf(err, errlen, "%s: the compiled file has no entry", d->kernel); return -1; }
+    double t0 = now_ms();
+    int rc = run_apart(d, entry, &s, n, t, err, errlen);
+    last_build.run_ms = now_ms() - t0;
+    return rc;
+}
 
+/* The learner's program runs in the emulator in this process (run_apart gives it a process of
+ * its own): its host code, its launches, the trace. */
+static int run_here(const capture_desc *d, own_entry_fn entry, const emu_schedule *sched, uint64_t n, trace *t, char *err,
+                    size_t errlen)
+{
+    emu_schedule s = *sched;
     own_run *r = calloc(1, sizeof *r);
     float *h_in = calloc((size_t)n + 4, sizeof *h_in);
     if (!r || !h_in || !(r->e = d->emu ? d->emu : emu_create())) {
@@ -550,13 +564,11 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     memcpy(r->bufs[in].mem, h_in, (size_t)n * sizeof(float));
     float result = 0;
     int has_result = 0;
-    double t0 = now_ms();
     if (setjmp(r->out)) {
         snprintf(err, errlen, "%s", r->err);
         goto out;
     }
     entry((float *)r->bufs[in].mem, (float *)r->bufs[outb].mem, (unsigned)n, h_in, &result, &has_result);
-    last_build.run_ms = now_ms() - t0;
     if (!r->launches) { snprintf(err, errlen, "%s: --entry '%s' launched no kernel", d->kernel, d->entry); goto out; }
     t->result = has_result ? result : ((float *)r->bufs[outb].mem)[0];
     if (capture_cpu_finish(d, r->race, r->dropped, t, err, errlen)) goto out;
@@ -570,5 +582,71 @@ out:
     if (!d->emu) emu_destroy(r->e);
     free(r);
     free(h_in);
+    return rc;
+}
+
+/* The learner's program is a program of theirs: a bad pointer in its host code, a thread's local
+ * array written past its end or a call of exit() must not take warpscope with it. It runs in a
+ * child process, which hands the trace back through a file in the compact encoding, and its
+ * error through a pipe; a child stopped by a signal is reported as the learner's program
+ * stopping. SIGINT and SIGTERM (d->cancel) stop the child. */
+static int run_apart(const capture_desc *d, own_entry_fn entry, const emu_schedule *s, uint64_t n, trace *t, char *err,
+                     size_t errlen)
+{
+    static const char done_word[] = "traced"; /* the child's last word when all went well */
+    char tmp[] = "/tmp/warpscope-own-XXXXXX.wstrace";
+    int fd = mkstemps(tmp, 8);
+    if (fd < 0) { snprintf(err, errlen, "cannot make a temporary file in /tmp: %s", strerror(errno)); return -1; }
+    close(fd);
+    int pipefd[2];
+    if (pipe(pipefd)) { unlink(tmp); snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno)); return -1; }
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(pipefd[0]);
+        close(pipefd[1]);
+        unlink(tmp);
+        snprintf(err, errlen, "cannot start the kernel's process: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        close(pipefd[0]);
+        char msg[1024] = "";
+        int rc = run_here(d, entry, s, n, t, msg, sizeof msg);
+        if (!rc && trace_write_file(t, tmp, msg, sizeof msg)) rc = -1;
+        if (!rc) snprintf(msg, sizeof msg, "%s", done_word);
+        if (write(pipefd[1], msg, strlen(msg)) < 0) rc = -1;
+        _exit(rc ? 2 : 0);
+    }
+    close(pipefd[1]);
+    fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+    char msg[1024];
+    size_t got = 0;
+    int status = 0, stopped = 0;
+    for (;;) {
+        ssize_t k = read(pipefd[0], msg + got, sizeof msg - 1 - got);
+        if (k > 0) { got += (size_t)k; continue; }
+        if (waitpid(pid, &status, WNOHANG) == pid) break;
+        if (d->cancel && *d->cancel && !stopped) { kill(pid, SIGKILL); stopped = 1; }
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+    for (ssize_t k; got < sizeof msg - 1 && (k = read(pipefd[0], msg + got, sizeof msg - 1 - got)) > 0;) got += (size_t)k;
+    close(pipefd[0]);
+    msg[got] = 0;
+    int rc = -1;
+    if (stopped || (d->cancel && *d->cancel)) snprintf(err, errlen, "interrupted");
+    else if (WIFSIGNALED(status))
+        snprintf(err, errlen, "%s: the program stopped with signal %d (%s): a bad pointer in its host code, or an array of a "
+                              "thread written past its end",
+                 d->kernel, WTERMSIG(status), strsignal(WTERMSIG(status)));
+    else if (WEXITSTATUS(status) == 0 && strcmp(msg, done_word) == 0)
+        rc = trace_read_file(t, tmp, err, errlen);
+    else if (WEXITSTATUS(status) == 2 && got)
+        snprintf(err, errlen, "%s", msg);
+    else
+        snprintf(err, errlen, "%s: the program ended (exit status %d) before warpscope had its trace: does it call exit()?", d->kernel,
+                 WEXITSTATUS(status));
+    unlink(tmp);
     return rc;
 }
