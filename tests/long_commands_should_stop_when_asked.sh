@@ -60,6 +60,10 @@ for sig in INT TERM; do
     check "export png frames" $sig "$ws" export --version v0 --block 1024 -o pngs/
     check "export svg, capturing" $sig "$ws" export --version v2 --n 2^24 --workers 1 --step 3 -o x.svg
     check "lesson check" $sig "$ws" lesson check "$tmp/long-lesson.json"
+    # a kernel of one's own whose host code loops long: compiling, or its process running
+    XDG_CACHE_HOME="$tmp/cache" check "stats --kernel" $sig "$ws" stats --kernel "$src/tests/own/long_host_loop.cu" --entry 'run(in, out)'
+    sleep 0.2
+    ! pgrep -f "long_host_loop.cu" >/dev/null || { echo "FAIL: stats --kernel on SIG$sig left its program running"; fail=1; }
 done
 [ $fail -eq 0 ] && echo "long_commands_should_stop_when_asked: ok"
 exit $fail
