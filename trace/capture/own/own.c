@@ -1,7 +1,8 @@
 /* own: a learner's CUDA file, built, cached and run in the emulator (own.h). The runtime its host
  * code calls (ws_user_* in ws_user.h) lives here too: one capture runs at a time, its state in
- * `run`. An error in the learner's host code (a copy past a buffer, a launch the emulator cannot
- * run, a loop that never ends) leaves the entry by longjmp, with the message in run->err. */
+ * `run`, in the child process run_apart starts. An error in the learner's host code (a copy past
+ * a buffer, a launch the emulator cannot run, a loop that never ends) leaves the entry by longjmp,
+ * with the message in run->err. */
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "trace/capture/own/own.h"
 

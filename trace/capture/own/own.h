@@ -1,8 +1,9 @@
 /* own: captures a learner's own CUDA file (capture_desc.kernel). The front end (frontend.h)
  * rewrites it, the host C++ compiler builds it into a shared object kept in a cache (keyed by the
- * rewritten text, the flags, the compiler and warpscope's headers), and warpscope calls its entry
- * with the input in device memory; each launch its host code makes runs in the emulator and is a
- * pass of the trace. Errors name the learner's FILE:LINE. */
+ * file, its entry and defines, the compiler, the front end and warpscope's headers), and a child
+ * process calls its entry with the input in device memory; each launch its host code makes runs
+ * in the emulator and is a pass of the trace, which comes back to warpscope in the compact
+ * encoding. Errors name the learner's FILE:LINE. */
 #ifndef WARPSCOPE_OWN_H
 #define WARPSCOPE_OWN_H
 
