@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "trace/cards.h"
 #include "trace/ladder.h"
 #include "app/version.h"
 
@@ -37,6 +38,9 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_ENTRY] = TEXT("--entry", NULL, "CALL", WS_COMPLETE_NONE, NULL,
                       "how to run --kernel: a call of its host function or a launch, with in, out (device buffers of n floats), n and h_in"),
     [WF_DEFINE] = TEXT("--define", NULL, "N=V,...", WS_COMPLETE_NONE, NULL, "macros for --kernel, as -D gives them: BLOCK_SIZE=256,..."),
+    [WF_CARD] = TEXT("--card", "a card", "NAME", WS_COMPLETE_CARD, NULL,
+                     "the GPU whose SMs hold the blocks (its occupancy and waves): gtx1060, h100, ... (warpscope cards); "
+                     "default h100, or the GPU a trace was captured on"),
     [WF_PASS] = NUMBER("--pass", 0, UINT32_MAX, "P", "the pass shown; default 0"),
     [WF_BLOCK_INDEX] = NUMBER("--block-index", 0, UINT32_MAX, "I", "the block shown, of that pass; default 0 (a capture traces it)"),
     [WF_OUT] = TEXT("-o", "a file name", "FILE", WS_COMPLETE_FILE, NULL, "the output file"),
@@ -86,9 +90,9 @@ const ws_flag_row ws_flags[WF_COUNT] = {
 
 #define USE(f) {f, NULL}
 
-static const ws_flag_group g_capture = {"capture flags", 16, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
+static const ws_flag_group g_capture = {"capture flags", 17, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
     USE(WF_EPT), USE(WF_BLOCKS_TRACED), USE(WF_BACKEND), USE(WF_WORKERS), USE(WF_SCHEDULE), USE(WF_WARP_ORDER), USE(WF_DROP_BARRIER),
-    USE(WF_DROP_SYNCWARP), USE(WF_KERNEL), USE(WF_ENTRY), USE(WF_DEFINE)}};
+    USE(WF_DROP_SYNCWARP), USE(WF_KERNEL), USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_CARD)}};
 static const ws_flag_group g_shown = {"the block shown", 2, {USE(WF_PASS), USE(WF_BLOCK_INDEX)}};
 static const ws_flag_group g_viewer = {"viewer flags", 7, {USE(WF_COMPARE), USE(WF_SIZE), USE(WF_THEME), USE(WF_LANG),
     USE(WF_PRESENTER), USE(WF_FINE), USE(WF_ACTIONS)}};
@@ -137,6 +141,8 @@ const ws_command ws_commands[] = {
     {"hazards", NULL, cmd_hazards, "--version ID [capture flags] [--json]",
      "the races the emulator finds, like compute-sanitizer racecheck", {&g_capture, &g_hazards, NULL}, WS_OPERAND_NONE, 0, NULL},
     {"ladder", NULL, cmd_ladder, "", "each version's counters, the whole ladder in one table (the emulator)", {NULL}, WS_OPERAND_NONE, 0, NULL},
+    {"cards", NULL, cmd_cards, "", "the GPUs --card knows: SMs, and the threads, blocks, registers and shared memory one SM holds", {NULL},
+     WS_OPERAND_NONE, 0, NULL},
     {"list", NULL, cmd_list, "", "the versions: id, title, summary, the names the course notes use", {NULL}, WS_OPERAND_NONE, 0, NULL},
     {"bench", NULL, cmd_bench,
      "[--sizes LIST] [--versions LIST] [--modes LIST] [--reps R] [--batch K] [--block B] [--ept E] [--device D] [--json FILE] "
@@ -522,6 +528,7 @@ static void bash_values(FILE *out, ws_complete how, const char *words)
     case WS_COMPLETE_VERSION: fputs("_warpscope_words \"$versions\"", out); break;
     case WS_COMPLETE_VERSIONS: fputs("_warpscope_list \"$versions\"", out); break;
     case WS_COMPLETE_WORDS: fprintf(out, "_warpscope_words \"%s\"", words ? words : ""); break;
+    case WS_COMPLETE_CARD: fputs("_warpscope_words \"$cards\"", out); break;
     case WS_COMPLETE_COMMAND: fputs("_warpscope_words \"$commands\"", out); break;
     case WS_COMPLETE_NONE: fputs("COMPREPLY=()", out); break;
     }
@@ -556,7 +563,8 @@ static void bash_command(FILE *out, const ws_command *c)
         for (size_t k = 0; k < c->groups[g]->n; k++) fprintf(out, " %s", ws_flags[c->groups[g]->use[k].flag].spec.name);
     static const char *const operand_names[] = {[WS_COMPLETE_NONE] = "none", [WS_COMPLETE_FILE] = "file", [WS_COMPLETE_DIR] = "dir",
                                                 [WS_COMPLETE_VERSION] = "none", [WS_COMPLETE_VERSIONS] = "none",
-                                                [WS_COMPLETE_WORDS] = "none", [WS_COMPLETE_COMMAND] = "command"};
+                                                [WS_COMPLETE_WORDS] = "none", [WS_COMPLETE_CARD] = "none",
+                                                [WS_COMPLETE_COMMAND] = "command"};
     fprintf(out, "\"\n        operand=%s\n        ;;\n", operand_names[operand_completion(c->operand)]);
 }
 
@@ -579,6 +587,8 @@ int commands_print_completion(FILE *out, const char *shell)
           out);
     fputs("    local versions=\"", out);
     for (size_t i = 0; i < ladder_count; i++) fprintf(out, "%s%s", i ? " " : "", ladder_versions[i].id);
+    fputs("\"\n    local cards=\"", out);
+    for (size_t i = 0; i < ncards; i++) fprintf(out, "%s%s", i ? " " : "", cards[i].id);
     fputs("\"\n    local commands=\"", out);
     int first = 1;
     for (size_t i = 0; i < ws_command_count; i++) {

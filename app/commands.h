@@ -26,7 +26,7 @@ extern "C" {
 typedef enum ws_flag {
     /* capture flags */
     WF_VERSION, WF_BLOCK, WF_N, WF_DATA, WF_SEED, WF_EPT, WF_BLOCKS_TRACED, WF_BACKEND, WF_WORKERS, WF_SCHEDULE,
-    WF_WARP_ORDER, WF_DROP_BARRIER, WF_DROP_SYNCWARP, WF_KERNEL, WF_ENTRY, WF_DEFINE,
+    WF_WARP_ORDER, WF_DROP_BARRIER, WF_DROP_SYNCWARP, WF_KERNEL, WF_ENTRY, WF_DEFINE, WF_CARD,
     /* the traced block shown */
     WF_PASS, WF_BLOCK_INDEX,
     /* outputs */
@@ -57,6 +57,7 @@ typedef enum ws_complete {
     WS_COMPLETE_VERSION,  /* a version id of trace/ladder.h */
     WS_COMPLETE_VERSIONS, /* a comma-separated list of them */
     WS_COMPLETE_WORDS,    /* one of the words listed with the flag */
+    WS_COMPLETE_CARD,     /* a card id of trace/cards.h */
     WS_COMPLETE_COMMAND   /* a command's name (help's operand) */
 } ws_complete;
 
@@ -72,7 +73,7 @@ extern const ws_flag_row ws_flags[WF_COUNT];
 
 /* Flags that go together, listed under one title in help. help, when not NULL, replaces the flag's
  * own line where a command gives it a narrower meaning (render's -o is a PNG). */
-enum { WS_GROUP_MAX = 16 };
+enum { WS_GROUP_MAX = 20 };
 typedef struct ws_flag_use {
     ws_flag flag;
     const char *help;
@@ -158,6 +159,7 @@ int cmd_stats(const ws_call *c);
 int cmd_hazards(const ws_call *c);
 int cmd_ladder(const ws_call *c);
 int cmd_list(const ws_call *c);
+int cmd_cards(const ws_call *c);
 int cmd_bench(const ws_call *c);
 int cmd_verify(const ws_call *c);
 int cmd_lesson_check(const ws_call *c);

@@ -24,6 +24,7 @@
 #include "app/cli.h"
 #include "app/commands.h"
 #include "app/export/export.h"
+#include "trace/cards.h"
 #include "trace/ladder.h"
 #include "trace/capture/own/own.h"
 #include "trace/capture/schedule.h"
@@ -131,6 +132,7 @@ typedef struct cli {
     const char *backend;
     const char *out, *file;
     long pass, block_index; /* -1: not given */
+    const char *card;       /* --card: an id of trace/cards.h; NULL: the trace's GPU or the default */
 } cli;
 
 /* A trace's title: its version's, or for a kernel of one's own the file's name. */
@@ -190,6 +192,10 @@ static int read_capture(const ws_call *k, cli *c)
     if (v[WF_BLOCKS_TRACED].given) c->cap.blocks_traced = (unsigned)v[WF_BLOCKS_TRACED].num;
     if (v[WF_WORKERS].given) c->cap.workers = (unsigned)v[WF_WORKERS].num;
     if (v[WF_KERNEL].given && read_kernel_flags(v, c)) return EXIT_BAD;
+    if (v[WF_CARD].given) {
+        if (!card_find(v[WF_CARD].text)) return usage_error("--card: unknown card \"%s\"; the cards are %s", v[WF_CARD].text, card_ids());
+        c->card = v[WF_CARD].text;
+    }
     if (v[WF_PASS].given) c->pass = (long)v[WF_PASS].num;
     if (v[WF_BLOCK_INDEX].given) c->block_index = (long)v[WF_BLOCK_INDEX].num;
     if (c->file && c->cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c->file, c->cap.version);
@@ -480,6 +486,56 @@ int cmd_export(const ws_call *k)
 
 /* ---- list ---- */
 
+/* warpscope cards: the card table */
+int cmd_cards(const ws_call *k)
+{
+    (void)k;
+    printf("%-10s %-22s %4s %5s %14s %13s %13s %13s\n", "card", "name", "cc", "SMs", "threads/SM", "blocks/SM", "registers/SM",
+           "shared/SM");
+    for (size_t i = 0; i < ncards; i++) {
+        const card *c = &cards[i];
+        printf("%-10s %-22s %2u.%u %5u %14u %13u %13u %10u KB\n", c->id, c->name, c->cc_major, c->cc_minor, c->sms, c->threads_per_sm,
+               c->blocks_per_sm, c->regs_per_sm, c->shared_per_sm / 1024);
+    }
+    printf("\nThe SMs a kernel's blocks are shared among, and what one SM holds (CUDA C++ Programming Guide, compute\n"
+           "capabilities); --card NAME puts a launch on one: warpscope stats --card gtx1060 --version v2 --n 2^20\n");
+    return 0;
+}
+
+/* One pass's schedule on a card: as JSON (an object) or as a sentence. */
+static void print_schedule(const trace *t, unsigned pass, const char *name, int json)
+{
+    const card *cd = card_for_trace(t, name);
+    card_schedule s;
+    char err[256];
+    int bad = !cd || card_schedule_pass(cd, t, pass, &s, err, sizeof err);
+    const trace_pass *p = &t->passes[pass];
+    if (json) {
+        printf(",\n \"schedule\": ");
+        if (bad) { printf("null"); return; }
+        printf("{\"card\": \"%s\", \"card_name\": \"%s\", \"grid\": %u, \"block\": %u, \"shared_bytes\": %u, \"registers\": ", cd->id,
+               cd->name, p->grid, p->block, p->shared_bytes);
+        if (p->registers) printf("%u", p->registers);
+        else printf("null");
+        printf(", \"sms\": %u, \"blocks_per_sm\": %u, \"resident_blocks\": %" PRIu64 ", \"waves\": %" PRIu64
+               ", \"last_wave_blocks\": %" PRIu64 ", \"occupancy\": %.4f, \"limited_by\": \"%s\", \"blocks_per_sm_by\": {",
+               s.sms, s.blocks_per_sm, s.resident_blocks, s.waves, s.last_wave_blocks, s.occupancy, card_limit_word(s.limit));
+        for (int k = 0; k < CARD_LIMIT_COUNT; k++) {
+            printf("%s\"%s\": ", k ? ", " : "", card_limit_word((card_limit)k));
+            if (s.by[k] == UINT32_MAX) printf("null");
+            else printf("%u", s.by[k]);
+        }
+        printf("}}");
+        return;
+    }
+    if (bad) { printf("\nschedule: %s\n", cd ? err : "no such card"); return; }
+    printf("\non the %s (%u SMs, --card): %u block%s of %u threads per SM (limited by %s), %" PRIu64
+           " at once; the %u block%s of pass %u run in %" PRIu64 " wave%s, the last of %" PRIu64 " block%s%s\n",
+           cd->name, s.sms, s.blocks_per_sm, s.blocks_per_sm == 1 ? "" : "s", p->block, card_limit_text(s.limit), s.resident_blocks,
+           p->grid, p->grid == 1 ? "" : "s", pass, s.waves, s.waves == 1 ? "" : "s", s.last_wave_blocks, s.last_wave_blocks == 1 ? "" : "s",
+           p->registers ? "" : " (registers per thread are not known to the emulator: left out)");
+}
+
 int cmd_list(const ws_call *k)
 {
     (void)k;
@@ -646,6 +702,7 @@ int cmd_stats(const ws_call *k)
         }
         printf("],\n \"totals\": ");
         json_counters(&s.totals);
+        print_schedule(&t, pass, c.card, 1);
         if (all_blocks) {
             analysis_counters all;
             int nb = all_blocks_totals(&t, pass, &all);
@@ -678,6 +735,7 @@ int cmd_stats(const ws_call *k)
         printf("\nresult %.9g, double-precision reference %.17g, difference %.3g: %s\n", (double)t.result, t.reference,
                fabs((double)t.result - t.reference),
                ok < 0 ? "not checked (the trace carries no tolerance)" : ok ? "within the tolerance for this n" : "WRONG");
+        print_schedule(&t, pass, c.card, 0);
     }
     free(s.phases);
     return finish_with_result(&t);

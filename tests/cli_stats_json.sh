@@ -36,5 +36,17 @@ sed 's/^"result": .*/"result": 1,/' "$tmp/t.json" >"$tmp/w.json"
 rc=$?
 [ $rc -eq 1 ] && grep -q "WRONG RESULT: v1 computed 1, the double-precision reference is" "$tmp/w.err" ||
     { echo "FAIL: a wrong result: exit $rc, $(cat "$tmp/w.err")"; fail=1; }
+# the schedule on a card: the figures the occupancy API gave on an H100 for this launch (8 blocks
+# per SM of 132 SMs, 4096 blocks in 4 waves), and a GTX 1060's 10 SMs of 2048 threads
+for c in "h100 132 8 1056 4 threads" "gtx1060 10 8 80 52 threads"; do
+    set -- $c
+    "$ws" stats --version v2 --n 2^20 --block 256 --card $1 --json >"$tmp/s.json" || { echo "FAIL: stats --card $1"; fail=1; }
+    python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["schedule"]; a=sys.argv[2:];
+assert (s["card"],s["sms"],s["blocks_per_sm"],s["resident_blocks"],s["waves"],s["limited_by"])==(a[0],int(a[1]),int(a[2]),int(a[3]),int(a[4]),a[5]), s' \
+        "$tmp/s.json" "$@" || { echo "FAIL: the schedule on $1"; fail=1; }
+done
+"$ws" stats --version v2 --card gtx1070 >/dev/null 2>"$tmp/c.err"
+rc=$?
+[ $rc -eq 2 ] && grep -q 'unknown card "gtx1070"; the cards are gtx1050ti, gtx1060' "$tmp/c.err" || { echo "FAIL: an unknown card: exit $rc, $(cat "$tmp/c.err")"; fail=1; }
 [ $fail -eq 0 ] && echo "cli_stats_json_should_carry_the_documented_keys: ok"
 exit $fail

@@ -14,9 +14,10 @@
 extern "C" {
 #endif
 
-/* 2 added the schedule, the dropped barriers and the hazards list; 3 the register kind. Older
- * files still load (version 1 as lockstep captures with no race check). */
-#define TRACE_SCHEMA_VERSION 3
+/* 2 added the schedule, the dropped barriers and the hazards list; 3 the register kind; 4 each
+ * pass's shared memory and registers per block. Older files still load (version 1 as lockstep
+ * captures with no race check; before 4 the shared memory and registers are unknown). */
+#define TRACE_SCHEMA_VERSION 4
 #define TRACE_SCHEMA_VERSION_MIN 1
 
 /* The hardware a trace describes, named once for the reading library, the emulator, the race
@@ -39,7 +40,9 @@ enum {
     TRACE_PASSES_MAX = 64,                  /* launches in a plan (LADDER_MAX_PASSES) */
     TRACE_BUFFERS_MAX = TRACE_PASSES_MAX + 3,
     TRACE_PHASES_MAX = 4096,                /* barriers a warp passes, + 1 (the ladder: under 20) */
-    TRACE_LINE_MAX = 1000000                /* source lines of a kernel file */
+    TRACE_LINE_MAX = 1000000,               /* source lines of a kernel file */
+    TRACE_SHARED_BYTES_MAX = 256 * 1024,    /* shared memory a block may declare: more than any SM holds */
+    TRACE_REGISTERS_MAX = 255               /* registers per thread (CUDA's limit) */
 };
 #define TRACE_EVENTS_MAX ((size_t)1 << 26)
 #define TRACE_FILE_BYTES_MAX ((size_t)256 << 20)    /* JSON traces; the largest real ones are tens of MB */
@@ -109,6 +112,8 @@ typedef struct trace_pass {
     uint32_t grid, block; /* launch shape */
     uint32_t stride;      /* the naive version's stride for this launch; 0 otherwise */
     uint64_t n_in;        /* elements this pass reduces */
+    uint32_t shared_bytes; /* shared memory a block declared (static and dynamic); 0: none or unknown */
+    uint32_t registers;   /* registers per thread (the GPU build's); 0: unknown (the emulator) */
 } trace_pass;
 
 typedef struct trace_buffer {

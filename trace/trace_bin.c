@@ -132,6 +132,8 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
         w_u(w, t->passes[i].block, 4);
         w_u(w, t->passes[i].stride, 4);
         w_u(w, t->passes[i].n_in, 8);
+        w_var(w, t->passes[i].shared_bytes); /* schema 4 */
+        w_var(w, t->passes[i].registers);
     }
     w_var(w, t->nbuffers);
     for (size_t i = 0; i < t->nbuffers; i++) {
@@ -343,11 +345,20 @@ static void read_bin(rbuf *r, trace *t)
     for (uint64_t i = 0; i < np && !r->e.failed; i++) {
         char wh[48];
         snprintf(wh, sizeof wh, "passes[%" PRIu64 "]", i);
-        trace_pass tp;
+        trace_pass tp = {0};
         tp.grid = (uint32_t)r_range(r, 4, 1, UINT32_MAX, wh);
         tp.block = (uint32_t)r_range(r, 4, 1, 1024, wh);
         tp.stride = (uint32_t)r_u(r, 4, wh);
         tp.n_in = r_range(r, 8, 0, (uint64_t)1 << 40, wh);
+        if (sv >= 4) {
+            uint64_t sb = r_var(r, wh), rg = r_var(r, wh);
+            if (!r->e.failed && (sb > TRACE_SHARED_BYTES_MAX || rg > TRACE_REGISTERS_MAX)) {
+                reader_fail(&r->e, "%s: shared memory over %u bytes or registers over %u", wh, TRACE_SHARED_BYTES_MAX, TRACE_REGISTERS_MAX);
+                return;
+            }
+            tp.shared_bytes = (uint32_t)sb;
+            tp.registers = (uint32_t)rg;
+        }
         if (!r->e.failed && trace_add_pass(t, tp)) reader_fail(&r->e, "out of memory");
     }
     uint64_t nb = r_var(r, "buffers");

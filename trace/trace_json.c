@@ -87,8 +87,9 @@ char *trace_to_json(const trace *t)
     if (t->tolerance > 0) { sb_printf(&b, ",\n\"tolerance\": "); sb_num(&b, 17, t->tolerance); }
     sb_printf(&b, ",\n\"passes\": [");
     for (size_t i = 0; i < t->npasses; i++)
-        sb_printf(&b, "%s{\"grid\": %u, \"block\": %u, \"stride\": %u, \"n_in\": %" PRIu64 "}", i ? ", " : "",
-                  t->passes[i].grid, t->passes[i].block, t->passes[i].stride, t->passes[i].n_in);
+        sb_printf(&b, "%s{\"grid\": %u, \"block\": %u, \"stride\": %u, \"n_in\": %" PRIu64 ", \"shared_bytes\": %u, \"registers\": %u}",
+                  i ? ", " : "", t->passes[i].grid, t->passes[i].block, t->passes[i].stride, t->passes[i].n_in, t->passes[i].shared_bytes,
+                  t->passes[i].registers);
     sb_printf(&b, "],\n\"buffers\": [");
     for (size_t i = 0; i < t->nbuffers; i++) {
         sb_printf(&b, "%s{\"name\": ", i ? ", " : "");
@@ -370,11 +371,15 @@ static void read_header(rd *r, trace *t, const cJSON *root)
         char wh[32];
         snprintf(wh, sizeof wh, "passes[%d]", i);
         if (!cJSON_IsObject(x)) { reader_fail(r, "%s: expected an object", wh); return; }
-        trace_pass tp = {0, 0, 0, 0};
+        trace_pass tp = {0};
         tp.grid = (uint32_t)get_range(r, x, "grid", wh, 1, UINT32_MAX);
         tp.block = (uint32_t)get_range(r, x, "block", wh, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
         tp.stride = (uint32_t)get_uint(r, x, "stride", wh, UINT32_MAX);
         tp.n_in = get_uint(r, x, "n_in", wh, TRACE_GLOBAL_ELEMS_MAX);
+        /* schema 4; either may be left out of a file written by hand (unknown) */
+        if (cJSON_GetObjectItemCaseSensitive(x, "shared_bytes"))
+            tp.shared_bytes = (uint32_t)get_uint(r, x, "shared_bytes", wh, TRACE_SHARED_BYTES_MAX);
+        if (cJSON_GetObjectItemCaseSensitive(x, "registers")) tp.registers = (uint32_t)get_uint(r, x, "registers", wh, TRACE_REGISTERS_MAX);
         /* the analysis counts threads warp by warp */
         if (!r->failed && tp.block % WARP_SIZE) { reader_fail(r, "%s.block: %u is not a whole number of warps", wh, tp.block); return; }
         if (!r->failed && trace_add_pass(t, tp)) reader_fail(r, "out of memory");

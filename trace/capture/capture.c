@@ -163,7 +163,7 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
             snprintf(name, sizeof name, k + 1 < np ? "partials%d" : "out", k);
             trace_add_buffer(t, name, k + 1 < np ? (unsigned)k + 1 : (unsigned)k);
         }
-        trace_add_pass(t, (trace_pass){plan[k].grid, plan[k].block, plan[k].stride, plan[k].n_in});
+        trace_add_pass(t, (trace_pass){.grid = plan[k].grid, .block = plan[k].block, .stride = plan[k].stride, .n_in = plan[k].n_in});
         emu_kernel_args args = {in_buf, out_buf, counter_buf, (unsigned)plan[k].n_in, plan[k].stride};
         if (b->launch(b->ctx, v, &args, (unsigned)k, plan[k].grid, plan[k].block, traced, t)) {
             snprintf(err, errlen, "%s, pass %d: %s", v->file, k, b->error(b->ctx));
@@ -247,6 +247,7 @@ static int cpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
     int rc = emu_run(x->e, &l);
     x->dropped[0] += emu_dropped(x->e, TRACE_BARRIER);
     x->dropped[1] += emu_dropped(x->e, TRACE_WARP_SYNC);
+    if (!rc && pass < t->npasses) t->passes[pass].shared_bytes = emu_shared_bytes(x->e);
     if (rc) { snprintf(x->err, sizeof x->err, "%s", emu_last_error(x->e)); return -1; }
     return 0;
 }

@@ -108,6 +108,7 @@ struct emu {
     struct { unsigned char *mem; size_t bytes; } buffers[EMU_MAX_BUFFERS];
     uint64_t rng;            /* the schedule's random state, seeded per block */
     uint64_t dropped[2];     /* barriers, __syncwarp calls left out (break-it switches) */
+    int64_t shared_words_max; /* the most shared words one block of the run placed */
     int failed;
     char err[256];
 };
@@ -293,6 +294,7 @@ int64_t emu_shared_region(const void *key, unsigned bytes)
     e->regions[e->nregions].word = e->shared_words_used;
     e->nregions++;
     e->shared_words_used += words;
+    if (e->shared_words_used > e->shared_words_max) e->shared_words_max = e->shared_words_used;
     return e->shared_words_used - words;
 }
 
@@ -333,6 +335,8 @@ void emu_destroy(emu *e)
 
 const char *emu_last_error(const emu *e) { return e->err; }
 uint64_t emu_dropped(const emu *e, int kind) { return e->dropped[kind == TRACE_WARP_SYNC]; }
+
+unsigned emu_shared_bytes(const emu *e) { return (unsigned)(e->shared_words_max * WORD_BYTES); }
 
 int emu_set_buffer(emu *e, int id, void *mem, size_t bytes)
 {
@@ -803,6 +807,7 @@ int emu_run(emu *e, const emu_launch *l)
     }
     for (unsigned k = 0; k < nw; k++) {
         w[k]->dropped[0] = w[k]->dropped[1] = 0;
+        w[k]->shared_words_max = 0;
         w[k]->block_dim = (emu_dim3){l->block, 1, 1};
         w[k]->grid_dim = (emu_dim3){l->grid, 1, 1};
         w[k]->first_block = (unsigned)((uint64_t)l->grid * k / nw);
@@ -832,6 +837,7 @@ int emu_run(emu *e, const emu_launch *l)
     for (unsigned k = 1; k < nw; k++) {
         e->dropped[0] += w[k]->dropped[0];
         e->dropped[1] += w[k]->dropped[1];
+        if (w[k]->shared_words_max > e->shared_words_max) e->shared_words_max = w[k]->shared_words_max;
         trace_free(&w[k]->helper_trace);
         w[k]->launch = NULL;
     }

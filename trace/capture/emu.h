@@ -163,6 +163,9 @@ int emu_run(emu *e, const emu_launch *l);
 /* How many calls of kind TRACE_BARRIER or TRACE_WARP_SYNC the last emu_run left out
  * (drop_barrier, drop_syncwarp). */
 uint64_t emu_dropped(const emu *e, int kind);
+/* The most shared memory one block of the last emu_run declared, in bytes (its __shared__ objects,
+ * static and dynamic, as placed; a GPU build may pad them differently). */
+unsigned emu_shared_bytes(const emu *e);
 /* The cores this process may run on (sched_getaffinity), at most the emulator's worker limit. */
 unsigned emu_default_workers(void);
 

@@ -219,7 +219,7 @@ void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 
         host_fail("line %u: more than %d launches; a host loop that never ends?", line, TRACE_PASSES_MAX);
     trace *t = run->t;
     if (!run->launches) t->prov.block = block.x;
-    if (trace_add_pass(t, (trace_pass){grid.x, block.x, 0, (uint64_t)grid.x * block.x}))
+    if (trace_add_pass(t, (trace_pass){.grid = grid.x, .block = block.x, .n_in = (uint64_t)grid.x * block.x}))
         host_fail("out of memory for the trace");
     run->shmem = (unsigned)shmem;
     memset(run->turns, 0, sizeof run->turns);
@@ -235,6 +235,7 @@ void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 
     run->dropped[0] += emu_dropped(run->e, TRACE_BARRIER);
     run->dropped[1] += emu_dropped(run->e, TRACE_WARP_SYNC);
     if (rc) host_fail("%s", emu_last_error(run->e));
+    t->passes[t->npasses - 1].shared_bytes = emu_shared_bytes(run->e);
 }
 
 /* ---- building: the front end, the compiler, the cache ---- */

@@ -1,0 +1,89 @@
+/* cards: the GPUs a launch can be put on, and how many of its blocks each holds at once.
+ *
+ * One table row per card: its streaming multiprocessors (SMs) and what one SM holds (threads,
+ * blocks, registers, shared memory). From a row and a launch (threads per block, shared bytes and
+ * registers per thread) the occupancy model gives the blocks resident on one SM, what limits them,
+ * and the waves the launch's grid runs in: the same arithmetic as CUDA's occupancy calculator
+ * (cuda_occupancy.h, cudaOccupancyMaxActiveBlocksPerMultiprocessor). */
+#ifndef WARPSCOPE_CARDS_H
+#define WARPSCOPE_CARDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct card {
+    const char *id;            /* --card ID: "h100" */
+    const char *name;          /* "NVIDIA H100 SXM5" */
+    const char *aliases;       /* other spellings, space separated: what a GPU capture's device name contains */
+    unsigned cc_major, cc_minor;
+    unsigned sms;              /* streaming multiprocessors */
+    unsigned threads_per_sm, blocks_per_sm;
+    unsigned regs_per_sm, regs_per_block;
+    unsigned shared_per_sm;    /* bytes: the most a kernel's blocks may share on one SM */
+    unsigned shared_per_block; /* bytes: the most one block may have (opt-in above 48 KB) */
+    unsigned shared_reserved;  /* bytes the system keeps per block (compute capability 8.0 and later) */
+    unsigned shared_unit;      /* shared memory is given to blocks in multiples of this */
+    unsigned warp_size;
+} card;
+
+extern const card cards[];
+extern const size_t ncards;
+
+/* The row whose id is name, or whose name or aliases contain it (case ignored); NULL if none. */
+const card *card_find(const char *name);
+/* The ids, comma separated, for messages: "gtx1050ti, gtx1060, ..." */
+const char *card_ids(void);
+
+/* X(enum, JSON word, English): what stops an SM from holding one more block */
+#define CARD_LIMITS(X)                              \
+    X(THREADS, "threads", "threads per SM")         \
+    X(BLOCKS, "blocks", "blocks per SM")            \
+    X(SHARED, "shared_memory", "shared memory per SM") \
+    X(REGISTERS, "registers", "registers per SM")
+
+typedef enum card_limit {
+#define CARD_X_ENUM(e, w, en) CARD_LIMIT_##e,
+    CARD_LIMITS(CARD_X_ENUM)
+#undef CARD_X_ENUM
+    CARD_LIMIT_COUNT
+} card_limit;
+const char *card_limit_word(card_limit l);
+const char *card_limit_text(card_limit l); /* the English words */
+
+/* A launch as the occupancy model needs it. */
+typedef struct card_launch {
+    uint64_t grid;          /* blocks */
+    unsigned block;         /* threads per block */
+    unsigned shared_bytes;  /* static + dynamic shared memory per block */
+    unsigned registers;     /* per thread; 0: not known (the emulator): registers are left out */
+} card_launch;
+
+typedef struct card_schedule {
+    unsigned sms;
+    unsigned by[CARD_LIMIT_COUNT]; /* blocks per SM each resource allows (registers: UINT32_MAX when unknown) */
+    unsigned blocks_per_sm;        /* the least of them */
+    card_limit limit;              /* which one: the first at the least, in the table's order */
+    uint64_t resident_blocks;      /* blocks_per_sm x sms: the blocks on the card at once */
+    uint64_t waves;                /* grid / resident, rounded up */
+    uint64_t last_wave_blocks;     /* blocks in the last wave (resident_blocks when it is full) */
+    double occupancy;              /* resident warps per SM / the most an SM holds */
+} card_schedule;
+
+/* 0, or -1 with a message when the launch does not fit the card at all (a block larger than an SM
+ * holds, more shared memory than a block may have). */
+int card_schedule_of(const card *c, const card_launch *l, card_schedule *s, char *err, size_t errlen);
+
+/* The card a trace is seen on: the one named (may be NULL), else the GPU it was captured on when
+ * the table knows it, else the default (h100). */
+struct trace;
+const card *card_for_trace(const struct trace *t, const char *name);
+#define CARD_DEFAULT "h100"
+/* The schedule of pass p of a trace on a card (its grid, block, shared memory and registers). */
+int card_schedule_pass(const card *c, const struct trace *t, unsigned pass, card_schedule *s, char *err, size_t errlen);
+
+/* The model's placement of block b of the launch: its wave, and the SM it lands on (block order,
+ * SMs filled in turn: the simplest model; a GPU capture records the real one). */
+static inline uint64_t card_wave_of(const card_schedule *s, uint64_t b) { return s->resident_blocks ? b / s->resident_blocks : 0; }
+static inline unsigned card_sm_of(const card_schedule *s, uint64_t b) { return s->sms ? (unsigned)(b % s->sms) : 0; }
+
+#endif
