@@ -510,6 +510,8 @@ static void print_schedule(const trace *t, unsigned pass, const char *name, int 
     char err[256];
     int bad = !cd || card_schedule_pass(cd, t, pass, &s, err, sizeof err);
     const trace_pass *p = &t->passes[pass];
+    card_observed o;
+    int seen = card_observe(t, pass, &o) == 0;
     if (json) {
         printf(",\n \"schedule\": ");
         if (bad) { printf("null"); return; }
@@ -525,7 +527,10 @@ static void print_schedule(const trace *t, unsigned pass, const char *name, int 
             if (s.by[k] == UINT32_MAX) printf("null");
             else printf("%u", s.by[k]);
         }
-        printf("}}");
+        printf("}, \"observed\": ");
+        if (seen) printf("{\"blocks\": %" PRIu64 ", \"sms_used\": %u, \"most_blocks_live_on_one_sm\": %u, \"blocks_started_before_first_ended\": %" PRIu64
+                         ", \"span_ns\": %" PRIu64 "}}", o.blocks, o.sms_used, o.most_live_on_one_sm, o.started_before_first_end, o.span_ns);
+        else printf("null}");
         return;
     }
     if (bad) { printf("\nschedule: %s\n", cd ? err : "no such card"); return; }
@@ -533,7 +538,10 @@ static void print_schedule(const trace *t, unsigned pass, const char *name, int 
            " at once; the %u block%s of pass %u run in %" PRIu64 " wave%s, the last of %" PRIu64 " block%s%s\n",
            cd->name, s.sms, s.blocks_per_sm, s.blocks_per_sm == 1 ? "" : "s", p->block, card_limit_text(s.limit), s.resident_blocks,
            p->grid, p->grid == 1 ? "" : "s", pass, s.waves, s.waves == 1 ? "" : "s", s.last_wave_blocks, s.last_wave_blocks == 1 ? "" : "s",
-           p->registers ? "" : " (registers per thread are not known to the emulator: left out)");
+           p->registers ? "" : " (registers per thread are not in the trace: left out)");
+    if (seen)
+        printf("as it ran on the %s: %" PRIu64 " blocks on %u SMs, at most %u live on one SM, %" PRIu64 " started before the first ended; %.1f us "
+               "from the first start to the last end\n", t->prov.device, o.blocks, o.sms_used, o.most_live_on_one_sm, o.started_before_first_end, (double)o.span_ns / 1000.0);
 }
 
 int cmd_list(const ws_call *k)

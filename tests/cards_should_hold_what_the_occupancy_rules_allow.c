@@ -52,6 +52,24 @@ int main(void)
     CHECK(card_find("NVIDIA H100 80GB HBM3") == card_find("h100"), "a GPU's device name finds its row");
     CHECK(card_find("no such card") == NULL, "an unknown name finds a row");
 
+    /* what a GPU capture saw, counted from runs laid out by hand: SM 3 holds blocks 0-2 over
+     * [0,10], [5,15], [10,20] (at 10 one ends as the next starts: 2 live at most), SM 7 block 3 over
+     * [0,100]; the first end is at 10, and blocks 0, 1 and 3 started before it */
+    {
+        trace g;
+        trace_init(&g);
+        trace_add_pass(&g, (trace_pass){.grid = 4, .block = 64});
+        const trace_run r[] = {{0, 0, 3, 0, 10}, {0, 1, 3, 5, 15}, {0, 2, 3, 10, 20}, {0, 3, 7, 0, 100}};
+        for (int i = 0; i < 4; i++) trace_add_run(&g, &r[i]);
+        card_observed o;
+        CHECK(card_observe(&g, 0, &o) == 0, "no runs seen");
+        CHECK(o.blocks == 4 && o.sms_used == 2 && o.most_live_on_one_sm == 2 && o.started_before_first_end == 3 && o.span_ns == 100,
+              "observed %llu blocks on %u SMs, %u live, %llu before the first end, span %llu", (unsigned long long)o.blocks, o.sms_used,
+              o.most_live_on_one_sm, (unsigned long long)o.started_before_first_end, (unsigned long long)o.span_ns);
+        CHECK(card_observe(&g, 1, &o) == -1, "a pass with no runs was observed");
+        trace_free(&g);
+    }
+
     /* a capture records the block's declared shared memory: 1024 floats for v2 */
     trace t;
     trace_init(&t);

@@ -45,6 +45,16 @@ for c in "h100 132 8 1056 4 threads" "gtx1060 10 8 80 52 threads"; do
 assert (s["card"],s["sms"],s["blocks_per_sm"],s["resident_blocks"],s["waves"],s["limited_by"])==(a[0],int(a[1]),int(a[2]),int(a[3]),int(a[4]),a[5]), s' \
         "$tmp/s.json" "$@" || { echo "FAIL: the schedule on $1"; fail=1; }
 done
+# a GPU capture (assets/traces: v2, 2^20 elements, on an H100) records where and when each block
+# ran; the occupancy API on that H100 gave 32, 8 and 2 blocks per SM for blocks of 64, 256 and 1024
+for c in "64 32 4224 16384" "256 8 1056 4096" "1024 2 264 1024"; do
+    set -- $c
+    "$ws" stats "$(dirname "$0")/../assets/traces/v2-h100-b$1.wstrace" --json >"$tmp/g.json" || { echo "FAIL: stats of the GPU trace, block $1"; fail=1; }
+    python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["schedule"]; o=s["observed"]; a=[int(x) for x in sys.argv[2:]];
+assert s["card"]=="h100" and s["blocks_per_sm"]==a[0] and o["most_blocks_live_on_one_sm"]==a[0], s
+assert o["sms_used"]==132 and o["blocks_started_before_first_ended"]==a[1] and o["blocks"]==a[2], o' "$tmp/g.json" "$2" "$3" "$4" ||
+        { echo "FAIL: the observed schedule of the GPU trace, block $1"; fail=1; }
+done
 "$ws" stats --version v2 --card gtx1070 >/dev/null 2>"$tmp/c.err"
 rc=$?
 [ $rc -eq 2 ] && grep -q 'unknown card "gtx1070"; the cards are gtx1050ti, gtx1060' "$tmp/c.err" || { echo "FAIL: an unknown card: exit $rc, $(cat "$tmp/c.err")"; fail=1; }

@@ -42,6 +42,11 @@ static void round_trip(const char *version, uint64_t n, unsigned traced, char **
     snprintf(jpath, sizeof jpath, "rt-%d.json", (int)getpid());
     snprintf(cpath, sizeof cpath, "rt-%d.wstrace", (int)getpid());
     CHECK(capture_cpu(&d, &a, err, sizeof err) == 0, "%s: %s", version, err);
+    /* where and when blocks ran, as a GPU capture records them (the emulator records none) */
+    for (unsigned b = 0; b < 3 && a.npasses && b < a.passes[0].grid; b++) {
+        trace_run u = {0, b, 131 - b, 1000ull * b, 1000ull * b + 4321};
+        CHECK(trace_add_run(&a, &u) == 0, "trace_add_run");
+    }
     CHECK(trace_write_file(&a, jpath, err, sizeof err) == 0, "%s: %s", version, err);
     CHECK(trace_write_file(&a, cpath, err, sizeof err) == 0, "%s: %s", version, err);
     CHECK(trace_read_file(&j, jpath, err, sizeof err) == 0, "%s: JSON: %s", version, err);

@@ -8,6 +8,7 @@
 #include <ctype.h>
 #include <strings.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define KB 1024u
@@ -136,4 +137,51 @@ int card_schedule_pass(const card *c, const trace *t, unsigned pass, card_schedu
     const trace_pass *p = &t->passes[pass];
     card_launch l = {p->grid, p->block, p->shared_bytes, p->registers};
     return card_schedule_of(c, &l, s, err, errlen);
+}
+
+typedef struct edge {
+    uint32_t sm;
+    uint64_t time;
+    int delta; /* -1 a block ends, +1 one starts: at one time, ends first */
+} edge;
+
+static int by_sm_time(const void *a, const void *b)
+{
+    const edge *x = a, *y = b;
+    if (x->sm != y->sm) return x->sm < y->sm ? -1 : 1;
+    if (x->time != y->time) return x->time < y->time ? -1 : 1;
+    return x->delta - y->delta;
+}
+
+int card_observe(const trace *t, unsigned pass, card_observed *o)
+{
+    memset(o, 0, sizeof *o);
+    size_t n = 0;
+    for (size_t i = 0; i < t->nruns; i++) n += t->runs[i].pass == pass;
+    if (!n) return -1;
+    edge *e = malloc(2 * n * sizeof *e);
+    if (!e) return -1;
+    uint64_t first_end = UINT64_MAX, lo = UINT64_MAX, hi = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < t->nruns; i++) {
+        const trace_run *u = &t->runs[i];
+        if (u->pass != pass) continue;
+        e[k++] = (edge){u->sm, u->start, +1};
+        e[k++] = (edge){u->sm, u->end, -1};
+        if (u->end < first_end) first_end = u->end;
+        if (u->start < lo) lo = u->start;
+        if (u->end > hi) hi = u->end;
+    }
+    qsort(e, k, sizeof *e, by_sm_time);
+    int live = 0;
+    for (size_t i = 0; i < k; i++) {
+        if (!i || e[i].sm != e[i - 1].sm) { o->sms_used++; live = 0; }
+        live += e[i].delta;
+        if (live > (int)o->most_live_on_one_sm) o->most_live_on_one_sm = (unsigned)live;
+    }
+    for (size_t i = 0; i < t->nruns; i++) o->started_before_first_end += t->runs[i].pass == pass && t->runs[i].start < first_end;
+    o->blocks = n;
+    o->span_ns = hi - lo;
+    free(e);
+    return 0;
 }

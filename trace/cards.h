@@ -81,6 +81,18 @@ const card *card_for_trace(const struct trace *t, const char *name);
 /* The schedule of pass p of a trace on a card (its grid, block, shared memory and registers). */
 int card_schedule_pass(const card *c, const struct trace *t, unsigned pass, card_schedule *s, char *err, size_t errlen);
 
+/* What a GPU capture saw of one pass (trace_run): the blocks it recorded, the SMs they ran on, the
+ * most blocks live on one SM at one time, and how many started before the first one ended. */
+typedef struct card_observed {
+    uint64_t blocks;
+    unsigned sms_used;
+    unsigned most_live_on_one_sm;
+    uint64_t started_before_first_end;
+    uint64_t span_ns;       /* first start to last end */
+} card_observed;
+/* 0, or -1 when the trace recorded no runs for the pass (the emulator) or memory ran out. */
+int card_observe(const struct trace *t, unsigned pass, card_observed *o);
+
 /* The model's placement of block b of the launch: its wave, and the SM it lands on (block order,
  * SMs filled in turn: the simplest model; a GPU capture records the real one). */
 static inline uint64_t card_wave_of(const card_schedule *s, uint64_t b) { return s->resident_blocks ? b / s->resident_blocks : 0; }

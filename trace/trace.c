@@ -70,6 +70,7 @@ void trace_free(trace *t)
     free(t->lane_addr);
     free(t->values);
     free(t->hazards);
+    free(t->runs);
     trace_init(t);
 }
 
@@ -156,6 +157,16 @@ int trace_add_pass(trace *t, trace_pass p)
     return 0;
 }
 
+int trace_add_run(trace *t, const trace_run *r)
+{
+    if (t->nruns >= TRACE_RUNS_MAX) return -1;
+    trace_run *q = realloc(t->runs, (t->nruns + 1) * sizeof *q);
+    if (!q) return -1;
+    t->runs = q;
+    t->runs[t->nruns++] = *r;
+    return 0;
+}
+
 int trace_add_buffer(trace *t, const char *name, unsigned pass)
 {
     trace_buffer *q = realloc(t->buffers, (t->nbuffers + 1) * sizeof *q);
@@ -238,7 +249,9 @@ int trace_equal(const trace *a, const trace *b)
         return 0;
     for (size_t i = 0; i < a->npasses; i++) { /* field by field: the struct has padding */
         const trace_pass *p = &a->passes[i], *q = &b->passes[i];
-        if (p->grid != q->grid || p->block != q->block || p->stride != q->stride || p->n_in != q->n_in) return 0;
+        if (p->grid != q->grid || p->block != q->block || p->stride != q->stride || p->n_in != q->n_in ||
+            p->shared_bytes != q->shared_bytes || p->registers != q->registers)
+            return 0;
     }
     if (a->nbuffers && memcmp(a->buffers, b->buffers, a->nbuffers * sizeof *a->buffers)) return 0;
     for (size_t i = 0; i < a->nevents; i++) { /* field by field: the struct has padding */
@@ -250,6 +263,11 @@ int trace_equal(const trace *a, const trace *b)
     }
     if (a->nlanes && memcmp(a->lane_addr, b->lane_addr, a->nlanes * sizeof *a->lane_addr)) return 0;
     if (a->nvals && memcmp(a->values, b->values, a->nvals * sizeof *a->values)) return 0;
+    if (a->nruns != b->nruns) return 0;
+    for (size_t i = 0; i < a->nruns; i++) { /* field by field: the struct has padding */
+        const trace_run *p = &a->runs[i], *q = &b->runs[i];
+        if (p->pass != q->pass || p->block != q->block || p->sm != q->sm || p->start != q->start || p->end != q->end) return 0;
+    }
     if (a->nhazards != b->nhazards) return 0;
     for (size_t i = 0; i < a->nhazards; i++) { /* field by field: the struct has padding */
         const trace_hazard *p = &a->hazards[i], *q = &b->hazards[i];

@@ -173,6 +173,16 @@ typedef struct trace_hazard {
     uint32_t count;         /* racing pairs of accesses with these lines, over all words and threads */
 } trace_hazard;
 
+/* Where and when a block ran, as a GPU capture records it for every block of a launch (up to
+ * TRACE_RUNS_MAX over all passes): its SM (%smid) and the GPU's global clock (%globaltimer, ns) as
+ * its thread 0 entered the kernel and left it. The emulator records none: its schedule is the card
+ * model's (cards.h). */
+typedef struct trace_run {
+    uint32_t pass, block, sm;
+    uint64_t start, end; /* ns since the first run of the capture began (under 2^53) */
+} trace_run;
+enum { TRACE_RUNS_MAX = 16384, TRACE_SMS_MAX = 1024 };
+
 typedef struct trace {
     trace_provenance prov;
     float result;        /* what the kernels computed */
@@ -190,6 +200,8 @@ typedef struct trace {
     size_t nvals, cap_vals;
     trace_hazard *hazards;
     size_t nhazards;
+    trace_run *runs;     /* schema 4, GPU captures: by pass, then block */
+    size_t nruns;
 } trace;
 
 void trace_init(trace *t);
@@ -220,6 +232,7 @@ int trace_check(const trace *t, char *err, size_t errlen);
  * carries no tolerance (an older file). */
 int trace_result_ok(const trace *t);
 int trace_add_hazard(trace *t, const trace_hazard *h);
+int trace_add_run(trace *t, const trace_run *r);
 const char *trace_hazard_label(trace_hazard_kind kind); /* "raw", "war", "waw" */
 const char *trace_hazard_words(trace_hazard_kind kind); /* "read after write" ... */
 int trace_hazard_from_label(const char *label);         /* -1 if unknown */

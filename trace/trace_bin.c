@@ -179,6 +179,16 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
         for (size_t j = 0; j < k; j++)
             for (unsigned c = 0; c < wd; c++) w_u(w, f32_bits(trace_lane_value(t, &ev[i], j, c)), 4);
     }
+    /* schema 4: the runs */
+    w_var(w, t->nruns);
+    for (size_t i = 0; i < t->nruns && !w->failed; i++) {
+        const trace_run *u = &t->runs[i];
+        w_var(w, u->pass);
+        w_var(w, u->block);
+        w_var(w, u->sm);
+        w_var(w, u->start);
+        w_var(w, u->end - u->start);
+    }
     /* schema 2: the hazards, after the events they point at */
     w_var(w, t->nhazards);
     for (size_t i = 0; i < t->nhazards && !w->failed; i++) {
@@ -268,6 +278,20 @@ static uint64_t r_range(rbuf *r, int bytes, uint64_t lo, uint64_t hi, const char
     return v;
 }
 
+
+static void read_runs(rbuf *r, trace *t)
+{
+    uint64_t nr = r_var(r, "runs");
+    if (!r->e.failed && (nr > TRACE_RUNS_MAX || nr > r_left(r) / 5)) { reader_fail(&r->e, "runs: %" PRIu64 " runs: at most %d, in the bytes left", nr, TRACE_RUNS_MAX); return; }
+    for (uint64_t i = 0; i < nr && !r->e.failed; i++) {
+        uint64_t pass = r_var(r, "runs"), block = r_var(r, "runs"), sm = r_var(r, "runs"), start = r_var(r, "runs"), len = r_var(r, "runs");
+        if (r->e.failed) return;
+        if (pass >= t->npasses || block >= t->passes[pass].grid || sm >= TRACE_SMS_MAX || start >= ((uint64_t)1 << 53) || len >= ((uint64_t)1 << 53) - start)
+            { reader_fail(&r->e, "runs[%" PRIu64 "]: pass, block, SM or time out of range", i); return; }
+        trace_run u = {(uint32_t)pass, (uint32_t)block, (uint32_t)sm, start, start + len};
+        if (trace_add_run(t, &u)) { reader_fail(&r->e, "out of memory"); return; }
+    }
+}
 
 /* Hazards point at events by index: read after the events, and checked against them. */
 static void read_hazards(rbuf *r, trace *t)
@@ -479,6 +503,7 @@ static void read_bin(rbuf *r, trace *t)
         uint32_t u = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
         memcpy(&t->values[i], &u, 4);
     }
+    if (sv >= 4) read_runs(r, t);
     if (sv >= 2) read_hazards(r, t);
     if (r->e.failed) return;
     if (r_left(r) < 8) { reader_fail(&r->e, "end: the file ends too soon"); return; }

@@ -90,6 +90,13 @@ char *trace_to_json(const trace *t)
         sb_printf(&b, "%s{\"grid\": %u, \"block\": %u, \"stride\": %u, \"n_in\": %" PRIu64 ", \"shared_bytes\": %u, \"registers\": %u}",
                   i ? ", " : "", t->passes[i].grid, t->passes[i].block, t->passes[i].stride, t->passes[i].n_in, t->passes[i].shared_bytes,
                   t->passes[i].registers);
+    if (t->nruns) { /* schema 4: [pass, block, sm, start ns, end ns] */
+        sb_printf(&b, "],\n\"runs\": [");
+        for (size_t i = 0; i < t->nruns; i++) {
+            const trace_run *u = &t->runs[i];
+            sb_printf(&b, "%s[%u,%u,%u,%" PRIu64 ",%" PRIu64 "]", i ? (i % 8 ? "," : ",\n") : "", u->pass, u->block, u->sm, u->start, u->end);
+        }
+    }
     sb_printf(&b, "],\n\"buffers\": [");
     for (size_t i = 0; i < t->nbuffers; i++) {
         sb_printf(&b, "%s{\"name\": ", i ? ", " : "");
@@ -313,6 +320,26 @@ static void read_hazards(rd *r, trace *t, const cJSON *ja)
     }
 }
 
+/* runs: [pass, block, sm, start, end] each, inside the passes' grids, at most TRACE_RUNS_MAX */
+static void read_runs(rd *r, trace *t, const cJSON *ja)
+{
+    if (r->failed) return;
+    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) > TRACE_RUNS_MAX) { reader_fail(r, "runs: expected an array of at most %d runs", TRACE_RUNS_MAX); return; }
+    int i = 0;
+    for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
+        uint64_t f[5] = {0};
+        int k = 0;
+        if (cJSON_IsArray(x) && cJSON_GetArraySize(x) == 5)
+            for (const cJSON *y = x->child; y && k < 5 && cJSON_IsNumber(y) && y->valuedouble >= 0 && y->valuedouble < 9007199254740992.0; y = y->next)
+                f[k++] = (uint64_t)y->valuedouble;
+        if (k != 5) { reader_fail(r, "runs[%d]: expected [pass, block, sm, start, end], whole numbers", i); return; }
+        if (f[0] >= t->npasses || f[1] >= t->passes[f[0]].grid || f[2] >= TRACE_SMS_MAX || f[4] < f[3])
+            { reader_fail(r, "runs[%d]: pass, block or SM outside the trace, or an end before its start", i); return; }
+        trace_run u = {(uint32_t)f[0], (uint32_t)f[1], (uint32_t)f[2], f[3], f[4]};
+        if (trace_add_run(t, &u)) { reader_fail(r, "out of memory"); return; }
+    }
+}
+
 static void check_hazard_events(rd *r, const trace *t)
 {
     for (size_t i = 0; i < t->nhazards && !r->failed; i++) {
@@ -396,6 +423,7 @@ static void read_header(rd *r, trace *t, const cJSON *root)
         if (!r->failed && trace_add_buffer(t, name, bp)) reader_fail(r, "out of memory");
     }
     if (sv >= 2) read_hazards(r, t, get(r, root, "hazards", "top level"));
+    if (sv >= 4 && cJSON_GetObjectItemCaseSensitive(root, "runs")) read_runs(r, t, cJSON_GetObjectItemCaseSensitive(root, "runs"));
 }
 
 enum {
@@ -451,7 +479,7 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
     /* only the keys the reader knows are parsed, each at most HEADER_VALUE_MAX bytes, so no
      * part of a hostile file is ever built as a whole cJSON tree */
     static const char *const known[] = {"schema", "schema_version", "provenance", "result", "reference", "tolerance",
-                                        "passes", "buffers", "hazards", NULL};
+                                        "passes", "buffers", "hazards", "runs", NULL};
     while (s[i] == '"' && !r.failed) {
         cJSON *key = parse_one(s, len, &i), *val = NULL;
         if (!key) { reader_fail(&r, "out of memory while reading the trace's header"); break; }

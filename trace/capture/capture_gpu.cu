@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <vector>
 
 #include "trace/capture/capture.h"
@@ -37,6 +38,7 @@ struct gpu_ctx {
     unsigned long long *count = nullptr;
     char err[512] = "";
     cudaDeviceProp prop;
+    unsigned long long time0 = 0; /* %globaltimer at the capture's first block */
 };
 }
 
@@ -104,7 +106,12 @@ static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
     if (!ck(x, cudaMalloc(&phase, (size_t)traced_blocks * block * sizeof *phase + 4), "cudaMalloc")) return -1;
     cudaMemset(phase, 0, (size_t)traced_blocks * block * sizeof *phase + 4);
     cudaMemset(x->count, 0, sizeof *x->count);
-    ws_gpu_ctx ctx = {x->events, x->count, GPU_CAPACITY, phase, traced_blocks};
+    /* where and when blocks run: as many as the trace keeps, over every pass */
+    unsigned runs_blocks = t->nruns < TRACE_RUNS_MAX ? (unsigned)std::min<size_t>(grid, TRACE_RUNS_MAX - t->nruns) : 0;
+    unsigned long long *runs = nullptr;
+    if (!ck(x, cudaMalloc(&runs, 3ull * runs_blocks * sizeof *runs + 8), "cudaMalloc (block runs)")) { cudaFree(phase); return -1; }
+    cudaMemset(runs, 0, 3ull * runs_blocks * sizeof *runs + 8);
+    ws_gpu_ctx ctx = {x->events, x->count, GPU_CAPACITY, phase, traced_blocks, runs, runs_blocks};
     auto buf = [&](int id) { return id >= 0 ? x->bufs[(size_t)id] : nullptr; };
     ws_args a = {global_ptr<const float>((const float *)buf(args->in_buf), args->in_buf),
                  global_ptr<float>((float *)buf(args->out_buf), args->out_buf),
@@ -112,7 +119,19 @@ static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
     fn(grid, block, a, ctx, 0);
     bool ok = ck(x, cudaGetLastError(), "kernel launch") && ck(x, cudaDeviceSynchronize(), "kernel");
     cudaFree(phase);
+    std::vector<unsigned long long> rv(3ull * runs_blocks);
+    if (ok && runs_blocks) ok = ck(x, cudaMemcpy(rv.data(), runs, rv.size() * sizeof rv[0], cudaMemcpyDeviceToHost), "reading the block runs");
+    cudaFree(runs);
     if (!ok) return -1;
+    /* times from the capture's first block on: the first launch's earliest start is 0 */
+    for (unsigned b = 0; b < runs_blocks; b++)
+        if (rv[3 * b + 2] && (!x->time0 || rv[3 * b] < x->time0)) x->time0 = rv[3 * b];
+    for (unsigned b = 0; b < runs_blocks; b++) {
+        if (!rv[3 * b + 2]) continue; /* not run: cannot happen once the launch succeeded */
+        unsigned long long s0 = rv[3 * b] >= x->time0 ? rv[3 * b] - x->time0 : 0, s1 = rv[3 * b + 1] >= x->time0 ? rv[3 * b + 1] - x->time0 : 0;
+        trace_run u = {pass, b, (uint32_t)(rv[3 * b + 2] - 1), s0, s1 < s0 ? s0 : s1};
+        if (trace_add_run(t, &u)) { snprintf(x->err, sizeof x->err, "out of memory"); return -1; }
+    }
     unsigned long long n = 0;
     if (!ck(x, cudaMemcpy(&n, x->count, sizeof n, cudaMemcpyDeviceToHost), "reading the trace")) return -1;
     if (n > GPU_CAPACITY) {

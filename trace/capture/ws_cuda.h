@@ -347,6 +347,9 @@ struct ws_gpu_ctx {
     unsigned long long capacity;
     unsigned *phase;             /* barriers passed, per thread of the traced blocks */
     unsigned blocks_traced;
+    unsigned long long *runs;    /* per block of the first runs_blocks: %globaltimer as thread 0 enters and
+                                    leaves the kernel, and its SM + 1 (0: not run) */
+    unsigned runs_blocks;
 };
 
 /* per translation unit: each kernel file is its own module, so each has its own context */
@@ -357,6 +360,23 @@ __device__ __forceinline__ bool ws_traced() { return blockIdx.x < ws_ctx.blocks_
 /* inlined at every call site on purpose: one shared function would be one PC where lanes from
  * different call sites (say, a branch's load and its skipped lanes' exit) meet, and independent
  * thread scheduling may then run them as one group, so __activemask() would mix them */
+/* where and when every block runs (traced or not): thread 0 alone writes its block's slot, as it
+ * enters the kernel (end 0) and as it leaves */
+static __device__ __forceinline__ void ws_note_run(int end)
+{
+    if (threadIdx.x != 0 || blockIdx.x >= ws_ctx.runs_blocks) return;
+    unsigned long long now;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    unsigned long long *r = ws_ctx.runs + 3ull * blockIdx.x;
+    if (!end) {
+        unsigned sm;
+        asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+        r[0] = now;
+        r[2] = sm + 1ull;
+    }
+    r[1] = now;
+}
+
 static __device__ __forceinline__ void ws_record(unsigned kind, unsigned line, int buf, long long addr, unsigned elem,
                                        const void *val, int is_int)
 {
@@ -562,8 +582,10 @@ struct ws_args {
 template <class F>
 __attribute__((global)) void ws_run_kernel(F f)
 {
+    ws_note_run(0);
     f();
     ws_record(TRACE_EXIT, 0, -1, 0, 0, nullptr, 0);
+    ws_note_run(1);
 }
 /* static: the extended lambda makes nvcc emit host stubs of the kernel files' functions, which
  * must not clash with the emulator's build of the same files */
