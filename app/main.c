@@ -323,6 +323,8 @@ static int read_version_to_capture(const ws_call *k, cli *c)
 /* ---- view and render ---- */
 
 /* The viewer's flags and, through read_capture, what it shows. */
+enum { VIEW_TRACE_ALL_N = 1 << 20 };
+
 static int read_viewer(const ws_call *k, viewer_opts *o)
 {
     const cli_value *v = k->v;
@@ -355,6 +357,10 @@ static int read_viewer(const ws_call *k, viewer_opts *o)
     int rc = read_capture(k, &c);
     if (rc) return rc;
     if ((o->event >= 0) + (o->phase >= 0) + (o->step >= 0) > 1) return usage_error("give one of --event, --phase, --step%s%s", "", "");
+    /* the grid view shows every block's partial sum where tracing them all costs well under a
+     * second (a whole 2^20 grid of any version: perf capture); beyond, --blocks-traced asks */
+    if (!k->v[WF_BLOCKS_TRACED].given && !c.file && !c.cap.kernel && c.cap.n <= VIEW_TRACE_ALL_N) c.cap.blocks_traced = UINT32_MAX;
+    o->card = c.card;
     o->pass = c.pass >= 0 ? (unsigned)c.pass : 0;
     o->block_index = c.block_index >= 0 ? (unsigned)c.block_index : 0;
     o->cap = c.cap;

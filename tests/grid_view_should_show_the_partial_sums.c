@@ -91,7 +91,7 @@ int main(void)
         if (s) CHECK(fabs(atof(s + strlen(prefix)) - want[b]) <= 1e-6 * fabs(want[b]) + 1e-3, "block %u: tile says %s, the input sums to %.9g", b, s, want[b]);
     }
     /* the partials flow into pass 1: its one block reads all GRID of them, and its tile shows the sum */
-    CHECK(any_text_has(&f, "partials0[0..16)"), "the strip should name the partials pass 1 reads");
+    CHECK(any_text_has(&f, "pass 0 writes 16 partial sums to global memory, one per block"), "the strip should say what pass 1 reads");
     fixture_act(&f, "grid-pass:1");
     fixture_frame(&f, W, H, 0);
     const dl_item *t0 = tile(&f, 0);
@@ -128,13 +128,16 @@ int main(void)
     CHECK(loads == BLOCK, "block 5 should load %d elements, its model has %zu", BLOCK, loads);
     fixture_frame(&f, W, H, 0);
     CHECK(any_text_has(&f, "v2: Sequential addressing — pass 0, block 5"), "the title should name pass 0, block 5");
-    /* at the detailed view's step, block 5 is under way, the blocks before it done, those after not started */
+    /* the first wave: 16 blocks fit an H100 at once (132 SMs), so all run together, one per SM */
     fixture_act(&f, "grid,grid-time:1");
     fixture_frame(&f, W, H, 0);
-    CHECK(tile(&f, 4) && same_colour(tile(&f, 4)->c, th->read), "at block 5's step, block 4 should be done");
-    CHECK(tile(&f, 5) && !same_colour(tile(&f, 5)->c, th->read) && !same_colour(tile(&f, 5)->c, th->background), "block 5 should be under way");
-    CHECK(tile(&f, 6) && same_colour(tile(&f, 6)->c, th->background), "at block 5's step, block 6 should not have started");
-    /* hovering a tile names its block and its partial sum */
+    for (unsigned b = 0; b < GRID; b++)
+        CHECK(tile(&f, b) && same_colour(tile(&f, b)->c, th->working), "in the first wave block %u should be running", b);
+    CHECK(any_text_has(&f, "on the NVIDIA H100 SXM5: 132 SMs x 32 blocks of 64 threads = 4224 blocks at once (limited by threads per SM); 16 blocks run in 1 wave"),
+          "the schedule line on the H100");
+    /* hovering a tile names its block and its partial sum, once the launch has ended */
+    fixture_act(&f, "grid-time:0");
+    fixture_frame(&f, W, H, 0);
     const dl_item *t3 = tile(&f, 3);
     if (t3) session_apply(&f.s, &(action){.kind = ACT_HOVER, .i = dl_hit(&f.l, t3->r.x + 2, t3->r.y + 2), .x = t3->r.x + 2, .y = t3->r.y + 2});
     scene_update(&f.sc, &f.s, sources_find);
@@ -157,7 +160,9 @@ int main(void)
     th = session_theme(&f.s);
     fixture_act(&f, "grid");
     fixture_frame(&f, W, H, 0);
-    for (unsigned b = 1; b < GRID; b++) CHECK(tile(&f, b) && same_colour(tile(&f, b)->c, th->idle), "block %u should show not traced", b);
+    char nt[64];
+    for (unsigned b = 1; b < GRID; b++)
+        CHECK(tile(&f, b) && text_in(&f, tile(&f, b)->r, "not traced", nt, sizeof nt), "block %u should say it was not traced", b);
     CHECK(any_text_has(&f, "--blocks-traced 16"), "no line saying --blocks-traced 16");
     fixture_act(&f, "open-block:7");
     CHECK(f.s.overlay == OVERLAY_GRID && f.s.block_index == 0 && f.s.status_text[0], "an untraced block should stay shut, with a reason");
@@ -200,6 +205,81 @@ int main(void)
             else CHECK((sb->r.y < sc->r.y) == (b % 3 < c % 3), "SM rows out of order for blocks %u and %u", b, c);
         }
     fixture_close(&f);
+
+    /* waves on a card: v2 over 2^14 elements in blocks of 64 is 256 blocks; a GTX 1050 Ti has 6 SMs
+     * of 2048 threads, 32 blocks and 96 KB of shared memory (compute capability 6.1). Threads would
+     * allow 32 blocks of 64, but v2 declares float sdata[MAX_BLOCK], 4 KB, whatever the block: 24
+     * per SM, 144 at once, 2 waves. In the second, blocks 144..255 hold 112 of the 144 slots, block
+     * 144 + i on SM i % 6 (SMs take a wave's blocks in turn). */
+    if (fixture_open(&f, "v2", BLOCK, NULL, W, H) == 0) {
+        f.cap.n = 1 << 14;
+        f.cap.blocks_traced = 256;
+        fixture_act(&f, "version:v2,card:gtx1050ti,grid");
+        th = session_theme(&f.s);
+        fixture_frame(&f, W, H, 0);
+        CHECK(f.sc.grid.nwaves == 2 && f.sc.grid.wave == 0, "256 blocks on a GTX 1050 Ti: %lu waves, at %lu", f.sc.grid.nwaves, f.sc.grid.wave);
+        unsigned running = 0;
+        for (unsigned b = 0; b < 256; b++) running += tile(&f, b) && same_colour(tile(&f, b)->c, th->working);
+        CHECK(running == 144, "the first wave runs %u blocks, 144 fit", running);
+        fixture_act(&f, "wave:1");
+        fixture_frame(&f, W, H, 0);
+        CHECK(any_text_has(&f, "the last wave, 2 of 2: blocks 144 to 255 fill 112 of the card's 144 slots"), "the last wave's line");
+        for (unsigned b = 0; b < 256; b++) {
+            const dl_item *tb = tile(&f, b);
+            CHECK(tb && same_colour(tb->c, b < 144 ? th->read : th->working), "wave 2: block %u should be %s", b, b < 144 ? "done" : "running");
+            /* each running block has a slot in its SM's box, drawn before the tiles */
+            const dl_item *sb = b >= 144 ? sm_box(&f, b) : NULL;
+            if (b >= 144) CHECK(sb != NULL, "block %u has no slot on the card", b);
+            const dl_item *first = b >= 150 ? sm_box(&f, b - 6) : NULL; /* the block before it on the same SM */
+            if (sb && first) CHECK(abs(sb->r.x - first->r.x) + abs(sb->r.y - first->r.y) < 16 * sb->r.w, "blocks %u and %u share SM %u's box", b - 6, b, (b - 144) % 6);
+        }
+        fixture_act(&f, "wave:1");
+        CHECK(f.s.grid_wave == -1, "past the last wave the launch has ended");
+        fixture_close(&f);
+    }
+
+    /* a GPU trace with where and when each block ran (v2, 2^20, blocks of 256 on an H100): a wave
+     * begins as the 1056th, 2112th... block in start order starts; the blocks running then are those
+     * whose run spans that moment, counted here from the trace's own runs */
+    if (fixture_open(&f, NULL, 0, NULL, W, H) == 0) {
+        trace g;
+        trace_init(&g);
+        char err[512];
+        CHECK(trace_read_file(&g, WS_ROOT "/assets/traces/v2-h100-b256.wstrace", err, sizeof err) == 0, "%s", err);
+        CHECK(session_set_trace(&f.s, 0, &g, err, sizeof err) == 0, "%s", err);
+        const trace *gt = &f.s.pane[0].t;
+        fixture_act(&f, "grid,wave:1");
+        th = session_theme(&f.s);
+        fixture_frame(&f, W, H, 0);
+        uint64_t *st = malloc(4096 * sizeof *st);
+        size_t k = 0;
+        for (size_t i = 0; i < gt->nruns && st; i++)
+            if (gt->runs[i].pass == 0) st[k++] = gt->runs[i].start;
+        CHECK(k == 4096, "the trace has %zu runs of pass 0", k);
+        uint64_t moment = 0;
+        if (st && k == 4096) { /* the 1056th start: a selection, by counting */
+            for (size_t i = 0; i < k; i++) {
+                size_t before = 0, same = 0;
+                for (size_t j = 0; j < k; j++) before += st[j] < st[i], same += st[j] == st[i];
+                if (before <= 1056 && 1056 < before + same) { moment = st[i]; break; }
+            }
+        }
+        free(st);
+        unsigned want_run = 0, want_done = 0, run = 0, done = 0;
+        for (size_t i = 0; i < gt->nruns; i++) {
+            const trace_run *u = &gt->runs[i];
+            if (u->pass) continue;
+            want_done += u->end <= moment;
+            want_run += u->start <= moment && moment < u->end;
+            const dl_item *tb = tile(&f, u->block);
+            run += tb && same_colour(tb->c, th->working);
+            done += tb && same_colour(tb->c, th->read);
+        }
+        CHECK(want_run > 0 && run == want_run && done == want_done, "wave 2 at %llu ns: %u running and %u done drawn, the runs say %u and %u",
+              (unsigned long long)moment, run, done, want_run, want_done);
+        CHECK(any_text_has(&f, "132 SMs; at most 8 blocks ran at once on one SM; 1056 blocks started before the first ended"), "the recorded schedule's line");
+        fixture_close(&f);
+    }
     TTF_Quit();
     CHECK_DONE("grid_view_should_show_the_partial_sums");
 }

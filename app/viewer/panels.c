@@ -1428,8 +1428,7 @@ static int grid_plan(ui *u, const scene_grid *g, dl_rect in)
 static void grid_legend(ui *u, dl_rect in)
 {
     static const struct { int state; str_id name; } legend[] = {{TILE_WAITING, STR_GRID_WAITING}, {TILE_RUNNING, STR_GRID_RUNNING},
-                                                                {TILE_BARRIER, STR_GRID_BARRIER}, {TILE_DONE, STR_GRID_DONE},
-                                                                {TILE_UNTRACED, STR_GRID_UNTRACED}, {-1, STR_GRID_OPEN}};
+                                                                {TILE_DONE, STR_GRID_DONE}, {-1, STR_GRID_OPEN}};
     int x = in.x, sw = u->lh * 2 / 3, right = in.x + in.w;
     for (size_t i = 0; i < sizeof legend / sizeof *legend; i++) {
         const char *name = S(u, legend[i].name);
@@ -1500,6 +1499,55 @@ static void grid_sms(ui *u, const scene_grid *g, dl_rect r)
     }
 }
 
+/* what limits the blocks an SM holds, in the learner's language */
+static const str_id limit_str[CARD_LIMIT_COUNT] = {[CARD_LIMIT_THREADS] = STR_LIMIT_THREADS, [CARD_LIMIT_BLOCKS] = STR_LIMIT_BLOCKS,
+                                                   [CARD_LIMIT_SHARED] = STR_LIMIT_SHARED, [CARD_LIMIT_REGISTERS] = STR_LIMIT_REGISTERS};
+
+/* The card: a box per SM, in each a slot per block the SM holds at once, filled with the block
+ * that holds it at the wave shown (its number where it fits) or empty: in the last wave, the
+ * empty slots are the card standing idle. A click on a block opens it. */
+static void grid_card(ui *u, const scene_grid *g, dl_rect r)
+{
+    const theme *th = u->th;
+    dl_text(u->l, (dl_rect){r.x, r.y, r.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_GRID_CARD_TITLE));
+    r.y += u->lh;
+    r.h -= u->lh;
+    unsigned sms = g->nsm_slots, ns = g->nslots;
+    if (!sms || !ns || r.h < 4) return;
+    /* slots in rows of up to 8 inside a box; boxes in the columns that give the largest slots
+     * (twice as wide as high: a block number fits) */
+    unsigned scols = ns < 8 ? ns : 8, srows = (ns + scols - 1) / scols;
+    int best_cols = 1;
+    double best = -1;
+    for (unsigned c = 1; c <= sms; c++) {
+        unsigned rows = (sms + c - 1) / c;
+        double cw = ((double)r.w / c - 3) / scols, ch = ((double)r.h / rows - 3) / srows, sc = cw / 2 < ch ? cw / 2 : ch;
+        if (sc > best) { best = sc; best_cols = (int)c; }
+    }
+    int cols = best_cols, rows = (int)((sms + (unsigned)cols - 1) / (unsigned)cols);
+    int bw = r.w / cols, bh = r.h / rows, cw = (bw - 3) / (int)scols, ch = (bh - 3) / (int)srows;
+    if (ch > u->lh + 2) ch = u->lh + 2;
+    if (cw > 2 * (u->lh + 2) + dl_text_width(u->l, DL_FONT_MONO, u->px, "0000")) cw = 2 * (u->lh + 2) + dl_text_width(u->l, DL_FONT_MONO, u->px, "0000");
+    if (cw < 1 || ch < 1) return;
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    for (unsigned sm = 0; sm < sms; sm++) {
+        int bx = r.x + (int)(sm % (unsigned)cols) * bw, by = r.y + (int)(sm / (unsigned)cols) * bh;
+        dl_rect box = {bx, by, (int)scols * cw + 2, (int)srows * ch + 2};
+        dl_outline(u->l, box, th->grid, 1);
+        for (unsigned k = 0; k < ns; k++) {
+            int b = g->slots[(size_t)sm * ns + k];
+            dl_rect c = {bx + 1 + (int)(k % scols) * cw, by + 1 + (int)(k / scols) * ch, cw > 2 ? cw - 1 : cw, ch > 2 ? ch - 1 : ch};
+            if (b < 0) continue; /* an idle slot: the box's background shows through */
+            dl_fill_hit(u->l, c, tile_colour(th, TILE_RUNNING), HIT_CODE(HIT_TILE, 0, (unsigned)b));
+            if (vh <= c.h) {
+                char v[16];
+                snprintf(v, sizeof v, "%d", b);
+                fits_text(u, (dl_rect){c.x + 1, c.y, c.w - 1, c.h}, DL_FONT_MONO, th->text, v);
+            }
+        }
+    }
+}
+
 /* the strip of a pass's output: element i of n at [x(i), x(i + 1)) */
 static int strip_x(dl_rect s, size_t i, size_t n) { return s.x + (int)((double)i * s.w / (double)(n ? n : 1)); }
 
@@ -1529,11 +1577,37 @@ static void draw_grid(ui *u, dl_rect r)
         dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
         y += u->lh;
     }
-    if (g->at_step) snprintf(b, sizeof b, S(u, STR_GRID_AT_STEP), g->cursor, t->nevents);
-    else snprintf(b, sizeof b, "%s", S(u, STR_GRID_AT_END));
-    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    /* the schedule: on which card, how many at once, which wave */
+    const card_schedule *cs = &g->sched;
+    if (!g->card) snprintf(b, sizeof b, S(u, STR_GRID_NO_SCHED), g->sched_err);
+    else if (g->timed) {
+        card_observed o;
+        if (card_observe(t, g->pass, &o)) memset(&o, 0, sizeof o);
+        snprintf(b, sizeof b, S(u, STR_GRID_TIMED_SCHED), o.sms_used, o.most_live_on_one_sm, (unsigned long long)o.started_before_first_end, g->card->id,
+                 cs->blocks_per_sm);
+    } else {
+        char nb[48], nw[48];
+        snprintf(b, sizeof b, S(u, STR_GRID_SCHED), g->card->name, cs->sms, cs->blocks_per_sm, tp->block, (unsigned long long)cs->resident_blocks,
+                 S(u, limit_str[cs->limit]), str_count(u->L, NOUN_BLOCK, tp->grid, nb, sizeof nb),
+                 str_count(u->L, NOUN_WAVE, g->nwaves, nw, sizeof nw));
+    }
+    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
     y += u->lh;
-    if (g->gpu) {
+    if (g->wave >= g->nwaves) snprintf(b, sizeof b, S(u, STR_GRID_ENDED), tp->grid);
+    else if (g->timed)
+        snprintf(b, sizeof b, S(u, STR_GRID_TIMED), t->prov.device, g->wave + 1, g->nwaves, (double)g->moment / 1000.0,
+                 (unsigned long long)g->running, (unsigned long long)g->done);
+    else if (g->card) {
+        unsigned long long first = (unsigned long long)g->wave * cs->resident_blocks, last = first + g->running - 1;
+        if (g->wave + 1 == g->nwaves && g->nwaves > 1 && g->running < cs->resident_blocks)
+            snprintf(b, sizeof b, S(u, STR_GRID_WAVE_LAST), g->wave + 1, g->nwaves, first, last, (unsigned long long)g->running,
+                     (unsigned long long)cs->resident_blocks);
+        else
+            snprintf(b, sizeof b, S(u, STR_GRID_WAVE), g->wave + 1, g->nwaves, first, last, (unsigned long long)g->done);
+    } else b[0] = '\0';
+    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->accent, b);
+    y += u->lh;
+    if (g->gpu && !g->timed) {
         snprintf(b, sizeof b, S(u, STR_GRID_SMS), g->nsms);
         dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
         y += u->lh;
@@ -1543,11 +1617,16 @@ static void draw_grid(ui *u, dl_rect r)
     int strip_h = flow ? 4 * u->lh + 2 * u->pad : 2 * u->lh;
     dl_rect area = {in.x, y + u->pad / 2, in.w, in.y + in.h - strip_h - (y + u->pad / 2)};
     if (area.h < 4 || g->ntiles == 0) return;
-    /* a GPU trace: a row per SM under the tiles, its blocks in the order they ran there */
-    int sm_h = 0;
-    if (g->gpu && g->npass_sms && g->max_turn > 0) {
+    /* under the tiles, the card: a GPU trace with no recorded runs, a row per SM, its blocks in
+     * the order they ran there; otherwise a box per SM with the blocks it holds at the wave shown */
+    int sm_h = 0, old_rows = g->gpu && !g->timed && g->npass_sms && g->max_turn > 0;
+    if (old_rows) {
         sm_h = area.h * 2 / 5;
         if (sm_h > (int)(g->npass_sms + 1) * (u->lh + 2)) sm_h = (int)(g->npass_sms + 1) * (u->lh + 2);
+        area.h -= sm_h + u->pad;
+        if (area.h < 4) return;
+    } else if (g->nsm_slots && g->nslots) {
+        sm_h = area.h / 2;
         area.h -= sm_h + u->pad;
         if (area.h < 4) return;
     }
@@ -1578,7 +1657,8 @@ static void draw_grid(ui *u, dl_rect r)
         shown = (size_t)cols * (size_t)rows < n ? (size_t)cols * (size_t)rows : n;
     }
     int gap = tw >= 12 && tht >= 8 ? 2 : tw >= 6 ? 1 : 0;
-    if (sm_h) grid_sms(u, g, (dl_rect){in.x, area.y + rows * tht + u->pad, in.w, sm_h});
+    if (sm_h && old_rows) grid_sms(u, g, (dl_rect){in.x, area.y + rows * tht + u->pad, in.w, sm_h});
+    else if (sm_h) grid_card(u, g, (dl_rect){in.x, area.y + rows * tht + u->pad, in.w, sm_h});
     int more_h = shown < n ? u->lh : 0; /* the line that counts the blocks not drawn */
     dl_rect strip = {in.x, area.y + rows * tht + more_h + (sm_h ? sm_h + u->pad : 0) + u->lh + u->pad, in.w, u->lh};
     if (strip.y + 3 * u->lh > in.y + in.h) strip.y = in.y + in.h - 3 * u->lh;
@@ -1615,6 +1695,7 @@ static void draw_grid(ui *u, dl_rect r)
         else if (tl->ticket >= 0) snprintf(v, sizeof v, S(u, STR_GRID_TICKET), tl->ticket);
         else if (tl->state != TILE_DONE) snprintf(v, sizeof v, "%s", S(u, tl->state == TILE_WAITING ? STR_GRID_WAITING : tl->state == TILE_RUNNING ? STR_GRID_RUNNING
                                                                               : tl->state == TILE_BARRIER ? STR_GRID_BARRIER : STR_GRID_UNTRACED));
+        else if (!tl->traced) snprintf(v, sizeof v, "%s", S(u, STR_GRID_UNTRACED));
         else v[0] = '\0';
         if (v[0]) fits_text(u, l2, DL_FONT_UI, th->text, v);
         dl_rect l3 = {l1.x, l2.y + u->lh, l1.w, c.y + c.h - (l2.y + u->lh)};
@@ -1625,12 +1706,10 @@ static void draw_grid(ui *u, dl_rect r)
         dl_text(u->l, (dl_rect){in.x, area.y + rows * tht, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
     }
     /* the strip: what the pass wrote to global memory, and who reads it */
-    char range[64];
-    snprintf(range, sizeof range, "%s[0..%u)", g->out_name, g->blocks);
-    if (g->pass + 1 < g->npasses) snprintf(b, sizeof b, S(u, STR_GRID_FLOW), g->pass, g->blocks, range, g->pass + 1);
-    else if (g->last_block >= 0) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS), range, g->last_block, g->blocks);
-    else if (n > 1) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS_UNTRACED), range);
-    else snprintf(b, sizeof b, S(u, STR_GRID_RESULT), g->pass, g->out_name, (double)t->result, t->reference);
+    if (g->pass + 1 < g->npasses) snprintf(b, sizeof b, S(u, STR_GRID_FLOW), g->pass, g->blocks, g->pass + 1);
+    else if (g->last_block >= 0) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS), g->last_block, g->blocks);
+    else if (n > 1) snprintf(b, sizeof b, "%s", S(u, STR_GRID_TICKETS_UNTRACED));
+    else snprintf(b, sizeof b, S(u, STR_GRID_RESULT), g->pass, (double)t->result, t->reference);
     dl_text(u->l, (dl_rect){in.x, strip.y - u->lh - u->pad / 2, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
     if (!flow) return;
     int every = 1, numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000") + u->pad;

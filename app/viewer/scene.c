@@ -377,6 +377,8 @@ static void grid_free(scene_grid *g)
     free(g->tiles);
     free(g->next);
     free(g->pass_sms);
+    free(g->slots);
+    free(g->run_of);
     memset(g, 0, sizeof *g);
 }
 
@@ -480,18 +482,109 @@ static int grid_tiles(scene_grid *g, const trace *t, unsigned pass, scene_tile *
         if (k >= end || g->g.blocks[k].block != b) continue;
         const analysis_block *ab = &g->g.blocks[k];
         (*traced)++;
-        size_t cursor = g->at_step ? g->cursor : t->nevents - 1;
-        tl->state = (uint8_t)analysis_block_state_at(t, &g->g, ab, cursor); /* same order as scene_tile_state */
-        int done = tl->state == TILE_DONE || (!g->at_step && tl->state != TILE_WAITING);
-        tl->has_partial = (uint8_t)(ab->has_partial && done);
+        tl->traced = 1;
+        tl->state = TILE_DONE; /* the pass after the one shown: what its blocks read */
+        tl->has_partial = (uint8_t)ab->has_partial;
         tl->partial = ab->partial;
-        tl->ticket = done ? g->ticket[k] : -1;
+        tl->ticket = g->ticket[k];
         tl->sm = ab->sm;
-        tl->sm_order = g->gpu && tl->state != TILE_WAITING ? g->sm_order[k] : 0;
+        tl->sm_order = g->gpu ? g->sm_order[k] : 0;
         tl->read_lo = g->rd_lo[k];
         tl->read_hi = g->rd_hi[k];
     }
     *ntiles = grid;
+    return 0;
+}
+
+static int by_u64(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The schedule of the pass shown: on the card (the model), or, where the capture recorded where
+ * and when blocks ran, as the card ran it: a "wave" then begins when the first-wave-sized group of
+ * blocks in start order begins, and states are those at that moment. Sets the tiles' states and
+ * the SMs' slots. */
+static int grid_schedule(scene_grid *g, const trace *t, const session *s)
+{
+    g->card = card_for_trace(t, s->card[0] ? s->card : NULL);
+    g->sched_err[0] = '\0';
+    if (g->card && card_schedule_pass(g->card, t, g->pass, &g->sched, g->sched_err, sizeof g->sched_err)) g->card = NULL;
+    /* the recorded runs of this pass, by tile */
+    g->timed = 0;
+    size_t nrun = 0;
+    for (size_t i = 0; i < t->nruns; i++) nrun += t->runs[i].pass == g->pass && t->runs[i].block < g->ntiles;
+    uint64_t *starts = NULL;
+    card_observed obs;
+    if (nrun && card_observe(t, g->pass, &obs) == 0 && obs.started_before_first_end) {
+        if (g->cap_run_of < g->ntiles) {
+            uint64_t *q = realloc(g->run_of, g->ntiles * sizeof *q);
+            if (!q) return -1;
+            g->run_of = q;
+            g->cap_run_of = g->ntiles;
+        }
+        memset(g->run_of, 0, g->ntiles * sizeof *g->run_of);
+        starts = malloc(nrun * sizeof *starts);
+        if (!starts) return -1;
+        size_t k = 0;
+        for (size_t i = 0; i < t->nruns; i++)
+            if (t->runs[i].pass == g->pass && t->runs[i].block < g->ntiles) {
+                g->run_of[t->runs[i].block] = i + 1;
+                starts[k++] = t->runs[i].start;
+            }
+        qsort(starts, nrun, sizeof *starts, by_u64);
+        g->timed = 1;
+        g->nwaves = (nrun + obs.started_before_first_end - 1) / obs.started_before_first_end;
+    } else {
+        g->nwaves = g->card ? g->sched.waves : 1;
+    }
+    g->wave = s->grid_wave < 0 || (unsigned long)s->grid_wave >= g->nwaves ? g->nwaves : (unsigned long)s->grid_wave;
+    if (g->timed) g->moment = g->wave < g->nwaves ? starts[g->wave * obs.started_before_first_end] : UINT64_MAX;
+    free(starts);
+    /* the tiles' states, and who holds each SM's slots */
+    unsigned sms = g->card ? g->sched.sms : 0;
+    if (g->timed) {
+        sms = 0;
+        for (size_t i = 0; i < t->nruns; i++)
+            if (t->runs[i].pass == g->pass && t->runs[i].sm + 1 > sms) sms = t->runs[i].sm + 1;
+    }
+    g->nslots = g->timed ? obs.most_live_on_one_sm : g->card ? g->sched.blocks_per_sm : 0;
+    if (g->nslots > 64) g->nslots = 64;
+    size_t nslot = (size_t)sms * g->nslots;
+    if (nslot > g->cap_slots) {
+        int *q = realloc(g->slots, nslot * sizeof *q);
+        if (!q) return -1;
+        g->slots = q;
+        g->cap_slots = nslot;
+    }
+    for (size_t i = 0; i < nslot; i++) g->slots[i] = -1;
+    g->nsm_slots = sms;
+    g->running = g->done = 0;
+    for (size_t b = 0; b < g->ntiles; b++) {
+        scene_tile *tl = &g->tiles[b];
+        uint8_t st;
+        if (g->timed) {
+            const trace_run *u = g->run_of[b] ? &t->runs[g->run_of[b] - 1] : NULL;
+            st = !u ? TILE_UNTRACED : u->end <= g->moment ? TILE_DONE : u->start <= g->moment ? TILE_RUNNING : TILE_WAITING;
+            if (st == TILE_RUNNING && u->sm < sms)
+                for (unsigned k = 0; k < g->nslots; k++) /* the SM's first free slot */
+                    if (g->slots[(size_t)u->sm * g->nslots + k] < 0) { g->slots[(size_t)u->sm * g->nslots + k] = (int)b; break; }
+        } else if (g->card) {
+            uint64_t w = card_wave_of(&g->sched, b);
+            st = w < g->wave ? TILE_DONE : w == g->wave ? TILE_RUNNING : TILE_WAITING;
+            if (st == TILE_RUNNING) {
+                uint64_t i = b - w * g->sched.resident_blocks; /* SMs take the wave's blocks in turn */
+                g->slots[(size_t)(i % sms) * g->nslots + (size_t)(i / sms)] = (int)b;
+            }
+        } else {
+            st = TILE_DONE;
+        }
+        tl->state = st;
+        if (st != TILE_DONE) tl->has_partial = 0, tl->ticket = -1;
+        g->running += st == TILE_RUNNING;
+        g->done += st == TILE_DONE;
+    }
     return 0;
 }
 
@@ -529,16 +622,8 @@ static int grid_update(scene *sc, const session *s)
     g->t = t;
     g->npasses = (unsigned)t->npasses;
     g->pass = s->grid_pass < g->npasses ? s->grid_pass : 0;
-    /* the detailed view's step, as a point in the trace: the last of its events */
-    g->at_step = s->grid_at_step && p0->step < p0->m.nsteps;
-    g->cursor = 0;
-    if (g->at_step) {
-        const view_step *st = &p0->m.steps[p0->step];
-        for (size_t i = 0; i < st->count; i++)
-            if (p0->m.order[st->first + i] > g->cursor) g->cursor = p0->m.order[st->first + i];
-    }
     if (!t->nevents) return 0;
-    if (grid_tiles(g, t, g->pass, &g->tiles, &g->cap_tiles, &g->ntiles, &g->traced)) return -1;
+    if (grid_tiles(g, t, g->pass, &g->tiles, &g->cap_tiles, &g->ntiles, &g->traced) || grid_schedule(g, t, s)) return -1;
     g->blocks = g->pass < t->npasses ? t->passes[g->pass].grid : 0;
     unsigned next_traced = 0;
     g->nnext = 0;

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "app/viewer/session.h"
+#include "trace/cards.h"
 
 /* a bank in the access the lanes-to-banks picture shows: its distinct words (one wavefront each)
  * and the lanes that asked it, as the analysis counts them */
@@ -80,6 +81,7 @@ typedef struct scene_tile {
     int ticket;             /* the ticket its atomic drew (v8), -1: none */
     unsigned sm;            /* GPU traces: the SM it ran on, */
     int sm_order;           /*   and its place among that SM's blocks by clock (1 first); 0: no GPU */
+    uint8_t traced;         /* the capture recorded its events (its partial sum is known) */
     int64_t read_lo, read_hi; /* elements it read of another pass's (or block's) output; -1: none */
 } scene_tile;
 
@@ -114,8 +116,19 @@ typedef struct scene_grid {
     unsigned *pass_sms;     /* the SMs the shown pass's traced blocks ran on, ascending */
     size_t npass_sms, cap_pass_sms;
     int max_turn;           /* the most blocks one of them ran */
-    int at_step;            /* states at event `cursor` (the detailed view's step), else at the end */
-    size_t cursor;
+    /* the schedule: the pass on a card (the model), or as a GPU capture recorded it (runs) */
+    const card *card;       /* NULL: the pass does not fit a card (sched_err says why) */
+    card_schedule sched;
+    char sched_err[160];
+    unsigned long wave, nwaves; /* the wave shown, 0 .. nwaves - 1; nwaves: the launch has ended */
+    int timed;              /* the pass's blocks carry recorded runs: states at `moment` */
+    uint64_t moment;        /* timed: ns since the capture began */
+    uint64_t running, done; /* blocks of the pass running and done at the wave (or moment) */
+    int *slots;             /* nsm_slots x nslots: the block in each SM's slot now, -1 none */
+    unsigned nsm_slots, nslots;
+    size_t cap_slots;
+    uint64_t *run_of;       /* timed: per tile, index into the trace's runs + 1 (0: none) */
+    size_t cap_run_of;
 } scene_grid;
 
 typedef struct scene {

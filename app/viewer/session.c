@@ -1,6 +1,8 @@
 /* session: see session.h. */
 #include "app/viewer/session.h"
 
+#include "trace/cards.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -252,11 +254,32 @@ int session_grid_click(const session *s, uint32_t hit, action *a)
     return 0;
 }
 
+unsigned long session_grid_waves(const session *s)
+{
+    const session_pane *p = &s->pane[0];
+    if (!p->loaded || s->grid_pass >= p->t.npasses) return 1;
+    const card *c = card_for_trace(&p->t, s->card[0] ? s->card : NULL);
+    card_schedule sc;
+    char err[160];
+    if (!c || card_schedule_pass(c, &p->t, s->grid_pass, &sc, err, sizeof err)) return 1;
+    return sc.waves ? (unsigned long)sc.waves : 1;
+}
+
+/* the wave moves by delta; past the last one the launch has ended (-1), and back from there is the last */
+static void grid_wave(session *s, long delta)
+{
+    long n = (long)session_grid_waves(s), w = s->grid_wave < 0 ? n : s->grid_wave;
+    w += delta;
+    if (w < 0) w = 0;
+    s->grid_wave = w >= n ? -1 : w;
+}
+
 static void grid_pass(session *s, long delta)
 {
     const session_pane *p = &s->pane[0];
     long n = p->loaded ? (long)p->t.npasses : 1, k = (long)s->grid_pass + delta;
     s->grid_pass = (unsigned)(k < 0 ? 0 : k >= n ? (n > 0 ? n - 1 : 0) : k);
+    s->grid_wave = session_grid_waves(s) > 1 ? 0 : -1;
 }
 
 static int load_version(session *s, int p, const char *version)
@@ -555,10 +578,25 @@ static void apply_one(session *s, const action *a)
     case ACT_BENCH_SIZE: bench_size(s, a->i); break;
     case ACT_GRID:
         s->overlay = s->overlay == OVERLAY_GRID ? OVERLAY_NONE : OVERLAY_GRID;
-        if (s->overlay == OVERLAY_GRID) s->grid_pass = s->pass;
+        if (s->overlay == OVERLAY_GRID) {
+            s->grid_pass = s->pass;
+            /* a launch of several waves from its first (the card fills, then drains); one that
+             * fits the card at once at its end, every partial sum in place */
+            s->grid_wave = session_grid_waves(s) > 1 ? 0 : -1;
+        }
         break;
     case ACT_GRID_PASS: grid_pass(s, a->i); break;
-    case ACT_GRID_TIME: s->grid_at_step = a->i > 0; break;
+    case ACT_GRID_TIME: s->grid_wave = a->i > 0 ? 0 : -1; break;
+    case ACT_GRID_WAVE: grid_wave(s, a->i); break;
+    case ACT_CARD:
+        if (a->s[0] && !card_find(a->s)) {
+            char err[300];
+            snprintf(err, sizeof err, "card: unknown card \"%s\"; the cards are %s", a->s, card_ids());
+            status_raw(s, err);
+        } else {
+            snprintf(s->card, sizeof s->card, "%.15s", a->s);
+        }
+        break;
     case ACT_OPEN_BLOCK: open_block(s, a->s); break;
     case ACT_BENCH_GPU:
         if (s->results_set && s->results_set->count) {

@@ -66,6 +66,8 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_GRID, "grid", ARG_NONE)               \
     X(ACT_GRID_PASS, "grid-pass", ARG_INT)      \
     X(ACT_GRID_TIME, "grid-time", ARG_INT)      \
+    X(ACT_GRID_WAVE, "wave", ARG_INT)           \
+    X(ACT_CARD, "card", ARG_STR)                \
     X(ACT_OPEN_BLOCK, "open-block", ARG_STR)    \
     X(ACT_SCHEDULE, "schedule", ARG_STR)        \
     X(ACT_DROP, "drop-barrier", ARG_INT)        \
@@ -90,8 +92,9 @@ typedef enum act_kind {
  * into the answer ("\b" erases one character). ACT_MENU: +1/-1 moves the menu's selection, 0 opens it.
  * ACT_SELECT: i is a shared word of pane `pane` (-1: none). ACT_HOVER: i is the hit code under the
  * mouse (panels' codes; 0: nothing), x and y where the mouse is. ACT_GRID_PASS: the grid view's pass
- * moves by i. ACT_GRID_TIME: 1 shows the grid at the detailed view's step, 0 at the end of the
- * trace. ACT_OPEN_BLOCK: "P/B" (or "B": of the grid view's pass) opens block B of pass P in the
+ * moves by i. ACT_GRID_WAVE: the grid view's wave moves by i (past the last: the launch has
+ * ended). ACT_GRID_TIME: 1 goes to the first wave, 0 to the end of the launch. ACT_CARD: the card
+ * the grid's schedule is on (an id of trace/cards.h; "" the trace's GPU or the default). ACT_OPEN_BLOCK: "P/B" (or "B": of the grid view's pass) opens block B of pass P in the
  * detailed view and closes the grid. */
 typedef struct action {
     act_kind kind;
@@ -176,7 +179,8 @@ typedef struct session {
     int compare, fine, playing;
     unsigned pass, block_index; /* the traced block the panes show (--pass, --block-index) */
     unsigned grid_pass;         /* the pass the grid view shows (OVERLAY_GRID) */
-    int grid_at_step;           /* 1: the grid's states at the detailed view's step; 0: at the end */
+    long grid_wave;             /* the wave the grid view shows, from 0; -1: the launch has ended */
+    char card[16];              /* the card of the grid's schedule (trace/cards.h); "": the trace's or the default */
     session_picture picture;
     unsigned panels;         /* 1 << PANEL_...: the panels shown; 0 shows them all */
     int no_motion;           /* reduced motion: steps jump */
@@ -220,6 +224,8 @@ int session_open_block(session *s, unsigned pass, unsigned block, char *err, siz
 /* The action for a click on a hit code of the grid view (a tile: open its block; a pass of the
  * launch plan: show it). 1 with *a filled, or 0 when the code is not the grid's. */
 int session_grid_click(const session *s, uint32_t hit, action *a);
+/* The waves of the grid view's pass on the session's card (1 when there is no schedule). */
+unsigned long session_grid_waves(const session *s);
 /* Applies one action. Errors (a version that cannot be captured) go to the status line. */
 void session_apply(session *s, const action *a);
 

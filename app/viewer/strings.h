@@ -137,7 +137,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_PANE_BLOCK, "%s — pass %u, block %u", "%s — 第 %u 轮，线程块 %u")                                  \
     X(STR_KEY_GRID, "the whole grid: every block of every pass", "整个网格：每一轮的每个线程块") \
     X(STR_KEY_GRID_PASS, "grid: the previous / next pass", "网格：上一轮 / 下一轮")                               \
-    X(STR_KEY_GRID_TIME, "grid: states at the detailed view's step / at the end", "网格：详细视图当前步骤时的状态 / 结束时的状态") \
+    X(STR_KEY_GRID_TIME, "grid: the launch's first wave / its end", "网格：启动的第一波 / 结束时") \
+    X(STR_KEY_GRID_WAVE, "grid: the next / previous wave of blocks on the card", "网格：卡上的下一波 / 上一波线程块") \
     X(STR_GRID_TITLE, "%s — pass %u: a grid of %u x %u threads reduces %llu elements",                           \
       "%s — 第 %u 轮：%u x %u 个线程的网格归约 %llu 个元素")                                                         \
     X(STR_GRID_PLAN, "launch plan:", "启动计划：")                                                               \
@@ -148,21 +149,34 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_DONE, "done: its partial sum", "完成：它的部分和")                                                  \
     X(STR_GRID_UNTRACED, "not traced", "未跟踪")                                                                  \
     X(STR_GRID_OPEN, "open in the detailed view", "在详细视图中打开")                                              \
-    X(STR_GRID_SOME_TRACED, "%u of %u blocks of this pass were traced: capture with --blocks-traced %u to see them all", \
-      "本轮 %u / %u 个线程块被跟踪：用 --blocks-traced %u 捕获即可看到全部")                                         \
+    X(STR_GRID_SOME_TRACED, "partial sums of %u of %u blocks: the others were not traced (--blocks-traced %u traces them all)", \
+      "显示 %u / %u 个线程块的部分和：其余未被跟踪（--blocks-traced %u 可全部跟踪）")                                    \
     X(STR_GRID_CAPPED, "the grid has %u blocks: the first %u are drawn", "网格共有 %u 个线程块：只画出前 %u 个")            \
-    X(STR_GRID_AT_STEP, "states at event %zu of %zu, the detailed view's step (End: at the end)",                 \
-      "状态：跟踪的第 %zu / %zu 个事件，即详细视图的当前步骤（End：结束时）")                                           \
-    X(STR_GRID_AT_END, "states at the end of the trace (Home: at the detailed view's step)",                      \
-      "状态：跟踪结束时（Home：详细视图的当前步骤）")                                                                 \
-    X(STR_GRID_FLOW, "pass %u writes its %u partial sums to %s; pass %u's blocks read them:",                      \
-      "第 %u 轮把 %u 个部分和写入 %s；第 %u 轮的线程块读取它们：")                                                     \
-    X(STR_GRID_RESULT, "pass %u writes the result to %s[0]: %.9g (reference %.9g)",                               \
-      "第 %u 轮把结果写入 %s[0]：%.9g（参考值 %.9g）")                                                                \
-    X(STR_GRID_TICKETS, "each block writes its partial to %s, then draws a ticket; block %d drew the last and sums all %u partials:", \
-      "每个线程块把部分和写入 %s，再取一张票；线程块 %d 取到最后一张，汇总全部 %u 个部分和：")                            \
-    X(STR_GRID_TICKETS_UNTRACED, "each block writes its partial to %s, then draws a ticket; the block with the last was not traced", \
-      "每个线程块把部分和写入 %s，再取一张票；取到最后一张票的线程块未被跟踪")                                           \
+    X(STR_GRID_SCHED, "on the %s: %u SMs x %u blocks of %u threads = %llu blocks at once (limited by %s); %s run in %s", \
+      "在 %s 上：%u 个 SM x 每个 %u 个 %u 线程的线程块 = 同时 %llu 个（受%s限制）；%s分 %s运行")                            \
+    X(STR_GRID_WAVE, "wave %lu of %lu: blocks %llu to %llu run, %llu done (PgDn/PgUp: next/previous wave)",          \
+      "第 %lu / %lu 波：线程块 %llu 到 %llu 运行，%llu 个已完成（PgDn/PgUp：下一波/上一波）")                          \
+    X(STR_GRID_WAVE_LAST, "the last wave, %lu of %lu: blocks %llu to %llu fill %llu of the card's %llu slots; the rest stand idle", \
+      "最后一波（第 %lu / %lu 波）：线程块 %llu 到 %llu 只占卡上 %llu / %llu 个位置，其余空闲")                          \
+    X(STR_GRID_ENDED, "the launch has ended: all %u blocks are done (Home: its first wave)", "启动已结束：全部 %u 个线程块完成（Home：第一波）") \
+    X(STR_GRID_TIMED, "as the %s ran it: wave %lu of %lu begins %.1f us into the launch; %llu blocks running, %llu done (PgDn/PgUp)", \
+      "按 %s 的实际运行：第 %lu / %lu 波在启动后 %.1f 微秒开始；%llu 个线程块运行中，%llu 个已完成（PgDn/PgUp）")             \
+    X(STR_GRID_TIMED_SCHED, "%u SMs; at most %u blocks ran at once on one SM; %llu blocks started before the first ended (--card %s: the model's %u)", \
+      "%u 个 SM；一个 SM 上最多同时 %u 个线程块；第一个结束前开始了 %llu 个（--card %s：模型为 %u）")                      \
+    X(STR_LIMIT_THREADS, "threads per SM", "每个 SM 的线程数")                                                      \
+    X(STR_LIMIT_BLOCKS, "blocks per SM", "每个 SM 的线程块数")                                                      \
+    X(STR_LIMIT_SHARED, "shared memory per SM", "每个 SM 的共享内存")                                               \
+    X(STR_LIMIT_REGISTERS, "registers per SM", "每个 SM 的寄存器")                                                  \
+    X(STR_GRID_NO_SCHED, "no schedule on a card: %s", "无法排到卡上：%s")                                                 \
+    X(STR_GRID_CARD_TITLE, "the card's SMs, a box each, with a slot for each block it holds at once", "卡上的 SM：每个一格，每格中每个位置容纳一个线程块") \
+    X(STR_GRID_FLOW, "pass %u writes %u partial sums to global memory, one per block; pass %u's blocks read them:", \
+      "第 %u 轮把 %u 个部分和写入全局内存，每个线程块一个；第 %u 轮的线程块读取它们：")                                  \
+    X(STR_GRID_RESULT, "pass %u writes the result: %.9g (reference %.9g)",                                          \
+      "第 %u 轮写出结果：%.9g（参考值 %.9g）")                                                                         \
+    X(STR_GRID_TICKETS, "each block writes its partial sum to global memory, then draws a ticket; block %d drew the last and sums all %u:", \
+      "每个线程块把部分和写入全局内存，再取一张票；线程块 %d 取到最后一张，汇总全部 %u 个：")                              \
+    X(STR_GRID_TICKETS_UNTRACED, "each block writes its partial sum to global memory, then draws a ticket; the block with the last was not traced", \
+      "每个线程块把部分和写入全局内存，再取一张票；取到最后一张票的线程块未被跟踪")                                       \
     X(STR_GRID_TICKET, "ticket %d", "票 %d")                                                                     \
     X(STR_GRID_LAST, "last ticket: sums the partials", "最后一张票：汇总部分和")                                     \
     X(STR_GRID_READS, "pass %u, block %u", "第 %u 轮，线程块 %u")                                                                   \
@@ -170,8 +184,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_SMS, "GPU trace: each tile names the SM its block ran on and its turn there (#1 first, by that SM's clock); SMs used: %u", \
       "GPU 跟踪：每格标出线程块运行的 SM 及其在该 SM 上的次序（#1 最先，按该 SM 的时钟）；用到的 SM：%u 个")                    \
     X(STR_GRID_HIDDEN, "%zu more blocks do not fit: a larger window or Ctrl - shows them", "还有 %zu 个线程块放不下：放大窗口或按 Ctrl - 显示") \
-    X(STR_GRID_KEYS, "Left/Right: pass  |  click a block: open it  |  Home/End: now / end  |  G, Esc: back",       \
-      "左/右：轮次  |  点击线程块：打开  |  Home/End：当前 / 结束  |  G、Esc：返回")                                   \
+    X(STR_GRID_KEYS, "PgDn/PgUp: wave  |  Left/Right: pass  |  click a block: open it  |  Home/End: first wave / end  |  G, Esc: back", \
+      "PgDn/PgUp：波  |  左/右：轮次  |  点击线程块：打开  |  Home/End：第一波 / 结束  |  G、Esc：返回")                  \
     X(STR_GRID_NONE, "no trace to show", "没有可显示的跟踪")                                                        \
     X(STR_GRID_SM_TITLE, "SMs: a row per SM, its blocks in the order they started there", "SM：每行一个 SM，其线程块按在该 SM 上开始的次序排列") \
     X(STR_GRID_TIP, "pass %u, block %u: %s; %zu events in %zu phases, %llu warp instructions; click: open it",   \
@@ -240,7 +254,8 @@ typedef enum str_id {
     X(NOUN_WAVEFRONT, "extra wavefront", "extra wavefronts", "次额外 wavefront") \
     X(NOUN_STEP, "step", "steps", "步")                                      \
     X(NOUN_PHASE, "phase", "phases", "个阶段")                               \
-    X(NOUN_BLOCK, "block", "blocks", "个线程块")
+    X(NOUN_BLOCK, "block", "blocks", "个线程块")                             \
+    X(NOUN_WAVE, "wave", "waves", "波")
 
 typedef enum str_noun {
 #define STR_X_NOUN(id, one, many, zh) id,

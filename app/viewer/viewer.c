@@ -169,6 +169,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         A->s.lang = (str_lang)l;
     }
     A->s.presenter = o->presenter;
+    if (o->card) snprintf(A->s.card, sizeof A->s.card, "%.15s", o->card);
     A->s.scale = o->scale > 0 ? o->scale : 1.0;
     A->s.fine = o->fine;
     if (o->bench) {

@@ -14,6 +14,7 @@ typedef struct viewer_opts {
     const char *compare;     /* second version, or NULL */
     const char *theme;       /* "light" or "dark" */
     const char *lang;        /* "en" or "zh" */
+    const char *card;        /* the grid view's card (--card); NULL: the trace's GPU or the default */
     const char *bench;       /* results file for the benchmark view */
     const char *keys;        /* key names to inject, comma separated (tests, demos) */
     const char *actions;     /* actions to apply, comma separated ("step:1,version:v2,compare:next") */
