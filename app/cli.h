@@ -35,14 +35,7 @@ int cli_scan(const cli_spec *specs, size_t nspecs, int argc, char **argv, cli_va
              size_t *npos, int *unknown, char *err, size_t errlen);
 /* The index of a flag in a table, or -1 (for reading values by name). */
 int cli_find(const cli_spec *specs, size_t nspecs, const char *name);
-/* How far apart two words are: insertions, deletions, substitutions and swaps of two neighbours
- * (the optimal string alignment distance), leading dashes ignored. */
-size_t cli_distance(const char *a, const char *b);
-/* The names closest to a mistyped word ("did you mean"): close enough to be a typo (one edit in a
- * short word, two in a longer one) or a word it is the start of. Writes them quoted into out,
- * joined by " or " (`"--block"`, `"stats" or "list"`), and returns how many (0: none close, out
- * is ""). */
-size_t cli_suggest(const char *word, const char *const *names, size_t n, char *out, size_t outlen);
+
 
 #ifdef __cplusplus
 }

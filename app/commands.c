@@ -6,6 +6,7 @@
 
 #include "trace/cards.h"
 #include "trace/ladder.h"
+#include "trace/words.h"
 #include "app/version.h"
 
 /* ---- the flags ---- */
@@ -110,14 +111,14 @@ static const ws_flag_group g_bench = {"bench flags", 10, {USE(WF_SIZES), USE(WF_
     USE(WF_BENCH_BLOCK), USE(WF_EPT), USE(WF_DEVICE), USE(WF_JSON_FILE), USE(WF_CSV)}};
 static const ws_flag_group g_verify = {"verify flags", 3, {{WF_VERSIONS, "versions, comma separated; default every version that does not race"},
     USE(WF_BLOCKS), USE(WF_MD)}};
-static const ws_flag_group g_lesson_list = {"flags", 1, {USE(WF_DIR)}};
+static const ws_flag_group g_lesson_list = {"flags", 2, {USE(WF_DIR), {WF_LANG, "en | zh: the titles in one language (default: both)"}}};
 static const ws_flag_group g_lesson_print = {"flags", 1, {USE(WF_LANG)}};
 static const ws_flag_group g_help = {"flags", 3, {USE(WF_MAN), {WF_COMPLETION, "a bash completion script"}, USE(WF_MARKDOWN)}};
 
 /* ---- the commands ---- */
 
 const ws_command ws_commands[] = {
-    {"", NULL, cmd_default, "", "the viewer on v0, a block of 64 threads, traced by the emulator", {NULL}, WS_OPERAND_NONE, WS_CMD_WINDOW, NULL},
+    {"", NULL, cmd_default, "", "the viewer on v0, a block of 256 threads (every command's default block), traced by the emulator", {NULL}, WS_OPERAND_NONE, WS_CMD_WINDOW, NULL},
     {"view", NULL, cmd_view, "(FILE | --version ID [capture flags]) [--pass P] [--block-index I] [viewer flags] [--keys K1,K2...]",
      "the viewer: a trace file, or a version captured by the emulator", {&g_capture, &g_shown, &g_viewer, &g_window, NULL},
      WS_OPERAND_TRACE, WS_CMD_WINDOW, NULL},
@@ -150,7 +151,7 @@ const ws_command ws_commands[] = {
      "every version's plain kernels against CUB, Thrust and the best read kernel", {&g_bench, NULL}, WS_OPERAND_NONE, WS_CMD_GPU, NULL},
     {"verify", NULL, cmd_verify, "[--versions LIST] [--blocks LIST] [--md FILE]", "traces from the GPU against the emulator's, warp by warp",
      {&g_verify, NULL}, WS_OPERAND_NONE, WS_CMD_GPU, NULL},
-    {"lesson", "list", cmd_lesson_list, "[--dir DIR]", "the lessons, with your progress", {&g_lesson_list, NULL}, WS_OPERAND_NONE, 0,
+    {"lesson", "list", cmd_lesson_list, "[--dir DIR] [--lang en|zh]", "the lessons, with your progress", {&g_lesson_list, NULL}, WS_OPERAND_NONE, 0,
      "subcommand"},
     {"lesson", "print", cmd_lesson_print, "FILE [--lang en|zh]", "a lesson as text: narration, questions and answers filled in",
      {&g_lesson_print, NULL}, WS_OPERAND_FILE, 0, "subcommand"},
@@ -263,7 +264,7 @@ size_t commands_suggest(const char *word, const char *sub_of, char *out, size_t 
         const char *nm = sub_of ? (c->sub && strcmp(c->name, sub_of) == 0 ? c->sub : NULL) : c->name;
         if (nm && nm[0]) names[n++] = nm;
     }
-    return cli_suggest(word, names, n, out, outlen);
+    return words_suggest(word, names, n, out, outlen);
 }
 
 /* ---- help ---- */

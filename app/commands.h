@@ -136,7 +136,7 @@ const char *commands_title(const ws_command *c, char *out, size_t outlen);
  * export" into out; 0 when none does. */
 size_t commands_taking(const char *flag, const ws_command *c, char *out, size_t outlen);
 /* The names of the commands (or of NAME's subcommands, sub_of not NULL) closest to a mistyped
- * word, as cli_suggest writes them. */
+ * word, as words_suggest writes them. */
 size_t commands_suggest(const char *word, const char *sub_of, char *out, size_t outlen);
 
 /* What the table makes, written to out. */

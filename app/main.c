@@ -33,6 +33,7 @@
 #include "app/learn/player.h"
 #include "app/learn/progress.h"
 #include "trace/trace.h"
+#include "trace/words.h"
 #include "app/verify.h"
 #include "app/viewer/viewer.h"
 
@@ -396,7 +397,7 @@ static int find_viewer_data(viewer_opts *o, data_dirs *d, int need_lessons)
     return 0;
 }
 
-/* warpscope with no command: v0 at a block small enough to read */
+/* warpscope with no command: v0, at the block size every command takes by default (256) */
 int cmd_default(const ws_call *k)
 {
     (void)k;
@@ -404,7 +405,7 @@ int cmd_default(const ws_call *k)
     viewer_opts o;
     memset(&o, 0, sizeof o);
     o.cap.version = "v0";
-    o.cap.block = 64;
+    o.cap.blocks_traced = UINT32_MAX; /* one block: the grid view has its partial sum, as view's has */
     o.event = o.phase = o.step = -1;
     int rc = find_viewer_data(&o, &d, 0);
     return rc ? rc : viewer_window(&o);
@@ -1299,7 +1300,9 @@ int cmd_lesson_list(const ws_call *k)
 {
     char err[1600];
     data_dirs d;
-    const char *dir = k->v[WF_DIR].text;
+    const char *dir = k->v[WF_DIR].text, *lang = k->v[WF_LANG].text;
+    if (lang && strcmp(lang, "en") && strcmp(lang, "zh")) return usage_error("--lang must be en or zh, got \"%s\"%s", lang, "");
+    int zh = lang && !strcmp(lang, "zh");
     if (!dir) {
         int rc = find_data(&d, 0, 1);
         if (rc) return rc;
@@ -1330,10 +1333,11 @@ int cmd_lesson_list(const ws_call *k)
         for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
         const progress_entry *e = have_prog ? progress_find(&prog, l.id, 0) : NULL;
         char mark[64];
-        if (!e) snprintf(mark, sizeof mark, "new");
-        else if (e->done) snprintf(mark, sizeof mark, "done, %u/%zu right", progress_count_solved(e), nq);
-        else snprintf(mark, sizeof mark, "step %zu/%zu, %u/%zu right", e->step + 1, l.nsteps, progress_count_solved(e), nq);
-        printf("%-22s %-24s %s  |  %s\n", l.id, mark, l.title.s[LESSON_EN], l.title.s[LESSON_ZH]);
+        if (!e) snprintf(mark, sizeof mark, "%s", zh ? "新" : "new");
+        else if (e->done) snprintf(mark, sizeof mark, zh ? "已完成，答对 %u/%zu" : "done, %u/%zu right", progress_count_solved(e), nq);
+        else snprintf(mark, sizeof mark, zh ? "第 %zu/%zu 步，答对 %u/%zu" : "step %zu/%zu, %u/%zu right", e->step + 1, l.nsteps, progress_count_solved(e), nq);
+        if (lang) printf("%-22s %-24s %s\n", l.id, mark, l.title.s[zh ? LESSON_ZH : LESSON_EN]);
+        else printf("%-22s %-24s %s  |  %s\n", l.id, mark, l.title.s[LESSON_EN], l.title.s[LESSON_ZH]);
         lesson_free(&l);
     }
     for (size_t i = 0; files && files[i]; i++) free(files[i]);
@@ -1440,7 +1444,7 @@ static int unknown_flag(const ws_command *c, const char *arg, const cli_spec *sp
     snprintf(name, sizeof name, "%.*s", (int)strcspn(arg, "="), arg);
     commands_title(c, title, sizeof title);
     for (size_t i = 0; i < n; i++) names[i] = specs[i].name;
-    int elsewhere = commands_taking(name, c, others, sizeof others) > 0, close = cli_suggest(name, names, n, near, sizeof near) > 0;
+    int elsewhere = commands_taking(name, c, others, sizeof others) > 0, close = words_suggest(name, names, n, near, sizeof near) > 0;
     if (close && elsewhere) /* bench --version: a typo of its --versions, and a flag of other commands */
         snprintf(line, sizeof line, "unknown flag \"%s\" for %s; did you mean %s? (%s is for %s)", name, title, near, name, others);
     else if (elsewhere)

@@ -105,7 +105,8 @@ needs --ept to be a multiple of 2	stats --version v6 --ept 5
 --phase 99: the trace has phases 0 to	render --version v2 --phase 99 -o $tmp/x.png
 # names
 unknown version "v99"	stats --version v99
-unknown version "v99" for --compare	render --version v2 --compare v99 -o $tmp/x.png
+unknown version "vv2"; did you mean "v2"?	stats --version vv2
+--compare: unknown version "v99"	render --version v2 --compare v99 -o $tmp/x.png
 unknown data pattern "zeros"	stats --version v2 --data zeros
 --backend must be auto, cpu or gpu	stats --version v2 --backend fpga
 --theme must be light or dark, got "blue"	render --version v2 --theme blue -o $tmp/x.png

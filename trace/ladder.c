@@ -1,5 +1,6 @@
 /* ladder: the version table. Adding a version is one row here and one file in kernels/. */
 #include "trace/ladder.h"
+#include "trace/words.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -95,6 +96,18 @@ const ladder_version *ladder_find(const char *name)
         }
     }
     return NULL;
+}
+
+void ladder_unknown(const char *name, char *err, size_t errlen)
+{
+    const char *ids[64];
+    size_t n = 0;
+    for (size_t i = 0; i < ladder_count && n < sizeof ids / sizeof *ids; i++) ids[n++] = ladder_versions[i].id;
+    char near[160];
+    if (words_suggest(name, ids, n, near, sizeof near))
+        snprintf(err, errlen, "unknown version \"%s\"; did you mean %s? (warpscope list shows them)", name, near);
+    else
+        snprintf(err, errlen, "unknown version \"%s\" (warpscope list shows them)", name);
 }
 
 int ladder_check_block(const ladder_version *v, unsigned block, char *err, size_t errlen)

@@ -46,6 +46,8 @@ extern const size_t ladder_count;
 
 /* By id (v0) or by any alias (reduce0, reduceNeighbored...), case-insensitive; NULL if none. */
 const ladder_version *ladder_find(const char *name);
+/* "unknown version \"vv2\"; did you mean \"v2\"? (warpscope list shows them)" into err */
+void ladder_unknown(const char *name, char *err, size_t errlen);
 /* The version id of a trace of a learner's own file (capture --kernel); its source names the file. */
 #define OWN_VERSION "kernel"
 /* 0 when the version runs blocks of this size; else -1 and why in err. */

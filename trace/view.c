@@ -306,6 +306,20 @@ long view_phase_first(const view_model *m, unsigned phase)
     return -1;
 }
 
+long view_phase_defining(const view_model *m, unsigned phase)
+{
+    long first = -1;
+    for (size_t s = 0; s < m->nsteps; s++) {
+        if (m->steps[s].phase != phase) continue;
+        if (first < 0) first = (long)s;
+        int k = m->steps[s].kind;
+        if (k == TRACE_SHARED_LOAD || k == TRACE_SHARED_STORE || k == TRACE_SHUFFLE) return (long)s;
+        for (size_t i = 0; i < m->nnodes; i++)
+            if (m->nodes[i].step == s) return (long)s; /* a store into the tree (the naive version's global one) */
+    }
+    return first;
+}
+
 long view_phase_last(const view_model *m, unsigned phase)
 {
     for (size_t s = m->nsteps; s-- > 0;)

@@ -95,6 +95,9 @@ void view_lanes(const view_model *m, size_t s, unsigned char *lanes);
 /* First and last step of a phase; -1 if none. */
 long view_phase_first(const view_model *m, unsigned phase);
 long view_phase_last(const view_model *m, unsigned phase);
+/* The step that shows what phase `phase` is for: its first shared access, shuffle or store into the
+ * tree; the phase's first step when it has none; -1 when there is no such phase. */
+long view_phase_defining(const view_model *m, unsigned phase);
 
 /* The shared-memory access of step s with the highest bank-conflict degree (the first of equals),
  * of that warp when warp >= 0: its event index, or -1 when the step has none. The access the

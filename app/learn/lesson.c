@@ -314,7 +314,11 @@ static int version_field(reader *r, const cJSON *v, const char *where, char *out
     if (cJSON_IsNull(v) && strstr(where, "compare")) { out[0] = '\0'; return 0; }
     if (!cJSON_IsString(v)) return bad(r, v, "%s: expected a version id (v0 ... v8, v4s, naive)", where);
     const ladder_version *lv = ladder_find(v->valuestring);
-    if (!lv) return bad(r, v, "%s: unknown version \"%s\" (warpscope list shows them)", where, v->valuestring);
+    if (!lv) {
+        char why[300];
+        ladder_unknown(v->valuestring, why, sizeof why);
+        return bad(r, v, "%s: %s", where, why);
+    }
     snprintf(out, LESSON_ID_MAX, "%s", lv->id);
     return 0;
 }
@@ -528,6 +532,27 @@ static int parse_ask(reader *r, const cJSON *a, const char *where, lesson_ask *q
 static const char *const top_keys[] = {"schema", "schema_version", "id", "title", "summary", "results", "steps", NULL};
 static const char *const step_keys[] = {"show", "say", "ask", NULL};
 
+/* A question never hides the picture it is about: a pick question's panel, and for an answer that
+ * counts shuffles the picture that draws them, must be among the step's panels. */
+static int ask_sees_its_picture(reader *r, const cJSON *a, const char *w, const lesson_step *st)
+{
+    static const struct {
+        int kind;           /* a lesson_ask_kind, or -1: any kind whose answer names `word` */
+        const char *word;
+        int panel;
+    } needs[] = {{LESSON_ASK_LANES, NULL, LESSON_PANEL_LANES}, {LESSON_ASK_BANKS, NULL, LESSON_PANEL_BANKS},
+                 {LESSON_ASK_CELLS, NULL, LESSON_PANEL_SHARED}, {-1, "shuffles", LESSON_PANEL_TREE}};
+    const cJSON *ans = get(a, "answer");
+    for (size_t i = 0; i < sizeof needs / sizeof *needs; i++) {
+        int about = needs[i].kind >= 0 ? (int)st->ask->kind == needs[i].kind
+                                       : cJSON_IsString(ans) && strstr(ans->valuestring, needs[i].word) != NULL;
+        if (about && !(st->show.panels & (1u << needs[i].panel)))
+            return bad(r, a, "%s.ask: the question is about what the %s panel shows, and this step's panels hide it; add \"%s\" to show.panels", w,
+                       lesson_panel_keys[needs[i].panel], lesson_panel_keys[needs[i].panel]);
+    }
+    return 0;
+}
+
 static int parse_root(reader *r, const cJSON *root, const char *dir)
 {
     lesson *l = r->l;
@@ -573,6 +598,7 @@ static int parse_root(reader *r, const cJSON *root, const char *dir)
         if (a) {
             if (!(st->ask = calloc(1, sizeof *st->ask))) return bad(r, a, "out of memory");
             if (parse_ask(r, a, w, st->ask)) return -1;
+            if (ask_sees_its_picture(r, a, w, st)) return -1;
         }
     }
     return 0;

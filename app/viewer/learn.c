@@ -5,11 +5,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "trace/capture/capture.h"
 #include "app/learn/lesson.h"
 #include "app/learn/player.h"
 #include "app/learn/progress.h"
+#include "app/viewer/strings.h"
+#include "trace/words.h"
 
 struct learn {
     char dir[1024];
@@ -156,16 +159,31 @@ static void fill_feedback(learn *L, session *s)
     for (int k = 0; k < SESSION_ITEMS; k++) memset(&SL->missed[k], 0, sizeof SL->missed[k]), memset(&SL->wrong[k], 0, sizeof SL->wrong[k]);
     SL->explain[0] = SL->answer_text[0] = '\0';
     if (SL->state == ANSWER_OPEN || !fb) return;
+    /* a wrong answer gets a hint from the trace (how many picks are right, higher or lower) and
+     * keeps the answer, its outline and the explanation for H */
+    int wrong = SL->state == ANSWER_WRONG;
     if (SL->ask == ASK_LANES || SL->ask == ASK_BANKS || SL->ask == ASK_CELLS) {
         int k = item_kind[fb->item];
-        set_from_value(&SL->missed[k], &fb->missed);
+        if (!wrong) set_from_value(&SL->missed[k], &fb->missed);
         set_from_value(&SL->wrong[k], &fb->wrong);
         if (SL->state == ANSWER_REVEALED) set_from_value(&SL->missed[k], &fb->answer);
+        if (wrong) {
+            unsigned right = 0;
+            for (size_t i = 0; i < QUERY_SET_MAX; i++) right += query_set_has(&fb->answer, i) && !query_set_has(&fb->missed, i);
+            snprintf(SL->explain, sizeof SL->explain, str_get(s->lang, STR_HINT_PICK), right, (unsigned)fb->wrong.count, (unsigned)fb->missed.count);
+        }
+    } else if (wrong && SL->ask == ASK_NUMBER) {
+        char given[32];
+        snprintf(given, sizeof given, "%g", fb->given);
+        snprintf(SL->explain, sizeof SL->explain, str_get(s->lang, fb->given > fb->answer.num ? STR_HINT_HIGH : STR_HINT_LOW), given);
+    } else if (wrong && SL->ask == ASK_CHOICE) {
+        char given[4] = {(char)('a' + (int)fb->given), '\0'};
+        snprintf(SL->explain, sizeof SL->explain, str_get(s->lang, STR_HINT_CHOICE), given);
     }
-    for (int i = 0; i < LESSON_ITEM_COUNT; i++)
+    for (int i = 0; i < LESSON_ITEM_COUNT && !wrong; i++)
         if (fb->reveal[i].count) set_from_value(&SL->missed[item_kind[i]], &fb->reveal[i]);
     char err[256];
-    if (SL->state != ANSWER_RIGHT && fb->explain) player_text(&L->p, PLAYER_TEXT_EXPLAIN, 0, lang_of(s), SL->explain, sizeof SL->explain, err, sizeof err);
+    if (!wrong && SL->state != ANSWER_RIGHT && fb->explain) player_text(&L->p, PLAYER_TEXT_EXPLAIN, 0, lang_of(s), SL->explain, sizeof SL->explain, err, sizeof err);
     if (SL->ask == ASK_NUMBER) snprintf(SL->answer_text, sizeof SL->answer_text, "%g", fb->answer.num);
     else if (SL->ask == ASK_CHOICE)
         for (size_t i = 0, n = 0; i < (size_t)SL->noptions && i < QUERY_SET_MAX; i++)
@@ -251,10 +269,30 @@ int learn_open(learn *L, session *s, const char *name, char *err, size_t errlen)
     close_lesson(L);
     const char *file = name;
     size_t nlen = strlen(name);
+    int found = 0;
     for (size_t i = 0; i < L->nfiles && !strchr(name, '/'); i++) { /* an id or its number: "03", "03-v1-bank-conflicts" */
         const char *base = strrchr(L->files[i], '/');
         base = base ? base + 1 : L->files[i];
-        if (!strncmp(base, name, nlen) && (base[nlen] == '-' || base[nlen] == '.')) { file = L->files[i]; break; }
+        int same_number = nlen && strspn(name, "0123456789") == nlen && strspn(base, "0123456789") && atoi(base) == atoi(name); /* "3" for "03" */
+        if ((!strncmp(base, name, nlen) && (base[nlen] == '-' || base[nlen] == '.')) || same_number) { file = L->files[i]; found = 1; break; }
+    }
+    struct stat st;
+    if (!found && !strchr(name, '/') && stat(name, &st) != 0 && L->nfiles) { /* not a lesson here, nor a file: name those there are */
+        enum { SHOWN = 64 };
+        char nums[SHOWN][8], near[160] = "";
+        const char *names[SHOWN];
+        size_t n = 0;
+        for (size_t i = 0; i < L->nfiles && n < SHOWN; i++) {
+            const char *base = strrchr(L->files[i], '/');
+            base = base ? base + 1 : L->files[i];
+            snprintf(nums[n], sizeof nums[n], "%.*s", (int)strcspn(base, "-."), base);
+            names[n] = nums[n];
+            n++;
+        }
+        int close = words_suggest(name, names, n, near, sizeof near) > 0;
+        snprintf(err, errlen, "no lesson \"%s\"%s%s%s; the lessons are %s to %s (warpscope lesson list)", name, close ? " (did you mean " : "",
+                 near, close ? "?)" : "", names[0], names[n - 1]);
+        return -1;
     }
     if (lesson_load(&L->l, file, err, errlen)) return -1;
     L->have_lesson = 1;
@@ -313,10 +351,18 @@ int learn_update(learn *L, session *s, char *err, size_t errlen)
         return save(L, err, errlen);
     }
     if (SL->request_kind == ACT_LESSON) {
+        player_state before = player_status(&L->p);
         player_move mv = SL->request_arg > 0 ? player_next(&L->p, err, errlen) : player_back(&L->p, err, errlen);
         if (mv == PLAYER_FAILED) return -1;
-        if (mv != PLAYER_MOVED) return 0;
+        /* a move that does not happen, or leaves a question open, says so (a clicker may step past) */
+        static const str_id why[] = {[PLAYER_AT_END] = STR_LESSON_AT_END, [PLAYER_AT_START] = STR_LESSON_AT_START,
+                                     [PLAYER_NEEDS_ANSWER] = STR_LESSON_OPEN};
+        if (mv != PLAYER_MOVED) {
+            if ((size_t)mv < sizeof why / sizeof *why && why[mv]) { s->status_id = why[mv]; s->status_text[0] = '\0'; }
+            return 0;
+        }
         if (show(L, s, err, errlen)) return -1;
+        if (SL->request_arg > 0 && (before == PLAYER_ASKING || before == PLAYER_WRONG)) { s->status_id = STR_LESSON_OPEN; s->status_text[0] = '\0'; }
         return save(L, err, errlen);
     }
     return 0;

@@ -159,10 +159,10 @@ static void status_str(session *s, str_id id, const char *arg)
     snprintf(s->status_text, sizeof s->status_text, "%s", arg ? arg : "");
 }
 
-/* First step of phase 1 (the first step of the tree), or 0. */
+/* The step that defines phase 1 (the first step of the tree), or 0. */
 static size_t default_step(const view_model *m)
 {
-    long st = view_phase_first(m, 1);
+    long st = view_phase_defining(m, 1);
     return st >= 0 ? (size_t)st : 0;
 }
 
@@ -287,7 +287,7 @@ static int load_version(session *s, int p, const char *version)
     char err[512], note[512] = "";
     if (!s->loader.load) { status_raw(s, "this viewer shows a recorded trace: it cannot capture another version"); return -1; }
     if (!ladder_find(version)) {
-        snprintf(err, sizeof err, "unknown version \"%s\"", version);
+        ladder_unknown(version, err, sizeof err);
         status_raw(s, err);
         return -1;
     }
@@ -354,15 +354,15 @@ static void step_by(session *s, long delta)
         if (role_of(&b->m.steps[k]) == want) { b->step = (size_t)k; return; }
 }
 
-/* Alone: to the start of the phase; in compare, both panes to the end of the same phase, where
- * the phase's work is done in both. */
+/* Alone: to the step that defines the phase (its first shared access, shuffle or store into the
+ * tree); in compare, both panes to the end of the same phase, where its work is done in both. */
 static void seek_phase(session *s, long ph)
 {
     for (int i = 0; i < 1 + s->compare; i++) {
         session_pane *p = &s->pane[i];
         if (!p->loaded || !p->m.nphases) continue;
         long q = ph < 0 ? 0 : ph >= (long)p->m.nphases ? (long)p->m.nphases - 1 : ph;
-        long st = s->compare ? view_phase_last(&p->m, (unsigned)q) : view_phase_first(&p->m, (unsigned)q);
+        long st = s->compare ? view_phase_last(&p->m, (unsigned)q) : view_phase_defining(&p->m, (unsigned)q);
         if (st >= 0) p->step = (size_t)st;
     }
 }

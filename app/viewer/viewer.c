@@ -211,7 +211,12 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         if (note[0]) { A->s.status_id = STR_COUNT; snprintf(A->s.status_text, sizeof A->s.status_text, "%s", note); }
     }
     if (o->compare) {
-        if (!ladder_find(o->compare)) { snprintf(err, errlen, "unknown version \"%s\" for --compare", o->compare); return -1; }
+        if (!ladder_find(o->compare)) {
+            char why[300];
+            ladder_unknown(o->compare, why, sizeof why);
+            snprintf(err, errlen, "--compare: %s", why);
+            return -1;
+        }
         if (!A->s.loader.load) { snprintf(err, errlen, "--compare captures a version: it needs --version, not a trace file"); return -1; }
         apply(A, ACT_COMPARE, 0, o->compare);
         if (!A->s.compare) { snprintf(err, errlen, "%s", A->s.status_text); return -1; }
@@ -321,10 +326,10 @@ static int seek_options(app *A, const viewer_opts *o, char *err, size_t errlen)
     }
     if (o->phase >= 0) {
         if ((unsigned long)o->phase >= m->nphases) { snprintf(err, errlen, "--phase %ld: the trace has phases 0 to %u", o->phase, m->nphases - 1); return -1; }
-        /* the end of the phase, where its work is done */
-        long last = view_phase_last(m, (unsigned)o->phase);
+        /* the step that defines the phase: its first shared access, shuffle or store into the tree */
+        long st = view_phase_defining(m, (unsigned)o->phase);
         if (A->s.compare) apply(A, ACT_SEEK_PHASE, o->phase, NULL);
-        else if (last >= 0) apply(A, ACT_SEEK_STEP, last, NULL);
+        else if (st >= 0) apply(A, ACT_SEEK_STEP, st, NULL);
     } else if (o->step >= 0) {
         if ((size_t)o->step >= m->nsteps) { snprintf(err, errlen, "--step %ld: the trace has steps 0 to %zu", o->step, m->nsteps - 1); return -1; }
         apply(A, ACT_SEEK_STEP, o->step, NULL);

@@ -97,7 +97,7 @@ enum { BUF_IN = 0 };
 int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char *err, size_t errlen)
 {
     const ladder_version *v = ladder_find(d->version ? d->version : "");
-    if (!v) { snprintf(err, errlen, "unknown version \"%s\" (warpscope list shows them)", d->version ? d->version : ""); return -1; }
+    if (!v) { ladder_unknown(d->version ? d->version : "", err, errlen); return -1; }
     unsigned block = d->block ? d->block : default_block(v);
     unsigned ept = d->ept ? d->ept : v->ept_default;
     if (ladder_check_block(v, block, err, errlen) || ladder_check_ept(v, ept, err, errlen)) return -1;
