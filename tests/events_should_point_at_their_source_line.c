@@ -9,6 +9,7 @@
 
 #include "trace/capture/capture.h"
 #include "check.h"
+#include "trace/view.h"
 #include "trace/ladder.h"
 
 static char *slurp(const char *path)
@@ -78,6 +79,29 @@ int main(void)
                 bad++;
                 CHECK(0, "%s: a %s event at line %u, which reads \"%s\"", v->id, trace_kind_label((trace_kind)ev->kind), ev->line, l);
             }
+        }
+        /* --phase P lands on the step that defines the phase: every phase that touches shared
+         * memory or shuffles has its defining step on a line that indexes an array ("[") or
+         * shuffles, never on a barrier's or the exit's */
+        view_model m;
+        if (view_build(&m, &t, 0, 0, 0, err, sizeof err) == 0) {
+            for (unsigned ph = 0; ph < m.nphases; ph++) {
+                long st = view_phase_defining(&m, ph);
+                CHECK(st >= 0, "%s: phase %u has no defining step", v->id, ph);
+                if (st < 0) continue;
+                int k = m.steps[st].kind, touches = 0;
+                for (size_t q = 0; q < m.nsteps; q++)
+                    touches |= m.steps[q].phase == ph && (m.steps[q].kind == TRACE_SHARED_LOAD || m.steps[q].kind == TRACE_SHARED_STORE ||
+                                                          m.steps[q].kind == TRACE_SHUFFLE);
+                char l[256];
+                line_text(text, m.steps[st].line, l, sizeof l);
+                if (touches)
+                    CHECK((k == TRACE_SHARED_LOAD || k == TRACE_SHARED_STORE || k == TRACE_SHUFFLE) && (strchr(l, '[') || strstr(l, "__shfl")),
+                          "%s: phase %u lands on a %s at line %u (\"%s\")", v->id, ph, trace_kind_label((trace_kind)k), m.steps[st].line, l);
+            }
+            view_free(&m);
+        } else {
+            CHECK(0, "%s: view_build: %s", v->id, err);
         }
         trace_free(&t);
     }
