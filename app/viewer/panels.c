@@ -51,6 +51,15 @@ static dl_rect panel(ui *u, const char *name, dl_rect r, const char *title)
     return in;
 }
 
+/* the content rect panel() gives r when it has a title, without drawing anything */
+static dl_rect panel_inner(const ui *u, dl_rect r)
+{
+    dl_rect in = inset(r, u->pad);
+    in.y += u->lh;
+    in.h -= u->lh;
+    return in;
+}
+
 /* one line of text at row `row` of a content rect; nothing if the row does not fit */
 static void line_at(ui *u, dl_rect in, int row, dl_colour c, dl_font f, const char *s)
 {
@@ -222,6 +231,50 @@ static void draw_source(ui *u, const scene_pane *p, dl_rect r)
     }
 }
 
+/* ---------- values in cells ---------- */
+
+/* The watched register of one warp and the cells' values: v with `digits` significant digits. */
+enum { REG_DIGITS_FULL = 7, REG_DIGITS_SHORT = 2 }; /* 7: a float's integers up to 2^24 exactly */
+
+/* v with `digits` significant digits; from 1000 up with k, M or G (16440 as 16.4k), so that a
+ * big sum still fits a lane's cell */
+static void reg_format(float v, int digits, char *buf, size_t len)
+{
+    static const struct { double scale; const char *suffix; } si[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
+    double a = fabs((double)v);
+    if (digits >= REG_DIGITS_FULL) { snprintf(buf, len, "%.*g", digits, (double)v); return; }
+    size_t k = 0;
+    while (k + 1 < sizeof si / sizeof si[0] && a < si[k].scale) k++;
+    double m = (double)v / si[k].scale, am = fabs(m);
+    int whole = am >= 100 ? 3 : am >= 10 ? 2 : 1; /* %.2g of 688 would be 6.9e+02: round to whole instead */
+    if (digits < whole) snprintf(buf, len, "%.0f%s", m, si[k].suffix);
+    else snprintf(buf, len, "%.*g%s", digits, m, si[k].suffix);
+}
+
+/* How every value of a panel is drawn in cells of cw x ch: with the most digits (7 down to 2,
+ * reg_format), then at the largest size from the panel's own down to a legible least, at which
+ * the widest of them fits. px 0: not even that fits, and no value is drawn at all: a cell shows
+ * its current value or none, never an old one beside new blanks. */
+enum { VALUE_PX_LEAST = 10 };
+typedef struct value_fit {
+    int px, digits;
+} value_fit;
+
+static value_fit values_fit(ui *u, const float *vals, size_t n, int cw, int ch)
+{
+    for (int d = REG_DIGITS_FULL; d >= REG_DIGITS_SHORT; d--) {
+        char widest[32] = "", b[32];
+        for (size_t i = 0; i < n; i++) { /* a monospaced font: the longest text is the widest */
+            reg_format(vals[i], d, b, sizeof b);
+            if (strlen(b) > strlen(widest)) snprintf(widest, sizeof widest, "%s", b);
+        }
+        if (!widest[0]) return (value_fit){u->px, d};
+        for (int px = u->px; px >= VALUE_PX_LEAST; px--)
+            if (dl_text_width(u->l, DL_FONT_MONO, px, widest) <= cw && dl_text_height(u->l, DL_FONT_MONO, px) <= ch) return (value_fit){px, d};
+    }
+    return (value_fit){0, 0};
+}
+
 /* ---------- grids of cells (shared memory, lanes) ---------- */
 
 typedef struct grid {
@@ -252,22 +305,30 @@ static dl_rect grid_cell(const grid *g, int i)
     return (dl_rect){g->x + (i % WARP_SIZE) * g->cw, g->y + (i / WARP_SIZE) * g->ch, g->cw - gap, g->ch - 1};
 }
 
-/* rows [row0, row0 + rows) of shared memory as cells in `in`; values and row labels where
- * they fit (the additions themselves are the tree's picture) */
-static grid memory_cells(ui *u, int pi, const scene_pane *p, dl_rect in, int row0, int rows)
+/* rows [row0, row0 + rows) of shared memory as cells in `in`; row labels where they fit, and the
+ * written words' values at one size for all, or none (values_fit); *hidden: values were written
+ * but none fits. (The additions themselves are the tree's picture.) */
+static grid memory_cells(ui *u, int pi, const scene_pane *p, dl_rect in, int row0, int rows, int *hidden)
 {
     const view_model *m = p->m;
     const theme *th = u->th;
     grid g = grid_in(u, in, rows, "0000");
+    size_t first = (size_t)row0 * WARP_SIZE, last = first + (size_t)rows * WARP_SIZE;
+    if (last > m->nwords) last = m->nwords;
+    float vals[TRACE_SHARED_WORDS_MAX > 4096 ? 4096 : TRACE_SHARED_WORDS_MAX];
+    size_t nv = 0;
+    for (size_t i = first; i < last && nv < sizeof vals / sizeof *vals; i++)
+        if (p->written[i]) vals[nv++] = p->cells[i];
+    dl_rect c0 = grid_cell(&g, 0);
+    value_fit vf = values_fit(u, vals, nv, c0.w - 4, c0.h);
+    if (hidden) *hidden = nv && !vf.px;
     dl_clip(u->l, in);
     for (int row = 0; row < g.rows; row += g.label_every) {
         int y = g.y + row * g.ch;
         if (y + u->lh > in.y + in.h || g.ch < 4) break;
         dl_textf(u->l, (dl_rect){in.x, y, g.label_w - u->pad / 2, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "%d", (row0 + row) * WARP_SIZE);
     }
-    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
-    size_t first = (size_t)row0 * WARP_SIZE, last = first + (size_t)rows * WARP_SIZE;
-    if (last > m->nwords) last = m->nwords;
+    int vh = vf.px ? dl_text_height(u->l, DL_FONT_MONO, vf.px) : 0;
     for (size_t i = first; i < last; i++) {
         dl_rect c = grid_cell(&g, (int)(i - first));
         if (c.y + c.h > in.y + in.h) break;
@@ -275,16 +336,17 @@ static grid memory_cells(ui *u, int pi, const scene_pane *p, dl_rect in, int row
         dl_fill_hit(u->l, c, bg, HIT_CODE(HIT_CELL, pi, i));
         if (p->tree[i]) dl_outline(u->l, c, th->subtree, c.w > 6 ? 2 : 1);
         if (pi == 0) lesson_marks(u, SESSION_ITEM_CELLS, i, c);
-        if (p->written[i] && vh <= c.h) { /* values only where they fit, with a gap on each side */
-            char v[24];
-            snprintf(v, sizeof v, "%.6g", (double)p->cells[i]);
-            if (dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 4)
-                dl_text(u->l, (dl_rect){c.x + 2, c.y + (c.h - vh) / 2, c.w - 4, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, v);
+        if (p->written[i] && vf.px) { /* every value at one size, with a gap on each side */
+            char v[32];
+            reg_format(p->cells[i], vf.digits, v, sizeof v);
+            dl_text(u->l, (dl_rect){c.x + 2, c.y + (c.h - vh) / 2, c.w - 4, vh}, DL_FONT_MONO, vf.px, DL_CENTRE, th->text, v);
         }
     }
     dl_unclip(u->l);
     return g;
 }
+
+static void draw_memory_cells(ui *u, int pi, const scene_pane *p, dl_rect r, str_id title, int *hidden);
 
 static void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r)
 {
@@ -294,11 +356,23 @@ static void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r)
         line_at(u, in, 0, u->th->text, DL_FONT_UI, S(u, STR_SHARED_NONE));
         return;
     }
-    dl_rect in = panel(u, "memory", r, S(u, STR_SHARED_TITLE));
+    dl_mark mark = dl_save(u->l);
+    int hidden = 0;
+    for (int pass = 0; pass < 2; pass++) { /* the title says so where no value fits */
+        if (pass && !hidden) return;
+        if (pass) dl_restore(u->l, mark);
+        draw_memory_cells(u, pi, p, r, pass ? STR_SHARED_TITLE_NO_VALUES : STR_SHARED_TITLE, &hidden);
+    }
+}
+
+static void draw_memory_cells(ui *u, int pi, const scene_pane *p, dl_rect r, str_id title, int *hidden)
+{
+    const view_model *m = p->m;
+    dl_rect in = panel(u, "memory", r, S(u, title));
     int rows = (int)((m->nwords + WARP_SIZE - 1) / WARP_SIZE);
     int vh = dl_text_height(u->l, DL_FONT_MONO, u->px), fit = in.h / (vh + 2);
     if (rows <= fit || fit < 2 || in.w < 60 * u->digit) {
-        memory_cells(u, pi, p, in, 0, rows);
+        memory_cells(u, pi, p, in, 0, rows, hidden);
         return;
     }
     /* too many rows for values (512 and 1024 threads): an overview of every word on the left, and
@@ -313,9 +387,9 @@ static void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r)
     int row0 = focus - fit / 2;
     if (row0 + fit > rows) row0 = rows - fit;
     if (row0 < 0) row0 = 0;
-    grid og = memory_cells(u, pi, p, over, 0, rows);
+    grid og = memory_cells(u, pi, p, over, 0, rows, NULL); /* the overview: cells alone, its values are the zoom's */
     dl_outline(u->l, (dl_rect){og.x - 1, og.y + row0 * og.ch - 1, og.cw * WARP_SIZE + 2, fit * og.ch + 2}, u->th->accent, 2);
-    memory_cells(u, pi, p, zoom, row0, fit);
+    memory_cells(u, pi, p, zoom, row0, fit, hidden);
 }
 
 /* A warp's lanes in one word: the state they share, or how many work ("w3: 16 of 32 working"). */
@@ -718,21 +792,29 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
 {
     const view_model *m = p->m;
     if (!m->nshfl) { panel(u, "picture", r, S(u, STR_SHFL_NONE)); return; }
-    char title[200];
-    snprintf(title, sizeof title, S(u, STR_SHFL_TITLE), p->shfl_warp);
-    dl_rect in = panel(u, "picture", r, title);
     const theme *th = u->th;
-    int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
     int first, last;
     shfl_round(p, &first, &last);
-    int cw = (in.w - label_w) / WARP_SIZE, rows = last - first + 1, rh = rows > 0 ? in.h / rows : in.h;
+    /* the values shown, for one size and number of digits for all of them (values_fit) */
+    float vals[WARP_SIZE * 8];
+    size_t nv = 0;
+    for (size_t i = 0; i < m->nshfl && nv < sizeof vals / sizeof *vals; i++) {
+        const view_shfl *sh = &m->shfl[i];
+        if (sh->warp == p->shfl_warp && sh->level >= first && sh->level <= last && sh->step <= p->step) vals[nv++] = sh->value;
+    }
+    dl_rect probe = panel_inner(u, r); /* the room the title leaves, as panel() gives it */
+    int label_w = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_SHFL_OFFSET)) + 3 * u->digit + u->pad;
+    int cw = (probe.w - label_w) / WARP_SIZE, rows = last - first + 1, rh = rows > 0 ? probe.h / rows : probe.h;
     if (rh > 3 * u->lh) rh = 3 * u->lh;
-    int bh = rh / 2 > 2 ? rh / 2 : 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), x0 = in.x + label_w;
-    if (bh > vh + 4) bh = vh + 4;
-    if (bh < vh + 2 && rh - (vh + 2) >= 6) bh = vh + 2; /* the values before the arrows' room */
-    /* cells too narrow for a value (presenter mode at 1024): the arrows get half of each row */
-    if (cw - 2 < dl_text_width(u->l, DL_FONT_MONO, u->px, "00") && bh > rh / 2) bh = rh / 2 > 2 ? rh / 2 : 2;
-    if (cw < 2 || rh < 4) return;
+    /* a row: the arrows above, the boxes below, tall enough for a value where one can fit */
+    value_fit vf = values_fit(u, vals, nv, cw - 3, rh - 6 > 2 ? rh - 6 : 2);
+    int vh = vf.px ? dl_text_height(u->l, DL_FONT_MONO, vf.px) : 0, bh = rh / 2 > 2 ? rh / 2 : 2;
+    if (vf.px) bh = vh + 4 < rh - 6 ? vh + 4 : rh - 6;
+    char title[200];
+    snprintf(title, sizeof title, S(u, nv && !vf.px ? STR_SHFL_TITLE_NO_VALUES : STR_SHFL_TITLE), p->shfl_warp);
+    dl_rect in = panel(u, "picture", r, title);
+    int x0 = in.x + label_w;
+    if (cw < 2 || rh < 4 || bh < 2) return;
     dl_clip(u->l, in);
     for (int level = first; level <= last; level++) {
         int y = in.y + (level - first) * rh + (rh - bh), offset = 0, shown = 0;
@@ -745,10 +827,11 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
             dl_fill(u->l, c, sh->step == p->step ? th->working : th->read);
             if (sh->src != sh->lane && sh->src < WARP_SIZE)
                 dl_arrow(u->l, x0 + (int)sh->src * cw + cw / 2, y - (rh - bh) + 2, c.x + c.w / 2, c.y, sh->step == p->step ? th->text : th->dim, 1);
-            char v[24];
-            snprintf(v, sizeof v, "%.6g", (double)sh->value);
-            if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
-                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+            if (vf.px) {
+                char v[32];
+                reg_format(sh->value, vf.digits, v, sizeof v);
+                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, vf.px, DL_CENTRE, th->background, v);
+            }
         }
         for (size_t i = 0; u->to && u->ease > 0 && i < m->nshfl; i++) { /* in motion: values fly to their lanes */
             const view_shfl *sh = &m->shfl[i];
@@ -768,23 +851,6 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
 
 /* The watched register of one warp (v3's first add, v6's grid-stride sum, v7/v8's float4 sums):
  * 32 lanes in rows of `cols`; a value in as many digits as its cell holds. */
-
-enum { REG_DIGITS_FULL = 7, REG_DIGITS_SHORT = 2 }; /* 7: a float's integers up to 2^24 exactly */
-
-/* v with `digits` significant digits; from 1000 up with k, M or G (16440 as 16.4k), so that a
- * big sum still fits a lane's cell */
-static void reg_format(float v, int digits, char *buf, size_t len)
-{
-    static const struct { double scale; const char *suffix; } si[] = {{1e9, "G"}, {1e6, "M"}, {1e3, "k"}, {1, ""}};
-    double a = fabs((double)v);
-    if (digits >= REG_DIGITS_FULL) { snprintf(buf, len, "%.*g", digits, (double)v); return; }
-    size_t k = 0;
-    while (k + 1 < sizeof si / sizeof si[0] && a < si[k].scale) k++;
-    double m = (double)v / si[k].scale, am = fabs(m);
-    int whole = am >= 100 ? 3 : am >= 10 ? 2 : 1; /* %.2g of 688 would be 6.9e+02: round to whole instead */
-    if (digits < whole) snprintf(buf, len, "%.0f%s", m, si[k].suffix);
-    else snprintf(buf, len, "%.*g%s", digits, m, si[k].suffix);
-}
 
 /* the most digits of v that fit width w, in buf; 0 if not even the shortest does */
 static int reg_text(ui *u, float v, int w, char *buf, size_t len)

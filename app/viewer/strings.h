@@ -9,6 +9,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
  * order, in both languages (tests check this). */
 #define STR_TABLE(X)                                                                                            \
     X(STR_SHARED_TITLE, "shared memory: 4-byte words, one column per bank", "共享内存：4 字节字，每列一个 bank")   \
+    X(STR_SHARED_TITLE_NO_VALUES, "shared memory, one column per bank: the values do not fit the cells (hover a cell, Ctrl +, or a larger window)", \
+      "共享内存，每列一个 bank：单元格放不下数值（悬停单元格、Ctrl + 或放大窗口可查看）")                                      \
     X(STR_SHARED_NONE, "no shared memory: this version keeps its data in global memory and registers",            \
       "没有共享内存：此版本的数据在全局内存和寄存器中")                                                           \
     X(STR_LANES_TITLE, "threads: one row per warp, one cell per lane", "线程：每行一个线程束，每格一个 lane")       \
@@ -110,6 +112,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "全局内存：这一步按线程束读写的元素 %lld 到 %lld；刻度：32 字节扇区")                                   \
     X(STR_LOADS_NONE, "global memory: no access in this step", "全局内存：这一步没有访问")                   \
     X(STR_LOADS_WARP, "warp %u: %d sectors (fewest %d)", "线程束 %u：%d 个扇区（最少 %d）")                  \
+    X(STR_SHFL_TITLE_NO_VALUES, "warp %u: shuffles, a row per __shfl_down_sync; the values do not fit the boxes (Ctrl + or a larger window)", \
+      "线程束 %u：洗牌，每行一次 __shfl_down_sync；方框放不下数值（Ctrl + 或放大窗口可查看）")                                \
     X(STR_SHFL_TITLE, "warp %u: shuffles, a row per __shfl_down_sync, the value each lane received", \
       "线程束 %u：洗牌，每行一次 __shfl_down_sync，每个 lane 收到的值")                                       \
     X(STR_SHFL_NONE, "no shuffles in this version", "此版本没有洗牌")                                         \

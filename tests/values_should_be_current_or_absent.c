@@ -1,0 +1,127 @@
+/* A value on screen is the cell's current value, or absent. Every version, at blocks of 64 and 256,
+ * every step, at 1024x768 (where cells are narrow) and 1920x1080, checked on the draw list:
+ *  - shared memory: a number drawn in a cell is that word's value after the step (to the digits
+ *    drawn: 1.1k stands for 1050 to 1150), only written words show one, and within one grid of
+ *    cells either every written word shows its value or none does;
+ *  - shuffles: the numbers drawn are values the warp's lanes received by this step, and either
+ *    every box shows one or none does.
+ * The values come from the scene (the replay of the trace's stores), the text from the panels. */
+#include <SDL_ttf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "trace/ladder.h"
+#include "ui_fixture.h"
+
+/* "1124", "1.1k", "-3.5", "2M": its value, and how far off it may be for the digits drawn */
+static int parse_value(const char *s, double *v, double *slack)
+{
+    char *end;
+    double x = strtod(s, &end);
+    if (end == s) return 0;
+    double scale = *end == 'k' ? 1e3 : *end == 'M' ? 1e6 : *end == 'G' ? 1e9 : 1;
+    if (scale != 1) end++;
+    if (*end) return 0;
+    /* half a unit of the last digit drawn */
+    const char *dot = strchr(s, '.');
+    int decimals = 0;
+    if (dot) for (const char *c = dot + 1; *c >= '0' && *c <= '9'; c++) decimals++;
+    *v = x * scale;
+    *slack = 0.5 * pow(10, -decimals) * scale + 1e-6 * fabs(*v);
+    return 1;
+}
+
+static int inside(dl_rect outer, dl_rect r) { return r.x >= outer.x && r.y >= outer.y && r.x + r.w <= outer.x + outer.w && r.y + r.h <= outer.y + outer.h; }
+
+static int in_panel(const fixture *f, const dl_item *it, const char *name) { return it->panel >= 0 && !strcmp(f->l.panels[it->panel].name, name); }
+
+static void check_memory(const fixture *f, const char *what)
+{
+    const scene_pane *p = &f->sc.pane[0];
+    /* the cells, grouped by their height: the overview and the zoom are two grids */
+    int heights[4] = {0}, nh = 0, texts[4] = {0}, written[4] = {0};
+    for (size_t i = 0; i < f->l.n; i++) {
+        const dl_item *c = &f->l.items[i];
+        if (c->kind != DL_FILL || HIT_KIND(c->hit) != HIT_CELL || HIT_PANE(c->hit) != 0 || !in_panel(f, c, "memory")) continue;
+        size_t w = (size_t)HIT_INDEX(c->hit);
+        int g = 0;
+        while (g < nh && heights[g] != c->r.h) g++;
+        if (g == nh && nh < 4) heights[nh++] = c->r.h;
+        if (g >= 4) continue;
+        written[g] += p->written[w] != 0;
+        for (size_t j = i + 1; j < f->l.n; j++) {
+            const dl_item *t = &f->l.items[j];
+            if (t->kind != DL_TEXT || !inside(c->r, t->r)) continue;
+            char s[64];
+            snprintf(s, sizeof s, "%.*s", (int)t->len, dl_item_text(&f->l, t));
+            double v, slack;
+            CHECK(p->written[w], "%s: word %zu shows \"%s\" but was never written", what, w, s);
+            CHECK(parse_value(s, &v, &slack) && fabs(v - p->cells[w]) <= slack, "%s: word %zu shows \"%s\", it holds %.9g", what, w, s,
+                  (double)p->cells[w]);
+            texts[g]++;
+            break;
+        }
+    }
+    for (int g = 0; g < nh; g++)
+        CHECK(texts[g] == 0 || texts[g] == written[g], "%s: a grid of cells shows %d values of its %d written words", what, texts[g], written[g]);
+}
+
+static void check_shuffles(const fixture *f, const char *what)
+{
+    const scene_pane *p = &f->sc.pane[0];
+    if (p->picture != PICTURE_SHUFFLE) return;
+    const theme *th = session_theme(&f->s);
+    const view_model *m = p->m;
+    int boxes = 0, values = 0;
+    for (size_t i = 0; i < f->l.n; i++) {
+        const dl_item *it = &f->l.items[i];
+        if (!in_panel(f, it, "picture")) continue;
+        if (it->kind == DL_FILL && (same_colour(it->c, th->working) || same_colour(it->c, th->read))) boxes++;
+        if (it->kind != DL_TEXT || it->font != DL_FONT_MONO) continue;
+        char s[64];
+        snprintf(s, sizeof s, "%.*s", (int)it->len, dl_item_text(&f->l, it));
+        double v, slack;
+        int ok = parse_value(s, &v, &slack), known = 0;
+        for (size_t k = 0; ok && k < m->nshfl && !known; k++)
+            known = m->shfl[k].warp == p->shfl_warp && m->shfl[k].step <= p->step && fabs(v - m->shfl[k].value) <= slack;
+        CHECK(known, "%s: a shuffle box shows \"%s\", which no lane of warp %u received by this step", what, s, p->shfl_warp);
+        values++;
+    }
+    CHECK(values == 0 || values == boxes, "%s: %d of %d shuffle boxes show a value", what, values, boxes);
+}
+
+int main(void)
+{
+    if (TTF_Init() != 0) { fprintf(stderr, "TTF_Init: %s\n", TTF_GetError()); return 1; }
+    static const int sizes[][2] = {{1024, 768}, {1920, 1080}};
+    static const unsigned blocks[] = {64, 256};
+    size_t frames = 0;
+    for (size_t v = 0; v < ladder_count; v++)
+        for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
+            const ladder_version *lv = &ladder_versions[v];
+            char err[256];
+            if (ladder_check_block(lv, blocks[b], err, sizeof err)) continue;
+            fixture f;
+            if (fixture_open(&f, lv->id, blocks[b], NULL, sizes[0][0], sizes[0][1])) { CHECK(0, "%s: setup", lv->id); continue; }
+            fixture_act(&f, "motion");
+            size_t n = f.s.pane[0].m.nsteps;
+            for (size_t st = 0; st < n; st++) {
+                char a[32], what[96];
+                snprintf(a, sizeof a, "seek-step:%zu", st);
+                fixture_act(&f, a);
+                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
+                    snprintf(what, sizeof what, "%s block %u step %zu at %dx%d", lv->id, blocks[b], st, sizes[z][0], sizes[z][1]);
+                    fixture_frame(&f, sizes[z][0], sizes[z][1], 0);
+                    check_memory(&f, what);
+                    check_shuffles(&f, what);
+                    frames++;
+                }
+            }
+            fixture_close(&f);
+        }
+    CHECK(frames > 1000, "only %zu frames were checked", frames);
+    TTF_Quit();
+    CHECK_DONE("values_should_be_current_or_absent");
+}
