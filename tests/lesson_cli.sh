@@ -17,6 +17,15 @@ sed 's/"answer": "active_lanes(warp=0)"/"answer": "active_lanes(warp=9)"/' "$ROO
 [ $rc -eq 2 ] || { echo "a lesson with a bad query should exit 2, got $rc"; fail=1; }
 grep -q "bad.json:[0-9]*:[0-9]*: steps\[1\].ask.answer: active_lanes(warp=9): .*warp=9 is out of range" "$tmp/err" || { echo "bad query message:"; cat "$tmp/err"; fail=1; }
 
+# a question about shuffles on a step whose panels hide the shuffle picture is refused at its line
+sed 's/"panels": \["source", "tree", "lanes", "counters", "timeline"\]/"panels": ["source", "lanes", "counters", "timeline"]/' "$ROOT/lessons/10-v7-shuffles.json" > "$tmp/hidden.json"
+"$W" lesson check "$tmp/hidden.json" 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'hidden.json:[0-9]*:[0-9]*: steps\[1\].ask: the question is about what the tree panel shows' "$tmp/err" ||
+    { echo "a question that hides its picture: rc $rc"; cat "$tmp/err"; fail=1; }
+# lesson list --lang zh: the Chinese titles alone
+XDG_STATE_HOME="$tmp/state" "$W" lesson list --lang zh --dir "$ROOT/lessons" > "$tmp/zh" || fail=1
+grep -q "v1-bank-conflicts .*v1：跨步索引与 bank 冲突" "$tmp/zh" && ! grep -q "strided index" "$tmp/zh" || { echo "lesson list --lang zh:"; cat "$tmp/zh"; fail=1; }
+
 printf '{"schema": "warpscope-lesson",\n "schema_version": 1,\n "id": "x" "title": 1}\n' > "$tmp/syntax.json"
 "$W" lesson check "$tmp/syntax.json" 2> "$tmp/err"; rc=$?
 [ $rc -eq 2 ] && grep -q "syntax.json:3:" "$tmp/err" || { echo "syntax error: rc $rc"; cat "$tmp/err"; fail=1; }

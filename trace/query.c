@@ -3,6 +3,8 @@
  * answer rather than guessing. */
 #include "trace/query.h"
 
+#include "trace/cards.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -947,6 +949,47 @@ static int f_grid(call *k, query_value *out)
     return set_number(out, t->passes[pass].grid);
 }
 
+/* ---- the card: the pass's schedule on the step's card (trace/cards.h) ---- */
+
+static int pass_schedule(call *k, card_schedule *s)
+{
+    const trace *t = pane_trace(k);
+    if (!t) return -1;
+    long pass = 0;
+    int given;
+    if (named_index(k, "pass", 0, (long)t->npasses - 1, &pass, &given)) return -1;
+    const card *c = card_for_trace(t, k->c->card);
+    char why[200];
+    if (!c) { call_fail(k, "no card \"%s\"", k->c->card ? k->c->card : "", 0.0); return -1; }
+    if (card_schedule_pass(c, t, (unsigned)pass, s, why, sizeof why)) { call_fail(k, "%s", why, 0.0); return -1; }
+    return 0;
+}
+static int f_sms(call *k, query_value *out)
+{
+    card_schedule s;
+    return pass_schedule(k, &s) ? -1 : set_number(out, s.sms);
+}
+static int f_blocks_per_sm(call *k, query_value *out)
+{
+    card_schedule s;
+    return pass_schedule(k, &s) ? -1 : set_number(out, s.blocks_per_sm);
+}
+static int f_resident_blocks(call *k, query_value *out)
+{
+    card_schedule s;
+    return pass_schedule(k, &s) ? -1 : set_number(out, (double)s.resident_blocks);
+}
+static int f_waves(call *k, query_value *out)
+{
+    card_schedule s;
+    return pass_schedule(k, &s) ? -1 : set_number(out, (double)s.waves);
+}
+static int f_last_wave_blocks(call *k, query_value *out)
+{
+    card_schedule s;
+    return pass_schedule(k, &s) ? -1 : set_number(out, (double)s.last_wave_blocks);
+}
+
 /* ---- the benchmark results ---- */
 
 static const results_row *row_of(call *k, int arg)
@@ -1094,6 +1137,11 @@ static const function functions[] = {
     {"ept", 0, 0, "pane", f_ept, "elements per thread", 0},
     {"passes", 0, 0, "pane", f_passes, "launches of the plan", 0},
     {"grid", 0, 0, "pane,pass", f_grid, "blocks of a pass (pass=P, default 0)", 0},
+    {"sms", 0, 0, "pane,pass", f_sms, "SMs of the step's card (show.card; else the trace's GPU, else h100)", 0},
+    {"blocks_per_sm", 0, 0, "pane,pass", f_blocks_per_sm, "blocks of a pass one SM of the card holds at once", 0},
+    {"resident_blocks", 0, 0, "pane,pass", f_resident_blocks, "blocks of a pass the whole card holds at once", 0},
+    {"waves", 0, 0, "pane,pass", f_waves, "waves a pass's grid runs in on the card: grid / resident blocks, rounded up", 0},
+    {"last_wave_blocks", 0, 0, "pane,pass", f_last_wave_blocks, "blocks in a pass's last wave", 0},
     /* the benchmark results */
     {"ms", 1, 1, "n", f_ms, "time of a row (v0, cub, thrust, \"read-ceiling\") at n=N, in ms", 0},
     {"gbs", 1, 1, "n", f_gbs, "bandwidth of a row at n=N, GB/s", 0},

@@ -50,6 +50,7 @@ typedef struct query_pane {
 typedef struct query_ctx {
     query_pane pane[2];
     const results *r;
+    const char *card;   /* the card the schedule functions use (trace/cards.h id); NULL: the trace's GPU or h100 */
 } query_ctx;
 
 typedef struct query query; /* a parsed expression */

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/cards.h"
 #include "trace/json_internal.h"
 #include "trace/ladder.h"
 #include "trace/capture/capture.h"
@@ -306,7 +307,7 @@ static int list_field(reader *r, const cJSON *v, const char *where, lesson_list 
 /* ---- show ---- */
 
 static const char *const show_keys[] = {"version", "capture", "compare", "pass", "view_block", "step", "phase", "op", "fine",
-                                        "panels", "motion", "bench_n", "highlight", NULL};
+                                        "panels", "motion", "bench_n", "highlight", "card", "wave", NULL};
 static const char *const capture_keys[] = {"block", "n", "data", "seed", "ept", NULL};
 
 static int version_field(reader *r, const cJSON *v, const char *where, char *out)
@@ -432,9 +433,19 @@ static int parse_show(reader *r, const cJSON *step, const char *where, const les
             int k = -1;
             for (int j = 0; j < LESSON_PANEL_COUNT && cJSON_IsString(c); j++)
                 if (strcmp(lesson_panel_keys[j], c->valuestring) == 0) k = j;
-            if (k < 0) return bad(r, c, "%s.panels: expected one of source, tree, shared, lanes, banks, counters, timeline, bench", w);
+            if (k < 0) return bad(r, c, "%s.panels: expected one of source, tree, shared, lanes, banks, counters, timeline, bench, grid", w);
             s->panels |= 1u << k;
         }
+    }
+    if ((v = get(sh, "card"))) {
+        if (!cJSON_IsString(v) || !card_find(v->valuestring) || strlen(v->valuestring) >= sizeof s->card)
+            return bad(r, v, "%s.card: expected one of %s", w, card_ids());
+        snprintf(s->card, sizeof s->card, "%s", v->valuestring);
+    }
+    if ((v = get(sh, "wave"))) {
+        if (cJSON_IsString(v) && !strcmp(v->valuestring, "end")) s->wave = -1;
+        else if (whole(r, v, "show.wave", 0, 1e9, &d)) return -1;
+        else s->wave = (long)d;
     }
     if ((v = get(sh, "highlight"))) {
         snprintf(wk, sizeof wk, "%s.highlight", w);
@@ -532,8 +543,9 @@ static int parse_ask(reader *r, const cJSON *a, const char *where, lesson_ask *q
 static const char *const top_keys[] = {"schema", "schema_version", "id", "title", "summary", "results", "steps", NULL};
 static const char *const step_keys[] = {"show", "say", "ask", NULL};
 
-/* A question never hides the picture it is about: a pick question's panel, and for an answer that
- * counts shuffles the picture that draws them, must be among the step's panels. */
+/* A question never hides the picture it is about: a pick question's panel, for an answer that
+ * counts shuffles the picture that draws them, and for one about waves the grid, must be among
+ * the step's panels. */
 static int ask_sees_its_picture(reader *r, const cJSON *a, const char *w, const lesson_step *st)
 {
     static const struct {
@@ -541,7 +553,8 @@ static int ask_sees_its_picture(reader *r, const cJSON *a, const char *w, const 
         const char *word;
         int panel;
     } needs[] = {{LESSON_ASK_LANES, NULL, LESSON_PANEL_LANES}, {LESSON_ASK_BANKS, NULL, LESSON_PANEL_BANKS},
-                 {LESSON_ASK_CELLS, NULL, LESSON_PANEL_SHARED}, {-1, "shuffles", LESSON_PANEL_TREE}};
+                 {LESSON_ASK_CELLS, NULL, LESSON_PANEL_SHARED}, {-1, "shuffles", LESSON_PANEL_TREE},
+                 {-1, "waves(", LESSON_PANEL_GRID}, {-1, "resident_blocks(", LESSON_PANEL_GRID}};
     const cJSON *ans = get(a, "answer");
     for (size_t i = 0; i < sizeof needs / sizeof *needs; i++) {
         int about = needs[i].kind >= 0 ? (int)st->ask->kind == needs[i].kind

@@ -38,7 +38,7 @@ typedef struct lesson_text {
 
 /* The panels a step may show or hide. */
 #define LESSON_PANELS(X) X(SOURCE, "source") X(TREE, "tree") X(SHARED, "shared") X(LANES, "lanes") \
-    X(BANKS, "banks") X(COUNTERS, "counters") X(TIMELINE, "timeline") X(BENCH, "bench")
+    X(BANKS, "banks") X(COUNTERS, "counters") X(TIMELINE, "timeline") X(BENCH, "bench") X(GRID, "grid")
 typedef enum lesson_panel {
 #define LESSON_X_PANEL(name, key) LESSON_PANEL_##name,
     LESSON_PANELS(LESSON_X_PANEL)
@@ -46,7 +46,7 @@ typedef enum lesson_panel {
     LESSON_PANEL_COUNT
 } lesson_panel;
 extern const char *const lesson_panel_keys[LESSON_PANEL_COUNT];
-#define LESSON_PANELS_TRACE ((1u << LESSON_PANEL_BENCH) - 1u) /* every panel but the benchmark */
+#define LESSON_PANELS_TRACE ((1u << LESSON_PANEL_BENCH) - 1u) /* every panel but the benchmark and the grid */
 
 /* What a highlight or an answer picks: threads, banks, shared words, source lines, tree nodes
  * (shared words at the tree's current level). */
@@ -88,6 +88,8 @@ typedef struct lesson_show {
     unsigned panels;             /* 1 << lesson_panel */
     int motion;                  /* 1: animate */
     uint64_t bench_n;            /* size the benchmark view shows */
+    char card[16];               /* the grid view's card (trace/cards.h id); "": the trace's GPU or the default */
+    long wave;                   /* the grid view's wave, from 0; -1: the launch has ended */
     lesson_list highlight[LESSON_ITEM_COUNT];
     lesson_pos pos;              /* of the "show" object (or the step when it has none) */
 } lesson_show;

@@ -154,6 +154,7 @@ static query_ctx ctx_of(const player *p, const player_frame *f)
     memset(&c, 0, sizeof c);
     c.r = p->have_results ? &p->res : NULL;
     c.pane[0] = (query_pane){f->trace, f->view, f->step};
+    c.card = f->show->card[0] ? f->show->card : NULL;
     if (f->compare_trace) c.pane[1] = (query_pane){f->compare_trace, f->compare_view, f->compare_step};
     c.r = p->have_results ? &p->res : NULL;
     return c;

@@ -218,11 +218,17 @@ static int show(learn *L, session *s, char *err, size_t errlen)
     static const int panel_of[LESSON_PANEL_COUNT] = {[LESSON_PANEL_SOURCE] = PANEL_SOURCE, [LESSON_PANEL_TREE] = PANEL_PICTURE,
                                                      [LESSON_PANEL_SHARED] = PANEL_MEMORY, [LESSON_PANEL_LANES] = PANEL_LANES,
                                                      [LESSON_PANEL_BANKS] = PANEL_BANKS, [LESSON_PANEL_COUNTERS] = PANEL_STATS,
-                                                     [LESSON_PANEL_TIMELINE] = PANEL_TIMELINE, [LESSON_PANEL_BENCH] = -1};
+                                                     [LESSON_PANEL_TIMELINE] = PANEL_TIMELINE, [LESSON_PANEL_BENCH] = -1,
+                                                     [LESSON_PANEL_GRID] = -1};
     s->panels = 0;
     for (int i = 0; i < LESSON_PANEL_COUNT; i++)
         if (f->panels & (1u << i) && panel_of[i] >= 0) s->panels |= 1u << panel_of[i];
-    s->overlay = f->panels & (1u << LESSON_PANEL_BENCH) ? OVERLAY_BENCH : OVERLAY_NONE;
+    s->overlay = f->panels & (1u << LESSON_PANEL_BENCH) ? OVERLAY_BENCH : f->panels & (1u << LESSON_PANEL_GRID) ? OVERLAY_GRID : OVERLAY_NONE;
+    if (s->overlay == OVERLAY_GRID) { /* the launch on the step's card, at its wave */
+        snprintf(s->card, sizeof s->card, "%.15s", f->show->card);
+        s->grid_pass = f->show->pass;
+        s->grid_wave = f->show->wave;
+    }
     if (s->overlay == OVERLAY_BENCH && s->results && f->bench_n) {
         uint64_t sizes[64];
         size_t n = results_sizes(s->results, sizes, 64);
@@ -358,7 +364,7 @@ int learn_update(learn *L, session *s, char *err, size_t errlen)
         static const str_id why[] = {[PLAYER_AT_END] = STR_LESSON_AT_END, [PLAYER_AT_START] = STR_LESSON_AT_START,
                                      [PLAYER_NEEDS_ANSWER] = STR_LESSON_OPEN};
         if (mv != PLAYER_MOVED) {
-            if ((size_t)mv < sizeof why / sizeof *why && why[mv]) { s->status_id = why[mv]; s->status_text[0] = '\0'; }
+            if (SL->request_arg && (size_t)mv < sizeof why / sizeof *why && why[mv]) { s->status_id = why[mv]; s->status_text[0] = '\0'; }
             return 0;
         }
         if (show(L, s, err, errlen)) return -1;

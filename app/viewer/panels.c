@@ -1651,6 +1651,8 @@ static void draw_grid(ui *u, dl_rect r)
         if (card_observe(t, g->pass, &o)) memset(&o, 0, sizeof o);
         snprintf(b, sizeof b, S(u, STR_GRID_TIMED_SCHED), o.sms_used, o.most_live_on_one_sm, (unsigned long long)o.started_before_first_end, g->card->id,
                  cs->blocks_per_sm);
+    } else if (holding_back(u)) { /* a question is open: its figures wait for the answer */
+        snprintf(b, sizeof b, S(u, STR_GRID_SCHED_HELD), g->card->name, cs->sms);
     } else {
         char nb[48], nw[48];
         snprintf(b, sizeof b, S(u, STR_GRID_SCHED), g->card->name, cs->sms, cs->blocks_per_sm, tp->block, (unsigned long long)cs->resident_blocks,
@@ -1659,7 +1661,8 @@ static void draw_grid(ui *u, dl_rect r)
     }
     dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
     y += u->lh;
-    if (g->wave >= g->nwaves) snprintf(b, sizeof b, S(u, STR_GRID_ENDED), tp->grid);
+    if (holding_back(u)) b[0] = '\0';
+    else if (g->wave >= g->nwaves) snprintf(b, sizeof b, S(u, STR_GRID_ENDED), tp->grid);
     else if (g->timed)
         snprintf(b, sizeof b, S(u, STR_GRID_TIMED), t->prov.device, g->wave + 1, g->nwaves, (double)g->moment / 1000.0,
                  (unsigned long long)g->running, (unsigned long long)g->done);

@@ -178,6 +178,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_LIMIT_BLOCKS, "blocks per SM", "每个 SM 的线程块数")                                                      \
     X(STR_LIMIT_SHARED, "shared memory per SM", "每个 SM 的共享内存")                                               \
     X(STR_LIMIT_REGISTERS, "registers per SM", "每个 SM 的寄存器")                                                  \
+    X(STR_GRID_SCHED_HELD, "on the %s: %u SMs (the rest once the question is answered)", "在 %s 上：%u 个 SM（回答问题后显示其余数字）") \
     X(STR_GRID_NO_SCHED, "no schedule on a card: %s", "无法排到卡上：%s")                                                 \
     X(STR_GRID_CARD_TITLE, "the card's SMs, a box each, with a slot for each block it holds at once", "卡上的 SM：每个一格，每格中每个位置容纳一个线程块") \
     X(STR_GRID_FLOW, "pass %u writes %u partial sums to global memory, one per block; pass %u's blocks read them:", \
