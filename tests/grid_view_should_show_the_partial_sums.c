@@ -171,6 +171,20 @@ int main(void)
         fixture_act(&f, bad[i]);
         CHECK(f.s.overlay == OVERLAY_GRID && f.s.block_index == 0 && strstr(f.s.status_text, "is not P/B"), "%s: status \"%s\"", bad[i], f.s.status_text);
     }
+    /* A traces every block: the capture is made again, and every tile shows its partial sum */
+    fixture_act(&f, "trace-all,grid-time:0");
+    fixture_frame(&f, W, H, 0);
+    for (unsigned b = 0; b < GRID; b++) {
+        char prefix[16];
+        snprintf(prefix, sizeof prefix, "%u: ", b);
+        const char *got = tile(&f, b) ? text_in(&f, tile(&f, b)->r, prefix, nt, sizeof nt) : NULL;
+        CHECK(got && fabs(atof(got + strlen(prefix)) - want[b]) <= 1e-6 * fabs(want[b]) + 1e-3, "after A, block %u's tile says %s", b, got ? got : "nothing");
+    }
+    CHECK(!any_text_has(&f, "--blocks-traced 16"), "after A the line about untraced blocks should be gone");
+    fixture_act(&f, "trace-all"); /* again: nothing to do */
+    CHECK(f.s.pane[0].t.prov.blocks_traced == UINT32_MAX, "the capture traced %u blocks per pass", f.s.pane[0].t.prov.blocks_traced);
+    fixture_act(&f, "open-block:7");
+    CHECK(f.s.overlay == OVERLAY_NONE && f.s.block_index == 7, "after A block 7 opens");
     fixture_close(&f);
 
     /* a GPU trace: blocks on SM (b % 3), block b's clocks starting at 1000 - 10 b, so on each SM

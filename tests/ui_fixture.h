@@ -37,6 +37,7 @@ static inline int fixture_load(void *ctx, const char *version, const session_bre
     d.version = version;
     if (b && b->schedule[0]) d.schedule = b->schedule;
     if (b && b->drop_barrier) d.drop_barrier = b->drop_barrier;
+    if (b && b->blocks_traced) d.blocks_traced = b->blocks_traced;
     note[0] = '\0';
     (void)notelen;
     return capture_cpu(&d, t, err, errlen);

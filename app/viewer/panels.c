@@ -1726,9 +1726,9 @@ static void draw_grid(ui *u, dl_rect r)
         shown = (size_t)cols * (size_t)rows < n ? (size_t)cols * (size_t)rows : n;
     }
     int gap = tw >= 12 && tht >= 8 ? 2 : tw >= 6 ? 1 : 0;
-    if (sm_h && old_rows) grid_sms(u, g, (dl_rect){in.x, area.y + rows * tht + u->pad, in.w, sm_h});
-    else if (sm_h) grid_card(u, g, (dl_rect){in.x, area.y + rows * tht + u->pad, in.w, sm_h});
     int more_h = shown < n ? u->lh : 0; /* the line that counts the blocks not drawn */
+    if (sm_h && old_rows) grid_sms(u, g, (dl_rect){in.x, area.y + rows * tht + more_h + u->pad, in.w, sm_h});
+    else if (sm_h) grid_card(u, g, (dl_rect){in.x, area.y + rows * tht + more_h + u->pad, in.w, sm_h});
     dl_rect strip = {in.x, area.y + rows * tht + more_h + (sm_h ? sm_h + u->pad : 0) + u->lh + u->pad, in.w, u->lh};
     if (strip.y + 3 * u->lh > in.y + in.h) strip.y = in.y + in.h - 3 * u->lh;
     size_t nout = n;

@@ -588,6 +588,13 @@ static void apply_one(session *s, const action *a)
     case ACT_GRID_PASS: grid_pass(s, a->i); break;
     case ACT_GRID_TIME: s->grid_wave = a->i > 0 ? 0 : -1; break;
     case ACT_GRID_WAVE: grid_wave(s, a->i); break;
+    case ACT_TRACE_ALL: {
+        session_break nb = s->brk;
+        nb.blocks_traced = UINT32_MAX;
+        if (s->brk.blocks_traced == UINT32_MAX) break; /* already */
+        rebreak(s, nb);
+        break;
+    }
     case ACT_CARD:
         if (a->s[0] && !card_find(a->s)) {
             char err[300];

@@ -68,6 +68,7 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_GRID_TIME, "grid-time", ARG_INT)      \
     X(ACT_GRID_WAVE, "wave", ARG_INT)           \
     X(ACT_CARD, "card", ARG_STR)                \
+    X(ACT_TRACE_ALL, "trace-all", ARG_NONE)     \
     X(ACT_OPEN_BLOCK, "open-block", ARG_STR)    \
     X(ACT_SCHEDULE, "schedule", ARG_STR)        \
     X(ACT_DROP, "drop-barrier", ARG_INT)        \
@@ -94,7 +95,8 @@ typedef enum act_kind {
  * mouse (panels' codes; 0: nothing), x and y where the mouse is. ACT_GRID_PASS: the grid view's pass
  * moves by i. ACT_GRID_WAVE: the grid view's wave moves by i (past the last: the launch has
  * ended). ACT_GRID_TIME: 1 goes to the first wave, 0 to the end of the launch. ACT_CARD: the card
- * the grid's schedule is on (an id of trace/cards.h; "" the trace's GPU or the default). ACT_OPEN_BLOCK: "P/B" (or "B": of the grid view's pass) opens block B of pass P in the
+ * the grid's schedule is on (an id of trace/cards.h; "" the trace's GPU or the default).
+ * ACT_TRACE_ALL: capture again with every block traced (the loader shows progress; Esc stops it). ACT_OPEN_BLOCK: "P/B" (or "B": of the grid view's pass) opens block B of pass P in the
  * detailed view and closes the grid. */
 typedef struct action {
     act_kind kind;
@@ -154,6 +156,7 @@ void session_set_put(session_set *s, size_t i, int on);
 typedef struct session_break {
     char schedule[32];      /* "" (lockstep), its:SEED, adversarial ... (capture.h) */
     unsigned drop_barrier;  /* a __syncthreads line left out, 0: none */
+    unsigned blocks_traced; /* 0: the loader's; else blocks recorded per pass (the grid's A: all) */
 } session_break;
 
 typedef struct session_loader {

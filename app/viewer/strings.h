@@ -149,6 +149,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_GRID, "the whole grid: every block of every pass", "整个网格：每一轮的每个线程块") \
     X(STR_KEY_GRID_PASS, "grid: the previous / next pass", "网格：上一轮 / 下一轮")                               \
     X(STR_KEY_GRID_TIME, "grid: the launch's first wave / its end", "网格：启动的第一波 / 结束时") \
+    X(STR_KEY_TRACE_ALL, "grid: trace every block (a progress bar; Esc stops)", "网格：跟踪全部线程块（显示进度；Esc 停止）") \
+    X(STR_TRACING, "tracing every block: %s (Esc stops)", "正在跟踪全部线程块：%s（Esc 停止）")                      \
     X(STR_KEY_GRID_WAVE, "grid: the next / previous wave of blocks on the card", "网格：卡上的下一波 / 上一波线程块") \
     X(STR_GRID_TITLE, "%s — pass %u: a grid of %u x %u threads reduces %llu elements",                           \
       "%s — 第 %u 轮：%u x %u 个线程的网格归约 %llu 个元素")                                                         \
@@ -160,8 +162,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_DONE, "done: its partial sum", "完成：它的部分和")                                                  \
     X(STR_GRID_UNTRACED, "not traced", "未跟踪")                                                                  \
     X(STR_GRID_OPEN, "open in the detailed view", "在详细视图中打开")                                              \
-    X(STR_GRID_SOME_TRACED, "partial sums of %u of %u blocks: the others were not traced (--blocks-traced %u traces them all)", \
-      "显示 %u / %u 个线程块的部分和：其余未被跟踪（--blocks-traced %u 可全部跟踪）")                                    \
+    X(STR_GRID_SOME_TRACED, "partial sums of %u of %u blocks: the others were not traced (A traces them all; so does --blocks-traced %u)", \
+      "显示 %u / %u 个线程块的部分和：其余未被跟踪（按 A 全部跟踪；--blocks-traced %u 亦可）")                            \
     X(STR_GRID_CAPPED, "the grid has %u blocks: the first %u are drawn", "网格共有 %u 个线程块：只画出前 %u 个")            \
     X(STR_GRID_SCHED, "on the %s: %u SMs x %u blocks of %u threads = %llu blocks at once (limited by %s); %s run in %s", \
       "在 %s 上：%u 个 SM x 每个 %u 个 %u 线程的线程块 = 同时 %llu 个（受%s限制）；%s分 %s运行")                            \

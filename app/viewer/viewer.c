@@ -40,12 +40,36 @@ typedef struct app {
     Uint32 own_checked;
 } app;
 
+/* The window while a long capture runs (the grid's A): the status line says how far it is, the
+ * window is redrawn, and Esc or closing the window stops the capture; SIGINT still does. */
+typedef struct live_window {
+    app *A;
+    struct canvas *c;
+    SDL_Window *win;
+    volatile int cancel;
+    volatile int *outer; /* the command line's flag (SIGINT, SIGTERM) */
+    Uint32 last;
+} live_window;
+static live_window *live; /* the open window, or NULL (render, export) */
+
+static void window_progress(void *user, uint64_t done, uint64_t total);
+
 /* the session's loader: capture a version with the command line's capture flags */
 static int load_capture(void *ctx, const char *version, const session_break *b, trace *t, char *note, size_t notelen, char *err, size_t errlen)
 {
     const viewer_opts *o = ctx;
     capture_desc d = o->cap;
     d.version = version;
+    if (b && b->blocks_traced) {
+        d.blocks_traced = b->blocks_traced;
+        if (live) { /* a capture of every block can take a while: show it, and let Esc stop it */
+            live->cancel = 0;
+            live->outer = o->cap.cancel;
+            d.cancel = &live->cancel;
+            d.progress = window_progress;
+            d.progress_user = live;
+        }
+    }
     if (strcmp(version, OWN_VERSION) != 0) d.kernel = NULL; /* a version beside a kernel of one's own */
     if (b && b->schedule[0]) d.schedule = b->schedule;
     if (b && b->drop_barrier) d.drop_barrier = b->drop_barrier;
@@ -53,7 +77,10 @@ static int load_capture(void *ctx, const char *version, const session_break *b, 
     /* a block the version cannot run falls back to its default rather than failing */
     if (v && d.block && ladder_check_block(v, d.block, err, errlen)) d.block = 0;
     if (v && !v->ept_tunable) d.ept = 0;
-    return capture_with(o->backend, &d, t, note, notelen, err, errlen);
+    int rc = capture_with(o->backend, &d, t, note, notelen, err, errlen);
+    if (rc && d.cancel == &live->cancel && live->cancel)
+        snprintf(err, errlen, "stopped: the blocks traced before stay (A traces every block again)");
+    return rc;
 }
 
 /* The text of a traced file: a version's kernel (embedded), or the learner's own file (--kernel),
@@ -285,6 +312,30 @@ static int canvas_draw(canvas *c, app *A, double t)
     return c->l.failed ? -1 : 0;
 }
 
+static void window_progress(void *user, uint64_t done, uint64_t total)
+{
+    live_window *w = user;
+    if (w->outer && *w->outer) w->cancel = 1;
+    Uint32 now = SDL_GetTicks();
+    if (now - w->last < 100) return;
+    w->last = now;
+    SDL_Event ev;
+    while (SDL_PollEvent(&ev)) { /* during the capture only stopping is heard */
+        if (ev.type == SDL_QUIT) w->cancel = w->A->s.quit = 1;
+        if (ev.type == SDL_KEYDOWN && ev.key.keysym.sym == SDLK_ESCAPE) w->cancel = 1;
+    }
+    session *s = &w->A->s;
+    char bar[64];
+    int full = total ? (int)(20 * done / total) : 0;
+    snprintf(bar, sizeof bar, "[%.*s%.*s] %.0f%%", full, "####################", 20 - full, "....................",
+             total ? 100.0 * (double)done / (double)total : 0.0);
+    s->status_id = STR_TRACING;
+    snprintf(s->status_text, sizeof s->status_text, "%s", bar);
+    s->generation++;
+    if (!canvas_draw(w->c, w->A, 1.0)) SDL_UpdateWindowSurface(w->win);
+}
+
+
 /* PNG through outfile (a unique temporary file beside it, renamed when complete): a failed or
  * interrupted save leaves the old PNG (or none), never half of one */
 static int save_png(SDL_Surface *s, const char *path, char *err, size_t errlen)
@@ -429,6 +480,8 @@ int viewer_window(const viewer_opts *o)
     window_size(o, &ww, &wh);
     win = SDL_CreateWindow("warpscope", SDL_WINDOWPOS_CENTERED, SDL_WINDOWPOS_CENTERED, ww, wh, SDL_WINDOW_RESIZABLE);
     if (!win) { snprintf(err, sizeof err, "cannot open a window: %s", SDL_GetError()); goto fail; }
+    live_window lw = {.A = A, .c = &c, .win = win};
+    live = &lw;
     int need_canvas = 1, dirty = 1;
     unsigned shots = 0, fulls = 0, moves = A->s.motion_serial, exports = 0;
     int scrubbing = 0; /* the left button went down on a timeline: dragging seeks */
@@ -554,6 +607,7 @@ int viewer_window(const viewer_opts *o)
 fail:
     fprintf(stderr, "warpscope: %s\n", err);
 done:
+    live = NULL;
     run_end(&c, A);
     if (win) SDL_DestroyWindow(win);
     SDL_Quit();
