@@ -510,7 +510,7 @@ int cmd_cards(const ws_call *k)
 }
 
 /* One pass's schedule on a card: as JSON (an object) or as a sentence. */
-static void print_schedule(const trace *t, unsigned pass, const char *name, int json)
+static void print_schedule(FILE *out, const trace *t, unsigned pass, const char *name, int json)
 {
     const card *cd = card_for_trace(t, name);
     card_schedule s;
@@ -520,34 +520,34 @@ static void print_schedule(const trace *t, unsigned pass, const char *name, int 
     card_observed o;
     int seen = card_observe(t, pass, &o) == 0;
     if (json) {
-        printf(",\n \"schedule\": ");
-        if (bad) { printf("null"); return; }
-        printf("{\"card\": \"%s\", \"card_name\": \"%s\", \"grid\": %u, \"block\": %u, \"shared_bytes\": %u, \"registers\": ", cd->id,
+        fprintf(out, ",\n \"schedule\": ");
+        if (bad) { fprintf(out, "null"); return; }
+        fprintf(out, "{\"card\": \"%s\", \"card_name\": \"%s\", \"grid\": %u, \"block\": %u, \"shared_bytes\": %u, \"registers\": ", cd->id,
                cd->name, p->grid, p->block, p->shared_bytes);
-        if (p->registers) printf("%u", p->registers);
-        else printf("null");
-        printf(", \"sms\": %u, \"blocks_per_sm\": %u, \"resident_blocks\": %" PRIu64 ", \"waves\": %" PRIu64
+        if (p->registers) fprintf(out, "%u", p->registers);
+        else fprintf(out, "null");
+        fprintf(out, ", \"sms\": %u, \"blocks_per_sm\": %u, \"resident_blocks\": %" PRIu64 ", \"waves\": %" PRIu64
                ", \"last_wave_blocks\": %" PRIu64 ", \"occupancy\": %.4f, \"limited_by\": \"%s\", \"blocks_per_sm_by\": {",
                s.sms, s.blocks_per_sm, s.resident_blocks, s.waves, s.last_wave_blocks, s.occupancy, card_limit_word(s.limit));
         for (int k = 0; k < CARD_LIMIT_COUNT; k++) {
-            printf("%s\"%s\": ", k ? ", " : "", card_limit_word((card_limit)k));
-            if (s.by[k] == UINT32_MAX) printf("null");
-            else printf("%u", s.by[k]);
+            fprintf(out, "%s\"%s\": ", k ? ", " : "", card_limit_word((card_limit)k));
+            if (s.by[k] == UINT32_MAX) fprintf(out, "null");
+            else fprintf(out, "%u", s.by[k]);
         }
-        printf("}, \"observed\": ");
-        if (seen) printf("{\"blocks\": %" PRIu64 ", \"sms_used\": %u, \"most_blocks_live_on_one_sm\": %u, \"blocks_started_before_first_ended\": %" PRIu64
+        fprintf(out, "}, \"observed\": ");
+        if (seen) fprintf(out, "{\"blocks\": %" PRIu64 ", \"sms_used\": %u, \"most_blocks_live_on_one_sm\": %u, \"blocks_started_before_first_ended\": %" PRIu64
                          ", \"span_ns\": %" PRIu64 "}}", o.blocks, o.sms_used, o.most_live_on_one_sm, o.started_before_first_end, o.span_ns);
-        else printf("null}");
+        else fprintf(out, "null}");
         return;
     }
-    if (bad) { printf("\nschedule: %s\n", cd ? err : "no such card"); return; }
-    printf("\non the %s (%u SMs, --card): %u block%s of %u threads per SM (limited by %s), %" PRIu64
+    if (bad) { fprintf(out, "\nschedule: %s\n", cd ? err : "no such card"); return; }
+    fprintf(out, "\non the %s (%u SMs, --card): %u block%s of %u threads per SM (limited by %s), %" PRIu64
            " at once; the %u block%s of pass %u run in %" PRIu64 " wave%s, the last of %" PRIu64 " block%s%s\n",
            cd->name, s.sms, s.blocks_per_sm, s.blocks_per_sm == 1 ? "" : "s", p->block, card_limit_text(s.limit), s.resident_blocks,
            p->grid, p->grid == 1 ? "" : "s", pass, s.waves, s.waves == 1 ? "" : "s", s.last_wave_blocks, s.last_wave_blocks == 1 ? "" : "s",
            p->registers ? "" : " (registers per thread are not in the trace: left out)");
     if (seen)
-        printf("as it ran on the %s: %" PRIu64 " blocks on %u SMs, at most %u live on one SM, %" PRIu64 " started before the first ended; %.1f us "
+        fprintf(out, "as it ran on the %s: %" PRIu64 " blocks on %u SMs, at most %u live on one SM, %" PRIu64 " started before the first ended; %.1f us "
                "from the first start to the last end\n", t->prov.device, o.blocks, o.sms_used, o.most_live_on_one_sm, o.started_before_first_end, (double)o.span_ns / 1000.0);
 }
 
@@ -717,7 +717,7 @@ int cmd_stats(const ws_call *k)
         }
         printf("],\n \"totals\": ");
         json_counters(&s.totals);
-        print_schedule(&t, pass, c.card, 1);
+        print_schedule(stdout, &t, pass, c.card, 1);
         if (all_blocks) {
             analysis_counters all;
             int nb = all_blocks_totals(&t, pass, &all);
@@ -750,7 +750,7 @@ int cmd_stats(const ws_call *k)
         printf("\nresult %.9g, double-precision reference %.17g, difference %.3g: %s\n", (double)t.result, t.reference,
                fabs((double)t.result - t.reference),
                ok < 0 ? "not checked (the trace carries no tolerance)" : ok ? "within the tolerance for this n" : "WRONG");
-        print_schedule(&t, pass, c.card, 0);
+        print_schedule(stdout, &t, pass, c.card, 0);
     }
     free(s.phases);
     return finish_with_result(&t);
@@ -778,6 +778,7 @@ int cmd_capture(const ws_call *k)
     if (now_s() - t0 > PROGRESS_QUIET_S) fprintf(stderr, "warpscope: wrote %s in %.1f s\n", c.out, now_s() - t0);
     fprintf(stderr, "warpscope: %s captured on %s: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
             t.prov.version, t.prov.device, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
+    if (c.card) print_schedule(stderr, &t, 0, c.card, 0); /* --card: pass 0 on that card */
     return finish_with_result(&t);
 }
 
