@@ -252,9 +252,10 @@ int main(void)
         fixture_close(&f);
     }
 
-    /* a GPU trace with where and when each block ran (v2, 2^20, blocks of 256 on an H100): a wave
-     * begins as the 1056th, 2112th... block in start order starts; the blocks running then are those
-     * whose run spans that moment, counted here from the trace's own runs */
+    /* a GPU trace with where and when each block ran (v2, 2^20, blocks of 256 on an H100): 1056
+     * blocks started before the first ended, so a wave is 1056 blocks in start order, and wave 2 is
+     * shown as its last block (the 2112th to start) starts; the blocks running then are those whose
+     * run spans that moment, counted here from the trace's own runs */
     if (fixture_open(&f, NULL, 0, NULL, W, H) == 0) {
         trace g;
         trace_init(&g);
@@ -271,11 +272,11 @@ int main(void)
             if (gt->runs[i].pass == 0) st[k++] = gt->runs[i].start;
         CHECK(k == 4096, "the trace has %zu runs of pass 0", k);
         uint64_t moment = 0;
-        if (st && k == 4096) { /* the 1056th start: a selection, by counting */
+        if (st && k == 4096) { /* the 2112th start (rank 2111 from 0): a selection, by counting */
             for (size_t i = 0; i < k; i++) {
                 size_t before = 0, same = 0;
                 for (size_t j = 0; j < k; j++) before += st[j] < st[i], same += st[j] == st[i];
-                if (before <= 1056 && 1056 < before + same) { moment = st[i]; break; }
+                if (before <= 2111 && 2111 < before + same) { moment = st[i]; break; }
             }
         }
         free(st);

@@ -22,6 +22,21 @@ int main(void)
         CHECK(a.kind == r->act && a.i == r->i, "row %zu (%s): the key gives action %s %ld, the table says %s %ld", i, SDL_GetKeyName(r->key),
               act_name(a.kind), a.i, act_name(r->act), r->i);
     }
+    /* a lesson that shows the grid or the benchmark keeps its keys (the clicker's PgDn, Enter, H);
+     * the grid's own Down/Up still step waves */
+    static const struct { SDL_Keycode key; act_kind act; } lesson_keys[] = {
+        {SDLK_PAGEDOWN, ACT_LESSON}, {SDLK_PAGEUP, ACT_LESSON}, {SDLK_RETURN, ACT_ANSWER}, {SDLK_h, ACT_REVEAL}};
+    static const session_overlay overlays[] = {OVERLAY_GRID, OVERLAY_BENCH};
+    f.s.lesson.active = 1;
+    for (size_t o = 0; o < 2; o++)
+        for (size_t i = 0; i < sizeof lesson_keys / sizeof *lesson_keys; i++) {
+            f.s.overlay = overlays[o];
+            action a = keys_action(&f.s, lesson_keys[i].key, KMOD_NONE);
+            CHECK(a.kind == lesson_keys[i].act, "a lesson over overlay %d: %s gives %s", (int)overlays[o], SDL_GetKeyName(lesson_keys[i].key),
+                  act_name(a.kind));
+        }
+    f.s.overlay = OVERLAY_GRID;
+    CHECK(keys_action(&f.s, SDLK_DOWN, KMOD_NONE).kind == ACT_GRID_WAVE, "a lesson over the grid: Down should step a wave");
     f.s.overlay = OVERLAY_NONE;
     f.s.lesson.active = 0;
     for (size_t v = 0; v < ladder_count; v++) {

@@ -74,6 +74,13 @@ int main(void)
     expect_error("", 0, "1:1: JSON syntax error", "empty file");
 
     expect_replaced(ok, "\"k\":\"shared_load\"", "\"k\":\"shared_lod\"", "unknown event kind \"shared_lod\"");
+    /* where and when blocks ran (schema 4): each block of a pass once, in order, whole numbers, and
+     * inside the passes; one block listed 3 times would otherwise count 3 blocks live on one SM */
+    expect_replaced(ok, "],\n\"buffers\": [", "],\n\"runs\": [[0,0,1,0,10],[0,0,1,0,10],[0,0,1,0,10]],\n\"buffers\": [",
+                    "runs[1]: runs go by pass, then block, each block once");
+    expect_replaced(ok, "],\n\"buffers\": [", "],\n\"runs\": [[0,0,1.5,0,10]],\n\"buffers\": [", "runs[0]: expected [pass, block, sm, start, end], whole numbers");
+    expect_replaced(ok, "],\n\"buffers\": [", "],\n\"runs\": [[0,99999,1,0,10]],\n\"buffers\": [", "runs[0]: pass, block or SM outside the trace");
+    expect_replaced(ok, "],\n\"buffers\": [", "],\n\"runs\": [[0,0,1,10,5]],\n\"buffers\": [", "an end before its start");
     /* a full-warp store whose mask claims one lane */
     const char *store = strstr(ok, "{\"k\":\"shared_store\"");
     CHECK(store && strstr(store, "\"m\":4294967295"), "test setup: no full-warp shared store");

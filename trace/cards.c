@@ -166,11 +166,12 @@ int card_observe(const trace *t, unsigned pass, card_observed *o)
     for (size_t i = 0; i < t->nruns; i++) {
         const trace_run *u = &t->runs[i];
         if (u->pass != pass) continue;
+        uint64_t end = u->end > u->start ? u->end : u->start + 1; /* a run too short for the clock still ran */
         e[k++] = (edge){u->sm, u->start, +1};
-        e[k++] = (edge){u->sm, u->end, -1};
-        if (u->end < first_end) first_end = u->end;
+        e[k++] = (edge){u->sm, end, -1};
+        if (end < first_end) first_end = end;
         if (u->start < lo) lo = u->start;
-        if (u->end > hi) hi = u->end;
+        if (end > hi) hi = end;
     }
     qsort(e, k, sizeof *e, by_sm_time);
     int live = 0;
@@ -184,4 +185,19 @@ int card_observe(const trace *t, unsigned pass, card_observed *o)
     o->span_ns = hi - lo;
     free(e);
     return 0;
+}
+
+uint64_t card_pass_waves(const card *c, const trace *t, unsigned pass, card_observed *o, int *timed)
+{
+    card_observed seen;
+    if (!o) o = &seen;
+    if (timed) *timed = 0;
+    if (pass < t->npasses && card_observe(t, pass, o) == 0 && o->started_before_first_end && o->blocks == t->passes[pass].grid) {
+        if (timed) *timed = 1;
+        return (o->blocks + o->started_before_first_end - 1) / o->started_before_first_end;
+    }
+    card_schedule s;
+    char err[160];
+    if (c && pass < t->npasses && card_schedule_pass(c, t, pass, &s, err, sizeof err) == 0) return s.waves ? s.waves : 1;
+    return 1;
 }

@@ -93,6 +93,12 @@ typedef struct card_observed {
 /* 0, or -1 when the trace recorded no runs for the pass (the emulator) or memory ran out. */
 int card_observe(const struct trace *t, unsigned pass, card_observed *o);
 
+/* The waves of pass p: where a GPU capture recorded every block's run, as the card ran them (a
+ * wave: as many blocks, in start order, as started before the first one ended); else the model's
+ * on card c (NULL: none); 1 when there is neither. *timed (may be NULL) says which; o (may be
+ * NULL) gets the observed figures. The viewer's keys and its picture count waves with it. */
+uint64_t card_pass_waves(const card *c, const struct trace *t, unsigned pass, card_observed *o, int *timed);
+
 /* The model's placement of block b of the launch: its wave, and the SM it lands on (block order,
  * SMs filled in turn: the simplest model; a GPU capture records the real one). */
 static inline uint64_t card_wave_of(const card_schedule *s, uint64_t b) { return s->resident_blocks ? b / s->resident_blocks : 0; }

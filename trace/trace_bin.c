@@ -288,6 +288,8 @@ static void read_runs(rbuf *r, trace *t)
         if (r->e.failed) return;
         if (pass >= t->npasses || block >= t->passes[pass].grid || sm >= TRACE_SMS_MAX || start >= ((uint64_t)1 << 53) || len >= ((uint64_t)1 << 53) - start)
             { reader_fail(&r->e, "runs[%" PRIu64 "]: pass, block, SM or time out of range", i); return; }
+        if (t->nruns && (pass < t->runs[t->nruns - 1].pass || (pass == t->runs[t->nruns - 1].pass && block <= t->runs[t->nruns - 1].block)))
+            { reader_fail(&r->e, "runs[%" PRIu64 "]: runs go by pass, then block, each block once", i); return; }
         trace_run u = {(uint32_t)pass, (uint32_t)block, (uint32_t)sm, start, start + len};
         if (trace_add_run(t, &u)) { reader_fail(&r->e, "out of memory"); return; }
     }

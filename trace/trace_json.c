@@ -330,11 +330,14 @@ static void read_runs(rd *r, trace *t, const cJSON *ja)
         uint64_t f[5] = {0};
         int k = 0;
         if (cJSON_IsArray(x) && cJSON_GetArraySize(x) == 5)
-            for (const cJSON *y = x->child; y && k < 5 && cJSON_IsNumber(y) && y->valuedouble >= 0 && y->valuedouble < 9007199254740992.0; y = y->next)
+            for (const cJSON *y = x->child; y && k < 5 && cJSON_IsNumber(y) && y->valuedouble >= 0 && y->valuedouble < 9007199254740992.0 &&
+                                            y->valuedouble == floor(y->valuedouble); y = y->next)
                 f[k++] = (uint64_t)y->valuedouble;
         if (k != 5) { reader_fail(r, "runs[%d]: expected [pass, block, sm, start, end], whole numbers", i); return; }
         if (f[0] >= t->npasses || f[1] >= t->passes[f[0]].grid || f[2] >= TRACE_SMS_MAX || f[4] < f[3])
             { reader_fail(r, "runs[%d]: pass, block or SM outside the trace, or an end before its start", i); return; }
+        if (t->nruns && (f[0] < t->runs[t->nruns - 1].pass || (f[0] == t->runs[t->nruns - 1].pass && f[1] <= t->runs[t->nruns - 1].block)))
+            { reader_fail(r, "runs[%d]: runs go by pass, then block, each block once", i); return; }
         trace_run u = {(uint32_t)f[0], (uint32_t)f[1], (uint32_t)f[2], f[3], f[4]};
         if (trace_add_run(t, &u)) { reader_fail(r, "out of memory"); return; }
     }

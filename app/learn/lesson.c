@@ -438,14 +438,16 @@ static int parse_show(reader *r, const cJSON *step, const char *where, const les
         }
     }
     if ((v = get(sh, "card"))) {
-        if (!cJSON_IsString(v) || !card_find(v->valuestring) || strlen(v->valuestring) >= sizeof s->card)
-            return bad(r, v, "%s.card: expected one of %s", w, card_ids());
-        snprintf(s->card, sizeof s->card, "%s", v->valuestring);
+        if (!cJSON_IsString(v) || !card_find(v->valuestring)) return bad(r, v, "%s.card: expected one of %s", w, card_ids());
+        snprintf(s->card, sizeof s->card, "%s", card_find(v->valuestring)->id);
     }
     if ((v = get(sh, "wave"))) {
         if (cJSON_IsString(v) && !strcmp(v->valuestring, "end")) s->wave = -1;
+        else if (cJSON_IsString(v) && !strcmp(v->valuestring, "last")) s->wave = -2;
         else if (whole(r, v, "show.wave", 0, 1e9, &d)) return -1;
         else s->wave = (long)d;
+    } else if (moved) {
+        s->wave = 0; /* another capture: its first wave */
     }
     if ((v = get(sh, "highlight"))) {
         snprintf(wk, sizeof wk, "%s.highlight", w);
@@ -544,22 +546,32 @@ static const char *const top_keys[] = {"schema", "schema_version", "id", "title"
 static const char *const step_keys[] = {"show", "say", "ask", NULL};
 
 /* A question never hides the picture it is about: a pick question's panel, for an answer that
- * counts shuffles the picture that draws them, and for one about waves the grid, must be among
- * the step's panels. */
+ * counts shuffles the picture that draws them, and for one about the card's schedule the grid,
+ * must be shown; the grid and the benchmark view cover every panel of the trace. The answer's and
+ * the options' queries are what the question is about. */
 static int ask_sees_its_picture(reader *r, const cJSON *a, const char *w, const lesson_step *st)
 {
     static const struct {
-        int kind;           /* a lesson_ask_kind, or -1: any kind whose answer names `word` */
+        int kind;           /* a lesson_ask_kind, or -1: any kind whose queries name `word` */
         const char *word;
         int panel;
     } needs[] = {{LESSON_ASK_LANES, NULL, LESSON_PANEL_LANES}, {LESSON_ASK_BANKS, NULL, LESSON_PANEL_BANKS},
                  {LESSON_ASK_CELLS, NULL, LESSON_PANEL_SHARED}, {-1, "shuffles", LESSON_PANEL_TREE},
-                 {-1, "waves(", LESSON_PANEL_GRID}, {-1, "resident_blocks(", LESSON_PANEL_GRID}};
-    const cJSON *ans = get(a, "answer");
+                 {-1, "waves(", LESSON_PANEL_GRID}, {-1, "resident_blocks(", LESSON_PANEL_GRID},
+                 {-1, "last_wave_blocks(", LESSON_PANEL_GRID}, {-1, "blocks_per_sm(", LESSON_PANEL_GRID}, {-1, "sms(", LESSON_PANEL_GRID}};
+    unsigned covers = (1u << LESSON_PANEL_GRID) | (1u << LESSON_PANEL_BENCH), shown = st->show.panels;
+    if (shown & covers) shown &= covers; /* an overlay hides the trace's panels under it */
+    char text[4096] = "";
+    const cJSON *ans = get(a, "answer"), *opts = get(a, "options");
+    if (cJSON_IsString(ans)) snprintf(text, sizeof text, "%s", ans->valuestring);
+    for (const cJSON *o = cJSON_IsArray(opts) ? opts->child : NULL; o; o = o->next) {
+        const cJSON *c = get(o, "correct");
+        size_t len = strlen(text);
+        if (cJSON_IsString(c) && len + 2 < sizeof text) snprintf(text + len, sizeof text - len, " %s", c->valuestring);
+    }
     for (size_t i = 0; i < sizeof needs / sizeof *needs; i++) {
-        int about = needs[i].kind >= 0 ? (int)st->ask->kind == needs[i].kind
-                                       : cJSON_IsString(ans) && strstr(ans->valuestring, needs[i].word) != NULL;
-        if (about && !(st->show.panels & (1u << needs[i].panel)))
+        int about = needs[i].kind >= 0 ? (int)st->ask->kind == needs[i].kind : strstr(text, needs[i].word) != NULL;
+        if (about && !(shown & (1u << needs[i].panel)))
             return bad(r, a, "%s.ask: the question is about what the %s panel shows, and this step's panels hide it; add \"%s\" to show.panels", w,
                        lesson_panel_keys[needs[i].panel], lesson_panel_keys[needs[i].panel]);
     }

@@ -109,13 +109,17 @@ action keys_action(const session *s, SDL_Keycode key, Uint16 mod)
             return a;
         }
     }
-    /* a context's own rows first (Left/Right pick a size in the benchmark view), then the rest */
-    for (int pass = 0; pass < 2; pass++)
+    /* a context's own rows first (Left/Right pick a size in the benchmark view), then the rest; a
+     * lesson that shows the grid or the benchmark keeps its own keys first (PgDn, Enter, H), and
+     * the overlay's come next (Down/Up step waves) */
+    keys_ctx first = s->lesson.active && (ctx == KEYS_GRID || ctx == KEYS_BENCH) ? KEYS_LESSON : ctx;
+    for (int pass = 0; pass < 3; pass++)
         for (size_t i = 0; i < keys_count; i++) {
             const keys_row *r = &keys_table[i];
             /* a lesson's window is the main view too: its own rows first, then the main view's */
             int main_like = ctx == KEYS_MAIN || ctx == KEYS_LESSON;
-            int applies = pass == 0 ? r->ctx == ctx : r->ctx == KEYS_ANY || (r->ctx == KEYS_MAIN && main_like);
+            int applies = pass == 0 ? r->ctx == first : pass == 1 ? r->ctx == ctx && first != ctx
+                                                                 : r->ctx == KEYS_ANY || (r->ctx == KEYS_MAIN && main_like);
             /* ? arrives as Shift+/ on most layouts and as ? on others: Shift is part of the key there */
             int mod_ok = r->mod == m || (r->key == SDLK_QUESTION) || (m == KMOD_SHIFT && r->mod == KMOD_NONE && r->key == SDLK_PLUS);
             if (!applies || r->key != key || !mod_ok) continue;

@@ -225,7 +225,7 @@ static int show(learn *L, session *s, char *err, size_t errlen)
         if (f->panels & (1u << i) && panel_of[i] >= 0) s->panels |= 1u << panel_of[i];
     s->overlay = f->panels & (1u << LESSON_PANEL_BENCH) ? OVERLAY_BENCH : f->panels & (1u << LESSON_PANEL_GRID) ? OVERLAY_GRID : OVERLAY_NONE;
     if (s->overlay == OVERLAY_GRID) { /* the launch on the step's card, at its wave */
-        snprintf(s->card, sizeof s->card, "%.15s", f->show->card);
+        snprintf(s->card, sizeof s->card, "%s", f->show->card); /* an id: the lesson's reader stored it */
         s->grid_pass = f->show->pass;
         s->grid_wave = f->show->wave;
     }

@@ -1647,9 +1647,8 @@ static void draw_grid(ui *u, dl_rect r)
     const card_schedule *cs = &g->sched;
     if (!g->card) snprintf(b, sizeof b, S(u, STR_GRID_NO_SCHED), g->sched_err);
     else if (g->timed) {
-        card_observed o;
-        if (card_observe(t, g->pass, &o)) memset(&o, 0, sizeof o);
-        snprintf(b, sizeof b, S(u, STR_GRID_TIMED_SCHED), o.sms_used, o.most_live_on_one_sm, (unsigned long long)o.started_before_first_end, g->card->id,
+        const card_observed *o = &g->obs;
+        snprintf(b, sizeof b, S(u, STR_GRID_TIMED_SCHED), o->sms_used, o->most_live_on_one_sm, (unsigned long long)o->started_before_first_end, g->card->id,
                  cs->blocks_per_sm);
     } else if (holding_back(u)) { /* a question is open: its figures wait for the answer */
         snprintf(b, sizeof b, S(u, STR_GRID_SCHED_HELD), g->card->name, cs->sms);
@@ -1667,7 +1666,7 @@ static void draw_grid(ui *u, dl_rect r)
         snprintf(b, sizeof b, S(u, STR_GRID_TIMED), t->prov.device, g->wave + 1, g->nwaves, (double)g->moment / 1000.0,
                  (unsigned long long)g->running, (unsigned long long)g->done);
     else if (g->card) {
-        unsigned long long first = (unsigned long long)g->wave * cs->resident_blocks, last = first + g->running - 1;
+        unsigned long long first = g->wave_first, last = g->wave_last ? g->wave_last - 1 : 0;
         if (g->wave + 1 == g->nwaves && g->nwaves > 1 && g->running < cs->resident_blocks)
             snprintf(b, sizeof b, S(u, STR_GRID_WAVE_LAST), g->wave + 1, g->nwaves, first, last, (unsigned long long)g->running,
                      (unsigned long long)cs->resident_blocks);
@@ -1980,7 +1979,7 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
     int tell = sc->overlay == OVERLAY_QUIT || sc->status[0] || sc->diff[0];
     /* compact: one line for both, and what the step says comes before the keys */
     if (sc->overlay == OVERLAY_BENCH) snprintf(b, sizeof b, "%s", S(u, STR_BENCH_KEYS));
-    else if (sc->overlay == OVERLAY_GRID) snprintf(b, sizeof b, "%s", S(u, STR_GRID_KEYS));
+    else if (sc->overlay == OVERLAY_GRID) snprintf(b, sizeof b, "%s", S(u, sc->s->lesson.active ? STR_GRID_KEYS_LESSON : STR_GRID_KEYS));
     else snprintf(b, sizeof b, S(u, STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED), sc->s->speed);
     if (!(u->compact && tell)) {
         dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);

@@ -378,7 +378,6 @@ static void grid_free(scene_grid *g)
     free(g->next);
     free(g->pass_sms);
     free(g->slots);
-    free(g->run_of);
     memset(g, 0, sizeof *g);
 }
 
@@ -503,54 +502,40 @@ static int by_u64(const void *a, const void *b)
 }
 
 /* The schedule of the pass shown: on the card (the model), or, where the capture recorded where
- * and when blocks ran, as the card ran it: a "wave" then begins when the first-wave-sized group of
- * blocks in start order begins, and states are those at that moment. Sets the tiles' states and
- * the SMs' slots. */
+ * and when every block ran, as the card ran it: wave w is then shown at the moment its last block
+ * (in start order) started, with the blocks running and done at that moment. Sets the tiles'
+ * states, the SMs' slots and the counts; nothing here depends on how many tiles are drawn. */
 static int grid_schedule(scene_grid *g, const trace *t, const session *s)
 {
-    g->card = card_for_trace(t, s->card[0] ? s->card : NULL);
+    g->card = s->card[0] ? card_find(s->card) : card_for_trace(t, NULL);
     g->sched_err[0] = '\0';
-    if (g->card && card_schedule_pass(g->card, t, g->pass, &g->sched, g->sched_err, sizeof g->sched_err)) g->card = NULL;
-    /* the recorded runs of this pass, by tile */
-    g->timed = 0;
-    size_t nrun = 0;
-    for (size_t i = 0; i < t->nruns; i++) nrun += t->runs[i].pass == g->pass && t->runs[i].block < g->ntiles;
-    uint64_t *starts = NULL;
-    card_observed obs;
-    if (nrun && card_observe(t, g->pass, &obs) == 0 && obs.started_before_first_end) {
-        if (g->cap_run_of < g->ntiles) {
-            uint64_t *q = realloc(g->run_of, g->ntiles * sizeof *q);
-            if (!q) return -1;
-            g->run_of = q;
-            g->cap_run_of = g->ntiles;
-        }
-        memset(g->run_of, 0, g->ntiles * sizeof *g->run_of);
-        starts = malloc(nrun * sizeof *starts);
+    if (!g->card) snprintf(g->sched_err, sizeof g->sched_err, "no card \"%s\" (warpscope cards)", s->card);
+    else if (card_schedule_pass(g->card, t, g->pass, &g->sched, g->sched_err, sizeof g->sched_err)) g->card = NULL;
+    uint64_t grid = t->passes[g->pass].grid;
+    g->nwaves = card_pass_waves(g->card, t, g->pass, &g->obs, &g->timed);
+    g->wave = s->grid_wave == -1 || (unsigned long)s->grid_wave >= g->nwaves ? g->nwaves
+              : s->grid_wave < 0 ? g->nwaves - 1 /* -2: the last wave */
+                                 : (unsigned long)s->grid_wave;
+    unsigned sms = g->card ? g->sched.sms : 0;
+    g->moment = UINT64_MAX;
+    if (g->timed) { /* the moment: the wave's last start */
+        uint64_t *starts = malloc(g->obs.blocks * sizeof *starts);
         if (!starts) return -1;
         size_t k = 0;
-        for (size_t i = 0; i < t->nruns; i++)
-            if (t->runs[i].pass == g->pass && t->runs[i].block < g->ntiles) {
-                g->run_of[t->runs[i].block] = i + 1;
-                starts[k++] = t->runs[i].start;
-            }
-        qsort(starts, nrun, sizeof *starts, by_u64);
-        g->timed = 1;
-        g->nwaves = (nrun + obs.started_before_first_end - 1) / obs.started_before_first_end;
-    } else {
-        g->nwaves = g->card ? g->sched.waves : 1;
-    }
-    g->wave = s->grid_wave < 0 || (unsigned long)s->grid_wave >= g->nwaves ? g->nwaves : (unsigned long)s->grid_wave;
-    if (g->timed) g->moment = g->wave < g->nwaves ? starts[g->wave * obs.started_before_first_end] : UINT64_MAX;
-    free(starts);
-    /* the tiles' states, and who holds each SM's slots */
-    unsigned sms = g->card ? g->sched.sms : 0;
-    if (g->timed) {
         sms = 0;
         for (size_t i = 0; i < t->nruns; i++)
-            if (t->runs[i].pass == g->pass && t->runs[i].sm + 1 > sms) sms = t->runs[i].sm + 1;
+            if (t->runs[i].pass == g->pass) {
+                starts[k++] = t->runs[i].start;
+                if (t->runs[i].sm + 1 > sms) sms = t->runs[i].sm + 1;
+            }
+        qsort(starts, k, sizeof *starts, by_u64);
+        uint64_t last = (g->wave + 1) * g->obs.started_before_first_end;
+        if (g->wave < g->nwaves) g->moment = starts[(last < k ? last : k) - 1];
+        free(starts);
     }
-    g->nslots = g->timed ? obs.most_live_on_one_sm : g->card ? g->sched.blocks_per_sm : 0;
+    g->nslots = g->timed ? g->obs.most_live_on_one_sm : g->card ? g->sched.blocks_per_sm : 0;
     if (g->nslots > 64) g->nslots = 64;
+    if (sms > TRACE_SMS_MAX) sms = TRACE_SMS_MAX;
     size_t nslot = (size_t)sms * g->nslots;
     if (nslot > g->cap_slots) {
         int *q = realloc(g->slots, nslot * sizeof *q);
@@ -561,29 +546,54 @@ static int grid_schedule(scene_grid *g, const trace *t, const session *s)
     for (size_t i = 0; i < nslot; i++) g->slots[i] = -1;
     g->nsm_slots = sms;
     g->running = g->done = 0;
+    g->wave_first = g->wave_last = 0;
+    if (g->timed) { /* every run of the pass, whether its tile is drawn or not */
+        for (size_t i = 0; i < t->nruns; i++) {
+            const trace_run *u = &t->runs[i];
+            if (u->pass != g->pass) continue;
+            int run = u->start <= g->moment && g->moment < u->end, done = u->end <= g->moment;
+            g->running += (uint64_t)run;
+            g->done += (uint64_t)done;
+            if (run && u->sm < sms)
+                for (unsigned k = 0; k < g->nslots; k++) /* the SM's first free slot */
+                    if (g->slots[(size_t)u->sm * g->nslots + k] < 0) { g->slots[(size_t)u->sm * g->nslots + k] = (int)u->block; break; }
+        }
+    } else if (g->card) { /* the model: the wave's blocks go to the SMs in turn */
+        uint64_t r = g->sched.resident_blocks;
+        g->wave_first = g->wave * r < grid ? g->wave * r : grid;
+        g->wave_last = g->wave_first + r < grid ? g->wave_first + r : grid;
+        g->running = g->wave_last - g->wave_first;
+        g->done = g->wave_first;
+        for (uint64_t b = g->wave_first; b < g->wave_last && sms; b++) {
+            uint64_t i = b - g->wave_first, slot = i / sms;
+            if (slot < g->nslots) g->slots[(size_t)(i % sms) * g->nslots + (size_t)slot] = (int)b;
+        }
+    } else {
+        g->done = grid;
+    }
+    /* the tiles drawn; a pass's runs are in block order (the readers check it) */
+    size_t r0 = 0, r1;
+    while (r0 < t->nruns && t->runs[r0].pass < g->pass) r0++;
+    for (r1 = r0; r1 < t->nruns && t->runs[r1].pass == g->pass;) r1++;
     for (size_t b = 0; b < g->ntiles; b++) {
         scene_tile *tl = &g->tiles[b];
         uint8_t st;
         if (g->timed) {
-            const trace_run *u = g->run_of[b] ? &t->runs[g->run_of[b] - 1] : NULL;
-            st = !u ? TILE_UNTRACED : u->end <= g->moment ? TILE_DONE : u->start <= g->moment ? TILE_RUNNING : TILE_WAITING;
-            if (st == TILE_RUNNING && u->sm < sms)
-                for (unsigned k = 0; k < g->nslots; k++) /* the SM's first free slot */
-                    if (g->slots[(size_t)u->sm * g->nslots + k] < 0) { g->slots[(size_t)u->sm * g->nslots + k] = (int)b; break; }
-        } else if (g->card) {
-            uint64_t w = card_wave_of(&g->sched, b);
-            st = w < g->wave ? TILE_DONE : w == g->wave ? TILE_RUNNING : TILE_WAITING;
-            if (st == TILE_RUNNING) {
-                uint64_t i = b - w * g->sched.resident_blocks; /* SMs take the wave's blocks in turn */
-                g->slots[(size_t)(i % sms) * g->nslots + (size_t)(i / sms)] = (int)b;
+            size_t lo = r0, hi = r1;
+            while (lo < hi) {
+                size_t mid = (lo + hi) / 2;
+                if (t->runs[mid].block < b) lo = mid + 1;
+                else hi = mid;
             }
+            const trace_run *u = lo < r1 && t->runs[lo].block == b ? &t->runs[lo] : NULL;
+            st = !u ? TILE_UNTRACED : u->end <= g->moment ? TILE_DONE : u->start <= g->moment ? TILE_RUNNING : TILE_WAITING;
+        } else if (g->card) {
+            st = b < g->wave_first ? TILE_DONE : b < g->wave_last ? TILE_RUNNING : TILE_WAITING;
         } else {
             st = TILE_DONE;
         }
         tl->state = st;
         if (st != TILE_DONE) tl->has_partial = 0, tl->ticket = -1;
-        g->running += st == TILE_RUNNING;
-        g->done += st == TILE_DONE;
     }
     return 0;
 }
@@ -651,7 +661,7 @@ static int grid_update(scene *sc, const session *s)
         }
         for (size_t i = 0; i < g->ntiles; i++) {
             const scene_tile *tl = &g->tiles[i];
-            if (tl->state == TILE_UNTRACED) continue;
+            if (!tl->traced) continue;
             if (tl->sm_order > g->max_turn) g->max_turn = tl->sm_order;
             size_t k = 0;
             while (k < g->npass_sms && g->pass_sms[k] < tl->sm) k++;

@@ -124,11 +124,11 @@ typedef struct scene_grid {
     int timed;              /* the pass's blocks carry recorded runs: states at `moment` */
     uint64_t moment;        /* timed: ns since the capture began */
     uint64_t running, done; /* blocks of the pass running and done at the wave (or moment) */
+    uint64_t wave_first, wave_last; /* the model: the wave's blocks [first, last) */
+    card_observed obs;      /* what a GPU capture recorded of the pass (timed) */
     int *slots;             /* nsm_slots x nslots: the block in each SM's slot now, -1 none */
     unsigned nsm_slots, nslots;
     size_t cap_slots;
-    uint64_t *run_of;       /* timed: per tile, index into the trace's runs + 1 (0: none) */
-    size_t cap_run_of;
 } scene_grid;
 
 typedef struct scene {

@@ -258,17 +258,14 @@ unsigned long session_grid_waves(const session *s)
 {
     const session_pane *p = &s->pane[0];
     if (!p->loaded || s->grid_pass >= p->t.npasses) return 1;
-    const card *c = card_for_trace(&p->t, s->card[0] ? s->card : NULL);
-    card_schedule sc;
-    char err[160];
-    if (!c || card_schedule_pass(c, &p->t, s->grid_pass, &sc, err, sizeof err)) return 1;
-    return sc.waves ? (unsigned long)sc.waves : 1;
+    const card *c = s->card[0] ? card_find(s->card) : card_for_trace(&p->t, NULL);
+    return (unsigned long)card_pass_waves(c, &p->t, s->grid_pass, NULL, NULL);
 }
 
 /* the wave moves by delta; past the last one the launch has ended (-1), and back from there is the last */
 static void grid_wave(session *s, long delta)
 {
-    long n = (long)session_grid_waves(s), w = s->grid_wave < 0 ? n : s->grid_wave;
+    long n = (long)session_grid_waves(s), w = s->grid_wave == -1 ? n : s->grid_wave < 0 ? n - 1 : s->grid_wave;
     w += delta;
     if (w < 0) w = 0;
     s->grid_wave = w >= n ? -1 : w;
@@ -601,7 +598,7 @@ static void apply_one(session *s, const action *a)
             snprintf(err, sizeof err, "card: unknown card \"%s\"; the cards are %s", a->s, card_ids());
             status_raw(s, err);
         } else {
-            snprintf(s->card, sizeof s->card, "%.15s", a->s);
+            snprintf(s->card, sizeof s->card, "%s", a->s[0] ? card_find(a->s)->id : ""); /* its id: a long name would not fit */
         }
         break;
     case ACT_OPEN_BLOCK: open_block(s, a->s); break;

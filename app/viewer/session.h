@@ -182,7 +182,7 @@ typedef struct session {
     int compare, fine, playing;
     unsigned pass, block_index; /* the traced block the panes show (--pass, --block-index) */
     unsigned grid_pass;         /* the pass the grid view shows (OVERLAY_GRID) */
-    long grid_wave;             /* the wave the grid view shows, from 0; -1: the launch has ended */
+    long grid_wave;             /* the wave the grid view shows, from 0; -1: the launch has ended; -2: its last wave */
     char card[16];              /* the card of the grid's schedule (trace/cards.h); "": the trace's or the default */
     session_picture picture;
     unsigned panels;         /* 1 << PANEL_...: the panels shown; 0 shows them all */

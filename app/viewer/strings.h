@@ -200,6 +200,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_HIDDEN, "%zu more blocks do not fit: a larger window or Ctrl - shows them", "还有 %zu 个线程块放不下：放大窗口或按 Ctrl - 显示") \
     X(STR_GRID_KEYS, "PgDn/PgUp: wave  |  Left/Right: pass  |  click a block: open it  |  Home/End: first wave / end  |  G, Esc: back", \
       "PgDn/PgUp：波  |  左/右：轮次  |  点击线程块：打开  |  Home/End：第一波 / 结束  |  G、Esc：返回")                  \
+    X(STR_GRID_KEYS_LESSON, "Down/Up: wave  |  PgDn/PgUp: the lesson's next / previous step", "下/上：波  |  PgDn/PgUp：课程的下一步 / 上一步") \
     X(STR_GRID_NONE, "no trace to show", "没有可显示的跟踪")                                                        \
     X(STR_GRID_SM_TITLE, "SMs: a row per SM, its blocks in the order they started there", "SM：每行一个 SM，其线程块按在该 SM 上开始的次序排列") \
     X(STR_GRID_TIP, "pass %u, block %u: %s; %zu events in %zu phases, %llu warp instructions; click: open it",   \

@@ -1,6 +1,8 @@
 /* viewer: see viewer.h. The only place that owns a session; it turns input into actions. */
 #include "app/viewer/viewer.h"
 
+#include "trace/cards.h"
+
 #include <SDL.h>
 #include <SDL_image.h>
 #include <SDL_ttf.h>
@@ -196,7 +198,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         A->s.lang = (str_lang)l;
     }
     A->s.presenter = o->presenter;
-    if (o->card) snprintf(A->s.card, sizeof A->s.card, "%.15s", o->card);
+    if (o->card && card_find(o->card)) snprintf(A->s.card, sizeof A->s.card, "%s", card_find(o->card)->id);
     A->s.scale = o->scale > 0 ? o->scale : 1.0;
     A->s.fine = o->fine;
     if (o->bench) {

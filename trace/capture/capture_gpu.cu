@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <algorithm>
 #include <vector>
 
 #include "trace/capture/capture.h"
@@ -106,8 +105,9 @@ static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
     if (!ck(x, cudaMalloc(&phase, (size_t)traced_blocks * block * sizeof *phase + 4), "cudaMalloc")) return -1;
     cudaMemset(phase, 0, (size_t)traced_blocks * block * sizeof *phase + 4);
     cudaMemset(x->count, 0, sizeof *x->count);
-    /* where and when blocks run: as many as the trace keeps, over every pass */
-    unsigned runs_blocks = t->nruns < TRACE_RUNS_MAX ? (unsigned)std::min<size_t>(grid, TRACE_RUNS_MAX - t->nruns) : 0;
+    /* where and when blocks run: every block of the pass while the trace has room, else none (a
+     * pass recorded in part would pass for the whole) */
+    unsigned runs_blocks = t->nruns + grid <= TRACE_RUNS_MAX ? grid : 0;
     unsigned long long *runs = nullptr;
     if (!ck(x, cudaMalloc(&runs, 3ull * runs_blocks * sizeof *runs + 8), "cudaMalloc (block runs)")) { cudaFree(phase); return -1; }
     cudaMemset(runs, 0, 3ull * runs_blocks * sizeof *runs + 8);
@@ -129,7 +129,7 @@ static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
     for (unsigned b = 0; b < runs_blocks; b++) {
         if (!rv[3 * b + 2]) continue; /* not run: cannot happen once the launch succeeded */
         unsigned long long s0 = rv[3 * b] >= x->time0 ? rv[3 * b] - x->time0 : 0, s1 = rv[3 * b + 1] >= x->time0 ? rv[3 * b + 1] - x->time0 : 0;
-        trace_run u = {pass, b, (uint32_t)(rv[3 * b + 2] - 1), s0, s1 < s0 ? s0 : s1};
+        trace_run u = {pass, b, (uint32_t)(rv[3 * b + 2] - 1), s0, s1 <= s0 ? s0 + 1 : s1}; /* the clock's step may hide a short run */
         if (trace_add_run(t, &u)) { snprintf(x->err, sizeof x->err, "out of memory"); return -1; }
     }
     unsigned long long n = 0;
