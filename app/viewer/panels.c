@@ -1639,7 +1639,8 @@ static void draw_grid(ui *u, dl_rect r)
         dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
         y += u->lh;
     } else if (g->traced < g->ntiles) {
-        snprintf(b, sizeof b, S(u, STR_GRID_SOME_TRACED), g->traced, (unsigned)g->ntiles, (unsigned)g->ntiles);
+        snprintf(b, sizeof b, S(u, s->loader.load ? STR_GRID_SOME_TRACED : STR_GRID_SOME_TRACED_FILE), g->traced, (unsigned)g->ntiles,
+                 (unsigned)g->ntiles); /* A captures again; a file cannot */
         dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
         y += u->lh;
     }
@@ -1663,7 +1664,7 @@ static void draw_grid(ui *u, dl_rect r)
     if (holding_back(u)) b[0] = '\0';
     else if (g->wave >= g->nwaves) snprintf(b, sizeof b, S(u, STR_GRID_ENDED), tp->grid);
     else if (g->timed)
-        snprintf(b, sizeof b, S(u, STR_GRID_TIMED), t->prov.device, g->wave + 1, g->nwaves, (double)g->moment / 1000.0,
+        snprintf(b, sizeof b, S(u, STR_GRID_TIMED), t->prov.device, (double)g->moment / 1000.0, g->wave + 1, g->nwaves,
                  (unsigned long long)g->running, (unsigned long long)g->done);
     else if (g->card) {
         unsigned long long first = g->wave_first, last = g->wave_last ? g->wave_last - 1 : 0;

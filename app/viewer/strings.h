@@ -164,6 +164,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_OPEN, "open in the detailed view", "在详细视图中打开")                                              \
     X(STR_GRID_SOME_TRACED, "partial sums of %u of %u blocks: the others were not traced (A traces them all; so does --blocks-traced %u)", \
       "显示 %u / %u 个线程块的部分和：其余未被跟踪（按 A 全部跟踪；--blocks-traced %u 亦可）")                            \
+    X(STR_GRID_SOME_TRACED_FILE, "partial sums of %u of %u blocks: the others were not traced in this file (a capture with --blocks-traced %u has them all)", \
+      "显示 %u / %u 个线程块的部分和：此文件未跟踪其余线程块（用 --blocks-traced %u 捕获即可全部得到）")                  \
     X(STR_GRID_CAPPED, "the grid has %u blocks: the first %u are drawn", "网格共有 %u 个线程块：只画出前 %u 个")            \
     X(STR_GRID_SCHED, "on the %s: %u SMs x %u blocks of %u threads = %llu blocks at once (limited by %s); %s run in %s", \
       "在 %s 上：%u 个 SM x 每个 %u 个 %u 线程的线程块 = 同时 %llu 个（受%s限制）；%s分 %s运行")                            \
@@ -172,8 +174,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_WAVE_LAST, "the last wave, %lu of %lu: blocks %llu to %llu fill %llu of the card's %llu slots; the rest stand idle", \
       "最后一波（第 %lu / %lu 波）：线程块 %llu 到 %llu 只占卡上 %llu / %llu 个位置，其余空闲")                          \
     X(STR_GRID_ENDED, "the launch has ended: all %u blocks are done (Home: its first wave)", "启动已结束：全部 %u 个线程块完成（Home：第一波）") \
-    X(STR_GRID_TIMED, "as the %s ran it: wave %lu of %lu begins %.1f us into the launch; %llu blocks running, %llu done (PgDn/PgUp)", \
-      "按 %s 的实际运行：第 %lu / %lu 波在启动后 %.1f 微秒开始；%llu 个线程块运行中，%llu 个已完成（PgDn/PgUp）")             \
+    X(STR_GRID_TIMED, "as the %s ran it: %.1f us into the launch, when the last block of wave %lu of %lu started: %llu blocks running, %llu done", \
+      "%s 的实际运行：启动后 %.1f 微秒，第 %lu / %lu 波的最后一个线程块开始时：%llu 个线程块运行中，%llu 个已完成")           \
     X(STR_GRID_TIMED_SCHED, "%u SMs; at most %u blocks ran at once on one SM; %llu blocks started before the first ended (--card %s: the model's %u)", \
       "%u 个 SM；一个 SM 上最多同时 %u 个线程块；第一个结束前开始了 %llu 个（--card %s：模型为 %u）")                      \
     X(STR_LIMIT_THREADS, "threads per SM", "每个 SM 的线程数")                                                      \
