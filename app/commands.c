@@ -153,7 +153,7 @@ const ws_command ws_commands[] = {
      {&g_verify, NULL}, WS_OPERAND_NONE, WS_CMD_GPU, NULL},
     {"lesson", "list", cmd_lesson_list, "[--dir DIR] [--lang en|zh]", "the lessons, with your progress", {&g_lesson_list, NULL}, WS_OPERAND_NONE, 0,
      "subcommand"},
-    {"lesson", "print", cmd_lesson_print, "FILE [--lang en|zh]", "a lesson as text: narration, questions and answers filled in",
+    {"lesson", "print", cmd_lesson_print, "LESSON [--lang en|zh]", "a lesson as text (a file, or a number or name of warpscope's own): narration, questions and answers filled in",
      {&g_lesson_print, NULL}, WS_OPERAND_FILE, 0, "subcommand"},
     {"lesson", "check", cmd_lesson_check, "FILE...", "validate lessons: schema, both languages, every query on its trace", {NULL},
      WS_OPERAND_FILES, 0, "subcommand"},

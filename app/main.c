@@ -1272,7 +1272,21 @@ int cmd_lesson_print(const ws_call *k)
     if (lang_v->given && !strcmp(lang_v->text, "zh")) lang = LESSON_ZH;
     else if (lang_v->given && strcmp(lang_v->text, "en")) return usage_error("--lang must be en or zh, got \"%s\"%s", lang_v->text, "");
     if (!k->npos) return usage_error("lesson print needs a lesson file%s%s", "", "");
-    return lesson_print(k->pos[0], lang);
+    const char *name = k->pos[0];
+    struct stat st;
+    if (strchr(name, '/') || stat(name, &st) == 0) return lesson_print(name, lang);
+    /* a lesson of warpscope's own, by number, name or id */
+    data_dirs d;
+    int rc = find_data(&d, 0, 1);
+    if (rc) return rc;
+    size_t n;
+    char **files = lesson_files(d.lessons, &n), err[600], path[PATH_MAX];
+    long i = lesson_match(files, n, name, err, sizeof err);
+    if (i >= 0) snprintf(path, sizeof path, "%s", files[i]);
+    for (size_t j = 0; j < n; j++) free(files[j]);
+    free(files);
+    if (i < 0) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    return lesson_print(path, lang);
 }
 
 int cmd_lesson_check(const ws_call *k)

@@ -45,6 +45,12 @@ XDG_STATE_HOME="$tmp/state" "$W" lesson list --dir "$tmp/dup" > /dev/null 2> "$t
 grep -q "2 路冲突" "$tmp/print" || { echo "print --lang zh should fill the conflict degree"; fail=1; }
 grep -q "{[a-z_]*(" "$tmp/print" && { echo "print left a placeholder unfilled"; fail=1; }
 
+# a lesson of warpscope's own by its number or its name
+"$W" lesson print 3 | head -1 | grep -q "^# v1: strided index" || { echo "lesson print 3 should print lesson 03"; fail=1; }
+"$W" lesson print waves | head -1 | grep -q "^# The grid as a card runs it" || { echo "lesson print waves should print lesson 13"; fail=1; }
+"$W" lesson print wavs 2> "$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q 'no lesson "wavs" (did you mean "waves"?); the lessons are 01 to' "$tmp/err" || { echo "an unknown lesson: rc $rc"; cat "$tmp/err"; fail=1; }
+
 "$W" lesson frobnicate 2> /dev/null; [ $? -eq 2 ] || { echo "unknown lesson subcommand should exit 2"; fail=1; }
 "$W" lesson print "$ROOT/lessons/03-v1-bank-conflicts.json" --lang fr 2> /dev/null; [ $? -eq 2 ] || { echo "--lang fr should exit 2"; fail=1; }
 exit $fail

@@ -13,6 +13,7 @@
 #include "trace/cards.h"
 #include "trace/json_internal.h"
 #include "trace/ladder.h"
+#include "trace/words.h"
 #include "trace/capture/capture.h"
 
 const char *const lesson_lang_keys[LESSON_LANGS] = {"en", "zh"};
@@ -700,4 +701,43 @@ void lesson_free(lesson *l)
     }
     free(l->steps);
     memset(l, 0, sizeof *l);
+}
+
+long lesson_match(char *const *files, size_t n, const char *name, char *err, size_t errlen)
+{
+    size_t nlen = strlen(name);
+    int number = nlen && strspn(name, "0123456789") == nlen;
+    for (size_t i = 0; i < n; i++) {
+        const char *base = strrchr(files[i], '/');
+        base = base ? base + 1 : files[i];
+        size_t blen = strcspn(base, "."), digits = strspn(base, "0123456789");
+        const char *id = base[digits] == '-' ? base + digits + 1 : base; /* "13-waves": "waves" */
+        if ((number && digits && atoi(base) == atoi(name)) || (blen == nlen && !strncmp(base, name, nlen)) || !strcmp(base, name) ||
+            ((size_t)(base + blen - id) == nlen && !strncmp(id, name, nlen)))
+            return (long)i;
+    }
+    /* none: the numbers and ids there are, and the closest */
+    enum { SHOWN = 64 };
+    char words[2 * SHOWN][48], near[200] = "";
+    const char *names[2 * SHOWN] = {NULL};
+    size_t k = 0;
+    for (size_t i = 0; i < n && k + 2 <= 2 * SHOWN; i++) {
+        const char *base = strrchr(files[i], '/');
+        base = base ? base + 1 : files[i];
+        size_t blen = strcspn(base, "."), digits = strspn(base, "0123456789");
+        snprintf(words[k], sizeof words[k], "%.*s", (int)digits, base);
+        names[k] = words[k];
+        k++;
+        if (base[digits] == '-' && blen > digits + 1) {
+            snprintf(words[k], sizeof words[k], "%.*s", (int)(blen - digits - 1), base + digits + 1);
+            names[k] = words[k];
+            k++;
+        }
+    }
+    int close = words_suggest(name, names, k, near, sizeof near) > 0;
+    if (!n) snprintf(err, errlen, "no lesson \"%s\": the lessons folder has none", name);
+    else
+        snprintf(err, errlen, "no lesson \"%s\"%s%s%s; the lessons are %s to %s, by number or name (warpscope lesson list)", name,
+                 close ? " (did you mean " : "", near, close ? "?)" : "", names[0], k > 1 && names[k - 1][0] >= 'a' ? names[k - 2] : names[k - 1]);
+    return -1;
 }

@@ -146,4 +146,9 @@ void lesson_free(lesson *l);
 /* "file:line:column: " for a position of this lesson. */
 void lesson_where(const lesson *l, lesson_pos pos, char *buf, size_t len);
 
+/* Which of `files` (the *.json paths of a lessons folder, sorted) `name` means: its number ("3" or
+ * "03"), its file name with or without ".json", or its id ("waves" for 13-waves.json). The index,
+ * or -1 with err naming the lessons there are and the closest. */
+long lesson_match(char *const *files, size_t n, const char *name, char *err, size_t errlen);
+
 #endif

@@ -274,31 +274,11 @@ int learn_open(learn *L, session *s, const char *name, char *err, size_t errlen)
 {
     close_lesson(L);
     const char *file = name;
-    size_t nlen = strlen(name);
-    int found = 0;
-    for (size_t i = 0; i < L->nfiles && !strchr(name, '/'); i++) { /* an id or its number: "03", "03-v1-bank-conflicts" */
-        const char *base = strrchr(L->files[i], '/');
-        base = base ? base + 1 : L->files[i];
-        int same_number = nlen && strspn(name, "0123456789") == nlen && strspn(base, "0123456789") && atoi(base) == atoi(name); /* "3" for "03" */
-        if ((!strncmp(base, name, nlen) && (base[nlen] == '-' || base[nlen] == '.')) || same_number) { file = L->files[i]; found = 1; break; }
-    }
     struct stat st;
-    if (!found && !strchr(name, '/') && stat(name, &st) != 0 && L->nfiles) { /* not a lesson here, nor a file: name those there are */
-        enum { SHOWN = 64 };
-        char nums[SHOWN][8], near[160] = "";
-        const char *names[SHOWN];
-        size_t n = 0;
-        for (size_t i = 0; i < L->nfiles && n < SHOWN; i++) {
-            const char *base = strrchr(L->files[i], '/');
-            base = base ? base + 1 : L->files[i];
-            snprintf(nums[n], sizeof nums[n], "%.*s", (int)strcspn(base, "-."), base);
-            names[n] = nums[n];
-            n++;
-        }
-        int close = words_suggest(name, names, n, near, sizeof near) > 0;
-        snprintf(err, errlen, "no lesson \"%s\"%s%s%s; the lessons are %s to %s (warpscope lesson list)", name, close ? " (did you mean " : "",
-                 near, close ? "?)" : "", names[0], names[n - 1]);
-        return -1;
+    if (!strchr(name, '/') && stat(name, &st) != 0) { /* not a file: a lesson of the folder, by number, name or id */
+        long k = lesson_match(L->files, L->nfiles, name, err, errlen);
+        if (k < 0) return -1;
+        file = L->files[k];
     }
     if (lesson_load(&L->l, file, err, errlen)) return -1;
     L->have_lesson = 1;

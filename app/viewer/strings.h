@@ -136,8 +136,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_LESSON_RIGHT, "Right.  PgDn: next", "正确。PgDn：下一步")                                           \
     X(STR_LESSON_WRONG, "Not quite.  Try again, or H for the answer", "不完全对。再试一次，或按 H 查看答案")   \
     X(STR_HINT_PICK, "Your picks: %u right, %u wrong (in red); %u missing from the answer.", "你的选择：%u 个对，%u 个错（红色）；答案中还缺 %u 个。") \
-    X(STR_HINT_HIGH, "The trace counts fewer than %s.", "跟踪中的数比 %s 小。")                                   \
-    X(STR_HINT_LOW, "The trace counts more than %s.", "跟踪中的数比 %s 大。")                                     \
+    X(STR_HINT_HIGH, "Fewer than %s.", "比 %s 小。")                                                             \
+    X(STR_HINT_LOW, "More than %s.", "比 %s 大。")                                                                \
     X(STR_HINT_CHOICE, "Not %s: the picture shows why.", "不是 %s：图中可以看出原因。")                              \
     X(STR_LESSON_OPEN, "The question on the last step was left open: PgUp goes back to it", "上一步的问题尚未回答：按 PgUp 返回") \
     X(STR_LESSON_AT_END, "This is the lesson's last step: PgUp goes back, Esc returns to the lessons", "这是本课最后一步：PgUp 返回上一步，Esc 回到课程列表") \
