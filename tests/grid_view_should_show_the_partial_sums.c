@@ -133,7 +133,7 @@ int main(void)
     fixture_frame(&f, W, H, 0);
     for (unsigned b = 0; b < GRID; b++)
         CHECK(tile(&f, b) && same_colour(tile(&f, b)->c, th->working), "in the first wave block %u should be running", b);
-    CHECK(any_text_has(&f, "on the NVIDIA H100 SXM5: 132 SMs x 32 blocks of 64 threads = 4224 blocks at once (limited by threads per SM); 16 blocks run in 1 wave"),
+    CHECK(any_text_has(&f, "on the NVIDIA H100 SXM5: 132 SMs x 32 blocks of 64 threads = 4224 blocks at once (limited by threads per SM); the grid of 16 blocks takes 1 wave"),
           "the schedule line on the H100");
     /* hovering a tile names its block and its partial sum, once the launch has ended */
     fixture_act(&f, "grid-time:0");

@@ -931,7 +931,8 @@ static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     const theme *th = u->th;
     char b[400];
     int row = 0;
-    snprintf(b, sizeof b, S(u, STR_STAT_PHASE), p->st ? p->st->phase + 1 : 0, m->nphases, p->step + 1, m->nsteps);
+    /* numbered from 0, as --phase, --step and stats number them */
+    snprintf(b, sizeof b, S(u, STR_STAT_PHASE), p->st ? p->st->phase : 0, m->nphases ? m->nphases - 1 : 0, p->step, m->nsteps ? m->nsteps - 1 : 0);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     if (p->st) {
         char warps[48];
@@ -1565,6 +1566,8 @@ static void grid_sms(ui *u, const scene_grid *g, dl_rect r)
     }
 }
 
+static int text_block(ui *u, dl_rect r, int y, int px, dl_colour c, const char *text);
+
 /* what limits the blocks an SM holds, in the learner's language */
 static const str_id limit_str[CARD_LIMIT_COUNT] = {[CARD_LIMIT_THREADS] = STR_LIMIT_THREADS, [CARD_LIMIT_BLOCKS] = STR_LIMIT_BLOCKS,
                                                    [CARD_LIMIT_SHARED] = STR_LIMIT_SHARED, [CARD_LIMIT_REGISTERS] = STR_LIMIT_REGISTERS};
@@ -1604,7 +1607,7 @@ static void grid_card(ui *u, const scene_grid *g, dl_rect r)
             int b = g->slots[(size_t)sm * ns + k];
             dl_rect c = {bx + 1 + (int)(k % scols) * cw, by + 1 + (int)(k / scols) * ch, cw > 2 ? cw - 1 : cw, ch > 2 ? ch - 1 : ch};
             if (b < 0) continue; /* an idle slot: the box's background shows through */
-            dl_fill_hit(u->l, c, tile_colour(th, TILE_RUNNING), HIT_CODE(HIT_TILE, 0, (unsigned)b));
+            dl_fill_hit(u->l, c, tile_colour(th, g->slots_done ? TILE_DONE : TILE_RUNNING), HIT_CODE(HIT_TILE, 0, (unsigned)b));
             if (vh <= c.h) {
                 char v[16];
                 snprintf(v, sizeof v, "%d", b);
@@ -1638,7 +1641,7 @@ static void draw_grid(ui *u, dl_rect r)
         snprintf(b, sizeof b, S(u, STR_GRID_CAPPED), g->blocks, (unsigned)g->ntiles);
         dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
         y += u->lh;
-    } else if (g->traced < g->ntiles) {
+    } else if (g->traced < g->ntiles && !s->lesson.active) { /* a lesson's grid is about the card, not the sums */
         snprintf(b, sizeof b, S(u, s->loader.load ? STR_GRID_SOME_TRACED : STR_GRID_SOME_TRACED_FILE), g->traced, (unsigned)g->ntiles,
                  (unsigned)g->ntiles); /* A captures again; a file cannot */
         dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
@@ -1659,31 +1662,36 @@ static void draw_grid(ui *u, dl_rect r)
                  S(u, limit_str[cs->limit]), str_count(u->L, NOUN_BLOCK, tp->grid, nb, sizeof nb),
                  str_count(u->L, NOUN_WAVE, g->nwaves, nw, sizeof nw));
     }
-    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
-    y += u->lh;
+    /* these lines wrap: at a room's size they are the point of the view */
+    dl_rect lines = {in.x, y, in.w, 4 * u->lh}; /* two lines each at most */
+    y = text_block(u, lines, y, u->px, th->text, b);
+    lines = (dl_rect){in.x, y, in.w, 2 * u->lh};
+    char nblocks[48];
+    str_count(u->L, NOUN_BLOCK, tp->grid, nblocks, sizeof nblocks);
     if (holding_back(u)) b[0] = '\0';
-    else if (g->wave >= g->nwaves) snprintf(b, sizeof b, S(u, STR_GRID_ENDED), tp->grid);
+    else if (g->wave >= g->nwaves) snprintf(b, sizeof b, S(u, STR_GRID_ENDED), nblocks);
     else if (g->timed)
         snprintf(b, sizeof b, S(u, STR_GRID_TIMED), t->prov.device, (double)g->moment / 1000.0, g->wave + 1, g->nwaves,
                  (unsigned long long)g->running, (unsigned long long)g->done);
     else if (g->card) {
         unsigned long long first = g->wave_first, last = g->wave_last ? g->wave_last - 1 : 0;
-        if (g->wave + 1 == g->nwaves && g->nwaves > 1 && g->running < cs->resident_blocks)
+        if (g->wave + 1 == g->nwaves && g->running < cs->resident_blocks) /* the last (or only) wave leaves slots idle */
             snprintf(b, sizeof b, S(u, STR_GRID_WAVE_LAST), g->wave + 1, g->nwaves, first, last, (unsigned long long)g->running,
                      (unsigned long long)cs->resident_blocks);
         else
             snprintf(b, sizeof b, S(u, STR_GRID_WAVE), g->wave + 1, g->nwaves, first, last, (unsigned long long)g->done);
     } else b[0] = '\0';
-    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->accent, b);
-    y += u->lh;
+    y = b[0] ? text_block(u, lines, y, u->px, th->accent, b) : y + u->lh;
     if (g->gpu && !g->timed) {
         snprintf(b, sizeof b, S(u, STR_GRID_SMS), g->nsms);
         dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
         y += u->lh;
     }
     /* the flow below the tiles: the pass's output as a strip, and who reads it */
-    int flow = g->pass + 1 < g->npasses || g->last_block >= 0 || g->ntiles > 1;
-    int strip_h = flow ? 4 * u->lh + 2 * u->pad : 2 * u->lh;
+    /* a lesson's grid is about the card: its SMs get the room, the output strip none */
+    int lesson = s->lesson.active;
+    int flow = !lesson && (g->pass + 1 < g->npasses || g->last_block >= 0 || g->ntiles > 1);
+    int strip_h = flow ? 4 * u->lh + 2 * u->pad : lesson ? 0 : 2 * u->lh;
     dl_rect area = {in.x, y + u->pad / 2, in.w, in.y + in.h - strip_h - (y + u->pad / 2)};
     if (area.h < 4 || g->ntiles == 0) return;
     /* under the tiles, the card: a GPU trace with no recorded runs, a row per SM, its blocks in
@@ -1695,7 +1703,7 @@ static void draw_grid(ui *u, dl_rect r)
         area.h -= sm_h + u->pad;
         if (area.h < 4) return;
     } else if (g->nsm_slots && g->nslots) {
-        sm_h = area.h / 2;
+        sm_h = lesson ? area.h * 3 / 4 : area.h / 2;
         area.h -= sm_h + u->pad;
         if (area.h < 4) return;
     }
@@ -1734,7 +1742,7 @@ static void draw_grid(ui *u, dl_rect r)
     size_t nout = n;
     /* one row of tiles: a link from each to the element of the strip it wrote (more rows would
      * cross each other's links: there the strip's numbers say which element is whose) */
-    if (flow && rows == 1 && shown == n)
+    if (flow && rows == 1 && shown == n && !sm_h) /* not across the SMs' boxes */
         for (size_t i = 0; i < n; i++)
             dl_line(u->l, area.x + (int)i * tw + (tw - gap) / 2, area.y + tht - gap, (strip_x(strip, i, n) + strip_x(strip, i + 1, n)) / 2,
                     strip.y, th->dim, 1);
@@ -1775,7 +1783,10 @@ static void draw_grid(ui *u, dl_rect r)
         dl_text(u->l, (dl_rect){in.x, area.y + rows * tht, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, b);
     }
     /* the strip: what the pass wrote to global memory, and who reads it */
-    if (g->pass + 1 < g->npasses) snprintf(b, sizeof b, S(u, STR_GRID_FLOW), g->pass, g->blocks, g->pass + 1);
+    if (lesson) return;
+    if (g->pass + 1 < g->npasses && tp->stride) /* the naive version: one launch per stride, in place */
+        snprintf(b, sizeof b, S(u, STR_GRID_FLOW_IN_PLACE), g->pass, tp->stride, 2 * tp->stride, g->pass + 1);
+    else if (g->pass + 1 < g->npasses) snprintf(b, sizeof b, S(u, STR_GRID_FLOW), g->pass, g->blocks, g->pass + 1);
     else if (g->last_block >= 0) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS), g->last_block, g->blocks);
     else if (n > 1) snprintf(b, sizeof b, "%s", S(u, STR_GRID_TICKETS_UNTRACED));
     else snprintf(b, sizeof b, S(u, STR_GRID_RESULT), g->pass, (double)t->result, t->reference);

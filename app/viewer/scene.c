@@ -547,6 +547,7 @@ static int grid_schedule(scene_grid *g, const trace *t, const session *s)
     g->nsm_slots = sms;
     g->running = g->done = 0;
     g->wave_first = g->wave_last = 0;
+    g->slots_done = 0;
     if (g->timed) { /* every run of the pass, whether its tile is drawn or not */
         for (size_t i = 0; i < t->nruns; i++) {
             const trace_run *u = &t->runs[i];
@@ -564,8 +565,12 @@ static int grid_schedule(scene_grid *g, const trace *t, const session *s)
         g->wave_last = g->wave_first + r < grid ? g->wave_first + r : grid;
         g->running = g->wave_last - g->wave_first;
         g->done = g->wave_first;
-        for (uint64_t b = g->wave_first; b < g->wave_last && sms; b++) {
-            uint64_t i = b - g->wave_first, slot = i / sms;
+        /* ended: the SMs show the last wave's blocks, done */
+        g->slots_done = g->wave >= g->nwaves;
+        uint64_t from = g->wave_first, to = g->wave_last;
+        if (g->slots_done) from = (g->nwaves - 1) * r < grid ? (g->nwaves - 1) * r : 0, to = grid;
+        for (uint64_t b = from; b < to && sms; b++) {
+            uint64_t i = b - from, slot = i / sms;
             if (slot < g->nslots) g->slots[(size_t)(i % sms) * g->nslots + (size_t)slot] = (int)b;
         }
     } else {

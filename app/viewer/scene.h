@@ -128,6 +128,7 @@ typedef struct scene_grid {
     card_observed obs;      /* what a GPU capture recorded of the pass (timed) */
     int *slots;             /* nsm_slots x nslots: the block in each SM's slot now, -1 none */
     unsigned nsm_slots, nslots;
+    int slots_done;         /* the launch has ended: the slots hold its last wave's blocks, done */
     size_t cap_slots;
 } scene_grid;
 

@@ -23,7 +23,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_SOURCE_TITLE, "%s  line %u", "%s  第 %u 行")                                                           \
     X(STR_SOURCE_NONE, "source not available", "没有源代码")                                                     \
     X(STR_STATS_TITLE, "so far in this block", "本线程块至今")                                                   \
-    X(STR_STAT_PHASE, "phase %u of %u, step %zu of %zu", "阶段 %u / %u，步骤 %zu / %zu")                          \
+    X(STR_STAT_PHASE, "phase %u (of 0 to %u), step %zu (of 0 to %zu)", "阶段 %u（0 到 %u），步骤 %zu（0 到 %zu）")     \
     X(STR_STAT_LINE, "line %u: %s, %s", "第 %u 行：%s，%s")                                      \
     X(STR_STAT_ACTIVE, "active threads this phase: %u of %u", "本阶段活跃线程：%u / %u")                          \
     X(STR_STAT_SIMD, "SIMD efficiency: %.1f%%", "SIMD 效率：%.1f%%")                                              \
@@ -167,13 +167,13 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_SOME_TRACED_FILE, "partial sums of %u of %u blocks: the others were not traced in this file (a capture with --blocks-traced %u has them all)", \
       "显示 %u / %u 个线程块的部分和：此文件未跟踪其余线程块（用 --blocks-traced %u 捕获即可全部得到）")                  \
     X(STR_GRID_CAPPED, "the grid has %u blocks: the first %u are drawn", "网格共有 %u 个线程块：只画出前 %u 个")            \
-    X(STR_GRID_SCHED, "on the %s: %u SMs x %u blocks of %u threads = %llu blocks at once (limited by %s); %s run in %s", \
-      "在 %s 上：%u 个 SM x 每个 %u 个 %u 线程的线程块 = 同时 %llu 个（受%s限制）；%s分 %s运行")                            \
+    X(STR_GRID_SCHED, "on the %s: %u SMs x %u blocks of %u threads = %llu blocks at once (limited by %s); the grid of %s takes %s", \
+      "在 %s 上：%u 个 SM x 每个 %u 个 %u 线程的线程块 = 同时 %llu 个（受%s限制）；%s的网格分 %s运行")                   \
     X(STR_GRID_WAVE, "wave %lu of %lu: blocks %llu to %llu run, %llu done (PgDn/PgUp: next/previous wave)",          \
       "第 %lu / %lu 波：线程块 %llu 到 %llu 运行，%llu 个已完成（PgDn/PgUp：下一波/上一波）")                          \
     X(STR_GRID_WAVE_LAST, "the last wave, %lu of %lu: blocks %llu to %llu fill %llu of the card's %llu slots; the rest stand idle", \
       "最后一波（第 %lu / %lu 波）：线程块 %llu 到 %llu 只占卡上 %llu / %llu 个位置，其余空闲")                          \
-    X(STR_GRID_ENDED, "the launch has ended: all %u blocks are done (Home: its first wave)", "启动已结束：全部 %u 个线程块完成（Home：第一波）") \
+    X(STR_GRID_ENDED, "the launch has ended: %s, every one done (Home: its first wave)", "启动已结束：%s全部完成（Home：第一波）") \
     X(STR_GRID_TIMED, "as the %s ran it: %.1f us into the launch, when the last block of wave %lu of %lu started: %llu blocks running, %llu done", \
       "%s 的实际运行：启动后 %.1f 微秒，第 %lu / %lu 波的最后一个线程块开始时：%llu 个线程块运行中，%llu 个已完成")           \
     X(STR_GRID_TIMED_SCHED, "%u SMs; at most %u blocks ran at once on one SM; %llu blocks started before the first ended (--card %s: the model's %u)", \
@@ -187,6 +187,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_CARD_TITLE, "the card's SMs, a box each, with a slot for each block it holds at once", "卡上的 SM：每个一格，每格中每个位置容纳一个线程块") \
     X(STR_GRID_FLOW, "pass %u writes %u partial sums to global memory, one per block; pass %u's blocks read them:", \
       "第 %u 轮把 %u 个部分和写入全局内存，每个线程块一个；第 %u 轮的线程块读取它们：")                                  \
+    X(STR_GRID_FLOW_IN_PLACE, "pass %u adds element i + %u into every element i that is a multiple of %u, in place in global memory; pass %u goes on from those sums:", \
+      "第 %u 轮把元素 i + %u 加到每个下标是 %u 的倍数的元素 i 上，直接在全局内存里原地进行；第 %u 轮接着处理这些和：")      \
     X(STR_GRID_RESULT, "pass %u writes the result: %.9g (reference %.9g)",                                          \
       "第 %u 轮写出结果：%.9g（参考值 %.9g）")                                                                         \
     X(STR_GRID_TICKETS, "each block writes its partial sum to global memory, then draws a ticket; block %d drew the last and sums all %u:", \
