@@ -1086,7 +1086,7 @@ static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, i
     case PANEL_MEMORY: {
         if (!m->nwords) break;
         int rows = (int)((m->nwords + WARP_SIZE - 1) / WARP_SIZE), shown = rows < 8 ? rows : 8;
-        *min = shown * 5;
+        *min = shown * (VALUE_PX_LEAST + 4); /* cells a value fits in at the least size; less, and the panel is its summary line */
         *pref = shown * (vh + 4);
         break;
     }
