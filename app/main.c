@@ -541,10 +541,10 @@ static void print_schedule(FILE *out, const trace *t, unsigned pass, const char 
         return;
     }
     if (bad) { fprintf(out, "\nschedule: %s\n", cd ? err : "no such card"); return; }
-    fprintf(out, "\non the %s (%u SMs, --card): %u block%s of %u threads per SM (limited by %s), %" PRIu64
-           " at once; the %u block%s of pass %u run in %" PRIu64 " wave%s, the last of %" PRIu64 " block%s%s\n",
+    fprintf(out, "\non the %s (%u SMs; --card picks another): %u block%s of %u threads per SM (limited by %s), %" PRIu64
+           " at once; pass %u's grid of %u block%s takes %" PRIu64 " wave%s, the last filling %" PRIu64 " of %" PRIu64 " slots%s\n",
            cd->name, s.sms, s.blocks_per_sm, s.blocks_per_sm == 1 ? "" : "s", p->block, card_limit_text(s.limit), s.resident_blocks,
-           p->grid, p->grid == 1 ? "" : "s", pass, s.waves, s.waves == 1 ? "" : "s", s.last_wave_blocks, s.last_wave_blocks == 1 ? "" : "s",
+           pass, p->grid, p->grid == 1 ? "" : "s", s.waves, s.waves == 1 ? "" : "s", s.last_wave_blocks, s.resident_blocks,
            p->registers ? "" : " (registers per thread are not in the trace: left out)");
     if (seen)
         fprintf(out, "as it ran on the %s: %" PRIu64 " blocks on %u SMs, at most %u live on one SM, %" PRIu64 " started before the first ended; %.1f us "
