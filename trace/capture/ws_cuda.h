@@ -678,9 +678,28 @@ ws_overlapping_launch<P...> ws_overlapping(void (*kernel)(P...), unsigned grid, 
  * WS_LAUNCH_BLOCK_PDL: the same, and in the benchmark's build the launch lets the next one in the
  * stream start early where a.overlap says the device can (the kernel must call
  * cudaGridDependencySynchronize() before it touches what the previous launch may still use). */
-#define WS_LAUNCH(id, K, args) WS_LAUNCH_BODY(id, WS_CALL(K, args))
-#define WS_LAUNCH_BLOCK(id, K, args) WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL, WS_BLOCK_VAR, K, args))
-#define WS_LAUNCH_BLOCK_PDL(id, K, args) WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL_PDL, WS_BLOCK_VAR, K, args))
+#define WS_LAUNCH(id, K, args) WS_LAUNCH_BODY(id, WS_CALL(K, args)) WS_ATTR_BODY(id, WS_ATTR(K, args))
+#define WS_LAUNCH_BLOCK(id, K, args) \
+    WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL, WS_BLOCK_VAR, K, args)) WS_ATTR_BODY(id, WS_BLOCK_SWITCH(WS_ATTR, WS_BLOCK_VAR, K, args))
+#define WS_LAUNCH_BLOCK_PDL(id, K, args) \
+    WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL_PDL, WS_BLOCK_VAR, K, args)) WS_ATTR_BODY(id, WS_BLOCK_SWITCH(WS_ATTR, WS_BLOCK_VAR, K, args))
+
+/* The plain build also says what the compiler gave each version's kernel: ws_attr_<id>(block, &a)
+ * fills cudaFuncGetAttributes for the kernel that runs blocks of that size (registers per thread,
+ * static shared memory: what the occupancy model needs). A GPU capture records them. */
+#if !defined(WS_EMU) && !defined(WS_GPU_TRACE)
+#define WS_ATTR_BODY(id, body)                                                     \
+    cudaError_t ws_attr_##id(unsigned ws_block_, cudaFuncAttributes *ws_attr_)     \
+    {                                                                              \
+        cudaError_t ws_rc_ = cudaErrorInvalidValue;                                \
+        (void)ws_block_; /* a kernel not templated on the block ignores it */      \
+        body;                                                                      \
+        return ws_rc_;                                                             \
+    }
+#define WS_ATTR(K, args) ws_rc_ = cudaFuncGetAttributes(ws_attr_, K)
+#else
+#define WS_ATTR_BODY(id, body)
+#endif
 
 /* Instantiates a block-size template for every block size from 32 to 1024, each called by `call`. */
 #define WS_BLOCK_CASE(call, bs, K, args) \
