@@ -17,7 +17,10 @@ for b in 64 256 1024; do
 done | tee "$out/schedule.txt"
 for v in v6 v8; do
     "$ws" stats --version $v --n 2^24 --backend gpu | tail -3
+    "$ws" stats --version $v --n 2^24 --backend gpu --json | python3 -c 'import json,sys; s=json.load(sys.stdin)["schedule"]; print(s["registers"], s["shared_bytes"], s["blocks_per_sm"], s["limited_by"], s["observed"])'
 done | tee -a "$out/schedule.txt"
+# the benchmark still builds its kernels from the same library
+"$ws" bench --sizes 2^20 --versions v2,v8 --modes launch --reps 5 2>&1 | tail -6 | tee -a "$out/schedule.txt"
 # the model beside what the card did, per block size
 python3 - <<'PY' | tee -a "$out/schedule.txt"
 import json, sys, glob

@@ -17,20 +17,9 @@ WS_VERSIONS(WS_X_DECLARE)
 #undef WS_X_DECLARE
 
 typedef void (*trace_launch_fn)(unsigned, unsigned, const ws_args &, const ws_gpu_ctx &, cudaStream_t);
-// what the compiler gave the plain build's kernels (WS_ATTR_BODY in ws_cuda.h): the benchmark's
-// kernels, the ones the occupancy model is about, not these traced copies
-#define WS_X_ATTR(id) cudaError_t ws_attr_##id(unsigned, cudaFuncAttributes *);
-WS_VERSIONS(WS_X_ATTR)
-#undef WS_X_ATTR
-typedef cudaError_t (*attr_fn)(unsigned, cudaFuncAttributes *);
-static const struct {
-    const char *id;
-    attr_fn fn;
-} attributes[] = {
-#define WS_X_ATTR_ENTRY(id) {#id, ws_attr_##id},
-    WS_VERSIONS(WS_X_ATTR_ENTRY)
-#undef WS_X_ATTR_ENTRY
-};
+// what the compiler gave the traced kernel that ran last (WS_CALL in ws_cuda.h): its registers
+// and static shared memory decide how many of its blocks an SM holds, the schedule recorded
+cudaFuncAttributes ws_traced_attributes;
 static const struct {
     const char *id;
     trace_launch_fn fn;
@@ -130,6 +119,7 @@ static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
     ws_args a = {global_ptr<const float>((const float *)buf(args->in_buf), args->in_buf),
                  global_ptr<float>((float *)buf(args->out_buf), args->out_buf),
                  global_ptr<unsigned>((unsigned *)buf(args->counter_buf), args->counter_buf), args->n, args->stride};
+    memset(&ws_traced_attributes, 0, sizeof ws_traced_attributes); /* a launch that cannot say leaves them unknown */
     fn(grid, block, a, ctx, 0);
     bool ok = ck(x, cudaGetLastError(), "kernel launch") && ck(x, cudaDeviceSynchronize(), "kernel");
     cudaFree(phase);
@@ -137,13 +127,11 @@ static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
     if (ok && runs_blocks) ok = ck(x, cudaMemcpy(rv.data(), runs, rv.size() * sizeof rv[0], cudaMemcpyDeviceToHost), "reading the block runs");
     cudaFree(runs);
     if (!ok) return -1;
-    /* the plain kernel's registers and static shared memory, for the occupancy model */
-    for (const auto &at : attributes) {
-        cudaFuncAttributes fa;
-        if (!ladder_symbol_is(at.id, v->id) || at.fn(block, &fa) != cudaSuccess) continue;
-        t->passes[pass].registers = (uint32_t)(fa.numRegs > 0 && fa.numRegs <= TRACE_REGISTERS_MAX ? fa.numRegs : 0);
-        t->passes[pass].shared_bytes = (uint32_t)(fa.sharedSizeBytes <= TRACE_SHARED_BYTES_MAX ? fa.sharedSizeBytes : 0);
-    }
+    /* the registers and static shared memory of the kernel that ran (the traced build's, which
+     * may hold more registers than the benchmark's): what its schedule was made of */
+    const cudaFuncAttributes &fa = ws_traced_attributes;
+    t->passes[pass].registers = (uint32_t)(fa.numRegs > 0 && fa.numRegs <= TRACE_REGISTERS_MAX ? fa.numRegs : 0);
+    t->passes[pass].shared_bytes = (uint32_t)(fa.sharedSizeBytes <= TRACE_SHARED_BYTES_MAX ? fa.sharedSizeBytes : 0);
     /* times from the capture's first block on: the first launch's earliest start is 0 */
     for (unsigned b = 0; b < runs_blocks; b++)
         if (rv[3 * b + 2] && (!x->time0 || rv[3 * b] < x->time0)) x->time0 = rv[3 * b];

@@ -354,6 +354,8 @@ struct ws_gpu_ctx {
 
 /* per translation unit: each kernel file is its own module, so each has its own context */
 static __device__ ws_gpu_ctx ws_ctx;
+/* the attributes of the traced kernel launched last (defined in capture_gpu.cu) */
+extern cudaFuncAttributes ws_traced_attributes;
 
 __device__ __forceinline__ bool ws_traced() { return blockIdx.x < ws_ctx.blocks_traced; }
 
@@ -678,28 +680,9 @@ ws_overlapping_launch<P...> ws_overlapping(void (*kernel)(P...), unsigned grid, 
  * WS_LAUNCH_BLOCK_PDL: the same, and in the benchmark's build the launch lets the next one in the
  * stream start early where a.overlap says the device can (the kernel must call
  * cudaGridDependencySynchronize() before it touches what the previous launch may still use). */
-#define WS_LAUNCH(id, K, args) WS_LAUNCH_BODY(id, WS_CALL(K, args)) WS_ATTR_BODY(id, WS_ATTR(K, args))
-#define WS_LAUNCH_BLOCK(id, K, args) \
-    WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL, WS_BLOCK_VAR, K, args)) WS_ATTR_BODY(id, WS_BLOCK_SWITCH(WS_ATTR, WS_BLOCK_VAR, K, args))
-#define WS_LAUNCH_BLOCK_PDL(id, K, args) \
-    WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL_PDL, WS_BLOCK_VAR, K, args)) WS_ATTR_BODY(id, WS_BLOCK_SWITCH(WS_ATTR, WS_BLOCK_VAR, K, args))
-
-/* The plain build also says what the compiler gave each version's kernel: ws_attr_<id>(block, &a)
- * fills cudaFuncGetAttributes for the kernel that runs blocks of that size (registers per thread,
- * static shared memory: what the occupancy model needs). A GPU capture records them. */
-#if !defined(WS_EMU) && !defined(WS_GPU_TRACE)
-#define WS_ATTR_BODY(id, body)                                                     \
-    cudaError_t ws_attr_##id(unsigned ws_block_, cudaFuncAttributes *ws_attr_)     \
-    {                                                                              \
-        cudaError_t ws_rc_ = cudaErrorInvalidValue;                                \
-        (void)ws_block_; /* a kernel not templated on the block ignores it */      \
-        body;                                                                      \
-        return ws_rc_;                                                             \
-    }
-#define WS_ATTR(K, args) ws_rc_ = cudaFuncGetAttributes(ws_attr_, K)
-#else
-#define WS_ATTR_BODY(id, body)
-#endif
+#define WS_LAUNCH(id, K, args) WS_LAUNCH_BODY(id, WS_CALL(K, args))
+#define WS_LAUNCH_BLOCK(id, K, args) WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL, WS_BLOCK_VAR, K, args))
+#define WS_LAUNCH_BLOCK_PDL(id, K, args) WS_LAUNCH_BODY(id, WS_BLOCK_SWITCH(WS_CALL_PDL, WS_BLOCK_VAR, K, args))
 
 /* Instantiates a block-size template for every block size from 32 to 1024, each called by `call`. */
 #define WS_BLOCK_CASE(call, bs, K, args) \
@@ -723,7 +706,14 @@ ws_overlapping_launch<P...> ws_overlapping(void (*kernel)(P...), unsigned grid, 
 #define WS_CALL(K, args) K args
 #define WS_CALL_PDL WS_CALL
 #elif defined(WS_GPU_TRACE)
-#define WS_CALL(K, args) ws_run_kernel<<<ws_grid_, ws_block_, 0, ws_stream_>>>([=] __attribute__((device))() { K args; })
+/* the kernel that runs is ws_run_kernel<its lambda>: its attributes (registers, static shared
+ * memory) go to ws_traced_attributes, which capture_gpu.cu defines and records with the pass */
+#define WS_CALL(K, args)                                                                         \
+    do {                                                                                         \
+        auto ws_f_ = [=] __attribute__((device))() { K args; };                                  \
+        cudaFuncGetAttributes(&ws_traced_attributes, ws_run_kernel<decltype(ws_f_)>);            \
+        ws_run_kernel<<<ws_grid_, ws_block_, 0, ws_stream_>>>(ws_f_);                            \
+    } while (0)
 #define WS_CALL_PDL WS_CALL
 #else
 #define WS_CALL(K, args) K<<<ws_grid_, ws_block_, 0, ws_stream_>>> args
