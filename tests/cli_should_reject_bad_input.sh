@@ -107,6 +107,8 @@ needs --ept to be a multiple of 2	stats --version v6 --ept 5
 unknown version "v99"	stats --version v99
 unknown version "vv2"; did you mean "v2"?	stats --version vv2
 --compare: unknown version "v99"	render --version v2 --compare v99 -o $tmp/x.png
+action "card:bogus": unknown card; the cards are gtx1050ti	render --version v2 --actions grid,card:bogus -o $tmp/x.png
+unknown card "gtx1070"; the cards are gtx1050ti	stats --version v2 --card gtx1070
 unknown data pattern "zeros"	stats --version v2 --data zeros
 --backend must be auto, cpu or gpu	stats --version v2 --backend fpga
 --theme must be light or dark, got "blue"	render --version v2 --theme blue -o $tmp/x.png

@@ -41,6 +41,7 @@ int act_parse(const char *text, action *a, char *err, size_t errlen)
             if (strlen(v) >= sizeof a->s) { snprintf(err, errlen, "action \"%s\": value too long", text); return -1; }
             snprintf(a->s, sizeof a->s, "%s", v);
         }
+        if (a->kind == ACT_CARD && v[0] && !card_find(v)) { snprintf(err, errlen, "action \"%s\": unknown card; the cards are %s", text, card_ids()); return -1; }
         return 0;
     }
     snprintf(err, errlen, "unknown action \"%s\" (actions: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, ...)", text);
