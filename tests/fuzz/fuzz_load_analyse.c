@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "trace/analysis.h"
+#include "trace/cards.h"
 #include "trace/trace.h"
 #include "trace/view.h"
 
@@ -22,6 +23,18 @@ static void analyse(const trace *t)
             analysis_grid_totals(&g, p, &sum);
         }
         analysis_grid_free(&g);
+    }
+    /* the schedule on every card, and what a GPU capture's runs say (trace/cards.h) */
+    for (unsigned p = 0; p < t->npasses && p < 4; p++) {
+        for (size_t c = 0; c < ncards; c++) {
+            card_schedule s;
+            char err[200];
+            if (card_schedule_pass(&cards[c], t, p, &s, err, sizeof err) == 0 && (!s.blocks_per_sm || s.waves * s.resident_blocks < t->passes[p].grid))
+                abort(); /* a schedule that does not hold the grid */
+            card_observed o;
+            uint64_t w = card_pass_waves(&cards[c], t, p, &o, NULL);
+            if (!w) abort();
+        }
     }
     for (unsigned p = 0; p < t->npasses && p < 4; p++) {
         for (unsigned b = 0; b < 4; b++) {
