@@ -269,8 +269,19 @@ static value_fit values_fit(ui *u, const float *vals, size_t n, int cw, int ch)
             if (strlen(b) > strlen(widest)) snprintf(widest, sizeof widest, "%s", b);
         }
         if (!widest[0]) return (value_fit){u->px, d};
-        for (int px = u->px; px >= VALUE_PX_LEAST; px--)
-            if (dl_text_width(u->l, DL_FONT_MONO, px, widest) <= cw && dl_text_height(u->l, DL_FONT_MONO, px) <= ch) return (value_fit){px, d};
+        /* the largest size that fits: the panel's own, else a binary search down to the least */
+#define FITS(px) (dl_text_width(u->l, DL_FONT_MONO, (px), widest) <= cw && dl_text_height(u->l, DL_FONT_MONO, (px)) <= ch)
+        if (FITS(u->px)) return (value_fit){u->px, d};
+        if (u->px > VALUE_PX_LEAST && FITS(VALUE_PX_LEAST)) {
+            int lo = VALUE_PX_LEAST, hi = u->px; /* lo fits, hi does not */
+            while (hi - lo > 1) {
+                int mid = (lo + hi) / 2;
+                if (FITS(mid)) lo = mid;
+                else hi = mid;
+            }
+            return (value_fit){lo, d};
+        }
+#undef FITS
     }
     return (value_fit){0, 0};
 }
