@@ -80,7 +80,7 @@ static int load_capture(void *ctx, const char *version, const session_break *b, 
     if (v && d.block && ladder_check_block(v, d.block, err, errlen)) d.block = 0;
     if (v && !v->ept_tunable) d.ept = 0;
     int rc = capture_with(o->backend, &d, t, note, notelen, err, errlen);
-    if (rc && d.cancel == &live->cancel && live->cancel)
+    if (rc && live && d.cancel == &live->cancel && live->cancel)
         snprintf(err, errlen, "stopped: the blocks traced before stay (A traces every block again)");
     return rc;
 }
