@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "trace/cards.h"
+
 struct player_capture {
     capture_desc d;
     unsigned pass, block;
@@ -519,6 +521,21 @@ static void check_highlights(checker *c, const player *p, size_t index, const pl
         }
 }
 
+/* A wave the grid shows must be one of the launch's on the step's card ("last" and "end" always are). */
+static void check_wave(checker *c, const player *p, size_t index, const player_frame *f)
+{
+    const lesson_show *sh = f->show;
+    if (!(sh->panels & (1u << LESSON_PANEL_GRID)) || sh->wave < 0 || !f->trace) return;
+    const card *cd = sh->card[0] ? card_find(sh->card) : card_for_trace(f->trace, NULL);
+    uint64_t waves = card_pass_waves(cd, f->trace, sh->pass, NULL, NULL);
+    if ((uint64_t)sh->wave < waves) return;
+    char where[600], msg[900];
+    lesson_where(p->l, sh->pos, where, sizeof where);
+    snprintf(msg, sizeof msg, "%ssteps[%zu].show.wave: wave %ld, but the launch runs in %llu on the %s (from 0; \"last\" is its last)", where,
+             index, sh->wave, (unsigned long long)waves, cd ? cd->id : "card");
+    say(c, msg);
+}
+
 size_t player_check(const lesson *l, volatile int *cancel, player_report_fn report, void *ud)
 {
     checker c = {report, ud, 0};
@@ -544,6 +561,7 @@ size_t player_check(const lesson *l, volatile int *cancel, player_report_fn repo
         if (build_frame(&p, i, &p.frame, err, sizeof err)) { say(&c, err); continue; }
         p.index = i;
         check_highlights(&c, &p, i, &p.frame);
+        check_wave(&c, &p, i, &p.frame);
         check_text(&c, &p, &p.frame, &st->say);
         if (!st->ask) continue;
         const lesson_ask *a = st->ask;
