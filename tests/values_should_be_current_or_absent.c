@@ -3,8 +3,8 @@
  *  - shared memory: a number drawn in a cell is that word's value after the step (to the digits
  *    drawn: 1.1k stands for 1050 to 1150), only written words show one, and within one grid of
  *    cells either every written word shows its value or none does;
- *  - shuffles: the numbers drawn are values the warp's lanes received by this step, and either
- *    every box shows one or none does.
+ *  - shuffles: each row's numbers, lane by lane, are what one shuffle of the warp gave its lanes
+ *    by this step, and either every box shows one or none does.
  * The values come from the scene (the replay of the trace's stores), the text from the panels. */
 #include <SDL_ttf.h>
 #include <math.h>
@@ -68,28 +68,73 @@ static void check_memory(const fixture *f, const char *what)
         CHECK(texts[g] == 0 || texts[g] == written[g], "%s: a grid of cells shows %d values of its %d written words", what, texts[g], written[g]);
 }
 
+/* a shuffle box and the text drawn in it (NULL: none) */
+typedef struct box {
+    const dl_item *fill, *text;
+} box;
+
+static int by_place(const void *a, const void *b)
+{
+    const dl_item *x = ((const box *)a)->fill, *y = ((const box *)b)->fill;
+    return x->r.y != y->r.y ? (x->r.y < y->r.y ? -1 : 1) : (x->r.x > y->r.x) - (x->r.x < y->r.x);
+}
+
+/* Each row of boxes is one shuffle of the warp: lane by lane, left to right, the numbers drawn are
+ * what that shuffle's lanes received (some shuffle of the warp done by this step; the model's
+ * view_shfl, from the trace); and either every box shows its number or none does. */
 static void check_shuffles(const fixture *f, const char *what)
 {
     const scene_pane *p = &f->sc.pane[0];
     if (p->picture != PICTURE_SHUFFLE) return;
     const theme *th = session_theme(&f->s);
     const view_model *m = p->m;
-    int boxes = 0, values = 0;
+    box boxes[512];
+    size_t nb = 0, texts = 0;
+    for (size_t i = 0; i < f->l.n && nb < 512; i++) {
+        const dl_item *it = &f->l.items[i];
+        if (in_panel(f, it, "picture") && it->kind == DL_FILL && (same_colour(it->c, th->working) || same_colour(it->c, th->read)))
+            boxes[nb++] = (box){it, NULL};
+    }
     for (size_t i = 0; i < f->l.n; i++) {
         const dl_item *it = &f->l.items[i];
-        if (!in_panel(f, it, "picture")) continue;
-        if (it->kind == DL_FILL && (same_colour(it->c, th->working) || same_colour(it->c, th->read))) boxes++;
-        if (it->kind != DL_TEXT || it->font != DL_FONT_MONO) continue;
-        char s[64];
-        snprintf(s, sizeof s, "%.*s", (int)it->len, dl_item_text(&f->l, it));
-        double v, slack;
-        int ok = parse_value(s, &v, &slack), known = 0;
-        for (size_t k = 0; ok && k < m->nshfl && !known; k++)
-            known = m->shfl[k].warp == p->shfl_warp && m->shfl[k].step <= p->step && fabs(v - m->shfl[k].value) <= slack;
-        CHECK(known, "%s: a shuffle box shows \"%s\", which no lane of warp %u received by this step", what, s, p->shfl_warp);
-        values++;
+        if (it->kind != DL_TEXT || it->font != DL_FONT_MONO || !in_panel(f, it, "picture")) continue;
+        for (size_t k = 0; k < nb; k++)
+            if (inside(boxes[k].fill->r, it->r)) { boxes[k].text = it; texts++; break; }
     }
-    CHECK(values == 0 || values == boxes, "%s: %d of %d shuffle boxes show a value", what, values, boxes);
+    CHECK(texts == 0 || texts == nb, "%s: %zu of %zu shuffle boxes show a value", what, texts, nb);
+    if (!texts) return;
+    qsort(boxes, nb, sizeof *boxes, by_place);
+    for (size_t r0 = 0; r0 < nb;) {
+        size_t r1 = r0;
+        while (r1 < nb && boxes[r1].fill->r.y == boxes[r0].fill->r.y) r1++;
+        /* some level whose lanes, in lane order, received these numbers */
+        int found = 0;
+        for (int level = 0; level < 64 && !found; level++) {
+            float got[32];
+            unsigned lanes[32];
+            size_t n = 0;
+            for (size_t k = 0; k < m->nshfl && n < 32; k++) {
+                const view_shfl *sh = &m->shfl[k];
+                if (sh->warp != p->shfl_warp || sh->level != level || sh->step > p->step) continue;
+                size_t at = n++; /* in lane order */
+                while (at > 0 && lanes[at - 1] > sh->lane) { lanes[at] = lanes[at - 1]; got[at] = got[at - 1]; at--; }
+                lanes[at] = sh->lane;
+                got[at] = sh->value;
+            }
+            if (n != r1 - r0) continue;
+            int all = 1;
+            for (size_t k = 0; k < n && all; k++) {
+                char t[64];
+                snprintf(t, sizeof t, "%.*s", (int)boxes[r0 + k].text->len, dl_item_text(&f->l, boxes[r0 + k].text));
+                double v, slack;
+                all = parse_value(t, &v, &slack) && fabs(v - got[k]) <= slack;
+            }
+            found = all;
+        }
+        CHECK(found, "%s: a row of %zu shuffle boxes shows numbers that no shuffle of warp %u gave its lanes, lane by lane", what, r1 - r0,
+              p->shfl_warp);
+        r0 = r1;
+    }
 }
 
 int main(void)
