@@ -338,8 +338,15 @@ int learn_update(learn *L, session *s, char *err, size_t errlen)
     }
     if (SL->request_kind == ACT_LESSON) {
         player_state before = player_status(&L->p);
-        player_move mv = SL->request_arg > 0 ? player_next(&L->p, err, errlen) : player_back(&L->p, err, errlen);
+        /* lesson:N moves N steps (a script's lesson:3), stopping at either end; lesson:0 stays */
+        long want = SL->request_arg < 0 ? -SL->request_arg : SL->request_arg, moved = 0;
+        player_move mv = PLAYER_MOVED;
+        for (; moved < want; moved++) {
+            mv = SL->request_arg > 0 ? player_next(&L->p, err, errlen) : player_back(&L->p, err, errlen);
+            if (mv != PLAYER_MOVED) break;
+        }
         if (mv == PLAYER_FAILED) return -1;
+        if (moved && mv != PLAYER_MOVED) mv = PLAYER_MOVED; /* it went some of the way: show where */
         /* a move that does not happen, or leaves a question open, says so (a clicker may step past) */
         static const str_id why[] = {[PLAYER_AT_END] = STR_LESSON_AT_END, [PLAYER_AT_START] = STR_LESSON_AT_START,
                                      [PLAYER_NEEDS_ANSWER] = STR_LESSON_OPEN};
