@@ -951,44 +951,36 @@ static int f_grid(call *k, query_value *out)
 
 /* ---- the card: the pass's schedule on the step's card (trace/cards.h) ---- */
 
-static int pass_schedule(call *k, card_schedule *s)
+/* the card of the step and the pass's schedule on it; NULL (the call failed, with why) when none */
+static const card *pass_schedule(call *k, card_schedule *s)
 {
     const trace *t = pane_trace(k);
-    if (!t) return -1;
+    if (!t) return NULL;
     long pass = 0;
     int given;
-    if (named_index(k, "pass", 0, (long)t->npasses - 1, &pass, &given)) return -1;
+    if (named_index(k, "pass", 0, (long)t->npasses - 1, &pass, &given)) return NULL;
     const card *c = card_for_trace(t, k->c->card);
     char why[200];
-    if (!c) { call_fail(k, "no card \"%s\"", k->c->card ? k->c->card : "", 0.0); return -1; }
-    if (card_schedule_pass(c, t, (unsigned)pass, s, why, sizeof why)) { call_fail(k, "%s", why, 0.0); return -1; }
-    return 0;
+    if (!c) { call_fail(k, "no card \"%s\"", k->c->card ? k->c->card : "", 0.0); return NULL; }
+    if (card_schedule_pass(c, t, (unsigned)pass, s, why, sizeof why)) { call_fail(k, "%s", why, 0.0); return NULL; }
+    return c;
 }
-static int f_sms(call *k, query_value *out)
-{
-    card_schedule s;
-    return pass_schedule(k, &s) ? -1 : set_number(out, s.sms);
-}
-static int f_blocks_per_sm(call *k, query_value *out)
-{
-    card_schedule s;
-    return pass_schedule(k, &s) ? -1 : set_number(out, s.blocks_per_sm);
-}
-static int f_resident_blocks(call *k, query_value *out)
-{
-    card_schedule s;
-    return pass_schedule(k, &s) ? -1 : set_number(out, (double)s.resident_blocks);
-}
-static int f_waves(call *k, query_value *out)
-{
-    card_schedule s;
-    return pass_schedule(k, &s) ? -1 : set_number(out, (double)s.waves);
-}
-static int f_last_wave_blocks(call *k, query_value *out)
-{
-    card_schedule s;
-    return pass_schedule(k, &s) ? -1 : set_number(out, (double)s.last_wave_blocks);
-}
+/* one function per figure of the card or the schedule (c: the card, s: the schedule) */
+#define SCHEDULE_FIGURE(fn, figure)                                 \
+    static int fn(call *k, query_value *out)                        \
+    {                                                               \
+        card_schedule s;                                            \
+        const card *c = pass_schedule(k, &s);                       \
+        return c ? set_number(out, (double)(figure)) : -1;          \
+    }
+SCHEDULE_FIGURE(f_sms, s.sms)
+SCHEDULE_FIGURE(f_sm_threads, c->threads_per_sm)
+SCHEDULE_FIGURE(f_sm_blocks, c->blocks_per_sm)
+SCHEDULE_FIGURE(f_blocks_per_sm, s.blocks_per_sm)
+SCHEDULE_FIGURE(f_resident_blocks, s.resident_blocks)
+SCHEDULE_FIGURE(f_waves, s.waves)
+SCHEDULE_FIGURE(f_last_wave_blocks, s.last_wave_blocks)
+#undef SCHEDULE_FIGURE
 
 /* ---- the benchmark results ---- */
 
@@ -1138,6 +1130,8 @@ static const function functions[] = {
     {"passes", 0, 0, "pane", f_passes, "launches of the plan", 0},
     {"grid", 0, 0, "pane,pass", f_grid, "blocks of a pass (pass=P, default 0)", 0},
     {"sms", 0, 0, "pane,pass", f_sms, "SMs of the step's card (show.card; else the trace's GPU, else h100)", 0},
+    {"sm_threads", 0, 0, "pane,pass", f_sm_threads, "threads one SM of the step's card holds", 0},
+    {"sm_blocks", 0, 0, "pane,pass", f_sm_blocks, "blocks one SM of the step's card holds at most, whatever their size", 0},
     {"blocks_per_sm", 0, 0, "pane,pass", f_blocks_per_sm, "blocks of a pass one SM of the card holds at once", 0},
     {"resident_blocks", 0, 0, "pane,pass", f_resident_blocks, "blocks of a pass the whole card holds at once", 0},
     {"waves", 0, 0, "pane,pass", f_waves, "waves a pass's grid runs in on the card: grid / resident blocks, rounded up", 0},

@@ -1461,12 +1461,11 @@ static void draw_bench(ui *u, dl_rect r)
 
 /* ---------- the grid view ---------- */
 
-/* Tile colours: what the block is doing, as the lanes' legend says it (running works, a barrier
- * waits, done has exited), and grey for a block the capture did not record. */
+/* Tile colours: what the block is doing on the card, as the lanes' legend says it (running works,
+ * done has exited), and grey for a block a GPU capture did not record. */
 static dl_colour tile_colour(const theme *th, int state)
 {
-    const dl_colour c[] = {[TILE_WAITING] = th->background, [TILE_RUNNING] = th->working, [TILE_BARRIER] = th->barrier,
-                           [TILE_DONE] = th->read, [TILE_UNTRACED] = th->idle};
+    const dl_colour c[] = {[TILE_WAITING] = th->background, [TILE_RUNNING] = th->working, [TILE_DONE] = th->read, [TILE_UNTRACED] = th->idle};
     return (unsigned)state < sizeof c / sizeof c[0] ? c[state] : th->idle;
 }
 
@@ -1781,8 +1780,7 @@ static void draw_grid(ui *u, dl_rect r)
         dl_rect l2 = {l1.x, l1.y + u->lh, l1.w, c.y + c.h - (l1.y + u->lh)};
         if (tl->sm_order > 0) snprintf(v, sizeof v, S(u, STR_GRID_SM), tl->sm, tl->sm_order);
         else if (tl->ticket >= 0) snprintf(v, sizeof v, S(u, STR_GRID_TICKET), tl->ticket);
-        else if (tl->state != TILE_DONE) snprintf(v, sizeof v, "%s", S(u, tl->state == TILE_WAITING ? STR_GRID_WAITING : tl->state == TILE_RUNNING ? STR_GRID_RUNNING
-                                                                              : tl->state == TILE_BARRIER ? STR_GRID_BARRIER : STR_GRID_UNTRACED));
+        else if (tl->state != TILE_DONE) snprintf(v, sizeof v, "%s", S(u, scene_tile_names[tl->state]));
         else if (!tl->traced) snprintf(v, sizeof v, "%s", S(u, STR_GRID_UNTRACED));
         else v[0] = '\0';
         if (v[0]) fits_text(u, l2, DL_FONT_UI, th->text, v);

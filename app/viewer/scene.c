@@ -603,20 +603,21 @@ static int grid_schedule(scene_grid *g, const trace *t, const session *s)
     return 0;
 }
 
+const str_id scene_tile_names[TILE_STATES] = {[TILE_WAITING] = STR_GRID_WAITING, [TILE_RUNNING] = STR_GRID_RUNNING, [TILE_DONE] = STR_GRID_DONE,
+                                              [TILE_UNTRACED] = STR_GRID_UNTRACED};
+
 /* the hover text of a tile: the block's state and what its trace holds */
 static void grid_tooltip(scene *sc, const session *s)
 {
     const scene_grid *g = &sc->grid;
     if (HIT_KIND(s->hover) != HIT_TILE || (size_t)HIT_INDEX(s->hover) >= g->ntiles) return;
     const scene_tile *tl = &g->tiles[HIT_INDEX(s->hover)];
-    static const str_id names[] = {[TILE_WAITING] = STR_GRID_WAITING, [TILE_RUNNING] = STR_GRID_RUNNING, [TILE_BARRIER] = STR_GRID_BARRIER,
-                                   [TILE_DONE] = STR_GRID_DONE, [TILE_UNTRACED] = STR_GRID_UNTRACED};
     const analysis_block *b = analysis_grid_find(&g->g, g->pass, tl->block);
     if (!b) {
         snprintf(sc->tooltip, sizeof sc->tooltip, str_get(sc->lang, STR_GRID_TIP_UNTRACED), g->pass, tl->block);
         return;
     }
-    int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(sc->lang, STR_GRID_TIP), g->pass, tl->block, str_get(sc->lang, names[tl->state]), b->count,
+    int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(sc->lang, STR_GRID_TIP), g->pass, tl->block, str_get(sc->lang, scene_tile_names[tl->state]), b->count,
                        b->nphases, (unsigned long long)b->totals.warp_instructions);
     if (tl->has_partial && len > 0 && (size_t)len < sizeof sc->tooltip)
         snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(sc->lang, STR_GRID_TIP_PARTIAL), (double)tl->partial);
@@ -643,16 +644,12 @@ static int grid_update(scene *sc, const session *s)
     unsigned next_traced = 0;
     g->nnext = 0;
     if (g->pass + 1 < g->npasses && grid_tiles(g, t, g->pass + 1, &g->next, &g->cap_next, &g->nnext, &next_traced)) return -1;
-    g->out_name = "";
     g->last_block = -1;
     unsigned grid = t->passes[g->pass].grid;
     for (size_t k = g->g.pass_first[g->pass]; k < g->g.pass_first[g->pass + 1]; k++) {
         const analysis_block *b = &g->g.blocks[k];
-        if (b->has_partial && !g->out_name[0] && b->partial_buf < t->nbuffers) g->out_name = t->buffers[b->partial_buf].name;
         if (g->ticket[k] >= 0 && (unsigned)g->ticket[k] + 1 == grid) g->last_block = (int)b->block;
     }
-    for (size_t k = 1; !g->out_name[0] && k < t->nbuffers; k++) /* none traced: the buffer the next pass reads */
-        if (t->buffers[k].pass == g->pass + 1 || (g->pass + 1 >= g->npasses && t->buffers[k].pass == g->pass)) g->out_name = t->buffers[k].name;
     trace_name(sc, t, g->name, sizeof g->name);
     /* a GPU trace: the SMs this pass ran on, for a row each */
     g->npass_sms = 0;

@@ -71,7 +71,8 @@ typedef struct scene_pane {
 
 /* The grid view (OVERLAY_GRID): every block of one pass as a tile, derived from the whole-grid
  * analysis of pane 0's trace (analysis_grid_build, once per trace). */
-typedef enum scene_tile_state { TILE_WAITING, TILE_RUNNING, TILE_BARRIER, TILE_DONE, TILE_UNTRACED } scene_tile_state;
+typedef enum scene_tile_state { TILE_WAITING, TILE_RUNNING, TILE_DONE, TILE_UNTRACED, TILE_STATES } scene_tile_state;
+extern const str_id scene_tile_names[TILE_STATES]; /* what each state is called */
 
 typedef struct scene_tile {
     unsigned block;
@@ -108,7 +109,6 @@ typedef struct scene_grid {
     unsigned traced;        /* how many of them were traced */
     scene_tile *next;       /* the next pass's blocks: what each read of this pass's output */
     size_t nnext, cap_next;
-    const char *out_name;   /* the buffer this pass writes its partials to */
     char name[160];         /* "v2: Sequential addressing" */
     int last_block;         /* the block that drew the last ticket and sums the partials; -1 */
     int gpu;                /* provenance backend "gpu": SM ids and clocks are real */

@@ -158,7 +158,6 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_PASS, "pass %u: %u x %u, n_in %llu", "第 %u 轮：%u x %u，n_in %llu")                               \
     X(STR_GRID_WAITING, "not started", "未开始")                                                                 \
     X(STR_GRID_RUNNING, "running", "运行中")                                                                     \
-    X(STR_GRID_BARRIER, "at a barrier", "在屏障处")                                                               \
     X(STR_GRID_DONE, "done: its partial sum", "完成：它的部分和")                                                  \
     X(STR_GRID_UNTRACED, "not traced", "未跟踪")                                                                  \
     X(STR_GRID_OPEN, "open in the detailed view", "在详细视图中打开")                                              \
