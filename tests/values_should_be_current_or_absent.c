@@ -1,8 +1,10 @@
 /* A value on screen is the cell's current value, or absent. Every version, at blocks of 64 and 256,
- * every step, at 1024x768 (where cells are narrow) and 1920x1080, checked on the draw list:
+ * every step, at 1024x768 (where cells are narrow) and 1920x1080, with and without presenter's
+ * text, checked on the draw list:
  *  - shared memory: a number drawn in a cell is that word's value after the step (to the digits
  *    drawn: 1.1k stands for 1050 to 1150), only written words show one, and within one grid of
  *    cells either every written word shows its value or none does;
+ *  - the watched register: each lane's number is what it holds, in every lane or in none;
  *  - shuffles: each row's numbers, lane by lane, are what one shuffle of the warp gave its lanes
  *    by this step, and either every box shows one or none does.
  * The values come from the scene (the replay of the trace's stores), the text from the panels. */
@@ -66,6 +68,33 @@ static void check_memory(const fixture *f, const char *what)
     }
     for (int g = 0; g < nh; g++)
         CHECK(texts[g] == 0 || texts[g] == written[g], "%s: a grid of cells shows %d values of its %d written words", what, texts[g], written[g]);
+}
+
+/* The watched register's row: a number in a lane's cell is what that lane holds after the step,
+ * and either every lane that holds one shows it or none does. */
+static void check_registers(const fixture *f, const char *what)
+{
+    const scene_pane *p = &f->sc.pane[0];
+    if (!p->has_regs) return;
+    int held = 0, shown = 0;
+    for (size_t i = 0; i < f->l.n; i++) {
+        const dl_item *c = &f->l.items[i];
+        if (c->kind != DL_FILL || HIT_KIND(c->hit) != HIT_LANE || HIT_PANE(c->hit) != 0 || !in_panel(f, c, "registers")) continue;
+        unsigned lane = (unsigned)HIT_INDEX(c->hit) % 32;
+        held += p->reg_state[lane] != 0;
+        for (size_t j = i + 1; j < f->l.n; j++) {
+            const dl_item *t = &f->l.items[j];
+            if (t->kind != DL_TEXT || !inside(c->r, t->r)) continue;
+            char s[64];
+            snprintf(s, sizeof s, "%.*s", (int)t->len, dl_item_text(&f->l, t));
+            double v, slack;
+            CHECK(p->reg_state[lane] && parse_value(s, &v, &slack) && fabs(v - p->reg_vals[lane]) <= slack, "%s: lane %u's register shows \"%s\", it holds %.9g",
+                  what, lane, s, (double)p->reg_vals[lane]);
+            shown++;
+            break;
+        }
+    }
+    CHECK(shown == 0 || shown == held, "%s: the register row shows %d values of the %d lanes that hold one", what, shown, held);
 }
 
 /* a shuffle box and the text drawn in it (NULL: none) */
@@ -156,11 +185,15 @@ int main(void)
                 char a[32], what[96];
                 snprintf(a, sizeof a, "seek-step:%zu", st);
                 fixture_act(&f, a);
-                for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++) {
-                    snprintf(what, sizeof what, "%s block %u step %zu at %dx%d", lv->id, blocks[b], st, sizes[z][0], sizes[z][1]);
-                    fixture_frame(&f, sizes[z][0], sizes[z][1], 0);
+                for (size_t z = 0; z < 2 * sizeof sizes / sizeof *sizes; z++) { /* each size, then with presenter's text */
+                    f.s.presenter = z >= sizeof sizes / sizeof *sizes;
+                    f.s.generation++;
+                    const int *wh = sizes[z % (sizeof sizes / sizeof *sizes)];
+                    snprintf(what, sizeof what, "%s block %u step %zu at %dx%d%s", lv->id, blocks[b], st, wh[0], wh[1], f.s.presenter ? " presenter" : "");
+                    fixture_frame(&f, wh[0], wh[1], 0);
                     check_memory(&f, what);
                     check_shuffles(&f, what);
+                    check_registers(&f, what);
                     frames++;
                 }
             }

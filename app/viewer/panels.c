@@ -863,16 +863,6 @@ static void draw_shuffles(ui *u, const scene_pane *p, dl_rect r)
 /* The watched register of one warp (v3's first add, v6's grid-stride sum, v7/v8's float4 sums):
  * 32 lanes in rows of `cols`; a value in as many digits as its cell holds. */
 
-/* the most digits of v that fit width w, in buf; 0 if not even the shortest does */
-static int reg_text(ui *u, float v, int w, char *buf, size_t len)
-{
-    for (int d = REG_DIGITS_FULL; d >= REG_DIGITS_SHORT; d--) {
-        reg_format(v, d, buf, len);
-        if (dl_text_width(u->l, DL_FONT_MONO, u->px, buf) + 4 <= w) return 1;
-    }
-    return 0;
-}
-
 static int registers_height(ui *u, int cols) { return 2 * u->pad + u->lh + (WARP_SIZE / cols) * (u->lh + 2); }
 
 /* lanes per row: the most that show every value in full, else in short, within max_h; else 32
@@ -896,20 +886,29 @@ static int registers_cols(ui *u, const scene_pane *p, int w, int max_h)
 
 static void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int cols)
 {
-    char title[200];
-    snprintf(title, sizeof title, S(u, STR_REG_TITLE), p->reg_name, p->reg_warp);
-    dl_rect in = panel(u, "registers", r, title);
     const theme *th = u->th;
-    int cw = in.w / cols, ch = u->lh + 2, vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    int cw = (r.w - 2 * u->pad) / cols, ch = u->lh + 2;
     int hold = holding_back(u); /* a lesson asks before it shows: the values wait for the answer */
+    /* every lane's value at one size, or none (values_fit), and the title says which */
+    float vals[WARP_SIZE];
+    size_t nv = 0;
+    for (int l = 0; l < WARP_SIZE; l++)
+        if (p->reg_state[l]) vals[nv++] = p->reg_vals[l];
+    value_fit vf = values_fit(u, vals, nv, cw - 6, ch - 2);
+    int vh = vf.px ? dl_text_height(u->l, DL_FONT_MONO, vf.px) : 0;
+    char title[200];
+    snprintf(title, sizeof title, S(u, nv && !vf.px && !hold ? STR_REG_TITLE_NO_VALUES : STR_REG_TITLE), p->reg_name, p->reg_warp);
+    dl_rect in = panel(u, "registers", r, title);
     for (int l = 0; l < WARP_SIZE; l++) {
         dl_rect c = {in.x + (l % cols) * cw, in.y + (l / cols) * ch, cw - 2, ch - 2};
         int st = p->reg_state[l];
         dl_colour col = st == 2 ? th->working : st == 1 ? th->read : th->idle;
         dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, p->reg_warp * WARP_SIZE + (unsigned)l));
-        char v[24];
-        if (st && !hold && vh <= c.h && reg_text(u, p->reg_vals[l], c.w, v, sizeof v))
-            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+        char v[32];
+        if (st && !hold && vf.px) {
+            reg_format(p->reg_vals[l], vf.digits, v, sizeof v);
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, vf.px, DL_CENTRE, th->background, v);
+        }
     }
 }
 
@@ -1172,7 +1171,7 @@ static void summary(ui *u, int panel_id, const scene_pane *p, char *b, size_t le
         break;
     case PANEL_STATS: {
         const view_counts *c = &p->counts;
-        snprintf(b, len, S(u, STR_SUM_STATS), p->st ? p->st->phase + 1 : 0, m->nphases, p->step + 1, m->nsteps,
+        snprintf(b, len, S(u, STR_SUM_STATS), p->st ? p->st->phase : 0, m->nphases ? m->nphases - 1 : 0, p->step, m->nsteps ? m->nsteps - 1 : 0,
                  (unsigned long long)(c->conflicts_load + c->conflicts_store), (double)m->t->result, m->t->reference);
         break;
     }

@@ -72,8 +72,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_SUM_SHFL, "shuffles of warp %u: %zu values received so far", "线程束 %u 的洗牌：至今收到 %zu 个值")        \
     X(STR_SUM_MEMORY, "shared memory: %zu words; this step reads %zu and writes %zu", "共享内存：%zu 个字；本步读 %zu 个，写 %zu 个") \
     X(STR_SUM_LANES, "threads: %s", "线程：%s")                                                                  \
-    X(STR_SUM_STATS, "phase %u of %u, step %zu of %zu; bank conflicts %llu; result %.9g (reference %.9g)",        \
-      "阶段 %u / %u，步骤 %zu / %zu；bank 冲突 %llu；结果 %.9g（参考值 %.9g）")                                      \
+    X(STR_SUM_STATS, "phase %u (of 0 to %u), step %zu (of 0 to %zu); bank conflicts %llu; result %.9g (reference %.9g)", \
+      "阶段 %u（0 到 %u），步骤 %zu（0 到 %zu）；bank 冲突 %llu；结果 %.9g（参考值 %.9g）")                              \
     X(STR_SUM_SOURCE, "line %u: %s", "第 %u 行：%s")                                                             \
     X(STR_FINE_ON, "warp by warp: each step is one warp's instruction", "逐线程束：每步是一个线程束的一条指令")      \
     X(STR_FINE_OFF, "each step: all warps at one point of the code", "每步：所有线程束在代码的同一处")             \
@@ -119,6 +119,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_SHFL_NONE, "no shuffles in this version", "此版本没有洗牌")                                         \
     X(STR_SHFL_OFFSET, "offset %d", "偏移 %d")                                                              \
     X(STR_REG_TITLE, "%s, a register: what each lane of warp %u holds after this step", "%s（寄存器）：线程束 %u 的每个 lane 在这一步之后的值") \
+    X(STR_REG_TITLE_NO_VALUES, "%s, a register of warp %u's lanes: the values do not fit the cells (Ctrl + or a larger window)", \
+      "%s（寄存器），线程束 %u 的各 lane：单元格放不下数值（Ctrl + 或放大窗口可查看）")                                    \
     X(STR_BANKS_FORMULA, "line %u: %s   bank = word %% 32", "第 %u 行：%s   bank = 字 %% 32")                    \
     X(STR_KEY_REPLAY, "replay the step's motion", "重放这一步的动画")                                     \
     X(STR_KEY_MOTION, "motion on / off (reduced motion)", "动画 开 / 关（减少动态效果）")                 \
