@@ -8,13 +8,11 @@
  * Names: "naive_reduction_kernel", reduction with global memory (seed 001). The seed's kernel
  * reads data_in[idx + stride] for every idx; run in place that races, so this one adds only into
  * multiples of 2*stride, which is the tree its figure draws. */
-#include "ws_cuda.h"
 
-__global__ void naive_reduction_kernel(global_ptr<float> data, unsigned int stride, unsigned int size)
+
+__global__ void naive_reduction_kernel(float *data, unsigned int stride, unsigned int size)
 {
     unsigned int idx_x = blockIdx.x * blockDim.x + threadIdx.x;
     if (idx_x % (2 * stride) == 0 && idx_x + stride < size)
         data[idx_x] += data[idx_x + stride];
 }
-
-WS_LAUNCH(naive, naive_reduction_kernel, (a.out, a.stride, a.n))

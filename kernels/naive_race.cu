@@ -11,13 +11,11 @@
  * kernels/naive.cu adds only into multiples of 2*stride, where no thread reads what another writes.
  * Still slow: all of naive's costs, and every thread works in every launch.
  * Names: naive_reduction_kernel (seed 001, "reduction with global memory"), as printed there. */
-#include "ws_cuda.h"
 
-__global__ void naive_reduction_kernel(global_ptr<float> data_out, global_ptr<float> data_in, int stride, int size)
+
+__global__ void naive_reduction_kernel(float *data_out, float *data_in, int stride, int size)
 {
     int idx_x = blockIdx.x * blockDim.x + threadIdx.x;
     if (idx_x + stride < size)
         data_out[idx_x] += data_in[idx_x + stride];
 }
-
-WS_LAUNCH(naive_race, naive_reduction_kernel, (a.out, a.out, (int)a.stride, (int)a.n))

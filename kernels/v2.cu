@@ -7,11 +7,11 @@
  * Names: reduce2 (seed 004, Harris's "Reduction #3: sequential addressing"), reduce_v2 (seed 000,
  * which calls it interleaved reduction), reduceInterleaved (seed 003: its "interleaved" pairs are
  * s apart, the same scheme). */
-#include "ws_cuda.h"
+#define MAX_BLOCK 1024 // the largest block: shared arrays sized by it hold one float per thread
 
-__global__ void reduce2(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
+__global__ void reduce2(const float *g_idata, float *g_odata, unsigned int n)
 {
-    __shared__ shared_array<float, MAX_BLOCK> sdata;
+    __shared__ float sdata[MAX_BLOCK];
 
     // each thread loads one element from global to shared memory
     unsigned int tid = threadIdx.x;
@@ -30,5 +30,3 @@ __global__ void reduce2(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // write the result of this block to global memory
     if (tid == 0) g_odata[blockIdx.x] = sdata[0];
 }
-
-WS_LAUNCH(v2, reduce2, (a.in, a.out, a.n))

@@ -6,16 +6,16 @@
  * block and the loop's bookkeeping: an instruction bottleneck, not a memory one.
  * Names: reduce3 (seed 004, Harris's "Reduction #4: first add during global load"), reduceUnroll2
  * (seed 003: "unrolling 2 data blocks"). */
-#include "ws_cuda.h"
+#define MAX_BLOCK 1024 // the largest block: shared arrays sized by it hold one float per thread
 
-__global__ void reduce3(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
+__global__ void reduce3(const float *g_idata, float *g_odata, unsigned int n)
 {
-    __shared__ shared_array<float, MAX_BLOCK> sdata;
+    __shared__ float sdata[MAX_BLOCK];
 
-    // each thread loads two elements and adds them in a register (reg<float>: a float the tool draws)
+    // each thread loads two elements and adds them in a register (mySum: the register the tool draws)
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    reg<float> mySum = (i < n) ? g_idata[i] : 0.0f;
+    float mySum = (i < n) ? g_idata[i] : 0.0f;
     if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
     sdata[tid] = mySum;
     __syncthreads();
@@ -31,5 +31,3 @@ __global__ void reduce3(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // write the result of this block to global memory
     if (tid == 0) g_odata[blockIdx.x] = sdata[0];
 }
-
-WS_LAUNCH(v3, reduce3, (a.in, a.out, a.n))

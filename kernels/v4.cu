@@ -9,9 +9,9 @@
  * least 64 threads (it reads sdata[tid + 32]).
  * Names: reduce4 (seed 004, Harris's "Reduction #5: unroll the last warp"), reduceUnrollWarp8
  * (seed 003), reduce4 with warpReduce (seed 002). */
-#include "ws_cuda.h"
+#define MAX_BLOCK 1024 // the largest block: shared arrays sized by it hold one float per thread
 
-__device__ void warpReduce(shared_volatile<float> sdata, unsigned int tid)
+__device__ void warpReduce(volatile float *sdata, unsigned int tid)
 {
     sdata[tid] += sdata[tid + 32];
     sdata[tid] += sdata[tid + 16];
@@ -21,14 +21,14 @@ __device__ void warpReduce(shared_volatile<float> sdata, unsigned int tid)
     sdata[tid] += sdata[tid + 1];
 }
 
-__global__ void reduce4(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
+__global__ void reduce4(const float *g_idata, float *g_odata, unsigned int n)
 {
-    __shared__ shared_array<float, MAX_BLOCK> sdata;
+    __shared__ float sdata[MAX_BLOCK];
 
     // each thread loads two elements and adds them on the way into shared memory
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    reg<float> mySum = (i < n) ? g_idata[i] : 0.0f;
+    float mySum = (i < n) ? g_idata[i] : 0.0f;
     if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
     sdata[tid] = mySum;
     __syncthreads();
@@ -45,5 +45,3 @@ __global__ void reduce4(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // write the result of this block to global memory
     if (tid == 0) g_odata[blockIdx.x] = sdata[0];
 }
-
-WS_LAUNCH(v4, reduce4, (a.in, a.out, a.n))

@@ -5,14 +5,14 @@
  * once, add in a register, and store sdata[tid] once at the end; nvcc 13 does exactly that (seven
  * loads, one store; docs/hazards.md has the SASS). Every lane then adds its partners' words as they
  * were before the tail began, and the block's sum is wrong on every GPU run, lockstep or not. The
- * emulator models that register copy (shared_plain in ws_cuda.h); the traced GPU build records
+ * emulator models that register copy (a plain pointer into shared memory); the traced GPU build records
  * every access where the source says, so it cannot show it. v4 (volatile) and v4s (__syncwarp)
  * are the forms that work, v4s the only one safe since Volta.
  * Still slow: everything v4 is, and it is wrong. Needs a block of at least 64 threads.
  * Names: the pitfall the textbooks warn of beside reduce4 / reduceUnrollWarp8 (seeds 002-004). */
-#include "ws_cuda.h"
+#define MAX_BLOCK 1024 // the largest block: shared arrays sized by it hold one float per thread
 
-__device__ void warpReduce(shared_plain<float> sdata, unsigned int tid)
+__device__ void warpReduce(float *sdata, unsigned int tid)
 {
     sdata[tid] += sdata[tid + 32];
     sdata[tid] += sdata[tid + 16];
@@ -22,14 +22,14 @@ __device__ void warpReduce(shared_plain<float> sdata, unsigned int tid)
     sdata[tid] += sdata[tid + 1];
 }
 
-__global__ void reduce4nv(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
+__global__ void reduce4nv(const float *g_idata, float *g_odata, unsigned int n)
 {
-    __shared__ shared_array<float, MAX_BLOCK> sdata;
+    __shared__ float sdata[MAX_BLOCK];
 
     // each thread loads two elements and adds them on the way into shared memory
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    reg<float> mySum = (i < n) ? g_idata[i] : 0.0f;
+    float mySum = (i < n) ? g_idata[i] : 0.0f;
     if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
     sdata[tid] = mySum;
     __syncthreads();
@@ -46,5 +46,3 @@ __global__ void reduce4nv(global_ptr<const float> g_idata, global_ptr<float> g_o
     // write the result of this block to global memory
     if (tid == 0) g_odata[blockIdx.x] = sdata[0];
 }
-
-WS_LAUNCH(v4_novolatile, reduce4nv, (a.in, a.out, a.n))

@@ -8,16 +8,16 @@
  * instructions per step (v7 replaces the whole warp step with shuffles). Needs a block of at
  * least 64 threads.
  * Names: "warp-synchronous programming" with __syncwarp (seed 001), reduce4 made safe. */
-#include "ws_cuda.h"
+#define MAX_BLOCK 1024 // the largest block: shared arrays sized by it hold one float per thread
 
-__global__ void reduce4s(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
+__global__ void reduce4s(const float *g_idata, float *g_odata, unsigned int n)
 {
-    __shared__ shared_array<float, MAX_BLOCK> sdata;
+    __shared__ float sdata[MAX_BLOCK];
 
     // each thread loads two elements and adds them on the way into shared memory
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockDim.x * 2) + threadIdx.x;
-    reg<float> mySum = (i < n) ? g_idata[i] : 0.0f;
+    float mySum = (i < n) ? g_idata[i] : 0.0f;
     if (i + blockDim.x < n) mySum += g_idata[i + blockDim.x];
     sdata[tid] = mySum;
     __syncthreads();
@@ -42,5 +42,3 @@ __global__ void reduce4s(global_ptr<const float> g_idata, global_ptr<float> g_od
     // write the result of this block to global memory
     if (tid == 0) g_odata[blockIdx.x] = sdata[0];
 }
-
-WS_LAUNCH(v4s, reduce4s, (a.in, a.out, a.n))

@@ -8,10 +8,10 @@
  * v4's `volatile` form (see v4s for why that is unsafe on Volta and later).
  * Names: reduce5 (seed 004, Harris's "Reduction #6: completely unrolled"), reduceCompleteUnroll
  * (seed 003: "template function reduction"). */
-#include "ws_cuda.h"
+
 
 template <unsigned int blockSize>
-__device__ void warpReduce(shared_volatile<float> sdata, unsigned int tid)
+__device__ void warpReduce(volatile float *sdata, unsigned int tid)
 {
     if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
     if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
@@ -22,15 +22,15 @@ __device__ void warpReduce(shared_volatile<float> sdata, unsigned int tid)
 }
 
 template <unsigned int blockSize>
-__global__ void reduce5(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
+__global__ void reduce5(const float *g_idata, float *g_odata, unsigned int n)
 {
     // a block of 32 still reads sdata[tid + 16] for tid < 32: twice the block, as the CUDA samples allocate
-    __shared__ shared_array<float, (blockSize <= 32 ? 2 * blockSize : blockSize)> sdata;
+    __shared__ float sdata[blockSize <= 32 ? 2 * blockSize : blockSize];
 
     // each thread loads two elements and adds them on the way into shared memory
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
-    reg<float> mySum = (i < n) ? g_idata[i] : 0.0f;
+    float mySum = (i < n) ? g_idata[i] : 0.0f;
     if (i + blockSize < n) mySum += g_idata[i + blockSize];
     sdata[tid] = mySum;
     __syncthreads();
@@ -57,5 +57,3 @@ __global__ void reduce5(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // write the result of this block to global memory
     if (tid == 0) g_odata[blockIdx.x] = sdata[0];
 }
-
-WS_LAUNCH_BLOCK(v5, reduce5, (a.in, a.out, a.n))

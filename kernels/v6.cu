@@ -9,10 +9,10 @@
  * loads are 4 bytes wide.
  * Names: reduce6 (seed 004, Harris's "Reduction #7: multiple adds per thread"), grid-stride loop
  * (seed 001), reduceUnrolling8 (seed 003 unrolls 8 blocks by hand). */
-#include "ws_cuda.h"
+
 
 template <unsigned int blockSize>
-__device__ void warpReduce(shared_volatile<float> sdata, unsigned int tid)
+__device__ void warpReduce(volatile float *sdata, unsigned int tid)
 {
     if (blockSize >= 64) sdata[tid] += sdata[tid + 32];
     if (blockSize >= 32) sdata[tid] += sdata[tid + 16];
@@ -23,16 +23,16 @@ __device__ void warpReduce(shared_volatile<float> sdata, unsigned int tid)
 }
 
 template <unsigned int blockSize>
-__global__ void reduce6(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
+__global__ void reduce6(const float *g_idata, float *g_odata, unsigned int n)
 {
     // a block of 32 still reads sdata[tid + 16] for tid < 32: twice the block, as the CUDA samples allocate
-    __shared__ shared_array<float, (blockSize <= 32 ? 2 * blockSize : blockSize)> sdata;
+    __shared__ float sdata[blockSize <= 32 ? 2 * blockSize : blockSize];
 
     // each thread sums many elements, striding over the whole grid
     unsigned int tid = threadIdx.x;
     unsigned int i = blockIdx.x * (blockSize * 2) + threadIdx.x;
     unsigned int gridSize = blockSize * 2 * gridDim.x;
-    reg<float> mySum = 0.0f;
+    float mySum = 0.0f;
     while (i < n) {
         mySum += g_idata[i];
         if (i + blockSize < n) mySum += g_idata[i + blockSize];
@@ -63,5 +63,3 @@ __global__ void reduce6(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // write the result of this block to global memory
     if (tid == 0) g_odata[blockIdx.x] = sdata[0];
 }
-
-WS_LAUNCH_BLOCK(v6, reduce6, (a.in, a.out, a.n))

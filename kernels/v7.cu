@@ -8,7 +8,7 @@
  * Still slow: a second launch still reduces the blocks' partial sums (v8 folds it into one).
  * Names: "optimization 7: shuffle instructions" (seed 004, not implemented there), warp-level
  * primitives and warp-synchronous programming (seed 001), CUB's WARP_REDUCE_SHFL. */
-#include "ws_cuda.h"
+
 
 __device__ __forceinline__ float warpReduceSum(float val)
 {
@@ -17,15 +17,15 @@ __device__ __forceinline__ float warpReduceSum(float val)
     return val;
 }
 
-__global__ void reduce7(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n)
+__global__ void reduce7(const float *g_idata, float *g_odata, unsigned int n)
 {
-    __shared__ shared_array<float, 32> warpSums;
+    __shared__ float warpSums[32];
     unsigned int tid = threadIdx.x;
     unsigned int lane = tid % 32, wid = tid / 32;
 
     // each thread sums float4s, striding over the whole grid
-    reg<float> sum = 0.0f;
-    global_ptr<const float4> in4 = as_float4(g_idata);
+    float sum = 0.0f;
+    const float4 *in4 = reinterpret_cast<const float4 *>(g_idata);
     for (unsigned int i = blockIdx.x * blockDim.x + tid; i < n / 4; i += blockDim.x * gridDim.x) {
         float4 v = in4[i];
         sum += (v.x + v.y) + (v.z + v.w);
@@ -43,5 +43,3 @@ __global__ void reduce7(global_ptr<const float> g_idata, global_ptr<float> g_oda
         if (tid == 0) g_odata[blockIdx.x] = sum;
     }
 }
-
-WS_LAUNCH(v7, reduce7, (a.in, a.out, a.n))

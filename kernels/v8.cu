@@ -17,7 +17,7 @@
  * last block's pass over gridDim partials is a few microseconds no other block can hide.
  * Names: threadFenceReduction (CUDA samples), "single-pass reduction with atomics", what CUB
  * calls a one-sweep reduction when it fuses the passes. */
-#include "ws_cuda.h"
+
 
 /* 16-byte loads each thread has in flight per tile (a, b, c, d below): with 2048 threads per SM,
  * 128 KB per SM in flight; 2, 8 and 16 measured no better on an H100 or an H200 */
@@ -31,9 +31,9 @@ __device__ __forceinline__ float warpReduceSum(float val)
 }
 
 // the block's sum, in thread 0
-template <unsigned int blockSize>
-__device__ float blockReduceSum(float sum, shared_array<float, 32> &warpSums)
+template <unsigned int blockSize> __device__ float blockReduceSum(float sum)
 {
+    __shared__ float warpSums[32]; // one per block, however often it is called: each warp's sum
     unsigned int lane = threadIdx.x % 32, wid = threadIdx.x / 32;
     sum = warpReduceSum(sum);
     if (lane == 0) warpSums[wid] = sum;
@@ -44,11 +44,11 @@ __device__ float blockReduceSum(float sum, shared_array<float, 32> &warpSums)
 }
 
 template <unsigned int blockSize>
-__global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_odata, unsigned int n,
-                        global_ptr<unsigned int> retirementCount)
+__global__ void reduce8(const float *g_idata, float *g_odata, unsigned int n,
+                        unsigned int *retirementCount)
 {
-    __shared__ shared_array<float, 32> warpSums;
-    __shared__ shared_array<bool, 1> amLast;
+    // set by thread 0 when this block is the last of the grid to finish
+    __shared__ bool amLast[1];
     unsigned int tid = threadIdx.x;
     // the next launch in the stream may start once every block of this one has got here: it then
     // loads its tiles while this launch's last block finishes (a launch without the attribute
@@ -57,9 +57,9 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
 
     // each tile is TILE_ROWS coalesced rows of blockSize float4s; the four loads go out together,
     // then the adds, so a thread waits on the DRAM once per tile, not once per load
-    global_ptr<const float4> in4 = as_float4(g_idata);
+    const float4 *in4 = reinterpret_cast<const float4 *>(g_idata);
     const unsigned int tile = TILE_ROWS * blockSize, ntiles = n / 4 / tile;
-    reg<float> sum = 0.0f;
+    float sum = 0.0f;
     for (unsigned int t = blockIdx.x; t < ntiles; t += gridDim.x) {
         unsigned int base = t * tile + tid;
         float4 a = in4[base], b = in4[base + blockSize], c = in4[base + 2 * blockSize], d = in4[base + 3 * blockSize];
@@ -72,7 +72,7 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
         sum += (v.x + v.y) + (v.z + v.w);
     }
     if (blockIdx.x == 0 && tid < n % 4) sum += g_idata[n / 4 * 4 + tid];
-    sum = blockReduceSum<blockSize>(sum, warpSums);
+    sum = blockReduceSum<blockSize>(sum);
     // everything above read only the input; g_odata and the counter may still be in use by the
     // previous launch (its last block reads the partials, then resets the counter), so wait here
     // until that launch has completed and its writes are visible (at once if nothing overlaps)
@@ -93,19 +93,17 @@ __global__ void reduce8(global_ptr<const float> g_idata, global_ptr<float> g_oda
     // this launch is left to hide its loads' latency (only an overlapping next launch's blocks),
     // and there are tens of thousands of partials at 2^30 floats: a quarter of the round trips
     if (amLast[0]) {
-        global_ptr<const float4> partials4 = as_float4(g_odata);
+        const float4 *partials4 = reinterpret_cast<const float4 *>(g_odata);
         sum = 0.0f;
         for (unsigned int k = tid; k < gridDim.x / 4; k += blockSize) {
             float4 p = partials4[k];
             sum += (p.x + p.y) + (p.z + p.w);
         }
         if (tid < gridDim.x % 4) sum += g_odata[gridDim.x / 4 * 4 + tid];
-        sum = blockReduceSum<blockSize>(sum, warpSums);
+        sum = blockReduceSum<blockSize>(sum);
         if (tid == 0) {
             g_odata[0] = sum;
             retirementCount[0] = 0; // ready for the next launch
         }
     }
 }
-
-WS_LAUNCH_BLOCK_PDL(v8, reduce8, (a.in, a.out, a.n, a.counter))

@@ -55,15 +55,19 @@ int main(void)
         trace_init(&t);
         char err[256];
         CHECK(capture_cpu(&d, &t, err, sizeof err) == 0, "%s: %s", v->id, err);
-        /* the register the file declares reg<float> NAME: its assignments read "NAME =" or "NAME +=" */
+        /* the watched register is the first `float NAME =` the kernel (after __global__) declares:
+         * its assignments read "NAME =" or "NAME +=" */
         char reg_assign[2][48] = {"", ""};
-        const char *decl = strstr(text, "reg<float> ");
-        if (decl) {
-            decl += strlen("reg<float> ");
+        const char *decl = strstr(text, "__global__");
+        while (decl && (decl = strstr(decl + 1, "float ")) != NULL) {
+            const char *name = decl + strlen("float ");
             int len = 0;
-            while (len < 40 && (isalnum((unsigned char)decl[len]) || decl[len] == '_')) len++;
-            snprintf(reg_assign[0], sizeof reg_assign[0], "%.*s =", len, decl);
-            snprintf(reg_assign[1], sizeof reg_assign[1], "%.*s +=", len, decl);
+            while (len < 40 && (isalnum((unsigned char)name[len]) || name[len] == '_')) len++;
+            if (len && strncmp(name + len, " =", 2) == 0) {
+                snprintf(reg_assign[0], sizeof reg_assign[0], "%.*s =", len, name);
+                snprintf(reg_assign[1], sizeof reg_assign[1], "%.*s +=", len, name);
+                break;
+            }
         }
         int bad = 0;
         for (size_t e = 0; e < t.nevents && bad < 3; e++) {

@@ -22,7 +22,7 @@ static const struct room {
     {"app/export", {"app/draw", "trace"}},            /* files from frames: knows no session */
     {"app/learn", {"trace", "trace/capture"}},        /* lessons without drawing */
     {"app/draw", {"trace"}},                          /* the draw list and its executors */
-    {"kernels", {"trace/capture"}},                   /* the ladder: input to the emulator (ws_cuda.h) */
+    {"kernels", {NULL}},                              /* the ladder: plain CUDA, including nothing of ours */
     {"trace", {NULL}},                                /* the reading library: nothing above it */
     {"app", {"app/viewer", "app/export", "app/learn", "app/draw", "trace", "trace/capture", "kernels"}},
 };

@@ -772,7 +772,7 @@ static int f_value(call *k, query_value *out)
     return set_number(out, v);
 }
 
-/* what thread T holds in the kernel's watched register (reg<float>) after this step */
+/* what thread T holds in the kernel's watched register (the first float it declares) after this step */
 static int f_register(call *k, query_value *out)
 {
     where w;
@@ -1104,7 +1104,7 @@ static const function functions[] = {
     {"words_written", 0, 0, ATW, f_words_written, "set of shared words the step stores", 0},
     {"elements", 0, 0, ATW, f_elements, "set of global elements the step's loads/stores touch (float4 loads: float4 indices)", 0},
     {"value", 0, 0, AT ",word,after_phase", f_value, "shared word W after this step, or after phase P (after_phase=P)", 0},
-    {"register", 0, 0, AT ",thread", f_register, "what thread T holds in the kernel's reg<float> register after this step", 0},
+    {"register", 0, 0, AT ",thread", f_register, "what thread T holds in the kernel's watched register (the first float it declares) after this step", 0},
     {"subtree", 0, 0, AT ",word", f_subtree, "set of words whose values have been added into word W by this step", 0},
     /* where the step is */
     {"line", 0, 0, AT, f_line, "source line of the step", 0},

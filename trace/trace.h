@@ -58,7 +58,7 @@ typedef enum trace_addr {
 
 /* X(enum suffix, JSON/label string, what a lane's address is, counts as a data instruction).
  * The order is the numbering of compact traces: new kinds go at the end.
- * REGISTER: a value assigned to a register the kernel declares as reg<float> (trace/capture/ws_cuda.h),
+ * REGISTER: a value assigned to the register the kernel watches (the first float it declares, trace/capture/ws_cuda.h),
  * v3's first add, v6's grid-stride sum, v7/v8's float4 sums; an add in a register is not a
  * memory instruction, so it counts in none of the counters Nsight Compute reports. */
 #define TRACE_KINDS(X)                                   \

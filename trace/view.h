@@ -48,7 +48,7 @@ typedef struct view_shfl {
     size_t step;
 } view_shfl;
 
-/* An assignment to a register the kernel watches (reg<float>, a TRACE_REGISTER event). It is not
+/* An assignment to a register the kernel watches (its first float, a TRACE_REGISTER event). It is not
  * a step of its own (an add in a register is not a memory instruction, and lessons and compare
  * count operations): it shows from `step` on, the step of its warp's instruction just before it
  * (the load it adds up), or the warp's first step for one made before any. */

@@ -173,22 +173,29 @@ static session_picture pick_picture(const scene_pane *p, session_picture pinned)
     return PICTURE_LOADS;
 }
 
-/* The register's name, from its declaration in the kernel source: `reg<float> NAME` (a mention
- * in a comment, `reg<float>: ...`, is no declaration); "reg" if none is found. */
-static void reg_name(const char *src, char *out, size_t len)
+/* The register's name: the variable its first assignment writes, on that line of the source
+ * (`float mySum = ...`, `sum += ...`; the front end picks which variable is watched), or "reg". */
+static void reg_name(const char *src, unsigned line, char *out, size_t len)
 {
     snprintf(out, len, "reg");
-    for (const char *c = src ? strstr(src, "reg<") : NULL; c; c = strstr(c + 4, "reg<")) {
-        if (c > src && (isalnum((unsigned char)c[-1]) || c[-1] == '_')) continue;
-        const char *q = strchr(c, '>');
-        if (!q) return;
-        for (q++; *q == ' '; q++) {}
-        const char *e = q;
-        while (isalnum((unsigned char)*e) || *e == '_') e++;
-        if (e > q && !isdigit((unsigned char)*q)) {
-            snprintf(out, len, "%.*s", (int)(e - q), q);
-            return;
-        }
+    const char *l = src;
+    for (unsigned k = 1; l && k < line; k++) {
+        l = strchr(l, '\n');
+        if (l) l++;
+    }
+    if (!l || !line) return;
+    const char *eol = strchr(l, '\n');
+    if (!eol) eol = l + strlen(l);
+    for (const char *c = l; c < eol; c++) {
+        /* the first lone '=' (not ==, <=, >=, !=): an assignment, perhaps compound (+=, *=) */
+        if (*c != '=' || c[1] == '=' || (c > l && strchr("=<>!", c[-1]))) continue;
+        const char *e = c;
+        if (e > l && strchr("+-*/", e[-1])) e--;
+        while (e > l && e[-1] == ' ') e--;
+        const char *q = e;
+        while (q > l && (isalnum((unsigned char)q[-1]) || q[-1] == '_')) q--;
+        if (e > q && !isdigit((unsigned char)*q)) snprintf(out, len, "%.*s", (int)(e - q), q);
+        return;
     }
 }
 
@@ -203,7 +210,7 @@ static void registers(scene_pane *p, const session_pane *sp)
                   : p->st && p->st->count ? m->t->events[m->order[p->st->first]].warp : 0;
     view_registers_at(m, p->step, p->reg_warp, p->reg_vals, p->reg_state);
     if (p->reg_source != p->source || !p->reg_name[0]) {
-        reg_name(p->source, p->reg_name, sizeof p->reg_name);
+        reg_name(p->source, m->t->events[m->regs[0].event].line, p->reg_name, sizeof p->reg_name);
         p->reg_source = p->source;
     }
 }

@@ -53,12 +53,12 @@ typedef struct scene_pane {
     int64_t slice;           /* the tree's focus window picked with , and . (in windows), or -1: it follows the step */
     int64_t tree_focus;      /* the word the tree's window holds */
     unsigned shfl_warp;
-    /* the watched register (reg<float>) of one warp after the step: what each lane holds */
+    /* the watched register (the kernel's first float) of one warp after the step: what each lane holds */
     int has_regs;            /* the kernel watches a register in this block */
     unsigned reg_warp;
     float reg_vals[WARP_SIZE];
     unsigned char reg_state[WARP_SIZE]; /* 0 not assigned yet, 1 held, 2 assigned in this step */
-    char reg_name[32];       /* the register's name, from its declaration ("reg" if none is found) */
+    char reg_name[32];       /* the register's name, from its first assignment's line ("reg" if none is found) */
     const char *reg_source;  /* the source reg_name was read from: read once per kernel */
     /* races (the trace's hazards) of this block: how many, the lines they join, this step's */
     size_t hz_count;

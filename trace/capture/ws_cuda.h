@@ -12,9 +12,10 @@
  *    intrinsics become macros that record their line, and each kernel becomes a __device__
  *    function called by one __global__ wrapper, which also records when threads exit.
  *
- * Accesses read as the textbook writes them: sdata[tid] += sdata[tid + s]; a register the tool
- * draws is declared reg<float> (a float in the plain build), and its assignments are recorded.
- * WS_LAUNCH at the end of a file names the version and how its kernel is called with ws_args. */
+ * The kernel files are plain CUDA: the front end (trace/capture/own/frontend.h) rewrites them into
+ * these names for the traced builds, line for line (the watched register, a kernel's first float,
+ * becomes reg<float>, whose assignments are recorded). WS_LAUNCH names a version and how its kernel
+ * is called with ws_args (ladder_launch.h). */
 #ifndef WARPSCOPE_WS_CUDA_H
 #define WARPSCOPE_WS_CUDA_H
 
@@ -275,11 +276,15 @@ struct reg {
     T v;
     template <class R>
     reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r) { ws_watch(v, line); }
+    reg() : v() {} /* declared without a value: nothing to record until it is assigned */
     reg(const reg &) = delete;
     reg &operator=(const reg &) = delete;
     reg(reg &&) = default;
     reg &operator=(reg &&) = default;
     reg &operator+=(ws_value x) { v += x.v; ws_watch(v, x.line); return *this; }
+    reg &operator-=(ws_value x) { v -= x.v; ws_watch(v, x.line); return *this; }
+    reg &operator*=(ws_value x) { v *= x.v; ws_watch(v, x.line); return *this; }
+    reg &operator/=(ws_value x) { v /= x.v; ws_watch(v, x.line); return *this; }
     operator T() const { return v; }
 };
 
@@ -558,10 +563,15 @@ struct reg {
     reg &operator=(const reg &) = delete;
     reg(reg &&) = default;
     reg &operator=(reg &&) = default;
-    __device__ __forceinline__ reg &operator+=(ws_value x)
+    __device__ __forceinline__ reg() : v() {}
+    __device__ __forceinline__ reg &operator+=(ws_value x) { return note(v + x.v, x.line); }
+    __device__ __forceinline__ reg &operator-=(ws_value x) { return note(v - x.v, x.line); }
+    __device__ __forceinline__ reg &operator*=(ws_value x) { return note(v * x.v, x.line); }
+    __device__ __forceinline__ reg &operator/=(ws_value x) { return note(v / x.v, x.line); }
+    __device__ __forceinline__ reg &note(T now, unsigned line)
     {
-        v += x.v;
-        ws_record(TRACE_REGISTER, x.line, -1, threadIdx.x & 31u, 4, &v, 0);
+        v = now;
+        ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
         return *this;
     }
     __device__ __forceinline__ operator T() const { return v; }

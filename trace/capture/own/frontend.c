@@ -34,6 +34,7 @@ static const char parse_prelude[] =
     "extern \"C\" int __cudaPushCallConfiguration(dim3, dim3, size_t = 0, void * = 0);\n"
     "__device__ void __syncthreads(); __device__ void __syncwarp(unsigned = 0xffffffffu); __device__ void __threadfence();\n"
     "__device__ unsigned __activemask();\n"
+    "__device__ void cudaTriggerProgrammaticLaunchCompletion(); __device__ void cudaGridDependencySynchronize();\n"
     "__device__ float __shfl_down_sync(unsigned, float, unsigned, int = 32); __device__ float __shfl_xor_sync(unsigned, float, int, int = 32);\n"
     "__device__ unsigned atomicInc(unsigned *, unsigned);\n"
     "__device__ float4 make_float4(float, float, float, float);\n"
@@ -105,6 +106,9 @@ typedef struct rewriter {
     char *err;
     size_t errlen;
     int failed;
+    int ladder;
+    unsigned *assigned; /* offsets of the watched register's names that an assignment writes */
+    size_t nassigned, capassigned;
 } rewriter;
 
 static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -255,8 +259,20 @@ static unsigned decl_start(rewriter *r, CXCursor c, int *shared)
 
 /* ---- the rewrites ---- */
 
-/* T *name (a parameter or a variable of device code) -> ws_ptr<T> name */
-static void rewrite_pointer(rewriter *r, CXCursor c)
+/* The ladder's handle for a pointer: a kernel's parameters and variables point into global
+ * memory; a helper's parameters into shared memory, volatile or not. */
+static const char *ladder_handle(CXCursor c, CXType pointee, int kernel, char **pt)
+{
+    if (kernel || clang_getCursorKind(c) != CXCursor_ParmDecl) return "global_ptr";
+    if (!clang_isVolatileQualifiedType(pointee)) return "shared_plain";
+    /* shared_volatile<float> is a volatile float *: the type without its volatile */
+    char *v = strstr(*pt, "volatile ");
+    if (v) memmove(v, v + 9, strlen(v + 9) + 1);
+    return "shared_volatile";
+}
+
+/* T *name (a parameter or a variable of device code) -> ws_ptr<T> name, or the ladder's handle */
+static void rewrite_pointer(rewriter *r, CXCursor c, int kernel)
 {
     CXType t = clang_getCanonicalType(clang_getCursorType(c));
     if (t.kind != CXType_Pointer) return;
@@ -274,7 +290,8 @@ static void rewrite_pointer(rewriter *r, CXCursor c)
     if (at <= start) return;
     char *pt = type_text(pointee);
     if (!pt) { r->oom = 1; return; }
-    add_edit(r, start, at - start, "ws_ptr<%s> ", pt);
+    const char *handle = r->ladder ? ladder_handle(c, pointee, kernel, &pt) : "ws_ptr";
+    add_edit(r, start, at - start, "%s<%s> ", handle, pt);
     free(pt);
 }
 
@@ -309,7 +326,9 @@ static void rewrite_shared(rewriter *r, CXCursor c)
         char *et = type_text(elem);
         if (!et) { r->oom = 1; goto done; }
         unsigned end = tok_end(r, tk.t[close]);
-        if (close == open + 1) {
+        if (close == open + 1 && r->ladder) {
+            refuse(r, c, "the ladder's kernels size their __shared__ arrays");
+        } else if (close == open + 1) {
             add_edit(r, start, end - start, "__shared__ ws_extern_shared<%s> %s", et, nm);
         } else {
             unsigned s0 = tok_end(r, tk.t[open]), s1 = tok_start(r, tk.t[close]);
@@ -339,7 +358,14 @@ static void rewrite_cast(rewriter *r, CXCursor c)
         if (tok_is(r, tk.t[i], "<")) depth++;
         else if (tok_is(r, tk.t[i], ">") && --depth == 0) { close = i; break; }
     }
-    if (close < tk.n) {
+    if (close < tk.n && r->ladder) {
+        char *pt = type_text(clang_getPointeeType(to));
+        unsigned s = tok_start(r, tk.t[0]);
+        if (!pt) r->oom = 1;
+        else if (strcmp(pt, "const float4") == 0) add_edit(r, s, tok_end(r, tk.t[close]) - s, "as_float4");
+        else refuse(r, c, "the ladder's kernels cast only a const float * to a const float4 *");
+        free(pt);
+    } else if (close < tk.n) {
         char *pt = type_text(clang_getPointeeType(to));
         if (pt) {
             unsigned s = tok_start(r, tk.t[0]);
@@ -414,6 +440,91 @@ static void rewrite_launch(rewriter *r, CXCursor c, int device)
     clang_disposeTokens(r->tu, tk.t, tk.n);
 }
 
+/* ---- the watched register ---- */
+
+static enum CXChildVisitResult count_vars(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) == CXCursor_VarDecl) ++*(unsigned *)d;
+    return CXChildVisit_Continue;
+}
+
+/* `float NAME ...;`, alone in its declaration, neither const nor volatile: reg<float> NAME */
+static int watch_register(rewriter *r, CXCursor c, CXCursor parent)
+{
+    CXType t = clang_getCursorType(c);
+    if (clang_getCanonicalType(t).kind != CXType_Float || clang_isConstQualifiedType(t) || clang_isVolatileQualifiedType(t)) return 0;
+    unsigned nvars = 0;
+    if (clang_getCursorKind(parent) != CXCursor_DeclStmt) return 0;
+    clang_visitChildren(parent, count_vars, &nvars);
+    if (nvars != 1) return 0;
+    unsigned start = offset_of(clang_getRangeStart(clang_getCursorExtent(c))), at = offset_of(clang_getCursorLocation(c));
+    if (at <= start) return 0;
+    tokens tk = tokens_between(r, start, at);
+    unsigned before = 0;
+    for (unsigned i = 0; i < tk.n; i++) before += tok_start(r, tk.t[i]) < at;
+    int ok = before == 1 && tok_is(r, tk.t[0], "float");
+    if (ok) add_edit(r, tok_start(r, tk.t[0]), 5, "reg<float>");
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+    return ok;
+}
+
+static enum CXChildVisitResult first_child(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    *(CXCursor *)d = c;
+    return CXChildVisit_Break;
+}
+
+/* a use of the variable, written in the file as its name (not through a macro) */
+static int names_var(rewriter *r, CXCursor c, CXCursor var)
+{
+    if (clang_getCursorKind(c) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(c), var)) return 0;
+    CXString s = clang_getCursorSpelling(var);
+    const char *name = clang_getCString(s);
+    unsigned at = offset_of(clang_getCursorLocation(c)), len = (unsigned)strlen(name);
+    int ok = len && at + len <= r->srclen && memcmp(r->src + at, name, len) == 0;
+    clang_disposeString(s);
+    return ok;
+}
+
+/* NAME = x, NAME += x, ...: the register itself is assigned, so its name stays (see read_register) */
+static void note_assignment(rewriter *r, CXCursor c, CXCursor var)
+{
+    static const char *const assign_ops[] = {"=", "+=", "-=", "*=", "/="};
+    CXCursor lhs = clang_getNullCursor();
+    clang_visitChildren(c, first_child, &lhs);
+    if (!names_var(r, lhs, var)) return;
+    unsigned end = offset_of(clang_getRangeEnd(clang_getCursorExtent(lhs)));
+    tokens tk = tokens_of(r, c);
+    int assigns = 0;
+    for (unsigned i = 0; i < tk.n; i++)
+        if (tok_start(r, tk.t[i]) >= end) {
+            for (size_t k = 0; k < sizeof assign_ops / sizeof assign_ops[0]; k++) assigns |= tok_is(r, tk.t[i], assign_ops[k]);
+            break;
+        }
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+    if (!assigns) return;
+    if (r->nassigned == r->capassigned) {
+        size_t cap = r->capassigned ? r->capassigned * 2 : 16;
+        unsigned *a = realloc(r->assigned, cap * sizeof *a);
+        if (!a) { r->oom = 1; return; }
+        r->assigned = a;
+        r->capassigned = cap;
+    }
+    r->assigned[r->nassigned++] = offset_of(clang_getCursorLocation(lhs));
+}
+
+/* any other use reads the float it holds: NAME.v */
+static void read_register(rewriter *r, CXCursor c, CXCursor var)
+{
+    if (!names_var(r, c, var)) return;
+    unsigned at = offset_of(clang_getCursorLocation(c));
+    for (size_t i = 0; i < r->nassigned; i++)
+        if (r->assigned[i] == at) return;
+    add_edit(r, offset_of(clang_getRangeEnd(clang_getCursorExtent(c))), 0, ".v");
+}
+
 static void check_call(rewriter *r, CXCursor c)
 {
     CXString s = clang_getCursorSpelling(c);
@@ -425,14 +536,17 @@ static void check_call(rewriter *r, CXCursor c)
 
 typedef struct visit_ctx {
     rewriter *r;
-    int device; /* inside a __global__ or __device__ function */
+    int device;  /* inside a __global__ or __device__ function */
+    int kernel;  /* inside a __global__ function */
+    int watching;
+    CXCursor watched; /* the kernel's watched register, once declared */
 } visit_ctx;
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d);
 
-static void visit_inside(rewriter *r, CXCursor c, int device)
+static void visit_inside(rewriter *r, CXCursor c, int device, int kernel)
 {
-    visit_ctx v = {r, device};
+    visit_ctx v = {r, device, kernel, 0, clang_getNullCursor()};
     clang_visitChildren(c, visit, &v);
 }
 
@@ -450,12 +564,12 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     case CXCursor_FunctionDecl:
     case CXCursor_FunctionTemplate:
     case CXCursor_CXXMethod: {
-        int device = has_attr(c, CXCursor_CUDAGlobalAttr) || has_attr(c, CXCursor_CUDADeviceAttr);
-        if (has_attr(c, CXCursor_CUDAGlobalAttr) && kind == CXCursor_CXXMethod) {
+        int kernel = has_attr(c, CXCursor_CUDAGlobalAttr), device = kernel || has_attr(c, CXCursor_CUDADeviceAttr);
+        if (kernel && kind == CXCursor_CXXMethod) {
             refuse(r, c, "a kernel must be a free function");
             return CXChildVisit_Break;
         }
-        visit_inside(r, c, device);
+        visit_inside(r, c, device, kernel);
         return CXChildVisit_Continue;
     }
     case CXCursor_VarDecl:
@@ -469,19 +583,30 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             rewrite_shared(r, c);
             return CXChildVisit_Continue;
         }
-        if (v->device) rewrite_pointer(r, c);
+        if (v->device) rewrite_pointer(r, c, v->kernel);
+        if (v->kernel && !v->watching && watch_register(r, c, parent)) {
+            v->watching = 1;
+            v->watched = c;
+        }
         return CXChildVisit_Recurse;
     case CXCursor_ParmDecl:
-        if (v->device) rewrite_pointer(r, c);
+        if (v->device) rewrite_pointer(r, c, v->kernel);
         return CXChildVisit_Continue;
+    case CXCursor_BinaryOperator:
+    case CXCursor_CompoundAssignOperator:
+        if (v->watching) note_assignment(r, c, v->watched);
+        return CXChildVisit_Recurse;
+    case CXCursor_DeclRefExpr:
+        if (v->watching) read_register(r, c, v->watched);
+        return CXChildVisit_Recurse;
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt:
-        rewrite_loop(r, c, kind);
+        if (!r->ladder) rewrite_loop(r, c, kind);
         return CXChildVisit_Recurse;
     case CXCursor_CallExpr:
         if (v->device) check_call(r, c);
-        rewrite_launch(r, c, v->device);
+        if (!r->ladder) rewrite_launch(r, c, v->device);
         return CXChildVisit_Recurse;
     case CXCursor_CXXReinterpretCastExpr:
     case CXCursor_CStyleCastExpr:
@@ -571,8 +696,10 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
     size_t srclen = in->len + strlen(entry_head) + strlen(entry) + strlen(entry_tail) + 8;
     char *src = malloc(srclen);
     if (!src) { snprintf(err, errlen, "out of memory reading %s", in->path); return -1; }
-    int n = snprintf(src, srclen, "%.*s%s%s%s", (int)in->len, in->text, entry_head, entry, entry_tail);
-    rewriter r = {.path = in->path, .src = src, .srclen = (size_t)n, .err = err, .errlen = errlen};
+    /* the ladder's files are kernels alone; a learner's file gets the entry warpscope calls */
+    int n = in->ladder ? snprintf(src, srclen, "%.*s", (int)in->len, in->text)
+                       : snprintf(src, srclen, "%.*s%s%s%s", (int)in->len, in->text, entry_head, entry, entry_tail);
+    rewriter r = {.path = in->path, .src = src, .srclen = (size_t)n, .err = err, .errlen = errlen, .ladder = in->ladder};
 
     /* the learner's file is parsed under a fixed name, so that every location is in the main file */
     const char *main_name = "/warpscope-parse/learner.cu";
@@ -596,17 +723,18 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
     }
     if (first_error(&r)) goto done;
     r.file = clang_getFile(r.tu, main_name);
-    visit_ctx v = {&r, 0};
+    visit_ctx v = {&r, 0, 0, 0, clang_getNullCursor()};
     clang_visitChildren(clang_getTranslationUnitCursor(r.tu), visit, &v);
     if (r.oom) { snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
     if (r.failed) goto done;
     char head[4400];
-    snprintf(head, sizeof head, "#include \"trace/capture/ws_cuda.h\"\n#line 1 \"%s\"\n", in->path);
+    snprintf(head, sizeof head, "%s#line 1 \"%s\"\n", in->ladder ? "" : "#include \"trace/capture/ws_cuda.h\"\n", in->path);
     if (!(*out = apply_edits(&r, head))) { snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
     rc = 0;
 done:
     for (size_t i = 0; i < r.nedits; i++) free(r.edits[i].text);
     free(r.edits);
+    free(r.assigned);
     if (r.tu) clang_disposeTranslationUnit(r.tu);
     clang_disposeIndex(idx);
     free(src);

@@ -7,7 +7,16 @@
  * (extern: ws_extern_shared<T>, sized by the launch); every loop's condition counts its turns
  * (ws_tick: a loop that never ends is stopped); K<<<g, b, s>>>(args) becomes
  * ws_launch(K, ws_config(g, b, s))(args). What the emulator does not model is refused before
- * anything runs, with the line and what to write instead (the table in frontend.c). */
+ * anything runs, with the line and what to write instead (the table in frontend.c).
+ *
+ * In every kernel, the first `float` variable it declares (alone in its declaration) is the register
+ * the viewer draws: it becomes reg<float>, whose assignments are recorded; every other use of it
+ * reads its value (NAME.v), so it behaves as the float it is.
+ *
+ * The ladder's own files (kernels/, `ladder`) are rewritten into the handles ws_cuda.h gives every
+ * build: a kernel's pointers are global_ptr<T>, a __device__ helper's shared_volatile<T> (volatile)
+ * or shared_plain<T>, reinterpret_cast<const float4 *> is as_float4; they hold no host code, and
+ * nothing is appended: the build adds each version's launch (ladder_launch.h). */
 #ifndef WARPSCOPE_FRONTEND_H
 #define WARPSCOPE_FRONTEND_H
 
@@ -21,6 +30,7 @@ typedef struct frontend_input {
     const char *entry;      /* a C++ call expression naming in, out, n and h_in */
     const char *const *defines; /* NAME or NAME=VALUE, NULL-terminated; may be NULL */
     const char *include_dir;    /* holds cuda_runtime.h and the other stubs the learner may include */
+    int ladder;                 /* a file of kernels/: see below */
 } frontend_input;
 
 /* 0 with *out the C++ text (malloc'd, NUL-terminated), or -1 with err: the first of clang's errors

@@ -2,7 +2,9 @@
  * loads libclang nor shares its fate: warpscope runs it on a learner's file when the cache does
  * not hold the file's build.
  *   warpscope-frontend FILE INCLUDE_DIR OUT.cpp ENTRY [NAME=VALUE...]
- * 0 with OUT.cpp written, or 1 with one line on stderr: FILE:LINE:COL: error: ... */
+ * The build runs it on each file of the ladder (kernels/), named as messages and #line say NAME:
+ *   warpscope-frontend --ladder FILE NAME OUT.cu
+ * 0 with OUT written, or 1 with one line on stderr: FILE:LINE:COL: error: ... */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,16 +14,27 @@
 
 int main(int argc, char **argv)
 {
-    if (argc < 5) { fprintf(stderr, "usage: warpscope-frontend FILE INCLUDE_DIR OUT.cpp ENTRY [NAME=VALUE...]\n"); return 2; }
+    int ladder = argc > 1 && strcmp(argv[1], "--ladder") == 0;
+    if (argc < 5 || (ladder && argc != 5)) {
+        fprintf(stderr, "usage: warpscope-frontend FILE INCLUDE_DIR OUT.cpp ENTRY [NAME=VALUE...] | --ladder FILE NAME OUT.cu\n");
+        return 2;
+    }
     char *text = NULL, *out = NULL, err[2048];
     size_t n = 0;
-    if (json_read_file(argv[1], 1 << 20, &text, &n, err, sizeof err)) { fprintf(stderr, "%s\n", err); return 1; }
-    frontend_input in = {argv[1], text, n, argv[4], (const char *const *)(argv + 5), argv[2]};
+    const char *file = argv[1 + ladder];
+    if (json_read_file(file, 1 << 20, &text, &n, err, sizeof err)) { fprintf(stderr, "%s\n", err); return 1; }
+    frontend_input in = ladder ? (frontend_input){.path = argv[3], .text = text, .len = n, .ladder = 1}
+                               : (frontend_input){argv[1], text, n, argv[4], (const char *const *)(argv + 5), argv[2], 0};
     if (frontend_rewrite(&in, &out, err, sizeof err)) { fprintf(stderr, "%s\n", err); free(text); return 1; }
-    FILE *o = fopen(argv[3], "wb");
+    /* written whole or not at all: beside it first, then renamed */
+    const char *outpath = argv[ladder ? 4 : 3];
+    char part[4200];
+    snprintf(part, sizeof part, "%s.part", outpath);
+    FILE *o = fopen(part, "wb");
     int bad = !o || fputs(out, o) < 0;
     if (o && fclose(o)) bad = 1;
-    if (bad) fprintf(stderr, "cannot write %s\n", argv[3]);
+    if (!bad && rename(part, outpath)) bad = 1;
+    if (bad) { fprintf(stderr, "cannot write %s\n", outpath); remove(part); }
     free(out);
     free(text);
     return bad;
