@@ -85,7 +85,7 @@ __global__ void reduce8(const float *g_idata, float *g_odata, unsigned int n,
         __threadfence();
         unsigned int ticket = atomicInc(retirementCount, gridDim.x);
         amLast[0] = (ticket == gridDim.x - 1);
-        if (amLast[0]) __threadfence();
+        if (ticket == gridDim.x - 1) __threadfence(); // the ticket it holds: no shared load
     }
     __syncthreads();
 
