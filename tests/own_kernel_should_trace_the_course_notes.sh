@@ -92,6 +92,31 @@ expect 2 "say how to run it: --entry" stats --kernel "$own/seed004_reduce0.cu"
 expect 2 "cannot open" stats --kernel "$tmp/none.cu" --entry 'k<<<1, 32>>>(in, out)'
 expect 2 "not both" stats --kernel "$own/seed004_reduce0.cu" --version v1
 
+# atomics on global memory, shuffles of every kind, float4 loads and a ticket that wraps for the
+# next launch: the sum of n ones is n
+for k in "atomic_add_per_block.cu|reduce_atomic<<<(n + 255) / 256, 256>>>(in, out, n)|5000" \
+         "shuffles_and_float4.cu|reduce_shfl<<<4, 128>>>(in, out, n)|4096" "last_block_ticket.cu|run(in, out, n)|1000"; do
+    f=${k%%|*} rest=${k#*|}
+    entry=${rest%|*} n=${rest##*|}
+    "$ws" stats --json --kernel "$own/$f" --entry "$entry" --n "$n" --data ones >"$tmp/a.json" 2>"$tmp/err" ||
+        { echo "FAIL: $f"; cat "$tmp/err"; fail=1; continue; }
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]==int(sys.argv[2]), d["result"]' "$tmp/a.json" "$n" ||
+        { echo "FAIL: $f: not the sum of $n ones"; fail=1; }
+done
+expect 2 "atomic_on_shared.cu:6: an atomic on __shared__ memory is not modelled" stats --kernel "$own/atomic_on_shared.cu" --entry 'k<<<1, 32>>>(in, out)' --n 32
+# the watched register is the kernel's first float (sum): an event on every line that assigns it,
+# found in the file's text, and on no other line
+"$ws" capture --kernel "$own/shuffles_and_float4.cu" --entry 'reduce_shfl<<<4, 128>>>(in, out, n)' --n 4096 -o "$tmp/s.json" >/dev/null 2>&1 ||
+    { echo "FAIL: capture shuffles_and_float4.cu"; fail=1; }
+python3 - "$tmp/s.json" "$own/shuffles_and_float4.cu" <<'PY' || { echo "FAIL: the watched register's lines"; fail=1; }
+import json, re, sys
+ev = json.load(open(sys.argv[1]))["events"]
+src = open(sys.argv[2]).read().splitlines()
+want = {i + 1 for i, l in enumerate(src) if re.search(r"\bsum (\+)?= ", l) and "threadIdx.x % 32 == 1" not in l}
+got = {e["l"] for e in ev if e["k"] == "register"}
+assert got == want, (sorted(got), sorted(want))
+PY
+
 # a second run does not compile again: the cache holds one object per file and entry
 n1=$(ls "$XDG_CACHE_HOME/warpscope"/*.so 2>/dev/null | wc -l)
 "$ws" stats --kernel "$own/seed001_reduction.cu" --entry 'reduction(out, in, 256, n)' --n 65536 --data ones >/dev/null 2>&1

@@ -392,6 +392,36 @@ static unsigned char *global_at(emu *e, const emu_op *op, unsigned tid)
     return e->buffers[op->buf].mem + (size_t)op->index * op->elem_size;
 }
 
+/* The word a global atomic leaves, from the old one and the thread's value (op->data[0]), in the
+ * type of its word; CUDA's atomicInc wraps to 0 once the old value reaches the limit. */
+static uint32_t atomic_result(const emu_op *op, uint32_t old)
+{
+    uint32_t v = op->data[0];
+    int32_t si, vi;
+    float f, vf;
+    memcpy(&si, &old, 4);
+    memcpy(&vi, &v, 4);
+    memcpy(&f, &old, 4);
+    memcpy(&vf, &v, 4);
+    switch (op->atomic) {
+    case EMU_ATOMIC_INC: return old >= op->operand ? 0 : old + 1;
+    case EMU_ATOMIC_EXCH: return v;
+    case EMU_ATOMIC_CAS: return old == op->operand ? v : old;
+    default: break;
+    }
+    if (op->word == EMU_WORD_F32) {
+        float r = op->atomic == EMU_ATOMIC_ADD ? f + vf : op->atomic == EMU_ATOMIC_SUB ? f - vf
+                : op->atomic == EMU_ATOMIC_MAX ? (vf > f ? vf : f) : (vf < f ? vf : f);
+        uint32_t out;
+        memcpy(&out, &r, 4);
+        return out;
+    }
+    if (op->atomic == EMU_ATOMIC_ADD) return old + v; /* two's complement: the same bits signed or not */
+    if (op->atomic == EMU_ATOMIC_SUB) return old - v;
+    int greater = op->word == EMU_WORD_I32 ? vi > si : v > old;
+    return (op->atomic == EMU_ATOMIC_MAX) == greater ? v : old;
+}
+
 static void shuffle(emu *e, unsigned w, uint32_t group, int64_t *src_out)
 {
     emu_thread *th = &e->threads[w * WARP_SIZE];
@@ -475,7 +505,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             if (!(p = global_at(e, op, tid))) return;
             uint32_t old;
             memcpy(&old, p, 4);
-            uint32_t nv = old >= op->operand ? 0 : old + 1; /* atomicInc */
+            uint32_t nv = atomic_result(op, old);
             memcpy(p, &nv, 4);
             op->data[0] = old;
             addr[n] = op->index;

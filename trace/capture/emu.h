@@ -40,6 +40,11 @@ typedef struct emu_dim3 {
 } emu_dim3;
 
 typedef enum emu_shfl_mode { EMU_SHFL_DOWN, EMU_SHFL_UP, EMU_SHFL_XOR, EMU_SHFL_IDX } emu_shfl_mode;
+/* What a global atomic does to the word (the old value comes back): atomicInc wraps at its limit */
+typedef enum emu_atomic { EMU_ATOMIC_INC, EMU_ATOMIC_ADD, EMU_ATOMIC_SUB, EMU_ATOMIC_MAX, EMU_ATOMIC_MIN,
+                          EMU_ATOMIC_EXCH, EMU_ATOMIC_CAS } emu_atomic;
+/* the type of its word */
+typedef enum emu_word { EMU_WORD_U32, EMU_WORD_I32, EMU_WORD_F32 } emu_word;
 
 /* One traced point, posted by a thread. */
 typedef struct emu_op {
@@ -55,7 +60,9 @@ typedef struct emu_op {
     int shfl_mode;
     int shfl_arg;      /* delta, lane mask or source lane */
     int width;         /* shuffle segment width */
-    unsigned operand;  /* atomicInc's limit */
+    unsigned operand;  /* atomicInc's limit; atomicCAS's compare */
+    int atomic;        /* emu_atomic */
+    int word;          /* emu_word of the atomic's word and value (data[0]) */
     int cached;        /* a plain (not volatile) shared access the compiler may keep in a register:
                         * served from the thread's register copy until its next other traced point
                         * (see emu_do in emu.c, and shared_plain in trace/capture/ws_cuda.h) */

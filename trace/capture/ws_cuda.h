@@ -99,6 +99,11 @@ struct ws_plain<volatile T> {
     typedef T type;
 };
 
+#if defined(WS_USER)
+template <class T>
+struct ws_ptr; /* a learner's pointer (ws_user.h) */
+#endif
+
 /* A reference to one element of shared or global memory: reading it is a load, assigning a store. */
 template <class T>
 struct ws_ref {
@@ -139,6 +144,9 @@ struct ws_ref {
     }
     const ws_ref &operator=(const ws_ref &r) const { return *this = (V)r; }
     const ws_ref &operator+=(V v) const { return *this = (V)(*this) + v; }
+#if defined(WS_USER)
+    ws_ptr<T> operator&() const; /* &p[i]: a pointer to the element, as atomicAdd(&out[0], x) takes */
+#endif
 };
 
 /* Shared-memory handles index in 4-byte words, the unit of the 32 banks. */
@@ -221,14 +229,18 @@ inline void __threadfence(unsigned line = __builtin_LINE()) { ws_plain_op(TRACE_
 inline void cudaTriggerProgrammaticLaunchCompletion() {}
 inline void cudaGridDependencySynchronize() {}
 
-static inline float ws_shfl(unsigned mask, float v, int mode, int arg, int width, unsigned line)
+/* a shuffle of a 4-byte value (float, int or unsigned), recorded as what it is */
+template <class T>
+inline T ws_shfl(unsigned mask, T v, int mode, int arg, int width, unsigned line)
 {
+    static_assert(sizeof(T) == 4, "a shuffle here moves a 4-byte value: float, int or unsigned");
     emu_op op;
     memset(&op, 0, sizeof op);
     op.kind = TRACE_SHUFFLE;
     op.line = line;
     op.buf = -1;
     op.elem_size = 4;
+    op.is_int = ws_is_int<T>::value;
     op.mask = mask;
     op.shfl_mode = mode;
     op.shfl_arg = arg;
@@ -238,13 +250,25 @@ static inline float ws_shfl(unsigned mask, float v, int mode, int arg, int width
     memcpy(&v, op.data, 4);
     return v;
 }
-inline float __shfl_down_sync(unsigned mask, float v, unsigned delta, int width = 32, unsigned line = __builtin_LINE())
+template <class T>
+inline T __shfl_down_sync(unsigned mask, T v, unsigned delta, int width = 32, unsigned line = __builtin_LINE())
 {
     return ws_shfl(mask, v, EMU_SHFL_DOWN, (int)delta, width, line);
 }
-inline float __shfl_xor_sync(unsigned mask, float v, int lanemask, int width = 32, unsigned line = __builtin_LINE())
+template <class T>
+inline T __shfl_up_sync(unsigned mask, T v, unsigned delta, int width = 32, unsigned line = __builtin_LINE())
+{
+    return ws_shfl(mask, v, EMU_SHFL_UP, (int)delta, width, line);
+}
+template <class T>
+inline T __shfl_xor_sync(unsigned mask, T v, int lanemask, int width = 32, unsigned line = __builtin_LINE())
 {
     return ws_shfl(mask, v, EMU_SHFL_XOR, lanemask, width, line);
+}
+template <class T>
+inline T __shfl_sync(unsigned mask, T v, int srcLane, int width = 32, unsigned line = __builtin_LINE())
+{
+    return ws_shfl(mask, v, EMU_SHFL_IDX, srcLane, width, line);
 }
 
 /* reg<float>: a register the tool watches. Every assignment to it (`reg<float> sum = 0.0f;`,

@@ -35,8 +35,14 @@ static const char parse_prelude[] =
     "__device__ void __syncthreads(); __device__ void __syncwarp(unsigned = 0xffffffffu); __device__ void __threadfence();\n"
     "__device__ unsigned __activemask();\n"
     "__device__ void cudaTriggerProgrammaticLaunchCompletion(); __device__ void cudaGridDependencySynchronize();\n"
-    "__device__ float __shfl_down_sync(unsigned, float, unsigned, int = 32); __device__ float __shfl_xor_sync(unsigned, float, int, int = 32);\n"
+    "template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32); template <class T> __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32);\n"
+    "template <class T> __device__ T __shfl_xor_sync(unsigned, T, int, int = 32); template <class T> __device__ T __shfl_sync(unsigned, T, int, int = 32);\n"
     "__device__ unsigned atomicInc(unsigned *, unsigned);\n"
+#define WS_PRELUDE_ATOMIC(name) \
+    "__device__ float " name "(float *, float); __device__ int " name "(int *, int); __device__ unsigned " name "(unsigned *, unsigned);\n"
+    WS_PRELUDE_ATOMIC("atomicAdd") WS_PRELUDE_ATOMIC("atomicSub") WS_PRELUDE_ATOMIC("atomicMax") WS_PRELUDE_ATOMIC("atomicMin")
+    WS_PRELUDE_ATOMIC("atomicExch")
+    "__device__ int atomicCAS(int *, int, int); __device__ unsigned atomicCAS(unsigned *, unsigned, unsigned);\n"
     "__device__ float4 make_float4(float, float, float, float);\n"
     "template <class T> cudaError_t cudaMalloc(T **, size_t); cudaError_t cudaFree(void *);\n"
     "cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind); cudaError_t cudaMemset(void *, int, size_t);\n"
@@ -77,14 +83,12 @@ static const struct {
     const char *name;
     const char *what;
 } refused_calls[] = {
-    {"atomicAdd", "atomicAdd is not modelled yet: write the block's partial sum to out[blockIdx.x] and reduce those in a second launch"},
-    {"atomicSub", "atomicSub is not modelled: reduce with a tree in shared memory"},
-    {"atomicMax", "atomicMax is not modelled: reduce with a tree in shared memory"},
-    {"atomicMin", "atomicMin is not modelled: reduce with a tree in shared memory"},
-    {"atomicExch", "atomicExch is not modelled: use a __shared__ flag and __syncthreads()"},
-    {"atomicCAS", "atomicCAS is not modelled: use a __shared__ flag and __syncthreads()"},
-    {"__shfl_sync", "__shfl_sync is not modelled yet: __shfl_down_sync and __shfl_xor_sync are"},
-    {"__shfl_up_sync", "__shfl_up_sync is not modelled yet: __shfl_down_sync and __shfl_xor_sync are"},
+    {"atomicAdd_block", "atomicAdd_block is not modelled: atomicAdd is"},
+    {"atomicAdd_system", "atomicAdd_system is not modelled: atomicAdd is"},
+    {"atomicDec", "atomicDec is not modelled: atomicInc and atomicSub are"},
+    {"atomicAnd", "atomicAnd is not modelled: atomicCAS is"},
+    {"atomicOr", "atomicOr is not modelled: atomicCAS is"},
+    {"atomicXor", "atomicXor is not modelled: atomicCAS is"},
     {"__ldg", "__ldg is not modelled: read the element plainly, g_idata[i]"},
     {"malloc", "malloc in device code is not modelled: use a __shared__ array or a buffer the host allocates"},
 };

@@ -154,6 +154,66 @@ ws_ptr<T> ws_cast(const ws_ptr<U> &p)
     return ws_ptr<T>::make(p.space, p.buf, p.at, p.lo, p.hi);
 }
 
+template <class T>
+ws_ptr<T> ws_ref<T>::operator&() const
+{
+    typedef typename ws_plain<T>::type V;
+    if (buf < 0) return ws_ptr<T>::make(ws_ptr<T>::SHARED, 0, index, lo, hi);
+    return ws_ptr<T>::make(ws_ptr<T>::GLOBAL, buf, index * (int64_t)sizeof(V), 0, 0);
+}
+
+/* ---- atomics on a float, int or unsigned word of global memory: the word changes and the old
+ * value comes back, one thread after another (the emulator runs a learner's blocks in order) ---- */
+template <class T>
+T ws_atomic(const ws_ptr<T> &p, int atomic, T v, T compare, unsigned line)
+{
+    static_assert(std::is_same<T, float>::value || std::is_same<T, int>::value || std::is_same<T, unsigned>::value,
+                  "an atomic here works on a float, an int or an unsigned int");
+    if (p.space == ws_ptr<T>::SHARED)
+        ws_user_fail(line, "an atomic on __shared__ memory is not modelled yet: add in shared memory with a tree and "
+                           "__syncthreads(), or atomically in global memory");
+    if (p.space == ws_ptr<T>::NONE) ws_user_fail(line, "an atomic through a null pointer");
+    if (p.at % 4) ws_user_fail(line, "an atomic through a pointer not aligned to its element");
+    emu_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = TRACE_GLOBAL_ATOMIC;
+    op.line = line;
+    op.buf = p.buf;
+    op.index = p.at / 4;
+    op.elem_size = 4;
+    op.is_int = !std::is_same<T, float>::value;
+    op.atomic = atomic;
+    op.word = std::is_same<T, float>::value ? EMU_WORD_F32 : std::is_same<T, int>::value ? EMU_WORD_I32 : EMU_WORD_U32;
+    memcpy(&op.operand, &compare, 4);
+    memcpy(op.data, &v, 4);
+    emu_do(&op);
+    T old;
+    memcpy(&old, op.data, 4);
+    return old;
+}
+#define WS_ATOMIC(name, kind)                                                        \
+    template <class T, class V>                                                      \
+    T name(const ws_ptr<T> &p, V v, unsigned line = __builtin_LINE())                \
+    {                                                                                \
+        return ws_atomic<T>(p, kind, (T)v, T(), line);                               \
+    }
+WS_ATOMIC(atomicAdd, EMU_ATOMIC_ADD)
+WS_ATOMIC(atomicSub, EMU_ATOMIC_SUB)
+WS_ATOMIC(atomicMax, EMU_ATOMIC_MAX)
+WS_ATOMIC(atomicMin, EMU_ATOMIC_MIN)
+WS_ATOMIC(atomicExch, EMU_ATOMIC_EXCH)
+#undef WS_ATOMIC
+template <class T, class C, class V>
+T atomicCAS(const ws_ptr<T> &p, C compare, V v, unsigned line = __builtin_LINE())
+{
+    return ws_atomic<T>(p, EMU_ATOMIC_CAS, (T)v, (T)compare, line);
+}
+/* the ticket of the last block (CUDA's threadFenceReduction): old >= limit ? 0 : old + 1 */
+inline unsigned atomicInc(const ws_ptr<unsigned> &p, unsigned limit, unsigned line = __builtin_LINE())
+{
+    return ws_atomic<unsigned>(p, EMU_ATOMIC_INC, 0u, limit, line);
+}
+
 /* ---- launches: K<<<g, b, s, stream>>>(args) is ws_launch(K, ws_config(g, b, s, stream))(args) ---- */
 struct ws_config {
     dim3 grid, block;
