@@ -82,6 +82,8 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_BLOCKS] = TEXT("--blocks", NULL, "LIST", WS_COMPLETE_NONE, NULL, "block sizes, comma separated; default 32,64,256,1024"),
     [WF_MD] = TEXT("--md", "a file name", "FILE", WS_COMPLETE_FILE, NULL, "also write the report as Markdown to FILE"),
     [WF_DIR] = TEXT("--dir", "a folder", "DIR", WS_COMPLETE_DIR, NULL, "the lessons of another folder"),
+    [WF_EXERCISE] = TEXT("--exercise", "an exercise", "EXERCISE", WS_COMPLETE_NONE, NULL,
+                         "an exercise (a number or name: warpscope exercise list): its checklist beside your --kernel file (default its starting file)"),
     [WF_MAN] = SWITCH("--man", "the man page (roff), warpscope.1"),
     [WF_COMPLETION] = TEXT("--completion", "a shell", "SHELL", WS_COMPLETE_WORDS, "bash", "a completion script for SHELL (bash)"),
     [WF_MARKDOWN] = SWITCH("--markdown", "the list of commands as Markdown, as the README has it"),
@@ -98,8 +100,8 @@ static const ws_flag_group g_shown = {"the block shown", 2, {USE(WF_PASS), USE(W
 static const ws_flag_group g_viewer = {"viewer flags", 7, {USE(WF_COMPARE), USE(WF_SIZE), USE(WF_THEME), USE(WF_LANG),
     USE(WF_PRESENTER), USE(WF_FINE), USE(WF_ACTIONS)}};
 static const ws_flag_group g_window = {"window flags", 1, {USE(WF_KEYS)}};
-static const ws_flag_group g_render = {"render flags", 7, {USE(WF_EVENT), USE(WF_PHASE), USE(WF_STEP), {WF_OUT, "the PNG file"},
-    USE(WF_FRAMES), USE(WF_BENCH), USE(WF_LEARN)}};
+static const ws_flag_group g_render = {"render flags", 8, {USE(WF_EVENT), USE(WF_PHASE), USE(WF_STEP), {WF_OUT, "the PNG file"},
+    USE(WF_FRAMES), USE(WF_BENCH), USE(WF_LEARN), USE(WF_EXERCISE)}};
 static const ws_flag_group g_export = {"export flags", 11, {
     {WF_OUT, "OUT.gif | OUT.mp4 | OUT.webm | OUT.svg (one step) | a folder (PNG frames)"}, USE(WF_FROM), USE(WF_TO), USE(WF_STEP),
     USE(WF_PHASE), USE(WF_EVENT), USE(WF_FPS), USE(WF_SPEED), USE(WF_NO_MOTION), USE(WF_LESSON), {WF_LEARN, "the same as --lesson"}}};
@@ -113,6 +115,10 @@ static const ws_flag_group g_verify = {"verify flags", 3, {{WF_VERSIONS, "versio
     USE(WF_BLOCKS), USE(WF_MD)}};
 static const ws_flag_group g_lesson_list = {"flags", 2, {USE(WF_DIR), {WF_LANG, "en | zh: the titles in one language (default: both)"}}};
 static const ws_flag_group g_lesson_print = {"flags", 1, {USE(WF_LANG)}};
+static const ws_flag_group g_exercise_list = {"flags", 1, {{WF_LANG, "en | zh: the titles in one language (default: English)"}}};
+static const ws_flag_group g_exercise_start = {"flags", 1,
+    {{WF_DIR, "the folder your copy of the starting file goes in; default $XDG_DATA_HOME/warpscope/exercises (~/.local/share/...)"}}};
+static const ws_flag_group g_exercise_check = {"flags", 1, {{WF_JSON, "one JSON object: each file's goals, values and whether they are met"}}};
 static const ws_flag_group g_help = {"flags", 3, {USE(WF_MAN), {WF_COMPLETION, "a bash completion script"}, USE(WF_MARKDOWN)}};
 
 /* ---- the commands ---- */
@@ -157,6 +163,14 @@ const ws_command ws_commands[] = {
      {&g_lesson_print, NULL}, WS_OPERAND_FILE, 0, "subcommand"},
     {"lesson", "check", cmd_lesson_check, "FILE...", "validate lessons: schema, both languages, every query on its trace", {NULL},
      WS_OPERAND_FILES, 0, "subcommand"},
+    {"exercise", "list", cmd_exercise_list, "[--lang en|zh]", "the exercises: write the next rung yourself, judged on the trace; with what you solved",
+     {&g_exercise_list, NULL}, WS_OPERAND_NONE, 0, "subcommand"},
+    {"exercise", "start", cmd_exercise_start, "EXERCISE [--dir DIR] [viewer flags] [--keys K1,K2...]",
+     "your copy of an exercise's starting file, in the window with its checklist, judged again at every save",
+     {&g_exercise_start, &g_viewer, &g_window, NULL}, WS_OPERAND_FILE, WS_CMD_WINDOW, "subcommand"},
+    {"exercise", "check", cmd_exercise_check, "EXERCISE FILE... [--json]",
+     "judge kernel files against an exercise's goals: a checklist per file; exit 0 when every file meets every goal, 1 when not",
+     {&g_exercise_check, NULL}, WS_OPERAND_FILES, 0, "subcommand"},
     {"perf", "capture", cmd_perf_capture, "", "benchmark: capture time and trace size per version, and the whole grid", {NULL},
      WS_OPERAND_NONE, 0, "benchmark"},
     {"perf", "kernel", cmd_perf_kernel, "", "benchmark: a kernel of your own, compiled cold and from the cache, and traced", {NULL},

@@ -42,8 +42,8 @@ typedef enum ws_flag {
     WF_SIZES, WF_VERSIONS, WF_MODES, WF_REPS, WF_BATCH, WF_BENCH_BLOCK, WF_DEVICE, WF_JSON_FILE, WF_CSV,
     /* verify */
     WF_BLOCKS, WF_MD,
-    /* lesson list */
-    WF_DIR,
+    /* lesson list, exercises */
+    WF_DIR, WF_EXERCISE,
     /* help */
     WF_MAN, WF_COMPLETION, WF_MARKDOWN,
     WF_COUNT
@@ -163,6 +163,9 @@ int cmd_cards(const ws_call *c);
 int cmd_bench(const ws_call *c);
 int cmd_verify(const ws_call *c);
 int cmd_lesson_check(const ws_call *c);
+int cmd_exercise_list(const ws_call *c);
+int cmd_exercise_start(const ws_call *c);
+int cmd_exercise_check(const ws_call *c);
 int cmd_lesson_list(const ws_call *c);
 int cmd_lesson_print(const ws_call *c);
 int cmd_perf_capture(const ws_call *c);

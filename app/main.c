@@ -29,6 +29,10 @@
 #include "trace/capture/own/own.h"
 #include "trace/capture/schedule.h"
 #include "trace/sources.h"
+#include "trace/outfile.h"
+#include "trace/json_internal.h"
+#include <cjson/cJSON.h>
+#include "app/learn/exercise.h"
 #include "app/learn/lesson.h"
 #include "app/learn/player.h"
 #include "app/learn/progress.h"
@@ -431,6 +435,8 @@ int cmd_learn(const ws_call *k)
     return viewer_window(&o);
 }
 
+static int exercise_viewer(const char *name, const char *file, viewer_opts *o);
+
 int cmd_render(const ws_call *k)
 {
     viewer_opts o;
@@ -438,7 +444,9 @@ int cmd_render(const ws_call *k)
     int rc = read_viewer(k, &o);
     if (rc) return rc;
     if (!o.out && !o.frames) return usage_error("render needs -o out.png or --frames DIR%s%s", "", "");
-    if (!o.file && !o.cap.version && !o.bench && !o.learn) return usage_error("render needs a trace file, --version ID, --learn LESSON or --bench FILE%s%s", "", "");
+    if (k->v[WF_EXERCISE].given && (rc = exercise_viewer(k->v[WF_EXERCISE].text, o.cap.kernel, &o))) return rc;
+    if (!o.file && !o.cap.version && !o.bench && !o.learn)
+        return usage_error("render needs a trace file, --version ID, --learn LESSON, --exercise EXERCISE or --bench FILE%s%s", "", "");
     if ((rc = find_viewer_data(&o, &d, o.learn != NULL))) return rc;
     work_bar bar;
     with_progress(&o, &bar);
@@ -1281,12 +1289,263 @@ int cmd_lesson_print(const ws_call *k)
     if (rc) return rc;
     size_t n;
     char **files = lesson_files(d.lessons, &n), err[600], path[PATH_MAX];
-    long i = lesson_match(files, n, name, err, sizeof err);
+    long i = lesson_match(files, n, name, "lesson", err, sizeof err);
     if (i >= 0) snprintf(path, sizeof path, "%s", files[i]);
     for (size_t j = 0; j < n; j++) free(files[j]);
     free(files);
     if (i < 0) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     return lesson_print(path, lang);
+}
+
+/* the headers a kernel of one's own compiles against (warpscope's data, include/); NULL when
+ * the data is not found (find_data said why) */
+static const char *exercise_include_dir(void)
+{
+    static data_dirs d;
+    return d.include[0] || find_data(&d, 1, 0) == 0 ? d.include : NULL;
+}
+
+/* ---- exercises ---- */
+
+/* The exercises (lessons/exercises of warpscope's data), sorted; NULL with one line on stderr. */
+static char **exercise_files(char *dir, size_t dirlen, size_t *n)
+{
+    data_dirs d;
+    *n = 0;
+    if (find_data(&d, 1, 1)) return NULL;
+    snprintf(dir, dirlen, "%s/exercises", d.lessons);
+    char **files = lesson_files(dir, n);
+    if (!*n) fprintf(stderr, "warpscope: %s: no exercises (*.json) there\n", dir);
+    return files;
+}
+
+static void files_free(char **files, size_t n)
+{
+    for (size_t i = 0; i < n; i++) free(files[i]);
+    free(files);
+}
+
+/* Exercise `name` (a number, a file name or an id) into l: 0, or one line on stderr and 2. */
+static int exercise_load(const char *name, lesson *l)
+{
+    char dir[DATA_PATH_MAX + 32], err[1600];
+    size_t n;
+    char **files = exercise_files(dir, sizeof dir, &n);
+    if (!n) { free(files); return EXIT_BAD; }
+    long i = lesson_match(files, n, name, "exercise", err, sizeof err);
+    int rc = 0;
+    if (i < 0 || lesson_load(l, files[i], err, sizeof err)) {
+        fprintf(stderr, "warpscope: %s\n", err);
+        rc = EXIT_BAD;
+    } else if (!l->exercise) {
+        fprintf(stderr, "warpscope: %s is a lesson, not an exercise (warpscope learn %s)\n", files[i], name);
+        lesson_free(l);
+        rc = EXIT_BAD;
+    }
+    files_free(files, n);
+    return rc;
+}
+
+/* The viewer on `file` (NULL: the exercise's starting file) with the exercise's launch and its
+ * checklist. The exercise lives as long as the command. */
+static int exercise_viewer(const char *name, const char *file, viewer_opts *o)
+{
+    static lesson l;
+    static data_dirs d;
+    static const char *defines[5];
+    if (o->cap.version && strcmp(o->cap.version, OWN_VERSION) != 0)
+        return usage_error("--exercise judges a kernel file of yours (--kernel), not --version %s%s", o->cap.version, "");
+    int rc = exercise_load(name, &l);
+    if (rc || (rc = find_data(&d, 1, 0) ? EXIT_BAD : 0)) return rc;
+    const lesson_exercise *x = l.exercise;
+    size_t nd = 0;
+    for (size_t i = 0; i < 4; i++)
+        if (x->defines[i][0]) defines[nd++] = x->defines[i];
+    defines[nd] = NULL;
+    o->exercise = &l;
+    o->cap.version = OWN_VERSION;
+    o->cap.kernel = file ? file : x->start;
+    o->cap.entry = x->entry;
+    o->cap.defines = defines;
+    o->cap.include_dir = d.include;
+    if (x->block) o->cap.block = x->block;
+    if (x->n) o->cap.n = x->n;
+    if (x->data[0]) o->cap.data = x->data;
+    return 0;
+}
+
+/* Where a learner's copies of the starting files go: $XDG_DATA_HOME/warpscope/exercises, else
+ * ~/.local/share/warpscope/exercises. 0, or -1 when neither variable names an absolute folder. */
+static int exercise_home(char *dir, size_t len)
+{
+    const char *xdg = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
+    if (xdg && xdg[0] == '/') snprintf(dir, len, "%s/warpscope/exercises", xdg);
+    else if (home && home[0] == '/') snprintf(dir, len, "%s/.local/share/warpscope/exercises", home);
+    else return -1;
+    return 0;
+}
+
+/* mkdir -p, 0700 for the folders it makes */
+static int make_dirs(const char *path)
+{
+    char p[DATA_PATH_MAX];
+    snprintf(p, sizeof p, "%s", path);
+    for (char *c = p + 1; *c; c++) {
+        if (*c != '/') continue;
+        *c = '\0';
+        if (mkdir(p, 0700) && errno != EEXIST) return -1;
+        *c = '/';
+    }
+    return mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
+}
+
+int cmd_exercise_list(const ws_call *k)
+{
+    const char *lang = k->v[WF_LANG].text;
+    if (lang && strcmp(lang, "en") && strcmp(lang, "zh")) return usage_error("--lang must be en or zh, got \"%s\"%s", lang, "");
+    int zh = lang && !strcmp(lang, "zh");
+    char dir[DATA_PATH_MAX + 32], err[1600], pdir[1024];
+    size_t n;
+    char **files = exercise_files(dir, sizeof dir, &n);
+    if (!n) { free(files); return EXIT_BAD; }
+    progress prog;
+    int have_prog = progress_default_dir(pdir, sizeof pdir, err, sizeof err) == 0 && progress_load(&prog, pdir, err, sizeof err) == 0;
+    if (!have_prog) fprintf(stderr, "warpscope: progress not shown: %s\n", err);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++) {
+        lesson l;
+        if (lesson_load(&l, files[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); rc = EXIT_BAD; continue; }
+        const progress_entry *e = have_prog ? progress_find(&prog, l.id, 0) : NULL;
+        const char *base = strrchr(files[i], '/');
+        base = base ? base + 1 : files[i];
+        printf("%.*s  %-22s  %-10s  %s\n", (int)strcspn(base, "-"), base, l.id + (strncmp(l.id, "exercise-", 9) ? 0 : 9),
+               e && e->done ? (zh ? "已完成" : "solved") : (zh ? "未完成" : "-"), l.title.s[zh ? LESSON_ZH : LESSON_EN]);
+        lesson_free(&l);
+    }
+    if (have_prog) progress_free(&prog);
+    files_free(files, n);
+    return rc;
+}
+
+int cmd_exercise_start(const ws_call *k)
+{
+    if (k->npos != 1) return usage_error("exercise start needs one exercise: a number or name (warpscope exercise list)%s%s", "", "");
+    viewer_opts o;
+    data_dirs d;
+    int rc = read_viewer(k, &o);
+    if (rc || (rc = exercise_viewer(k->pos[0], NULL, &o))) return rc;
+    /* the learner's copy, in a folder of theirs: never the starting file itself */
+    char dir[DATA_PATH_MAX], path[DATA_PATH_MAX + 600];
+    if (k->v[WF_DIR].given) snprintf(dir, sizeof dir, "%s", k->v[WF_DIR].text);
+    else if (exercise_home(dir, sizeof dir)) return usage_error("say where your copy goes with --dir: neither XDG_DATA_HOME nor HOME is set%s%s", "", "");
+    const char *base = strrchr(o.exercise->exercise->start, '/');
+    snprintf(path, sizeof path, "%s/%s", dir, base ? base + 1 : o.exercise->exercise->start);
+    struct stat st;
+    if (stat(path, &st) == 0) {
+        fprintf(stderr, "warpscope: your file %s is there already: it is kept, and opened\n", path);
+    } else {
+        char err[600];
+        char *text = NULL;
+        size_t len;
+        if (make_dirs(dir)) { fprintf(stderr, "warpscope: cannot make %s: %s\n", dir, strerror(errno)); return EXIT_BAD; }
+        if (json_read_file(o.cap.kernel, 1 << 20, &text, &len, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+        outfile f;
+        rc = outfile_open_mode(&f, path, 0644, err, sizeof err);
+        if (!rc) {
+            fwrite(text, 1, len, f.f);
+            rc = outfile_commit(&f, err, sizeof err);
+        }
+        free(text);
+        if (rc) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+        fprintf(stderr, "warpscope: your copy of the starting file: %s (edit it in your editor; the window follows each save)\n", path);
+    }
+    static char kept[DATA_PATH_MAX + 600];
+    snprintf(kept, sizeof kept, "%s", path);
+    o.cap.kernel = kept;
+    o.save_progress = 1;
+    if ((rc = find_viewer_data(&o, &d, 0))) return rc;
+    return viewer_window(&o);
+}
+
+/* One file's checklist, as text or as a JSON object of the report. */
+static void exercise_print(const lesson *l, const char *file, const exercise_judgement *j, cJSON *report)
+{
+    const lesson_exercise *x = l->exercise;
+    if (report) {
+        cJSON *f = cJSON_CreateObject(), *goals = cJSON_CreateArray();
+        cJSON_AddStringToObject(f, "file", file);
+        cJSON_AddBoolToObject(f, "ran", !j->error[0]);
+        if (j->error[0]) cJSON_AddStringToObject(f, "error", j->error);
+        cJSON_AddNumberToObject(f, "met", (double)j->met);
+        cJSON_AddBoolToObject(f, "solved", j->met == x->ngoals);
+        for (size_t g = 0; g < x->ngoals; g++) {
+            cJSON *o = cJSON_CreateObject();
+            cJSON_AddStringToObject(o, "goal", x->goals[g].say.s[LESSON_EN]);
+            cJSON_AddStringToObject(o, lesson_bound_keys[x->goals[g].bound], "");
+            cJSON_DeleteItemFromObject(o, lesson_bound_keys[x->goals[g].bound]);
+            cJSON_AddNumberToObject(o, lesson_bound_keys[x->goals[g].bound], x->goals[g].limit);
+            if (j->marks[g].state == EXERCISE_NOT_RUN) cJSON_AddNullToObject(o, "value");
+            else cJSON_AddNumberToObject(o, "value", j->marks[g].value);
+            cJSON_AddBoolToObject(o, "met", j->marks[g].state == EXERCISE_MET);
+            cJSON_AddItemToArray(goals, o);
+        }
+        cJSON_AddItemToObject(f, "goals", goals);
+        cJSON_AddItemToArray(cJSON_GetObjectItem(report, "files"), f);
+        return;
+    }
+    printf("%s: %zu of %zu goals met%s%s\n", file, j->met, x->ngoals, j->error[0] ? "; did not run: " : "", j->error);
+    for (size_t g = 0; g < x->ngoals; g++) {
+        char line[400];
+        exercise_goal_line(&x->goals[g], &j->marks[g], LESSON_EN, line, sizeof line);
+        printf("  %s %s\n", j->marks[g].state == EXERCISE_MET ? "[x]" : j->marks[g].state == EXERCISE_NOT_MET ? "[ ]" : "[-]", line);
+    }
+}
+
+int cmd_exercise_check(const ws_call *k)
+{
+    if (k->npos < 2) return usage_error("exercise check needs an exercise and the kernel files to judge%s%s", "", "");
+    lesson l;
+    int rc = exercise_load(k->pos[0], &l);
+    if (rc) return rc;
+    data_dirs d;
+    if (find_data(&d, 1, 0)) { lesson_free(&l); return EXIT_BAD; }
+    cJSON *report = NULL;
+    if (k->v[WF_JSON].given) {
+        report = cJSON_CreateObject();
+        cJSON_AddStringToObject(report, "exercise", l.id);
+        cJSON_AddItemToObject(report, "files", cJSON_CreateArray());
+    }
+    if (!report) printf("exercise %s: %s (%zu goals)\n", l.id + (strncmp(l.id, "exercise-", 9) ? 0 : 9), l.title.s[LESSON_EN], l.exercise->ngoals);
+    int bad = 0, missed = 0;
+    for (size_t i = 1; i < k->npos && !interrupted; i++) {
+        struct stat st;
+        if (stat(k->pos[i], &st) || !S_ISREG(st.st_mode)) { /* the others are still judged */
+            fprintf(stderr, "warpscope: %s: no such file\n", k->pos[i]);
+            bad = 1;
+            continue;
+        }
+        exercise_judgement j;
+        char err[1600];
+        if (exercise_judge(&l, k->pos[i], d.include, &interrupted, &j, err, sizeof err)) {
+            if (interrupted) break;
+            fprintf(stderr, "warpscope: %s\n", err);
+            bad = 1;
+            break;
+        }
+        exercise_print(&l, k->pos[i], &j, report);
+        missed |= j.met != l.exercise->ngoals;
+        fflush(stdout);
+    }
+    lesson_free(&l);
+    if (interrupted) { cJSON_Delete(report); return report_interrupt(NULL); }
+    if (report) {
+        char *text = cJSON_Print(report);
+        if (text) puts(text);
+        free(text);
+        cJSON_Delete(report);
+    }
+    if (fflush(stdout)) return EXIT_BAD;
+    return bad ? EXIT_BAD : missed ? 1 : 0;
 }
 
 int cmd_lesson_check(const ws_call *k)
@@ -1299,12 +1558,16 @@ int cmd_lesson_check(const ws_call *k)
         if (lesson_load(&l, k->pos[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); bad++; continue; }
         size_t nq = 0;
         for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
-        size_t e = player_check(&l, &interrupted, print_report, NULL);
+        size_t e = l.nsteps ? player_check(&l, &interrupted, print_report, NULL) : 0;
+        if (l.exercise && !interrupted) e += exercise_check(&l, exercise_include_dir(), &interrupted, print_report, NULL);
         if (interrupted) {
             lesson_free(&l);
             return report_interrupt(NULL);
         }
-        if (!e) printf("%s: ok: %s, %zu steps, %zu questions\n", k->pos[i], l.id, l.nsteps, nq);
+        if (!e && l.exercise)
+            printf("%s: ok: %s, an exercise of %zu goals: the solution meets them all, the starting file misses some\n", k->pos[i], l.id,
+                   l.exercise->ngoals);
+        else if (!e) printf("%s: ok: %s, %zu steps, %zu questions\n", k->pos[i], l.id, l.nsteps, nq);
         bad += e;
         lesson_free(&l);
     }

@@ -18,7 +18,7 @@ say() { echo "FAIL: $*"; fail=1; }
 while read -r row; do
     set -- $row
     name="$1"
-    case "$name" in lesson | perf) name="$1 $2"; shift ;; esac
+    case "$name" in lesson | perf | exercise) name="$1 $2"; shift ;; esac
     shift
     synopsis="$*"
     "$ws" $name --help >"$tmp/a" 2>"$tmp/ae" || say "warpscope $name --help exited $?: $(cat "$tmp/ae")"
@@ -76,7 +76,7 @@ for s in NAME SYNOPSIS DESCRIPTION COMMANDS '"CAPTURE FLAGS"' ENVIRONMENT '"EXIT
 done
 while read -r row; do
     set -- $row
-    case "$1" in lesson | perf) t="$1 $2" ;; *) t="$1" ;; esac
+    case "$1" in lesson | perf | exercise) t="$1 $2" ;; *) t="$1" ;; esac
     grep -q "^\.SS \"warpscope $t\"" "$tmp/warpscope.1" || say "the man page has no entry for warpscope $t"
 done <"$tmp/rows"
 if command -v groff >/dev/null 2>&1; then

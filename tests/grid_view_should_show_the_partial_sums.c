@@ -66,7 +66,7 @@ int main(void)
     if (TTF_Init() != 0) { fprintf(stderr, "TTF_Init: %s\n", TTF_GetError()); return 1; }
     /* the reference: the input as the capture fills it (random-int, seed 1), summed per block */
     static float x[N];
-    CHECK(capture_fill("random-int", 1, x, N) == 0, "fill");
+    CHECK(input_fill("random-int", 1, x, N) == 0, "fill");
     double want[GRID] = {0}, total = 0;
     for (unsigned i = 0; i < N; i++) {
         want[i / BLOCK] += x[i]; /* v2 reads one element per thread: block b sums [64 b, 64 b + 64) */

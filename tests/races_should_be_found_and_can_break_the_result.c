@@ -41,7 +41,7 @@ static int right(const trace *t)
 {
     uint64_t n = t->prov.n;
     float *x = malloc(n * sizeof *x);
-    capture_fill(t->prov.data, t->prov.seed, x, n);
+    input_fill(t->prov.data, t->prov.seed, x, n);
     double ref = 0, abs_sum = 0;
     for (uint64_t i = 0; i < n; i++) { ref += x[i]; abs_sum += fabs(x[i]); }
     free(x);
@@ -168,7 +168,7 @@ int main(void)
         if (capture("v4-novolatile", block, "lockstep", NULL, 0, 0, 3, &t)) continue;
         uint64_t n = 2ull * block;
         float *x = malloc(n * sizeof *x), sm[1024];
-        capture_fill("random-int", 3, x, n);
+        input_fill("random-int", 3, x, n);
         for (unsigned i = 0; i < block; i++) sm[i] = x[i] + x[i + block];
         for (unsigned st = block / 2; st > 32; st >>= 1)
             for (unsigned i = 0; i < st; i++) sm[i] += sm[i + st];

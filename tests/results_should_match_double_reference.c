@@ -35,7 +35,7 @@ int main(void)
                 CHECK(rc == 0, "%s block %u n %llu: %s", v->id, blocks[bi], (unsigned long long)n, err);
                 if (rc) continue;
                 float *x = malloc(n * sizeof *x);
-                capture_fill("random-float", d.seed, x, n);
+                input_fill("random-float", d.seed, x, n);
                 double ref = 0, abs_sum = 0;
                 for (uint64_t i = 0; i < n; i++) { ref += x[i]; abs_sum += fabs(x[i]); }
                 /* a float tree sum of depth d errs by at most about (d + 2) ulp-relative steps */

@@ -25,7 +25,7 @@ int main(void)
         for (size_t bi = 0; bi < 2; bi++) {
             uint64_t n = 3ull * blocks[bi] * v->ept_default + 7; /* several blocks, a ragged end */
             float *x = malloc(n * sizeof *x);
-            capture_fill("random-float", 5, x, n);
+            input_fill("random-float", 5, x, n);
             double ref = 0, abs_sum = 0;
             for (uint64_t i = 0; i < n; i++) { ref += x[i]; abs_sum += fabs(x[i]); }
             double tol = (ceil(log2((double)n + 1)) + 2) * ldexp(1.0, -24) * abs_sum;

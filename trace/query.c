@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "trace/analysis.h"
+#include "trace/input.h"
 
 /* ---- sets ---- */
 
@@ -924,6 +925,36 @@ static int f_reference(call *k, query_value *out)
     const trace *t = pane_trace(k);
     return t ? set_number(out, t->reference) : -1;
 }
+static int f_tolerance(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    return t ? set_number(out, t->tolerance) : -1;
+}
+static int f_hazards(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    return t ? set_number(out, (double)t->nhazards) : -1;
+}
+/* the largest element of the input, regenerated from the trace's data pattern and seed */
+enum { INPUT_REGENERATED_MAX = 1 << 24 };
+static int f_input_max(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    if (!t) return -1;
+    uint64_t n = t->prov.n;
+    if (!n || n > INPUT_REGENERATED_MAX)
+        return call_fail(k, "the input is regenerated for n from 1 to 2^24, not %s%.0f", "", (double)n);
+    float *x = malloc(n * sizeof *x);
+    if (!x) return call_fail(k, "out of memory%s", "", 0);
+    if (input_fill(t->prov.data, t->prov.seed, x, n)) {
+        free(x);
+        return call_fail(k, "the trace's data pattern \"%s\" is not one warpscope makes", t->prov.data, 0);
+    }
+    float m = x[0];
+    for (uint64_t i = 1; i < n; i++) m = x[i] > m ? x[i] : m;
+    free(x);
+    return set_number(out, m);
+}
 static int f_n(call *k, query_value *out)
 {
     const trace *t = pane_trace(k);
@@ -1125,6 +1156,9 @@ static const function functions[] = {
     /* the capture */
     {"result", 0, 0, "pane", f_result, "what the kernels computed", 0},
     {"reference", 0, 0, "pane", f_reference, "the double-precision sum of the input", 0},
+    {"tolerance", 0, 0, "pane", f_tolerance, "how far from the reference a float tree sum of this input may be", 0},
+    {"input_max", 0, 0, "pane", f_input_max, "the largest element of the input (its pattern and seed, regenerated)", 0},
+    {"hazards", 0, 0, "pane", f_hazards, "races the race detector found in the capture (every traced launch)", 0},
     {"n", 0, 0, "pane", f_n, "elements reduced", 0},
     {"ept", 0, 0, "pane", f_ept, "elements per thread", 0},
     {"passes", 0, 0, "pane", f_passes, "launches of the plan", 0},

@@ -24,6 +24,7 @@ const char *const lesson_item_keys[LESSON_ITEM_COUNT] = {LESSON_ITEMS(LESSON_X_K
 #undef LESSON_X_KEY
 };
 const char *const lesson_ask_keys[LESSON_ASK_KINDS] = {"pick_lanes", "pick_banks", "pick_cells", "number", "choice"};
+const char *const lesson_bound_keys[LESSON_BOUNDS] = {"at_most", "at_least", "equals"};
 
 enum { MAX_FILE_BYTES = 4 << 20, MAX_ITEMS = 4096 };
 
@@ -233,6 +234,8 @@ static void text_free(lesson_text *t)
     memset(t, 0, sizeof *t);
 }
 
+static int text_value(reader *r, const cJSON *v, const char *w, lesson_text *t);
+
 /* {"en": "...", "zh": "..."}: both languages, neither empty. */
 static int text_field(reader *r, const cJSON *obj, const char *key, const char *where, int required, lesson_text *t)
 {
@@ -241,6 +244,12 @@ static int text_field(reader *r, const cJSON *obj, const char *key, const char *
     char w[160];
     snprintf(w, sizeof w, "%s.%s", where, key);
     if (!v) return required ? bad(r, obj, "%s: \"%s\" is missing", where, key) : 0;
+    return text_value(r, v, w, t);
+}
+
+static int text_value(reader *r, const cJSON *v, const char *w, lesson_text *t)
+{
+    memset(t, 0, sizeof *t);
     if (!cJSON_IsObject(v)) return bad(r, v, "%s: expected {\"en\": \"...\", \"zh\": \"...\"}", w);
     static const char *const langs[] = {"en", "zh", NULL};
     if (known_keys(r, v, w, langs)) return -1;
@@ -380,7 +389,7 @@ static int parse_show(reader *r, const cJSON *step, const char *where, const les
         if ((c = get(v, "ept"))) { if (whole(r, c, "capture.ept", 1, 4096, &d)) return -1; s->ept = (unsigned)d; }
         if ((c = get(v, "data"))) {
             int ok = 0;
-            for (size_t k = 0; capture_patterns[k] && cJSON_IsString(c); k++) ok |= strcmp(capture_patterns[k], c->valuestring) == 0;
+            for (size_t k = 0; input_patterns[k] && cJSON_IsString(c); k++) ok |= strcmp(input_patterns[k], c->valuestring) == 0;
             if (!ok) return bad(r, c, "capture.data: expected ones, ramp, random-int or random-float");
             snprintf(s->data, sizeof s->data, "%s", c->valuestring);
         }
@@ -543,7 +552,7 @@ static int parse_ask(reader *r, const cJSON *a, const char *where, lesson_ask *q
 
 /* ---- the file ---- */
 
-static const char *const top_keys[] = {"schema", "schema_version", "id", "title", "summary", "results", "steps", NULL};
+static const char *const top_keys[] = {"schema", "schema_version", "id", "title", "summary", "results", "steps", "exercise", NULL};
 static const char *const step_keys[] = {"show", "say", "ask", NULL};
 
 /* A question never hides the picture it is about: a pick question's panel, for an answer that
@@ -579,6 +588,119 @@ static int ask_sees_its_picture(reader *r, const cJSON *a, const char *w, const 
     return 0;
 }
 
+/* ---- an exercise ---- */
+
+static const char *const exercise_keys[] = {"task", "start", "solution", "entry", "defines", "capture", "goals", "hints", NULL};
+static const char *const goal_keys[] = {"say", "value", "at_most", "at_least", "equals", "schedule", NULL};
+static const char *const exercise_capture_keys[] = {"block", "n", "data", NULL};
+
+/* texts read in a menu or a checklist, without a trace: no placeholders */
+static int plain_text(reader *r, const lesson_text *t, const char *where)
+{
+    for (int k = 0; k < LESSON_LANGS; k++)
+        if (t->nholes[k]) return bad_at(r, t->holes[k][0].pos, "%s: shown without a trace: no {query} placeholders here", where);
+    return 0;
+}
+
+/* a file beside the lesson: it must be there */
+static int file_field(reader *r, const cJSON *x, const char *key, const char *dir, char *out, size_t len, lesson_pos *pos)
+{
+    const cJSON *v = get(x, key);
+    if (!cJSON_IsString(v) || !v->valuestring[0] || v->valuestring[0] == '/' || strstr(v->valuestring, ".."))
+        return bad(r, v ? v : x, "exercise.%s: expected the name of a .cu file beside the lesson", key);
+    *pos = pos_of(r, v);
+    snprintf(out, len, "%s/%s", dir && dir[0] ? dir : ".", v->valuestring);
+    FILE *f = fopen(out, "rb");
+    if (!f) return bad(r, v, "exercise.%s: cannot open %s", key, out);
+    fclose(f);
+    return 0;
+}
+
+static int parse_goal(reader *r, const cJSON *g, const char *w, lesson_goal *goal)
+{
+    if (!cJSON_IsObject(g)) return bad(r, g, "%s: expected an object", w);
+    if (known_keys(r, g, w, goal_keys)) return -1;
+    goal->pos = pos_of(r, g);
+    if (text_field(r, g, "say", w, 1, &goal->say) || plain_text(r, &goal->say, w)) return -1;
+    if (query_field(r, g, "value", w, 1, &goal->value, NULL)) return -1;
+    if (computed(r, get(g, "value"), goal->value, w)) return -1;
+    int bounds = 0;
+    for (int b = 0; b < LESSON_BOUNDS; b++) {
+        const cJSON *v = get(g, lesson_bound_keys[b]);
+        if (!v) continue;
+        char wb[200];
+        snprintf(wb, sizeof wb, "%s.%s", w, lesson_bound_keys[b]);
+        if (whole(r, v, wb, -1e12, 1e12, &goal->limit)) return -1;
+        goal->bound = (lesson_bound)b;
+        bounds++;
+    }
+    if (bounds != 1) return bad(r, g, "%s: give one of at_most, at_least or equals", w);
+    const cJSON *v = get(g, "schedule");
+    if (v) { /* the capture parses it: lesson check says where a bad one is */
+        if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= sizeof goal->schedule)
+            return bad(r, v, "%s.schedule: expected lockstep, its:SEED, lanes-up, lanes-down or adversarial", w);
+        snprintf(goal->schedule, sizeof goal->schedule, "%s", v->valuestring);
+    }
+    return 0;
+}
+
+static int parse_exercise(reader *r, const cJSON *x, const char *dir)
+{
+    lesson *l = r->l;
+    if (!cJSON_IsObject(x)) return bad(r, x, "exercise: expected an object");
+    if (known_keys(r, x, "exercise", exercise_keys)) return -1;
+    lesson_exercise *e = l->exercise = calloc(1, sizeof *l->exercise);
+    if (!e) return bad(r, x, "out of memory");
+    if (text_field(r, x, "task", "exercise", 1, &e->task) || plain_text(r, &e->task, "exercise.task")) return -1;
+    if (file_field(r, x, "start", dir, e->start, sizeof e->start, &e->start_pos) ||
+        file_field(r, x, "solution", dir, e->solution, sizeof e->solution, &e->solution_pos))
+        return -1;
+    const cJSON *v = get(x, "entry");
+    if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= sizeof e->entry)
+        return bad(r, v ? v : x, "exercise.entry: expected how to run the file, as --entry says it");
+    snprintf(e->entry, sizeof e->entry, "%s", v->valuestring);
+    if ((v = get(x, "defines"))) {
+        if (!cJSON_IsArray(v) || cJSON_GetArraySize(v) > 4) return bad(r, v, "exercise.defines: expected up to 4 strings NAME=VALUE");
+        size_t k = 0;
+        for (const cJSON *d = v->child; d; d = d->next, k++) {
+            if (!cJSON_IsString(d) || !d->valuestring[0] || strlen(d->valuestring) >= sizeof e->defines[0] || strpbrk(d->valuestring, " ,\"'"))
+                return bad(r, d, "exercise.defines: expected NAME=VALUE");
+            snprintf(e->defines[k], sizeof e->defines[k], "%s", d->valuestring);
+        }
+    }
+    if ((v = get(x, "capture"))) {
+        if (!cJSON_IsObject(v)) return bad(r, v, "exercise.capture: expected an object");
+        if (known_keys(r, v, "exercise.capture", exercise_capture_keys)) return -1;
+        const cJSON *c;
+        double d;
+        if ((c = get(v, "block"))) { if (whole(r, c, "capture.block", 32, 1024, &d)) return -1; e->block = (unsigned)d; }
+        if ((c = get(v, "n"))) { if (whole(r, c, "capture.n", 1, LESSON_CAPTURE_N_MAX, &d)) return -1; e->n = (uint64_t)d; }
+        if ((c = get(v, "data"))) {
+            int ok = 0;
+            for (size_t k = 0; input_patterns[k] && cJSON_IsString(c); k++) ok |= strcmp(input_patterns[k], c->valuestring) == 0;
+            if (!ok) return bad(r, c, "capture.data: expected ones, ramp, random-int or random-float");
+            snprintf(e->data, sizeof e->data, "%s", c->valuestring);
+        }
+    }
+    v = get(x, "goals");
+    if (!cJSON_IsArray(v) || !v->child || cJSON_GetArraySize(v) > LESSON_GOALS_MAX)
+        return bad(r, v ? v : x, "exercise.goals: expected 1 to %d goals", LESSON_GOALS_MAX);
+    for (const cJSON *g = v->child; g; g = g->next) {
+        char w[64];
+        snprintf(w, sizeof w, "exercise.goals[%zu]", e->ngoals);
+        if (parse_goal(r, g, w, &e->goals[e->ngoals++])) return -1;
+    }
+    v = get(x, "hints");
+    if (!cJSON_IsArray(v) || !v->child || cJSON_GetArraySize(v) > LESSON_HINTS_MAX)
+        return bad(r, v ? v : x, "exercise.hints: expected 1 to %d hints", LESSON_HINTS_MAX);
+    for (const cJSON *h = v->child; h; h = h->next) {
+        char w[64];
+        snprintf(w, sizeof w, "exercise.hints[%zu]", e->nhints);
+        if (text_value(r, h, w, &e->hints[e->nhints++]) || plain_text(r, &e->hints[e->nhints - 1], w)) return -1;
+    }
+    return 0;
+}
+
 static int parse_root(reader *r, const cJSON *root, const char *dir)
 {
     lesson *l = r->l;
@@ -607,7 +729,9 @@ static int parse_root(reader *r, const cJSON *root, const char *dir)
         if (v->valuestring[0] == '/' || !dir || !dir[0]) snprintf(l->results, sizeof l->results, "%s", v->valuestring);
         else snprintf(l->results, sizeof l->results, "%s/%s", dir, v->valuestring);
     }
-    const cJSON *steps = get(root, "steps");
+    const cJSON *steps = get(root, "steps"), *ex = get(root, "exercise");
+    if (ex && parse_exercise(r, ex, dir)) return -1;
+    if (ex && !steps) return 0; /* an exercise needs no narration */
     if (!cJSON_IsArray(steps) || !steps->child) return bad(r, steps ? steps : root, "steps: expected a non-empty array");
     l->steps = calloc((size_t)cJSON_GetArraySize(steps), sizeof *l->steps);
     if (!l->steps) return bad(r, steps, "out of memory");
@@ -700,10 +824,20 @@ void lesson_free(lesson *l)
         if (s->ask) ask_free(s->ask);
     }
     free(l->steps);
+    if (l->exercise) {
+        lesson_exercise *e = l->exercise;
+        text_free(&e->task);
+        for (size_t i = 0; i < e->ngoals; i++) {
+            text_free(&e->goals[i].say);
+            query_free(e->goals[i].value);
+        }
+        for (size_t i = 0; i < e->nhints; i++) text_free(&e->hints[i]);
+        free(e);
+    }
     memset(l, 0, sizeof *l);
 }
 
-long lesson_match(char *const *files, size_t n, const char *name, char *err, size_t errlen)
+long lesson_match(char *const *files, size_t n, const char *name, const char *noun, char *err, size_t errlen)
 {
     size_t nlen = strlen(name);
     int number = nlen && strspn(name, "0123456789") == nlen;
@@ -735,9 +869,10 @@ long lesson_match(char *const *files, size_t n, const char *name, char *err, siz
         }
     }
     int close = words_suggest(name, names, k, near, sizeof near) > 0;
-    if (!n) snprintf(err, errlen, "no lesson \"%s\": the lessons folder has none", name);
+    if (!n) snprintf(err, errlen, "no %s \"%s\": the %ss folder has none", noun, name, noun);
     else
-        snprintf(err, errlen, "no lesson \"%s\"%s%s%s; the lessons are %s to %s, by number or name (warpscope lesson list)", name,
-                 close ? " (did you mean " : "", near, close ? "?)" : "", names[0], k > 1 && names[k - 1][0] >= 'a' ? names[k - 2] : names[k - 1]);
+        snprintf(err, errlen, "no %s \"%s\"%s%s%s; the %ss are %s to %s, by number or name (warpscope %s list)", noun, name,
+                 close ? " (did you mean " : "", near, close ? "?)" : "", noun, names[0],
+                 k > 1 && names[k - 1][0] >= 'a' ? names[k - 2] : names[k - 1], noun);
     return -1;
 }

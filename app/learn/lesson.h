@@ -127,6 +127,37 @@ typedef struct lesson_step {
     lesson_pos pos;
 } lesson_step;
 
+/* An exercise (lessons/exercises/): a kernel file to write, judged by goals that are queries on the
+ * trace of the learner's file, each measured on a capture under a schedule (app/learn/exercise.h). */
+typedef enum lesson_bound { LESSON_AT_MOST, LESSON_AT_LEAST, LESSON_EQUALS, LESSON_BOUNDS } lesson_bound;
+extern const char *const lesson_bound_keys[LESSON_BOUNDS]; /* at_most, at_least, equals */
+
+typedef struct lesson_goal {
+    lesson_text say;           /* what it asks for, shown in the checklist: "no bank conflicts" */
+    query *value;              /* the measured number (booleans are 1 or 0) */
+    lesson_bound bound;
+    double limit;              /* the goal: value <= limit, >= limit or == limit */
+    char schedule[24];         /* the capture it is measured on: lockstep (""), its:SEED, lanes-up, lanes-down, adversarial */
+    lesson_pos pos;
+} lesson_goal;
+
+enum { LESSON_GOALS_MAX = 12, LESSON_HINTS_MAX = 8 };
+
+typedef struct lesson_exercise {
+    char start[512], solution[512]; /* resolved against the lesson's folder */
+    lesson_pos start_pos, solution_pos;
+    char entry[256];           /* how to run the file (--entry) */
+    char defines[4][64];       /* NAME=VALUE (--define), "" past the last */
+    unsigned block;            /* the capture: 0 / "" take capture's defaults */
+    uint64_t n;
+    char data[16];
+    lesson_text task;          /* what to do */
+    lesson_goal goals[LESSON_GOALS_MAX];
+    size_t ngoals;
+    lesson_text hints[LESSON_HINTS_MAX]; /* unlocked one at a time */
+    size_t nhints;
+} lesson_exercise;
+
 typedef struct lesson {
     char file[512];            /* as given, for messages */
     char id[64];
@@ -134,7 +165,8 @@ typedef struct lesson {
     char results[512];         /* benchmark results, resolved against the lesson's folder; "" none */
     lesson_pos results_pos;
     lesson_step *steps;
-    size_t nsteps;
+    size_t nsteps;             /* 0 for an exercise without narration */
+    lesson_exercise *exercise; /* NULL: a lesson */
 } lesson;
 
 /* 0, or -1 with "file:line:column: message" in err. */
@@ -148,7 +180,7 @@ void lesson_where(const lesson *l, lesson_pos pos, char *buf, size_t len);
 
 /* Which of `files` (the *.json paths of a lessons folder, sorted) `name` means: its number ("3" or
  * "03"), its file name with or without ".json", or its id ("waves" for 13-waves.json). The index,
- * or -1 with err naming the lessons there are and the closest. */
-long lesson_match(char *const *files, size_t n, const char *name, char *err, size_t errlen);
+ * or -1 with err naming the lessons there are and the closest (noun: "lesson" or "exercise"). */
+long lesson_match(char *const *files, size_t n, const char *name, const char *noun, char *err, size_t errlen);
 
 #endif

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "trace/capture/capture.h"
+#include "app/learn/exercise.h"
 #include "app/learn/lesson.h"
 #include "app/learn/player.h"
 #include "app/learn/progress.h"
@@ -276,7 +277,7 @@ int learn_open(learn *L, session *s, const char *name, char *err, size_t errlen)
     const char *file = name;
     struct stat st;
     if (!strchr(name, '/') && stat(name, &st) != 0) { /* not a file: a lesson of the folder, by number, name or id */
-        long k = lesson_match(L->files, L->nfiles, name, err, errlen);
+        long k = lesson_match(L->files, L->nfiles, name, "lesson", err, errlen);
         if (k < 0) return -1;
         file = L->files[k];
     }
@@ -359,4 +360,42 @@ int learn_update(learn *L, session *s, char *err, size_t errlen)
         return save(L, err, errlen);
     }
     return 0;
+}
+
+void learn_exercise(session *s, const lesson *l, const char *file, const exercise_judgement *j, size_t hints)
+{
+    session_lesson *SL = &s->lesson;
+    const lesson_exercise *x = l->exercise;
+    lesson_lang lg = lang_of(s);
+    SL->active = 1;
+    SL->exercise = 1;
+    SL->ask = ASK_NONE;
+    snprintf(SL->title, sizeof SL->title, "%s", l->title.s[lg]);
+    const char *slash = strrchr(file, '/');
+    int n = snprintf(SL->say, sizeof SL->say, "%s\n", x->task.s[lg]);
+    size_t at = n > 0 && (size_t)n < sizeof SL->say ? (size_t)n : sizeof SL->say - 1;
+    at += (size_t)snprintf(SL->say + at, sizeof SL->say - at, str_get(s->lang, STR_EXERCISE_FILE), slash ? slash + 1 : file);
+    if (j->error[0] && at < sizeof SL->say - 2) {
+        SL->say[at++] = '\n';
+        at += (size_t)snprintf(SL->say + at, sizeof SL->say - at, str_get(s->lang, STR_EXERCISE_NOT_RUN), j->error);
+    }
+    for (size_t h = 0; h < hints && h < x->nhints && at < sizeof SL->say - 2; h++) {
+        SL->say[at++] = '\n';
+        at += (size_t)snprintf(SL->say + at, sizeof SL->say - at, str_get(s->lang, STR_EXERCISE_HINT), h + 1, x->hints[h].s[lg]);
+    }
+    SL->ngoals = x->ngoals < sizeof SL->goal / sizeof SL->goal[0] ? x->ngoals : sizeof SL->goal / sizeof SL->goal[0];
+    SL->goals_met = j->met;
+    for (size_t g = 0; g < SL->ngoals; g++) {
+        exercise_goal_line(&x->goals[g], &j->marks[g], lg, SL->goal[g], sizeof SL->goal[g]);
+        SL->goal_met[g] = j->marks[g].state == EXERCISE_MET ? 1 : j->marks[g].state == EXERCISE_NOT_MET ? 0 : -1;
+    }
+    s->generation++;
+}
+
+size_t learn_exercise_requests(const session *s, unsigned *seen, size_t hints, size_t nhints)
+{
+    const session_lesson *SL = &s->lesson;
+    if (SL->requests == *seen) return hints;
+    *seen = SL->requests;
+    return SL->request_kind == ACT_LESSON && SL->request_arg > 0 && hints < nhints ? hints + 1 : hints;
 }

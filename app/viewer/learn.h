@@ -23,4 +23,14 @@ int learn_open(learn *L, session *s, const char *name, char *err, size_t errlen)
 /* Acts on the session's lesson requests (and a change of language). 0, or -1 with err. */
 int learn_update(learn *L, session *s, char *err, size_t errlen);
 
+/* An exercise beside the learner's file: its task, the checklist of a judgement (each goal with
+ * its measured value), why the file did not run, and the first `hints` hints, in the session's
+ * language, as the lesson panel draws them. */
+struct lesson;
+struct exercise_judgement;
+void learn_exercise(session *s, const struct lesson *l, const char *file, const struct exercise_judgement *j, size_t hints);
+/* The lesson requests of an exercise (PageDown: one more hint): the hints unlocked now, of nhints.
+ * *seen holds the requests already acted on. */
+size_t learn_exercise_requests(const session *s, unsigned *seen, size_t hints, size_t nhints);
+
 #endif

@@ -1890,10 +1890,19 @@ static int draw_narration(ui *u, dl_rect r)
     const theme *th = u->th;
     dl_rect in = panel(u, "narration", r, NULL);
     char b[600];
-    snprintf(b, sizeof b, S(u, STR_LESSON_STEP), L->title, L->index + 1, L->count);
+    if (L->exercise) snprintf(b, sizeof b, S(u, STR_EXERCISE_HEAD), L->title, L->goals_met, L->ngoals);
+    else snprintf(b, sizeof b, S(u, STR_LESSON_STEP), L->title, L->index + 1, L->count);
     dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
     int px = u->px, lh = dl_text_height(u->l, DL_FONT_UI, px); /* presenter's base size is already a room's */
     int y = text_block(u, in, in.y + u->lh, px, th->text, L->say);
+    if (L->exercise) { /* the checklist: met in the working colour, missed in the conflict colour */
+        y += u->pad / 2;
+        for (size_t g = 0; g < L->ngoals; g++) {
+            snprintf(b, sizeof b, "%s %s", L->goal_met[g] > 0 ? "[x]" : L->goal_met[g] == 0 ? "[ ]" : "[-]", L->goal[g]);
+            y = text_block(u, in, y, px, L->goal_met[g] > 0 ? th->working : L->goal_met[g] == 0 ? th->conflict : th->dim, b);
+        }
+        if (L->ngoals && L->goals_met == L->ngoals) y = text_block(u, in, y, px, th->working, S(u, STR_EXERCISE_SOLVED));
+    }
     if (L->ask != ASK_NONE) {
         y = text_block(u, in, y + u->pad, px, th->accent, L->prompt);
         for (int o = 0; o < L->noptions; o++) {
@@ -1912,7 +1921,9 @@ static int draw_narration(ui *u, dl_rect r)
         y = text_block(u, in, y + u->pad, px, L->state == ANSWER_RIGHT ? th->working : L->state == ANSWER_WRONG ? th->conflict : th->accent, state);
         if (L->explain[0] && L->state != ANSWER_RIGHT) y = text_block(u, in, y, px, th->text, L->explain);
     }
-    if (y + u->lh <= in.y + in.h) dl_text(u->l, (dl_rect){in.x, in.y + in.h - u->lh, in.w, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->dim, S(u, STR_LESSON_NEXT));
+    if (y + u->lh <= in.y + in.h)
+        dl_text(u->l, (dl_rect){in.x, in.y + in.h - u->lh, in.w, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->dim,
+                S(u, L->exercise ? STR_EXERCISE_KEYS : STR_LESSON_NEXT));
     return y + u->lh + u->pad - r.y; /* the height its text takes, with the keys' line */
 }
 

@@ -140,6 +140,12 @@ typedef struct session_lesson {
     session_answer_state state;
     char typed[32];             /* a number being typed, or the option letter */
     session_set highlight[SESSION_ITEMS], picked[SESSION_ITEMS], missed[SESSION_ITEMS], wrong[SESSION_ITEMS];
+    /* an exercise (say holds its task): the checklist, each goal's line and whether it is met
+     * (1), missed (0) or not measured (-1: the file did not run) */
+    int exercise;
+    char goal[12][300];
+    signed char goal_met[12];
+    size_t ngoals, goals_met;
     /* the lesson menu (OVERLAY_MENU) */
     char menu[SESSION_MENU][200];
     int nmenu, menu_sel;

@@ -146,6 +146,12 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_LESSON_AT_START, "This is the lesson's first step: PgDn goes on", "这是本课第一步：PgDn 继续")          \
     X(STR_LESSON_REVEALED, "The answer: %s", "答案：%s")                                                     \
     X(STR_LESSON_NEXT, "PgDn: next   PgUp: back", "PgDn：下一步   PgUp：上一步")                            \
+    X(STR_EXERCISE_HEAD, "%s   goals met: %zu of %zu", "%s   已达成目标：%zu / %zu")                                  \
+    X(STR_EXERCISE_KEYS, "edit and save your file: the checklist follows   PgDn: a hint", "编辑并保存你的文件：清单随之更新   PgDn：提示") \
+    X(STR_EXERCISE_FILE, "your file: %s", "你的文件：%s")                                                            \
+    X(STR_EXERCISE_HINT, "hint %zu: %s", "提示 %zu：%s")                                                             \
+    X(STR_EXERCISE_NOT_RUN, "your file did not run: %s", "你的文件没有运行：%s")                                     \
+    X(STR_EXERCISE_SOLVED, "every goal met: solved", "所有目标都已达成：完成")                                         \
     X(STR_MENU_TITLE, "Lessons (Down/Up, Enter)", "课程（上下键选择，回车打开）")                              \
     X(STR_PANE_BLOCK, "%s — pass %u, block %u", "%s — 第 %u 轮，线程块 %u")                                  \
     X(STR_KEY_GRID, "the whole grid: every block of every pass", "整个网格：每一轮的每个线程块") \

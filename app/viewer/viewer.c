@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/learn/exercise.h"
+#include "app/learn/progress.h"
 #include "app/viewer/keys.h"
 #include "app/viewer/learn.h"
 #include "trace/ladder.h"
@@ -40,6 +42,9 @@ typedef struct app {
     scene sc;
     struct stat own_seen; /* --kernel: the file as last traced (its size and time), to see it change */
     Uint32 own_checked;
+    exercise_judgement judged; /* an exercise: the file's last judgement */
+    size_t hints;         /* hints unlocked */
+    unsigned requests;    /* the lesson requests already acted on */
 } app;
 
 /* The window while a long capture runs (the grid's A): the status line says how far it is, the
@@ -109,6 +114,42 @@ static void load_own_source(const viewer_opts *o)
     own_name = slash ? slash + 1 : o->cap.kernel;
 }
 
+/* An exercise: the file judged against its goals (each a capture: the compiled file is cached), the
+ * checklist put in the session, and solved exercises recorded in the user's progress. */
+static void exercise_judge_file(app *A)
+{
+    const viewer_opts *o = &A->o;
+    char err[sizeof A->judged.error];
+    if (exercise_judge(o->exercise, o->cap.kernel, o->cap.include_dir, NULL, &A->judged, err, sizeof err)) {
+        memset(&A->judged, 0, sizeof A->judged);
+        snprintf(A->judged.error, sizeof A->judged.error, "%s", err);
+    }
+    learn_exercise(&A->s, o->exercise, o->cap.kernel, &A->judged, A->hints);
+    if (o->save_progress) { /* the window: the terminal hears each judgement too */
+        const char *slash = strrchr(o->cap.kernel, '/');
+        fprintf(stderr, "warpscope: %s: %zu of %zu goals met\n", slash ? slash + 1 : o->cap.kernel, A->judged.met,
+                o->exercise->exercise->ngoals);
+    }
+    if (!o->save_progress || !o->exercise->exercise->ngoals || A->judged.met != o->exercise->exercise->ngoals) return;
+    progress p;
+    char dir[1024];
+    if (progress_default_dir(dir, sizeof dir, err, sizeof err) || progress_load(&p, dir, err, sizeof err)) return;
+    progress_entry *e = progress_find(&p, o->exercise->id, 1);
+    if (e && !e->done) {
+        e->done = 1;
+        if (progress_save(&p, err, sizeof err)) fprintf(stderr, "warpscope: progress not saved: %s\n", err);
+    }
+    progress_free(&p);
+}
+
+/* PageDown in an exercise unlocks the next hint */
+static void exercise_requests(app *A)
+{
+    if (!A->o.exercise || A->s.lesson.requests == A->requests) return;
+    A->hints = learn_exercise_requests(&A->s, &A->requests, A->hints, A->o.exercise->exercise->nhints);
+    learn_exercise(&A->s, A->o.exercise, A->o.cap.kernel, &A->judged, A->hints);
+}
+
 /* Edit and watch: when the learner's file changes on disk, it is traced again and the window
  * stays at the same step where that step still exists; what does not compile or run is said on
  * the status line (and stderr) and the last good trace stays. 1 when something changed. */
@@ -132,8 +173,10 @@ static int own_reload(app *A)
         trace_free(&t);
         snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
         fprintf(stderr, "warpscope: %s\n", err);
+        if (o->exercise) exercise_judge_file(A);
         return 1;
     }
+    if (o->exercise) exercise_judge_file(A);
     load_own_source(o);
     if (step < A->s.pane[0].m.nsteps) A->s.pane[0].step = step;
     snprintf(A->s.status_text, sizeof A->s.status_text, "%s changed: traced again, at step %zu", own_name ? own_name : o->cap.kernel,
@@ -168,6 +211,7 @@ static int apply_script(app *A, const char *script, char *err, size_t errlen)
         if (act_parse(one, &a, err, errlen)) return -1;
         session_apply(&A->s, &a);
         if (A->L && learn_update(A->L, &A->s, err, errlen)) return -1;
+        exercise_requests(A);
     }
     return 0;
 }
@@ -238,6 +282,10 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         if (load_capture(&A->o, o->cap.version ? o->cap.version : "v0", &A->s.brk, &t, note, sizeof note, err, errlen) ||
             session_set_trace(&A->s, 0, &t, err, errlen)) { trace_free(&t); return -1; }
         if (note[0]) { A->s.status_id = STR_COUNT; snprintf(A->s.status_text, sizeof A->s.status_text, "%s", note); }
+    }
+    if (o->exercise) {
+        A->requests = A->s.lesson.requests;
+        exercise_judge_file(A);
     }
     if (o->compare) {
         if (!ladder_find(o->compare)) {
@@ -527,6 +575,7 @@ int viewer_window(const viewer_opts *o)
                     A->s.status_id = STR_COUNT;
                     snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
                 }
+                exercise_requests(A);
             }
             dirty = 1;
         }
@@ -568,6 +617,7 @@ int viewer_window(const viewer_opts *o)
                 A->s.status_id = STR_COUNT;
                 snprintf(A->s.status_text, sizeof A->s.status_text, "%s", err);
             }
+            exercise_requests(A);
         }
         if (A->s.playing && SDL_GetTicks() - last_tick >= (Uint32)(1000.0 / A->s.speed)) {
             last_tick = SDL_GetTicks();

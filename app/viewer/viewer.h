@@ -19,6 +19,8 @@ typedef struct viewer_opts {
     const char *keys;        /* key names to inject, comma separated (tests, demos) */
     const char *actions;     /* actions to apply, comma separated ("step:1,version:v2,compare:next") */
     const char *learn;       /* a lesson to take ("" for the menu of lessons), or NULL */
+    const struct lesson *exercise; /* an exercise whose checklist is judged on cap.kernel at each trace, or NULL */
+    int save_progress;       /* the exercise: record it as solved in the user's progress when every goal is met */
     const char *lesson_dir;  /* where the lessons are */
     const char *assets_dir;  /* fonts, themes, benchmark results (main finds it; NULL: "assets") */
     const char *out, *frames;

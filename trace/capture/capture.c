@@ -10,36 +10,10 @@
 #include <time.h>
 
 #include "trace/capture/emu.h"
+#include "trace/input.h"
 #include "trace/ladder.h"
 #include "trace/capture/race.h"
 #include "trace/capture/schedule.h"
-
-const char *const capture_patterns[] = {"ones", "ramp", "random-int", "random-float", NULL};
-
-static uint64_t splitmix64(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-int capture_fill(const char *pattern, uint64_t seed, float *x, uint64_t n)
-{
-    uint64_t s = seed;
-    if (strcmp(pattern, "ones") == 0) {
-        for (uint64_t i = 0; i < n; i++) x[i] = 1.0f;
-    } else if (strcmp(pattern, "ramp") == 0) {
-        for (uint64_t i = 0; i < n; i++) x[i] = (float)i;
-    } else if (strcmp(pattern, "random-int") == 0) { /* 0..9: sums stay exact and readable */
-        for (uint64_t i = 0; i < n; i++) x[i] = (float)(splitmix64(&s) % 10);
-    } else if (strcmp(pattern, "random-float") == 0) { /* uniform in [-1, 1) */
-        for (uint64_t i = 0; i < n; i++) x[i] = (float)((double)(splitmix64(&s) >> 40) / (double)(1ull << 23) - 1.0);
-    } else {
-        return -1;
-    }
-    return 0;
-}
 
 double capture_reference(const float *x, uint64_t n)
 {
@@ -129,7 +103,7 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
 
     float *input = calloc((size_t)(n + 3) / 4 * 4, sizeof *input);
     if (!input) { snprintf(err, errlen, "out of memory for %llu input elements", (unsigned long long)n); return -1; }
-    if (capture_fill(data, seed, input, n)) {
+    if (input_fill(data, seed, input, n)) {
         snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float)", data);
         free(input);
         return -1;
@@ -299,13 +273,15 @@ int capture_race_wanted(const capture_desc *d)
 /* The adversarial search on the emulator: captures d under lockstep and then under each of the
  * schedules' candidate orders in turn, and keeps the first whose result differs from lockstep's
  * bit for bit, else lockstep's capture. t's provenance names the order kept ("adversarial:
- * lanes-up, warps in-order"). 0, or -1 with why in err. */
-static int capture_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen)
+ * lanes-up, warps in-order"). `run` captures one order: the ladder's capture_cpu, or a kernel of
+ * one's own (capture_own). 0, or -1 with why in err. */
+typedef int (*capture_fn)(const capture_desc *d, trace *t, char *err, size_t errlen);
+static int capture_adversarial(const capture_desc *d, capture_fn run, trace *t, char *err, size_t errlen)
 {
     capture_desc c = *d;
     c.schedule = "lockstep";
     c.warp_order = NULL;
-    if (capture_cpu(&c, t, err, errlen)) return -1;
+    if (run(&c, t, err, errlen)) return -1;
     float base = t->result;
     /* the search compares results only: its candidates skip the race detector (which would run
      * their blocks one after another) and share one emulator; the order that changes the result
@@ -319,7 +295,7 @@ static int capture_adversarial(const capture_desc *d, trace *t, char *err, size_
         trace u;
         trace_init(&u);
         schedule_candidate(i, &c.schedule, &c.warp_order);
-        rc = capture_cpu(&c, &u, err, errlen);
+        rc = run(&c, &u, err, errlen);
         if (rc == 0 && memcmp(&u.result, &base, sizeof base) != 0) found = (int)i;
         trace_free(&u);
     }
@@ -328,7 +304,7 @@ static int capture_adversarial(const capture_desc *d, trace *t, char *err, size_
         trace_init(&u);
         c.no_race_check = d->no_race_check;
         schedule_candidate((size_t)found, &c.schedule, &c.warp_order);
-        rc = capture_cpu(&c, &u, err, errlen);
+        rc = run(&c, &u, err, errlen);
         trace_free(t);
         if (rc) trace_free(&u);
         else {
@@ -350,7 +326,7 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
     int adversarial;
     if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen))
         return -1;
-    if (adversarial) return capture_adversarial(d, t, err, errlen);
+    if (adversarial) return capture_adversarial(d, capture_cpu, t, err, errlen);
     cpu_ctx *x = calloc(1, sizeof *x);
     if (!x || !(x->e = d->emu ? d->emu : emu_create())) {
         free(x);
@@ -391,7 +367,10 @@ int capture_with(const char *backend, const capture_desc *d, trace *t, char *not
             snprintf(err, errlen, "--kernel runs in the emulator (--backend cpu); the GPU build of your own file is not there yet");
             return -1;
         }
-        return capture_own(d, t, err, errlen);
+        emu_schedule s;
+        int adversarial;
+        if (schedule_parse(d->schedule, &s, &adversarial, err, errlen)) return -1;
+        return adversarial ? capture_adversarial(d, capture_own, t, err, errlen) : capture_own(d, t, err, errlen);
     }
     if (!backend || !strcmp(backend, "cpu")) return capture_cpu(d, t, err, errlen);
     if (emulator_only(d) && strcmp(backend, "cpu")) {

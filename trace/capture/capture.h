@@ -8,6 +8,7 @@
 
 #include "trace/capture/emu.h"
 #include "trace/ladder.h"
+#include "trace/input.h"
 #include "trace/trace.h"
 
 #ifdef __cplusplus
@@ -47,7 +48,6 @@ typedef struct capture_desc {
                               NULL: a fresh one for this capture */
 } capture_desc;
 
-extern const char *const capture_patterns[]; /* NULL-terminated: ones, ramp, random-int, random-float */
 
 /* Where the kernels run: the emulator, or a GPU (capture_gpu.cu). Buffers are numbered as the
  * trace's buffers are: 0 the input, then the launch plan's outputs. */
@@ -86,7 +86,6 @@ int capture_with(const char *backend, const capture_desc *d, trace *t, char *not
 /* The emulator's entry point of a version's kernel (kernels_emu.c); NULL if it has none. */
 emu_kernel_fn capture_emu_kernel(const ladder_version *v);
 
-int capture_fill(const char *pattern, uint64_t seed, float *x, uint64_t n); /* -1: unknown pattern */
 double capture_reference(const float *x, uint64_t n);
 /* |result - reference| allowed for a float tree sum of n terms: (ceil(log2 n) + 2) * 2^-24 * sum|x|. */
 double capture_tolerance(const float *x, uint64_t n);

@@ -53,6 +53,11 @@ static const char parse_prelude[] =
     "template <class T> struct ws_is_void_t { enum { value = 0 }; }; template <> struct ws_is_void_t<void> { enum { value = 1 }; };\n"
     "template <class F> void ws_call_entry(F f, float *result, int *has_result)\n"
     "{ if constexpr (ws_is_void_t<decltype(f())>::value) f(); else { *result = (float)f(); *has_result = 1; } }\n"
+    /* the device side of the math library (clang keeps host functions out of device code) */
+    "__device__ float fmaxf(float, float); __device__ float fminf(float, float); __device__ float fabsf(float);\n"
+    "__device__ float sqrtf(float); __device__ float expf(float); __device__ float logf(float); __device__ float powf(float, float);\n"
+    "__device__ int max(int, int); __device__ unsigned max(unsigned, unsigned); __device__ float max(float, float);\n"
+    "__device__ int min(int, int); __device__ unsigned min(unsigned, unsigned); __device__ float min(float, float);\n"
     /* what nvcc's implicit cuda_runtime.h brings with it */
     "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n";
 

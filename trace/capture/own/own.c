@@ -537,7 +537,7 @@ static int run_here(const capture_desc *d, own_entry_fn entry, const emu_schedul
     int rc = -1;
     const char *data = d->data ? d->data : "random-int";
     uint64_t seed = d->seed_set ? d->seed : 1;
-    if (capture_fill(data, seed, h_in, n)) {
+    if (input_fill(data, seed, h_in, n)) {
         snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float)", data);
         goto out;
     }

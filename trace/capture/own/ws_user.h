@@ -43,6 +43,14 @@ static inline bool ws_tick(unsigned line = __builtin_LINE())
     return true;
 }
 
+/* CUDA's min and max of two ints, unsigneds or floats */
+inline int max(int a, int b) { return a > b ? a : b; }
+inline unsigned max(unsigned a, unsigned b) { return a > b ? a : b; }
+inline float max(float a, float b) { return fmaxf(a, b); }
+inline int min(int a, int b) { return a < b ? a : b; }
+inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
+inline float min(float a, float b) { return fminf(a, b); }
+
 template <class T>
 struct ws_extern_shared;
 

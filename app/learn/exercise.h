@@ -1,0 +1,40 @@
+/* exercise: judges a kernel file against an exercise's goals (lesson.h: lesson_exercise). Each
+ * goal is a query measured on a capture of the file under the goal's schedule, with the race
+ * detector on; the file is captured once per schedule the goals name. No SDL. */
+#ifndef WARPSCOPE_EXERCISE_H
+#define WARPSCOPE_EXERCISE_H
+
+#include "app/learn/lesson.h"
+
+typedef enum exercise_state { EXERCISE_MET, EXERCISE_NOT_MET, EXERCISE_NOT_RUN } exercise_state;
+
+typedef struct exercise_mark {
+    exercise_state state;
+    double value;          /* the measured number (EXERCISE_NOT_RUN: none) */
+    int boolean;           /* the query was true or false (value 1 or 0) */
+} exercise_mark;
+
+typedef struct exercise_judgement {
+    exercise_mark marks[LESSON_GOALS_MAX];
+    size_t met;            /* goals met */
+    char error[1024];      /* why the file did not run (the first capture that failed: compile error,
+                              out of bounds, a loop that never ends...); "" when every capture ran */
+} exercise_judgement;
+
+/* Judges `file` (a path) against l->exercise. include_dir holds trace/capture/ws_cuda.h for the
+ * file's build; cancel (may be NULL) stops it. Returns 0 (the judgement says what ran and what
+ * was met), or -1 with err when the exercise itself is wrong (a goal's query fails on a capture that
+ * ran) or the run was interrupted. */
+int exercise_judge(const lesson *l, const char *file, const char *include_dir, volatile int *cancel,
+                   exercise_judgement *out, char *err, size_t errlen);
+
+/* What `lesson check` proves of an exercise: its solution meets every goal and its starting file
+ * runs and misses at least one. report gets "file:line:column: message" per problem; returns
+ * how many there were. */
+typedef void (*exercise_report_fn)(void *ud, const char *message);
+size_t exercise_check(const lesson *l, const char *include_dir, volatile int *cancel, exercise_report_fn report, void *ud);
+
+/* "no bank conflicts: 96, goal at most 0", in the language asked */
+void exercise_goal_line(const lesson_goal *g, const exercise_mark *m, lesson_lang lang, char *buf, size_t len);
+
+#endif

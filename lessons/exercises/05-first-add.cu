@@ -1,0 +1,23 @@
+// Exercise 5: the first add during load.
+// Half of v2's threads idle from the first step of the tree on. The launch now gives each block
+// of 256 threads 512 elements (a grid half as large): make each thread add two elements, i and
+// i + blockDim.x, as it loads them, so that no element is left out.
+#define BLOCK 256
+
+__global__ void reduce(const float *g_idata, float *g_odata, unsigned int n)
+{
+    __shared__ float sdata[BLOCK];
+    unsigned int tid = threadIdx.x;
+    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+    sdata[tid] = (i < n) ? g_idata[i] : 0.0f;
+    __syncthreads();
+
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) {
+            sdata[tid] += sdata[tid + s];
+        }
+        __syncthreads();
+    }
+
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
