@@ -1519,8 +1519,16 @@ int cmd_exercise_check(const ws_call *k)
     int bad = 0, missed = 0;
     for (size_t i = 1; i < k->npos && !interrupted; i++) {
         struct stat st;
-        if (stat(k->pos[i], &st) || !S_ISREG(st.st_mode)) { /* the others are still judged */
-            fprintf(stderr, "warpscope: %s: no such file\n", k->pos[i]);
+        if (stat(k->pos[i], &st) || !S_ISREG(st.st_mode)) { /* said, in the report too; the others are still judged */
+            const char *why = stat(k->pos[i], &st) ? "no such file" : S_ISDIR(st.st_mode) ? "a folder, not a kernel file" : "not a plain file";
+            fprintf(stderr, "warpscope: %s: %s\n", k->pos[i], why);
+            if (report) {
+                cJSON *f = cJSON_CreateObject();
+                cJSON_AddStringToObject(f, "file", k->pos[i]);
+                cJSON_AddBoolToObject(f, "ran", 0);
+                cJSON_AddStringToObject(f, "error", why);
+                cJSON_AddItemToArray(cJSON_GetObjectItem(report, "files"), f);
+            }
             bad = 1;
             continue;
         }
@@ -1534,6 +1542,8 @@ int cmd_exercise_check(const ws_call *k)
         }
         exercise_print(&l, k->pos[i], &j, report);
         missed |= j.met != l.exercise->ngoals;
+        if (k->npos == 2 && j.met == l.exercise->ngoals && exercise_record_solved(&l, err, sizeof err)) /* one file: the learner's own */
+            fprintf(stderr, "warpscope: not recorded as solved: %s\n", err);
         fflush(stdout);
     }
     lesson_free(&l);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "app/learn/progress.h"
 #include "trace/capture/capture.h"
 #include "trace/ladder.h"
 #include "trace/query.h"
@@ -70,6 +71,8 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
             }
             out->marks[j].value = v.num;
             out->marks[j].boolean = v.type == QUERY_BOOL;
+            out->marks[j].result = t.result;
+            out->marks[j].reference = t.reference;
             out->marks[j].state = goal_met(g, v.num) ? EXERCISE_MET : EXERCISE_NOT_MET;
             out->met += out->marks[j].state == EXERCISE_MET;
         }
@@ -117,19 +120,41 @@ size_t exercise_check(const lesson *l, const char *include_dir, volatile int *ca
     return bad;
 }
 
+int exercise_record_solved(const lesson *l, char *err, size_t errlen)
+{
+    progress p;
+    char dir[1024];
+    if (progress_default_dir(dir, sizeof dir, err, errlen) || progress_load(&p, dir, err, errlen)) return -1;
+    progress_entry *e = progress_find(&p, l->id, 1);
+    int rc = 0;
+    if (!e) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+    } else if (!e->done) {
+        e->done = 1;
+        rc = progress_save(&p, err, errlen);
+    }
+    progress_free(&p);
+    return rc;
+}
+
 void exercise_goal_line(const lesson_goal *g, const exercise_mark *m, lesson_lang lang, char *buf, size_t len)
 {
     static const char *const bound_words[LESSON_LANGS][LESSON_BOUNDS] = {{"at most", "at least", ""}, {"至多", "至少", ""}};
     static const char *const yes_no[LESSON_LANGS][2] = {{"no", "yes"}, {"否", "是"}};
     char value[32] = "-";
-    if (m->state != EXERCISE_NOT_RUN && m->boolean && g->bound == LESSON_EQUALS && (g->limit == 0 || g->limit == 1)) {
-        /* a yes-or-no goal: "the sum is right: no" (equals 0 asks for no) */
-        snprintf(buf, len, lang == LESSON_ZH ? "%s：%s" : "%s: %s", g->say.s[lang], yes_no[lang][m->value != 0]);
+    if (g->bound == LESSON_EQUALS && (g->limit == 0 || g->limit == 1) && (m->boolean || m->state == EXERCISE_NOT_RUN)) {
+        /* a yes-or-no goal: "the sum is right: no (result 9344, reference 18498)"; equals 0 asks for no */
+        const char *said = m->state == EXERCISE_NOT_RUN ? "-" : yes_no[lang][m->value != 0];
+        snprintf(buf, len, lang == LESSON_ZH ? "%s：%s" : "%s: %s", g->say.s[lang], said);
         if (g->limit == 0) snprintf(buf + strlen(buf), len - strlen(buf), lang == LESSON_ZH ? "，目标 %s" : ", goal %s", yes_no[lang][0]);
+        if (m->state == EXERCISE_NOT_MET && strstr(query_text(g->value), "result()"))
+            snprintf(buf + strlen(buf), len - strlen(buf), lang == LESSON_ZH ? "（结果 %.9g，参考值 %.9g）" : " (result %.9g, reference %.9g)",
+                     m->result, m->reference);
         return;
     }
     if (m->state != EXERCISE_NOT_RUN) snprintf(value, sizeof value, "%.10g", m->value);
     const char *b = bound_words[lang][g->bound];
-    snprintf(buf, len, lang == LESSON_ZH ? "%s：%s，目标 %s%s%.10g" : "%s: %s, goal %s%s%.10g", g->say.s[lang], value, b, b[0] ? " " : "",
-             g->limit);
+    snprintf(buf, len, "%s%s%s%s%s%s%.10g", g->say.s[lang], lang == LESSON_ZH ? "：" : ": ", value, lang == LESSON_ZH ? "，目标" : ", goal ", b,
+             lang == LESSON_ZH || !b[0] ? "" : " ", g->limit);
 }

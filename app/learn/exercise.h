@@ -12,6 +12,7 @@ typedef struct exercise_mark {
     exercise_state state;
     double value;          /* the measured number (EXERCISE_NOT_RUN: none) */
     int boolean;           /* the query was true or false (value 1 or 0) */
+    double result, reference; /* what the capture it was measured on computed, and the double sum */
 } exercise_mark;
 
 typedef struct exercise_judgement {
@@ -33,6 +34,10 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
  * how many there were. */
 typedef void (*exercise_report_fn)(void *ud, const char *message);
 size_t exercise_check(const lesson *l, const char *include_dir, volatile int *cancel, exercise_report_fn report, void *ud);
+
+/* Records the exercise as solved in the user's progress (its entry marked done): 0, or -1 with err
+ * (no progress folder, an unreadable or unwritable progress file). */
+int exercise_record_solved(const lesson *l, char *err, size_t errlen);
 
 /* "no bank conflicts: 96, goal at most 0", in the language asked */
 void exercise_goal_line(const lesson_goal *g, const exercise_mark *m, lesson_lang lang, char *buf, size_t len);

@@ -399,3 +399,40 @@ size_t learn_exercise_requests(const session *s, unsigned *seen, size_t hints, s
     *seen = SL->requests;
     return SL->request_kind == ACT_LESSON && SL->request_arg > 0 && hints < nhints ? hints + 1 : hints;
 }
+
+void learn_exercise_picture(session *s, const lesson *l, const exercise_judgement *j)
+{
+    /* what a goal's query measures, and the step query that finds where it shows */
+    enum { SOURCE = 1u << PANEL_SOURCE, STATS = 1u << PANEL_STATS, TIMELINE = 1u << PANEL_TIMELINE };
+    static const struct {
+        const char *measures, *shows;
+        unsigned panels;
+    } pictures[] = {{"bank_conflicts", "conflict_degree() > 1", SOURCE | 1u << PANEL_BANKS | 1u << PANEL_MEMORY | STATS | TIMELINE},
+                    {"divergent", "count(diverged_lanes()) > 0", SOURCE | 1u << PANEL_LANES | STATS | TIMELINE}};
+    const lesson_exercise *x = l->exercise;
+    session_pane *p = &s->pane[0];
+    s->panels = 0; /* every panel, unless a missed goal has a picture */
+    if (!p->loaded) return;
+    for (size_t g = 0; g < x->ngoals; g++) {
+        if (j->marks[g].state != EXERCISE_NOT_MET) continue;
+        const char *text = query_text(x->goals[g].value);
+        for (size_t k = 0; k < sizeof pictures / sizeof pictures[0]; k++) {
+            if (!strstr(text, pictures[k].measures)) continue;
+            char err[200];
+            size_t pos;
+            query *q = query_parse(pictures[k].shows, err, sizeof err, &pos);
+            for (size_t st = 0; q && st < p->m.nsteps; st++) {
+                query_ctx c = {.pane = {{&p->t, &p->m, st}}};
+                query_value v;
+                if (query_eval(q, &c, &v, err, sizeof err) == 0 && v.num != 0) {
+                    p->step = st;
+                    s->panels = pictures[k].panels;
+                    s->generation++;
+                    break;
+                }
+            }
+            query_free(q);
+        }
+        return; /* the first missed goal only */
+    }
+}

@@ -29,6 +29,9 @@ int learn_update(learn *L, session *s, char *err, size_t errlen);
 struct lesson;
 struct exercise_judgement;
 void learn_exercise(session *s, const struct lesson *l, const char *file, const struct exercise_judgement *j, size_t hints);
+/* The picture of the first goal the judgement misses, where a step shows it: the first step with a
+ * bank conflict, or with lanes diverged (the goal's query names what it measures). */
+void learn_exercise_picture(session *s, const struct lesson *l, const struct exercise_judgement *j);
 /* The lesson requests of an exercise (PageDown: one more hint): the hints unlocked now, of nhints.
  * *seen holds the requests already acted on. */
 size_t learn_exercise_requests(const session *s, unsigned *seen, size_t hints, size_t nhints);

@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "app/learn/exercise.h"
-#include "app/learn/progress.h"
 #include "app/viewer/keys.h"
 #include "app/viewer/learn.h"
 #include "trace/ladder.h"
@@ -45,6 +44,7 @@ typedef struct app {
     exercise_judgement judged; /* an exercise: the file's last judgement */
     size_t hints;         /* hints unlocked */
     unsigned requests;    /* the lesson requests already acted on */
+    long pictured;        /* the missed goal whose picture is shown (-1: none missed; -2: none yet) */
 } app;
 
 /* The window while a long capture runs (the grid's A): the status line says how far it is, the
@@ -125,21 +125,20 @@ static void exercise_judge_file(app *A)
         snprintf(A->judged.error, sizeof A->judged.error, "%s", err);
     }
     learn_exercise(&A->s, o->exercise, o->cap.kernel, &A->judged, A->hints);
+    /* the picture of the first missed goal, when that goal changes: edits that do not change it
+     * leave the learner at the step they are looking at */
+    long first = -1;
+    for (size_t g = 0; g < o->exercise->exercise->ngoals && first < 0; g++)
+        if (A->judged.marks[g].state == EXERCISE_NOT_MET) first = (long)g;
+    if (first != A->pictured) learn_exercise_picture(&A->s, o->exercise, &A->judged);
+    A->pictured = first;
     if (o->save_progress) { /* the window: the terminal hears each judgement too */
         const char *slash = strrchr(o->cap.kernel, '/');
         fprintf(stderr, "warpscope: %s: %zu of %zu goals met\n", slash ? slash + 1 : o->cap.kernel, A->judged.met,
                 o->exercise->exercise->ngoals);
     }
-    if (!o->save_progress || !o->exercise->exercise->ngoals || A->judged.met != o->exercise->exercise->ngoals) return;
-    progress p;
-    char dir[1024];
-    if (progress_default_dir(dir, sizeof dir, err, sizeof err) || progress_load(&p, dir, err, sizeof err)) return;
-    progress_entry *e = progress_find(&p, o->exercise->id, 1);
-    if (e && !e->done) {
-        e->done = 1;
-        if (progress_save(&p, err, sizeof err)) fprintf(stderr, "warpscope: progress not saved: %s\n", err);
-    }
-    progress_free(&p);
+    if (o->save_progress && A->judged.met == o->exercise->exercise->ngoals && exercise_record_solved(o->exercise, err, sizeof err))
+        fprintf(stderr, "warpscope: not recorded as solved: %s\n", err);
 }
 
 /* PageDown in an exercise unlocks the next hint */
@@ -285,6 +284,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
     }
     if (o->exercise) {
         A->requests = A->s.lesson.requests;
+        A->pictured = -2;
         exercise_judge_file(A);
     }
     if (o->compare) {

@@ -1,6 +1,7 @@
 // Exercise 3: a barrier is missing.
-// This is v2, sequential addressing, with one __syncthreads() left out. Run it under another
-// schedule (--schedule its:3) or ask warpscope hazards where threads race; then put it back.
+// This is v2, sequential addressing, with one __syncthreads() left out. Ask where threads race:
+//   warpscope hazards --kernel FILE --n 4096 --entry 'reduce<<<n / 256, 256>>>(in, out, n)'
+// then put the barrier back (warpscope exercise check 3 FILE judges it).
 #define BLOCK 256
 
 __global__ void reduce(const float *g_idata, float *g_odata, unsigned int n)

@@ -17,6 +17,7 @@
 #include <pthread.h>
 #include <sched.h>
 #include <stdarg.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -525,7 +526,16 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             break;
         }
         unsigned width = op->elem_size > WORD_BYTES ? op->elem_size / WORD_BYTES : 1;
-        for (unsigned c = 0; c < width; c++) val[n * (int)width + (int)c] = lane_float(op, c);
+        for (unsigned c = 0; c < width; c++) {
+            float v = val[n * (int)width + (int)c] = lane_float(op, c);
+            /* a trace holds finite floats (its JSON cannot write inf or nan): said at the line */
+            if (record && !isfinite(v)) {
+                char who[96];
+                where(e, tid, who, sizeof who);
+                fail(e, "line %u: %s: the value %s is not a finite float, and a trace holds finite floats only (for a maximum, "
+                        "start from -FLT_MAX, not -INFINITY)", op->line, who, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+            }
+        }
         n++;
     }
     if (kind == TRACE_WARP_SYNC && obs && obs->warp_sync && !e->failed) obs->warp_sync(obs->ctx, w, group);

@@ -688,7 +688,11 @@ static int first_error(rewriter *r)
             char w[600];
             where(clang_getDiagnosticLocation(dg), w, sizeof w, r->path);
             CXString s = clang_getDiagnosticSpelling(dg);
-            snprintf(r->err, r->errlen, "%s: error: %s", w, clang_getCString(s));
+            if (strncmp(w, "--entry", 7) == 0) /* the call warpscope makes, not a line of the file: say which it is */
+                snprintf(r->err, r->errlen, "%s: the entry cannot call into this file (%s): is the function it names defined there?",
+                         r->path, clang_getCString(s));
+            else
+                snprintf(r->err, r->errlen, "%s: error: %s", w, clang_getCString(s));
             clang_disposeString(s);
             clang_disposeDiagnostic(dg);
             return -1;
