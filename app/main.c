@@ -1399,11 +1399,9 @@ static int make_dirs(const char *path)
     return mkdir(p, 0700) && errno != EEXIST ? -1 : 0;
 }
 
-int cmd_exercise_list(const ws_call *k)
+/* The exercises, a line each: number, name, solved or not, title. 0, or 2 after its lines. */
+static int exercise_list_print(int zh)
 {
-    const char *lang = k->v[WF_LANG].text;
-    if (lang && strcmp(lang, "en") && strcmp(lang, "zh")) return usage_error("--lang must be en or zh, got \"%s\"%s", lang, "");
-    int zh = lang && !strcmp(lang, "zh");
     char dir[DATA_PATH_MAX + 32], err[1600], pdir[1024];
     size_t n;
     char **files = exercise_files(dir, sizeof dir, &n);
@@ -1427,6 +1425,13 @@ int cmd_exercise_list(const ws_call *k)
     return rc;
 }
 
+int cmd_exercise_list(const ws_call *k)
+{
+    const char *lang = k->v[WF_LANG].text;
+    if (lang && strcmp(lang, "en") && strcmp(lang, "zh")) return usage_error("--lang must be en or zh, got \"%s\"%s", lang, "");
+    return exercise_list_print(lang && !strcmp(lang, "zh"));
+}
+
 int cmd_exercise_start(const ws_call *k)
 {
     if (k->npos != 1) return usage_error("exercise start needs one exercise: a number or name (warpscope exercise list)%s%s", "", "");
@@ -1441,6 +1446,8 @@ int cmd_exercise_start(const ws_call *k)
     const char *base = strrchr(o.exercise->exercise->start, '/');
     snprintf(path, sizeof path, "%s/%s", dir, base ? base + 1 : o.exercise->exercise->start);
     struct stat st;
+    if (outfile_is_input(path, o.cap.kernel))
+        return usage_error("--dir %s is the exercises' own folder: your copy goes in a folder of yours%s", dir, "");
     if (stat(path, &st) == 0) {
         fprintf(stderr, "warpscope: your file %s is there already: it is kept, and opened\n", path);
     } else {
@@ -1632,6 +1639,11 @@ int cmd_lesson_list(const ws_call *k)
     free(files);
     free(ids);
     if (have_prog) progress_free(&prog);
+    if (!k->v[WF_DIR].given) { /* warpscope's own lessons: its exercises follow them */
+        printf("\n%s\n", zh ? "练习（warpscope exercise start 编号）：" : "exercises (warpscope exercise start NUMBER):");
+        int e = exercise_list_print(zh);
+        if (e) rc = e;
+    }
     return rc;
 }
 

@@ -68,9 +68,10 @@ __global__ void watched(global_ptr<float> out)
 }
 WS_LAUNCH(watched, watched, (a.out))
 
-// a reg is assigned values, never another reg (that would assign without a line to record)
-static_assert(!std::is_copy_constructible<reg<float>>::value && !std::is_copy_assignable<reg<float>>::value,
-              "copying a reg should not compile");
+// a reg is assigned values, never another reg (that would assign without a line to record); a
+// copy is a read (a lambda's [=] capture of the watched register)
+static_assert(std::is_copy_constructible<reg<float>>::value && !std::is_copy_assignable<reg<float>>::value,
+              "assigning a reg to a reg should not compile");
 
 static int run(emu_kernel_fn k, unsigned block, float *out, trace *t, emu *e)
 {

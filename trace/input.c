@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-const char *const input_patterns[] = {"ones", "ramp", "random-int", "random-float", NULL};
+const char *const input_patterns[] = {"ones", "ramp", "random-int", "random-float", "random-negative", NULL};
 
 static uint64_t splitmix64(uint64_t *s)
 {
@@ -24,6 +24,8 @@ int input_fill(const char *pattern, uint64_t seed, float *x, uint64_t n)
         for (uint64_t i = 0; i < n; i++) x[i] = (float)(splitmix64(&s) % 10);
     } else if (strcmp(pattern, "random-float") == 0) { /* uniform in [-1, 1) */
         for (uint64_t i = 0; i < n; i++) x[i] = (float)((double)(splitmix64(&s) >> 40) / (double)(1ull << 23) - 1.0);
+    } else if (strcmp(pattern, "random-negative") == 0) { /* uniform in [-2, -1): a maximum whose identity is not 0 */
+        for (uint64_t i = 0; i < n; i++) x[i] = (float)((double)(splitmix64(&s) >> 40) / (double)(1ull << 24) - 2.0);
     } else {
         return -1;
     }

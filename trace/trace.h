@@ -129,7 +129,7 @@ typedef struct trace_provenance {
     char date[32];                 /* ISO 8601 UTC */
     char version[16];              /* version id, e.g. "v2" */
     char source[64];               /* kernel file, e.g. "kernels/v2.cu" */
-    char data[16];                 /* ones | ramp | random-int | random-float */
+    char data[16];                 /* ones | ramp | random-int | random-float | random-negative */
     uint64_t n, seed;
     uint32_t block, elems_per_thread, blocks_traced;
     char schedule[48];             /* "lockstep", "its:7", "adversarial: lanes-descending" ... ("" = lockstep) */

@@ -72,7 +72,14 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
             out->marks[j].value = v.num;
             out->marks[j].boolean = v.type == QUERY_BOOL;
             out->marks[j].result = t.result;
-            out->marks[j].reference = t.reference;
+            out->marks[j].wanted = t.reference;
+            if (strstr(query_text(g->value), "input_max()")) { /* a maximum: the largest element, regenerated */
+                size_t pos;
+                query *w = query_parse("input_max()", msg, sizeof msg, &pos);
+                query_value mx;
+                if (w && query_eval(w, &ctx, &mx, msg, sizeof msg) == 0) out->marks[j].wanted = mx.num;
+                query_free(w);
+            }
             out->marks[j].state = goal_met(g, v.num) ? EXERCISE_MET : EXERCISE_NOT_MET;
             out->met += out->marks[j].state == EXERCISE_MET;
         }
@@ -148,9 +155,12 @@ void exercise_goal_line(const lesson_goal *g, const exercise_mark *m, lesson_lan
         const char *said = m->state == EXERCISE_NOT_RUN ? "-" : yes_no[lang][m->value != 0];
         snprintf(buf, len, lang == LESSON_ZH ? "%s：%s" : "%s: %s", g->say.s[lang], said);
         if (g->limit == 0) snprintf(buf + strlen(buf), len - strlen(buf), lang == LESSON_ZH ? "，目标 %s" : ", goal %s", yes_no[lang][0]);
+        int max = strstr(query_text(g->value), "input_max()") != NULL;
         if (m->state == EXERCISE_NOT_MET && strstr(query_text(g->value), "result()"))
-            snprintf(buf + strlen(buf), len - strlen(buf), lang == LESSON_ZH ? "（结果 %.9g，参考值 %.9g）" : " (result %.9g, reference %.9g)",
-                     m->result, m->reference);
+            snprintf(buf + strlen(buf), len - strlen(buf),
+                     lang == LESSON_ZH ? (max ? "（结果 %.9g，最大元素 %.9g）" : "（结果 %.9g，参考值 %.9g）")
+                                       : (max ? " (result %.9g, the largest element %.9g)" : " (result %.9g, reference %.9g)"),
+                     m->result, m->wanted);
         return;
     }
     if (m->state != EXERCISE_NOT_RUN) snprintf(value, sizeof value, "%.10g", m->value);

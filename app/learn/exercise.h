@@ -12,7 +12,8 @@ typedef struct exercise_mark {
     exercise_state state;
     double value;          /* the measured number (EXERCISE_NOT_RUN: none) */
     int boolean;           /* the query was true or false (value 1 or 0) */
-    double result, reference; /* what the capture it was measured on computed, and the double sum */
+    double result, wanted; /* what the capture it was measured on computed, and what it should have: the
+                              double sum (reference()), or the largest element for a goal on input_max() */
 } exercise_mark;
 
 typedef struct exercise_judgement {

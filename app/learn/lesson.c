@@ -15,6 +15,7 @@
 #include "trace/ladder.h"
 #include "trace/words.h"
 #include "trace/capture/capture.h"
+#include "trace/capture/race.h"
 
 const char *const lesson_lang_keys[LESSON_LANGS] = {"en", "zh"};
 const char *const lesson_panel_keys[LESSON_PANEL_COUNT] = {
@@ -390,7 +391,7 @@ static int parse_show(reader *r, const cJSON *step, const char *where, const les
         if ((c = get(v, "data"))) {
             int ok = 0;
             for (size_t k = 0; input_patterns[k] && cJSON_IsString(c); k++) ok |= strcmp(input_patterns[k], c->valuestring) == 0;
-            if (!ok) return bad(r, c, "capture.data: expected ones, ramp, random-int or random-float");
+            if (!ok) return bad(r, c, "capture.data: expected ones, ramp, random-int, random-float or random-negative");
             snprintf(s->data, sizeof s->data, "%s", c->valuestring);
         }
         moved = 1;
@@ -674,11 +675,12 @@ static int parse_exercise(reader *r, const cJSON *x, const char *dir)
         const cJSON *c;
         double d;
         if ((c = get(v, "block"))) { if (whole(r, c, "capture.block", 32, 1024, &d)) return -1; e->block = (unsigned)d; }
-        if ((c = get(v, "n"))) { if (whole(r, c, "capture.n", 1, LESSON_CAPTURE_N_MAX, &d)) return -1; e->n = (uint64_t)d; }
+        /* the race detector watches captures this large, and a goal may count its races */
+        if ((c = get(v, "n"))) { if (whole(r, c, "capture.n", 1, RACE_GLOBAL_MAX_WORDS, &d)) return -1; e->n = (uint64_t)d; }
         if ((c = get(v, "data"))) {
             int ok = 0;
             for (size_t k = 0; input_patterns[k] && cJSON_IsString(c); k++) ok |= strcmp(input_patterns[k], c->valuestring) == 0;
-            if (!ok) return bad(r, c, "capture.data: expected ones, ramp, random-int or random-float");
+            if (!ok) return bad(r, c, "capture.data: expected ones, ramp, random-int, random-float or random-negative");
             snprintf(e->data, sizeof e->data, "%s", c->valuestring);
         }
     }

@@ -104,7 +104,7 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
     float *input = calloc((size_t)(n + 3) / 4 * 4, sizeof *input);
     if (!input) { snprintf(err, errlen, "out of memory for %llu input elements", (unsigned long long)n); return -1; }
     if (input_fill(data, seed, input, n)) {
-        snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float)", data);
+        snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float, random-negative)", data);
         free(input);
         return -1;
     }

@@ -353,6 +353,7 @@ void emu_clear_buffers(emu *e) { memset(e->buffers, 0, sizeof e->buffers); }
 
 static float lane_float(const emu_op *op, unsigned c)
 {
+    if (op->is_int == 2) return (float)(int32_t)op->data[c]; /* a signed int */
     if (op->is_int) return (float)op->data[c];
     float f;
     memcpy(&f, &op->data[c], sizeof f);

@@ -54,7 +54,7 @@ typedef struct emu_op {
     int64_t index;     /* shared: 4-byte word of the element; global: element index in buf */
     int64_t lo, hi;    /* shared: the array's words [lo, hi), for out-of-bounds reports */
     unsigned elem_size;
-    int is_int;        /* the value is an unsigned integer (recorded as such in the trace) */
+    int is_int;        /* the value is an integer, recorded as such in the trace: 1 unsigned, 2 signed */
     uint32_t data[4];  /* in: value to store or shuffle; out: the value loaded, shuffled or old */
     unsigned mask;     /* shuffle / warp sync member mask */
     int shfl_mode;

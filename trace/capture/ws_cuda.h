@@ -292,8 +292,9 @@ static inline void ws_watch(float v, unsigned line)
     memcpy(op.data, &v, 4);
     emu_do(&op);
 }
-/* Copying one reg into another would assign without a line to record, so it does not compile
- * (write b = (float)a); `sum = x` builds a reg from x at its line and moves it in. */
+/* Assigning one reg to another would assign without a line to record, so it does not compile
+ * (write b = (float)a); `sum = x` builds a reg from x at its line and moves it in. A copy (a
+ * lambda's [=] capture of the kernel's watched register) is a read: it records nothing. */
 template <class T>
 struct reg {
     static_assert(!ws_is_int<T>::value && sizeof(T) == 4, "reg<T> watches a float");
@@ -301,7 +302,7 @@ struct reg {
     template <class R>
     reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r) { ws_watch(v, line); }
     reg() : v() {} /* declared without a value: nothing to record until it is assigned */
-    reg(const reg &) = delete;
+    reg(const reg &) = default;
     reg &operator=(const reg &) = delete;
     reg(reg &&) = default;
     reg &operator=(reg &&) = default;
@@ -583,7 +584,7 @@ struct reg {
     {
         ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
     }
-    reg(const reg &) = delete;
+    reg(const reg &) = default;
     reg &operator=(const reg &) = delete;
     reg(reg &&) = default;
     reg &operator=(reg &&) = default;

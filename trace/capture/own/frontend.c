@@ -4,6 +4,7 @@
 #include "trace/capture/own/frontend.h"
 
 #include <clang-c/Index.h>
+#include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,10 +39,11 @@ static const char parse_prelude[] =
     "template <class T> __device__ T __shfl_down_sync(unsigned, T, unsigned, int = 32); template <class T> __device__ T __shfl_up_sync(unsigned, T, unsigned, int = 32);\n"
     "template <class T> __device__ T __shfl_xor_sync(unsigned, T, int, int = 32); template <class T> __device__ T __shfl_sync(unsigned, T, int, int = 32);\n"
     "__device__ unsigned atomicInc(unsigned *, unsigned);\n"
-#define WS_PRELUDE_ATOMIC(name) \
-    "__device__ float " name "(float *, float); __device__ int " name "(int *, int); __device__ unsigned " name "(unsigned *, unsigned);\n"
+    /* CUDA's overloads: a float atomicAdd and atomicExch, but no float atomicSub, atomicMax or atomicMin */
+#define WS_PRELUDE_ATOMIC(name) "__device__ int " name "(int *, int); __device__ unsigned " name "(unsigned *, unsigned);\n"
     WS_PRELUDE_ATOMIC("atomicAdd") WS_PRELUDE_ATOMIC("atomicSub") WS_PRELUDE_ATOMIC("atomicMax") WS_PRELUDE_ATOMIC("atomicMin")
     WS_PRELUDE_ATOMIC("atomicExch")
+    "__device__ float atomicAdd(float *, float); __device__ float atomicExch(float *, float);\n"
     "__device__ int atomicCAS(int *, int, int); __device__ unsigned atomicCAS(unsigned *, unsigned, unsigned);\n"
     "__device__ float4 make_float4(float, float, float, float);\n"
     "template <class T> cudaError_t cudaMalloc(T **, size_t); cudaError_t cudaFree(void *);\n"
@@ -58,6 +60,9 @@ static const char parse_prelude[] =
     "__device__ float sqrtf(float); __device__ float expf(float); __device__ float logf(float); __device__ float powf(float, float);\n"
     "__device__ int max(int, int); __device__ unsigned max(unsigned, unsigned); __device__ float max(float, float);\n"
     "__device__ int min(int, int); __device__ unsigned min(unsigned, unsigned); __device__ float min(float, float);\n"
+    "__device__ unsigned max(int, unsigned); __device__ unsigned max(unsigned, int); __device__ unsigned min(int, unsigned); __device__ unsigned min(unsigned, int);\n"
+    "__device__ double max(double, double); __device__ double max(float, double); __device__ double max(double, float);\n"
+    "__device__ double min(double, double); __device__ double min(float, double); __device__ double min(double, float);\n"
     /* what nvcc's implicit cuda_runtime.h brings with it */
     "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <math.h>\n";
 
@@ -100,6 +105,7 @@ static const struct {
 
 typedef struct edit {
     unsigned off, len, seq;
+    int first; /* an insertion that binds to the text before it (a name's .v): before others at its offset */
     char *text;
 } edit;
 
@@ -141,7 +147,7 @@ static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, .
     va_end(aq);
     va_end(ap);
     if (!text) { r->oom = 1; return; }
-    r->edits[r->nedits++] = (edit){off, len, (unsigned)r->nedits, text};
+    r->edits[r->nedits++] = (edit){off, len, (unsigned)r->nedits, 0, text};
 }
 
 /* file:line:col as the learner reads it (the entry's text says "--entry") */
@@ -492,7 +498,8 @@ static int names_var(rewriter *r, CXCursor c, CXCursor var)
     CXString s = clang_getCursorSpelling(var);
     const char *name = clang_getCString(s);
     unsigned at = offset_of(clang_getCursorLocation(c)), len = (unsigned)strlen(name);
-    int ok = len && at + len <= r->srclen && memcmp(r->src + at, name, len) == 0;
+    int ok = len && at + len <= r->srclen && memcmp(r->src + at, name, len) == 0 &&
+             (at + len == r->srclen || !(isalnum((unsigned char)r->src[at + len]) || r->src[at + len] == '_'));
     clang_disposeString(s);
     return ok;
 }
@@ -524,14 +531,29 @@ static void note_assignment(rewriter *r, CXCursor c, CXCursor var)
     r->assigned[r->nassigned++] = offset_of(clang_getCursorLocation(lhs));
 }
 
-/* any other use reads the float it holds: NAME.v */
+/* any other use reads the float it holds: NAME.v (once for every use a macro argument expands to;
+ * not in a lambda's capture list, which names the variable itself) */
 static void read_register(rewriter *r, CXCursor c, CXCursor var)
 {
     if (!names_var(r, c, var)) return;
-    unsigned at = offset_of(clang_getCursorLocation(c));
+    unsigned at = offset_of(clang_getCursorLocation(c)), end = offset_of(clang_getRangeEnd(clang_getCursorExtent(c)));
     for (size_t i = 0; i < r->nassigned; i++)
         if (r->assigned[i] == at) return;
-    add_edit(r, offset_of(clang_getRangeEnd(clang_getCursorExtent(c))), 0, ".v");
+    for (size_t i = 0; i < r->nedits; i++)
+        if (r->edits[i].first && r->edits[i].off == end) return;
+    unsigned b = at;
+    while (b > 0 && strchr(" \t\n", r->src[b - 1])) b--;
+    if (b > 0 && (r->src[b - 1] == '[' || r->src[b - 1] == ',' || r->src[b - 1] == '&' || r->src[b - 1] == '=')) {
+        unsigned e = end;
+        while (e < r->srclen && strchr(" \t\n", r->src[e])) e++;
+        if (e < r->srclen && (r->src[e] == ']' || r->src[e] == ',')) { /* [sum], [a, sum], [&sum]: a capture */
+            unsigned k = b;
+            while (k > 0 && !strchr("[;{}()", r->src[k - 1])) k--;
+            if (k > 0 && r->src[k - 1] == '[') return;
+        }
+    }
+    add_edit(r, end, 0, ".v");
+    if (!r->oom) r->edits[r->nedits - 1].first = 1;
 }
 
 static void check_call(rewriter *r, CXCursor c)
@@ -639,8 +661,10 @@ static int by_offset(const void *a, const void *b)
 {
     const edit *x = a, *y = b;
     if (x->off != y->off) return x->off < y->off ? -1 : 1;
-    /* at one offset: insertions first, then in the order they were made */
+    /* at one offset: insertions first, those that bind to the text before them first of all, then
+     * in the order they were made */
     if ((x->len == 0) != (y->len == 0)) return x->len == 0 ? -1 : 1;
+    if (x->first != y->first) return x->first ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace/capture/own/frontend.h"
 #include "trace/json_internal.h"
@@ -29,7 +30,7 @@ int main(int argc, char **argv)
     /* written whole or not at all: beside it first, then renamed */
     const char *outpath = argv[ladder ? 4 : 3];
     char part[4200];
-    snprintf(part, sizeof part, "%s.part", outpath);
+    snprintf(part, sizeof part, "%s.part%ld", outpath, (long)getpid()); /* two builds of one file do not share it */
     FILE *o = fopen(part, "wb");
     int bad = !o || fputs(out, o) < 0;
     if (o && fclose(o)) bad = 1;

@@ -538,7 +538,7 @@ static int run_here(const capture_desc *d, own_entry_fn entry, const emu_schedul
     const char *data = d->data ? d->data : "random-int";
     uint64_t seed = d->seed_set ? d->seed : 1;
     if (input_fill(data, seed, h_in, n)) {
-        snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float)", data);
+        snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float, random-negative)", data);
         goto out;
     }
     trace_provenance *p = &t->prov;

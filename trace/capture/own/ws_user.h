@@ -32,8 +32,8 @@ struct ws_plain<const volatile T> {
     typedef T type;
 };
 template <>
-struct ws_is_int<int> {
-    static const int value = 1;
+struct ws_is_int<int> { /* signed: recorded as such (emu_op.is_int) */
+    static const int value = 2;
 };
 
 /* every loop's condition: counts a turn, stops a loop that never ends */
@@ -50,6 +50,17 @@ inline float max(float a, float b) { return fmaxf(a, b); }
 inline int min(int a, int b) { return a < b ? a : b; }
 inline unsigned min(unsigned a, unsigned b) { return a < b ? a : b; }
 inline float min(float a, float b) { return fminf(a, b); }
+/* mixed: an int and an unsigned compare as unsigneds, a float and a double as doubles (CUDA's overloads) */
+inline unsigned max(int a, unsigned b) { return max((unsigned)a, b); }
+inline unsigned max(unsigned a, int b) { return max(a, (unsigned)b); }
+inline unsigned min(int a, unsigned b) { return min((unsigned)a, b); }
+inline unsigned min(unsigned a, int b) { return min(a, (unsigned)b); }
+inline double max(double a, double b) { return fmax(a, b); }
+inline double min(double a, double b) { return fmin(a, b); }
+inline double max(float a, double b) { return fmax(a, b); }
+inline double max(double a, float b) { return fmax(a, b); }
+inline double min(float a, double b) { return fmin(a, b); }
+inline double min(double a, float b) { return fmin(a, b); }
 
 template <class T>
 struct ws_extern_shared;
@@ -189,7 +200,7 @@ T ws_atomic(const ws_ptr<T> &p, int atomic, T v, T compare, unsigned line)
     op.buf = p.buf;
     op.index = p.at / 4;
     op.elem_size = 4;
-    op.is_int = !std::is_same<T, float>::value;
+    op.is_int = std::is_same<T, float>::value ? 0 : std::is_same<T, int>::value ? 2 : 1;
     op.atomic = atomic;
     op.word = std::is_same<T, float>::value ? EMU_WORD_F32 : std::is_same<T, int>::value ? EMU_WORD_I32 : EMU_WORD_U32;
     memcpy(&op.operand, &compare, 4);
