@@ -400,15 +400,46 @@ size_t learn_exercise_requests(const session *s, unsigned *seen, size_t hints, s
     return SL->request_kind == ACT_LESSON && SL->request_arg > 0 && hints < nhints ? hints + 1 : hints;
 }
 
+/* the step of pane p that holds event e, or -1 */
+static long step_of_event(const session_pane *p, int64_t e)
+{
+    for (size_t st = 0; e >= 0 && st < p->m.nsteps; st++)
+        for (size_t k = 0; k < p->m.steps[st].count; k++)
+            if ((int64_t)p->m.order[p->m.steps[st].first + k] == e) return (long)st;
+    return -1;
+}
+
+/* the first step where a step query holds, or -1 */
+static long first_step_where(const session_pane *p, const char *shows)
+{
+    char err[200];
+    size_t pos;
+    long found = -1;
+    query *q = query_parse(shows, err, sizeof err, &pos);
+    for (size_t st = 0; q && st < p->m.nsteps && found < 0; st++) {
+        query_ctx c = {.pane = {{&p->t, &p->m, st}}};
+        query_value v;
+        if (query_eval(q, &c, &v, err, sizeof err) == 0 && v.num != 0) found = (long)st;
+    }
+    query_free(q);
+    return found;
+}
+
 void learn_exercise_picture(session *s, const lesson *l, const exercise_judgement *j)
 {
-    /* what a goal's query measures, and the step query that finds where it shows */
+    /* what a goal's query measures, and the picture that shows it: the first step with a bank
+     * conflict or diverged lanes, the second access of the first race in the shown block, or
+     * the end of the tree for a result */
     enum { SOURCE = 1u << PANEL_SOURCE, STATS = 1u << PANEL_STATS, TIMELINE = 1u << PANEL_TIMELINE };
+    enum { AT_QUERY, AT_RACE, AT_END };
     static const struct {
         const char *measures, *shows;
+        int at;
         unsigned panels;
-    } pictures[] = {{"bank_conflicts", "conflict_degree() > 1", SOURCE | 1u << PANEL_BANKS | 1u << PANEL_MEMORY | STATS | TIMELINE},
-                    {"divergent", "count(diverged_lanes()) > 0", SOURCE | 1u << PANEL_LANES | STATS | TIMELINE}};
+    } pictures[] = {{"bank_conflicts", "conflict_degree() > 1", AT_QUERY, SOURCE | 1u << PANEL_BANKS | 1u << PANEL_MEMORY | STATS | TIMELINE},
+                    {"divergent", "count(diverged_lanes()) > 0", AT_QUERY, SOURCE | 1u << PANEL_LANES | STATS | TIMELINE},
+                    {"hazards", NULL, AT_RACE, SOURCE | 1u << PANEL_LANES | 1u << PANEL_MEMORY | STATS | TIMELINE},
+                    {"result()", NULL, AT_END, SOURCE | 1u << PANEL_PICTURE | STATS | TIMELINE}};
     const lesson_exercise *x = l->exercise;
     session_pane *p = &s->pane[0];
     s->panels = 0; /* every panel, unless a missed goal has a picture */
@@ -418,21 +449,22 @@ void learn_exercise_picture(session *s, const lesson *l, const exercise_judgemen
         const char *text = query_text(x->goals[g].value);
         for (size_t k = 0; k < sizeof pictures / sizeof pictures[0]; k++) {
             if (!strstr(text, pictures[k].measures)) continue;
-            char err[200];
-            size_t pos;
-            query *q = query_parse(pictures[k].shows, err, sizeof err, &pos);
-            for (size_t st = 0; q && st < p->m.nsteps; st++) {
-                query_ctx c = {.pane = {{&p->t, &p->m, st}}};
-                query_value v;
-                if (query_eval(q, &c, &v, err, sizeof err) == 0 && v.num != 0) {
-                    p->step = st;
-                    s->panels = pictures[k].panels;
-                    s->generation++;
-                    break;
+            long st = -1;
+            if (pictures[k].at == AT_QUERY) st = first_step_where(p, pictures[k].shows);
+            else if (pictures[k].at == AT_END) /* the last step that is not threads leaving */
+                for (st = (long)p->m.nsteps - 1; st > 0 && p->m.steps[st].kind == TRACE_EXIT; st--) {}
+            else
+                for (size_t h = 0; h < p->t.nhazards && st < 0; h++) {
+                    const trace_hazard *z = &p->t.hazards[h];
+                    if (z->pass == p->m.pass && z->second.block == p->m.block) st = step_of_event(p, z->second.event);
                 }
+            if (st >= 0) {
+                p->step = (size_t)st;
+                s->panels = pictures[k].panels;
+                s->generation++;
             }
-            query_free(q);
+            return; /* the first missed goal's picture, if it has one */
         }
-        return; /* the first missed goal only */
+        return;
     }
 }

@@ -284,7 +284,7 @@ static int load_version(session *s, int p, const char *version)
 {
     char err[512], note[512] = "";
     if (!s->loader.load) { status_raw(s, "this viewer shows a recorded trace: it cannot capture another version"); return -1; }
-    if (!ladder_find(version)) {
+    if (!ladder_find(version) && strcmp(version, OWN_VERSION) != 0) { /* a kernel of one's own is captured again too */
         ladder_unknown(version, err, sizeof err);
         status_raw(s, err);
         return -1;

@@ -114,6 +114,16 @@ static void load_own_source(const viewer_opts *o)
     own_name = slash ? slash + 1 : o->cap.kernel;
 }
 
+static void apply(app *A, act_kind k, long i, const char *s)
+{
+    action a;
+    memset(&a, 0, sizeof a);
+    a.kind = k;
+    a.i = i;
+    if (s) snprintf(a.s, sizeof a.s, "%s", s);
+    session_apply(&A->s, &a);
+}
+
 /* An exercise: the file judged against its goals (each a capture: the compiled file is cached), the
  * checklist put in the session, and solved exercises recorded in the user's progress. */
 static void exercise_judge_file(app *A)
@@ -130,7 +140,12 @@ static void exercise_judge_file(app *A)
     long first = -1;
     for (size_t g = 0; g < o->exercise->exercise->ngoals && first < 0; g++)
         if (A->judged.marks[g].state == EXERCISE_NOT_MET) first = (long)g;
-    if (first != A->pictured) learn_exercise_picture(&A->s, o->exercise, &A->judged);
+    if (first != A->pictured) {
+        /* the goal's picture under the goal's own schedule: the race or the wrong tree it measured */
+        const char *want = first >= 0 ? o->exercise->exercise->goals[first].schedule : "";
+        if (strcmp(want[0] && strcmp(want, "lockstep") ? want : "", A->s.brk.schedule) != 0) apply(A, ACT_SCHEDULE, 0, want[0] ? want : "lockstep");
+        learn_exercise_picture(&A->s, o->exercise, &A->judged);
+    }
     A->pictured = first;
     if (o->save_progress) { /* the window: the terminal hears each judgement too */
         const char *slash = strrchr(o->cap.kernel, '/');
@@ -185,15 +200,6 @@ static int own_reload(app *A)
     return 1;
 }
 
-static void apply(app *A, act_kind k, long i, const char *s)
-{
-    action a;
-    memset(&a, 0, sizeof a);
-    a.kind = k;
-    a.i = i;
-    if (s) snprintf(a.s, sizeof a.s, "%s", s);
-    session_apply(&A->s, &a);
-}
 
 /* Applies a comma-separated action script; 0, or -1 with err. */
 static int apply_script(app *A, const char *script, char *err, size_t errlen)
