@@ -42,6 +42,12 @@ static void free_files(learn *L)
     L->nfiles = 0;
 }
 
+static int is_json(const struct dirent *e)
+{
+    size_t len = strlen(e->d_name);
+    return len >= 6 && !strcmp(e->d_name + len - 5, ".json") && e->d_name[0] != '.';
+}
+
 static int list_files(learn *L, char *err, size_t errlen)
 {
     free_files(L);
@@ -111,6 +117,26 @@ int learn_menu(learn *L, session *s, char *err, size_t errlen)
         snprintf(SL->menu[SL->nmenu++], sizeof SL->menu[0], "%s%s", l.title.s[lang_of(s)], mark);
         lesson_free(&l);
     }
+    /* the exercises after the lessons, with their state: one is started from the command line */
+    char xdir[1100];
+    snprintf(xdir, sizeof xdir, "%s/exercises", L->dir);
+    struct dirent **names = NULL;
+    int nx = scandir(xdir, &names, is_json, alphasort);
+    for (int i = 0; i < nx; i++) {
+        char path[1400];
+        lesson l;
+        snprintf(path, sizeof path, "%s/%s", xdir, names[i]->d_name);
+        if (SL->nmenu < SESSION_MENU && lesson_load(&l, path, err, errlen) == 0) {
+            progress_entry *e = L->have_prog ? progress_find(&L->prog, l.id, 0) : NULL;
+            snprintf(SL->menu[SL->nmenu++], sizeof SL->menu[0], str_get(s->lang, STR_MENU_EXERCISE), names[i]->d_name,
+                     l.title.s[lang_of(s)]);
+            if (e && e->done) strncat(SL->menu[SL->nmenu - 1], "  \xE2\x9C\x93", sizeof SL->menu[0] - strlen(SL->menu[SL->nmenu - 1]) - 1);
+            lesson_free(&l);
+        }
+        free(names[i]);
+    }
+    free(names);
+    err[0] = '\0';
     SL->menu_sel = 0;
     s->overlay = OVERLAY_MENU;
     s->generation++;
@@ -326,6 +352,14 @@ int learn_update(learn *L, session *s, char *err, size_t errlen)
     }
     L->seen = SL->requests;
     if (SL->request_kind == ACT_MENU) {
+        if (SL->request_arg >= 0 && (size_t)SL->request_arg >= L->nfiles && SL->request_arg < SL->nmenu) { /* an exercise */
+            char num[24];
+            snprintf(num, sizeof num, "%02ld", SL->request_arg - (long)L->nfiles + 1);
+            s->status_id = STR_COUNT;
+            snprintf(s->status_text, sizeof s->status_text, str_get(s->lang, STR_MENU_EXERCISE_START), num);
+            s->generation++;
+            return 0;
+        }
         if (SL->request_arg < 0 || (size_t)SL->request_arg >= L->nfiles) return 0;
         return learn_open(L, s, L->files[SL->request_arg], err, errlen);
     }

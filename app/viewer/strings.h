@@ -147,6 +147,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_LESSON_REVEALED, "The answer: %s", "答案：%s")                                                     \
     X(STR_LESSON_NEXT, "PgDn: next   PgUp: back", "PgDn：下一步   PgUp：上一步")                            \
     X(STR_EXERCISE_HEAD, "%s   goals met: %zu of %zu", "%s   已达成目标：%zu / %zu")                                  \
+    X(STR_MENU_EXERCISE, "exercise %.2s: %s", "练习 %.2s：%s")                                                        \
+    X(STR_MENU_EXERCISE_START, "an exercise is written in your editor: warpscope exercise start %.2s", "练习在你的编辑器里写：warpscope exercise start %.2s") \
     X(STR_EXERCISE_KEYS, "edit and save your file: the checklist follows   PgDn: a hint", "编辑并保存你的文件：清单随之更新   PgDn：提示") \
     X(STR_EXERCISE_FILE, "your file: %s", "你的文件：%s")                                                            \
     X(STR_EXERCISE_HINT, "hint %zu: %s", "提示 %zu：%s")                                                             \
