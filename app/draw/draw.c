@@ -83,6 +83,88 @@ void dl_fill_hit(dl_list *l, dl_rect r, dl_colour c, uint32_t hit)
 
 void dl_fill(dl_list *l, dl_rect r, dl_colour c) { dl_fill_hit(l, r, c, 0); }
 
+static int cmp_int(const void *a, const void *b) { return *(const int *)a - *(const int *)b; }
+
+void dl_fill_gaps(dl_list *l, size_t at)
+{
+    if (at >= l->n || l->items[at].kind != DL_FILL || l->items[at].c.a != 255 || l->failed) return;
+    const dl_item bg = l->items[at];
+    dl_rect cover[DL_MAX_PANELS];
+    int ncover = 0, ys[2 * DL_MAX_PANELS + 2], ny = 0;
+    /* the panels that paint their whole rectangle opaque, after the background */
+    for (int p = 0; p < l->npanels; p++) {
+        dl_rect r = l->panels[p].r;
+        for (size_t i = at + 1; i < l->n; i++) {
+            const dl_item *it = &l->items[i];
+            if (it->kind == DL_FILL && it->c.a == 255 && it->r.x == r.x && it->r.y == r.y && it->r.w == r.w && it->r.h == r.h) {
+                cover[ncover++] = r;
+                ys[ny++] = r.y < bg.r.y ? bg.r.y : r.y;
+                ys[ny++] = r.y + r.h > bg.r.y + bg.r.h ? bg.r.y + bg.r.h : r.y + r.h;
+                break;
+            }
+        }
+    }
+    if (!ncover) return;
+    ys[ny++] = bg.r.y;
+    ys[ny++] = bg.r.y + bg.r.h;
+    qsort(ys, (size_t)ny, sizeof *ys, cmp_int);
+    /* band by band, the stretches of the background no covering panel spans */
+    dl_item gaps[4 * DL_MAX_PANELS + 8];
+    size_t ngaps = 0, overflow = 0;
+    for (int b = 0; b + 1 < ny; b++) {
+        int y0 = ys[b], y1 = ys[b + 1];
+        if (y0 >= y1 || y0 < bg.r.y || y1 > bg.r.y + bg.r.h) continue;
+        int xs[2 * DL_MAX_PANELS], nx = 0;
+        for (int k = 0; k < ncover; k++)
+            if (cover[k].y <= y0 && cover[k].y + cover[k].h >= y1) {
+                xs[nx++] = cover[k].x;
+                xs[nx++] = cover[k].x + cover[k].w;
+            }
+        /* the covered intervals, left to right (a simple sort of pairs by their start) */
+        for (int i = 2; i < nx; i += 2)
+            for (int j = i; j >= 2 && xs[j - 2] > xs[j]; j -= 2) {
+                int a0 = xs[j - 2], a1 = xs[j - 1];
+                xs[j - 2] = xs[j];
+                xs[j - 1] = xs[j + 1];
+                xs[j] = a0;
+                xs[j + 1] = a1;
+            }
+        int x = bg.r.x, end = bg.r.x + bg.r.w;
+        for (int i = 0; i <= nx; i += 2) {
+            int stop = i < nx ? xs[i] : end;
+            if (stop > end) stop = end;
+            if (stop > x) {
+                if (ngaps < sizeof gaps / sizeof gaps[0]) {
+                    gaps[ngaps] = bg;
+                    gaps[ngaps++].r = (dl_rect){x, y0, stop - x, y1 - y0};
+                } else {
+                    overflow = 1;
+                }
+            }
+            if (i < nx && xs[i + 1] > x) x = xs[i + 1];
+        }
+    }
+    if (overflow) return; /* the background as it was */
+    /* item `at` becomes the first gap; the others follow it */
+    if (!ngaps) {
+        memmove(&l->items[at], &l->items[at + 1], (l->n - at - 1) * sizeof *l->items);
+        l->n--;
+        return;
+    }
+    size_t more = ngaps - 1;
+    if (l->n + more > l->cap) {
+        size_t cap = l->cap;
+        while (cap < l->n + more) cap *= 2;
+        dl_item *p = realloc(l->items, cap * sizeof *p);
+        if (!p) return; /* the background as it was */
+        l->items = p;
+        l->cap = cap;
+    }
+    memmove(&l->items[at + ngaps], &l->items[at + 1], (l->n - at - 1) * sizeof *l->items);
+    memcpy(&l->items[at], gaps, ngaps * sizeof *gaps);
+    l->n += more;
+}
+
 void dl_outline(dl_list *l, dl_rect r, dl_colour c, int thick)
 {
     dl_item *it = push_rect(l, DL_RECT, r, c);

@@ -90,6 +90,10 @@ void dl_restore(dl_list *l, dl_mark m);
 int dl_panel_begin(dl_list *l, const char *name, dl_rect r);
 
 void dl_fill(dl_list *l, dl_rect r, dl_colour c);
+/* Item `at`, an opaque fill under everything after it (a window's background), becomes the fills
+ * of its parts that no panel's own opaque fill covers: a software executor then paints each pixel
+ * of the window once, not twice. The picture is the same. */
+void dl_fill_gaps(dl_list *l, size_t at);
 void dl_fill_hit(dl_list *l, dl_rect r, dl_colour c, uint32_t hit);
 void dl_outline(dl_list *l, dl_rect r, dl_colour c, int thick);
 void dl_line(dl_list *l, int x1, int y1, int x2, int y2, dl_colour c, int thick);

@@ -54,7 +54,7 @@ int rsdl_find_fonts(const char *asset_dir, int need_cjk, rsdl_font_file files[DL
 
 /* ---- glyph cache ---- */
 
-enum { SHEET = 1024, MAX_FACES = 12, REPLACEMENT = 0xFFFD };
+enum { SHEET = 1024, MAX_FACES = 12, REPLACEMENT = 0xFFFD, TINTS = 8, TINT_ROWS = 64 };
 
 typedef struct glyph {
     uint32_t cp;  /* 0: empty slot */
@@ -62,13 +62,24 @@ typedef struct glyph {
     uint8_t missing;
 } glyph;
 
+/* The sheet's glyphs in one colour: text is copied from it as it is, with no colour or alpha
+ * modulation (which sends every glyph of SDL's software renderer down its slowest blitter). */
+typedef struct tint {
+    uint32_t rgba;       /* the colour */
+    SDL_Texture *tex;    /* the sheet's first h rows in it */
+    int h;
+    unsigned serial;     /* the sheet's serial it was made from */
+    unsigned long used;
+} tint;
+
 typedef struct face {
     dl_font role;
     int px;
     TTF_Font *main, *fallback; /* fallback: the UI font for the mono role */
     int height, ascent;
-    SDL_Surface *sheet;
-    SDL_Texture *tex;
+    SDL_Surface *sheet;        /* white glyphs, coverage in alpha */
+    tint tints[TINTS];
+    unsigned serial;           /* bumped whenever the sheet changes */
     int pen_x, pen_y, row_h, dirty;
     glyph *map;
     size_t cap, count;
@@ -77,6 +88,7 @@ typedef struct face {
 
 struct rsdl {
     SDL_Renderer *r;
+    uint32_t *scratch;   /* SHEET x SHEET pixels: a tint being made */
     rsdl_font_file files[DL_FONT_COUNT];
     face faces[MAX_FACES];
     int nfaces;
@@ -87,7 +99,8 @@ struct rsdl {
 
 static void face_free(face *f)
 {
-    if (f->tex) SDL_DestroyTexture(f->tex);
+    for (int i = 0; i < TINTS; i++)
+        if (f->tints[i].tex) SDL_DestroyTexture(f->tints[i].tex);
     if (f->sheet) SDL_FreeSurface(f->sheet);
     if (f->main) TTF_CloseFont(f->main);
     if (f->fallback) TTF_CloseFont(f->fallback);
@@ -268,6 +281,7 @@ void rsdl_destroy(rsdl *x)
 {
     if (!x) return;
     for (int i = 0; i < x->nfaces; i++) face_free(&x->faces[i]);
+    free(x->scratch);
     free(x);
 }
 
@@ -309,27 +323,59 @@ static void prepare_glyphs(rsdl *x, const dl_list *l)
         const char *s = dl_item_text(l, it), *end = s + it->len;
         while (s < end) glyph_get(x, f, dl_utf8_next(&s));
     }
-    for (int i = 0; i < x->nfaces; i++) {
-        face *f = &x->faces[i];
-        if (!f->dirty && f->tex) continue;
-        if (!f->tex) {
-            f->tex = SDL_CreateTexture(x->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STATIC, SHEET, SHEET);
-            if (!f->tex) continue;
-            SDL_SetTextureBlendMode(f->tex, SDL_BLENDMODE_BLEND);
+    for (int i = 0; i < x->nfaces; i++)
+        if (x->faces[i].dirty) {
+            x->faces[i].serial++;
+            x->faces[i].dirty = 0;
         }
-        SDL_UpdateTexture(f->tex, NULL, f->sheet->pixels, f->sheet->pitch);
-        f->dirty = 0;
+}
+
+/* The sheet of f in colour c (its rows in use): made when the sheet or the colour is new to it,
+ * the least recently used of the face's tints giving way. NULL when SDL cannot make it. */
+static SDL_Texture *tint_get(rsdl *x, face *f, dl_colour c)
+{
+    uint32_t key = (uint32_t)c.r << 24 | (uint32_t)c.g << 16 | (uint32_t)c.b << 8 | c.a;
+    int rows = f->pen_y + f->row_h + 1;
+    if (rows > SHEET) rows = SHEET;
+    tint *t = NULL;
+    for (int i = 0; i < TINTS && !t; i++)
+        if (f->tints[i].tex && f->tints[i].rgba == key) t = &f->tints[i];
+    if (!t) {
+        t = &f->tints[0];
+        for (int i = 1; i < TINTS; i++)
+            if (!f->tints[i].tex || (t->tex && f->tints[i].used < t->used)) t = &f->tints[i];
+        t->serial = f->serial - 1; /* made below */
+        t->rgba = key;
     }
+    t->used = ++x->clock;
+    if (t->tex && t->serial == f->serial && t->h >= rows) return t->tex;
+    if (!x->scratch && !(x->scratch = malloc((size_t)SHEET * SHEET * sizeof *x->scratch))) return NULL;
+    if (!t->tex || t->h < rows) {
+        if (t->tex) SDL_DestroyTexture(t->tex);
+        t->h = (rows + TINT_ROWS - 1) / TINT_ROWS * TINT_ROWS;
+        if (t->h > SHEET) t->h = SHEET;
+        t->tex = SDL_CreateTexture(x->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STATIC, SHEET, t->h);
+        if (!t->tex) return NULL;
+        SDL_SetTextureBlendMode(t->tex, SDL_BLENDMODE_BLEND);
+    }
+    const uint32_t rgb = (uint32_t)c.r << 16 | (uint32_t)c.g << 8 | c.b;
+    for (int y = 0; y < t->h; y++) {
+        const uint32_t *src = (const uint32_t *)((const uint8_t *)f->sheet->pixels + (size_t)y * (size_t)f->sheet->pitch);
+        uint32_t *dst = x->scratch + (size_t)y * SHEET;
+        for (int k = 0; k < SHEET; k++) dst[k] = ((src[k] >> 24) * c.a / 255) << 24 | rgb;
+    }
+    SDL_UpdateTexture(t->tex, NULL, x->scratch, SHEET * (int)sizeof *x->scratch);
+    t->serial = f->serial;
+    return t->tex;
 }
 
 static void draw_text(rsdl *x, const dl_list *l, const dl_item *it)
 {
     face *f = face_get(x, it->font, it->px);
-    if (!f || !f->tex) return;
+    SDL_Texture *tex = f ? tint_get(x, f, it->c) : NULL;
+    if (!tex) return;
     const char *s = dl_item_text(l, it), *end = s + it->len;
     int pen = it->r.x;
-    SDL_SetTextureColorMod(f->tex, it->c.r, it->c.g, it->c.b);
-    SDL_SetTextureAlphaMod(f->tex, it->c.a);
     for (const char *p = s; p < end;) {
         glyph *g = glyph_get(x, f, dl_utf8_next(&p));
         if (!g) break;
@@ -340,7 +386,7 @@ static void draw_text(rsdl *x, const dl_list *l, const dl_item *it)
             SDL_RenderDrawRect(x->r, &box);
         } else if (g->w > 0) {
             SDL_Rect src = {g->x, g->y, g->w, g->h}, dst = {pen, it->r.y, g->w, g->h};
-            SDL_RenderCopy(x->r, f->tex, &src, &dst);
+            SDL_RenderCopy(x->r, tex, &src, &dst);
         }
         pen += g->adv;
     }

@@ -2081,6 +2081,7 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     }
     draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID); /* the grid has its own legend */
     draw_tooltip(&u, w, h);
+    dl_fill_gaps(l, 0); /* the background only where no panel paints */
 }
 
 double panels_motion_seconds(double steps_per_second)
