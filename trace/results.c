@@ -1,6 +1,7 @@
 /* results: reading warpscope-bench JSON (schemas 1 and 2) with cJSON, every field checked. */
 #define _DEFAULT_SOURCE /* dirent's d_name and opendir under -std=c11 */
 #include "trace/results.h"
+#include "trace/trace.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -238,6 +239,7 @@ int results_parse(results *r, const char *text, size_t len, char *err, size_t er
     r->reps = (int)v;
     if (cJSON_GetObjectItemCaseSensitive(root, "sm_count")) {
         if (num_field(root, "sm_count", 1, &v, "", err, errlen)) goto out;
+        if (v != floor(v) || v > TRACE_SMS_MAX) { snprintf(err, errlen, "sm_count: expected a whole number from 1 to %d", TRACE_SMS_MAX); goto out; }
         r->sm_count = (int)v;
     }
     if (r->schema_version == 1) r->has_mode[RESULTS_LAUNCH] = 1;

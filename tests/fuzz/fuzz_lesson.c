@@ -4,6 +4,9 @@
 #include <stdlib.h>
 
 #include "app/learn/lesson.h"
+#include "mutate.h"
+
+FUZZ_STRUCTURED(fuzz_mutate_json)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

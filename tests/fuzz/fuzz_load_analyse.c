@@ -11,6 +11,7 @@
 #include "trace/cards.h"
 #include "trace/trace.h"
 #include "trace/view.h"
+#include "mutate.h"
 
 enum { STEPS_VISITED = 48 }; /* view_counts_at is linear in the step: keep each input quick */
 
@@ -79,6 +80,8 @@ static void analyse(const trace *t)
         view_free(&m);
     }
 }
+
+FUZZ_STRUCTURED(fuzz_mutate_any)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

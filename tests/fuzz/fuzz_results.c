@@ -5,6 +5,9 @@
 #include <stdlib.h>
 
 #include "trace/results.h"
+#include "mutate.h"
+
+FUZZ_STRUCTURED(fuzz_mutate_json)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -18,7 +21,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (size_t i = 0; i < r.nrows; i++) {
         const results_row *w = &r.rows[i];
         if (w->n < 1 || (double)w->n > RESULTS_N_MAX || !isfinite(w->ms) || !isfinite(w->gbs) || w->ms < 0 || w->gbs < 0) abort();
-        if (results_find(&r, w->name, w->n) == NULL) abort();
+        if (results_find_mode(&r, w->name, w->n, w->mode) == NULL) abort(); /* every row is found in its own mode */
     }
     uint64_t sizes[64];
     size_t n = results_sizes(&r, sizes, 64);

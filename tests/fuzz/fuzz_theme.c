@@ -4,6 +4,9 @@
 #include <string.h>
 
 #include "app/draw/theme.h"
+#include "mutate.h"
+
+FUZZ_STRUCTURED(fuzz_mutate_json)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -8,6 +8,9 @@
 
 #include "trace/trace.h"
 #include "trace/trace_internal.h"
+#include "mutate.h"
+
+FUZZ_STRUCTURED(fuzz_mutate_trace_bin)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

@@ -6,6 +6,9 @@
 #include <string.h>
 
 #include "trace/trace.h"
+#include "mutate.h"
+
+FUZZ_STRUCTURED(fuzz_mutate_json)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

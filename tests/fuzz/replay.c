@@ -9,6 +9,20 @@
 #include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size, size_t max, unsigned int seed);
+
+/* libFuzzer's byte mutator, which replay has not got: one byte changed, deterministically */
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max);
+size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t max)
+{
+    (void)max;
+    if (size) data[size / 2] ^= 0x5a;
+    return size;
+}
+
+/* each input also after MUTATIONS of the target's structure-aware mutations (seeds 1, 2, ...):
+ * the crafted-file classes the mutators make are replayed in every build */
+enum { MUTATIONS = 64, MUTATED_MAX = 1 << 20 };
 
 static int run_file(const char *path)
 {
@@ -27,6 +41,13 @@ static int run_file(const char *path)
     fclose(f);
     if (!buf) { fprintf(stderr, "%s: out of memory\n", path); return -1; }
     LLVMFuzzerTestOneInput(buf, n);
+    uint8_t *m = n <= MUTATED_MAX ? malloc(MUTATED_MAX) : NULL;
+    for (unsigned k = 1; m && k <= MUTATIONS; k++) {
+        memcpy(m, buf, n);
+        size_t len = LLVMFuzzerCustomMutator(m, n, MUTATED_MAX, k);
+        LLVMFuzzerTestOneInput(m, len);
+    }
+    free(m);
     free(buf);
     return 0;
 }
