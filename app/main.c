@@ -238,7 +238,7 @@ static double now_s(void)
 /* Progress of one long step: silent for its first second, then a bar redrawn in place on a
  * terminal, or a plain line every few seconds when stderr is a file or a pipe. */
 typedef struct work_bar {
-    const char *what;
+    const char *what, *unit; /* "capturing", "blocks" */
     double start, last;
     int tty, shown;
 } work_bar;
@@ -251,6 +251,7 @@ enum { BAR_WIDTH = 30 };
 static void work_bar_begin(work_bar *p, const char *what)
 {
     p->what = what;
+    p->unit = "blocks";
     p->start = p->last = now_s();
     p->tty = isatty(STDERR_FILENO);
     p->shown = 0;
@@ -270,10 +271,10 @@ static void work_bar_update(void *user, uint64_t done, uint64_t total)
         int full = (int)(f * BAR_WIDTH);
         for (int i = 0; i < BAR_WIDTH; i++) bar[i] = i < full ? '#' : '.';
         bar[BAR_WIDTH] = '\0';
-        fprintf(stderr, "\r\033[Kwarpscope: %s [%s] %3.0f%% (%" PRIu64 "/%" PRIu64 " blocks, %.0f s)", p->what, bar, 100.0 * f,
-                done, total, t - p->start);
+        fprintf(stderr, "\r\033[Kwarpscope: %s [%s] %3.0f%% (%" PRIu64 "/%" PRIu64 " %s, %.0f s)", p->what, bar, 100.0 * f,
+                done, total, p->unit, t - p->start);
     } else {
-        fprintf(stderr, "warpscope: %s: %.0f%% (%" PRIu64 " of %" PRIu64 " blocks, %.0f s)\n", p->what, 100.0 * f, done, total,
+        fprintf(stderr, "warpscope: %s: %.0f%% (%" PRIu64 " of %" PRIu64 " %s, %.0f s)\n", p->what, 100.0 * f, done, total, p->unit,
                 t - p->start);
     }
     fflush(stderr);
@@ -383,6 +384,15 @@ static void with_progress(viewer_opts *o, work_bar *bar)
     o->cap.cancel = &interrupted;
     o->cap.progress = work_bar_update;
     o->cap.progress_user = bar;
+}
+
+/* export: after its capture, the same line counts the steps written */
+static void export_progress(void *user, uint64_t done, uint64_t total)
+{
+    work_bar *p = user;
+    p->what = "exporting";
+    p->unit = "steps";
+    work_bar_update(p, done, total);
 }
 
 static int viewer_stopped(int rc, work_bar *bar)
@@ -496,6 +506,8 @@ int cmd_export(const ws_call *k)
     if ((rc = find_viewer_data(&eo.v, &d, eo.lesson != NULL))) return rc;
     work_bar bar;
     with_progress(&eo.v, &bar);
+    eo.progress = export_progress;
+    eo.progress_user = &bar;
     return viewer_stopped(viewer_export(&eo), &bar);
 }
 
@@ -1570,13 +1582,19 @@ int cmd_lesson_check(const ws_call *k)
     char err[1600];
     if (!k->npos) return usage_error("lesson check needs lesson files%s%s", "", "");
     size_t bad = 0;
+    work_bar bar; /* a line after the first second: lessons checked of those given */
+    work_bar_begin(&bar, "checking");
+    bar.unit = k->npos > 1 ? "files" : "file";
     for (size_t i = 0; i < k->npos; i++) {
+        work_bar_update(&bar, i, k->npos);
         lesson l;
         if (lesson_load(&l, k->pos[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); bad++; continue; }
         size_t nq = 0;
         for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
         size_t e = l.nsteps ? player_check(&l, &interrupted, print_report, NULL) : 0;
         if (l.exercise && !interrupted) e += exercise_check(&l, exercise_include_dir(), &interrupted, print_report, NULL);
+        work_bar_end(&bar); /* the line's place, for what follows */
+        if (bar.tty) bar.shown = 0;
         if (interrupted) {
             lesson_free(&l);
             return report_interrupt(NULL);

@@ -822,11 +822,18 @@ static void xseek(app *A, long s)
     for (long i = 0; i < s; i++) apply(A, ACT_STEP, 1, NULL);
 }
 
+/* the steps written so far, for the progress line */
+static void xprogress(const xrun *X, int sample, uint64_t done, uint64_t total)
+{
+    if (!sample && X->eo->progress) X->eo->progress(X->eo->progress_user, done, total);
+}
+
 static int xplay_range(xrun *X, int sample, char *err, size_t errlen)
 {
     xseek(X->A, X->from);
     if (xstep(X, 0, X->per_step, sample, err, errlen)) return -1;
     for (long s = X->from + 1; s <= X->to; s++) {
+        xprogress(X, sample, (uint64_t)(s - X->from), (uint64_t)(X->to - X->from + 1));
         apply(X->A, ACT_STEP, 1, NULL);
         if (xstep(X, 1, X->per_step, sample, err, errlen)) return -1;
     }
@@ -857,6 +864,7 @@ static int xplay_lesson(xrun *X, int sample, char *err, size_t errlen)
         if (learn_update(A->L, &A->s, err, errlen)) return -1;
     }
     for (size_t i = 0; i < A->s.lesson.count; i++) {
+        xprogress(X, sample, i, A->s.lesson.count);
         if (i) {
             apply(A, ACT_LESSON, 1, NULL);
             if (learn_update(A->L, &A->s, err, errlen)) return -1;

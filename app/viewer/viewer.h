@@ -49,6 +49,9 @@ typedef struct export_opts {
     double speed;           /* steps per second; 0: 1 */
     int no_motion;          /* one still frame per step */
     const char *out;
+    /* called as steps are written (not while sampling colours): steps done, of how many */
+    void (*progress)(void *user, uint64_t done, uint64_t total);
+    void *progress_user;
 } export_opts;
 
 /* warpscope export and its benchmark, warpscope perf export. */
