@@ -2,7 +2,7 @@
 # exercise start: the starting file is copied into a folder of the learner's (said on stderr), the
 # window judges it (2 of 3 goals for exercise 2: v1's bank conflicts), and when the learner saves
 # the model solution over their copy the window judges it again (3 of 3) and records the exercise
-# as solved (exercise list). A copy already there is kept. Under Xvfb, driven by keys (S saves a
+# as solved (exercise list). A copy already there is kept; one that does not compile still opens. Under Xvfb, driven by keys (S saves a
 # screenshot); skipped (77) without xvfb-run.
 ws="$1"
 root="$2"
@@ -40,5 +40,10 @@ grep -q "^02  v1-padding .*solved" list || { echo "FAIL: exercise 2 is not recor
 timeout 60 xvfb-run -a -s "-screen 0 1024x768x24" "$ws" exercise start 2 --dir mine --keys "q,q" 2>err2
 grep -q "is there already: it is kept" err2 || { echo "FAIL: the second start did not keep the copy:"; cat err2; fail=1; }
 cmp -s mine/02-v1-padding.cu "$root/lessons/exercises/02-v1-padding.solution.cu" || { echo "FAIL: the learner's copy was overwritten"; fail=1; }
+# a copy that does not compile still opens: the checklist says why, the picture is the starting file's
+sed -i 's/__syncthreads();/__syncthreads()/' mine/02-v1-padding.cu
+timeout 60 xvfb-run -a -s "-screen 0 1024x768x24" "$ws" exercise start 2 --dir mine --keys "q,q" 2>err3
+rc=$?
+[ $rc -eq 0 ] && grep -q "02-v1-padding.cu: 0 of 3 goals met" err3 || { echo "FAIL: a copy that does not compile did not open (exit $rc):"; cat err3; fail=1; }
 [ $fail = 0 ] && echo "the exercise window judges each save: ok"
 exit $fail

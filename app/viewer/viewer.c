@@ -285,7 +285,18 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         if (o->cap.schedule) snprintf(A->s.brk.schedule, sizeof A->s.brk.schedule, "%s", o->cap.schedule);
         A->s.brk.drop_barrier = o->cap.drop_barrier;
         if (load_capture(&A->o, o->cap.version ? o->cap.version : "v0", &A->s.brk, &t, note, sizeof note, err, errlen) ||
-            session_set_trace(&A->s, 0, &t, err, errlen)) { trace_free(&t); return -1; }
+            session_set_trace(&A->s, 0, &t, err, errlen)) {
+            trace_free(&t);
+            /* an exercise whose copy does not run yet: the window opens on the starting file's
+             * picture, the checklist says why the copy did not run, and its next save is traced */
+            const char *mine = A->o.cap.kernel;
+            if (!o->exercise || !o->save_progress) return -1;
+            snprintf(note, sizeof note, "your file did not run (the checklist says why): the picture is the starting file's until it runs");
+            A->o.cap.kernel = o->exercise->exercise->start;
+            int rc = load_capture(&A->o, OWN_VERSION, &A->s.brk, &t, NULL, 0, err, errlen) || session_set_trace(&A->s, 0, &t, err, errlen);
+            A->o.cap.kernel = mine;
+            if (rc) { trace_free(&t); return -1; }
+        }
         if (note[0]) { A->s.status_id = STR_COUNT; snprintf(A->s.status_text, sizeof A->s.status_text, "%s", note); }
     }
     if (o->exercise) {
