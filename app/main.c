@@ -390,9 +390,12 @@ static void with_progress(viewer_opts *o, work_bar *bar)
 static void export_progress(void *user, uint64_t done, uint64_t total)
 {
     work_bar *p = user;
+    const char *what = p->what, *unit = p->unit; /* a capture during the export counts its blocks again */
     p->what = "exporting";
     p->unit = "steps";
     work_bar_update(p, done, total);
+    p->what = what;
+    p->unit = unit;
 }
 
 static int viewer_stopped(int rc, work_bar *bar)
@@ -1203,10 +1206,17 @@ int cmd_ladder(const ws_call *k)
 
 /* ---- lessons: check and list (the player window is the viewer's) ---- */
 
+static void work_bar_end(work_bar *p);
+
+/* a lesson's problem, one line (ud: a progress bar to clear first, or NULL) */
 static void print_report(void *ud, const char *message)
 {
     if (interrupted) return; /* what a stopped capture reports is not the lesson's fault */
-    (void)ud;
+    if (ud) {
+        work_bar *bar = ud;
+        work_bar_end(bar);
+        if (bar->tty) bar->shown = 0;
+    }
     fprintf(stderr, "warpscope: %s\n", message);
 }
 
@@ -1588,11 +1598,11 @@ int cmd_lesson_check(const ws_call *k)
     for (size_t i = 0; i < k->npos; i++) {
         work_bar_update(&bar, i, k->npos);
         lesson l;
-        if (lesson_load(&l, k->pos[i], err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); bad++; continue; }
+        if (lesson_load(&l, k->pos[i], err, sizeof err)) { print_report(&bar, err); bad++; continue; }
         size_t nq = 0;
         for (size_t s = 0; s < l.nsteps; s++) nq += l.steps[s].ask != NULL;
-        size_t e = l.nsteps ? player_check(&l, &interrupted, print_report, NULL) : 0;
-        if (l.exercise && !interrupted) e += exercise_check(&l, exercise_include_dir(), &interrupted, print_report, NULL);
+        size_t e = l.nsteps ? player_check(&l, &interrupted, print_report, &bar) : 0;
+        if (l.exercise && !interrupted) e += exercise_check(&l, exercise_include_dir(), &interrupted, print_report, &bar);
         work_bar_end(&bar); /* the line's place, for what follows */
         if (bar.tty) bar.shown = 0;
         if (interrupted) {

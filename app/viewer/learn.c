@@ -30,6 +30,7 @@ struct learn {
     str_lang lang;      /* the language the texts were filled in */
     capture_desc shown[2]; /* what each pane holds; its strings point into shown_text */
     char shown_text[2][2][LESSON_ID_MAX];
+    char exercise_number[SESSION_MENU][8]; /* a menu entry's exercise: its file's number ("" for a lesson) */
 };
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
@@ -128,6 +129,8 @@ int learn_menu(learn *L, session *s, char *err, size_t errlen)
         snprintf(path, sizeof path, "%s/%s", xdir, names[i]->d_name);
         if (SL->nmenu < SESSION_MENU && lesson_load(&l, path, err, errlen) == 0) {
             progress_entry *e = L->have_prog ? progress_find(&L->prog, l.id, 0) : NULL;
+            snprintf(L->exercise_number[SL->nmenu], sizeof L->exercise_number[0], "%.*s", (int)strcspn(names[i]->d_name, "-"),
+                     names[i]->d_name);
             snprintf(SL->menu[SL->nmenu++], sizeof SL->menu[0], str_get(s->lang, STR_MENU_EXERCISE), names[i]->d_name,
                      l.title.s[lang_of(s)]);
             if (e && e->done) strncat(SL->menu[SL->nmenu - 1], "  \xE2\x9C\x93", sizeof SL->menu[0] - strlen(SL->menu[SL->nmenu - 1]) - 1);
@@ -353,10 +356,8 @@ int learn_update(learn *L, session *s, char *err, size_t errlen)
     L->seen = SL->requests;
     if (SL->request_kind == ACT_MENU) {
         if (SL->request_arg >= 0 && (size_t)SL->request_arg >= L->nfiles && SL->request_arg < SL->nmenu) { /* an exercise */
-            char num[24];
-            snprintf(num, sizeof num, "%02ld", SL->request_arg - (long)L->nfiles + 1);
             s->status_id = STR_COUNT;
-            snprintf(s->status_text, sizeof s->status_text, str_get(s->lang, STR_MENU_EXERCISE_START), num);
+            snprintf(s->status_text, sizeof s->status_text, str_get(s->lang, STR_MENU_EXERCISE_START), L->exercise_number[SL->request_arg]);
             s->generation++;
             return 0;
         }

@@ -132,6 +132,7 @@ static void exercise_judge_file(app *A)
     char err[sizeof A->judged.error];
     if (exercise_judge(o->exercise, o->cap.kernel, o->cap.include_dir, NULL, &A->judged, err, sizeof err)) {
         memset(&A->judged, 0, sizeof A->judged);
+        for (size_t g = 0; g < LESSON_GOALS_MAX; g++) A->judged.marks[g].state = EXERCISE_NOT_RUN; /* nothing was measured */
         snprintf(A->judged.error, sizeof A->judged.error, "%s", err);
     }
     learn_exercise(&A->s, o->exercise, o->cap.kernel, &A->judged, A->hints);
@@ -190,9 +191,11 @@ static int own_reload(app *A)
         if (o->exercise) exercise_judge_file(A);
         return 1;
     }
+    long pictured = A->pictured;
     if (o->exercise) exercise_judge_file(A);
     load_own_source(o);
-    if (step < A->s.pane[0].m.nsteps) A->s.pane[0].step = step;
+    /* the learner's step, unless the first missed goal changed and its picture took the pane */
+    if (A->pictured == pictured && step < A->s.pane[0].m.nsteps) A->s.pane[0].step = step;
     snprintf(A->s.status_text, sizeof A->s.status_text, "%s changed: traced again, at step %zu", own_name ? own_name : o->cap.kernel,
              A->s.pane[0].step);
     fprintf(stderr, "warpscope: %s\n", A->s.status_text);
