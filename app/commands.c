@@ -62,6 +62,8 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_PHASE] = NUMBER("--phase", 0, 100000000, "P", "show the first step of phase P"),
     [WF_STEP] = NUMBER("--step", 0, 100000000, "S", "show step S"),
     [WF_FRAMES] = TEXT("--frames", "a folder", "DIR", WS_COMPLETE_DIR, NULL, "one PNG per step into DIR"),
+    [WF_METRICS] = TEXT("--metrics", "a file name", "FILE", WS_COMPLETE_FILE, NULL,
+                        "with -o LIST.json: text widths from a table the page recorded (warpscope.metrics() in its console), so the list is laid out as the page's"),
     [WF_BENCH] = TEXT("--bench", "a results file", "FILE", WS_COMPLETE_FILE, NULL, "the benchmark chart of a results file (assets/bench-h100.json)"),
     [WF_LEARN] = TEXT("--learn", "a lesson", "LESSON", WS_COMPLETE_FILE, NULL, "a lesson (an id such as 03, or a file); --actions lesson:N picks its step"),
     [WF_FROM] = NUMBER("--from", 0, 100000000, "S", "the first step; default 0"),
@@ -100,8 +102,9 @@ static const ws_flag_group g_shown = {"the block shown", 2, {USE(WF_PASS), USE(W
 static const ws_flag_group g_viewer = {"viewer flags", 7, {USE(WF_COMPARE), USE(WF_SIZE), USE(WF_THEME), USE(WF_LANG),
     USE(WF_PRESENTER), USE(WF_FINE), USE(WF_ACTIONS)}};
 static const ws_flag_group g_window = {"window flags", 1, {USE(WF_KEYS)}};
-static const ws_flag_group g_render = {"render flags", 8, {USE(WF_EVENT), USE(WF_PHASE), USE(WF_STEP), {WF_OUT, "the PNG file"},
-    USE(WF_FRAMES), USE(WF_BENCH), USE(WF_LEARN), USE(WF_EXERCISE)}};
+static const ws_flag_group g_render = {"render flags", 9, {USE(WF_EVENT), USE(WF_PHASE), USE(WF_STEP),
+    {WF_OUT, "the PNG file; a name ending in .json writes the frame's draw list instead (app/draw/record.h)"},
+    USE(WF_FRAMES), USE(WF_BENCH), USE(WF_LEARN), USE(WF_EXERCISE), USE(WF_METRICS)}};
 static const ws_flag_group g_export = {"export flags", 11, {
     {WF_OUT, "OUT.gif | OUT.mp4 | OUT.webm | OUT.svg (one step) | a folder (PNG frames)"}, USE(WF_FROM), USE(WF_TO), USE(WF_STEP),
     USE(WF_PHASE), USE(WF_EVENT), USE(WF_FPS), USE(WF_SPEED), USE(WF_NO_MOTION), USE(WF_LESSON), {WF_LEARN, "the same as --lesson"}}};
@@ -119,6 +122,7 @@ static const ws_flag_group g_exercise_list = {"flags", 1, {{WF_LANG, "en | zh: t
 static const ws_flag_group g_exercise_start = {"flags", 1,
     {{WF_DIR, "the folder your copy of the starting file goes in; default $XDG_DATA_HOME/warpscope/exercises (~/.local/share/...)"}}};
 static const ws_flag_group g_exercise_check = {"flags", 1, {{WF_JSON, "one JSON object: each file's goals, values and whether they are met"}}};
+static const ws_flag_group g_web = {"flags", 1, {{WF_OUT, "the folder the page's data goes into (warpscope.pack)"}}};
 static const ws_flag_group g_help = {"flags", 3, {USE(WF_MAN), {WF_COMPLETION, "a bash completion script"}, USE(WF_MARKDOWN)}};
 
 /* ---- the commands ---- */
@@ -148,6 +152,9 @@ const ws_command ws_commands[] = {
     {"hazards", NULL, cmd_hazards, "--version ID [capture flags] [--json]",
      "the races the emulator finds, like compute-sanitizer racecheck", {&g_capture, &g_hazards, NULL}, WS_OPERAND_NONE, 0, NULL},
     {"ladder", NULL, cmd_ladder, "", "each version's counters, the whole ladder in one table (the emulator)", {NULL}, WS_OPERAND_NONE, 0, NULL},
+    {"web", NULL, cmd_web, "-o DIR",
+     "the page's data: lessons, themes, benchmark results and the traces the page shows, packed into DIR/warpscope.pack (cmake --build build --target web builds the page around it)",
+     {&g_web, NULL}, WS_OPERAND_NONE, 0, NULL},
     {"cards", NULL, cmd_cards, "", "the GPUs --card knows: SMs, and the threads, blocks, registers and shared memory one SM holds", {NULL},
      WS_OPERAND_NONE, 0, NULL},
     {"list", NULL, cmd_list, "", "the versions: id, title, summary, the names the course notes use", {NULL}, WS_OPERAND_NONE, 0, NULL},

@@ -35,7 +35,7 @@ typedef enum ws_flag {
     WF_JSON, WF_ALL_BLOCKS,
     /* the viewer */
     WF_COMPARE, WF_SIZE, WF_THEME, WF_LANG, WF_PRESENTER, WF_FINE, WF_ACTIONS, WF_KEYS,
-    WF_EVENT, WF_PHASE, WF_STEP, WF_FRAMES, WF_BENCH, WF_LEARN,
+    WF_EVENT, WF_PHASE, WF_STEP, WF_FRAMES, WF_BENCH, WF_LEARN, WF_METRICS,
     /* export */
     WF_FROM, WF_TO, WF_FPS, WF_SPEED, WF_LESSON, WF_NO_MOTION,
     /* bench */
@@ -160,6 +160,7 @@ int cmd_hazards(const ws_call *c);
 int cmd_ladder(const ws_call *c);
 int cmd_list(const ws_call *c);
 int cmd_cards(const ws_call *c);
+int cmd_web(const ws_call *c);
 int cmd_bench(const ws_call *c);
 int cmd_verify(const ws_call *c);
 int cmd_lesson_check(const ws_call *c);

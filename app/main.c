@@ -39,6 +39,7 @@
 #include "trace/trace.h"
 #include "trace/words.h"
 #include "app/verify.h"
+#include "app/web_pack.h"
 #include "app/viewer/viewer.h"
 
 enum { EXIT_BAD = 2, EXIT_WRONG = 1 /* a result off its reference: the trace is written, the finding reported */,
@@ -349,6 +350,7 @@ static int read_viewer(const ws_call *k, viewer_opts *o)
     o->compare = v[WF_COMPARE].text;
     o->theme = v[WF_THEME].text;
     o->frames = v[WF_FRAMES].text;
+    o->metrics = v[WF_METRICS].text;
     o->bench = v[WF_BENCH].text;
     o->keys = v[WF_KEYS].text;
     o->lang = v[WF_LANG].text;
@@ -515,6 +517,28 @@ int cmd_export(const ws_call *k)
 }
 
 /* ---- list ---- */
+
+/* warpscope web -o DIR: the page's data */
+int cmd_web(const ws_call *k)
+{
+    const char *dir = k->v[WF_OUT].text;
+    if (!dir) return usage_error("give -o DIR, the folder the page's data goes into%s%s", "", "");
+    if (!is_dir(dir)) return usage_error("%s: no such folder%s", dir, "");
+    data_dirs d;
+    int rc = find_data(&d, 1, 1);
+    if (rc) return rc;
+    catch_interrupts();
+    char err[512];
+    web_pack_stats st;
+    rc = web_pack_write(&(web_pack_opts){.dir = dir, .lesson_dir = d.lessons, .assets_dir = d.assets, .cancel = &interrupted}, &st, err,
+                        sizeof err);
+    if (rc == -2 || (rc && interrupted)) return report_interrupt("nothing written");
+    if (rc) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    fprintf(stderr, "warpscope: %zu files and %zu traces (%.1f MB) -> %s/warpscope.pack%s\n", st.files, st.traces, (double)st.bytes / 1e6,
+            dir, "");
+    if (st.skipped) fprintf(stderr, "warpscope: %zu captures did not run and are not in the pack (the page says so where they are asked for)\n", st.skipped);
+    return 0;
+}
 
 /* warpscope cards: the card table */
 int cmd_cards(const ws_call *k)

@@ -2,7 +2,7 @@
  * reads them, then drawing, lessons, export and the viewer, with the command line on top. An
  * include may only run down that order, never back up, and SDL stays behind the few files that
  * talk to the window, the fonts and PNG files. This test reads every source file of app/, trace/
- * and kernels/, resolves each `#include "..."` to the folder that holds it, and fails on any
+ * kernels/ and web/, resolves each `#include "..."` to the folder that holds it, and fails on any
  * include the table below does not allow, naming the file, the line and the rule. */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -25,13 +25,14 @@ static const struct room {
     {"kernels", {NULL}},                              /* the ladder: plain CUDA, including nothing of ours */
     {"trace", {NULL}},                                /* the reading library: nothing above it */
     {"app", {"app/viewer", "app/export", "app/learn", "app/draw", "trace", "trace/capture", "kernels"}},
+    {"web", {"app/viewer", "app/learn", "app/draw", "trace", "trace/capture"}}, /* the page: the viewer's C, no window, no emulator */
 };
 
 /* The only files that may include SDL: the SDL executor (window, fonts, PNG), the window's event
  * loop, the key table (SDL's key codes are its names) and the PNG frames of export. */
 static const char *const sdl_allowed[] = {
     "app/draw/render_sdl.c", "app/draw/render_sdl.h", "app/viewer/viewer.c", "app/viewer/keys.h", "app/viewer/keys.c",
-    "app/export/export.c",
+    "app/export/export.c", "web/keynames.c",
 };
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -169,6 +170,7 @@ int main(int argc, char **argv)
     walk("trace");
     walk("kernels");
     walk("app");
+    walk("web");
     /* A boundary test that reads nothing proves nothing. */
     if (files_read < 60 || includes_checked < 200) {
         printf("FAIL read only %d files and %d includes under %s\n", files_read, includes_checked, root);

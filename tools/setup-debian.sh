@@ -6,10 +6,19 @@ set -e
 # libgif-dev: warpscope export's GIFs. ffmpeg (MP4, WebM export) is optional and not installed here.
 # clang and libclang-rt-14-dev: the libFuzzer targets (WS_FUZZ)
 # dpkg-dev: dpkg-shlibdeps, which names the Debian package's Depends (cpack -G DEB, the package test)
-pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev"
+# The page (web/): clang's wasm32 target with lld, wasi-libc and its compiler runtime; cJSON's own
+# source, from Debian's source package, compiled for the page as the desktop links Debian's libcjson;
+# chromium, nodejs and npm's puppeteer-core for the browser test.
+pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium nodejs"
+cjson_src=/usr/local/src/warpscope/cjson
+here="$(cd "$(dirname "$0")/.." && pwd)"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
-[ -z "$missing" ] && exit 0
+need_cjson=0
+[ -f "$cjson_src/cJSON.c" ] || need_cjson=1
+need_npm=0
+[ -f "$here/tests/web/node_modules/puppeteer-core/package.json" ] || need_npm=1
+[ -z "$missing" ] && [ $need_cjson -eq 0 ] && [ $need_npm -eq 0 ] && exit 0
 if [ "$(id -u)" -eq 0 ]; then
     run=""
 elif command -v sudo >/dev/null 2>&1; then
@@ -19,5 +28,27 @@ else
     echo "setup-debian.sh: run this script as root (no sudo here), or as root: apt-get install$missing" >&2
     exit 2
 fi
-$run apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $run apt-get install -y -qq --no-install-recommends $missing
+if [ -n "$missing" ]; then
+    $run apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $run apt-get install -y -qq --no-install-recommends $missing
+fi
+if [ $need_cjson -eq 1 ]; then
+    # Debian's source package of the libcjson installed above, through a source list of our own
+    # (the system's apt sources are left as they are)
+    tmp="$(mktemp -d)"
+    chmod 755 "$tmp"
+    mkdir -p "$tmp/lists/partial"
+    printf 'deb-src http://deb.debian.org/debian bookworm main\ndeb-src http://deb.debian.org/debian-security bookworm-security main\n' >"$tmp/src.list"
+    o="-o Dir::Etc::SourceList=$tmp/src.list -o Dir::Etc::SourceParts=/nonexistent -o Dir::State::Lists=$tmp/lists"
+    $run apt-get $o update -qq
+    (cd "$tmp" && $run apt-get $o source -qq "libcjson-dev=$(dpkg-query -W -f='${Version}' libcjson-dev)" >/dev/null 2>&1 ||
+        $run apt-get $o source -qq libcjson-dev >/dev/null)
+    $run mkdir -p "$cjson_src"
+    $run cp "$tmp"/cjson-*/cJSON.c "$tmp"/cjson-*/cJSON.h "$tmp"/cjson-*/LICENSE "$cjson_src/"
+    $run rm -rf "$tmp"
+fi
+if [ $need_npm -eq 1 ]; then
+    # the browser test's driver, at the version its lock file names
+    command -v npm >/dev/null 2>&1 || { echo "setup-debian.sh: npm is missing (nodejs from nodesource ships it; Debian: apt-get install npm)" >&2; exit 2; }
+    (cd "$here/tests/web" && npm ci --silent --no-audit --no-fund)
+fi

@@ -9,6 +9,40 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#ifdef __wasi__
+#include <fcntl.h>
+/* The page (WASI): no mkstemp and no file modes; one process writes its files, so the first free
+ * name of the template's form does. */
+static int tmp_open(char *tmpl, long mode, int *bad_mode)
+{
+    (void)mode;
+    *bad_mode = 0;
+    char *x = tmpl + strlen(tmpl) - 6;
+    for (unsigned k = 0; k < 1000000; k++) {
+        snprintf(x, 7, "%06u", k);
+        int fd = open(tmpl, O_WRONLY | O_CREAT | O_EXCL, 0666);
+        if (fd >= 0 || errno != EEXIST) return fd;
+    }
+    return -1;
+}
+#else
+/* mkstemp makes 0600; the file gets the mode a plain fopen would give (0666 less the umask), or
+ * the one asked for (mode >= 0), which must take */
+static int tmp_open(char *tmpl, long mode, int *bad_mode)
+{
+    int fd = mkstemp(tmpl);
+    if (fd < 0) return -1;
+    if (mode < 0) {
+        mode_t mask = umask(0);
+        umask(mask);
+        fchmod(fd, 0666 & ~mask);
+    } else {
+        *bad_mode = fchmod(fd, (mode_t)mode) != 0;
+    }
+    return fd;
+}
+#endif
+
 /* mode -1: 0666 less the umask, as fopen; else that mode, which must take */
 static int open_tmp(outfile *o, const char *path, long mode, char *err, size_t errlen)
 {
@@ -23,22 +57,13 @@ static int open_tmp(outfile *o, const char *path, long mode, char *err, size_t e
     size_t dir = slash ? (size_t)(slash - path) + 1 : 0;
     /* dir/.name.XXXXXX: hidden, beside the target, so the rename stays on one file system */
     snprintf(o->tmp, sizeof o->tmp, "%.*s.%s.XXXXXX", (int)dir, path, path + dir);
-    int fd = mkstemp(o->tmp);
+    int bad_mode = 0;
+    int fd = tmp_open(o->tmp, mode, &bad_mode);
     if (fd < 0) {
         int e = errno;
         snprintf(err, errlen, "%s: cannot open for writing: %s", path, e == ENOENT ? "no such folder" : strerror(e));
         o->tmp[0] = '\0';
         return -1;
-    }
-    /* mkstemp makes 0600; give the file the mode a plain fopen would (0666 less the umask), or
-     * the one asked for */
-    int bad_mode = 0;
-    if (mode < 0) {
-        mode_t mask = umask(0);
-        umask(mask);
-        fchmod(fd, 0666 & ~mask);
-    } else {
-        bad_mode = fchmod(fd, (mode_t)mode) != 0;
     }
     o->f = bad_mode ? NULL : fdopen(fd, "wb");
     if (!o->f) {

@@ -9,6 +9,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -270,6 +271,9 @@ int trace_path_is_compact(const char *path);
 int trace_save(const trace *t, const char *path, volatile int *cancel, char *err, size_t errlen);
 int trace_write_file(const trace *t, const char *path, char *err, size_t errlen); /* trace_save, no cancel */
 int trace_read_file(trace *t, const char *path, char *err, size_t errlen);
+/* The compact encoding into a stream the caller holds (several traces in one file: the page's
+ * pack). 0, -1 on a write error or out of memory. */
+int trace_write_compact(const trace *t, FILE *f);
 
 #ifdef __cplusplus
 }

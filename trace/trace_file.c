@@ -86,6 +86,8 @@ int trace_save(const trace *t, const char *path, volatile int *cancel, char *err
     return outfile_commit(&of, err, errlen);
 }
 
+int trace_write_compact(const trace *t, FILE *f) { return trace_write_bin(t, f, NULL) ? -1 : 0; }
+
 int trace_write_file(const trace *t, const char *path, char *err, size_t errlen)
 {
     return trace_save(t, path, NULL, err, errlen) ? -1 : 0;

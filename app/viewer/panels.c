@@ -1039,6 +1039,28 @@ static int stage_focus(stage_class c)
     return PANEL_PICTURE;
 }
 
+/* While a lesson's question waits for lanes, banks or shared words to be clicked, the panel that
+ * holds them is the step's picture: the learner cannot answer on a summary line. -1: none. */
+static int ask_panel(const session *s)
+{
+    if (!session_asking(s)) return -1;
+    return s->lesson.ask == ASK_LANES ? PANEL_LANES : s->lesson.ask == ASK_BANKS ? PANEL_BANKS : s->lesson.ask == ASK_CELLS ? PANEL_MEMORY : -1;
+}
+
+/* The stage's picture and each panel's priority: the step's class's, the panel a question is
+ * answered on swapping places with the class's picture. */
+static int stage_focus_of(const ui *u, stage_class c)
+{
+    int a = ask_panel(u->sc->s);
+    return a >= 0 ? a : stage_focus(c);
+}
+static int stage_priority_of(const ui *u, stage_class c, int panel)
+{
+    int a = ask_panel(u->sc->s), f = stage_focus(c);
+    if (a < 0 || a == f) return stage_priority[c][panel];
+    return panel == a ? 0 : panel == f ? stage_priority[c][a] : stage_priority[c][panel];
+}
+
 /* Compare shows both panes the same kind of picture: a conflict in either is the show. A picture
  * the user pinned (V) is the show whatever the step. */
 static stage_class scene_class(const scene *sc)
@@ -1218,7 +1240,7 @@ static void stage_column(ui *u, int pi, const scene_pane *p, const scene_pane *b
     layout_item it[PANEL_COUNT] = {{0}};
     layout_slot sl[PANEL_COUNT] = {{0}};
     int own_empty[PANEL_COUNT] = {0}; /* this pane has nothing for it at this step (its twin may) */
-    int focus = stage_focus(cls);
+    int focus = stage_focus_of(u, cls);
     for (int i = 0; i < n; i++) {
         int mn, pf, tmn, tpf;
         measure(u, ids[i], p, col.w - 2 * u->pad, &mn, &pf);
@@ -1231,7 +1253,7 @@ static void stage_column(ui *u, int pi, const scene_pane *p, const scene_pane *b
         }
         int empty = mn == 0; /* nothing to draw at this step: its summary says so */
         it[i] = (layout_item){.min_h = empty ? 0 : mn + chrome(u), .pref_h = empty ? 0 : pf + chrome(u), .summary_h = u->lh + u->pad / 2,
-                              .priority = stage_priority[cls][ids[i]], .stretch = ids[i] == focus || (ids[i] == PANEL_SOURCE && n <= 2),
+                              .priority = stage_priority_of(u, cls, ids[i]), .stretch = ids[i] == focus || (ids[i] == PANEL_SOURCE && n <= 2),
                               .claims = ids[i] == focus ? 2 : ids[i] == PANEL_SOURCE};
         if (ids[i] == focus && it[i].pref_h < want) it[i].pref_h = want;
         if (ids[i] == focus) it[i].claim_h = want; /* its share of the window, in place of summaries if need be */
@@ -1269,7 +1291,7 @@ static void draw_pane(ui *u, int pi, dl_rect r, stage_class cls, long share)
     int top = r.y + head + u->pad, tl_h = has_timeline ? (compact ? u->lh / 2 + 2 * u->pad + 3 : 2 * u->lh + 2 * u->pad) : 0;
     dl_rect body = {r.x, top, r.w, r.y + r.h - top - tl_h - (has_timeline ? u->pad : 0)};
     static const int order[] = {PANEL_SOURCE, PANEL_PICTURE, PANEL_BANKS, PANEL_MEMORY, PANEL_LANES, PANEL_STATS};
-    int focus = stage_focus(cls), wide = r.w >= 100 * u->digit;
+    int focus = stage_focus_of(u, cls), wide = r.w >= 100 * u->digit;
     int left[PANEL_COUNT], right[PANEL_COUNT], nl = 0, nr = 0;
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         int id = order[k];

@@ -139,6 +139,24 @@ int session_timeline_seek(const session *s, uint32_t hit, int bar_x, int bar_w, 
     return 1;
 }
 
+int session_press(const session *s, uint32_t hit, int item_x, int item_w, int x, action *a)
+{
+    memset(a, 0, sizeof *a);
+    if (HIT_KIND(hit) == HIT_TIMELINE) return session_timeline_seek(s, hit, item_x, item_w, x, a) ? 2 : 0;
+    if (s->lesson.active && s->lesson.ask >= ASK_LANES && s->lesson.ask <= ASK_CELLS && hit) {
+        a->kind = ACT_PICK;
+        a->i = hit;
+        return 1;
+    }
+    if (HIT_KIND(hit) == HIT_CELL) {
+        a->kind = ACT_SELECT;
+        a->i = HIT_INDEX(hit);
+        a->pane = HIT_PANE(hit);
+        return 1;
+    }
+    return session_grid_click(s, hit, a);
+}
+
 const theme *session_theme(const session *s) { return &s->themes[s->theme_index & 1]; }
 
 const char *session_next_version(const char *id)

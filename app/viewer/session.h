@@ -242,6 +242,11 @@ const theme *session_theme(const session *s);
 /* A click or drag at x on a pane's timeline bar (bar_x, bar_w: where the bar was drawn): the seek
  * to the step under x, in *a. 0 when hit is not a timeline. */
 int session_timeline_seek(const session *s, uint32_t hit, int bar_x, int bar_w, int x, action *a);
+/* A press of the mouse's button on a hit code (item_x, item_w: where its item was drawn; x: the
+ * mouse): a lesson's pick, a shared word's selection, a block or pass of the grid, or a seek on the
+ * timeline, in *a. 0: nothing; 1: an action; 2: a seek on the timeline (dragging seeks on). The
+ * window and the page both press with it. */
+int session_press(const session *s, uint32_t hit, int item_x, int item_w, int x, action *a);
 /* The version after `id` in the ladder (C's compare partner). */
 const char *session_next_version(const char *id);
 

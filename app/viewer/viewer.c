@@ -21,6 +21,7 @@
 #include "trace/json_internal.h"
 #include "trace/outfile.h"
 #include "app/viewer/panels.h"
+#include "app/draw/record.h"
 #include "app/draw/render_sdl.h"
 #include "app/viewer/scene.h"
 #include "app/viewer/session.h"
@@ -458,6 +459,55 @@ static int seek_options(app *A, const viewer_opts *o, char *err, size_t errlen)
     return 0;
 }
 
+static int is_list_name(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 5 && strcmp(path + n - 5, ".json") == 0;
+}
+
+/* The frame's draw list as JSON (record.h), its text measured with the fonts, or with the page's
+ * table (--metrics): the desktop's list for the step the page shows. */
+static int render_list(app *A, const viewer_opts *o, int w, int h, char *err, size_t errlen)
+{
+    dl_table *tab = NULL;
+    canvas c = {0};
+    dl_list l;
+    if (o->metrics) {
+        if (!(tab = dl_table_read(o->metrics, err, errlen))) return -1;
+        dl_init(&l, dl_table_metrics(tab));
+    } else {
+        SDL_Surface *s = SDL_CreateRGBSurfaceWithFormat(0, 1, 1, 32, SDL_PIXELFORMAT_RGB888); /* the fonts want a renderer */
+        if (!s || canvas_open(&c, o, s, A->s.lang == LANG_ZH, err, errlen)) { if (s) SDL_FreeSurface(s); return -1; }
+        dl_init(&l, c.l.m);
+    }
+    int rc = -1;
+    char *json = NULL;
+    if (scene_update(&A->sc, &A->s, find_source)) snprintf(err, errlen, "out of memory");
+    else {
+        panels_draw(&A->sc, &l, w, h, panels_px(h, A->s.scale, A->s.presenter), 1.0);
+        char what[80];
+        if (tab && dl_table_missing(tab, what, sizeof what))
+            snprintf(err, errlen, "%s: the table lacks %s (the page did not draw this frame's text)", o->metrics, what);
+        else if (l.failed || !(json = dl_record_json(&l))) snprintf(err, errlen, "out of memory");
+        else {
+            outfile of;
+            if (outfile_open(&of, o->out, err, errlen) == 0) {
+                if (fputs(json, of.f) < 0 || fputc('\n', of.f) < 0) { snprintf(err, errlen, "%s: write error", o->out); outfile_abort(&of); }
+                else rc = outfile_commit(&of, err, errlen);
+            }
+        }
+    }
+    free(json);
+    dl_free(&l);
+    if (!tab) {
+        SDL_Surface *s = c.surface;
+        canvas_close(&c);
+        if (s) SDL_FreeSurface(s);
+    }
+    dl_table_free(tab);
+    return rc;
+}
+
 int viewer_render(const viewer_opts *o)
 {
     char err[512];
@@ -469,6 +519,13 @@ int viewer_render(const viewer_opts *o)
     const char *in = outfile_is_input(o->out, o->file) ? o->file : outfile_is_input(o->out, o->bench) ? o->bench : NULL;
     if (in) { snprintf(err, sizeof err, "%s: the output would overwrite the input %s; choose another -o", o->out, in); goto fail; }
     if (app_init(A, o, err, sizeof err) || seek_options(A, o, err, sizeof err)) goto fail;
+    if (o->out && is_list_name(o->out)) { /* the draw list itself, as the page's is compared with it */
+        if (render_list(A, o, w, h, err, sizeof err)) goto fail;
+        rc = 0;
+        fprintf(stderr, "warpscope: the draw list of %dx%d -> %s\n", w, h, o->out);
+        goto done;
+    }
+    if (o->metrics) { snprintf(err, sizeof err, "--metrics lays out a draw list: give -o LIST.json"); goto fail; }
     surf = SDL_CreateRGBSurfaceWithFormat(0, w, h, 32, SDL_PIXELFORMAT_RGB888);
     if (!surf) { snprintf(err, sizeof err, "cannot make a %dx%d surface: %s", w, h, SDL_GetError()); goto fail; }
     if (canvas_open(&c, &A->o, surf, A->s.lang == LANG_ZH, err, sizeof err)) goto fail;
@@ -618,11 +675,7 @@ int viewer_window(const viewer_opts *o)
             case SDL_MOUSEBUTTONUP: scrubbing = 0; break;
             case SDL_MOUSEBUTTONDOWN: {
                 const dl_item *hit_item = dl_hit_item(&c.l, ev.button.x, ev.button.y);
-                uint32_t hit = hit_item ? hit_item->hit : 0;
-                if (HIT_KIND(hit) == HIT_TIMELINE) { scrubbing = session_timeline_seek(&A->s, hit, hit_item->r.x, hit_item->r.w, ev.button.x, &a); break; }
-                if (A->s.lesson.active && A->s.lesson.ask >= ASK_LANES && A->s.lesson.ask <= ASK_CELLS && hit) { a.kind = ACT_PICK; a.i = hit; }
-                else if (HIT_KIND(hit) == HIT_CELL) { a.kind = ACT_SELECT; a.i = HIT_INDEX(hit); a.pane = HIT_PANE(hit); }
-                else if (session_grid_click(&A->s, hit, &a)) {} /* a block or a pass of the grid view */
+                scrubbing = hit_item && session_press(&A->s, hit_item->hit, hit_item->r.x, hit_item->r.w, ev.button.x, &a) == 2;
                 break;
             }
             case SDL_WINDOWEVENT:

@@ -24,6 +24,7 @@ typedef struct viewer_opts {
     const char *lesson_dir;  /* where the lessons are */
     const char *assets_dir;  /* fonts, themes, benchmark results (main finds it; NULL: "assets") */
     const char *out, *frames;
+    const char *metrics;     /* render to a draw list (-o LIST.json): text widths from this table, not the fonts */
     long event, phase, step; /* -1: not given */
     unsigned pass, block_index; /* the traced block shown (--pass, --block-index) */
     int width, height, fine, presenter;

@@ -83,6 +83,11 @@ void capture_gpu_driver(char *buf, size_t len);
  * otherwise the emulator; *note says which and why). */
 int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen);
 
+/* A capture's name as a file name ("v8_b64_n4096_random-int_s-_e0_t1_its-1_d0"): the fields that
+ * make its trace (version, block, n, data, seed, elements per thread, blocks traced, schedule,
+ * dropped barrier) as given, defaults unfilled. The page's bundled traces are found by it. */
+void capture_key(const capture_desc *d, char *buf, size_t len);
+
 /* The emulator's entry point of a version's kernel (kernels_emu.c); NULL if it has none. */
 emu_kernel_fn capture_emu_kernel(const ladder_version *v);
 

@@ -1,0 +1,30 @@
+/* bundle: the page's captures. The page has no emulator (its warps are fibers, which WebAssembly
+ * does not have): every capture it shows was made by the desktop program (`warpscope web`) and
+ * packed beside the page. A capture is found by its key (capture_key); one that was not bundled
+ * says so on the status line, where the desktop program would have captured it. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "trace/capture/capture.h"
+
+int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
+{
+    char key[256], path[300];
+    capture_key(d, key, sizeof key);
+    snprintf(path, sizeof path, "traces/%s.wstrace", key);
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s (%s) is not among the captures this page carries; the desktop program captures any", d->version ? d->version : "?",
+                 d->schedule && d->schedule[0] ? d->schedule : d->drop_barrier ? "a barrier left out" : "this size");
+        return -1;
+    }
+    return trace_read_file(t, path, err, errlen);
+}
+
+int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen)
+{
+    (void)backend;
+    if (note && notelen) note[0] = '\0';
+    return capture_cpu(d, t, err, errlen);
+}

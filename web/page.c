@@ -1,0 +1,296 @@
+/* page: warpscope in a browser. The page's entry points, called from warpscope.js: the same
+ * session, actions, scene, panels, draw list and lesson driver as the window's (app/viewer/), with
+ * the browser as the platform. Keys arrive by name (keys.h's names, so the key table is the page's
+ * too), the mouse by position; the draw list goes back to the page's canvas executor, and its text
+ * is measured by the browser (the two imports below). Files are read through wasi-libc from the
+ * page's own file system (warpscope.js): lessons/, assets/ and the bundled traces (bundle.c); lesson
+ * progress is written there and kept in the browser's storage. The page owns the one app state,
+ * as main does on the desktop. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/draw/draw.h"
+#include "app/draw/record.h"
+#include "app/viewer/keys.h"
+#include "app/viewer/learn.h"
+#include "app/viewer/panels.h"
+#include "app/viewer/scene.h"
+#include "app/viewer/session.h"
+#include "trace/capture/capture.h"
+#include "trace/ladder.h"
+#include "trace/sources.h"
+
+#define PAGE_EXPORT(name) __attribute__((export_name(name)))
+#define PAGE_IMPORT(name) __attribute__((import_module("warpscope"), import_name(name)))
+
+/* the browser's text measurement (canvas measureText, cached per glyph by the page) */
+PAGE_IMPORT("advance") int page_advance(int font, int px, unsigned codepoint);
+PAGE_IMPORT("height") int page_height(int font, int px);
+
+static int advance(void *ctx, dl_font f, int px, uint32_t cp) { (void)ctx; return page_advance((int)f, px, cp); }
+static int height(void *ctx, dl_font f, int px) { (void)ctx; return page_height((int)f, px); }
+
+typedef struct page {
+    session s;
+    scene sc;
+    dl_list l;
+    learn *L;
+    results_set res;
+    int have_results, started, scrubbing;
+    double move_start, last_tick, t; /* motion: the clock of the move under way, 0..1 */
+    unsigned moves, shots, fulls;
+    int32_t *packed;                 /* the list as the executor reads it */
+    size_t packed_cap;
+    char *json;                      /* the list as JSON (tests) */
+    char err[512];
+} page;
+static page P;
+
+/* what the page shows: the viewer's default capture of a version, with its break-it switches */
+static int page_load(void *ctx, const char *version, const session_break *b, trace *t, char *note, size_t notelen, char *err, size_t errlen)
+{
+    (void)ctx;
+    capture_desc d = {.version = version};
+    if (b && b->schedule[0]) d.schedule = b->schedule;
+    if (b) d.drop_barrier = b->drop_barrier, d.blocks_traced = b->blocks_traced;
+    return capture_with("cpu", &d, t, note, notelen, err, errlen);
+}
+
+static void status(const char *msg)
+{
+    P.s.status_id = STR_COUNT;
+    snprintf(P.s.status_text, sizeof P.s.status_text, "%s", msg);
+    P.s.generation++;
+}
+
+/* after every action: the lesson driver acts on the requests it left */
+static void settle(void)
+{
+    if (P.L && learn_update(P.L, &P.s, P.err, sizeof P.err)) status(P.err);
+}
+
+static void apply(const action *a)
+{
+    if (a->kind == ACT_NONE) return;
+    session_apply(&P.s, a);
+    settle();
+}
+
+/* Memory for strings from the page. */
+PAGE_EXPORT("ws_alloc") void *ws_alloc(size_t n) { return malloc(n ? n : 1); }
+PAGE_EXPORT("ws_free") void ws_free(void *p) { free(p); }
+
+/* Starts the page on v0 (the desktop's default); 0, or -1 with ws_error(). */
+PAGE_EXPORT("ws_start") int ws_start(void)
+{
+    if (P.started) return 0;
+    dl_init(&P.l, (dl_metrics){NULL, advance, height});
+    if (session_init(&P.s, "assets/themes", (session_loader){NULL, page_load}, P.err, sizeof P.err)) return -1;
+    scene_init(&P.sc);
+    P.s.scale = 1.0;
+    char ignore[256];
+    P.have_results = results_set_read_dir(&P.res, "assets", ignore, sizeof ignore) == 0 && P.res.count;
+    P.s.results_set = P.have_results ? &P.res : NULL;
+    P.s.results = P.have_results ? &P.res.runs[0] : NULL;
+    if (P.have_results) { /* the chart opens on the largest size, as the window's does */
+        uint64_t sizes[64];
+        size_t n = results_sizes(P.s.results, sizes, 64);
+        P.s.bench_size = n ? n - 1 : 0;
+    }
+    trace t;
+    trace_init(&t);
+    if (page_load(NULL, "v0", &P.s.brk, &t, NULL, 0, P.err, sizeof P.err) || session_set_trace(&P.s, 0, &t, P.err, sizeof P.err)) {
+        trace_free(&t);
+        return -1;
+    }
+    P.L = learn_create("lessons", 1, P.err, sizeof P.err);
+    if (!P.L) return -1;
+    P.started = 1;
+    return 0;
+}
+
+PAGE_EXPORT("ws_error") const char *ws_error(void) { return P.err; }
+
+/* A key by its name as keys.h reads them ("Right", "Shift+Right", "PageDown", "l"): 1 when the
+ * key table has it. */
+PAGE_EXPORT("ws_key") int ws_key(const char *name)
+{
+    SDL_Keycode k;
+    Uint16 mod;
+    if (keys_parse(name, &k, &mod)) return 0;
+    action a = keys_action(&P.s, k, mod);
+    apply(&a);
+    return a.kind != ACT_NONE;
+}
+
+/* Actions as the desktop's --actions takes them ("version:v2,step:+1"); 0, or -1 with ws_error(). */
+PAGE_EXPORT("ws_actions") int ws_actions(const char *script)
+{
+    for (const char *p = script; *p;) {
+        size_t n = strcspn(p, ",");
+        char one[64];
+        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), p);
+        p += n + (p[n] == ',');
+        if (!one[0]) continue;
+        action a;
+        if (act_parse(one, &a, P.err, sizeof P.err)) return -1;
+        apply(&a);
+    }
+    return 0;
+}
+
+/* A lesson by id or number ("03"), or the menu of lessons (""); 0, or -1 with ws_error(). */
+PAGE_EXPORT("ws_learn") int ws_learn(const char *name)
+{
+    int rc = name[0] ? learn_open(P.L, &P.s, name, P.err, sizeof P.err) : learn_menu(P.L, &P.s, P.err, sizeof P.err);
+    P.s.generation++;
+    return rc;
+}
+
+/* The mouse: kind 0 moved (buttons: 1 while the left one is down), 1 pressed, 2 released. */
+PAGE_EXPORT("ws_mouse") void ws_mouse(int kind, int x, int y, int buttons)
+{
+    action a;
+    memset(&a, 0, sizeof a);
+    const dl_item *it = dl_hit_item(&P.l, x, y);
+    if (kind == 1) {
+        P.scrubbing = it && session_press(&P.s, it->hit, it->r.x, it->r.w, x, &a) == 2;
+    } else if (kind == 2) {
+        P.scrubbing = 0;
+        return;
+    } else {
+        if (!(P.scrubbing && (buttons & 1) && it && session_timeline_seek(&P.s, it->hit, it->r.x, it->r.w, x, &a))) {
+            a.kind = ACT_HOVER;
+            a.i = it ? it->hit : 0;
+            a.x = x;
+            a.y = y;
+        }
+    }
+    apply(&a);
+}
+
+/* A file the learner dropped on the page, at `path` in the page's files: a trace (JSON or the
+ * compact encoding) opens in the first pane; benchmark results open the benchmark view. What is
+ * neither says why on the status line. 0, or -1. */
+PAGE_EXPORT("ws_open") int ws_open(const char *path)
+{
+    trace t;
+    trace_init(&t);
+    char terr[300], rerr[300];
+    if (trace_read_file(&t, path, terr, sizeof terr) == 0) {
+        if (session_set_trace(&P.s, 0, &t, terr, sizeof terr) == 0) {
+            P.s.compare = 0;
+            P.s.overlay = OVERLAY_NONE;
+            P.s.generation++;
+            return 0;
+        }
+        trace_free(&t);
+        status(terr);
+        return -1;
+    }
+    trace_free(&t);
+    results_set rs;
+    memset(&rs, 0, sizeof rs);
+    if (results_set_read_files(&rs, &path, 1, rerr, sizeof rerr) == 0) {
+        if (P.have_results) results_set_free(&P.res);
+        P.res = rs;
+        P.have_results = 1;
+        P.s.results_set = &P.res;
+        P.s.results = &P.res.runs[0];
+        P.s.bench_size = 0;
+        P.s.overlay = OVERLAY_BENCH;
+        P.s.generation++;
+        return 0;
+    }
+    /* the message of the reader the file claims to be for: results name their schema */
+    FILE *f = fopen(path, "rb");
+    char head[4096] = "";
+    if (f) {
+        head[fread(head, 1, sizeof head - 1, f)] = '\0';
+        fclose(f);
+    }
+    status(strstr(head, "\"warpscope-bench\"") ? rerr : terr);
+    return -1;
+}
+
+/* Builds the frame for a canvas of w x h pixels at time now (ms): the motion's clock and the
+ * player's ticks advance here. Returns 1 while something moves (draw again at the next animation
+ * frame), 0 when the picture is still, -1 out of memory. */
+PAGE_EXPORT("ws_frame") int ws_frame(int w, int h, double now)
+{
+    if (P.s.quit) { /* a page is not quit: Q and Esc, Esc go back to the lessons */
+        P.s.quit = 0;
+        P.s.overlay = OVERLAY_NONE;
+        if (learn_menu(P.L, &P.s, P.err, sizeof P.err)) status(P.err);
+    }
+    if (P.s.playing && now - P.last_tick >= 1000.0 / P.s.speed) {
+        P.last_tick = now;
+        action a = {.kind = ACT_TICK};
+        apply(&a);
+    }
+    if (P.s.motion_serial != P.moves) {
+        P.moves = P.s.motion_serial;
+        P.move_start = now;
+        P.t = 0.0;
+    }
+    if (P.t < 1.0) P.t = P.s.no_motion ? 1.0 : (now - P.move_start) / (1000.0 * panels_motion_seconds(P.s.playing ? P.s.speed : 0));
+    if (P.t > 1.0) P.t = 1.0;
+    if (scene_update(&P.sc, &P.s, sources_find)) return -1;
+    panels_draw(&P.sc, &P.l, w, h, panels_px(h, P.s.scale, P.s.presenter), P.s.no_motion ? 1.0 : P.t);
+    if (P.l.failed) return -1;
+    return P.t < 1.0 || P.s.playing;
+}
+
+/* The list of the last frame as the canvas executor reads it: WS_ITEM_INTS per item (kind, x, y,
+ * w, h, x2, y2, thick, rgba, font, px, text offset, text bytes, hit); NULL out of memory. */
+enum { WS_ITEM_INTS = 14 };
+PAGE_EXPORT("ws_items") const int32_t *ws_items(void)
+{
+    size_t need = P.l.n * WS_ITEM_INTS;
+    if (need > P.packed_cap) {
+        int32_t *p = realloc(P.packed, need * sizeof *p);
+        if (!p) return NULL;
+        P.packed = p;
+        P.packed_cap = need;
+    }
+    for (size_t i = 0; i < P.l.n; i++) {
+        const dl_item *it = &P.l.items[i];
+        int32_t *o = P.packed + i * WS_ITEM_INTS;
+        o[0] = (int32_t)it->kind, o[1] = it->r.x, o[2] = it->r.y, o[3] = it->r.w, o[4] = it->r.h, o[5] = it->x2, o[6] = it->y2;
+        o[7] = it->thick, o[8] = (int32_t)((uint32_t)it->c.r << 24 | (uint32_t)it->c.g << 16 | (uint32_t)it->c.b << 8 | it->c.a);
+        o[9] = (int32_t)it->font, o[10] = it->px, o[11] = (int32_t)it->text, o[12] = (int32_t)it->len, o[13] = (int32_t)it->hit;
+    }
+    return P.packed;
+}
+PAGE_EXPORT("ws_item_count") size_t ws_item_count(void) { return P.l.n; }
+PAGE_EXPORT("ws_item_ints") int ws_item_ints(void) { return WS_ITEM_INTS; }
+PAGE_EXPORT("ws_text") const char *ws_text(void) { return P.l.text; }
+
+/* The last frame's list as JSON (record.h), for comparing with the desktop's. */
+PAGE_EXPORT("ws_list_json") const char *ws_list_json(void)
+{
+    free(P.json);
+    P.json = dl_record_json(&P.l);
+    return P.json ? P.json : "";
+}
+
+/* What the session asks of the platform since the last call: bit 0 a screenshot (the page saves
+ * the canvas as PNG), bit 1 full screen. */
+PAGE_EXPORT("ws_requests") int ws_requests(void)
+{
+    int r = 0;
+    if (P.s.screenshot_requests != P.shots) r |= 1, P.shots = P.s.screenshot_requests;
+    if (P.s.fullscreen_requests != P.fulls) r |= 2, P.fulls = P.s.fullscreen_requests;
+    return r;
+}
+
+/* The state the page keeps in its address (and a test reads): language, version shown, step. */
+PAGE_EXPORT("ws_lang") const char *ws_lang(void) { return P.s.lang == LANG_ZH ? "zh" : "en"; }
+PAGE_EXPORT("ws_step") long ws_step(void) { return P.s.pane[0].loaded ? (long)P.s.pane[0].step : -1; }
+PAGE_EXPORT("ws_version") const char *ws_version(void) { return P.s.pane[0].loaded ? P.s.pane[0].t.prov.version : ""; }
+PAGE_EXPORT("ws_answer_state") int ws_answer_state(void) { return P.s.lesson.active ? (int)P.s.lesson.state : -1; }
+PAGE_EXPORT("ws_status") const char *ws_status(void)
+{
+    return P.s.status_id == STR_COUNT ? P.s.status_text : str_get(P.s.lang, P.s.status_id);
+}
