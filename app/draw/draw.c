@@ -321,3 +321,117 @@ int dl_rect_overlap(dl_rect a, dl_rect b)
 {
     return a.x < b.x + b.w && b.x < a.x + a.w && a.y < b.y + b.h && b.y < a.y + a.h;
 }
+
+/* ---- damage ---- */
+
+dl_rect dl_item_extent(const dl_item *it)
+{
+    switch (it->kind) {
+    case DL_LINE:
+    case DL_ARROW: { /* the endpoints, the thickness, an arrow's head (render_sdl.c: 4 + 2 thick long) */
+        int m = it->thick + 1 + (it->kind == DL_ARROW ? 4 + 2 * it->thick : 0);
+        int x0 = it->r.x < it->x2 ? it->r.x : it->x2, x1 = it->r.x < it->x2 ? it->x2 : it->r.x;
+        int y0 = it->r.y < it->y2 ? it->r.y : it->y2, y1 = it->r.y < it->y2 ? it->y2 : it->r.y;
+        return (dl_rect){x0 - m, y0 - m, x1 - x0 + 2 * m + 1, y1 - y0 + 2 * m + 1};
+    }
+    case DL_CLIP:
+    case DL_UNCLIP: return (dl_rect){0, 0, 0, 0};
+    default: return it->r;
+    }
+}
+
+static dl_rect rect_union(dl_rect a, dl_rect b)
+{
+    if (a.w <= 0 || a.h <= 0) return b;
+    if (b.w <= 0 || b.h <= 0) return a;
+    int x0 = a.x < b.x ? a.x : b.x, y0 = a.y < b.y ? a.y : b.y;
+    int x1 = a.x + a.w > b.x + b.w ? a.x + a.w : b.x + b.w, y1 = a.y + a.h > b.y + b.h ? a.y + a.h : b.y + b.h;
+    return (dl_rect){x0, y0, x1 - x0, y1 - y0};
+}
+
+/* FNV-1a over what decides an item's pixels (not its hit code) */
+static uint64_t hash_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t hash_item(uint64_t h, const dl_list *l, const dl_item *it)
+{
+    const int v[] = {(int)it->kind, it->r.x, it->r.y, it->r.w, it->r.h, it->x2, it->y2, it->thick, (int)it->font, it->px};
+    h = hash_bytes(h, v, sizeof v);
+    h = hash_bytes(h, &it->c, sizeof it->c);
+    return it->kind == DL_TEXT ? hash_bytes(h, l->text + it->text, it->len) : h;
+}
+
+/* per panel (and index npanels: outside every panel) its items' hash and extent */
+static void summarise(const dl_list *l, uint64_t *hash, dl_rect *ext)
+{
+    for (int p = 0; p <= l->npanels; p++) hash[p] = 0xcbf29ce484222325ull, ext[p] = (dl_rect){0, 0, 0, 0};
+    for (size_t i = 0; i < l->n; i++) {
+        const dl_item *it = &l->items[i];
+        int p = it->panel >= 0 && it->panel < l->npanels ? it->panel : l->npanels;
+        hash[p] = hash_item(hash[p], l, it);
+        ext[p] = rect_union(ext[p], dl_item_extent(it));
+    }
+}
+
+int dl_damage(const dl_list *prev, const dl_list *cur, dl_rect *out, int max)
+{
+    if (prev->failed || cur->failed || prev->npanels != cur->npanels) return -1;
+    for (int p = 0; p < cur->npanels; p++) {
+        const dl_panel *a = &prev->panels[p], *b = &cur->panels[p];
+        if (memcmp(&a->r, &b->r, sizeof a->r) || strcmp(a->name ? a->name : "", b->name ? b->name : "")) return -1;
+    }
+    uint64_t ha[DL_MAX_PANELS + 1], hb[DL_MAX_PANELS + 1];
+    dl_rect ea[DL_MAX_PANELS + 1], eb[DL_MAX_PANELS + 1];
+    summarise(prev, ha, ea);
+    summarise(cur, hb, eb);
+    if (ha[cur->npanels] != hb[cur->npanels]) return -1;
+    int n = 0;
+    for (int p = 0; p < cur->npanels; p++) {
+        if (ha[p] == hb[p]) continue;
+        dl_rect r = rect_union(ea[p], eb[p]);
+        if (r.w <= 0 || r.h <= 0) continue;
+        /* merged with every region it meets, until none meets another */
+        for (int k = 0; k < n;) {
+            if (dl_rect_overlap(out[k], r)) {
+                r = rect_union(r, out[k]);
+                out[k] = out[--n];
+                k = 0;
+            } else {
+                k++;
+            }
+        }
+        if (n == max) return -1;
+        out[n++] = r;
+    }
+    return n;
+}
+
+int dl_copy(dl_list *dst, const dl_list *src)
+{
+    dl_reset(dst);
+    if (src->n > dst->cap) {
+        dl_item *it = realloc(dst->items, src->n * sizeof *it);
+        if (!it) { dst->failed = 1; return -1; }
+        dst->items = it;
+        dst->cap = src->n;
+    }
+    if (src->tn > dst->tcap) {
+        char *t = realloc(dst->text, src->tn);
+        if (!t) { dst->failed = 1; return -1; }
+        dst->text = t;
+        dst->tcap = src->tn;
+    }
+    if (src->n) memcpy(dst->items, src->items, src->n * sizeof *src->items);
+    if (src->tn) memcpy(dst->text, src->text, src->tn);
+    memcpy(dst->panels, src->panels, sizeof src->panels);
+    dst->n = src->n;
+    dst->tn = src->tn;
+    dst->npanels = src->npanels;
+    dst->panel = src->panel;
+    dst->failed = src->failed;
+    return 0;
+}

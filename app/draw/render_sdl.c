@@ -95,6 +95,7 @@ struct rsdl {
     unsigned long clock, missing;
     dl_rect clip[16];
     int nclip;
+    dl_rect damage; /* what is being drawn: every clip is cut to it (w 0: the whole surface) */
 };
 
 static void face_free(face *f)
@@ -394,19 +395,28 @@ static void draw_text(rsdl *x, const dl_list *l, const dl_item *it)
 
 static void set_clip(rsdl *x)
 {
-    if (x->nclip == 0) { SDL_RenderSetClipRect(x->r, NULL); return; }
-    dl_rect c = x->clip[x->nclip - 1];
+    int whole = x->damage.w <= 0;
+    if (x->nclip == 0 && whole) { SDL_RenderSetClipRect(x->r, NULL); return; }
+    dl_rect c = x->nclip ? x->clip[x->nclip - 1] : x->damage;
+    if (!whole && x->nclip) { /* the clip within the region being drawn */
+        int x0 = c.x > x->damage.x ? c.x : x->damage.x, y0 = c.y > x->damage.y ? c.y : x->damage.y;
+        int x1 = c.x + c.w < x->damage.x + x->damage.w ? c.x + c.w : x->damage.x + x->damage.w;
+        int y1 = c.y + c.h < x->damage.y + x->damage.h ? c.y + c.h : x->damage.y + x->damage.h;
+        c = (dl_rect){x0, y0, x1 > x0 ? x1 - x0 : 0, y1 > y0 ? y1 - y0 : 0};
+    }
     SDL_Rect r = {c.x, c.y, c.w, c.h};
     SDL_RenderSetClipRect(x->r, &r);
 }
 
-void rsdl_execute(rsdl *x, const dl_list *l)
+/* the items of l that meet x->damage (all of them when it is empty), clipped to it */
+static void execute_region(rsdl *x, const dl_list *l)
 {
-    prepare_glyphs(x, l);
     x->nclip = 0;
     set_clip(x);
+    int whole = x->damage.w <= 0;
     for (size_t i = 0; i < l->n; i++) {
         const dl_item *it = &l->items[i];
+        if (!whole && it->kind != DL_CLIP && it->kind != DL_UNCLIP && !dl_rect_overlap(dl_item_extent(it), x->damage)) continue;
         SDL_Rect r = {it->r.x, it->r.y, it->r.w, it->r.h};
         switch (it->kind) {
         case DL_FILL: colour(x, it->c); SDL_RenderFillRect(x->r, &r); break;
@@ -442,4 +452,19 @@ void rsdl_execute(rsdl *x, const dl_list *l)
         }
     }
     SDL_RenderSetClipRect(x->r, NULL);
+}
+
+void rsdl_execute(rsdl *x, const dl_list *l) { rsdl_execute_regions(x, l, NULL, -1); }
+
+void rsdl_execute_regions(rsdl *x, const dl_list *l, const dl_rect *regions, int n)
+{
+    prepare_glyphs(x, l);
+    x->damage = (dl_rect){0, 0, 0, 0};
+    if (n < 0) { execute_region(x, l); return; }
+    for (int k = 0; k < n; k++) {
+        if (regions[k].w <= 0 || regions[k].h <= 0) continue;
+        x->damage = regions[k];
+        execute_region(x, l);
+    }
+    x->damage = (dl_rect){0, 0, 0, 0};
 }

@@ -33,6 +33,9 @@ dl_metrics rsdl_metrics(rsdl *x);
 int rsdl_ascent(rsdl *x, dl_font f, int px);
 /* Draws every item. */
 void rsdl_execute(rsdl *x, const dl_list *l);
+/* Draws, for each of the n regions, the items that meet it, clipped to it (dl_damage's regions: what
+ * changed since the list the surface shows); n -1 draws everything. */
+void rsdl_execute_regions(rsdl *x, const dl_list *l, const dl_rect *regions, int n);
 /* 1 when the font of that role (or its fallback) has a glyph for the code point. */
 int rsdl_has_glyph(rsdl *x, dl_font f, uint32_t cp);
 /* Glyphs drawn as the replacement box since creation (tests: no tofu). */

@@ -642,7 +642,21 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     if (cw < 2 || rh < 3) return;
     /* elsewhere the values take the largest size that fits a row, not below TREE_VALUE_PX_MIN */
     int vpx = u->px;
-    while (!u->sc->s->presenter && vpx > TREE_VALUE_PX_MIN && vh + 2 > rh - 4) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx);
+    if (!u->sc->s->presenter && vpx > TREE_VALUE_PX_MIN && vh + 2 > rh - 4) {
+        /* a line's height grows with the size nearly in proportion: from that estimate, the
+         * largest size below u->px whose line fits (a size measured is a face opened: a few, not
+         * one per size) */
+        int top = vpx - 1, est = vh > 0 ? vpx * (rh - 6) / vh : TREE_VALUE_PX_MIN;
+        vpx = est < TREE_VALUE_PX_MIN ? TREE_VALUE_PX_MIN : est > top ? top : est;
+        vh = dl_text_height(u->l, DL_FONT_MONO, vpx);
+        while (vpx < top && vh + 2 <= rh - 4) {
+            int up = dl_text_height(u->l, DL_FONT_MONO, vpx + 1);
+            if (up + 2 > rh - 4) break;
+            vh = up;
+            vpx++;
+        }
+        while (vpx > TREE_VALUE_PX_MIN && vh + 2 > rh - 4) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx);
+    }
     int bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
     if (bh < 2) bh = 2;
     int y0 = in.y + overview;

@@ -339,6 +339,10 @@ typedef struct canvas {
     SDL_Renderer *r;
     rsdl *x;
     dl_list l;
+    dl_list shown;         /* the list the surface shows: a frame redraws only where it differs */
+    int have_shown;
+    dl_rect damage[16];    /* the last frame's regions drawn; ndamage -1: all of it */
+    int ndamage;
 } canvas;
 
 static int canvas_open(canvas *c, const viewer_opts *o, SDL_Surface *s, int need_cjk, char *err, size_t errlen)
@@ -353,12 +357,14 @@ static int canvas_open(canvas *c, const viewer_opts *o, SDL_Surface *s, int need
     c->x = rsdl_create(c->r, files, err, errlen);
     if (!c->x) { SDL_DestroyRenderer(c->r); c->r = NULL; return -1; }
     dl_init(&c->l, rsdl_metrics(c->x));
+    dl_init(&c->shown, rsdl_metrics(c->x));
     return 0;
 }
 
 static void canvas_close(canvas *c)
 {
     dl_free(&c->l);
+    dl_free(&c->shown);
     rsdl_destroy(c->x);
     if (c->r) SDL_DestroyRenderer(c->r);
     memset(c, 0, sizeof *c);
@@ -373,14 +379,38 @@ static void run_end(canvas *c, app *A)
     TTF_Quit();
 }
 
+/* Executes the canvas's list where it differs from the one the surface shows (dl_damage), and
+ * keeps it as the one shown. */
+static void canvas_execute(canvas *c)
+{
+    c->ndamage = c->have_shown ? dl_damage(&c->shown, &c->l, c->damage, (int)(sizeof c->damage / sizeof c->damage[0])) : -1;
+    rsdl_execute_regions(c->x, &c->l, c->damage, c->ndamage);
+    SDL_RenderPresent(c->r);
+    c->have_shown = !c->l.failed && dl_copy(&c->shown, &c->l) == 0;
+}
+
 static int canvas_draw(canvas *c, app *A, double t)
 {
     if (scene_update(&A->sc, &A->s, find_source)) return -1;
     int w = c->surface->w, h = c->surface->h;
     panels_draw(&A->sc, &c->l, w, h, panels_px(h, A->s.scale, A->s.presenter), A->s.no_motion ? 1.0 : t);
-    rsdl_execute(c->x, &c->l);
-    SDL_RenderPresent(c->r);
+    canvas_execute(c);
     return c->l.failed ? -1 : 0;
+}
+
+/* the window shows the canvas: only the regions just drawn */
+static void canvas_show(canvas *c, SDL_Window *win)
+{
+    if (c->ndamage < 0) { SDL_UpdateWindowSurface(win); return; }
+    SDL_Rect r[sizeof c->damage / sizeof c->damage[0]];
+    int n = 0;
+    for (int k = 0; k < c->ndamage; k++) {
+        dl_rect d = c->damage[k];
+        int x0 = d.x < 0 ? 0 : d.x, y0 = d.y < 0 ? 0 : d.y;
+        int x1 = d.x + d.w > c->surface->w ? c->surface->w : d.x + d.w, y1 = d.y + d.h > c->surface->h ? c->surface->h : d.y + d.h;
+        if (x1 > x0 && y1 > y0) r[n++] = (SDL_Rect){x0, y0, x1 - x0, y1 - y0};
+    }
+    if (n) SDL_UpdateWindowSurfaceRects(win, r, n);
 }
 
 static void window_progress(void *user, uint64_t done, uint64_t total)
@@ -403,7 +433,7 @@ static void window_progress(void *user, uint64_t done, uint64_t total)
     s->status_id = STR_TRACING;
     snprintf(s->status_text, sizeof s->status_text, "%s", bar);
     s->generation++;
-    if (!canvas_draw(w->c, w->A, 1.0)) SDL_UpdateWindowSurface(w->win);
+    if (!canvas_draw(w->c, w->A, 1.0)) canvas_show(w->c, w->win);
 }
 
 
@@ -712,7 +742,7 @@ int viewer_window(const viewer_opts *o)
         }
         if (dirty) {
             if (canvas_draw(&c, A, t)) { snprintf(err, sizeof err, "out of memory while drawing"); goto fail; }
-            SDL_UpdateWindowSurface(win);
+            canvas_show(&c, win);
             dirty = 0;
         }
         if (A->s.screenshot_requests != shots) {
@@ -782,8 +812,7 @@ int viewer_perf_draw(const char *assets_dir)
         double t1 = now_ms();
         panels_draw(&A->sc, &c.l, 1920, 1080, panels_px(1080, A->s.scale, A->s.presenter), tm);
         double t2 = now_ms();
-        rsdl_execute(c.x, &c.l);
-        SDL_RenderPresent(c.r);
+        canvas_execute(&c); /* as the window does: where the list changed */
         double t3 = now_ms(), dt = t3 - t0;
         part[0] += t1 - t0;
         part[1] += t2 - t1;
