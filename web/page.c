@@ -54,7 +54,16 @@ static int page_load(void *ctx, const char *version, const session_break *b, tra
     capture_desc d = {.version = version};
     if (b && b->schedule[0]) d.schedule = b->schedule;
     if (b) d.drop_barrier = b->drop_barrier, d.blocks_traced = b->blocks_traced;
-    return capture_with("cpu", &d, t, note, notelen, err, errlen);
+    if (capture_with("cpu", &d, t, note, notelen, err, errlen) == 0) return 0;
+    if (!d.blocks_traced) return -1;
+    /* every block traced (the grid's A) is carried for the default capture alone: a schedule or a
+     * dropped barrier after it is shown with one block traced, and says so */
+    d.blocks_traced = 0;
+    trace_free(t);
+    trace_init(t);
+    if (capture_with("cpu", &d, t, note, notelen, err, errlen)) return -1;
+    if (note && notelen) snprintf(note, notelen, "one block traced: the page carries every block of the default capture only");
+    return 0;
 }
 
 static void status(const char *msg)
@@ -89,6 +98,7 @@ PAGE_EXPORT("ws_start") int ws_start(void)
     if (session_init(&P.s, "assets/themes", (session_loader){NULL, page_load}, P.err, sizeof P.err)) return -1;
     scene_init(&P.sc);
     P.s.scale = 1.0;
+    P.s.page = 1;
     char ignore[256];
     P.have_results = results_set_read_dir(&P.res, "assets", ignore, sizeof ignore) == 0 && P.res.count;
     P.s.results_set = P.have_results ? &P.res : NULL;
@@ -112,6 +122,8 @@ PAGE_EXPORT("ws_start") int ws_start(void)
 
 PAGE_EXPORT("ws_error") const char *ws_error(void) { return P.err; }
 
+PAGE_EXPORT("ws_learn") int ws_learn(const char *name);
+
 /* A key by its name as keys.h reads them ("Right", "Shift+Right", "PageDown", "l"): 1 when the
  * key table has it. */
 PAGE_EXPORT("ws_key") int ws_key(const char *name)
@@ -120,6 +132,10 @@ PAGE_EXPORT("ws_key") int ws_key(const char *name)
     Uint16 mod;
     if (keys_parse(name, &k, &mod)) return 0;
     action a = keys_action(&P.s, k, mod);
+    if (a.kind == ACT_ESCAPE && P.s.overlay == OVERLAY_NONE) { /* a page is not quit: Esc goes back to the lessons */
+        ws_learn("");
+        return 1;
+    }
     apply(&a);
     return a.kind != ACT_NONE;
 }
@@ -144,6 +160,11 @@ PAGE_EXPORT("ws_actions") int ws_actions(const char *script)
 PAGE_EXPORT("ws_learn") int ws_learn(const char *name)
 {
     int rc = name[0] ? learn_open(P.L, &P.s, name, P.err, sizeof P.err) : learn_menu(P.L, &P.s, P.err, sizeof P.err);
+    if (rc && name[0]) { /* a lesson the page does not have: the menu of those it has, and why */
+        char why[sizeof P.err];
+        snprintf(why, sizeof why, "%s", P.err);
+        if (learn_menu(P.L, &P.s, P.err, sizeof P.err) == 0) status(why);
+    }
     P.s.generation++;
     return rc;
 }
@@ -236,9 +257,16 @@ PAGE_EXPORT("ws_frame") int ws_frame(int w, int h, double now)
     }
     if (P.t < 1.0) P.t = P.s.no_motion ? 1.0 : (now - P.move_start) / (1000.0 * panels_motion_seconds(P.s.playing ? P.s.speed : 0));
     if (P.t > 1.0) P.t = 1.0;
-    if (scene_update(&P.sc, &P.s, sources_find)) return -1;
-    panels_draw(&P.sc, &P.l, w, h, panels_px(h, P.s.scale, P.s.presenter), P.s.no_motion ? 1.0 : P.t);
-    if (P.l.failed) return -1;
+    for (int again = 0; again < 2; again++) {
+        if (scene_update(&P.sc, &P.s, sources_find)) return -1;
+        panels_draw(&P.sc, &P.l, w, h, panels_px(h, P.s.scale, P.s.presenter), P.s.no_motion ? 1.0 : P.t);
+        if (P.l.failed) return -1;
+        /* the mouse at rest over a picture that changed: what is under it now */
+        uint32_t under = P.s.mouse_x >= 0 ? dl_hit(&P.l, P.s.mouse_x, P.s.mouse_y) : 0;
+        if (under == P.s.hover) break;
+        action a = {.kind = ACT_HOVER, .i = under, .x = P.s.mouse_x, .y = P.s.mouse_y};
+        session_apply(&P.s, &a);
+    }
     return P.t < 1.0 || P.s.playing;
 }
 

@@ -242,9 +242,9 @@
     ctx.beginPath(); ctx.moveTo(x1 + 0.5, y1 + 0.5); ctx.lineTo(x2 + 0.5, y2 + 0.5); ctx.stroke();
   }
   function execute() {
-    const n = wasm.ws_item_count(), w = wasm.ws_item_ints();
-    const items = new Int32Array(mem.buffer, wasm.ws_items(), n * w), text = wasm.ws_text(), dec = new TextDecoder();
-    const m = u8m();
+    // every call into the module first: one may grow its memory, which detaches the views made before
+    const n = wasm.ws_item_count(), w = wasm.ws_item_ints(), at = wasm.ws_items(), text = wasm.ws_text(), dec = new TextDecoder();
+    const items = new Int32Array(mem.buffer, at, n * w), m = u8m();
     ctx.save();
     let clips = 0;
     for (let i = 0; i < n; i++) {
@@ -270,10 +270,12 @@
           break;
         }
         case KIND.TEXT: {
-          const f = items[o + 9], px = items[o + 10], at = items[o + 11], len = items[o + 12];
+          const f = items[o + 9], px = items[o + 10], to = items[o + 11], len = items[o + 12];
           const k = measureLine(f, px);
           ctx.font = fontOf(f, px); ctx.fillStyle = col; ctx.textBaseline = 'alphabetic';
-          ctx.fillText(dec.decode(m.subarray(text + at, text + at + len)), x, y + ascents.get(k));
+          // at most the width the list measured: the browser's whole-string layout (kerning,
+          // Chinese punctuation) may differ from the sum of the glyphs' advances
+          ctx.fillText(dec.decode(m.subarray(text + to, text + to + len)), x, y + ascents.get(k), Math.max(1, iw));
           break;
         }
         case KIND.CLIP: ctx.save(); clips++; ctx.beginPath(); ctx.rect(x, y, iw, ih); ctx.clip(); break;
@@ -341,7 +343,8 @@
     window.addEventListener('keydown', (e) => {
       if (e.altKey) return;
       const name = keyName(e);
-      if (name && key(name)) e.preventDefault();
+      // F5 is a clicker's "start the show": it must not reload the page under the lecture
+      if ((name && key(name)) || e.key === 'F5') e.preventDefault();
     });
     canvas.addEventListener('mousemove', (e) => { const [x, y] = pos(e); wasm.ws_mouse(0, x, y, e.buttons); redraw(); });
     canvas.addEventListener('mousedown', (e) => { if (e.button !== 0) return; const [x, y] = pos(e); wasm.ws_mouse(1, x, y, 1); redraw(); });
@@ -353,8 +356,12 @@
     canvas.addEventListener('touchend', (e) => {
       const t = e.changedTouches[0]; if (!start) return;
       const dx = t.clientX - start[0], dy = t.clientY - start[1];
-      if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) key(dx < 0 ? 'Right' : 'Left');
-      else { const [x, y] = pos(t); wasm.ws_mouse(0, x, y, 0); wasm.ws_mouse(1, x, y, 1); wasm.ws_mouse(2, x, y, 0); redraw(); }
+      const lesson = wasm.ws_answer_state() >= 0; // in a lesson a swipe turns its pages
+      if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) key(dx < 0 ? (lesson ? 'PageDown' : 'Right') : (lesson ? 'PageUp' : 'Left'));
+      else { // a tap presses where it lands; a finger does not hover, so no tooltip stays behind
+        const [x, y] = pos(t);
+        wasm.ws_mouse(0, x, y, 0); wasm.ws_mouse(1, x, y, 1); wasm.ws_mouse(2, x, y, 0); wasm.ws_mouse(0, -1, -1, 0); redraw();
+      }
       start = null; e.preventDefault();
     }, { passive: false });
     window.addEventListener('resize', redraw);
@@ -393,7 +400,7 @@
       const lang = q.get('lang') || ((navigator.language || '').startsWith('zh') ? 'zh' : 'en');
       if (lang === 'zh') withString('lang:zh', (p) => wasm.ws_actions(p));
       if (q.get('actions') && withString(q.get('actions'), (p) => wasm.ws_actions(p))) fail(cstr(wasm.ws_error()));
-      if (q.has('lesson') && withString(q.get('lesson'), (p) => wasm.ws_learn(p))) fail(cstr(wasm.ws_error()));
+      if (q.has('lesson')) withString(q.get('lesson'), (p) => wasm.ws_learn(p)); // one it lacks: the menu, and the status line says why
       listen();
       frame();
       document.body.dataset.loadMs = String(Math.round(performance.now() - t0));
@@ -410,7 +417,7 @@
     mouse: (kind, x, y, b) => { wasm.ws_mouse(kind, x, y, b); redraw(); },
     draw: () => { pending = false; frame(); },
     list: () => JSON.parse(cstr(wasm.ws_list_json())),
-    items: () => { const n = wasm.ws_item_count(), w = wasm.ws_item_ints(); return Array.from(new Int32Array(mem.buffer, wasm.ws_items(), n * w)); },
+    items: () => { const n = wasm.ws_item_count(), w = wasm.ws_item_ints(), at = wasm.ws_items(); return Array.from(new Int32Array(mem.buffer, at, n * w)); },
     metrics: metricsTable,
     state: () => ({ lang: cstr(wasm.ws_lang()), step: wasm.ws_step(), version: cstr(wasm.ws_version()), answer: wasm.ws_answer_state(), status: cstr(wasm.ws_status()) }),
     files: () => [...files.keys()],

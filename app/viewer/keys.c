@@ -87,6 +87,16 @@ static Uint16 held(Uint16 mod)
     return KMOD_NONE;
 }
 
+/* What only the desktop program does: the page's key handler and help leave these out. */
+static const act_kind desktop_only[] = {ACT_QUIT, ACT_RECORD};
+
+static int on_platform(act_kind k, int page)
+{
+    for (size_t i = 0; page && i < sizeof desktop_only / sizeof desktop_only[0]; i++)
+        if (desktop_only[i] == k) return 0;
+    return 1;
+}
+
 action keys_action(const session *s, SDL_Keycode key, Uint16 mod)
 {
     action a;
@@ -123,6 +133,7 @@ action keys_action(const session *s, SDL_Keycode key, Uint16 mod)
             /* ? arrives as Shift+/ on most layouts and as ? on others: Shift is part of the key there */
             int mod_ok = r->mod == m || (r->key == SDLK_QUESTION) || (m == KMOD_SHIFT && r->mod == KMOD_NONE && r->key == SDLK_PLUS);
             if (!applies || r->key != key || !mod_ok) continue;
+            if (!on_platform(r->act, s->page)) return a;
             a.kind = r->act;
             a.i = r->i;
             if (r->s) snprintf(a.s, sizeof a.s, "%s", r->s);
@@ -141,12 +152,12 @@ action keys_action(const session *s, SDL_Keycode key, Uint16 mod)
     return a;
 }
 
-size_t keys_help(str_lang lang, keys_help_line *out, size_t max)
+size_t keys_help(str_lang lang, int page, keys_help_line *out, size_t max)
 {
     size_t n = 0;
     for (size_t i = 0; i < keys_count && n < max; i++) {
         const keys_row *r = &keys_table[i];
-        if (!r->label) continue;
+        if (!r->label || !on_platform(r->act, page)) continue;
         snprintf(out[n].label, sizeof out[n].label, "%s", r->label);
         snprintf(out[n].text, sizeof out[n].text, "%s", str_get(lang, r->help));
         n++;

@@ -32,7 +32,7 @@ typedef struct keys_help_line {
     char label[48];
     char text[256];
 } keys_help_line;
-size_t keys_help(str_lang lang, keys_help_line *out, size_t max);
+size_t keys_help(str_lang lang, int page, keys_help_line *out, size_t max); /* page: the browser's (no quit, no export) */
 
 /* A key name as --keys takes it ("Right", "Shift+Right", "Ctrl+=", "c"); 0 or -1 if unknown. */
 int keys_parse(const char *name, SDL_Keycode *key, Uint16 *mod);

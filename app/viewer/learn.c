@@ -213,8 +213,15 @@ static void fill_feedback(learn *L, session *s)
     for (int i = 0; i < LESSON_ITEM_COUNT && !wrong; i++)
         if (fb->reveal[i].count) set_from_value(&SL->missed[item_kind[i]], &fb->reveal[i]);
     char err[256];
-    if (!wrong && SL->state != ANSWER_RIGHT && fb->explain) player_text(&L->p, PLAYER_TEXT_EXPLAIN, 0, lang_of(s), SL->explain, sizeof SL->explain, err, sizeof err);
+    /* right or revealed, the explanation says why (a right guess learns it too) */
+    if (!wrong && fb->explain) player_text(&L->p, PLAYER_TEXT_EXPLAIN, 0, lang_of(s), SL->explain, sizeof SL->explain, err, sizeof err);
     if (SL->ask == ASK_NUMBER) snprintf(SL->answer_text, sizeof SL->answer_text, "%g", fb->answer.num);
+    else if (SL->ask == ASK_LANES || SL->ask == ASK_BANKS || SL->ask == ASK_CELLS) /* the items, as the picture outlines them */
+        for (size_t i = 0, n = 0, shown = 0; i < QUERY_SET_MAX && n < sizeof SL->answer_text; i++) {
+            if (!query_set_has(&fb->answer, i)) continue;
+            if (shown++ == 24) { snprintf(SL->answer_text + n, sizeof SL->answer_text - n, ", \xE2\x80\xA6"); break; }
+            n += (size_t)snprintf(SL->answer_text + n, sizeof SL->answer_text - n, "%s%zu", n ? ", " : "", i);
+        }
     else if (SL->ask == ASK_CHOICE)
         for (size_t i = 0, n = 0; i < (size_t)SL->noptions && i < QUERY_SET_MAX; i++)
             if (query_set_has(&fb->answer, i)) n += (size_t)snprintf(SL->answer_text + n, sizeof SL->answer_text - n, "%s%c", n ? ", " : "", (int)('a' + i));

@@ -468,6 +468,8 @@ static void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)
     int cw = (in.w - label_w) / WARP_SIZE;
     if (cw < 2) cw = 2;
     int gap = cw >= 12 ? 2 : 1;
+    /* asked which lanes do something, the lanes wait for the answer uncoloured */
+    int hold = holding_back(u) && u->sc->s->lesson.ask == ASK_LANES;
     dl_clip(u->l, in);
     for (int k = 0; k < show; k++) {
         unsigned w = (unsigned)(w0 + k);
@@ -477,13 +479,13 @@ static void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)
             unsigned tid = w * WARP_SIZE + l;
             if (tid >= m->threads) break;
             dl_rect c = {in.x + label_w + (int)l * cw, y + 1, cw - gap, rh - 2};
-            dl_colour col = lane_colour(u->th, p->lanes[tid]);
-            if (u->to && u->ease > 0) col = mix(col, lane_colour(u->th, u->to->lanes[tid]), u->ease); /* lanes fade to their next state */
+            dl_colour col = lane_colour(u->th, hold ? VIEW_LANE_IDLE : p->lanes[tid]);
+            if (u->to && u->ease > 0 && !hold) col = mix(col, lane_colour(u->th, u->to->lanes[tid]), u->ease); /* lanes fade to their next state */
             dl_fill_hit(u->l, c, col, HIT_CODE(HIT_LANE, pi, tid));
             if (pi == 0) lesson_marks(u, SESSION_ITEM_LANES, tid, c);
         }
     }
-    if (show < nw) { /* the others, in words: before the window, then after it */
+    if (show < nw && !hold) { /* the others, in words: before the window, then after it */
         char b[400], a2[200] = "";
         warps_in_words(u, p, 0, (unsigned)w0, b, sizeof b);
         warps_in_words(u, p, (unsigned)(w0 + show), (unsigned)nw, a2, sizeof a2);
@@ -1053,11 +1055,12 @@ static int stage_focus(stage_class c)
     return PANEL_PICTURE;
 }
 
-/* While a lesson's question waits for lanes, banks or shared words to be clicked, the panel that
- * holds them is the step's picture: the learner cannot answer on a summary line. -1: none. */
+/* While a lesson's step asks for lanes, banks or shared words to be clicked, the panel that holds
+ * them is the step's picture: the learner cannot answer on a summary line, nor see the answer
+ * outlined there. -1: none. */
 static int ask_panel(const session *s)
 {
-    if (!session_asking(s)) return -1;
+    if (!s->lesson.active) return -1; /* open, answered or revealed: the answer is shown there too */
     return s->lesson.ask == ASK_LANES ? PANEL_LANES : s->lesson.ask == ASK_BANKS ? PANEL_BANKS : s->lesson.ask == ASK_CELLS ? PANEL_MEMORY : -1;
 }
 
@@ -1955,7 +1958,7 @@ static int draw_narration(ui *u, dl_rect r)
         else if (L->ask == ASK_NUMBER || L->ask == ASK_CHOICE) { snprintf(sb, sizeof sb, S(u, STR_LESSON_ASK_TYPE), L->typed[0] ? L->typed : "_"); state = sb; }
         else state = S(u, STR_LESSON_ASK_PICK);
         y = text_block(u, in, y + u->pad, px, L->state == ANSWER_RIGHT ? th->working : L->state == ANSWER_WRONG ? th->conflict : th->accent, state);
-        if (L->explain[0] && L->state != ANSWER_RIGHT) y = text_block(u, in, y, px, th->text, L->explain);
+        if (L->explain[0]) y = text_block(u, in, y, px, th->text, L->explain);
     }
     if (y + u->lh <= in.y + in.h)
         dl_text(u->l, (dl_rect){in.x, in.y + in.h - u->lh, in.w, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->dim,
@@ -1991,7 +1994,7 @@ static void draw_menu(ui *u, dl_rect r)
 static void draw_help(ui *u, dl_rect r)
 {
     keys_help_line lines[64];
-    size_t n = keys_help(u->L, lines, 64);
+    size_t n = keys_help(u->L, u->sc->s->page, lines, 64);
     dl_rect in = panel(u, "help", r, NULL);
     dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, S(u, STR_HELP_TITLE));
     int y0 = in.y + u->blh + u->pad, per_col = (in.y + in.h - y0) / u->lh;

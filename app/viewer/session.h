@@ -208,6 +208,7 @@ typedef struct session {
     uint32_t hover;      /* hit code under the mouse */
     int mouse_x, mouse_y;
     int quit;
+    int page;            /* the browser's page: it cannot quit nor export (those keys do nothing there) */
     unsigned fullscreen_requests, screenshot_requests; /* the window carries these out */
     int recording;             /* ACT_RECORD: the first marks where, the second asks for an export */
     long record_from;          /* pane 0's step when recording started */

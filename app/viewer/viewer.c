@@ -744,6 +744,13 @@ int viewer_window(const viewer_opts *o)
             if (canvas_draw(&c, A, t)) { snprintf(err, sizeof err, "out of memory while drawing"); goto fail; }
             canvas_show(&c, win);
             dirty = 0;
+            /* the mouse at rest over a picture that changed (a key stepped): what is under it now */
+            uint32_t under = A->s.mouse_x >= 0 ? dl_hit(&c.l, A->s.mouse_x, A->s.mouse_y) : 0;
+            if (under != A->s.hover) {
+                action hv = {.kind = ACT_HOVER, .i = under, .x = A->s.mouse_x, .y = A->s.mouse_y};
+                session_apply(&A->s, &hv);
+                dirty = 1;
+            }
         }
         if (A->s.screenshot_requests != shots) {
             shots = A->s.screenshot_requests;

@@ -104,7 +104,23 @@ async function resembles(page, name, actions, w, h) {
   check(share >= 0.9, `${name}: the canvas resembles the desktop's render: ${(100 * share).toFixed(1)}% of ${r.cells} 16-pixel cells within 24 of 255 in mean colour (at least 90%)`);
 }
 
+// the site's size as a server sends it gzipped: at most 5 MB
+function siteSize() {
+  const zlib = require('zlib');
+  let raw = 0, gz = 0;
+  const parts = [];
+  for (const f of fs.readdirSync(site)) {
+    const p = path.join(site, f);
+    if (!fs.statSync(p).isFile()) continue;
+    const b = fs.readFileSync(p), z = zlib.gzipSync(b, { level: 9 }).length;
+    raw += b.length; gz += z;
+    parts.push(`${f} ${(z / 1e3).toFixed(0)} kB`);
+  }
+  check(gz <= 5e6, `the site is ${(raw / 1e6).toFixed(2)} MB, ${(gz / 1e6).toFixed(2)} MB gzipped (at most 5 MB): ${parts.join(', ')}`);
+}
+
 async function main() {
+  siteSize();
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${server.address().port}/`;
   const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--force-device-scale-factor=1'] });
@@ -220,6 +236,34 @@ async function main() {
     check(kept.length > 0, `lesson progress is in the browser's storage (${kept.join(', ') || 'nothing'})`);
     check(L.errors.length === 0, `no console error in the lesson (${L.errors.join(' | ') || 'none'})`);
     await L.page.close();
+
+    // H on a lanes question: the answer in words and outlined on the lanes, which stay on screen
+    const ctx2 = await browser.createBrowserContext();
+    const R = await open(ctx2, base, '?lang=en&lesson=02', W, H);
+    await R.page.keyboard.press('PageDown');
+    await settled(R.page);
+    await R.page.keyboard.press('h');
+    const rl = await settled(R.page), rs = await R.page.evaluate(() => window.warpscope.state());
+    const lanes = rl.items.filter((i) => (i[13] >>> 24) === 2).length, words = rl.items.filter((i) => i[0] === 4 && /0, 2, 4, 6/.test(i[11])).length;
+    check(rs.answer === 3 && lanes >= 32 && words >= 1, `H reveals the lanes (state ${rs.answer}, 3 is revealed; ${lanes} lanes on screen; the answer in words: ${words ? 'yes' : 'no'})`);
+    await R.page.close();
+    // a lesson the page lacks opens the menu and says why; a link that compares opens comparing
+    const M = await open(ctx2, base, '?lang=en&lesson=99', W, H);
+    const ml = await settled(M.page), ms = await M.page.evaluate(() => window.warpscope.state());
+    check(ml.panels.includes('menu') && /99/.test(ms.status), `?lesson=99 opens the menu of lessons and says why (${ms.status})`);
+    await M.page.close();
+    const C = await open(ctx2, base, '?lang=en&actions=version:v1,compare:v2', W, H);
+    await sleep(600);
+    const ct = await C.page.evaluate(() => document.getElementById('trouble').hidden ? '' : document.getElementById('trouble').textContent);
+    const cl = await C.page.evaluate(() => window.warpscope.list());
+    check(!ct && C.errors.length === 0 && cl.panels.filter((p) => p === 'title').length === 2,
+          `a link that compares opens on both panes, with no error (${ct || C.errors.join(' | ') || 'none'})`);
+    await C.page.keyboard.press('c');
+    await C.page.keyboard.press('c');
+    await sleep(600);
+    check(C.errors.length === 0, `compare off and on again draws with no error (${C.errors.join(' | ') || 'none'})`);
+    await C.page.close();
+    await ctx2.close();
   } finally {
     await browser.close();
     server.close();
