@@ -629,10 +629,16 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     const theme *th = u->th;
     int rows = m->tree_levels + 1, overview = m->tree_words > cols ? u->lh / 2 + 2 : 0;
     int cw = in.w / (int)cols, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), first = 0;
-    /* presenter text keeps its size: when every row cannot hold a value, the rows shown are the
-     * last that do, down to the deepest sum so far (the leaves and first sums scroll off the top) */
-    int fit = (in.h - overview) / (vh + 6);
-    if (u->sc->s->presenter && rows > fit && fit >= 2) {
+    /* presenter text keeps its size, other text shrinks to TREE_VALUE_PX_MIN: when every row cannot
+     * hold a value at that size, the rows shown are the last that do, down to the deepest sum so
+     * far (the leaves and first sums scroll off the top), never rows too thin to read */
+    int row_h = vh;
+    if (!u->sc->s->presenter) {
+        int least = dl_text_height(u->l, DL_FONT_MONO, TREE_VALUE_PX_MIN);
+        if (rows * (least + 6) > in.h - overview) row_h = least;
+    }
+    int fit = (in.h - overview) / (row_h + 6);
+    if (rows > fit && fit >= 2) {
         int deepest = 0;
         for (size_t i = 0; i < m->nnodes; i++)
             if (m->nodes[i].step <= p->step && m->nodes[i].level + 1 > deepest) deepest = m->nodes[i].level + 1;
