@@ -2056,7 +2056,9 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
     /* compact: one line for both, and what the step says comes before the keys */
     if (sc->overlay == OVERLAY_BENCH) snprintf(b, sizeof b, "%s", S(u, STR_BENCH_KEYS));
     else if (sc->overlay == OVERLAY_GRID) snprintf(b, sizeof b, "%s", S(u, sc->s->lesson.active ? STR_GRID_KEYS_LESSON : STR_GRID_KEYS));
-    else snprintf(b, sizeof b, S(u, STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED), sc->s->speed);
+    else /* in a lesson PgDn and PgUp turn its pages (keys.c's lesson rows come first) */
+        snprintf(b, sizeof b, S(u, sc->s->lesson.active ? STR_FOOTER_HINT_LESSON : STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED),
+                 sc->s->speed);
     if (!(u->compact && tell)) {
         dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
         y += u->lh;
