@@ -291,34 +291,60 @@ static double ulp_of(double x)
     return (double)(std::nextafter(f, INFINITY) - f);
 }
 
-// Elements per thread of a single-pass version (v8), whose ept_default is one tile (TILE_ROWS
-// float4s per thread): how many whole tiles each block reads. Every block pays a ticket (a fence
-// and an atomic on the one counter) before it leaves, and holds its slot until the ticket comes
-// back. Measured (docs/bench-notes.md, 2^30 floats, block 1024, batch mode), with a tile's time at
-// the spec bandwidth shared by the resident blocks: on an H100 (5.2 us per 64 KB tile) one tile
-// per block was best, and more tiles lost 0.2-0.9% (blocks drift apart and the sweep over the
-// input loosens); on an H200 (3.6 us per tile) one tile per block lost 4%, two 0.4%, and four to
-// sixteen were equally fast. So: one tile where a tile is long enough to hide the ticket, four
-// where it is not; and where the whole input fits in one round of resident blocks reading up to
-// that many tiles each, one round (on an H200 at 2^24 floats, four rounds of one tile per block
-// were slower than CUB); otherwise at least two waves, or SMs idle at the end.
+// The grid of a single-pass version (v8), whose ept_default is one tile (TILE_ROWS float4s per
+// thread); the kernel takes tiles blockIdx.x, blockIdx.x + gridDim.x, ... so any grid reads them
+// all. Every block pays a ticket (a fence and an atomic on the one counter) before it leaves, and
+// holds its slot until the ticket comes back; the last block then reads one partial per block.
+// Measured (docs/bench-notes.md, block 1024, both timing modes), with a tile's time at the spec
+// bandwidth shared by the resident blocks:
+//  - fewer tiles than SMs (up to 2^20 floats): one tile per block, every block at once;
+//  - up to eight tiles per SM (2^22 to 2^24 floats on both cards): exactly one block per SM.
+//    Back to back, each SM then holds this launch's block in one slot and the next launch's in
+//    the other, so the next launch reads while this one takes its tickets and adds up its few
+//    partials: at 2^24 floats in batch mode 0.88 -> 0.996 of the best read on an H100, 0.95 ->
+//    0.99 on an H200. 128 blocks (each the same number of tiles) measured 3-20% slower than 132:
+//    the spare SMs then take two blocks of the next launch and the launches drift out of step;
+//  - more: on an H100 (5.2 us per 64 KB tile) one tile per block was best, and more tiles lost
+//    0.2-0.9% (blocks drift apart and the sweep over the input loosens); on an H200 (3.6 us per
+//    tile) one tile per block lost 4%, two 0.4%, and four to sixteen were equally fast. So: one
+//    tile where a tile is long enough to hide the ticket, four where it is not, and at least two
+//    waves, or SMs idle at the end.
 // Two cards calibrate this, so the threshold sits halfway between them; the inputs are the
-// device's memory clock, bus width and SM count, not its name.
+// device's memory clock, bus width and SM count, not its name. Returns the grid; *ept gets the
+// elements per thread it comes to (rounded up), for the table.
 static const double TILE_HIDES_TICKET_US = 4.4;
 static const unsigned TILES_PER_BLOCK_SHORT = 4;
+static const unsigned TILES_PER_SM_ONE_BLOCK = 8;
 
-static unsigned single_pass_ept(const ladder_version *v, const cudaDeviceProp &prop, double spec_gbs, unsigned block, size_t n)
+static unsigned single_pass_grid(const ladder_version *v, const cudaDeviceProp &prop, double spec_gbs, unsigned block, size_t n,
+                                 unsigned *ept)
 {
-    double resident = (double)prop.multiProcessorCount * (prop.maxThreadsPerMultiProcessor / (int)block);
+    const size_t sms = (size_t)prop.multiProcessorCount;
+    double resident = (double)sms * (prop.maxThreadsPerMultiProcessor / (int)block);
     double tile_bytes = (double)block * v->ept_default * sizeof(float);
-    double tile_us = tile_bytes / (spec_gbs * 1e3 / resident); // GB/s is 1e3 bytes per microsecond
-    double tiles = tile_us >= TILE_HIDES_TICKET_US ? 1 : TILES_PER_BLOCK_SHORT;
-    double ntiles = (double)n * sizeof(float) / tile_bytes, one_round = std::ceil(ntiles / resident);
-    if (one_round <= tiles) // the whole input in one round of resident blocks: one round of tickets
-        tiles = one_round;
-    else // at least two waves, so that a partial last wave leaves few SMs idle
-        tiles = std::min(tiles, std::floor(ntiles / (2.0 * resident)));
-    return v->ept_default * (unsigned)std::max(1.0, tiles);
+    size_t ntiles = (size_t)((double)n * sizeof(float) / tile_bytes);
+    size_t grid;
+    if (ntiles < sms) {
+        grid = std::max<size_t>(1, ntiles);
+    } else if (ntiles <= TILES_PER_SM_ONE_BLOCK * sms) {
+        grid = sms;
+    } else {
+        double tile_us = tile_bytes / (spec_gbs * 1e3 / resident); // GB/s is 1e3 bytes per microsecond
+        double tiles = tile_us >= TILE_HIDES_TICKET_US ? 1 : TILES_PER_BLOCK_SHORT;
+        tiles = std::max(1.0, std::min(tiles, std::floor((double)ntiles / (2.0 * resident))));
+        grid = (size_t)std::ceil((double)ntiles / tiles);
+    }
+    *ept = (unsigned)((n + grid * block - 1) / (grid * block));
+    return (unsigned)grid;
+}
+
+// a row's GB/s over the best read's at the same size and mode (the share of the read ceiling the
+// table's %best column prints); 0 where that size and mode have no best read
+static double best_read_ratio(const std::vector<row> &rows, const row &r)
+{
+    for (const row &q : rows)
+        if (q.name == "best-read" && q.n == r.n && q.mode == r.mode && q.ok && q.gbs > 0) return r.ok ? r.gbs / q.gbs : 0;
+    return 0;
 }
 
 static std::string json_escape(const std::string &s)
@@ -372,6 +398,8 @@ static int write_json(const char *path, const std::vector<row> &rows, const std:
                 r.name.c_str(), r.kind.c_str(), mode_id(r.mode), r.n, r.ms, r.gbs, r.ok ? "true" : "false", r.ms_min, r.ms_max,
                 r.block, r.grid, r.passes, r.ept);
         if (r.rel_err >= 0) fprintf(f, ", \"rel_error\": %.6g, \"ulps\": %.6g", r.rel_err, r.ulps);
+        double ratio = best_read_ratio(rows, r);
+        if (ratio > 0) fprintf(f, ", \"best_read_ratio\": %.4f", ratio);
         if (!r.variant.empty()) fprintf(f, ", \"variant\": \"%s\"", json_escape(r.variant).c_str());
         fprintf(f, "}%s\n", i + 1 < rows.size() ? "," : "");
     }
@@ -695,11 +723,11 @@ int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
         for (const ladder_version *v : vers) {
             launch_fn fn = launcher(v->id);
             unsigned block = o.block ? o.block : v->bench_block;
-            unsigned ept = v->ept_default;
+            unsigned ept = v->ept_default, single_grid = 0;
             if (o.ept && v->ept_tunable) {
                 ept = o.ept;
             } else if (v->shape == LADDER_SINGLE_PASS) {
-                ept = single_pass_ept(v, prop, spec_gbs, block, n);
+                single_grid = single_pass_grid(v, prop, spec_gbs, block, n, &ept);
             } else if (v->ept_tunable) {
                 // Brent: enough elements per thread that the grid is two waves of the blocks the
                 // GPU holds at once; exactly two waves measured best for v6 and v7's grid-stride
@@ -711,6 +739,7 @@ int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
             }
             ladder_pass plan[LADDER_MAX_PASSES];
             int np = ladder_plan(v, block, n, ept, plan);
+            if (single_grid) plan[0].grid = single_grid; // one launch; the kernel strides over the tiles by gridDim
             const float *last = nullptr;
             candidate c{v->id, "version", "", block, plan[0].grid, (unsigned)np, ept, nullptr, nullptr, nullptr, (double)bytes,
                         v->shape != LADDER_IN_PLACE};
@@ -814,6 +843,15 @@ int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
                        r.kind == "read" ? "  " : "", r.kind == "read" ? r.variant.c_str() : "");
             }
             printf("%-10s %10s %9s %7s %7s %8s %10.2e %9.1f\n", "serial", "-", "-", "-", "-", "-", s.serial_rel_err, s.serial_ulps);
+        }
+        // the top rung against the read ceiling, every size on one line (the %best column of its rows)
+        for (const ladder_version *v : vers) {
+            if (v->shape != LADDER_SINGLE_PASS) continue;
+            printf("\n%s / best read (%s):", v->id, mode_id(m));
+            for (const size_info &s : infos)
+                for (const row &r : rows)
+                    if (r.n == s.n && r.mode == m && r.name == v->id) printf(" %zu: %.3f", s.n, best_read_ratio(rows, r));
+            printf("\n");
         }
         printf("\n");
     }

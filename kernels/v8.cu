@@ -5,16 +5,24 @@
  * last ticket fences again (so it sees every partial the others published) and adds them up
  * itself. The loads are laid out for the DRAM: a block reads whole tiles of TILE_ROWS rows of
  * blockSize float4s, all TILE_ROWS 16-byte loads issued before the first add, so each tile is
- * one contiguous span and the grid sweeps the input front to back. How many tiles each block
- * takes (the grid) is the launch's choice, made from the device's bandwidth and SM count
- * (app/bench_gpu.cu): one tile per block where a tile takes long enough to hide the block's
- * ticket (an H100), four where it does not (an H200: one tile per block was 4% slower there).
+ * one contiguous span and the grid sweeps the input front to back. How many blocks share the
+ * tiles (the grid) is the launch's choice, made from the device's SM count and bandwidth
+ * (app/bench_gpu.cu): one tile per block while there are fewer tiles than SMs; one block per SM
+ * while each would take at most eight tiles (2^22 to 2^24 floats), so the grid leaves every SM
+ * a second slot for the next launch's block and has few partials; beyond that one tile per
+ * block where a tile takes long enough to hide the block's ticket (an H100), four where it does
+ * not (an H200). With at most 128 partials (4 x 32: one float4 per lane) the last block's first
+ * warp adds them up alone, with shuffles and no barrier; with more, the whole block does.
  * Launched back to back on a Hopper GPU, a launch may start before the previous one has finished
  * (programmatic dependent launch): its blocks read their tiles while the previous launch's last
  * block adds up the partials, and wait for that launch to end only before they write anything.
- * Still slow: nothing in the kernel; it reads at the speed the DRAM delivers (95-97% of the spec
- * peak on an H100 and an H200, within 1% of the best read-only kernel) and, in a lone launch, the
- * last block's pass over gridDim partials is a few microseconds no other block can hide.
+ * Still slow: the end of a lone launch. After its last tile arrives, the last block does what a
+ * read-only kernel does not: a block reduction, the partial's store and fence, the ticket, the
+ * second fence, a load of the partials and their sum, each a barrier or a round trip to L2 (about
+ * 1.7 us on an H100 at 2^16 to 2^20 floats, measured stage by stage in docs/bench-notes.md), so
+ * timed one launch at a time it stays 10-35% behind the best read-only kernel up to 2^24 floats
+ * and 3-5% at 2^26; back to back from 2^24 up, and alone from 2^28 up, it reads within 0.1-3% of
+ * that kernel.
  * Names: threadFenceReduction (CUDA samples), "single-pass reduction with atomics", what CUB
  * calls a one-sweep reduction when it fuses the passes. */
 
@@ -89,18 +97,32 @@ __global__ void reduce8(const float *g_idata, float *g_odata, unsigned int n,
     }
     __syncthreads();
 
-    // the last block adds up every block's partial, as float4s like the input: no other block of
-    // this launch is left to hide its loads' latency (only an overlapping next launch's blocks),
-    // and there are tens of thousands of partials at 2^30 floats: a quarter of the round trips
+    // the last block adds up every block's partial, as float4s like the input. A few (at most
+    // one float4 per lane of a warp): the first warp alone, then shuffles, no barrier. Many (tens
+    // of thousands at 2^30 floats): the whole block, a quarter of the round trips, then the block
+    // reduction above. (Written as two loops, the kernel keeps to 32 registers a thread, so two
+    // blocks of 1024 threads fit on an SM; a shape of this pass that took 34 halved that and lost
+    // up to 13% on an H200, docs/bench-notes.md.)
     if (amLast[0]) {
         const float4 *partials4 = reinterpret_cast<const float4 *>(g_odata);
         sum = 0.0f;
-        for (unsigned int k = tid; k < gridDim.x / 4; k += blockSize) {
-            float4 p = partials4[k];
-            sum += (p.x + p.y) + (p.z + p.w);
+        if (gridDim.x <= 4 * 32) {
+            if (tid < 32) {
+                for (unsigned int k = tid; k < gridDim.x / 4; k += 32) {
+                    float4 p = partials4[k];
+                    sum += (p.x + p.y) + (p.z + p.w);
+                }
+                if (tid < gridDim.x % 4) sum += g_odata[gridDim.x / 4 * 4 + tid];
+                sum = warpReduceSum(sum);
+            }
+        } else {
+            for (unsigned int k = tid; k < gridDim.x / 4; k += blockSize) {
+                float4 p = partials4[k];
+                sum += (p.x + p.y) + (p.z + p.w);
+            }
+            if (tid < gridDim.x % 4) sum += g_odata[gridDim.x / 4 * 4 + tid];
+            sum = blockReduceSum<blockSize>(sum);
         }
-        if (tid < gridDim.x % 4) sum += g_odata[gridDim.x / 4 * 4 + tid];
-        sum = blockReduceSum<blockSize>(sum);
         if (tid == 0) {
             g_odata[0] = sum;
             retirementCount[0] = 0; // ready for the next launch

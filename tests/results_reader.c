@@ -1,6 +1,7 @@
 /* The benchmark results reader: the shipped files (one per GPU) read back with their provenance and
  * both timing modes; in each, the top rung (v8) is at least as fast as CUB at every size in both
- * modes, every GB/s is the bytes over the time, the latency-bound sizes are those whose bytes take
+ * modes, v8's stated share of the best read is its GB/s over the best read's, every GB/s is the
+ * bytes over the time, the latency-bound sizes are those whose bytes take
  * less at the spec peak than an empty kernel's launch, and a tree's error is far below a serial
  * loop's. A schema 1 file still reads; malformed files are rejected with where. */
 #include <math.h>
@@ -40,6 +41,12 @@ static void check_run(const results *r)
             const results_row *best = results_find_mode(r, "best-read", n, (results_mode)m);
             CHECK(best && best->ok && strcmp(best->kind, "read") == 0 && best->variant[0], "%s: best read at %llu", r->device,
                   (unsigned long long)n);
+            /* the top rung's share of the read ceiling, as the file states it, is its GB/s over the
+             * best read's in the same run */
+            if (top && best && best->ok && best->gbs > 0)
+                CHECK(fabs(top->best_read_ratio - top->gbs / best->gbs) < 1e-4 + 1e-3 * top->gbs / best->gbs,
+                      "%s %s n = %llu: v8's best_read_ratio %g, its GB/s over the best read's %g", r->device,
+                      results_mode_id((results_mode)m), (unsigned long long)n, top->best_read_ratio, top->gbs / best->gbs);
             CHECK(results_find_mode(r, "read-ceiling", n, (results_mode)m) == best, "%s: the schema 1 name finds the best read",
                   r->device);
             const results_row *rows[64];
@@ -139,6 +146,10 @@ int main(void)
                      "\"v0\", \"kind\": \"version\", \"mode\": \"launch\", \"n\": 10, \"ms\": 0.1, \"gbs\": 1, \"ok\": true, "
                      "\"rel_error\": -1}]}",
                "rows[0].rel_error: expected a number from 0 to");
+    expect_bad(HEAD2 "\"modes\": [{\"id\": \"launch\"}], \"sizes\": [{\"n\": 10, \"latency_bound\": true}], \"rows\": [{\"name\": "
+                     "\"v0\", \"kind\": \"version\", \"mode\": \"launch\", \"n\": 10, \"ms\": 0.1, \"gbs\": 1, \"ok\": true, "
+                     "\"best_read_ratio\": 0}]}",
+               "rows[0].best_read_ratio: expected a share of the best read above 0");
     /* numbers finite and in range: n = 1e19 once made the chart's loop over sizes run for ever */
 #define ROW(body) "{\"schema\": \"warpscope-bench\", \"device\": \"x\", \"driver\": \"y\", \"toolkit\": \"t\", \"date\": \"d\", " \
                   "\"spec_peak_gbs\": 3000, \"reps\": 30, \"rows\": [{\"name\": \"v0\", " body "}]}"

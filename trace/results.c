@@ -130,7 +130,7 @@ static int parse_modes(results *r, const cJSON *root, char *err, size_t errlen)
 
 static int parse_row(results_row *row, const cJSON *x, int schema, const results *r, const char *where, char *err, size_t errlen)
 {
-    row->rel_error = row->ulps = -1;
+    row->rel_error = row->ulps = row->best_read_ratio = -1;
     row->mode = RESULTS_LAUNCH;
     if (str_field(x, "name", row->name, sizeof row->name, where, err, errlen) ||
         whole_field(x, "n", 1, &row->n, where, err, errlen) || bool_field(x, "ok", &row->ok, where, err, errlen) ||
@@ -162,8 +162,13 @@ static int parse_row(results_row *row, const cJSON *x, int schema, const results
     }
     if (opt_str_field(x, "variant", row->variant, sizeof row->variant, where, err, errlen) ||
         opt_num_field(x, "rel_error", &row->rel_error, where, err, errlen) ||
-        opt_num_field(x, "ulps", &row->ulps, where, err, errlen))
+        opt_num_field(x, "ulps", &row->ulps, where, err, errlen) ||
+        opt_num_field(x, "best_read_ratio", &row->best_read_ratio, where, err, errlen))
         return -1;
+    if (row->best_read_ratio != -1 && !(row->best_read_ratio > 0 && row->best_read_ratio < 100)) {
+        snprintf(err, errlen, "%sbest_read_ratio: expected a share of the best read above 0, got %g", where, row->best_read_ratio);
+        return -1;
+    }
     return 0;
 }
 

@@ -53,6 +53,7 @@ typedef struct results_row {
     int ok;           /* 0: the result was wrong, so it was not timed (ms and gbs are 0) */
     double rel_error; /* worst |sum - exact| / |exact| over the checked runs; < 0: not a sum or not recorded */
     double ulps;      /* the same error in units in the last place of the float nearest the exact sum */
+    double best_read_ratio; /* gbs over the best read's at the same size and mode; < 0: not recorded */
 } results_row;
 
 typedef struct results_size {
