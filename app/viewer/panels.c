@@ -712,7 +712,8 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
         else if (n->buf == -1 && (size_t)n->word < m->nwords && p->tree[n->word]) dl_outline(u->l, c, th->subtree, 2);
         char v[48];
         snprintf(v, sizeof v, "%.6g", (double)n->value);
-        if (off) { /* the value against what it should hold, where that fits */
+        if (n->step == p->step && holding_back(u)) snprintf(v, sizeof v, "?"); /* this step's sums wait for the answer */
+        else if (off) { /* the value against what it should hold, where that fits */
             char both[48];
             snprintf(both, sizeof both, "%.6g\xE2\x89\xA0%.6g", (double)n->value, (double)n->expected);
             if (dl_text_width(u->l, DL_FONT_MONO, vpx, both) <= c.w - 2) memcpy(v, both, sizeof both);
