@@ -225,7 +225,10 @@ static void draw_source(ui *u, const scene_pane *p, dl_rect r)
         } else {
             int d = indent_of(buf);
             const char *text = buf + (d < 0 ? (int)strlen(buf) : d < sp.dedent ? d : sp.dedent);
-            dl_text(u->l, (dl_rect){in.x + numw, y, in.w - numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->text, text);
+            int tw = dl_text(u->l, (dl_rect){in.x + numw, y, in.w - numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->text, text);
+            /* break-it: the __syncthreads left out is struck through */
+            if (u->sc->s->brk.drop_barrier == (unsigned)ln && tw > 0)
+                dl_line(u->l, in.x + numw, y + u->lh / 2, in.x + numw + tw, y + u->lh / 2, u->th->conflict, 2);
         }
         row += take;
     }

@@ -424,8 +424,9 @@ static void set_version(session *s, const char *id)
     if (s->compare && !load_version(s, 1, session_next_version(s->pane[0].t.prov.version))) seek_phase(s, ph);
 }
 
-/* break-it: recapture what is shown with the new switches; if that fails, keep the old ones */
-static void rebreak(session *s, session_break nb)
+/* break-it: recapture what is shown with the new switches; if that fails, keep the old ones
+ * (0: the new ones took) */
+static int rebreak(session *s, session_break nb)
 {
     session_break old = s->brk;
     s->brk = nb;
@@ -439,9 +440,10 @@ static void rebreak(session *s, session_break nb)
         s->brk = old;
         if (s->pane[0].loaded) load_version(s, 0, v0);
         status_raw(s, why);
-        return;
+        return -1;
     }
     seek_phase(s, ph);
+    return 0;
 }
 
 static void set_schedule(session *s, const char *name)
@@ -470,7 +472,11 @@ static void drop_barrier(session *s, long line)
         line = (long)p->m.steps[p->step].line;
     }
     nb.drop_barrier = (unsigned)line;
-    rebreak(s, nb);
+    if (rebreak(s, nb)) return;
+    char at[24];
+    snprintf(at, sizeof at, "%ld", line);
+    if (line) status_str(s, STR_DROPPED, at);
+    else status_str(s, STR_UNDROPPED, NULL);
 }
 
 static void bench_size(session *s, long delta)

@@ -227,6 +227,9 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_SCHEDULE, "break it: schedule lockstep, independent threads (its:1), adversarial", "破坏它：调度 锁步、独立线程调度（its:1）、对抗式") \
     X(STR_KEY_DROP, "break it: leave out this step's __syncthreads", "破坏它：去掉这一步的 __syncthreads")            \
     X(STR_KEY_UNDROP, "put the __syncthreads back", "恢复 __syncthreads")                                       \
+    X(STR_DROPPED, "line %s: its __syncthreads is left out (struck through in the source; Shift+D puts it back)",       \
+      "第 %s 行：去掉了它的 __syncthreads（源码中已划掉；Shift+D 恢复）")                                             \
+    X(STR_UNDROPPED, "the __syncthreads is back%s", "__syncthreads 已恢复%s")                                              \
     X(STR_STAT_HAZARD, "race: %s, lines %u and %u, word %lld, threads %u and %u", "竞争：%s，第 %u 行与第 %u 行，字 %lld，线程 %u 与 %u") \
     X(STR_STAT_HAZARDS, "races in this block: %zu (schedule %s%s)", "本线程块的竞争：%zu 处（调度 %s%s）")     \
     X(STR_STAT_WRONG, "result %.9g, reference %.9g: WRONG", "结果 %.9g，参考值 %.9g：错误")                     \
