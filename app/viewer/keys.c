@@ -89,6 +89,11 @@ static Uint16 held(Uint16 mod)
 
 /* What only the desktop program does: the page's key handler and help leave these out. */
 static const act_kind desktop_only[] = {ACT_QUIT, ACT_RECORD};
+/* What a key does differently in the page (web/page.c), as its help says it */
+static const struct {
+    act_kind act;
+    str_id help;
+} page_help[] = {{ACT_ESCAPE, STR_KEY_ESCAPE_PAGE}};
 
 static int on_platform(act_kind k, int page)
 {
@@ -158,8 +163,11 @@ size_t keys_help(str_lang lang, int page, keys_help_line *out, size_t max)
     for (size_t i = 0; i < keys_count && n < max; i++) {
         const keys_row *r = &keys_table[i];
         if (!r->label || !on_platform(r->act, page)) continue;
+        str_id help = r->help;
+        for (size_t k = 0; page && k < sizeof page_help / sizeof page_help[0]; k++)
+            if (page_help[k].act == r->act) help = page_help[k].help;
         snprintf(out[n].label, sizeof out[n].label, "%s", r->label);
-        snprintf(out[n].text, sizeof out[n].text, "%s", str_get(lang, r->help));
+        snprintf(out[n].text, sizeof out[n].text, "%s", str_get(lang, help));
         n++;
     }
     if (n < max) { /* one line for the version keys, from the version table */

@@ -2018,11 +2018,30 @@ static void draw_help(ui *u, dl_rect r)
         if (w > kw) kw = w;
     }
     if (kw > cw / 3) kw = cw / 3;
+    /* each key's text wrapped to its column where every row then still fits (no "..." cut): the
+     * rows run down a column and on to the next; where they would not fit, one line each */
+    int tw = cw - kw - 2 * u->pad, bottom = in.y + in.h, col = 0, y = y0, wrapped = tw > 0;
+    const char *starts[8];
+    size_t lens[8];
+    for (size_t i = 0; i < n && wrapped; i++) {
+        int h = wrap(u, lines[i].text, tw, u->px, starts, lens, 8) * u->lh;
+        if (y + h > bottom && y > y0) col++, y = y0;
+        if (col >= cols || y + h > bottom) wrapped = 0;
+        y += h;
+    }
+    col = 0, y = y0;
     for (size_t i = 0; i < n; i++) {
-        int col = (int)i / per_col, row = (int)i % per_col;
-        int x = in.x + col * cw, y = y0 + row * u->lh;
+        if (wrapped) {
+            int h = wrap(u, lines[i].text, tw, u->px, starts, lens, 8) * u->lh;
+            if (y + h > bottom && y > y0) col++, y = y0;
+        } else {
+            col = (int)i / per_col, y = y0 + (int)i % per_col * u->lh;
+        }
+        int x = in.x + col * cw;
         dl_text(u->l, (dl_rect){x, y, kw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->accent, lines[i].label);
-        dl_text(u->l, (dl_rect){x + kw + u->pad, y, cw - kw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->text, lines[i].text);
+        dl_rect tr = {x + kw + u->pad, y, tw, u->lh};
+        if (wrapped) y = text_block(u, (dl_rect){tr.x, y, tw, bottom - y}, y, u->px, u->th->text, lines[i].text);
+        else dl_text(u->l, tr, DL_FONT_UI, u->px, DL_LEFT, u->th->text, lines[i].text);
     }
 }
 

@@ -253,6 +253,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "从第 %s 步开始录制：继续前进，再按 E 保存 GIF")                                                                \
     X(STR_KEY_HELP, "this help", "本帮助")                                                                      \
     X(STR_KEY_ESCAPE, "close an overlay; in the main view, quit (asks once)", "关闭浮层；在主视图中退出（会确认）") \
+    X(STR_KEY_ESCAPE_PAGE, "close an overlay; in the main view, the lessons", "关闭浮层；在主视图中打开课程列表") \
     X(STR_KEY_QUIT, "quit (asks once)", "退出（会确认）")                                                         \
     X(STR_MOUSE, "mouse", "鼠标")                                                                              \
     X(STR_KEY_MOUSE, "mouse: hover a lane, cell or bank; click a cell for its input tree",                       \
