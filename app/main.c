@@ -528,7 +528,7 @@ int cmd_web(const ws_call *k)
     int rc = find_data(&d, 1, 1);
     if (rc) return rc;
     catch_interrupts();
-    char err[512];
+    char err[512] = "";
     web_pack_stats st;
     rc = web_pack_write(&(web_pack_opts){.dir = dir, .lesson_dir = d.lessons, .assets_dir = d.assets, .cancel = &interrupted}, &st, err,
                         sizeof err);

@@ -107,8 +107,14 @@ static int want_add(pack *P, const capture_desc *d)
     snprintf(w->version, sizeof w->version, "%s", d->version);
     if (d->data) snprintf(w->data, sizeof w->data, "%s", d->data);
     if (d->schedule) snprintf(w->schedule, sizeof w->schedule, "%s", d->schedule);
+    /* only what makes the trace: nothing that points into the lesson being walked */
     w->d.cancel = NULL;
     w->d.emu = NULL;
+    w->d.warp_order = NULL;
+    w->d.kernel = w->d.entry = w->d.include_dir = NULL;
+    w->d.defines = NULL;
+    w->d.progress = NULL;
+    w->d.progress_user = NULL;
     return 0;
 }
 
@@ -122,11 +128,10 @@ static int want_lesson(pack *P, const char *path, volatile int *cancel, char *er
     int rc = 0;
     for (size_t i = 0; i < player_count(&p) && !rc; i++) {
         if (player_goto(&p, i, err, errlen)) { rc = -1; break; }
-        const player_frame *f = player_current(&p);
-        rc = want_add(P, &f->cap) || want_add(P, &f->cap_compare);
-        if (!rc && player_question(&p)) {
-            const player_frame *q = player_question_frame(&p);
-            rc = want_add(P, &q->cap) || want_add(P, &q->cap_compare);
+        const player_frame *f = player_current(&p), *q = player_question(&p) ? player_question_frame(&p) : NULL;
+        if (want_add(P, &f->cap) || want_add(P, &f->cap_compare) || (q && (want_add(P, &q->cap) || want_add(P, &q->cap_compare)))) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
         }
     }
     player_close(&p);
@@ -217,14 +222,15 @@ int web_pack_write(const web_pack_opts *o, web_pack_stats *st, char *err, size_t
             rc = -1;
         } else {
             long end = ftell(P.f), size = end - at - 8 - (long)strlen(name);
-            if (end < 0 || fseek(P.f, at + 4 + (long)strlen(name), SEEK_SET) || put_u32(P.f, (uint32_t)size) || fseek(P.f, end, SEEK_SET)) rc = -1;
-            st->bytes += (size_t)size;
-            st->traces++;
+            if (at < 0 || end < 0 || fseek(P.f, at + 4 + (long)strlen(name), SEEK_SET) || put_u32(P.f, (uint32_t)size) || fseek(P.f, end, SEEK_SET))
+                rc = -1;
+            else st->bytes += (size_t)size, st->traces++;
         }
         trace_free(&t);
         if (rc) snprintf(err, errlen, "%s: write error", out);
     }
     free(P.w);
+    if (!rc && o->cancel && *o->cancel) rc = -2; /* asked to stop during the last trace: nothing is kept */
     if (rc) {
         outfile_abort(&of);
         if (rc == -2) snprintf(err, errlen, "interrupted; nothing written");

@@ -8,25 +8,32 @@ set -e
 # dpkg-dev: dpkg-shlibdeps, which names the Debian package's Depends (cpack -G DEB, the package test)
 # The page (web/): clang's wasm32 target with lld, wasi-libc and its compiler runtime; cJSON's own
 # source, from Debian's source package, compiled for the page as the desktop links Debian's libcjson;
-# chromium, nodejs and npm's puppeteer-core for the browser test.
-pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium nodejs"
+# chromium, node and npm (Debian's nodejs and npm where neither program is there: a nodejs that
+# brings its own npm conflicts with Debian's) and npm's puppeteer-core for the browser test.
+pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium"
 cjson_src=/usr/local/src/warpscope/cjson
 here="$(cd "$(dirname "$0")/.." && pwd)"
 missing=""
 for p in $pkgs; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
+command -v node >/dev/null 2>&1 || missing="$missing nodejs"
+command -v npm >/dev/null 2>&1 || missing="$missing npm"
 need_cjson=0
 [ -f "$cjson_src/cJSON.c" ] || need_cjson=1
 need_npm=0
 [ -f "$here/tests/web/node_modules/puppeteer-core/package.json" ] || need_npm=1
 [ -z "$missing" ] && [ $need_cjson -eq 0 ] && [ $need_npm -eq 0 ] && exit 0
-if [ "$(id -u)" -eq 0 ]; then
-    run=""
-elif command -v sudo >/dev/null 2>&1; then
-    run="sudo"
-else
-    echo "setup-debian.sh: missing packages:$missing" >&2
-    echo "setup-debian.sh: run this script as root (no sudo here), or as root: apt-get install$missing" >&2
-    exit 2
+run=""
+if [ -n "$missing" ] || [ $need_cjson -eq 1 ]; then # what needs root: packages, and cJSON's source in /usr/local/src
+    if [ "$(id -u)" -eq 0 ]; then
+        run=""
+    elif command -v sudo >/dev/null 2>&1; then
+        run="sudo"
+    else
+        [ -n "$missing" ] && echo "setup-debian.sh: missing packages:$missing" >&2
+        [ $need_cjson -eq 1 ] && echo "setup-debian.sh: missing cJSON's source in $cjson_src (for the page; Debian's source package of libcjson-dev)" >&2
+        echo "setup-debian.sh: run this script as root (there is no sudo here)" >&2
+        exit 2
+    fi
 fi
 if [ -n "$missing" ]; then
     $run apt-get update -qq
@@ -49,6 +56,5 @@ if [ $need_cjson -eq 1 ]; then
 fi
 if [ $need_npm -eq 1 ]; then
     # the browser test's driver, at the version its lock file names
-    command -v npm >/dev/null 2>&1 || { echo "setup-debian.sh: npm is missing (nodejs from nodesource ships it; Debian: apt-get install npm)" >&2; exit 2; }
     (cd "$here/tests/web" && npm ci --silent --no-audit --no-fund)
 fi

@@ -244,6 +244,7 @@
   function execute() {
     // every call into the module first: one may grow its memory, which detaches the views made before
     const n = wasm.ws_item_count(), w = wasm.ws_item_ints(), at = wasm.ws_items(), text = wasm.ws_text(), dec = new TextDecoder();
+    if (!at && n) { fail('out of memory while drawing'); return; }
     const items = new Int32Array(mem.buffer, at, n * w), m = u8m();
     ctx.save();
     let clips = 0;

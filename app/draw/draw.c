@@ -336,6 +336,10 @@ dl_rect dl_item_extent(const dl_item *it)
     }
     case DL_CLIP:
     case DL_UNCLIP: return (dl_rect){0, 0, 0, 0};
+    case DL_TEXT: { /* a glyph's ink may reach past its advance (1 to 2 px in the fonts used) */
+        int m = it->px / 8 + 2;
+        return (dl_rect){it->r.x - m, it->r.y, it->r.w + 2 * m, it->r.h};
+    }
     default: return it->r;
     }
 }

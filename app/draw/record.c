@@ -67,11 +67,14 @@ static int lookup(dl_table *t, int font, int px, uint32_t cp)
     entry want = {key_of(font, px, cp), 0};
     const entry *e = bsearch(&want, t->e, t->n, sizeof *t->e, cmp_entry);
     if (e) return e->value;
+    /* missing: counted and said after the frame; meanwhile a size laying out can rely on (a
+     * line's height of 0 would let a layout loop for ever) */
+    int guess = cp == UINT32_MAX ? (px > 1 ? px : 1) : px / 2;
     if (!t->missing++) {
         if (cp == UINT32_MAX) snprintf(t->first_missing, sizeof t->first_missing, "the height of font %d at %d px", font, px);
         else snprintf(t->first_missing, sizeof t->first_missing, "U+%04X in font %d at %d px", (unsigned)cp, font, px);
     }
-    return 0;
+    return guess;
 }
 
 static int table_advance(void *ctx, dl_font f, int px, uint32_t cp) { return lookup(ctx, (int)f, px, cp); }
@@ -98,7 +101,7 @@ static int row(const cJSON *r, int want, const double *max, long *out)
     if (!cJSON_IsArray(r) || cJSON_GetArraySize(r) != want) return -1;
     int k = 0;
     for (const cJSON *x = r->child; x; x = x->next, k++) {
-        if (!cJSON_IsNumber(x) || x->valuedouble != (double)(long)x->valuedouble || x->valuedouble < 0 || x->valuedouble > max[k]) return -1;
+        if (!cJSON_IsNumber(x) || !(x->valuedouble >= 0 && x->valuedouble <= max[k]) || x->valuedouble != (double)(long)x->valuedouble) return -1;
         out[k] = (long)x->valuedouble;
     }
     return 0;

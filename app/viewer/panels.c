@@ -309,6 +309,7 @@ static grid grid_in(const ui *u, dl_rect in, int rows, const char *widest_label)
     if (g.ch < 2) g.ch = 2;
     /* a label on every k-th row, so labels never overlap when rows are thinner than text */
     g.label_every = (u->lh + g.ch - 1) / g.ch;
+    if (g.label_every < 1) g.label_every = 1;
     return g;
 }
 
@@ -1071,7 +1072,8 @@ static int stage_focus(stage_class c)
 static int ask_panel(const session *s)
 {
     if (!s->lesson.active) return -1; /* open, answered or revealed: the answer is shown there too */
-    return s->lesson.ask == ASK_LANES ? PANEL_LANES : s->lesson.ask == ASK_BANKS ? PANEL_BANKS : s->lesson.ask == ASK_CELLS ? PANEL_MEMORY : -1;
+    int a = s->lesson.ask == ASK_LANES ? PANEL_LANES : s->lesson.ask == ASK_BANKS ? PANEL_BANKS : s->lesson.ask == ASK_CELLS ? PANEL_MEMORY : -1;
+    return a >= 0 && s->panels && !(s->panels >> a & 1) ? -1 : a; /* a panel the step leaves out stays out */
 }
 
 /* The stage's picture and each panel's priority: the step's class's, the panel a question is
@@ -2021,10 +2023,10 @@ static void draw_help(ui *u, dl_rect r)
     /* each key's text wrapped to its column where every row then still fits (no "..." cut): the
      * rows run down a column and on to the next; where they would not fit, one line each */
     int tw = cw - kw - 2 * u->pad, bottom = in.y + in.h, col = 0, y = y0, wrapped = tw > 0;
-    const char *starts[8];
-    size_t lens[8];
+    const char *starts[64]; /* as many lines as text_block draws */
+    size_t lens[64];
     for (size_t i = 0; i < n && wrapped; i++) {
-        int h = wrap(u, lines[i].text, tw, u->px, starts, lens, 8) * u->lh;
+        int h = wrap(u, lines[i].text, tw, u->px, starts, lens, 64) * u->lh;
         if (y + h > bottom && y > y0) col++, y = y0;
         if (col >= cols || y + h > bottom) wrapped = 0;
         y += h;
@@ -2032,7 +2034,7 @@ static void draw_help(ui *u, dl_rect r)
     col = 0, y = y0;
     for (size_t i = 0; i < n; i++) {
         if (wrapped) {
-            int h = wrap(u, lines[i].text, tw, u->px, starts, lens, 8) * u->lh;
+            int h = wrap(u, lines[i].text, tw, u->px, starts, lens, 64) * u->lh;
             if (y + h > bottom && y > y0) col++, y = y0;
         } else {
             col = (int)i / per_col, y = y0 + (int)i % per_col * u->lh;

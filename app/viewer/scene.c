@@ -274,8 +274,14 @@ static void tooltip(scene *sc)
     if (!p->shown) return;
     const view_model *m = p->m;
     str_lang L = sc->lang;
+    /* a lesson asks before it shows: what a question is about waits in the tooltips too */
+    int asking = session_asking(s);
     if (kind == HIT_LANE && idx < (int64_t)m->threads) {
         unsigned tid = (unsigned)idx, warp = tid / WARP_SIZE, lane = tid % WARP_SIZE;
+        if (asking && s->lesson.ask == ASK_LANES) { /* which lanes work is the question */
+            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_THREAD), tid, warp, lane, "?");
+            return;
+        }
         int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_THREAD), tid, warp, lane,
                            str_get(L, lane_state_names[p->lanes[tid] < 5 ? p->lanes[tid] : 0]));
         for (size_t i = 0; p->st && i < p->st->count && len > 0 && (size_t)len < sizeof sc->tooltip; i++) {
@@ -292,12 +298,14 @@ static void tooltip(scene *sc)
         }
         len = (int)strlen(sc->tooltip);
         /* a lesson asks before it shows: not while a question is open */
-        if (p->has_regs && !session_asking(s) && warp == p->reg_warp && p->reg_state[lane] && (size_t)len < sizeof sc->tooltip)
+        if (p->has_regs && !asking && warp == p->reg_warp && p->reg_state[lane] && (size_t)len < sizeof sc->tooltip)
             snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_REG),
                      p->reg_name, (double)p->reg_vals[lane]);
     } else if (kind == HIT_CELL && idx < (int64_t)m->nwords) {
         long long w = (long long)idx;
-        if (p->written[idx])
+        if (p->written[idx] && asking) /* a question open: no value (the tree's ? holds it back) */
+            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD_ASKING), w, w * WORD_BYTES, w % BANKS);
+        else if (p->written[idx])
             snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD), w, w * WORD_BYTES, w % BANKS, (double)p->cells[idx]);
         else
             snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD_EMPTY), w, w * WORD_BYTES, w % BANKS);

@@ -62,6 +62,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "共享内存字 %lld（字节 %lld）：bank %lld，值 %.9g；点击：它的输入树")                                        \
     X(STR_TIP_WORD_EMPTY, "shared word %lld (byte %lld): bank %lld, not written yet",                            \
       "共享内存字 %lld（字节 %lld）：bank %lld，尚未写入")                                                          \
+    X(STR_TIP_WORD_ASKING, "shared word %lld (byte %lld): bank %lld; its value shows once the question is answered", \
+      "共享内存字 %lld（字节 %lld）：bank %lld；回答问题后显示它的值")                                               \
     X(STR_TIP_BANK, "bank %d: lane (word)", "bank %d：lane（字）")                                                \
     X(STR_STATE_IDLE, "idle", "空闲")                                                                           \
     X(STR_STATE_WORKING, "working", "工作")                                                                     \

@@ -710,6 +710,10 @@ int viewer_window(const viewer_opts *o)
             }
             case SDL_WINDOWEVENT:
                 if (ev.window.event == SDL_WINDOWEVENT_SIZE_CHANGED || ev.window.event == SDL_WINDOWEVENT_RESIZED) need_canvas = 1;
+                /* uncovered or shown again: what the window showed is gone, draw it whole */
+                if (ev.window.event == SDL_WINDOWEVENT_EXPOSED || ev.window.event == SDL_WINDOWEVENT_SHOWN ||
+                    ev.window.event == SDL_WINDOWEVENT_RESTORED)
+                    c.have_shown = 0;
                 if (ev.window.event == SDL_WINDOWEVENT_LEAVE) { a.kind = ACT_HOVER; a.x = a.y = -1; }
                 dirty = 1;
                 break;
