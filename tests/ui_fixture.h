@@ -76,15 +76,8 @@ static inline int fixture_open(fixture *f, const char *version, unsigned block, 
 static inline void fixture_act(fixture *f, const char *script)
 {
     char err[256];
-    for (const char *p = script; *p;) {
-        size_t n = strcspn(p, ",");
-        char one[64];
-        snprintf(one, sizeof one, "%.*s", (int)n, p);
-        p += n + (p[n] == ',');
-        action a;
-        if (act_parse(one, &a, err, sizeof err)) { CHECK(0, "action \"%s\": %s", one, err); continue; } /* a mistyped script fails */
-        session_apply(&f->s, &a);
-    }
+    int rc = session_apply_script(&f->s, script, NULL, NULL, err, sizeof err);
+    CHECK(rc == 0, "script \"%s\": %s", script, err); /* a mistyped script fails */
 }
 
 /* the frame t of the way through the last move, as a draw list (and, with execute, on the surface) */

@@ -101,13 +101,7 @@ PAGE_EXPORT("ws_start") int ws_start(void)
     P.s.page = 1;
     char ignore[256];
     P.have_results = results_set_read_dir(&P.res, "assets", ignore, sizeof ignore) == 0 && P.res.count;
-    P.s.results_set = P.have_results ? &P.res : NULL;
-    P.s.results = P.have_results ? &P.res.runs[0] : NULL;
-    if (P.have_results) { /* the chart opens on the largest size, as the window's does */
-        uint64_t sizes[64];
-        size_t n = results_sizes(P.s.results, sizes, 64);
-        P.s.bench_size = n ? n - 1 : 0;
-    }
+    session_set_results(&P.s, P.have_results ? &P.res : NULL);
     trace t;
     trace_init(&t);
     if (page_load(NULL, "v0", &P.s.brk, &t, NULL, 0, P.err, sizeof P.err) || session_set_trace(&P.s, 0, &t, P.err, sizeof P.err)) {
@@ -140,20 +134,18 @@ PAGE_EXPORT("ws_key") int ws_key(const char *name)
     return a.kind != ACT_NONE;
 }
 
+/* the lesson driver's turn after each action of a script (its trouble goes to the status line) */
+static int after_action(void *ctx, char *err, size_t errlen)
+{
+    (void)ctx, (void)err, (void)errlen;
+    settle();
+    return 0;
+}
+
 /* Actions as the desktop's --actions takes them ("version:v2,step:+1"); 0, or -1 with ws_error(). */
 PAGE_EXPORT("ws_actions") int ws_actions(const char *script)
 {
-    for (const char *p = script; *p;) {
-        size_t n = strcspn(p, ",");
-        char one[64];
-        snprintf(one, sizeof one, "%.*s", (int)(n < sizeof one ? n : sizeof one - 1), p);
-        p += n + (p[n] == ',');
-        if (!one[0]) continue;
-        action a;
-        if (act_parse(one, &a, P.err, sizeof P.err)) return -1;
-        apply(&a);
-    }
-    return 0;
+    return session_apply_script(&P.s, script, after_action, NULL, P.err, sizeof P.err);
 }
 
 /* A lesson by id or number ("03"), or the menu of lessons (""); 0, or -1 with ws_error(). */
@@ -217,11 +209,8 @@ PAGE_EXPORT("ws_open") int ws_open(const char *path)
         if (P.have_results) results_set_free(&P.res);
         P.res = rs;
         P.have_results = 1;
-        P.s.results_set = &P.res;
-        P.s.results = &P.res.runs[0];
-        P.s.bench_size = 0;
+        session_set_results(&P.s, &P.res);
         P.s.overlay = OVERLAY_BENCH;
-        P.s.generation++;
         return 0;
     }
     /* the message of the reader the file claims to be for: results name their schema */
@@ -262,10 +251,7 @@ PAGE_EXPORT("ws_frame") int ws_frame(int w, int h, double now)
         panels_draw(&P.sc, &P.l, w, h, panels_px(h, P.s.scale, P.s.presenter), P.s.no_motion ? 1.0 : P.t);
         if (P.l.failed) return -1;
         /* the mouse at rest over a picture that changed: what is under it now */
-        uint32_t under = P.s.mouse_x >= 0 ? dl_hit(&P.l, P.s.mouse_x, P.s.mouse_y) : 0;
-        if (under == P.s.hover) break;
-        action a = {.kind = ACT_HOVER, .i = under, .x = P.s.mouse_x, .y = P.s.mouse_y};
-        session_apply(&P.s, &a);
+        if (!session_rest_hover(&P.s, dl_hit(&P.l, P.s.mouse_x, P.s.mouse_y))) break;
     }
     return P.t < 1.0 || P.s.playing;
 }

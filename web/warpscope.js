@@ -13,6 +13,7 @@
   const FONTS = ['"Noto Sans", "DejaVu Sans", "WenQuanYi Micro Hei", "Noto Sans CJK SC", "Microsoft YaHei", "PingFang SC", sans-serif',
                  '"DejaVu Sans Mono", "Noto Sans Mono", "WenQuanYi Micro Hei Mono", Menlo, Consolas, monospace'];
   const STORE = 'warpscope:'; // the browser's storage: progress files by path
+  const DEC = new TextDecoder(), ENC = new TextEncoder(); // one each: a frame makes none
   const E = { SUCCESS: 0, BADF: 8, EXIST: 20, INVAL: 28, ISDIR: 31, NOENT: 44, NOSYS: 52, NOTDIR: 54 };
 
   // ---- files ----
@@ -32,7 +33,7 @@
     return out.join('/');
   }
   function unpack(buf) {
-    const dv = new DataView(buf), u8 = new Uint8Array(buf), dec = new TextDecoder();
+    const dv = new DataView(buf), u8 = new Uint8Array(buf), dec = DEC;
     if (dec.decode(u8.subarray(0, 8)) !== 'WSPACK1\n') throw new Error('warpscope.pack: not a warpscope pack');
     let at = 8;
     while (at < u8.length) {
@@ -68,7 +69,7 @@
   // ---- WASI, as much of it as wasi-libc asks for here ----
   let mem = null, wasm = null;
   const u8m = () => new Uint8Array(mem.buffer), dvm = () => new DataView(mem.buffer);
-  const strAt = (p, n) => new TextDecoder().decode(u8m().subarray(p, p + n));
+  const strAt = (p, n) => DEC.decode(u8m().subarray(p, p + n));
   const fds = [null, null, null, { dir: '', pre: '/' }, { dir: '', pre: '.' }]; // 3 and 4: the preopened root
   let consoleLine = ['', '', ''];
   function fdOf(fd) { return fd >= 0 && fd < fds.length ? fds[fd] : null; }
@@ -82,13 +83,13 @@
   }
   const wasi = {
     environ_sizes_get(cnt, size) { dvm().setUint32(cnt, 1, true); dvm().setUint32(size, 11, true); return 0; },
-    environ_get(env, buf) { const s = new TextEncoder().encode('HOME=/home\0'); u8m().set(s, buf); dvm().setUint32(env, buf, true); return 0; },
+    environ_get(env, buf) { const s = ENC.encode('HOME=/home\0'); u8m().set(s, buf); dvm().setUint32(env, buf, true); return 0; },
     fd_prestat_get(fd, p) {
       const f = fdOf(fd);
       if (!f || !f.pre) return E.BADF;
       dvm().setUint8(p, 0); dvm().setUint32(p + 4, f.pre.length, true); return 0;
     },
-    fd_prestat_dir_name(fd, p, n) { const f = fdOf(fd); if (!f || !f.pre) return E.BADF; u8m().set(new TextEncoder().encode(f.pre).subarray(0, n), p); return 0; },
+    fd_prestat_dir_name(fd, p, n) { const f = fdOf(fd); if (!f || !f.pre) return E.BADF; u8m().set(ENC.encode(f.pre).subarray(0, n), p); return 0; },
     fd_fdstat_get(fd, p) {
       const f = fdOf(fd), dv = dvm();
       if (fd > 2 && !f) return E.BADF;
@@ -154,7 +155,7 @@
         const p = dv.getUint32(iovs + 8 * i, true), len = dv.getUint32(iovs + 8 * i + 4, true);
         const bytes = m.subarray(p, p + len);
         if (fd === 1 || fd === 2) {
-          consoleLine[fd] += new TextDecoder().decode(bytes);
+          consoleLine[fd] += DEC.decode(bytes);
           let nl;
           while ((nl = consoleLine[fd].indexOf('\n')) >= 0) { console.log('warpscope: ' + consoleLine[fd].slice(0, nl)); consoleLine[fd] = consoleLine[fd].slice(nl + 1); }
         } else {
@@ -178,7 +179,7 @@
       const pre = f.dir ? f.dir + '/' : '', names = new Set();
       for (const k of files.keys()) if (k.startsWith(pre) && !k.slice(pre.length).includes('/')) names.add(k.slice(pre.length));
       for (const k of dirs) if (k && k.startsWith(pre) && !k.slice(pre.length).includes('/')) names.add(k.slice(pre.length));
-      const list = [...names].sort(), dv = dvm(), m = u8m(), enc = new TextEncoder();
+      const list = [...names].sort(), dv = dvm(), m = u8m(), enc = ENC;
       let at = 0;
       for (let i = Number(cookie); i < list.length; i++) {
         const name = enc.encode(list[i]), head = new Uint8Array(24), hv = new DataView(head.buffer);
@@ -243,7 +244,7 @@
   }
   function execute() {
     // every call into the module first: one may grow its memory, which detaches the views made before
-    const n = wasm.ws_item_count(), w = wasm.ws_item_ints(), at = wasm.ws_items(), text = wasm.ws_text(), dec = new TextDecoder();
+    const n = wasm.ws_item_count(), w = wasm.ws_item_ints(), at = wasm.ws_items(), text = wasm.ws_text(), dec = DEC;
     if (!at && n) { fail('out of memory while drawing'); return; }
     const items = new Int32Array(mem.buffer, at, n * w), m = u8m();
     ctx.save();
@@ -289,11 +290,11 @@
 
   // ---- strings in and out of the module ----
   function withString(s, fn) {
-    const b = new TextEncoder().encode(s + '\0'), p = wasm.ws_alloc(b.length);
+    const b = ENC.encode(s + '\0'), p = wasm.ws_alloc(b.length);
     u8m().set(b, p);
     try { return fn(p); } finally { wasm.ws_free(p); }
   }
-  function cstr(p) { const m = u8m(); let e = p; while (m[e]) e++; return new TextDecoder().decode(m.subarray(p, e)); }
+  function cstr(p) { const m = u8m(); let e = p; while (m[e]) e++; return DEC.decode(m.subarray(p, e)); }
 
   // ---- the frame loop ----
   let pending = false, firstPicture = 0;

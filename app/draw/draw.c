@@ -369,34 +369,31 @@ static uint64_t hash_item(uint64_t h, const dl_list *l, const dl_item *it)
     return it->kind == DL_TEXT ? hash_bytes(h, l->text + it->text, it->len) : h;
 }
 
-/* per panel (and index npanels: outside every panel) its items' hash and extent */
-static void summarise(const dl_list *l, uint64_t *hash, dl_rect *ext)
+void dl_summarise(const dl_list *l, dl_summary *s)
 {
-    for (int p = 0; p <= l->npanels; p++) hash[p] = 0xcbf29ce484222325ull, ext[p] = (dl_rect){0, 0, 0, 0};
-    for (size_t i = 0; i < l->n; i++) {
+    s->npanels = l->npanels;
+    s->failed = l->failed;
+    memcpy(s->panels, l->panels, (size_t)l->npanels * sizeof *l->panels);
+    for (int p = 0; p <= l->npanels; p++) s->hash[p] = 0xcbf29ce484222325ull, s->ext[p] = (dl_rect){0, 0, 0, 0};
+    for (size_t i = 0; i < l->n; i++) { /* index npanels: outside every panel */
         const dl_item *it = &l->items[i];
         int p = it->panel >= 0 && it->panel < l->npanels ? it->panel : l->npanels;
-        hash[p] = hash_item(hash[p], l, it);
-        ext[p] = rect_union(ext[p], dl_item_extent(it));
+        s->hash[p] = hash_item(s->hash[p], l, it);
+        s->ext[p] = rect_union(s->ext[p], dl_item_extent(it));
     }
 }
 
-int dl_damage(const dl_list *prev, const dl_list *cur, dl_rect *out, int max)
+int dl_damage(const dl_summary *prev, const dl_summary *cur, dl_rect *out, int max)
 {
-    if (prev->failed || cur->failed || prev->npanels != cur->npanels) return -1;
+    if (prev->failed || cur->failed || prev->npanels != cur->npanels || prev->hash[cur->npanels] != cur->hash[cur->npanels]) return -1;
     for (int p = 0; p < cur->npanels; p++) {
         const dl_panel *a = &prev->panels[p], *b = &cur->panels[p];
         if (memcmp(&a->r, &b->r, sizeof a->r) || strcmp(a->name ? a->name : "", b->name ? b->name : "")) return -1;
     }
-    uint64_t ha[DL_MAX_PANELS + 1], hb[DL_MAX_PANELS + 1];
-    dl_rect ea[DL_MAX_PANELS + 1], eb[DL_MAX_PANELS + 1];
-    summarise(prev, ha, ea);
-    summarise(cur, hb, eb);
-    if (ha[cur->npanels] != hb[cur->npanels]) return -1;
     int n = 0;
     for (int p = 0; p < cur->npanels; p++) {
-        if (ha[p] == hb[p]) continue;
-        dl_rect r = rect_union(ea[p], eb[p]);
+        if (prev->hash[p] == cur->hash[p]) continue;
+        dl_rect r = rect_union(prev->ext[p], cur->ext[p]);
         if (r.w <= 0 || r.h <= 0) continue;
         /* merged with every region it meets, until none meets another */
         for (int k = 0; k < n;) {
@@ -412,30 +409,4 @@ int dl_damage(const dl_list *prev, const dl_list *cur, dl_rect *out, int max)
         out[n++] = r;
     }
     return n;
-}
-
-int dl_copy(dl_list *dst, const dl_list *src)
-{
-    dl_reset(dst);
-    if (src->n > dst->cap) {
-        dl_item *it = realloc(dst->items, src->n * sizeof *it);
-        if (!it) { dst->failed = 1; return -1; }
-        dst->items = it;
-        dst->cap = src->n;
-    }
-    if (src->tn > dst->tcap) {
-        char *t = realloc(dst->text, src->tn);
-        if (!t) { dst->failed = 1; return -1; }
-        dst->text = t;
-        dst->tcap = src->tn;
-    }
-    if (src->n) memcpy(dst->items, src->items, src->n * sizeof *src->items);
-    if (src->tn) memcpy(dst->text, src->text, src->tn);
-    memcpy(dst->panels, src->panels, sizeof src->panels);
-    dst->n = src->n;
-    dst->tn = src->tn;
-    dst->npanels = src->npanels;
-    dst->panel = src->panel;
-    dst->failed = src->failed;
-    return 0;
 }

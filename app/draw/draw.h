@@ -111,19 +111,26 @@ int dl_text(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c,
 int dl_textf(dl_list *l, dl_rect box, dl_font f, int px, dl_align a, dl_colour c, const char *fmt, ...)
     __attribute__((format(printf, 7, 8)));
 
-/* Damage: where the pixels of list `cur` may differ from those `prev` left on the same surface.
- * The lists are compared panel by panel (each panel's items as a whole, and what lies outside
- * every panel as one more): a panel drawn the same is left alone; a changed one gives the extent
- * of its items in both lists. Up to max rectangles go to out, overlapping ones merged; -1 when the
- * whole surface must be drawn (the panels' layout changed, what lies outside them changed, or more
- * regions than max). Executing only the items that meet a region, clipped to it, then leaves the
- * surface as executing all of cur would. */
-int dl_damage(const dl_list *prev, const dl_list *cur, dl_rect *out, int max);
-/* The extent of an item's pixels (a line's and an arrow's head included); w 0 for none. */
+/* Damage: where the pixels of one list may differ from those another left on the same surface.
+ * A list is summed up panel by panel (each panel's items as a whole: a hash and the extent of
+ * their pixels; what lies outside every panel as one more), and two summaries are compared: a
+ * panel drawn the same is left alone, a changed one gives its extent in both. A surface keeps the
+ * summary of the list it shows, not the list. Panel names are the static strings panels use. */
+typedef struct dl_summary {
+    int npanels, failed;
+    dl_panel panels[DL_MAX_PANELS];
+    uint64_t hash[DL_MAX_PANELS + 1];
+    dl_rect ext[DL_MAX_PANELS + 1];
+} dl_summary;
+void dl_summarise(const dl_list *l, dl_summary *s);
+/* Up to max rectangles to out, overlapping ones merged; -1 when the whole surface must be drawn
+ * (the panels' layout changed, what lies outside them changed, a list failed, or more regions
+ * than max). Executing only the items that meet a region, clipped to it, then leaves the surface
+ * as executing the whole list would. */
+int dl_damage(const dl_summary *prev, const dl_summary *cur, dl_rect *out, int max);
+/* The extent of an item's pixels (a line's and an arrow's head, a glyph's ink past its advance
+ * included); w 0 for none. */
 dl_rect dl_item_extent(const dl_item *it);
-/* dst becomes a copy of src (its memory reused): the list a surface shows, for the next dl_damage.
- * 0, or -1 out of memory (dst is then empty and marked failed). */
-int dl_copy(dl_list *dst, const dl_list *src);
 
 /* The text of an item (not NUL-terminated: item->len bytes). */
 const char *dl_item_text(const dl_list *l, const dl_item *it);

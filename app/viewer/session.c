@@ -684,3 +684,40 @@ int session_asking(const session *s)
     const session_lesson *L = &s->lesson;
     return L->active && L->ask != ASK_NONE && (L->state == ANSWER_OPEN || L->state == ANSWER_WRONG);
 }
+
+int session_apply_script(session *s, const char *script, int (*after)(void *ctx, char *err, size_t errlen), void *ctx, char *err,
+                         size_t errlen)
+{
+    for (const char *p = script; p && *p;) {
+        size_t n = strcspn(p, ",");
+        char one[64];
+        if (n >= sizeof one) { snprintf(err, errlen, "action \"%.*s\" is too long", (int)n, p); return -1; }
+        memcpy(one, p, n);
+        one[n] = '\0';
+        p += n + (p[n] == ',');
+        if (!n) continue;
+        action a;
+        if (act_parse(one, &a, err, errlen)) return -1;
+        session_apply(s, &a);
+        if (after && after(ctx, err, errlen)) return -1;
+    }
+    return 0;
+}
+
+void session_set_results(session *s, const results_set *rs)
+{
+    s->results_set = rs && rs->count ? rs : NULL;
+    s->results = s->results_set ? &rs->runs[0] : NULL;
+    uint64_t sizes[64];
+    size_t n = s->results ? results_sizes(s->results, sizes, 64) : 0;
+    s->bench_size = n ? n - 1 : 0;
+    s->generation++;
+}
+
+int session_rest_hover(session *s, uint32_t under)
+{
+    if (s->mouse_x < 0 || under == s->hover) return 0;
+    action a = {.kind = ACT_HOVER, .i = under, .x = s->mouse_x, .y = s->mouse_y};
+    session_apply(s, &a);
+    return 1;
+}

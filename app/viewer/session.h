@@ -238,6 +238,18 @@ int session_grid_click(const session *s, uint32_t hit, action *a);
 unsigned long session_grid_waves(const session *s);
 /* Applies one action. Errors (a version that cannot be captured) go to the status line. */
 void session_apply(session *s, const action *a);
+/* Applies a script of actions ("step:+1,version:v2", as --actions takes it), calling after(ctx)
+ * once each is applied (a lesson driver's turn; nonzero stops). 0, or -1 with err: an action it
+ * cannot read, or what after said (the actions before stay applied). */
+int session_apply_script(session *s, const char *script, int (*after)(void *ctx, char *err, size_t errlen), void *ctx, char *err,
+                         size_t errlen);
+/* The mouse at rest over a picture that changed (a key stepped): `under` is the hit code under it
+ * in the new frame (dl_hit at mouse_x, mouse_y). 1 when that is not what the tooltip was about: it
+ * follows, and the frame is drawn again. */
+int session_rest_hover(session *s, uint32_t under);
+/* The benchmark runs to show (NULL: none), the first GPU's at first, its chart on the largest size,
+ * where the ladder spreads most. */
+void session_set_results(session *s, const results_set *rs);
 
 const theme *session_theme(const session *s);
 /* A click or drag at x on a pane's timeline bar (bar_x, bar_w: where the bar was drawn): the seek

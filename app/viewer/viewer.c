@@ -205,24 +205,18 @@ static int own_reload(app *A)
 }
 
 
-/* Applies a comma-separated action script; 0, or -1 with err. */
+/* after each action of a script: the lesson driver's turn, and an exercise's hints */
+static int after_action(void *ctx, char *err, size_t errlen)
+{
+    app *A = ctx;
+    if (A->L && learn_update(A->L, &A->s, err, errlen)) return -1;
+    exercise_requests(A);
+    return 0;
+}
+
 static int apply_script(app *A, const char *script, char *err, size_t errlen)
 {
-    for (const char *p = script; p && *p;) {
-        size_t n = strcspn(p, ",");
-        char one[64];
-        if (n >= sizeof one) { snprintf(err, errlen, "--actions: \"%.*s\" is too long", (int)n, p); return -1; }
-        memcpy(one, p, n);
-        one[n] = '\0';
-        p += n + (p[n] == ',');
-        if (!n) continue;
-        action a;
-        if (act_parse(one, &a, err, errlen)) return -1;
-        session_apply(&A->s, &a);
-        if (A->L && learn_update(A->L, &A->s, err, errlen)) return -1;
-        exercise_requests(A);
-    }
-    return 0;
+    return session_apply_script(&A->s, script, after_action, A, err, errlen);
 }
 
 static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
@@ -261,13 +255,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
         char ignore[256];
         A->have_results = results_set_read_dir(&A->res, asset_dir(o), ignore, sizeof ignore) == 0 && A->res.count;
     }
-    A->s.results_set = A->have_results ? &A->res : NULL;
-    A->s.results = A->have_results ? &A->res.runs[0] : NULL;
-    if (A->have_results) { /* the chart opens on the largest size, where the ladder spreads most */
-        uint64_t sizes[64];
-        size_t n = results_sizes(A->s.results, sizes, 64);
-        A->s.bench_size = n ? n - 1 : 0;
-    }
+    session_set_results(&A->s, A->have_results ? &A->res : NULL);
     if (o->bench && !o->file && !o->cap.version) {
         A->s.overlay = OVERLAY_BENCH;
         return o->actions ? apply_script(A, o->actions, err, errlen) : 0;
@@ -339,7 +327,7 @@ typedef struct canvas {
     SDL_Renderer *r;
     rsdl *x;
     dl_list l;
-    dl_list shown;         /* the list the surface shows: a frame redraws only where it differs */
+    dl_summary shown;      /* the list the surface shows: a frame redraws only where it differs */
     int have_shown;
     dl_rect damage[16];    /* the last frame's regions drawn; ndamage -1: all of it */
     int ndamage;
@@ -357,14 +345,12 @@ static int canvas_open(canvas *c, const viewer_opts *o, SDL_Surface *s, int need
     c->x = rsdl_create(c->r, files, err, errlen);
     if (!c->x) { SDL_DestroyRenderer(c->r); c->r = NULL; return -1; }
     dl_init(&c->l, rsdl_metrics(c->x));
-    dl_init(&c->shown, rsdl_metrics(c->x));
     return 0;
 }
 
 static void canvas_close(canvas *c)
 {
     dl_free(&c->l);
-    dl_free(&c->shown);
     rsdl_destroy(c->x);
     if (c->r) SDL_DestroyRenderer(c->r);
     memset(c, 0, sizeof *c);
@@ -383,10 +369,13 @@ static void run_end(canvas *c, app *A)
  * keeps it as the one shown. */
 static void canvas_execute(canvas *c)
 {
-    c->ndamage = c->have_shown ? dl_damage(&c->shown, &c->l, c->damage, (int)(sizeof c->damage / sizeof c->damage[0])) : -1;
+    dl_summary now;
+    dl_summarise(&c->l, &now);
+    c->ndamage = c->have_shown ? dl_damage(&c->shown, &now, c->damage, (int)(sizeof c->damage / sizeof c->damage[0])) : -1;
     rsdl_execute_regions(c->x, &c->l, c->damage, c->ndamage);
     SDL_RenderPresent(c->r);
-    c->have_shown = !c->l.failed && dl_copy(&c->shown, &c->l) == 0;
+    c->shown = now;
+    c->have_shown = !now.failed;
 }
 
 static int canvas_draw(canvas *c, app *A, double t)
@@ -749,12 +738,7 @@ int viewer_window(const viewer_opts *o)
             canvas_show(&c, win);
             dirty = 0;
             /* the mouse at rest over a picture that changed (a key stepped): what is under it now */
-            uint32_t under = A->s.mouse_x >= 0 ? dl_hit(&c.l, A->s.mouse_x, A->s.mouse_y) : 0;
-            if (under != A->s.hover) {
-                action hv = {.kind = ACT_HOVER, .i = under, .x = A->s.mouse_x, .y = A->s.mouse_y};
-                session_apply(&A->s, &hv);
-                dirty = 1;
-            }
+            if (session_rest_hover(&A->s, dl_hit(&c.l, A->s.mouse_x, A->s.mouse_y))) dirty = 1;
         }
         if (A->s.screenshot_requests != shots) {
             shots = A->s.screenshot_requests;
