@@ -49,8 +49,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_PAUSED, "paused", "已暂停")                                                                           \
     X(STR_FOOTER_HINT, "%s  |  %.1f steps/s  |  Space play  Left/Right step  PgUp/PgDn phase  ? keys",          \
       "%s  |  每秒 %.1f 步  |  空格 播放  左/右 单步  PgUp/PgDn 阶段  ? 按键")                                     \
-    X(STR_FOOTER_HINT_LESSON, "%s  |  %.1f steps/s  |  Space play  Left/Right step  PgDn/PgUp the lesson's next / previous step  ? keys", \
-      "%s  |  每秒 %.1f 步  |  空格 播放  左/右 单步  PgDn/PgUp 课程的下一步 / 上一步  ? 按键")                      \
+    X(STR_FOOTER_HINT_LESSON, "%s  |  %.1f steps/s  |  Space play  Left/Right step  PgDn/PgUp lesson  ? keys", \
+      "%s  |  每秒 %.1f 步  |  空格 播放  左/右 单步  PgDn/PgUp 课程翻页  ? 按键")                      \
     X(STR_HELP_TITLE, "Keys (Esc closes)", "按键（Esc 关闭）")                                                    \
     X(STR_QUIT_ASK, "Quit warpscope? Press Esc or Q again to quit, any other key to stay.",                      \
       "退出 warpscope？再按 Esc 或 Q 退出，按其他键继续。")                                                        \
