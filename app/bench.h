@@ -10,10 +10,12 @@
 extern "C" {
 #endif
 
-/* v: the flags main scanned for bench from the command table (app/commands.c), by ws_flag.
+/* v: the flags main scanned for bench from the command table (app/commands.c), by ws_flag; own:
+ * a kernel of one's own (--kernel, --entry, --define) to measure beside the libraries, or NULL.
  * Prints the table; returns the process exit code. When *cancel becomes nonzero (SIGINT, SIGTERM)
  * it stops between measurements and writes no file; the caller says so. */
-int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel);
+struct capture_desc;
+int bench_main(const cli_value flag[WF_COUNT], const struct capture_desc *own, volatile int *cancel);
 
 #ifdef __cplusplus
 }

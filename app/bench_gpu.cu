@@ -17,6 +17,9 @@
 // loads in flight, cache hints), each launched plainly and, on a GPU that can overlap launches, as
 // v8 is (programmatic dependent launch): the honest ceiling for a kernel that must read every byte once.
 #include <cuda_runtime.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -36,6 +39,7 @@
 #include "app/bench.h"
 #include "app/cli.h"
 #include "trace/capture/capture.h"
+#include "trace/capture/own/own.h"
 #include "trace/ladder.h"
 #include "trace/outfile.h"
 #include "trace/results.h"
@@ -470,7 +474,10 @@ static int parse_args(const cli_value *v, opts &o)
     return 0;
 }
 
-int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
+static int bench_run(const opts &o, const capture_desc *own, volatile int *cancel);
+static int bench_own(const opts &o, const capture_desc *own, volatile int *cancel);
+
+int bench_main(const cli_value flag[WF_COUNT], const capture_desc *own, volatile int *cancel)
 {
     opts o;
     if (parse_args(flag, o)) return 2;
@@ -480,9 +487,77 @@ int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
         fprintf(stderr, "warpscope: bench: at most 64 sizes, got %zu\n", o.sizes.size());
         return 2;
     }
-    if (o.versions.empty())
+    if (o.versions.empty() && !own) // a kernel of one's own is measured against the libraries and the best read alone
         for (size_t i = 0; i < ladder_count; i++)
             if (!ladder_versions[i].races) o.versions.push_back(ladder_versions[i].id);
+    return own ? bench_own(o, own, cancel) : bench_run(o, nullptr, cancel);
+}
+
+// A kernel of one's own: first run by the emulator (where a loop that never ends, an access out of
+// bounds or a race is named at its line), then measured in a process of its own, since its host
+// code is the learner's (a crash there is reported, not warpscope's). Nothing here touches CUDA:
+// the child is the first to.
+static int bench_own(const opts &o, const capture_desc *own, volatile int *cancel)
+{
+    capture_desc d = *own;
+    d.n = std::min<size_t>(o.sizes[0], (size_t)1 << 16);
+    d.data = "random-float";
+    d.cancel = cancel;
+    trace t;
+    trace_init(&t);
+    char err[1024];
+    if (capture_with("cpu", &d, &t, nullptr, 0, err, sizeof err)) {
+        fprintf(stderr, "warpscope: bench: %s\n", err);
+        return 2;
+    }
+    double tol = TOLERANCE_SLACK * t.tolerance, off = std::fabs((double)t.result - t.reference);
+    size_t hazards = t.nhazards;
+    float result = t.result;
+    double reference = t.reference;
+    trace_free(&t);
+    if (!(off <= tol)) {
+        fprintf(stderr, "warpscope: bench: %s: the emulator's run at n = %llu gives %.9g, the double-precision sum is %.9g: bench times "
+                        "kernels that sum right (warpscope stats --kernel shows the run)\n",
+                own->kernel, (unsigned long long)d.n, (double)result, reference);
+        return 2;
+    }
+    if (hazards) {
+        fprintf(stderr, "warpscope: bench: %s: the emulator finds %zu hazards at n = %llu (warpscope hazards --kernel names them); "
+                        "bench times kernels that do not race\n", own->kernel, hazards, (unsigned long long)d.n);
+        return 2;
+    }
+    fflush(nullptr);
+    pid_t pid = fork();
+    if (pid < 0) {
+        fprintf(stderr, "warpscope: bench: cannot start the kernel's process: %s\n", strerror(errno));
+        return 2;
+    }
+    if (pid == 0) {
+        int rc = bench_run(o, own, cancel);
+        fflush(nullptr);
+        _exit(rc);
+    }
+    int status = 0, signalled = 0;
+    double since = 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        if (w < 0 && errno != EINTR) break;
+        if (*cancel && !signalled) { kill(pid, SIGTERM); signalled = 1; } // it stops between measurements
+        if (signalled && (since += 0.01) > 10) { kill(pid, SIGKILL); signalled = 2; }
+        struct timespec ts = {0, 10000000};
+        nanosleep(&ts, nullptr);
+    }
+    if (WIFSIGNALED(status) && !*cancel) {
+        fprintf(stderr, "warpscope: bench: %s: the program stopped with signal %d (%s): a bad pointer in its host code?\n", own->kernel,
+                WTERMSIG(status), strsignal(WTERMSIG(status)));
+        return 2;
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+}
+
+static int bench_run(const opts &o, const capture_desc *own, volatile int *cancel)
+{
     std::vector<const ladder_version *> vers;
     for (auto &id : o.versions) {
         const ladder_version *v = ladder_find(id.c_str());
@@ -537,6 +612,21 @@ int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
            prop.multiProcessorCount, l2 >> 20, spec_gbs, mem_khz / 1000, bus_bits, driver, toolkit);
     printf("random floats in [0, 1); CUDA events; %d warm-ups; inputs rotated over >= %dx L2; every result checked against a double sum\n",
            WARMUPS, L2_ROTATION);
+
+    // a kernel of one's own, built plain by nvcc for this GPU (from the cache when it is there)
+    own_gpu_kernel *mine = nullptr;
+    std::string mine_name;
+    if (own) {
+        char err[1024];
+        if (!(mine = own_gpu_open(own, err, sizeof err))) {
+            fprintf(stderr, "warpscope: bench: %s\n", err);
+            return 2;
+        }
+        mine_name = own_base_name(own->kernel);
+        if (mine_name.size() > 3 && mine_name.compare(mine_name.size() - 3, 3, ".cu") == 0) mine_name.resize(mine_name.size() - 3);
+        printf("%s: its launches timed with CUDA events around each, summed (its host code is not timed); launch mode only, "
+               "since its host code waits between runs\n", own->kernel);
+    }
 
     cudaStream_t st;
     CK(cudaStreamCreate(&st));
@@ -645,6 +735,7 @@ int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
             std::function<double()> result;
             double bytes_moved;
             bool batchable;
+            std::function<double()> own_ms = nullptr; // a time the run took itself (a kernel of one's own: its launches')
         };
         auto check = [&](row &r, const candidate &c, size_t b) {
             if (!c.result) return true;
@@ -685,7 +776,7 @@ int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
                         CK(cudaGetLastError());
                         float t;
                         CK(cudaEventElapsedTime(&t, e0, e1));
-                        ms.push_back(t);
+                        ms.push_back(c.own_ms ? c.own_ms() : t);
                         check(r, c, b);
                     }
                 } else {
@@ -762,6 +853,34 @@ int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
             };
             c.result = [&] { return read_float(last); };
             measure(c);
+        }
+        if (mine) {
+            // the entry runs on buffer b as in, with a zeroed out (and, where it names h_in, a host copy of b)
+            bool wants_host = own->entry && strstr(own->entry, "h_in");
+            std::vector<float> h(wants_host ? n : 0);
+            own_gpu_timing tm{};
+            candidate c{mine_name, "kernel", own->entry ? own->entry : "", 0, 0, 0, 1, nullptr, nullptr, nullptr, (double)bytes, false};
+            c.prepare = [&](size_t b) {
+                CK(cudaMemsetAsync(work, 0, bytes, st));
+                if (wants_host) CK(cudaMemcpyAsync(h.data(), in[b], bytes, cudaMemcpyDeviceToHost, st));
+                CK(cudaStreamSynchronize(st));
+            };
+            c.run = [&](size_t b) {
+                char err[1024];
+                if (own_gpu_time(mine, in[b], work, (unsigned)n, wants_host ? h.data() : nullptr, &tm, err, sizeof err)) {
+                    fprintf(stderr, "warpscope: bench: at n = %zu: %s\n", n, err);
+                    exit(2);
+                }
+            };
+            c.result = [&] { return (double)tm.result; };
+            c.own_ms = [&] { return tm.ms; };
+            size_t before = rows.size();
+            measure(c);
+            for (size_t i = before; i < rows.size(); i++) {
+                rows[i].block = tm.block;
+                rows[i].grid = tm.grid;
+                rows[i].passes = tm.launches;
+            }
         }
         measure({"cub", "library", "cub::DeviceReduce::Sum", 0, 0, 0, 0, nullptr,
                  [&](size_t b) { CK(cub::DeviceReduce::Sum(cub_tmp, cub_bytes, in[b], result_d, (int)n, st)); },

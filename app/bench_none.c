@@ -3,9 +3,10 @@
 
 #include "app/bench.h"
 
-int bench_main(const cli_value flag[WF_COUNT], volatile int *cancel)
+int bench_main(const cli_value flag[WF_COUNT], const struct capture_desc *own, volatile int *cancel)
 {
     (void)flag;
+    (void)own;
     (void)cancel;
     fprintf(stderr, "warpscope: bench needs a build with CUDA (nvcc was not found when this was configured); "
                     "assets/bench-h100.json and assets/bench-h200.json hold results measured on an H100 and an H200\n");

@@ -112,10 +112,18 @@ static const ws_flag_group g_capture_out = {"output", 2, {
     {WF_OUT, "the trace file: JSON, or the compact encoding when the name ends in .wstrace"}, USE(WF_OUTPUT)}};
 static const ws_flag_group g_stats = {"stats flags", 2, {USE(WF_JSON), USE(WF_ALL_BLOCKS)}};
 static const ws_flag_group g_hazards = {"hazards flags", 1, {{WF_JSON, "one JSON object instead of the table"}}};
-static const ws_flag_group g_bench = {"bench flags", 10, {USE(WF_SIZES), USE(WF_VERSIONS), USE(WF_MODES), USE(WF_REPS), USE(WF_BATCH),
-    USE(WF_BENCH_BLOCK), USE(WF_EPT), USE(WF_DEVICE), USE(WF_JSON_FILE), USE(WF_CSV)}};
+static const ws_flag_group g_bench = {"bench flags", 10, {USE(WF_SIZES),
+    {WF_VERSIONS, "versions, comma separated; default every version that does not race (none beside --kernel)"}, USE(WF_MODES), USE(WF_REPS),
+    USE(WF_BATCH), USE(WF_BENCH_BLOCK), USE(WF_EPT), USE(WF_DEVICE), USE(WF_JSON_FILE), USE(WF_CSV)}};
+static const ws_flag_group g_bench_own = {"a kernel of your own", 3, {
+    {WF_KERNEL, "a kernel of your own, in plain CUDA, built by nvcc and timed launch by launch (first run by the emulator, which must find it right and race-free)"},
+    USE(WF_ENTRY), USE(WF_DEFINE)}};
 static const ws_flag_group g_verify = {"verify flags", 3, {{WF_VERSIONS, "versions, comma separated; default every version that does not race"},
     USE(WF_BLOCKS), USE(WF_MD)}};
+static const ws_flag_group g_verify_own = {"a kernel of your own", 7, {
+    {WF_KERNEL, "a kernel of your own, in plain CUDA: its emulator trace against its GPU trace (built traced by nvcc)"}, USE(WF_ENTRY),
+    USE(WF_DEFINE), {WF_N, "elements to reduce; default 256"}, {WF_DATA, "the input pattern; default random-float"},
+    {WF_SEED, "seed of the random patterns; default 42"}, {WF_BLOCKS_TRACED, "blocks recorded in each pass; default 4"}}};
 static const ws_flag_group g_lesson_list = {"flags", 2, {USE(WF_DIR), {WF_LANG, "en | zh: the titles in one language (default: both)"}}};
 static const ws_flag_group g_lesson_print = {"flags", 1, {USE(WF_LANG)}};
 static const ws_flag_group g_exercise_list = {"flags", 1, {{WF_LANG, "en | zh: the titles in one language (default: English)"}}};
@@ -160,10 +168,12 @@ const ws_command ws_commands[] = {
     {"list", NULL, cmd_list, "", "the versions: id, title, summary, the names the course notes use", {NULL}, WS_OPERAND_NONE, 0, NULL},
     {"bench", NULL, cmd_bench,
      "[--sizes LIST] [--versions LIST] [--modes LIST] [--reps R] [--batch K] [--block B] [--ept E] [--device D] [--json FILE] "
-     "[--csv FILE]",
-     "every version's plain kernels against CUB, Thrust and the best read kernel", {&g_bench, NULL}, WS_OPERAND_NONE, WS_CMD_GPU, NULL},
-    {"verify", NULL, cmd_verify, "[--versions LIST] [--blocks LIST] [--md FILE]", "traces from the GPU against the emulator's, warp by warp",
-     {&g_verify, NULL}, WS_OPERAND_NONE, WS_CMD_GPU, NULL},
+     "[--csv FILE] [--kernel FILE.cu --entry CALL [--define N=V,...]]",
+     "every version's plain kernels (or a kernel of your own) against CUB, Thrust and the best read kernel", {&g_bench, &g_bench_own, NULL},
+     WS_OPERAND_NONE, WS_CMD_GPU, NULL},
+    {"verify", NULL, cmd_verify, "[--versions LIST] [--blocks LIST] [--md FILE] | --kernel FILE.cu --entry CALL [--define N=V,...] [--n N] [--md FILE]",
+     "traces from the GPU against the emulator's, warp by warp: the versions', or a kernel of your own",
+     {&g_verify, &g_verify_own, NULL}, WS_OPERAND_NONE, WS_CMD_GPU, NULL},
     {"lesson", "list", cmd_lesson_list, "[--dir DIR] [--lang en|zh]", "the lessons, with your progress", {&g_lesson_list, NULL}, WS_OPERAND_NONE, 0,
      "subcommand"},
     {"lesson", "print", cmd_lesson_print, "LESSON [--lang en|zh]", "a lesson as text (a file, or a number or name of warpscope's own): narration, questions and answers filled in",

@@ -1701,15 +1701,33 @@ int cmd_lesson_list(const ws_call *k)
 
 /* ---- the commands implemented elsewhere, help and version ---- */
 
+/* --kernel for bench and verify: the capture description, or NULL without --kernel */
+static const capture_desc *own_kernel(const ws_call *k, cli *c, int *rc)
+{
+    *rc = 0;
+    if (!k->v[WF_KERNEL].given) return NULL;
+    if ((*rc = read_capture(k, c))) return NULL;
+    c->cap.cancel = &interrupted;
+    return &c->cap;
+}
+
 int cmd_bench(const ws_call *k)
 {
-    int rc = bench_main(k->v, &interrupted);
+    cli c;
+    int rc;
+    const capture_desc *own = own_kernel(k, &c, &rc);
+    if (rc) return rc;
+    rc = bench_main(k->v, own, &interrupted);
     return interrupted ? report_interrupt("nothing written") : rc;
 }
 
 int cmd_verify(const ws_call *k)
 {
-    int rc = verify_main(k->v, &interrupted);
+    cli c;
+    int rc;
+    const capture_desc *own = own_kernel(k, &c, &rc);
+    if (rc) return rc;
+    rc = verify_main(k->v, own, &interrupted);
     return interrupted ? report_interrupt("nothing written") : rc;
 }
 

@@ -10,6 +10,7 @@
 
 #include "trace/analysis.h"
 #include "trace/capture/capture.h"
+#include "trace/capture/own/own.h"
 #include "trace/ladder.h"
 
 static int64_t shared_base(const trace *t, unsigned pass, unsigned block)
@@ -131,8 +132,75 @@ static const char *known_difference(const char *id)
     return v ? v->hw_note : NULL;
 }
 
-int verify_main(const cli_value flag[WF_COUNT], volatile int *cancel)
+/* A kernel of one's own: the emulator's trace and the GPU's (the file built traced by nvcc), compared
+ * as a version's are. */
+static int verify_own(const capture_desc *own, const char *md, volatile int *cancel)
 {
+    capture_desc d = *own;
+    d.cancel = cancel;
+    if (!d.data) d.data = "random-float";
+    if (!d.seed_set) {
+        d.seed = 42;
+        d.seed_set = 1;
+    }
+    if (!d.blocks_traced) d.blocks_traced = 4;
+    trace a, b;
+    trace_init(&a);
+    trace_init(&b);
+    char err[1024];
+    if (capture_own(&d, &a, err, sizeof err) || capture_own_gpu(&d, &b, err, sizeof err)) {
+        fprintf(stderr, "warpscope: verify: %s\n", err);
+        trace_free(&a);
+        return 2;
+    }
+    outfile mdo;
+    int rc = 2;
+    if (md && outfile_open(&mdo, md, err, sizeof err)) {
+        fprintf(stderr, "warpscope: verify: %s\n", err);
+        goto done;
+    }
+    char details[1 << 15];
+    FILE *mem = fmemopen(details, sizeof details, "w");
+    size_t nd = verify_compare(&a, &b, mem, 8);
+    if (mem) fclose(mem);
+    else details[0] = '\0';
+    size_t atomics = 0;
+    for (size_t i = 0; i < b.nevents; i++) atomics += b.events[i].kind == TRACE_GLOBAL_ATOMIC;
+    char date[32];
+    time_t now = time(NULL);
+    strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+    FILE *outs[2] = {stdout, md ? mdo.f : NULL};
+    for (int o = 0; o < 2; o++) {
+        if (!outs[o]) continue;
+        fprintf(outs[o], "# GPU against the emulator\n\n%s, driver %s, %s; %s. %s, --entry '%s', n %llu, %s data (seed %llu), %u "
+                         "blocks traced per pass: every traced block of every pass compared warp by warp, shared memory after "
+                         "each phase, and the result bit for bit.\n\n| file | passes | result (emulator / GPU) | verdict |\n"
+                         "| --- | --- | --- | --- |\n| %s | %zu | %.9g / %.9g | %s |\n\n",
+                b.prov.device, b.prov.driver, b.prov.toolkit, date, d.kernel, d.entry, (unsigned long long)a.prov.n, d.data,
+                (unsigned long long)d.seed, d.blocks_traced, own_base_name(d.kernel), a.npasses, (double)a.result, (double)b.result,
+                nd ? "DIFFERS" : "identical");
+        if (nd) fprintf(outs[o], "## Differences\n\n%s", details);
+        if (nd && atomics)
+            fprintf(outs[o], "\nIts %zu atomic warp instructions run in the GPU's order; the emulator runs blocks one after another, "
+                             "so a float sum made by atomics may round differently and a ticket may go to another block.\n", atomics);
+        if (nd && a.nhazards)
+            fprintf(outs[o], "\nThe emulator finds %zu hazards (warpscope hazards --kernel): a race may end differently on the GPU.\n",
+                    a.nhazards);
+    }
+    if (md && outfile_commit(&mdo, err, sizeof err)) {
+        fprintf(stderr, "warpscope: verify: %s\n", err);
+        goto done;
+    }
+    rc = nd ? 1 : 0;
+done:
+    trace_free(&a);
+    trace_free(&b);
+    return rc;
+}
+
+int verify_main(const cli_value flag[WF_COUNT], const capture_desc *own, volatile int *cancel)
+{
+    if (own) return verify_own(own, flag[WF_MD].given ? flag[WF_MD].text : NULL, cancel);
     const char *versions = flag[WF_VERSIONS].text, *blocks = flag[WF_BLOCKS].given ? flag[WF_BLOCKS].text : "32,64,256,1024",
                *md = flag[WF_MD].text;
     /* is there a GPU at all? one tiny capture tells, with the reason */

@@ -16,7 +16,9 @@
 size_t verify_compare(const trace *cpu, const trace *gpu, FILE *out, size_t max);
 
 /* warpscope verify [--versions LIST] [--blocks LIST] [--md FILE], with the flags main scanned from
- * the command table (app/commands.c), by ws_flag: exit code. */
-int verify_main(const cli_value flag[WF_COUNT], volatile int *cancel);
+ * the command table (app/commands.c), by ws_flag; or, given own (--kernel), that file's emulator
+ * and GPU traces: exit code. */
+struct capture_desc;
+int verify_main(const cli_value flag[WF_COUNT], const struct capture_desc *own, volatile int *cancel);
 
 #endif

@@ -136,9 +136,9 @@ int main(void)
     expect_bad(HEAD2 "\"modes\": [{\"id\": \"launch\"}], \"sizes\": [], \"rows\": [{\"name\": \"v0\", \"kind\": \"version\", "
                      "\"mode\": \"batch\", \"n\": 10, \"ms\": 0.1, \"gbs\": 1, \"ok\": true}]}",
                "rows[0].mode: \"batch\" is not one of the file's modes");
-    expect_bad(HEAD2 "\"modes\": [{\"id\": \"launch\"}], \"sizes\": [], \"rows\": [{\"name\": \"v0\", \"kind\": \"kernel\", "
+    expect_bad(HEAD2 "\"modes\": [{\"id\": \"launch\"}], \"sizes\": [], \"rows\": [{\"name\": \"v0\", \"kind\": \"kernels\", "
                      "\"mode\": \"launch\", \"n\": 10, \"ms\": 0.1, \"gbs\": 1, \"ok\": true}]}",
-               "rows[0].kind: expected version, library, copy or read");
+               "rows[0].kind: expected version, library, copy, read or kernel");
     expect_bad(HEAD2 "\"modes\": [{\"id\": \"launch\"}], \"sizes\": [{\"n\": 11, \"latency_bound\": true}], \"rows\": [{\"name\": "
                      "\"v0\", \"kind\": \"version\", \"mode\": \"launch\", \"n\": 10, \"ms\": 0.1, \"gbs\": 1, \"ok\": true}]}",
                "sizes[0].n: no row has n = 11");

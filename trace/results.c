@@ -24,7 +24,7 @@ static const struct {
     const char *name, *kind;
 } v1_kinds[] = {{"cub", "library"}, {"thrust", "library"}, {"d2d-copy", "copy"}, {"read-ceiling", "read"}};
 
-static const char *const kinds[] = {"version", "library", "copy", "read"};
+static const char *const kinds[] = {"version", "library", "copy", "read", "kernel"}; /* kernel: one of the learner's own */
 
 const char *results_mode_id(results_mode m) { return (unsigned)m < RESULTS_NMODES ? mode_names[m].id : "?"; }
 const char *results_mode_title(results_mode m) { return (unsigned)m < RESULTS_NMODES ? mode_names[m].title : "?"; }
@@ -153,7 +153,7 @@ static int parse_row(results_row *row, const cJSON *x, int schema, const results
     int known = 0;
     for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++) known |= strcmp(row->kind, kinds[k]) == 0;
     if (!known) {
-        snprintf(err, errlen, "%skind: expected version, library, copy or read, got \"%s\"", where, row->kind);
+        snprintf(err, errlen, "%skind: expected version, library, copy, read or kernel, got \"%s\"", where, row->kind);
         return -1;
     }
     if (mode_of(mode, &row->mode) || !r->has_mode[row->mode]) {

@@ -1410,7 +1410,7 @@ static void draw_bench(ui *u, dl_rect r)
         const results_row *row = rows[i];
         if (!strcmp(row->name, "d2d-copy")) continue;
         int is_version = !strcmp(row->kind, "version"), is_lib = !strcmp(row->kind, "library");
-        dl_colour c = is_lib ? th->diverged : is_version ? th->working : th->dim;
+        dl_colour c = is_lib ? th->diverged : is_version || !strcmp(row->kind, "kernel") ? th->working : th->dim;
         int ty = y + (lh - u->lh) / 2;
         dl_text(u->l, (dl_rect){cx[0], ty, cx[1] - cx[0] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, row->name);
         if (!row->ok) {

@@ -363,8 +363,9 @@ int capture_with(const char *backend, const capture_desc *d, trace *t, char *not
 {
     if (note && notelen) note[0] = '\0';
     if (d->kernel) {
+        if (backend && !strcmp(backend, "gpu")) return capture_own_gpu(d, t, err, errlen);
         if (backend && strcmp(backend, "cpu") && strcmp(backend, "auto")) {
-            snprintf(err, errlen, "--kernel runs in the emulator (--backend cpu); the GPU build of your own file is not there yet");
+            snprintf(err, errlen, "--backend must be auto, cpu or gpu, got \"%s\"", backend);
             return -1;
         }
         emu_schedule s;

@@ -10,7 +10,7 @@
 
 #include "trace/capture/capture.h"
 #include "trace/versions.h"
-#include "trace/capture/ws_cuda.h"
+#include "trace/capture/capture_gpu.h"
 
 #define WS_X_DECLARE(id) void ws_trace_launch_##id(unsigned, unsigned, const ws_args &, const ws_gpu_ctx &, cudaStream_t);
 WS_VERSIONS(WS_X_DECLARE)
@@ -36,15 +36,11 @@ namespace {
 struct gpu_ctx {
     std::vector<void *> bufs;
     std::vector<size_t> bytes;
-    ws_gpu_event *events = nullptr;
-    unsigned long long *count = nullptr;
-    char err[512] = "";
-    cudaDeviceProp prop;
-    unsigned long long time0 = 0; /* %globaltimer at the capture's first block */
+    gpu_tracer tr;
 };
 }
 
-static bool ck(gpu_ctx *x, cudaError_t e, const char *what)
+static bool ck(gpu_tracer *x, cudaError_t e, const char *what)
 {
     if (e == cudaSuccess) return true;
     snprintf(x->err, sizeof x->err, "%s: %s", what, cudaGetErrorString(e));
@@ -72,9 +68,8 @@ extern "C" void capture_gpu_driver(char *buf, size_t len)
     snprintf(buf, len, "%s%sCUDA %d.%d", kernel_driver, *kernel_driver ? ", " : "", dv / 1000, dv % 1000 / 10);
 }
 
-static void gpu_describe(void *c, trace_provenance *p)
+void gpu_tracer_describe(const gpu_tracer *x, trace_provenance *p)
 {
-    gpu_ctx *x = (gpu_ctx *)c;
     snprintf(p->backend, sizeof p->backend, "gpu");
     snprintf(p->device, sizeof p->device, "%.*s", (int)sizeof p->device - 1, x->prop.name); /* names are short; cut, never overrun */
     snprintf(p->toolkit, sizeof p->toolkit, "nvcc, CUDA %d.%d, sm_%d%d", CUDART_VERSION / 1000, CUDART_VERSION % 1000 / 10,
@@ -82,56 +77,68 @@ static void gpu_describe(void *c, trace_provenance *p)
     capture_gpu_driver(p->driver, sizeof p->driver);
 }
 
-static int gpu_alloc(void *c, int id, size_t bytes, const void *init)
+static void gpu_describe(void *c, trace_provenance *p) { gpu_tracer_describe(&((gpu_ctx *)c)->tr, p); }
+
+int gpu_tracer_open(gpu_tracer *x, char *err, size_t errlen)
 {
-    gpu_ctx *x = (gpu_ctx *)c;
-    if ((size_t)id >= x->bufs.size()) { x->bufs.resize((size_t)id + 1, nullptr); x->bytes.resize((size_t)id + 1, 0); }
-    if (!ck(x, cudaMalloc(&x->bufs[(size_t)id], bytes), "cudaMalloc")) return -1;
-    x->bytes[(size_t)id] = bytes;
-    cudaError_t e = init ? cudaMemcpy(x->bufs[(size_t)id], init, bytes, cudaMemcpyHostToDevice) : cudaMemset(x->bufs[(size_t)id], 0, bytes);
-    return ck(x, e, "copying the input to the GPU") ? 0 : -1;
+    int ndev = 0;
+    cudaError_t e = cudaGetDeviceCount(&ndev);
+    if (e != cudaSuccess || ndev == 0) {
+        snprintf(err, errlen, "no usable CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
+        return -1;
+    }
+    if (cudaGetDeviceProperties(&x->prop, 0) != cudaSuccess) {
+        snprintf(err, errlen, "cannot read the GPU's properties");
+        return -1;
+    }
+    return 0;
 }
 
-static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *args, unsigned pass, unsigned grid,
-                      unsigned block, unsigned traced, trace *t)
+void gpu_tracer_close(gpu_tracer *x)
 {
-    gpu_ctx *x = (gpu_ctx *)c;
-    trace_launch_fn fn = nullptr;
-    for (const auto &l : launchers)
-        if (ladder_symbol_is(l.id, v->id)) fn = l.fn;
-    if (!fn) { snprintf(x->err, sizeof x->err, "no traced GPU kernel for %s", v->id); return -1; }
+    cudaFree(x->events);
+    cudaFree(x->count);
+    cudaFree(x->phase);
+    cudaFree(x->runs);
+    x->events = nullptr;
+    x->count = nullptr;
+    x->phase = nullptr;
+    x->runs = nullptr;
+}
+
+int gpu_tracer_begin(gpu_tracer *x, unsigned grid, unsigned block, unsigned traced, const trace *t, ws_gpu_ctx *ctx)
+{
     unsigned traced_blocks = traced < grid ? traced : grid;
-    unsigned *phase = nullptr;
     if (!x->events && (!ck(x, cudaMalloc(&x->events, GPU_CAPACITY * sizeof(ws_gpu_event)), "cudaMalloc (trace buffer)") ||
                        !ck(x, cudaMalloc(&x->count, sizeof *x->count), "cudaMalloc")))
         return -1;
-    if (!ck(x, cudaMalloc(&phase, (size_t)traced_blocks * block * sizeof *phase + 4), "cudaMalloc")) return -1;
-    cudaMemset(phase, 0, (size_t)traced_blocks * block * sizeof *phase + 4);
+    if (!ck(x, cudaMalloc(&x->phase, (size_t)traced_blocks * block * sizeof *x->phase + 4), "cudaMalloc")) return -1;
+    cudaMemset(x->phase, 0, (size_t)traced_blocks * block * sizeof *x->phase + 4);
     cudaMemset(x->count, 0, sizeof *x->count);
     /* where and when blocks run: every block of the pass while the trace has room, else none (a
      * pass recorded in part would pass for the whole) */
-    unsigned runs_blocks = t->nruns + grid <= TRACE_RUNS_MAX ? grid : 0;
-    unsigned long long *runs = nullptr;
-    if (!ck(x, cudaMalloc(&runs, 3ull * runs_blocks * sizeof *runs + 8), "cudaMalloc (block runs)")) { cudaFree(phase); return -1; }
-    cudaMemset(runs, 0, 3ull * runs_blocks * sizeof *runs + 8);
-    ws_gpu_ctx ctx = {x->events, x->count, GPU_CAPACITY, phase, traced_blocks, runs, runs_blocks};
-    auto buf = [&](int id) { return id >= 0 ? x->bufs[(size_t)id] : nullptr; };
-    ws_args a = {global_ptr<const float>((const float *)buf(args->in_buf), args->in_buf),
-                 global_ptr<float>((float *)buf(args->out_buf), args->out_buf),
-                 global_ptr<unsigned>((unsigned *)buf(args->counter_buf), args->counter_buf), args->n, args->stride};
-    memset(&ws_traced_attributes, 0, sizeof ws_traced_attributes); /* a launch that cannot say leaves them unknown */
-    fn(grid, block, a, ctx, 0);
-    bool ok = ck(x, cudaGetLastError(), "kernel launch") && ck(x, cudaDeviceSynchronize(), "kernel");
-    cudaFree(phase);
+    x->runs_blocks = t->nruns + grid <= TRACE_RUNS_MAX ? grid : 0;
+    if (!ck(x, cudaMalloc(&x->runs, 3ull * x->runs_blocks * sizeof *x->runs + 8), "cudaMalloc (block runs)")) return -1;
+    cudaMemset(x->runs, 0, 3ull * x->runs_blocks * sizeof *x->runs + 8);
+    memset(ctx, 0, sizeof *ctx);
+    *ctx = ws_gpu_ctx{x->events, x->count, GPU_CAPACITY, x->phase, traced_blocks, x->runs, x->runs_blocks, nullptr};
+    return 0;
+}
+
+int gpu_tracer_end(gpu_tracer *x, unsigned pass, trace *t, int registers, size_t static_shared)
+{
+    cudaFree(x->phase);
+    x->phase = nullptr;
+    unsigned runs_blocks = x->runs_blocks;
     std::vector<unsigned long long> rv(3ull * runs_blocks);
-    if (ok && runs_blocks) ok = ck(x, cudaMemcpy(rv.data(), runs, rv.size() * sizeof rv[0], cudaMemcpyDeviceToHost), "reading the block runs");
-    cudaFree(runs);
+    bool ok = !runs_blocks || ck(x, cudaMemcpy(rv.data(), x->runs, rv.size() * sizeof rv[0], cudaMemcpyDeviceToHost), "reading the block runs");
+    cudaFree(x->runs);
+    x->runs = nullptr;
     if (!ok) return -1;
     /* the registers and static shared memory of the kernel that ran (the traced build's, which
      * may hold more registers than the benchmark's): what its schedule was made of */
-    const cudaFuncAttributes &fa = ws_traced_attributes;
-    t->passes[pass].registers = (uint32_t)(fa.numRegs > 0 && fa.numRegs <= TRACE_REGISTERS_MAX ? fa.numRegs : 0);
-    t->passes[pass].shared_bytes = (uint32_t)(fa.sharedSizeBytes <= TRACE_SHARED_BYTES_MAX ? fa.sharedSizeBytes : 0);
+    t->passes[pass].registers = (uint32_t)(registers > 0 && registers <= TRACE_REGISTERS_MAX ? registers : 0);
+    t->passes[pass].shared_bytes = (uint32_t)(static_shared <= TRACE_SHARED_BYTES_MAX ? static_shared : 0);
     /* times from the capture's first block on: the first launch's earliest start is 0 */
     for (unsigned b = 0; b < runs_blocks; b++)
         if (rv[3 * b + 2] && (!x->time0 || rv[3 * b] < x->time0)) x->time0 = rv[3 * b];
@@ -181,33 +188,58 @@ static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *a
     return 0;
 }
 
+static int gpu_alloc(void *c, int id, size_t bytes, const void *init)
+{
+    gpu_ctx *x = (gpu_ctx *)c;
+    if ((size_t)id >= x->bufs.size()) { x->bufs.resize((size_t)id + 1, nullptr); x->bytes.resize((size_t)id + 1, 0); }
+    if (!ck(&x->tr, cudaMalloc(&x->bufs[(size_t)id], bytes), "cudaMalloc")) return -1;
+    x->bytes[(size_t)id] = bytes;
+    cudaError_t e = init ? cudaMemcpy(x->bufs[(size_t)id], init, bytes, cudaMemcpyHostToDevice) : cudaMemset(x->bufs[(size_t)id], 0, bytes);
+    return ck(&x->tr, e, "copying the input to the GPU") ? 0 : -1;
+}
+
+static int gpu_launch(void *c, const ladder_version *v, const emu_kernel_args *args, unsigned pass, unsigned grid,
+                      unsigned block, unsigned traced, trace *t)
+{
+    gpu_ctx *x = (gpu_ctx *)c;
+    trace_launch_fn fn = nullptr;
+    for (const auto &l : launchers)
+        if (ladder_symbol_is(l.id, v->id)) fn = l.fn;
+    if (!fn) { snprintf(x->tr.err, sizeof x->tr.err, "no traced GPU kernel for %s", v->id); return -1; }
+    ws_gpu_ctx ctx;
+    if (gpu_tracer_begin(&x->tr, grid, block, traced, t, &ctx)) return -1;
+    auto buf = [&](int id) { return id >= 0 ? x->bufs[(size_t)id] : nullptr; };
+    ws_args a = {global_ptr<const float>((const float *)buf(args->in_buf), args->in_buf),
+                 global_ptr<float>((float *)buf(args->out_buf), args->out_buf),
+                 global_ptr<unsigned>((unsigned *)buf(args->counter_buf), args->counter_buf), args->n, args->stride};
+    memset(&ws_traced_attributes, 0, sizeof ws_traced_attributes); /* a launch that cannot say leaves them unknown */
+    fn(grid, block, a, ctx, 0);
+    if (!ck(&x->tr, cudaGetLastError(), "kernel launch") || !ck(&x->tr, cudaDeviceSynchronize(), "kernel")) {
+        gpu_tracer_close(&x->tr);
+        return -1;
+    }
+    return gpu_tracer_end(&x->tr, pass, t, ws_traced_attributes.numRegs, ws_traced_attributes.sharedSizeBytes);
+}
+
 static int gpu_read(void *c, int id, size_t off, void *dst, size_t bytes)
 {
     gpu_ctx *x = (gpu_ctx *)c;
-    return ck(x, cudaMemcpy(dst, (char *)x->bufs[(size_t)id] + off, bytes, cudaMemcpyDeviceToHost), "reading the result") ? 0 : -1;
+    return ck(&x->tr, cudaMemcpy(dst, (char *)x->bufs[(size_t)id] + off, bytes, cudaMemcpyDeviceToHost), "reading the result") ? 0 : -1;
 }
 
-static const char *gpu_error(void *c) { return ((gpu_ctx *)c)->err; }
+static const char *gpu_error(void *c) { return ((gpu_ctx *)c)->tr.err; }
 
 extern "C" int capture_gpu(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
-    int ndev = 0;
-    cudaError_t e = cudaGetDeviceCount(&ndev);
-    if (e != cudaSuccess || ndev == 0) {
-        snprintf(err, errlen, "no usable CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
-        return -1;
-    }
     gpu_ctx *x = new gpu_ctx;
-    if (cudaGetDeviceProperties(&x->prop, 0) != cudaSuccess) {
-        snprintf(err, errlen, "cannot read the GPU's properties");
+    if (gpu_tracer_open(&x->tr, err, errlen)) {
         delete x;
         return -1;
     }
     capture_backend b = {x, gpu_describe, gpu_alloc, gpu_launch, gpu_read, gpu_error, nullptr}; /* no plan: it is optional */
     int rc = capture_run(d, &b, t, err, errlen);
     for (void *p : x->bufs) cudaFree(p);
-    cudaFree(x->events);
-    cudaFree(x->count);
+    gpu_tracer_close(&x->tr);
     delete x;
     return rc;
 }

@@ -380,6 +380,8 @@ struct ws_gpu_ctx {
     unsigned long long *runs;    /* per block of the first runs_blocks: %globaltimer as thread 0 enters and
                                     leaves the kernel, and its SM + 1 (0: not run) */
     unsigned runs_blocks;
+    /* a learner's file (ws_user_gpu.h): its first access out of bounds, as ws_gpu_fault */
+    unsigned long long *fault;
 };
 
 /* per translation unit: each kernel file is its own module, so each has its own context */
@@ -440,7 +442,7 @@ static __device__ __forceinline__ void ws_record(unsigned kind, unsigned line, i
             unsigned u = 0;
             const unsigned char *b = (const unsigned char *)val;
             for (unsigned i = 0; i < (elem < 4 ? elem : 4); i++) u |= (unsigned)b[i] << (8 * i);
-            e->val[lane][0] = (float)u;
+            e->val[lane][0] = is_int == 2 ? (float)(int)u : (float)u; /* 2: a signed int */
         } else {
             for (unsigned c = 0; c < (elem > 4 ? elem / 4 : 1); c++) e->val[lane][c] = ((const float *)val)[c];
         }
@@ -459,6 +461,72 @@ template <class T> struct ws_plain<const T> { typedef T type; };
 template <class T> struct ws_is_int { static const int value = 1; };
 template <> struct ws_is_int<float> { static const int value = 0; };
 template <> struct ws_is_int<float4> { static const int value = 0; };
+
+__device__ inline void ws_syncthreads(unsigned line)
+{
+    ws_record(TRACE_BARRIER, line, -1, 0, 0, nullptr, 0);
+    __syncthreads();
+    if (ws_traced()) ws_ctx.phase[blockIdx.x * blockDim.x + threadIdx.x]++;
+}
+/* a functor, so that __syncwarp() and __syncwarp(mask) both expand without an empty argument */
+struct ws_syncwarp {
+    unsigned line;
+    __device__ void operator()(unsigned mask = 0xffffffffu) const
+    {
+        ws_record(TRACE_WARP_SYNC, line, -1, 0, 0, nullptr, 0);
+        __syncwarp(mask);
+    }
+};
+__device__ inline void ws_threadfence(unsigned line)
+{
+    ws_record(TRACE_FENCE, line, -1, 0, 0, nullptr, 0);
+    __threadfence();
+}
+
+/* reg<float>, as the emulator's: each assignment records the value with its line; inlined, so
+ * that each assignment is its own PC (see ws_record) */
+struct ws_value {
+    float v;
+    unsigned line;
+    template <class R>
+    __device__ __forceinline__ ws_value(const R &r, unsigned l = __builtin_LINE()) : v((float)r), line(l) {}
+};
+template <class T>
+struct reg {
+    static_assert(!ws_is_int<T>::value && sizeof(T) == 4, "reg<T> watches a float");
+    T v;
+    template <class R>
+    __device__ __forceinline__ reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r)
+    {
+        ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
+    }
+    reg(const reg &) = default;
+    reg &operator=(const reg &) = delete;
+    reg(reg &&) = default;
+    reg &operator=(reg &&) = default;
+    __device__ __forceinline__ reg() : v() {}
+    __device__ __forceinline__ reg &operator+=(ws_value x) { return note(v + x.v, x.line); }
+    __device__ __forceinline__ reg &operator-=(ws_value x) { return note(v - x.v, x.line); }
+    __device__ __forceinline__ reg &operator*=(ws_value x) { return note(v * x.v, x.line); }
+    __device__ __forceinline__ reg &operator/=(ws_value x) { return note(v / x.v, x.line); }
+    __device__ __forceinline__ reg &note(T now, unsigned line)
+    {
+        v = now;
+        ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
+        return *this;
+    }
+    __device__ __forceinline__ operator T() const { return v; }
+};
+
+#define __syncthreads() ws_syncthreads(__LINE__)
+#define __syncwarp(...) ws_syncwarp{__LINE__}(__VA_ARGS__)
+#define __threadfence() ws_threadfence(__LINE__)
+
+#if defined(WS_USER)
+/* a learner's own file: its pointers, shared arrays, launches and host runtime (own_gpu.cu) */
+#include "trace/capture/own/ws_user_gpu.h"
+#else
+/* ---- the ladder's handles (the front end's --ladder rewrite) ---- */
 
 /* every access goes through volatile, so it happens where the source says, as in the textbook */
 template <class T>
@@ -532,26 +600,6 @@ __device__ inline global_ptr<const float4> as_float4(global_ptr<const float> q)
     return global_ptr<const float4>((const float4 *)q.p, q.buf);
 }
 
-__device__ inline void ws_syncthreads(unsigned line)
-{
-    ws_record(TRACE_BARRIER, line, -1, 0, 0, nullptr, 0);
-    __syncthreads();
-    if (ws_traced()) ws_ctx.phase[blockIdx.x * blockDim.x + threadIdx.x]++;
-}
-/* a functor, so that __syncwarp() and __syncwarp(mask) both expand without an empty argument */
-struct ws_syncwarp {
-    unsigned line;
-    __device__ void operator()(unsigned mask = 0xffffffffu) const
-    {
-        ws_record(TRACE_WARP_SYNC, line, -1, 0, 0, nullptr, 0);
-        __syncwarp(mask);
-    }
-};
-__device__ inline void ws_threadfence(unsigned line)
-{
-    ws_record(TRACE_FENCE, line, -1, 0, 0, nullptr, 0);
-    __threadfence();
-}
 __device__ inline float ws_shfl_down(unsigned line, unsigned mask, float v, unsigned delta, int width = 32)
 {
     float r = __shfl_down_sync(mask, v, delta, width);
@@ -567,44 +615,6 @@ __device__ inline unsigned ws_atomic_inc(unsigned line, global_ptr<unsigned> q, 
     return old;
 }
 
-/* reg<float>, as the emulator's: each assignment records the value with its line; inlined, so
- * that each assignment is its own PC (see ws_record) */
-struct ws_value {
-    float v;
-    unsigned line;
-    template <class R>
-    __device__ __forceinline__ ws_value(const R &r, unsigned l = __builtin_LINE()) : v((float)r), line(l) {}
-};
-template <class T>
-struct reg {
-    static_assert(!ws_is_int<T>::value && sizeof(T) == 4, "reg<T> watches a float");
-    T v;
-    template <class R>
-    __device__ __forceinline__ reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r)
-    {
-        ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
-    }
-    reg(const reg &) = default;
-    reg &operator=(const reg &) = delete;
-    reg(reg &&) = default;
-    reg &operator=(reg &&) = default;
-    __device__ __forceinline__ reg() : v() {}
-    __device__ __forceinline__ reg &operator+=(ws_value x) { return note(v + x.v, x.line); }
-    __device__ __forceinline__ reg &operator-=(ws_value x) { return note(v - x.v, x.line); }
-    __device__ __forceinline__ reg &operator*=(ws_value x) { return note(v * x.v, x.line); }
-    __device__ __forceinline__ reg &operator/=(ws_value x) { return note(v / x.v, x.line); }
-    __device__ __forceinline__ reg &note(T now, unsigned line)
-    {
-        v = now;
-        ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
-        return *this;
-    }
-    __device__ __forceinline__ operator T() const { return v; }
-};
-
-#define __syncthreads() ws_syncthreads(__LINE__)
-#define __syncwarp(...) ws_syncwarp{__LINE__}(__VA_ARGS__)
-#define __threadfence() ws_threadfence(__LINE__)
 #define __shfl_down_sync(...) ws_shfl_down(__LINE__, __VA_ARGS__)
 #define atomicInc(q, limit) ws_atomic_inc(__LINE__, q, limit)
 
@@ -640,6 +650,7 @@ __attribute__((global)) void ws_run_kernel(F f)
         body;                                                                                                 \
     }
 #define WS_BLOCK_VAR ws_block_
+#endif
 #else
 /* ======================= nvcc, plain ======================= */
 #include <cuda_runtime.h>
@@ -652,9 +663,11 @@ template <class T>
 using shared_volatile = volatile T *;
 template <class T>
 using shared_plain = T *;
+#if !defined(WS_USER)
 /* a register the traced builds watch; here a plain one */
 template <class T>
 using reg = T;
+#endif
 
 __device__ __forceinline__ const float4 *as_float4(const float *p) { return reinterpret_cast<const float4 *>(p); }
 
@@ -708,6 +721,10 @@ ws_overlapping_launch<P...> ws_overlapping(void (*kernel)(P...), unsigned grid, 
         body;                                                                                             \
     }
 #define WS_BLOCK_VAR ws_block_
+#if defined(WS_USER)
+/* a learner's own file, timed by the benchmark (own_gpu.cu) */
+#include "trace/capture/own/ws_user_gpu.h"
+#endif
 #endif
 
 /* WS_LAUNCH(id, K, (args...)): how version `id` calls kernel K, given `a` (ws_args).

@@ -556,6 +556,25 @@ static void read_register(rewriter *r, CXCursor c, CXCursor var)
     if (!r->oom) r->edits[r->nedits - 1].first = 1;
 }
 
+static enum CXChildVisitResult find_body(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    if (clang_getCursorKind(c) != CXCursor_CompoundStmt) return CXChildVisit_Continue;
+    *(CXCursor *)d = c;
+    return CXChildVisit_Break;
+}
+
+/* a kernel's body opens with WS_KERNEL_ENTRY: the GPU's traced build records there where its block
+ * ran and, as it leaves, its threads' end (the emulator sees both itself) */
+static void open_kernel(rewriter *r, CXCursor c)
+{
+    CXCursor body = clang_getNullCursor();
+    clang_visitChildren(c, find_body, &body);
+    if (clang_Cursor_isNull(body)) return;
+    unsigned at = offset_of(clang_getRangeStart(clang_getCursorExtent(body)));
+    if (at < r->srclen && r->src[at] == '{') add_edit(r, at + 1, 0, " WS_KERNEL_ENTRY ");
+}
+
 static void check_call(rewriter *r, CXCursor c)
 {
     CXString s = clang_getCursorSpelling(c);
@@ -600,6 +619,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             refuse(r, c, "a kernel must be a free function");
             return CXChildVisit_Break;
         }
+        if (kernel && !r->ladder) open_kernel(r, c);
         visit_inside(r, c, device, kernel);
         return CXChildVisit_Continue;
     }

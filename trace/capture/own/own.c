@@ -34,6 +34,7 @@ enum {
     OWN_LOOP_TURNS = 1 << 20,             /* turns of its loops one thread may make in one block */
     OWN_MAX_EVENTS = 1 << 21,             /* warp instructions a capture may record */
     OWN_COMPILE_SECONDS = 120,
+    OWN_FRONTEND_MAX = 64 << 20,          /* bytes of the front end's program, read for the key */
 };
 static const uint64_t own_host_turns = (uint64_t)1 << 32; /* turns of the host code's loops */
 
@@ -74,8 +75,7 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-/* "line N: ..." from the emulator -> "FILE:N: ..." */
-static void at_learners_line(char *dst, size_t len, const char *path, const char *msg)
+void own_at_line(char *dst, size_t len, const char *path, const char *msg)
 {
     unsigned line;
     int used = 0;
@@ -93,7 +93,7 @@ static void host_fail(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    at_learners_line(run->err, sizeof run->err, run->path, msg);
+    own_at_line(run->err, sizeof run->err, run->path, msg);
     longjmp(run->out, 1);
 }
 
@@ -256,7 +256,9 @@ static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s) 
 
 /* the headers the rewritten file compiles against are part of the key: a new warpscope rebuilds */
 static const char *const runtime_headers[] = {"trace/trace.h", "trace/capture/emu.h", "trace/capture/ws_cuda.h",
-                                              "trace/capture/own/ws_user.h", "trace/capture/own/ws_user_api.h"};
+                                              "trace/capture/own/ws_user.h", "trace/capture/own/ws_user_api.h",
+                                              "trace/capture/own/ws_entry.h", "trace/capture/own/ws_user_gpu.h",
+                                              "trace/capture/own/ws_user_gpu_api.h"};
 
 static int mkdirs(char *path)
 {
@@ -282,6 +284,33 @@ static const char *compiler(void)
     const char *c = getenv("WARPSCOPE_CXX");
     return c && *c ? c : "c++";
 }
+
+/* nvcc for the GPU's builds: WARPSCOPE_NVCC, else PATH's, else where CUDA installs it */
+static const char *nvcc(void)
+{
+    const char *c = getenv("WARPSCOPE_NVCC"), *path = getenv("PATH");
+    if (c && *c) return c;
+    for (const char *p = path; p && *p;) {
+        size_t n = strcspn(p, ":");
+        char f[4200];
+        snprintf(f, sizeof f, "%.*s/nvcc", (int)n, p);
+        if (n && access(f, X_OK) == 0) return "nvcc";
+        p += n + (p[n] == ':');
+    }
+    return "/usr/local/cuda/bin/nvcc";
+}
+
+/* How each build of a learner's file is compiled: the emulator's by the host C++ compiler, the
+ * GPU's by nvcc for this machine's GPU (traced: every access recorded; plain: the benchmark's). */
+static const struct {
+    const char *(*compiler)(void);
+    const char *tag; /* in the cache's file names */
+    const char *flags[8];
+} flavours[] = {
+    [OWN_EMU] = {compiler, "emu", {"-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-DWS_EMU", "-DWS_USER", NULL}},
+    [OWN_GPU_TRACED] = {nvcc, "gputrace", {"-std=c++17", "-O3", "-Xcompiler=-fPIC", "-shared", "-w", "-arch=native", "-DWS_GPU_TRACE", "-DWS_USER"}},
+    [OWN_GPU_PLAIN] = {nvcc, "gpu", {"-std=c++17", "-O3", "-Xcompiler=-fPIC", "-shared", "-w", "-arch=native", "-DWS_USER", NULL}},
+};
 
 /* Runs the compiler; its messages go to *out (malloc'd). 0 when it succeeded. */
 static int run_compiler(char *const argv[], const capture_desc *d, char **out, char *err, size_t errlen)
@@ -333,7 +362,7 @@ static int run_compiler(char *const argv[], const capture_desc *d, char **out, c
     if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && buf && strstr(buf, "cannot run")) {
         snprintf(err, errlen, "%s", buf);
         err[strcspn(err, "\n")] = 0;
-        snprintf(err + strlen(err), errlen - strlen(err), " (set WARPSCOPE_CXX to a C++ compiler)");
+        snprintf(err + strlen(err), errlen - strlen(err), " (set WARPSCOPE_CXX to a C++ compiler, or WARPSCOPE_NVCC to nvcc)");
         return -1;
     }
     return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
@@ -349,7 +378,7 @@ static void first_compiler_error(const char *out, const char *path, char *err, s
         size_t ll = strcspn(l, "\n");
         int has_error = 0;
         for (size_t i = 0; i + 5 <= ll && !has_error; i++) has_error = memcmp(l + i, "error", 5) == 0;
-        if (has_error && strncmp(l, path, plen) == 0 && l[plen] == ':') { pick = l; break; }
+        if (has_error && strncmp(l, path, plen) == 0 && (l[plen] == ':' || l[plen] == '(')) { pick = l; break; } /* nvcc: FILE(LINE) */
         if (has_error && !pick) pick = l;
     }
     if (!pick) pick = out;
@@ -390,14 +419,15 @@ static int run_frontend(const capture_desc *d, const char *stubs, const char *sr
     return rc ? -1 : 0;
 }
 
-static void *build(const capture_desc *d, char *err, size_t errlen)
+int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *err, size_t errlen)
 {
     char *text = NULL, *msgs = NULL;
     size_t len;
-    void *handle = NULL;
+    int rc = -1;
     memset(&last_build, 0, sizeof last_build);
     double start = now_ms();
-    if (read_file(d->kernel, &text, &len, err, errlen)) return NULL;
+    if (read_file(d->kernel, &text, &len, err, errlen)) return -1;
+    const char *cc = flavours[flavour].compiler();
     char inc[4096], stubs[4200], learner_dir[4096];
     snprintf(inc, sizeof inc, "%s", d->include_dir ? d->include_dir : ".");
     snprintf(stubs, sizeof stubs, "%s/trace/capture/own/include", inc);
@@ -405,21 +435,24 @@ static void *build(const capture_desc *d, char *err, size_t errlen)
     char *slash = strrchr(learner_dir, '/');
     if (slash) *slash = 0;
     else snprintf(learner_dir, sizeof learner_dir, ".");
-    /* the key: the file, how it is run and built, and the headers it compiles against (a new
-     * warpscope rebuilds); a file in the cache is neither parsed nor compiled again */
-    uint64_t key = fnv(0xcbf29ce484222325ull, text, len);
-    key = fnv_str(key, d->entry ? d->entry : "");
-    key = fnv_str(key, d->kernel);
-    key = fnv_str(key, compiler());
-    key = fnv_str(key, learner_dir);
-    char prog[4200];
-    struct stat st;
+    /* two keys: the rewrite's (the file, how it is run, the front end that rewrites it), which
+     * every build of the file shares, and the build's (the rewrite, its compiler and flavour, and
+     * the headers it compiles against: a new warpscope rebuilds); a file in the cache is neither
+     * rewritten nor compiled again */
+    uint64_t rkey = fnv(0xcbf29ce484222325ull, text, len);
+    rkey = fnv_str(rkey, d->entry ? d->entry : "");
+    rkey = fnv_str(rkey, d->kernel);
+    rkey = fnv_str(rkey, learner_dir);
+    for (int i = 0; d->defines && d->defines[i]; i++) rkey = fnv_str(rkey, d->defines[i]);
+    char prog[4200], *fe = NULL;
+    size_t fel;
     frontend_program(prog, sizeof prog);
-    if (stat(prog, &st) == 0) { /* a rebuilt front end rewrites again */
-        key = fnv(key, &st.st_mtime, sizeof st.st_mtime);
-        key = fnv(key, &st.st_size, sizeof st.st_size);
+    if (json_read_file(prog, OWN_FRONTEND_MAX, &fe, &fel, err, errlen) == 0) { /* a rebuilt front end rewrites again */
+        rkey = fnv(rkey, fe, fel);
+        free(fe);
     }
-    for (int i = 0; d->defines && d->defines[i]; i++) key = fnv_str(key, d->defines[i]);
+    uint64_t key = fnv_str(rkey, cc);
+    key = fnv_str(key, flavours[flavour].tag);
     for (size_t i = 0; i < sizeof runtime_headers / sizeof runtime_headers[0]; i++) {
         char p[4400], *h = NULL;
         size_t hl;
@@ -431,66 +464,85 @@ static void *build(const capture_desc *d, char *err, size_t errlen)
         key = fnv(key, h, hl);
         free(h);
     }
-    char dir[4096], so[4300], src[4300], tmp[4400];
+    char dir[4096], src[4300], tmp[4400];
     if (own_cache_dir(dir, sizeof dir) || mkdirs(dir)) {
         snprintf(err, errlen, "cannot create the cache folder %s (set XDG_CACHE_HOME to a writable folder)", dir);
         goto done;
     }
-    snprintf(so, sizeof so, "%s/%016" PRIx64 ".so", dir, key);
-    snprintf(src, sizeof src, "%s/%016" PRIx64 ".cpp", dir, key);
+    snprintf(so, solen, "%s/%016" PRIx64 ".%s.so", dir, key, flavours[flavour].tag);
+    snprintf(src, sizeof src, "%s/%016" PRIx64 ".cpp", dir, rkey);
     if (access(so, R_OK) != 0) {
-        if (run_frontend(d, stubs, src, err, errlen)) goto done;
+        if (access(src, R_OK) != 0 && run_frontend(d, stubs, src, err, errlen)) goto done;
         snprintf(tmp, sizeof tmp, "%s/%016" PRIx64 ".%ld.tmp.so", dir, key, (long)getpid());
         char i1[4200], i2[4300], i3[4300], i4[4200];
         snprintf(i1, sizeof i1, "-I%s", inc);
         snprintf(i2, sizeof i2, "-I%s/trace/capture", inc);
         snprintf(i3, sizeof i3, "-I%s", stubs);
         snprintf(i4, sizeof i4, "-I%s", learner_dir);
-        char *argv[80] = {(char *)compiler(), "-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-DWS_EMU", "-DWS_USER", i1, i2, i3, i4};
-        int na = 12;
+        char *argv[90] = {(char *)cc};
+        int na = 1;
+        for (int i = 0; i < 8 && flavours[flavour].flags[i]; i++) argv[na++] = (char *)flavours[flavour].flags[i];
+        argv[na++] = i1;
+        argv[na++] = i2;
+        if (flavour == OWN_EMU) argv[na++] = i3; /* the emulator's stubs of CUDA's headers; nvcc has its own */
+        argv[na++] = i4;
         char defs[48][200];
         for (int i = 0; d->defines && d->defines[i] && i < 48; i++) {
             snprintf(defs[i], sizeof defs[i], "-D%s", d->defines[i]);
             argv[na++] = defs[i];
         }
         argv[na++] = "-x";
-        argv[na++] = "c++";
+        argv[na++] = flavour == OWN_EMU ? "c++" : "cu";
         argv[na++] = src;
         argv[na++] = "-o";
         argv[na++] = tmp;
         argv[na] = NULL;
-        int rc = run_compiler(argv, d, &msgs, err, errlen);
-        if (rc) {
+        int crc = run_compiler(argv, d, &msgs, err, errlen);
+        if (crc) {
             unlink(tmp);
-            if (rc > 0) first_compiler_error(msgs ? msgs : "", d->kernel, err, errlen);
+            if (crc > 0) first_compiler_error(msgs ? msgs : "", d->kernel, err, errlen);
             goto done;
         }
         if (rename(tmp, so)) { snprintf(err, errlen, "cannot write %s: %s", so, strerror(errno)); unlink(tmp); goto done; }
         last_build.compiled = 1;
     }
-    handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) snprintf(err, errlen, "cannot load %s: %s", so, dlerror());
     last_build.build_ms = now_ms() - start;
+    rc = 0;
 done:
     free(text);
     free(msgs);
+    return rc;
+}
+
+static void *build(const capture_desc *d, char *err, size_t errlen)
+{
+    char so[4400];
+    double start = now_ms();
+    if (own_build(d, OWN_EMU, so, sizeof so, err, errlen)) return NULL;
+    void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) snprintf(err, errlen, "cannot load %s: %s", so, dlerror());
+    last_build.build_ms = now_ms() - start;
     return handle;
 }
 
 /* ---- the capture ---- */
 
-typedef void (*own_entry_fn)(float *in, float *out, unsigned n, float *h_in, float *result, int *has_result);
-
-static const char *base_name(const char *p)
+const char *own_base_name(const char *p)
 {
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
 }
 
-static int run_apart(const capture_desc *d, own_entry_fn entry, const emu_schedule *s, uint64_t n, trace *t, char *err,
-                     size_t errlen);
+typedef struct emu_job {
+    const capture_desc *d;
+    own_entry_fn entry;
+    const emu_schedule *s;
+    uint64_t n;
+} emu_job;
 
-int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
+static int run_here(void *job, trace *t, char *err, size_t errlen);
+
+int own_check(const capture_desc *d, uint64_t *n, char *err, size_t errlen)
 {
     if (!d->entry || !*d->entry) {
         snprintf(err, errlen, "%s: say how to run it: --entry 'CALL', a call of its host function (or a launch) with in, out, n "
@@ -498,8 +550,15 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
                  d->kernel);
         return -1;
     }
-    uint64_t n = d->n ? d->n : 256;
-    if (n > ((uint64_t)1 << 26)) { snprintf(err, errlen, "n = %" PRIu64 ": a kernel of your own runs on at most 2^26 elements", n); return -1; }
+    *n = d->n ? d->n : 256;
+    if (*n > ((uint64_t)1 << 26)) { snprintf(err, errlen, "n = %" PRIu64 ": a kernel of your own runs on at most 2^26 elements", *n); return -1; }
+    return 0;
+}
+
+int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
+{
+    uint64_t n;
+    if (own_check(d, &n, err, errlen)) return -1;
     emu_schedule s;
     int adversarial;
     if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen)) return -1;
@@ -509,17 +568,21 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     own_entry_fn entry = (own_entry_fn)(uintptr_t)dlsym(so, "ws_user_entry");
     if (!entry) { snprintf(err, errlen, "%s: the compiled file has no entry", d->kernel); return -1; }
     double t0 = now_ms();
-    int rc = run_apart(d, entry, &s, n, t, err, errlen);
+    emu_job job = {d, entry, &s, n};
+    int rc = own_run_apart(d, run_here, &job, 0, t, err, errlen);
     last_build.run_ms = now_ms() - t0;
     return rc;
 }
 
 /* The learner's program runs in the emulator in this process (run_apart gives it a process of
  * its own): its host code, its launches, the trace. */
-static int run_here(const capture_desc *d, own_entry_fn entry, const emu_schedule *sched, uint64_t n, trace *t, char *err,
-                    size_t errlen)
+static int run_here(void *job, trace *t, char *err, size_t errlen)
 {
-    emu_schedule s = *sched;
+    const emu_job *j = job;
+    const capture_desc *d = j->d;
+    own_entry_fn entry = j->entry;
+    uint64_t n = j->n;
+    emu_schedule s = *j->s;
     own_run *r = calloc(1, sizeof *r);
     float *h_in = calloc((size_t)n + 4, sizeof *h_in);
     if (!r || !h_in || !(r->e = d->emu ? d->emu : emu_create())) {
@@ -549,7 +612,7 @@ static int run_here(const capture_desc *d, own_entry_fn entry, const emu_schedul
     struct tm tmv;
     if (gmtime_r(&now, &tmv)) strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
     snprintf(p->version, sizeof p->version, "%s", OWN_VERSION);
-    snprintf(p->source, sizeof p->source, "%s", base_name(d->kernel));
+    snprintf(p->source, sizeof p->source, "%s", own_base_name(d->kernel));
     snprintf(p->data, sizeof p->data, "%s", data);
     p->n = n;
     p->seed = seed;
@@ -592,8 +655,7 @@ out:
  * child process, which hands the trace back through a file in the compact encoding, and its
  * error through a pipe; a child stopped by a signal is reported as the learner's program
  * stopping. SIGINT and SIGTERM (d->cancel) stop the child. */
-static int run_apart(const capture_desc *d, own_entry_fn entry, const emu_schedule *s, uint64_t n, trace *t, char *err,
-                     size_t errlen)
+int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned seconds, trace *t, char *err, size_t errlen)
 {
     static const char done_word[] = "traced"; /* the child's last word when all went well */
     char tmp[] = "/tmp/warpscope-own-XXXXXX.wstrace";
@@ -614,7 +676,7 @@ static int run_apart(const capture_desc *d, own_entry_fn entry, const emu_schedu
     if (pid == 0) {
         close(pipefd[0]);
         char msg[1024] = "";
-        int rc = run_here(d, entry, s, n, t, msg, sizeof msg);
+        int rc = here(job, t, msg, sizeof msg);
         if (!rc && trace_write_file(t, tmp, msg, sizeof msg)) rc = -1;
         if (!rc) snprintf(msg, sizeof msg, "%s", done_word);
         if (write(pipefd[1], msg, strlen(msg)) < 0) rc = -1;
@@ -625,11 +687,13 @@ static int run_apart(const capture_desc *d, own_entry_fn entry, const emu_schedu
     char msg[1024];
     size_t got = 0;
     int status = 0, stopped = 0;
+    double start = now_ms();
     for (;;) {
         ssize_t k = read(pipefd[0], msg + got, sizeof msg - 1 - got);
         if (k > 0) { got += (size_t)k; continue; }
         if (waitpid(pid, &status, WNOHANG) == pid) break;
         if (d->cancel && *d->cancel && !stopped) { kill(pid, SIGKILL); stopped = 1; }
+        if (seconds && !stopped && now_ms() - start > seconds * 1e3) { kill(pid, SIGKILL); stopped = 2; }
         struct timespec ts = {0, 2000000};
         nanosleep(&ts, NULL);
     }
@@ -637,7 +701,10 @@ static int run_apart(const capture_desc *d, own_entry_fn entry, const emu_schedu
     close(pipefd[0]);
     msg[got] = 0;
     int rc = -1;
-    if (stopped || (d->cancel && *d->cancel)) snprintf(err, errlen, "interrupted");
+    if (stopped == 2)
+        snprintf(err, errlen, "%s: still running after %u s, and stopped: a loop that never ends? (the emulator, without "
+                              "--backend gpu, names its line)", d->kernel, seconds);
+    else if (stopped || (d->cancel && *d->cancel)) snprintf(err, errlen, "interrupted");
     else if (WIFSIGNALED(status))
         snprintf(err, errlen, "%s: the program stopped with signal %d (%s): a bad pointer in its host code, or an array of a "
                               "thread written past its end",

@@ -8,6 +8,7 @@
 #define WARPSCOPE_OWN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "trace/capture/capture.h"
 
@@ -29,6 +30,42 @@ typedef struct own_build_info {
     double build_ms, run_ms;
 } own_build_info;
 void own_last_build(own_build_info *info);
+
+/* ---- the pieces the GPU's builds (own_gpu.cu) share with the emulator's ---- */
+
+/* what the front end appends to the learner's file, and warpscope calls */
+typedef void (*own_entry_fn)(float *in, float *out, unsigned n, float *h_in, float *result, int *has_result);
+enum { OWN_EMU, OWN_GPU_TRACED, OWN_GPU_PLAIN };
+/* The file built for the emulator, or by nvcc for this machine's GPU, traced or plain (the
+ * benchmark's): 0 with the shared object's path in so (from the cache when it is there), or -1. */
+int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *err, size_t errlen);
+/* an --entry given and n within bounds (*n: d's, or 256) */
+int own_check(const capture_desc *d, uint64_t *n, char *err, size_t errlen);
+/* Runs here(job, t, ...) in a child process that hands the trace back (a crash there is the
+ * learner's program's); after `seconds` (0: no limit) or on d->cancel the child is stopped. */
+typedef int (*own_runner)(void *job, trace *t, char *err, size_t errlen);
+int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned seconds, trace *t, char *err, size_t errlen);
+/* "line N: ..." -> "FILE:N: ..." */
+void own_at_line(char *dst, size_t len, const char *path, const char *msg);
+const char *own_base_name(const char *path);
+
+/* ---- on a GPU (own_gpu.cu; a build without CUDA says it has none) ---- */
+
+/* capture_own's GPU twin: the file built traced by nvcc and run on the GPU, each launch a pass. */
+int capture_own_gpu(const capture_desc *d, trace *t, char *err, size_t errlen);
+
+/* The benchmark's: the file built plain by nvcc and loaded (in a process with CUDA); then each
+ * run of its entry on device buffers, timed launch by launch with CUDA events (its host code is
+ * not timed). */
+typedef struct own_gpu_kernel own_gpu_kernel;
+typedef struct own_gpu_timing {
+    double ms;           /* its launches' GPU time, summed */
+    unsigned launches;
+    unsigned grid, block; /* its first launch's */
+    float result;        /* what the entry returned, else out[0] */
+} own_gpu_timing;
+own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t errlen);
+int own_gpu_time(own_gpu_kernel *k, float *in, float *out, unsigned n, float *h_in, own_gpu_timing *tm, char *err, size_t errlen);
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "trace/capture/own/ws_entry.h"
 #include "trace/capture/own/ws_user_api.h"
 
 typedef int cudaError_t;
@@ -35,6 +36,9 @@ template <>
 struct ws_is_int<int> { /* signed: recorded as such (emu_op.is_int) */
     static const int value = 2;
 };
+
+/* the front end opens every kernel's body with it: the emulator sees its threads end itself */
+#define WS_KERNEL_ENTRY
 
 /* every loop's condition: counts a turn, stops a loop that never ends */
 static inline bool ws_tick(unsigned line = __builtin_LINE())
@@ -316,26 +320,6 @@ inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t)
 {
     *ms = 0.0f;
     return cudaSuccess;
-}
-
-template <class T>
-struct ws_is_void_t {
-    enum { value = 0 };
-};
-template <>
-struct ws_is_void_t<void> {
-    enum { value = 1 };
-};
-/* the entry (frontend.c): a value it returns is the result */
-template <class F>
-void ws_call_entry(F f, float *result, int *has_result)
-{
-    if constexpr (ws_is_void_t<decltype(f())>::value) {
-        f();
-    } else {
-        *result = (float)f();
-        *has_result = 1;
-    }
 }
 
 #endif

@@ -1,0 +1,415 @@
+// own_gpu: a learner's own CUDA file on the GPU (own.h). nvcc builds the front end's rewrite
+// against ws_user_gpu.h, traced for a capture or plain for the benchmark, and the runtime its host
+// code calls (ws_user_gpu_api.h) is here: the buffers its cudaMalloc gets, its copies checked
+// against them, and its launches (each traced launch a pass of the trace, each timed one between
+// two CUDA events). One run at a time, in `run`; an error leaves the learner's code by longjmp with
+// the message at the learner's line, as the emulator's runs do (own.c).
+#include <cuda_runtime.h>
+#include <dlfcn.h>
+
+#include <cinttypes>
+#include <cmath>
+#include <csetjmp>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "trace/capture/capture_gpu.h"
+#include "trace/capture/own/own.h"
+#include "trace/capture/own/ws_user_gpu_api.h"
+#include "trace/ladder.h"
+
+static const unsigned OWN_GPU_SECONDS = 120;               // a traced run longer than this is stopped
+static const unsigned long long OWN_GPU_HOST_TURNS = 1ull << 32; // turns of the host code's loops
+static const unsigned OWN_GPU_TIMED_LAUNCHES = 1u << 16;   // launches one timed run may make
+
+namespace {
+struct own_buffer {
+    void *p;
+    size_t bytes;
+    std::string name;
+};
+
+struct own_gpu_run {
+    const char *path = nullptr;
+    volatile int *cancel = nullptr;
+    trace *t = nullptr;       // traced: the trace; timed: null
+    unsigned blocks_traced = 1;
+    gpu_tracer tr;
+    std::vector<own_buffer> bufs;
+    ws_gpu_fault *fault = nullptr; // on the device
+    unsigned long long host_turns = 0;
+    unsigned launches = 0;
+    unsigned grid = 0, block = 0; // the first launch's
+    std::vector<cudaEvent_t> events; // timed: a start and an end per launch
+    jmp_buf out;
+    char err[1024] = "";
+};
+own_gpu_run *run;
+} // namespace
+
+static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+static void fail(const char *fmt, ...)
+{
+    char msg[900];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    own_at_line(run->err, sizeof run->err, run->path, msg);
+    longjmp(run->out, 1);
+}
+
+// ---- the runtime the learner's code calls (ws_user_gpu_api.h) ----
+
+extern "C" void ws_gpu_user_fail(unsigned line, const char *what)
+{
+    if (line) fail("line %u: %s", line, what);
+    fail("%s", what);
+}
+
+static int add_buffer(void *p, size_t bytes, const char *name)
+{
+    if (run->bufs.size() >= (size_t)TRACE_BUFFERS_MAX) return -1;
+    if (run->t && trace_add_buffer(run->t, name, 0)) return -1;
+    run->bufs.push_back({p, bytes, name});
+    return 0;
+}
+
+extern "C" void ws_gpu_user_malloc(void *p, size_t bytes, unsigned line)
+{
+    char name[32];
+    snprintf(name, sizeof name, "line%u", line);
+    if (add_buffer(p, bytes, name)) {
+        cudaFree(p);
+        fail("line %u: cudaMalloc: more than %d buffers", line, TRACE_BUFFERS_MAX - 2);
+    }
+}
+
+static int find_buffer(const void *p, size_t *offset)
+{
+    const char *q = (const char *)p;
+    for (size_t i = 0; i < run->bufs.size(); i++) {
+        const char *b = (const char *)run->bufs[i].p;
+        if (q >= b && q <= b + run->bufs[i].bytes) {
+            *offset = (size_t)(q - b);
+            return (int)i;
+        }
+    }
+    return -1;
+}
+
+extern "C" int ws_gpu_user_buffer(const void *p, int *buf, unsigned long long *base, unsigned long long *bytes)
+{
+    size_t o;
+    int i = find_buffer(p, &o);
+    if (i < 0) return 0;
+    *buf = i;
+    *base = (unsigned long long)run->bufs[(size_t)i].p;
+    *bytes = run->bufs[(size_t)i].bytes;
+    return 1;
+}
+
+extern "C" void ws_gpu_user_check(const void *p, size_t bytes, const char *what, unsigned line)
+{
+    size_t o;
+    int i = find_buffer(p, &o);
+    if (i >= 0 && o + bytes > run->bufs[(size_t)i].bytes)
+        fail("line %u: %s of %zu bytes runs past the end of buffer %s (%zu bytes, %zu from its start)", line, what, bytes,
+             run->bufs[(size_t)i].name.c_str(), run->bufs[(size_t)i].bytes, o);
+}
+
+extern "C" void ws_gpu_user_tick(unsigned line)
+{
+    if (run->cancel && *run->cancel) fail("interrupted");
+    if (++run->host_turns > OWN_GPU_HOST_TURNS) fail("line %u: the host code's loops have turned 2^32 times; a loop that never ends?", line);
+}
+
+extern "C" void ws_gpu_user_launch_begin(const ws_gpu_launch_info *l, void *ctx, size_t ctx_bytes)
+{
+    unsigned line = l->line, grid = l->grid[0], block = l->block[0];
+    if (l->grid[1] != 1 || l->grid[2] != 1 || l->block[1] != 1 || l->block[2] != 1)
+        fail("line %u: a launch of %ux%ux%u blocks of %ux%ux%u threads: warpscope runs one-dimensional launches; use blockIdx.x "
+             "and threadIdx.x", line, grid, l->grid[1], l->grid[2], block, l->block[1], l->block[2]);
+    if (!grid || !block || block > TRACE_BLOCK_THREADS_MAX)
+        fail("line %u: invalid configuration argument: %u blocks of %u threads (a block holds 1 to %d threads)", line, grid, block,
+             TRACE_BLOCK_THREADS_MAX);
+    if (run->cancel && *run->cancel) fail("interrupted");
+    if (!run->launches) {
+        run->grid = grid;
+        run->block = block;
+    }
+    if (!run->t) { // timed
+        if (run->launches == OWN_GPU_TIMED_LAUNCHES) fail("line %u: more than %u launches in one run", line, OWN_GPU_TIMED_LAUNCHES);
+        cudaEvent_t e[2];
+        if (cudaEventCreate(&e[0]) != cudaSuccess || cudaEventCreate(&e[1]) != cudaSuccess) fail("cannot create a CUDA event");
+        run->events.push_back(e[0]);
+        run->events.push_back(e[1]);
+        cudaEventRecord(e[0], (cudaStream_t)l->stream);
+        run->launches++;
+        return;
+    }
+    trace *t = run->t;
+    if (ctx_bytes != sizeof(ws_gpu_ctx)) fail("the file was built against other headers than this warpscope's: clear the cache");
+    if (run->launches == TRACE_PASSES_MAX) fail("line %u: more than %d launches; a host loop that never ends?", line, TRACE_PASSES_MAX);
+    if (!run->launches) t->prov.block = block;
+    trace_pass p;
+    memset(&p, 0, sizeof p);
+    p.grid = grid;
+    p.block = block;
+    p.n_in = (uint64_t)grid * block;
+    if (trace_add_pass(t, p)) fail("out of memory for the trace");
+    ws_gpu_ctx c;
+    if (gpu_tracer_begin(&run->tr, grid, block, run->blocks_traced, t, &c)) fail("%s", run->tr.err);
+    cudaMemset(run->fault, 0, sizeof *run->fault);
+    c.fault = (unsigned long long *)run->fault;
+    memcpy(ctx, &c, sizeof c);
+    run->launches++;
+}
+
+// the launch's first access out of bounds, as the emulator words it
+static void fault(const ws_gpu_fault &f)
+{
+    char who[96];
+    snprintf(who, sizeof who, "block %llu, thread %llu (warp %llu, lane %llu)", f.block, f.thread, f.thread / 32, f.thread % 32);
+    unsigned line = (unsigned)f.line;
+    switch (f.what) {
+    case WS_FAULT_SHARED:
+        fail("line %u: %s accesses element %lld of a __shared__ array of %llu elements (out of bounds)", line, who, f.element, f.elements);
+    case WS_FAULT_GLOBAL:
+        fail("line %u: %s accesses global element %lld, beyond a buffer of %llu elements", line, who, f.element, f.elements);
+    case WS_FAULT_NULL:
+        fail("line %u: %s: an access through a null pointer", line, who);
+    case WS_FAULT_SHARED_ATOMIC:
+        fail("line %u: %s: an atomic on __shared__ memory is not modelled yet: add in shared memory with a tree and "
+             "__syncthreads(), or atomically in global memory", line, who);
+    case WS_FAULT_LOOP:
+        fail("line %u: %s was still turning this loop after %d s on the GPU; a loop that never ends?", line, who, WS_GPU_LOOP_SECONDS);
+    default:
+        fail("line %u: %s: an access through a pointer made from a number; point into a kernel argument, a __shared__ array "
+             "or an element (&a[i])", line, who);
+    }
+}
+
+extern "C" void ws_gpu_user_launch_end(const ws_gpu_launch_info *l, int error, const char *error_text, int registers, size_t static_shared)
+{
+    if (error) fail("line %u: the launch failed: %s", l->line, error_text ? error_text : "an unknown CUDA error");
+    if (!run->t) {
+        cudaEventRecord(run->events.back(), (cudaStream_t)l->stream);
+        return;
+    }
+    cudaError_t e = cudaDeviceSynchronize();
+    if (e != cudaSuccess) fail("line %u: the kernel failed on the GPU: %s", l->line, cudaGetErrorString(e));
+    ws_gpu_fault f;
+    if (cudaMemcpy(&f, run->fault, sizeof f, cudaMemcpyDeviceToHost) != cudaSuccess) fail("cannot read the GPU's fault word");
+    if (f.what) fault(f);
+    trace *t = run->t;
+    size_t first = t->nevents;
+    if (gpu_tracer_end(&run->tr, run->launches - 1, t, registers, static_shared)) fail("%s", run->tr.err);
+    // a trace holds finite floats (its JSON cannot write inf or nan): said at the line, as the emulator says it
+    for (size_t i = first; i < t->nevents; i++) {
+        const trace_event *ev = &t->events[i];
+        for (int j = 0; trace_kind_has_data((trace_kind)ev->kind) && j < trace_popcount(ev->mask); j++)
+            for (unsigned c = 0; c < trace_event_width(ev); c++) {
+                float v = trace_lane_value(t, ev, (size_t)j, c);
+                if (!std::isfinite(v))
+                    fail("line %u: block %u, warp %u: the value %s is not a finite float, and a trace holds finite floats only (for a "
+                         "maximum, start from -FLT_MAX, not -INFINITY)", ev->line, ev->block, ev->warp, std::isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+            }
+    }
+}
+
+// ---- a run of the entry ----
+
+static void release(own_gpu_run *r)
+{
+    for (own_buffer &b : r->bufs) cudaFree(b.p);
+    r->bufs.clear();
+    for (cudaEvent_t e : r->events) cudaEventDestroy(e);
+    r->events.clear();
+}
+
+// Calls the entry with in and out (device buffers of n floats, named as the emulator names them);
+// 0 with the result, or -1 with the message.
+static int call_entry(own_gpu_run *r, own_entry_fn entry, float *in, float *out, unsigned n, float *h_in, float *result, char *err,
+                      size_t errlen)
+{
+    run = r;
+    if (add_buffer(in, (size_t)n * sizeof(float), "in") || add_buffer(out, (size_t)n * sizeof(float), "out")) {
+        snprintf(err, errlen, "out of memory for the trace");
+        run = nullptr;
+        return -1;
+    }
+    float res = 0;
+    int has = 0;
+    int rc = -1;
+    if (setjmp(r->out)) {
+        snprintf(err, errlen, "%s", r->err);
+        goto done;
+    }
+    entry(in, out, n, h_in, &res, &has);
+    if (!r->launches) {
+        fail("--entry launched no kernel");
+    }
+    {
+        cudaError_t e = cudaDeviceSynchronize();
+        if (e != cudaSuccess) fail("the kernel failed on the GPU: %s", cudaGetErrorString(e));
+    }
+    if (!has && cudaMemcpy(&res, out, sizeof res, cudaMemcpyDeviceToHost) != cudaSuccess) fail("cannot read out[0]");
+    *result = res;
+    rc = 0;
+done:
+    run = nullptr;
+    return rc;
+}
+
+namespace {
+struct gpu_job {
+    const capture_desc *d;
+    const char *so;
+    uint64_t n;
+};
+} // namespace
+
+static own_entry_fn load(const char *so, const char *kernel, void **handle, char *err, size_t errlen)
+{
+    *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!*handle) {
+        snprintf(err, errlen, "cannot load %s: %s", so, dlerror());
+        return nullptr;
+    }
+    own_entry_fn entry = (own_entry_fn)dlsym(*handle, "ws_user_entry");
+    if (!entry) snprintf(err, errlen, "%s: the compiled file has no entry", kernel);
+    return entry;
+}
+
+// in the child process own_run_apart starts: CUDA is first touched here
+static int run_traced(void *job, trace *t, char *err, size_t errlen)
+{
+    const gpu_job *j = (const gpu_job *)job;
+    const capture_desc *d = j->d;
+    uint64_t n = j->n;
+    void *handle;
+    own_entry_fn entry = load(j->so, d->kernel, &handle, err, errlen);
+    if (!entry) return -1;
+    own_gpu_run *r = new own_gpu_run;
+    r->path = d->kernel;
+    r->cancel = d->cancel;
+    r->t = t;
+    r->blocks_traced = d->blocks_traced ? d->blocks_traced : 1;
+    std::vector<float> h_in((size_t)n + 4);
+    float *in = nullptr, *out = nullptr;
+    int rc = -1;
+    trace_free(t);
+    const char *data = d->data ? d->data : "random-int";
+    uint64_t seed = d->seed_set ? d->seed : 1;
+    float result = 0;
+    if (gpu_tracer_open(&r->tr, err, errlen)) goto out;
+    if (input_fill(data, seed, h_in.data(), n)) {
+        snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float, random-negative)", data);
+        goto out;
+    }
+    {
+        trace_provenance *p = &t->prov;
+        gpu_tracer_describe(&r->tr, p);
+        time_t now = time(nullptr);
+        struct tm tmv;
+        if (gmtime_r(&now, &tmv)) strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+        snprintf(p->version, sizeof p->version, "%s", OWN_VERSION);
+        snprintf(p->source, sizeof p->source, "%s", own_base_name(d->kernel));
+        snprintf(p->data, sizeof p->data, "%s", data);
+        p->n = n;
+        p->seed = seed;
+        p->elems_per_thread = 1;
+        p->blocks_traced = r->blocks_traced;
+        t->reference = capture_reference(h_in.data(), n);
+        t->tolerance = capture_tolerance(h_in.data(), n);
+        if (!(t->tolerance > 0)) t->tolerance = ldexp(1.0, -24);
+    }
+    if (cudaMalloc(&in, n * sizeof(float)) != cudaSuccess || cudaMalloc(&out, n * sizeof(float)) != cudaSuccess ||
+        cudaMalloc(&r->fault, sizeof *r->fault) != cudaSuccess) {
+        snprintf(err, errlen, "out of GPU memory for %" PRIu64 " elements", n);
+        goto out;
+    }
+    cudaMemcpy(in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemset(out, 0, n * sizeof(float));
+    if (call_entry(r, entry, in, out, (unsigned)n, h_in.data(), &result, err, errlen)) goto out;
+    t->result = result;
+    rc = 0;
+out:
+    if (rc) trace_free(t);
+    release(r); // in and out among them
+    cudaFree(r->fault);
+    gpu_tracer_close(&r->tr);
+    delete r;
+    return rc;
+}
+
+extern "C" int capture_own_gpu(const capture_desc *d, trace *t, char *err, size_t errlen)
+{
+    uint64_t n;
+    if (own_check(d, &n, err, errlen)) return -1;
+    if ((d->schedule && *d->schedule && strcmp(d->schedule, "lockstep")) || (d->warp_order && *d->warp_order && strcmp(d->warp_order, "in-order")) ||
+        d->drop_barrier || d->drop_syncwarp) {
+        snprintf(err, errlen, "--schedule, --warp-order and --drop-* change the emulator; the GPU keeps its own order (use --backend cpu)");
+        return -1;
+    }
+    char so[4400];
+    if (own_build(d, OWN_GPU_TRACED, so, sizeof so, err, errlen)) return -1;
+    gpu_job job = {d, so, n};
+    return own_run_apart(d, run_traced, &job, OWN_GPU_SECONDS, t, err, errlen);
+}
+
+// ---- the benchmark's: a plain build, timed ----
+
+struct own_gpu_kernel {
+    void *handle;
+    own_entry_fn entry;
+    const char *path;
+    volatile int *cancel;
+};
+
+extern "C" own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t errlen)
+{
+    uint64_t n;
+    if (own_check(d, &n, err, errlen)) return nullptr;
+    char so[4400];
+    if (own_build(d, OWN_GPU_PLAIN, so, sizeof so, err, errlen)) return nullptr;
+    own_gpu_kernel *k = new own_gpu_kernel{nullptr, nullptr, d->kernel, d->cancel};
+    if (!(k->entry = load(so, d->kernel, &k->handle, err, errlen))) {
+        delete k;
+        return nullptr;
+    }
+    return k;
+}
+
+extern "C" int own_gpu_time(own_gpu_kernel *k, float *in, float *out, unsigned n, float *h_in, own_gpu_timing *tm, char *err, size_t errlen)
+{
+    own_gpu_run r;
+    r.path = k->path;
+    r.cancel = k->cancel;
+    memset(tm, 0, sizeof *tm);
+    int rc = call_entry(&r, k->entry, in, out, n, h_in, &tm->result, err, errlen);
+    if (!rc) {
+        for (size_t i = 0; i + 1 < r.events.size(); i += 2) {
+            float ms = 0;
+            if (cudaEventElapsedTime(&ms, r.events[i], r.events[i + 1]) != cudaSuccess) {
+                snprintf(err, errlen, "%s: cannot time its launch %zu", k->path, i / 2);
+                rc = -1;
+                break;
+            }
+            tm->ms += ms;
+        }
+        tm->launches = r.launches;
+        tm->grid = r.grid;
+        tm->block = r.block;
+    }
+    // in and out are the benchmark's: only what the learner's code allocated is freed
+    r.bufs.erase(r.bufs.begin(), r.bufs.begin() + (r.bufs.size() < 2 ? r.bufs.size() : 2));
+    release(&r);
+    return rc;
+}

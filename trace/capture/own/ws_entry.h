@@ -1,0 +1,26 @@
+/* ws_entry: how warpscope calls a learner's file, in every build of it (ws_user.h for the emulator,
+ * ws_user_gpu.h for nvcc): the front end appends ws_user_entry, which runs the --entry call; a value
+ * it returns is the result, otherwise the result is out[0]. */
+#ifndef WARPSCOPE_WS_ENTRY_H
+#define WARPSCOPE_WS_ENTRY_H
+
+template <class T>
+struct ws_is_void_t {
+    enum { value = 0 };
+};
+template <>
+struct ws_is_void_t<void> {
+    enum { value = 1 };
+};
+template <class F>
+void ws_call_entry(F f, float *result, int *has_result)
+{
+    if constexpr (ws_is_void_t<decltype(f())>::value) {
+        f();
+    } else {
+        *result = (float)f();
+        *has_result = 1;
+    }
+}
+
+#endif

@@ -1,0 +1,505 @@
+/* ws_user_gpu.h: a learner's rewritten file (frontend.h) built by nvcc, included from ws_cuda.h
+ * when WS_USER is set: the names ws_user.h gives the emulator, for a real GPU. Two builds:
+ *
+ *  - traced (WS_GPU_TRACE, `--backend gpu`, `verify --kernel`): ws_ptr<T> holds the real address
+ *    with the buffer or shared array it points into; each access checks its bounds (one out of
+ *    them is not made, and the launch's first such access stops the run at its line, as the
+ *    emulator stops it), is made through volatile where the source says, and is recorded as the
+ *    ladder's traced build records (ws_record). Shuffles, atomics and the kernel's end are recorded
+ *    too (WS_KERNEL_ENTRY opens every kernel's body);
+ *  - plain (`bench --kernel`): ws_ptr<T> is T *, a shared array an array, and the kernel is the
+ *    learner's own code; warpscope times each launch.
+ *
+ * In both, the host's cudaMalloc, cudaMemcpy and cudaMemset are CUDA's, told to warpscope first
+ * (ws_user_gpu_api.h: buffers are named and copies checked), and each launch goes through
+ * warpscope (a pass of the trace, or a timed launch). */
+#ifndef WARPSCOPE_WS_USER_GPU_H
+#define WARPSCOPE_WS_USER_GPU_H
+
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "trace/capture/own/ws_entry.h"
+#include "trace/capture/own/ws_user_gpu_api.h"
+
+#if defined(WS_GPU_TRACE)
+/* ======================= traced ======================= */
+
+template <class T> struct ws_plain<volatile T> { typedef T type; };
+template <class T> struct ws_plain<const volatile T> { typedef T type; };
+template <> struct ws_is_int<int> { static const int value = 2; }; /* signed: recorded as such */
+template <> struct ws_is_int<const float> { static const int value = 0; };
+template <> struct ws_is_int<const float4> { static const int value = 0; };
+
+enum { WS_SPACE_SHARED = -1, WS_SPACE_NULL = -2, WS_SPACE_UNFOLLOWED = -3 };
+
+/* the launch's first access out of bounds, kept for the host (ws_gpu_fault) */
+static __device__ __forceinline__ void ws_gpu_fault_at(unsigned what, unsigned line, long long element, unsigned long long elements)
+{
+    ws_gpu_fault *f = (ws_gpu_fault *)ws_ctx.fault;
+    if (!f || atomicCAS(&f->what, 0ull, (unsigned long long)what) != 0ull) return;
+    f->line = line;
+    f->block = blockIdx.x;
+    f->thread = threadIdx.x;
+    f->element = element;
+    f->elements = elements;
+}
+
+template <class V>
+__device__ __forceinline__ V ws_gpu_load(const V *p)
+{
+    return *(const volatile V *)p;
+}
+template <>
+__device__ __forceinline__ float4 ws_gpu_load<float4>(const float4 *p)
+{
+    return *p; /* one 16-byte load */
+}
+template <class V>
+__device__ __forceinline__ void ws_gpu_store(V *p, V v)
+{
+    *(volatile V *)p = v;
+}
+template <>
+__device__ __forceinline__ void ws_gpu_store<float4>(float4 *p, float4 v)
+{
+    *p = v;
+}
+
+template <class T>
+struct ws_ptr;
+
+/* one element: reading it is a load, assigning a store, each recorded; p is null for an access
+ * that was out of bounds (not made) */
+template <class T>
+struct ws_uref {
+    typedef typename ws_plain<T>::type V;
+    T *p;
+    int buf; /* WS_SPACE_SHARED or a buffer */
+    long long index;
+    unsigned line;
+    unsigned long long base, bytes;
+
+    __device__ __forceinline__ long long where() const
+    {
+        return buf < 0 ? (long long)(__cvta_generic_to_shared((const void *)p) / 4) : index;
+    }
+    __device__ __forceinline__ operator V() const
+    {
+        V v{};
+        if (!p) return v;
+        v = ws_gpu_load((const V *)p);
+        ws_record(buf < 0 ? TRACE_SHARED_LOAD : TRACE_GLOBAL_LOAD, line, buf, where(), sizeof(V), &v, ws_is_int<V>::value);
+        return v;
+    }
+    __device__ __forceinline__ const ws_uref &operator=(V v) const
+    {
+        if (!p) return *this;
+        ws_gpu_store((V *)p, v);
+        ws_record(buf < 0 ? TRACE_SHARED_STORE : TRACE_GLOBAL_STORE, line, buf, where(), sizeof(V), &v, ws_is_int<V>::value);
+        return *this;
+    }
+    __device__ __forceinline__ const ws_uref &operator=(const ws_uref &r) const { return *this = (V)r; }
+    __device__ __forceinline__ const ws_uref &operator+=(V v) const { return *this = (V)(*this) + v; }
+    __device__ ws_ptr<T> operator&() const;
+};
+
+template <class T, unsigned N>
+struct shared_array {
+    T data[N];
+    __device__ __forceinline__ ws_uref<T> operator[](ws_index ix) const;
+};
+
+/* extern __shared__ T name[]: the launch's dynamic shared memory */
+extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
+template <class T>
+struct ws_extern_shared {
+    __device__ __forceinline__ ws_ptr<T> ptr() const;
+    __device__ __forceinline__ ws_uref<T> operator[](ws_index ix) const;
+};
+
+template <class T>
+struct ws_ptr {
+    typedef typename ws_plain<T>::type V;
+    T *p;
+    int buf; /* a buffer, or WS_SPACE_* */
+    unsigned long long base, bytes; /* the buffer or shared array it points into */
+
+    __host__ __device__ ws_ptr() : p(nullptr), buf(WS_SPACE_NULL), base(0), bytes(0) {}
+    __host__ __device__ ws_ptr(decltype(nullptr)) : ws_ptr() {}
+    /* a kernel argument: a pointer the host got from cudaMalloc (in device code, an address
+     * warpscope does not follow) */
+    __host__ __device__ ws_ptr(T *raw) : ws_ptr()
+    {
+        if (!raw) return;
+        p = raw;
+#if defined(__CUDA_ARCH__)
+        buf = WS_SPACE_UNFOLLOWED;
+#else
+        if (!ws_gpu_user_buffer((const void *)raw, &buf, &base, &bytes))
+            ws_gpu_user_fail(0, "a kernel argument points to host memory: pass a pointer from cudaMalloc");
+#endif
+    }
+    template <class U, class = typename std::enable_if<std::is_same<typename ws_plain<U>::type, V>::value>::type>
+    __host__ __device__ ws_ptr(const ws_ptr<U> &o) : p((T *)o.p), buf(o.buf), base(o.base), bytes(o.bytes)
+    {
+    }
+    template <class U, unsigned N, class = typename std::enable_if<std::is_same<typename ws_plain<U>::type, V>::value>::type>
+    __device__ ws_ptr(const shared_array<U, N> &a)
+        : p((T *)a.data), buf(WS_SPACE_SHARED), base((unsigned long long)a.data), bytes(sizeof(U) * N)
+    {
+    }
+    template <class U>
+    __device__ ws_ptr(const ws_extern_shared<U> &a) : ws_ptr(a.ptr())
+    {
+    }
+    static __host__ __device__ ws_ptr make(T *p, int buf, unsigned long long base, unsigned long long bytes)
+    {
+        ws_ptr r;
+        r.p = p;
+        r.buf = buf;
+        r.base = base;
+        r.bytes = bytes;
+        return r;
+    }
+    __device__ __forceinline__ ws_uref<T> operator[](ws_index ix) const
+    {
+        T *q = p + ix.i;
+        unsigned long long a = (unsigned long long)q;
+        long long element = (long long)(a - base) / (long long)sizeof(V);
+        if (buf == WS_SPACE_NULL || buf == WS_SPACE_UNFOLLOWED || a < base || a + sizeof(V) > base + bytes) {
+            ws_gpu_fault_at(buf == WS_SPACE_NULL ? WS_FAULT_NULL : buf == WS_SPACE_UNFOLLOWED ? WS_FAULT_UNFOLLOWED
+                            : buf == WS_SPACE_SHARED ? WS_FAULT_SHARED : WS_FAULT_GLOBAL,
+                            ix.line, element, bytes / sizeof(V));
+            return ws_uref<T>{nullptr, buf, 0, ix.line, base, bytes};
+        }
+        return ws_uref<T>{q, buf, buf < 0 ? 0 : element, ix.line, base, bytes};
+    }
+    __device__ __forceinline__ ws_uref<T> operator*() const { return (*this)[ws_index(0, 0)]; }
+    __host__ __device__ ws_ptr operator+(long long k) const { return make(p + k, buf, base, bytes); }
+    __host__ __device__ ws_ptr operator-(long long k) const { return make(p - k, buf, base, bytes); }
+    friend __host__ __device__ ws_ptr operator+(long long k, const ws_ptr &q) { return q + k; }
+    __host__ __device__ long long operator-(const ws_ptr &o) const { return p - o.p; }
+    __host__ __device__ ws_ptr &operator+=(long long k) { return *this = *this + k; }
+    __host__ __device__ ws_ptr &operator-=(long long k) { return *this = *this - k; }
+    __host__ __device__ ws_ptr &operator++() { return *this += 1; }
+    __host__ __device__ ws_ptr &operator--() { return *this -= 1; }
+    __host__ __device__ ws_ptr operator++(int) { ws_ptr q = *this; *this += 1; return q; }
+    __host__ __device__ ws_ptr operator--(int) { ws_ptr q = *this; *this -= 1; return q; }
+    __host__ __device__ bool operator==(const ws_ptr &o) const { return p == o.p; }
+    __host__ __device__ bool operator!=(const ws_ptr &o) const { return p != o.p; }
+    __host__ __device__ bool operator<(const ws_ptr &o) const { return p < o.p; }
+    __host__ __device__ explicit operator bool() const { return p != nullptr; }
+};
+
+template <class T>
+__device__ ws_ptr<T> ws_uref<T>::operator&() const
+{
+    return ws_ptr<T>::make(p, buf, base, bytes);
+}
+template <class T, unsigned N>
+__device__ __forceinline__ ws_uref<T> shared_array<T, N>::operator[](ws_index ix) const
+{
+    return ws_ptr<T>(*this)[ix];
+}
+template <class T>
+__device__ __forceinline__ ws_ptr<T> ws_extern_shared<T>::ptr() const
+{
+    unsigned bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+    return ws_ptr<T>::make((T *)ws_dynamic_shared, WS_SPACE_SHARED, (unsigned long long)ws_dynamic_shared, bytes);
+}
+template <class T>
+__device__ __forceinline__ ws_uref<T> ws_extern_shared<T>::operator[](ws_index ix) const
+{
+    return ptr()[ix];
+}
+
+/* __shared__ T name; one element (read and written at line 0, as the emulator records it) */
+template <class T>
+struct ws_shared_var {
+    T v;
+    __device__ __forceinline__ ws_ptr<T> ptr() const
+    {
+        return ws_ptr<T>::make((T *)&v, WS_SPACE_SHARED, (unsigned long long)&v, sizeof(T));
+    }
+    __device__ __forceinline__ operator T() const { return ptr()[ws_index(0, 0)]; }
+    __device__ __forceinline__ const ws_shared_var &operator=(T x) const
+    {
+        ptr()[ws_index(0, 0)] = x;
+        return *this;
+    }
+};
+
+/* reinterpret_cast<T *>(p) in device code: the same address, another element type */
+template <class T, class U>
+__device__ ws_ptr<T> ws_cast(const ws_ptr<U> &p)
+{
+    return ws_ptr<T>::make((T *)p.p, p.buf, p.base, p.bytes);
+}
+
+/* ---- atomics on a float, int or unsigned word of global memory, recorded with the old value ---- */
+enum { WS_GPU_ATOMIC_ADD, WS_GPU_ATOMIC_SUB, WS_GPU_ATOMIC_MAX, WS_GPU_ATOMIC_MIN, WS_GPU_ATOMIC_EXCH, WS_GPU_ATOMIC_CAS, WS_GPU_ATOMIC_INC };
+__device__ __forceinline__ float ws_atomic_do(float *q, int op, float v, float)
+{
+    return op == WS_GPU_ATOMIC_EXCH ? atomicExch(q, v) : atomicAdd(q, v); /* CUDA has no other float atomic */
+}
+template <class I>
+__device__ __forceinline__ I ws_atomic_do(I *q, int op, I v, I c)
+{
+    switch (op) {
+    case WS_GPU_ATOMIC_ADD: return atomicAdd(q, v);
+    case WS_GPU_ATOMIC_SUB: return atomicSub(q, v);
+    case WS_GPU_ATOMIC_MAX: return atomicMax(q, v);
+    case WS_GPU_ATOMIC_MIN: return atomicMin(q, v);
+    case WS_GPU_ATOMIC_EXCH: return atomicExch(q, v);
+    case WS_GPU_ATOMIC_CAS: return atomicCAS(q, c, v);
+    default: return (I)atomicInc((unsigned *)q, (unsigned)c);
+    }
+}
+template <class T>
+__device__ __forceinline__ T ws_gpu_atomic(const ws_ptr<T> &p, int op, T v, T c, unsigned line)
+{
+    static_assert(std::is_same<T, float>::value || std::is_same<T, int>::value || std::is_same<T, unsigned>::value,
+                  "an atomic here works on a float, an int or an unsigned int");
+    if (p.buf == WS_SPACE_SHARED) {
+        ws_gpu_fault_at(WS_FAULT_SHARED_ATOMIC, line, 0, 0);
+        return T();
+    }
+    ws_uref<T> r = p[ws_index(0, line)];
+    if (!r.p) return T();
+    T old = ws_atomic_do((T *)r.p, op, v, c);
+    ws_record(TRACE_GLOBAL_ATOMIC, line, r.buf, r.index, 4, &old, ws_is_int<T>::value);
+    return old;
+}
+#define WS_GPU_ATOMIC(name, op)                                                                   \
+    template <class T, class V>                                                                   \
+    __device__ __forceinline__ T name(const ws_ptr<T> &p, V v, unsigned line = __builtin_LINE()) \
+    {                                                                                             \
+        return ws_gpu_atomic<T>(p, op, (T)v, T(), line);                                          \
+    }
+WS_GPU_ATOMIC(atomicAdd, WS_GPU_ATOMIC_ADD)
+WS_GPU_ATOMIC(atomicSub, WS_GPU_ATOMIC_SUB)
+WS_GPU_ATOMIC(atomicMax, WS_GPU_ATOMIC_MAX)
+WS_GPU_ATOMIC(atomicMin, WS_GPU_ATOMIC_MIN)
+WS_GPU_ATOMIC(atomicExch, WS_GPU_ATOMIC_EXCH)
+#undef WS_GPU_ATOMIC
+template <class T, class C, class V>
+__device__ __forceinline__ T atomicCAS(const ws_ptr<T> &p, C compare, V v, unsigned line = __builtin_LINE())
+{
+    return ws_gpu_atomic<T>(p, WS_GPU_ATOMIC_CAS, (T)v, (T)compare, line);
+}
+__device__ __forceinline__ unsigned atomicInc(const ws_ptr<unsigned> &p, unsigned limit, unsigned line = __builtin_LINE())
+{
+    return ws_gpu_atomic<unsigned>(p, WS_GPU_ATOMIC_INC, 0u, limit, line);
+}
+
+/* ---- shuffles of a 4-byte value, recorded with each lane's source lane (the emulator's rule) ---- */
+enum { WS_GPU_SHFL_DOWN, WS_GPU_SHFL_UP, WS_GPU_SHFL_XOR, WS_GPU_SHFL_IDX };
+template <class T>
+__device__ __forceinline__ T ws_gpu_shfl(unsigned line, int mode, unsigned mask, T v, int arg, int width)
+{
+    static_assert(sizeof(T) == 4, "a shuffle here moves a 4-byte value: float, int or unsigned");
+    T r = mode == WS_GPU_SHFL_DOWN ? __shfl_down_sync(mask, v, (unsigned)arg, width)
+        : mode == WS_GPU_SHFL_UP   ? __shfl_up_sync(mask, v, (unsigned)arg, width)
+        : mode == WS_GPU_SHFL_XOR  ? __shfl_xor_sync(mask, v, arg, width)
+                                   : __shfl_sync(mask, v, arg, width);
+    int lane = (int)(threadIdx.x & 31u), w = width >= 1 && width <= 32 ? width : 32, seg = lane / w * w, src;
+    switch (mode) {
+    case WS_GPU_SHFL_DOWN: src = lane + arg; if (src >= seg + w) src = lane; break;
+    case WS_GPU_SHFL_UP: src = lane - arg; if (src < seg) src = lane; break;
+    case WS_GPU_SHFL_XOR: src = lane ^ arg; if (src >= seg + w) src = lane; break;
+    default: src = seg + (int)((unsigned)arg % (unsigned)w); break;
+    }
+    if (src < 0 || src > 31 || !((mask & __activemask()) >> src & 1u)) src = lane;
+    ws_record(TRACE_SHUFFLE, line, -1, src, 4, &r, ws_is_int<T>::value);
+    return r;
+}
+template <class T>
+__device__ __forceinline__ T ws_gpu_shfl_down(unsigned line, unsigned mask, T v, unsigned delta, int width = 32)
+{
+    return ws_gpu_shfl(line, WS_GPU_SHFL_DOWN, mask, v, (int)delta, width);
+}
+template <class T>
+__device__ __forceinline__ T ws_gpu_shfl_up(unsigned line, unsigned mask, T v, unsigned delta, int width = 32)
+{
+    return ws_gpu_shfl(line, WS_GPU_SHFL_UP, mask, v, (int)delta, width);
+}
+template <class T>
+__device__ __forceinline__ T ws_gpu_shfl_xor(unsigned line, unsigned mask, T v, int lanemask, int width = 32)
+{
+    return ws_gpu_shfl(line, WS_GPU_SHFL_XOR, mask, v, lanemask, width);
+}
+template <class T>
+__device__ __forceinline__ T ws_gpu_shfl_idx(unsigned line, unsigned mask, T v, int src, int width = 32)
+{
+    return ws_gpu_shfl(line, WS_GPU_SHFL_IDX, mask, v, src, width);
+}
+#define __shfl_down_sync(...) ws_gpu_shfl_down(__LINE__, __VA_ARGS__)
+#define __shfl_up_sync(...) ws_gpu_shfl_up(__LINE__, __VA_ARGS__)
+#define __shfl_xor_sync(...) ws_gpu_shfl_xor(__LINE__, __VA_ARGS__)
+#define __shfl_sync(...) ws_gpu_shfl_idx(__LINE__, __VA_ARGS__)
+
+/* the kernel's first statement: where and when its block ran, and its threads' end */
+struct ws_exit_guard {
+    __device__ __forceinline__ ws_exit_guard() { ws_note_run(0); }
+    __device__ __forceinline__ ~ws_exit_guard()
+    {
+        ws_record(TRACE_EXIT, 0, -1, 0, 0, nullptr, 0);
+        ws_note_run(1);
+    }
+};
+#define WS_KERNEL_ENTRY ws_exit_guard ws_exit_guard_;
+
+/* a loop's turn on the GPU: once the block has run WS_GPU_LOOP_SECONDS, the loop is taken for one
+ * that never ends: it is said at its line, and every loop's condition turns false so the launch ends */
+static __device__ __forceinline__ bool ws_gpu_tick(unsigned line)
+{
+    if (blockIdx.x >= ws_ctx.runs_blocks) return true;
+    unsigned long long start = ((volatile unsigned long long *)ws_ctx.runs)[3ull * blockIdx.x], now;
+    if (!start) return true;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
+    if (now - start < WS_GPU_LOOP_SECONDS * 1000000000ull) return true;
+    ws_gpu_fault_at(WS_FAULT_LOOP, line, 0, 0);
+    return false;
+}
+
+#else
+/* ======================= plain ======================= */
+
+template <class T>
+using ws_ptr = T *;
+template <class T>
+using ws_shared_var = T;
+extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
+template <class T>
+struct ws_extern_shared {
+    __device__ __forceinline__ operator T *() const { return reinterpret_cast<T *>(ws_dynamic_shared); }
+    template <class I>
+    __device__ __forceinline__ T &operator[](I i) const
+    {
+        return reinterpret_cast<T *>(ws_dynamic_shared)[i];
+    }
+};
+template <class T, class U>
+__device__ __forceinline__ T *ws_cast(U *p)
+{
+    return reinterpret_cast<T *>(p);
+}
+template <class T, class U>
+__device__ __forceinline__ T *ws_cast(const ws_extern_shared<U> &p)
+{
+    return reinterpret_cast<T *>((U *)p);
+}
+/* the watched register, which the front end reads as NAME.v: a float */
+template <class T>
+struct reg {
+    T v;
+    __device__ __forceinline__ reg() {}
+    template <class R>
+    __device__ __forceinline__ reg(const R &r) : v((T)r)
+    {
+    }
+    __device__ __forceinline__ reg &operator+=(T x) { v += x; return *this; }
+    __device__ __forceinline__ reg &operator-=(T x) { v -= x; return *this; }
+    __device__ __forceinline__ reg &operator*=(T x) { v *= x; return *this; }
+    __device__ __forceinline__ reg &operator/=(T x) { v /= x; return *this; }
+    __device__ __forceinline__ operator T() const { return v; }
+};
+#define WS_KERNEL_ENTRY
+#endif
+
+/* every loop's condition: the host counts its turns, and a traced kernel's loops stop after
+ * WS_GPU_LOOP_SECONDS (warpscope says where a loop never ended) */
+__host__ __device__ __forceinline__ bool ws_tick(unsigned line = __builtin_LINE())
+{
+#if defined(__CUDA_ARCH__) && defined(WS_GPU_TRACE)
+    return ws_gpu_tick(line);
+#elif defined(__CUDA_ARCH__)
+    (void)line;
+    return true;
+#else
+    ws_gpu_user_tick(line);
+    return true;
+#endif
+}
+
+/* ---- launches: K<<<g, b, s, stream>>>(args) is ws_launch(K, ws_config(g, b, s, stream))(args) ---- */
+struct ws_config {
+    dim3 grid, block;
+    size_t shmem;
+    cudaStream_t stream;
+    unsigned line;
+    template <class S = cudaStream_t>
+    ws_config(dim3 g, dim3 b, size_t s = 0, S st = S(), unsigned l = __builtin_LINE())
+        : grid(g), block(b), shmem(s), stream((cudaStream_t)st), line(l)
+    {
+    }
+};
+
+template <class... P>
+struct ws_kernel_call {
+    void (*k)(P...);
+    ws_config c;
+    template <class... A>
+    void operator()(A &&...a) const
+    {
+        static_assert(sizeof...(A) == sizeof...(P), "the launch passes a different number of arguments than the kernel takes");
+        /* the arguments as the kernel takes them (a traced pointer finds its buffer here) */
+        std::tuple<typename std::decay<P>::type...> args(std::forward<A>(a)...);
+        ws_gpu_launch_info info = {{c.grid.x, c.grid.y, c.grid.z}, {c.block.x, c.block.y, c.block.z}, c.shmem, c.line, (void *)c.stream};
+#if defined(WS_GPU_TRACE)
+        ws_gpu_ctx ctx;
+        ws_gpu_user_launch_begin(&info, &ctx, sizeof ctx);
+        cudaMemcpyToSymbol(ws_ctx, &ctx, sizeof ctx);
+#else
+        ws_gpu_user_launch_begin(&info, nullptr, 0);
+#endif
+        cudaFuncAttributes fa;
+        memset(&fa, 0, sizeof fa);
+        cudaFuncGetAttributes(&fa, k);
+        std::apply([&](const typename std::decay<P>::type &...x) { k<<<c.grid, c.block, c.shmem, c.stream>>>(x...); }, args);
+        cudaError_t e = cudaGetLastError();
+        ws_gpu_user_launch_end(&info, (int)e, e != cudaSuccess ? cudaGetErrorString(e) : nullptr, fa.numRegs, fa.sharedSizeBytes);
+    }
+};
+
+template <class... P>
+ws_kernel_call<P...> ws_launch(void (*k)(P...), ws_config c)
+{
+    return ws_kernel_call<P...>{k, c};
+}
+
+/* ---- the host side of the runtime: CUDA's own, told to warpscope first ---- */
+template <class T>
+cudaError_t ws_gpu_malloc(unsigned line, T **p, size_t bytes)
+{
+    cudaError_t e = (cudaMalloc)((void **)p, bytes);
+    if (e == cudaSuccess) ws_gpu_user_malloc((void *)*p, bytes, line);
+    return e;
+}
+/* kept until the run ends, as the emulator keeps it: the trace names it */
+inline cudaError_t ws_gpu_free(const void *) { return cudaSuccess; }
+inline cudaError_t ws_gpu_memcpy(unsigned line, void *dst, const void *src, size_t bytes, cudaMemcpyKind kind)
+{
+    ws_gpu_user_check(dst, bytes, "cudaMemcpy into it", line);
+    ws_gpu_user_check(src, bytes, "cudaMemcpy out of it", line);
+    return (cudaMemcpy)(dst, src, bytes, kind);
+}
+inline cudaError_t ws_gpu_memset(unsigned line, void *dst, int v, size_t bytes)
+{
+    ws_gpu_user_check(dst, bytes, "cudaMemset", line);
+    return (cudaMemset)(dst, v, bytes);
+}
+#define cudaMalloc(...) ws_gpu_malloc(__LINE__, __VA_ARGS__)
+#define cudaFree(p) ws_gpu_free(p)
+#define cudaMemcpy(...) ws_gpu_memcpy(__LINE__, __VA_ARGS__)
+#define cudaMemset(...) ws_gpu_memset(__LINE__, __VA_ARGS__)
+
+#endif
