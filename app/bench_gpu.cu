@@ -522,8 +522,9 @@ static int bench_own(const opts &o, const capture_desc *own, volatile int *cance
         return 2;
     }
     if (hazards) {
-        fprintf(stderr, "warpscope: bench: %s: the emulator finds %zu hazards at n = %llu (warpscope hazards --kernel names them); "
-                        "bench times kernels that do not race\n", own->kernel, hazards, (unsigned long long)d.n);
+        fprintf(stderr, "warpscope: bench: %s: the emulator finds %zu hazard%s at n = %llu (warpscope hazards --kernel names %s); "
+                        "bench times kernels that do not race\n", own->kernel, hazards, hazards == 1 ? "" : "s", (unsigned long long)d.n,
+                hazards == 1 ? "it" : "them");
         return 2;
     }
     fflush(nullptr);
@@ -928,6 +929,8 @@ static int bench_run(const opts &o, const capture_desc *own, volatile int *cance
     }
 
     // the table: per mode, per size; each row against the best read, the spec peak and v0
+    int namew = 10; // the name column: a kernel of one's own is named by its file
+    for (const row &r : rows) namew = std::max(namew, (int)r.name.size());
     for (int m = 0; m < NMODES; m++) {
         if (!o.mode_on[m]) continue;
         printf("== %s ==\n", mode_title(m));
@@ -944,11 +947,11 @@ static int bench_run(const opts &o, const capture_desc *own, volatile int *cance
             if (s.spec_us < launch_us[MODE_LAUNCH])
                 printf(": launch latency, not bandwidth (at the spec peak these bytes take %.2f us; an empty kernel's launch %.2f us)",
                        s.spec_us, launch_us[MODE_LAUNCH]);
-            printf("\n%-10s %10s %9s %7s %7s %8s %10s %9s %6s\n", "name", "us", "GB/s", "%best", "%spec", "vs v0", "rel err", "ulps", "check");
+            printf("\n%-*s %10s %9s %7s %7s %8s %10s %9s %6s\n", namew, "name", "us", "GB/s", "%best", "%spec", "vs v0", "rel err", "ulps", "check");
             for (const row &r : rows) {
                 if (r.n != s.n || r.mode != m) continue;
                 if (!r.ok) {
-                    printf("%-10s %10s %9s %7s %7s %8s %10s %9s %6s\n", r.name.c_str(), "-", "-", "-", "-", "-", "-", "-", "WRONG");
+                    printf("%-*s %10s %9s %7s %7s %8s %10s %9s %6s\n", namew, r.name.c_str(), "-", "-", "-", "-", "-", "-", "-", "WRONG");
                     continue;
                 }
                 char vs[16] = "-", rel[16] = "-", ulps[16] = "-";
@@ -957,11 +960,11 @@ static int bench_run(const opts &o, const capture_desc *own, volatile int *cance
                     snprintf(rel, sizeof rel, "%.2e", r.rel_err);
                     snprintf(ulps, sizeof ulps, "%.1f", r.ulps);
                 }
-                printf("%-10s %10.2f %9.1f %6.1f%% %6.1f%% %8s %10s %9s %6s%s%s\n", r.name.c_str(), r.ms * 1e3, r.gbs,
+                printf("%-*s %10.2f %9.1f %6.1f%% %6.1f%% %8s %10s %9s %6s%s%s\n", namew, r.name.c_str(), r.ms * 1e3, r.gbs,
                        bestr ? 100 * r.gbs / bestr->gbs : 0, 100 * r.gbs / spec_gbs, vs, rel, ulps, "ok",
                        r.kind == "read" ? "  " : "", r.kind == "read" ? r.variant.c_str() : "");
             }
-            printf("%-10s %10s %9s %7s %7s %8s %10.2e %9.1f\n", "serial", "-", "-", "-", "-", "-", s.serial_rel_err, s.serial_ulps);
+            printf("%-*s %10s %9s %7s %7s %8s %10.2e %9.1f\n", namew, "serial", "-", "-", "-", "-", "-", s.serial_rel_err, s.serial_ulps);
         }
         // the top rung against the read ceiling, every size on one line (the %best column of its rows)
         for (const ladder_version *v : vers) {

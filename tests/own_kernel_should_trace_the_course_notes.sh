@@ -36,28 +36,7 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]=
 # lane of a warp works above: no bank conflicts.
 "$ws" stats --json --kernel "$own/seed004_reduce0.cu" --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<1, 256>>>(in, out)' \
     --n 256 --data ones >"$tmp/z.json" || { echo "FAIL: seed 004 reduce0"; fail=1; }
-python3 - "$tmp/z.json" <<'PY' || { echo "FAIL: seed 004 reduce0: counters against the addressing formula"; fail=1; }
-import json, sys
-d = json.load(open(sys.argv[1]))
-div = 0
-s = 1
-while s < 256:
-    for w in range(8):
-        act = [l for l in range(32) if (32 * w + l) % (2 * s) == 0]
-        if 0 < len(act) < 32: div += 3
-    s *= 2
-conf = 0
-s = 1
-while s < 256:
-    for w in range(8):
-        banks = [(32 * w + l) % 32 for l in range(32) if (32 * w + l) % (2 * s) == 0]
-        if banks: conf += max(banks.count(b) for b in set(banks)) - 1
-    s *= 2
-t = d["totals"]
-assert d["result"] == 256, d["result"]
-assert t["divergent_warp_instructions"] == div, (t["divergent_warp_instructions"], div)
-assert t["bank_conflicts_load"] == conf and t["bank_conflicts_store"] == 0, t
-PY
+python3 "$own/reduce0_counts.py" "$tmp/z.json" || { echo "FAIL: seed 004 reduce0: counters against the addressing formula"; fail=1; }
 
 # seed 001's naive kernel, run in place as its figure draws it: it races
 expect 0 "" hazards --kernel "$own/seed001_naive.cu" --entry 'naive_reduction(in, in, 256, n)' --n 1024

@@ -6,7 +6,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <array>
+#include <unordered_map>
 #include <vector>
+#include <algorithm>
 
 #include "trace/capture/capture.h"
 #include "trace/versions.h"
@@ -87,10 +90,13 @@ int gpu_tracer_open(gpu_tracer *x, char *err, size_t errlen)
         snprintf(err, errlen, "no usable CUDA device: %s", e != cudaSuccess ? cudaGetErrorString(e) : "none found");
         return -1;
     }
-    if (cudaGetDeviceProperties(&x->prop, 0) != cudaSuccess) {
+    int reserved = 0;
+    if (cudaGetDeviceProperties(&x->prop, 0) != cudaSuccess ||
+        cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, 0) != cudaSuccess) {
         snprintf(err, errlen, "cannot read the GPU's properties");
         return -1;
     }
+    x->shared_base = reserved / 4;
     return 0;
 }
 
@@ -123,6 +129,65 @@ int gpu_tracer_begin(gpu_tracer *x, unsigned grid, unsigned block, unsigned trac
     memset(ctx, 0, sizeof *ctx);
     *ctx = ws_gpu_ctx{x->events, x->count, GPU_CAPACITY, x->phase, traced_blocks, x->runs, x->runs_blocks, nullptr};
     return 0;
+}
+
+// The order events go into the trace, exits placed: the traced kernel records its lanes' end as
+// they leave it, together at its last line, so lanes that were done long before (those a final
+// `if (tid == 0)` leaves out) would seem to wait there, live, while the others work; the plain
+// kernel lets them go at once, as the emulator does. A lane's exit is therefore put right after its
+// own last event (split off its exit event when the lanes of one ended at different events).
+// Returns indices into ev, exits included once per group; a group's exit gets the mask and phase
+// written into ev's spare entries at the end.
+static std::vector<size_t> exits_placed(std::vector<ws_gpu_event> &ev)
+{
+    size_t n = ev.size();
+    std::unordered_map<unsigned long long, std::array<long long, 32>> last; // (block, warp): each lane's last event
+    std::vector<unsigned> after(n, 0);                                        // lanes whose exit follows event i
+    std::vector<unsigned> phase_after(n, 0);
+    std::vector<unsigned> keep(n, 0); // an exit event's lanes that stay where it is (they did nothing before it)
+    for (size_t i = 0; i < n; i++) {
+        const ws_gpu_event &g = ev[i];
+        unsigned long long k = (unsigned long long)g.block << 32 | g.warp;
+        auto it = last.find(k);
+        if (it == last.end()) {
+            std::array<long long, 32> a;
+            a.fill(-1);
+            it = last.emplace(k, a).first;
+        }
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(g.mask >> l & 1)) continue;
+            if (g.kind != TRACE_EXIT) { it->second[l] = (long long)i; continue; }
+            long long j = it->second[l];
+            if (j < 0) keep[i] |= 1u << l;
+            else {
+                after[(size_t)j] |= 1u << l;
+                phase_after[(size_t)j] = std::max(phase_after[(size_t)j], g.phase);
+            }
+        }
+    }
+    std::vector<size_t> order;
+    order.reserve(n * 2);
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i].kind == TRACE_EXIT) {
+            if (keep[i]) { ev[i].mask = keep[i]; order.push_back(i); }
+        } else {
+            order.push_back(i);
+        }
+        if (after[i]) {
+            ws_gpu_event x = ev[i];
+            memset(x.addr, 0, sizeof x.addr);
+            memset(x.val, 0, sizeof x.val);
+            x.kind = TRACE_EXIT;
+            x.line = 0;
+            x.elem = 0;
+            x.buf = -1;
+            x.mask = after[i];
+            x.phase = phase_after[i];
+            ev.push_back(x); // ev does not move under its indices: only its own elements are read
+            order.push_back(ev.size() - 1);
+        }
+    }
+    return order;
 }
 
 int gpu_tracer_end(gpu_tracer *x, unsigned pass, trace *t, int registers, size_t static_shared)
@@ -159,7 +224,8 @@ int gpu_tracer_end(gpu_tracer *x, unsigned pass, trace *t, int registers, size_t
     std::vector<ws_gpu_event> ev(n);
     if (n && !ck(x, cudaMemcpy(ev.data(), x->events, n * sizeof(ws_gpu_event), cudaMemcpyDeviceToHost), "reading the trace"))
         return -1;
-    for (const ws_gpu_event &g : ev) {
+    for (size_t i : exits_placed(ev)) {
+        const ws_gpu_event &g = ev[i];
         trace_event e;
         memset(&e, 0, sizeof e);
         e.kind = (uint8_t)g.kind;
@@ -177,9 +243,11 @@ int gpu_tracer_end(gpu_tracer *x, unsigned pass, trace *t, int registers, size_t
         float val[32 * 4];
         unsigned w = trace_event_width(&e);
         int k = 0;
+        /* shared words from the first one a kernel's arrays get, as the emulator numbers them */
+        long long base = e.kind == TRACE_SHARED_LOAD || e.kind == TRACE_SHARED_STORE ? x->shared_base : 0;
         for (unsigned l = 0; l < 32; l++) {
             if (!(g.mask >> l & 1)) continue;
-            addr[k] = g.addr[l];
+            addr[k] = g.addr[l] >= base ? g.addr[l] - base : g.addr[l];
             for (unsigned c2 = 0; c2 < w; c2++) val[k * (int)w + (int)c2] = g.val[l][c2];
             k++;
         }

@@ -124,6 +124,8 @@ typedef struct rewriter {
     int ladder;
     unsigned *assigned; /* offsets of the watched register's names that an assignment writes */
     size_t nassigned, capassigned;
+    CXCursor scalars[64]; /* __shared__ variables that are not arrays: each use becomes NAME[0] */
+    size_t nscalars;
 } rewriter;
 
 static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -351,11 +353,13 @@ static void rewrite_shared(rewriter *r, CXCursor c)
         }
         free(et);
     } else {
-        /* a scalar: one element, read and written through a reference */
+        /* a scalar: an array of one element, each use of it that element (its line recorded) */
         char *et = type_text(t);
         if (!et) { r->oom = 1; goto done; }
-        add_edit(r, start, tok_end(r, tk.t[name_i]) - start, "__shared__ ws_shared_var<%s> %s", et, nm);
+        add_edit(r, start, tok_end(r, tk.t[name_i]) - start, "__shared__ shared_array<%s, 1> %s", et, nm);
         free(et);
+        if (r->nscalars < sizeof r->scalars / sizeof r->scalars[0]) r->scalars[r->nscalars++] = c;
+        else refuse(r, c, "more than 64 __shared__ variables that are not arrays: gather them in an array");
     }
 done:
     clang_disposeTokens(r->tu, tk.t, tk.n);
@@ -649,6 +653,11 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
         return CXChildVisit_Recurse;
     case CXCursor_DeclRefExpr:
         if (v->watching) read_register(r, c, v->watched);
+        for (size_t i = 0; i < r->nscalars; i++)
+            if (names_var(r, c, r->scalars[i])) {
+                add_edit(r, offset_of(clang_getRangeEnd(clang_getCursorExtent(c))), 0, "[0]");
+                if (!r->oom) r->edits[r->nedits - 1].first = 1;
+            }
         return CXChildVisit_Recurse;
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:

@@ -7,6 +7,7 @@
 #include <cuda_runtime.h>
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <csetjmp>
@@ -90,16 +91,19 @@ extern "C" void ws_gpu_user_malloc(void *p, size_t bytes, unsigned line)
     }
 }
 
+// the buffer p points into; one just past a buffer's end only where no buffer starts there (cudaMalloc
+// may place one buffer right after another)
 static int find_buffer(const void *p, size_t *offset)
 {
     const char *q = (const char *)p;
-    for (size_t i = 0; i < run->bufs.size(); i++) {
-        const char *b = (const char *)run->bufs[i].p;
-        if (q >= b && q <= b + run->bufs[i].bytes) {
-            *offset = (size_t)(q - b);
-            return (int)i;
+    for (int end = 0; end < 2; end++)
+        for (size_t i = 0; i < run->bufs.size(); i++) {
+            const char *b = (const char *)run->bufs[i].p;
+            if (q >= b && (end ? q == b + run->bufs[i].bytes : q < b + run->bufs[i].bytes)) {
+                *offset = (size_t)(q - b);
+                return (int)i;
+            }
         }
-    }
     return -1;
 }
 
@@ -210,6 +214,28 @@ extern "C" void ws_gpu_user_launch_end(const ws_gpu_launch_info *l, int error, c
     trace *t = run->t;
     size_t first = t->nevents;
     if (gpu_tracer_end(&run->tr, run->launches - 1, t, registers, static_shared)) fail("%s", run->tr.err);
+    // every thread of a traced block must reach each barrier: the GPU may let a block pass one that
+    // some threads never reach (they returned), so it is counted here, thread by thread, as the
+    // emulator counts it
+    unsigned pass = run->launches - 1, block = l->block[0], traced = run->blocks_traced < l->grid[0] ? run->blocks_traced : l->grid[0];
+    for (unsigned b = 0; b < traced; b++) {
+        std::vector<unsigned> count(block, 0), line_of; // barriers each thread reached; the line of each one
+        for (size_t i = first; i < t->nevents; i++) {
+            const trace_event *ev = &t->events[i];
+            if (ev->kind != TRACE_BARRIER || ev->pass != pass || ev->block != b) continue;
+            for (unsigned lane = 0; lane < 32; lane++) {
+                unsigned tid = ev->warp * 32u + lane;
+                if (!(ev->mask >> lane & 1) || tid >= block) continue;
+                if (line_of.size() <= count[tid]) line_of.push_back(ev->line);
+                count[tid]++;
+            }
+        }
+        unsigned lo = *std::min_element(count.begin(), count.end()), reached = 0;
+        for (unsigned c : count) reached += c > lo;
+        if (reached)
+            fail("line %u: block %u: __syncthreads() reached by %u of its %u threads; the others have returned (every thread of a "
+                 "block must reach each barrier)", line_of[lo], b, reached, block);
+    }
     // a trace holds finite floats (its JSON cannot write inf or nan): said at the line, as the emulator says it
     for (size_t i = first; i < t->nevents; i++) {
         const trace_event *ev = &t->events[i];

@@ -158,18 +158,6 @@ ws_ptr<T>::ws_ptr(const ws_extern_shared<U> &a) : ws_ptr(a.ptr())
 {
 }
 
-/* __shared__ T name; one element */
-template <class T>
-struct ws_shared_var {
-    shared_array<T, 1> a;
-    operator T() const { return a[ws_index(0, 0)]; }
-    const ws_shared_var &operator=(T v) const
-    {
-        a[ws_index(0, 0)] = v;
-        return *this;
-    }
-};
-
 /* reinterpret_cast<T *>(p) in device code: the same address, another element type */
 template <class T, class U>
 ws_ptr<T> ws_cast(const ws_ptr<U> &p)

@@ -39,10 +39,12 @@ template <> struct ws_is_int<const float4> { static const int value = 0; };
 
 enum { WS_SPACE_SHARED = -1, WS_SPACE_NULL = -2, WS_SPACE_UNFOLLOWED = -3 };
 
-/* the launch's first access out of bounds, kept for the host (ws_gpu_fault) */
+/* the launch's first access out of bounds, kept for the host (ws_gpu_fault); of a warp's lanes
+ * that make it together, the lowest (the emulator names that one too) */
 static __device__ __forceinline__ void ws_gpu_fault_at(unsigned what, unsigned line, long long element, unsigned long long elements)
 {
     ws_gpu_fault *f = (ws_gpu_fault *)ws_ctx.fault;
+    if ((threadIdx.x & 31u) != (unsigned)__ffs(__activemask()) - 1u) return;
     if (!f || atomicCAS(&f->what, 0ull, (unsigned long long)what) != 0ull) return;
     f->line = line;
     f->block = blockIdx.x;
@@ -221,22 +223,6 @@ __device__ __forceinline__ ws_uref<T> ws_extern_shared<T>::operator[](ws_index i
     return ptr()[ix];
 }
 
-/* __shared__ T name; one element (read and written at line 0, as the emulator records it) */
-template <class T>
-struct ws_shared_var {
-    T v;
-    __device__ __forceinline__ ws_ptr<T> ptr() const
-    {
-        return ws_ptr<T>::make((T *)&v, WS_SPACE_SHARED, (unsigned long long)&v, sizeof(T));
-    }
-    __device__ __forceinline__ operator T() const { return ptr()[ws_index(0, 0)]; }
-    __device__ __forceinline__ const ws_shared_var &operator=(T x) const
-    {
-        ptr()[ws_index(0, 0)] = x;
-        return *this;
-    }
-};
-
 /* reinterpret_cast<T *>(p) in device code: the same address, another element type */
 template <class T, class U>
 __device__ ws_ptr<T> ws_cast(const ws_ptr<U> &p)
@@ -375,8 +361,6 @@ static __device__ __forceinline__ bool ws_gpu_tick(unsigned line)
 
 template <class T>
 using ws_ptr = T *;
-template <class T>
-using ws_shared_var = T;
 extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
 template <class T>
 struct ws_extern_shared {
