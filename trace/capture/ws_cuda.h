@@ -12,6 +12,9 @@
  *    intrinsics become macros that record their line, and each kernel becomes a __device__
  *    function called by one __global__ wrapper, which also records when threads exit.
  *
+ * A learner's own file (WS_USER) takes the same three builds through the front end's rewrite: the
+ * emulator's names are in own/ws_user.h, the GPU's (traced and plain) in own/ws_user_gpu.h.
+ *
  * The kernel files are plain CUDA: the front end (trace/capture/own/frontend.h) rewrites them into
  * these names for the traced builds, line for line (the watched register, a kernel's first float,
  * becomes reg<float>, whose assignments are recorded). WS_LAUNCH names a version and how its kernel

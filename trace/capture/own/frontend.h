@@ -4,7 +4,9 @@
  * Every edit stays on its line, so the compiler's FILE:LINE:COL and the trace's lines are the
  * learner's. In __global__ and __device__ functions a pointer becomes ws_ptr<T> (it knows whether
  * it points into a global buffer or shared memory), a __shared__ array becomes shared_array<T, N>
- * (extern: ws_extern_shared<T>, sized by the launch); every loop's condition counts its turns
+ * (extern: ws_extern_shared<T>, sized by the launch; a scalar, an array of one whose every use is
+ * NAME[0], so each records its line); every kernel's body opens with WS_KERNEL_ENTRY (the GPU's
+ * traced build records there where its block ran and its threads' end); every loop's condition counts its turns
  * (ws_tick: a loop that never ends is stopped); K<<<g, b, s>>>(args) becomes
  * ws_launch(K, ws_config(g, b, s))(args). What the emulator does not model is refused before
  * anything runs, with the line and what to write instead (the table in frontend.c).
