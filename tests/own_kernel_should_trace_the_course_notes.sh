@@ -96,6 +96,21 @@ got = {e["l"] for e in ev if e["k"] == "register"}
 assert got == want, (sorted(got), sorted(want))
 PY
 
+# sum++, ++sum and sum-- step the watched register and are recorded at their lines, as sum += 1
+# is. Each thread adds its two ones and steps once after each (4), then ++ (5), -- (4) and
+# y = sum++ (y 4, sum 5): out = 5 + 4 - 4 = 5, and lane 0's register holds 0 1 2 3 4 5 4 5 in turn
+"$ws" capture --kernel "$own/register_steps.cu" --entry 'k<<<1, 32>>>(in, out, n)' --n 64 --data ones -o "$tmp/r.json" >/dev/null 2>&1
+python3 - "$tmp/r.json" "$own/register_steps.cu" <<'PY' || { echo "FAIL: the register's ++ and --"; fail=1; }
+import json, re, sys
+d = json.load(open(sys.argv[1]))
+src = open(sys.argv[2]).read().splitlines()
+want = {i + 1 for i, l in enumerate(src) if re.search(r"\bsum (\+)?= |sum(\+\+|--)|(\+\+|--)sum", l)}
+ev = [e for e in d["events"] if e["k"] == "register"]
+assert {e["l"] for e in ev} == want, (sorted({e["l"] for e in ev}), sorted(want))
+assert [e["v"][0] for e in ev] == [0, 1, 2, 3, 4, 5, 4, 5], [e["v"][0] for e in ev]
+assert all(v == 5 for e in d["events"] if e["k"] == "global_store" for v in e["v"])
+PY
+
 # a second run does not compile again: the cache holds one object per file and entry
 n1=$(ls "$XDG_CACHE_HOME/warpscope"/*.so 2>/dev/null | wc -l)
 "$ws" stats --kernel "$own/seed001_reduction.cu" --entry 'reduction(out, in, 256, n)' --n 65536 --data ones >/dev/null 2>&1

@@ -315,6 +315,14 @@ struct reg {
     reg &operator/=(ws_value x) { v /= x.v; ws_watch(v, x.line); return *this; }
     operator T() const { return v; }
 };
+/* NAME++, ++NAME, NAME--, --NAME on it (the front end writes ws_step): recorded as NAME += by is */
+template <class T>
+T ws_step(reg<T> &r, int by, int post, unsigned line = __builtin_LINE())
+{
+    T old = r.v;
+    r += ws_value(by, line);
+    return post ? old : r.v;
+}
 
 inline unsigned atomicInc(global_ptr<unsigned> p, unsigned limit, unsigned line = __builtin_LINE())
 {
@@ -520,6 +528,13 @@ struct reg {
     }
     __device__ __forceinline__ operator T() const { return v; }
 };
+template <class T>
+__device__ __forceinline__ T ws_step(reg<T> &r, int by, int post, unsigned line = __builtin_LINE())
+{
+    T old = r.v;
+    r += ws_value(by, line);
+    return post ? old : r.v;
+}
 
 #define __syncthreads() ws_syncthreads(__LINE__)
 #define __syncwarp(...) ws_syncwarp{__LINE__}(__VA_ARGS__)

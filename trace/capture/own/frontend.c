@@ -508,6 +508,19 @@ static int names_var(rewriter *r, CXCursor c, CXCursor var)
     return ok;
 }
 
+/* the watched register's name at `at` is written, not read: it stays as it is (see read_register) */
+static void mark_assigned(rewriter *r, unsigned at)
+{
+    if (r->nassigned == r->capassigned) {
+        size_t cap = r->capassigned ? r->capassigned * 2 : 16;
+        unsigned *a = realloc(r->assigned, cap * sizeof *a);
+        if (!a) { r->oom = 1; return; }
+        r->assigned = a;
+        r->capassigned = cap;
+    }
+    r->assigned[r->nassigned++] = at;
+}
+
 /* NAME = x, NAME += x, ...: the register itself is assigned, so its name stays (see read_register) */
 static void note_assignment(rewriter *r, CXCursor c, CXCursor var)
 {
@@ -524,15 +537,32 @@ static void note_assignment(rewriter *r, CXCursor c, CXCursor var)
             break;
         }
     clang_disposeTokens(r->tu, tk.t, tk.n);
-    if (!assigns) return;
-    if (r->nassigned == r->capassigned) {
-        size_t cap = r->capassigned ? r->capassigned * 2 : 16;
-        unsigned *a = realloc(r->assigned, cap * sizeof *a);
-        if (!a) { r->oom = 1; return; }
-        r->assigned = a;
-        r->capassigned = cap;
+    if (assigns) mark_assigned(r, offset_of(clang_getCursorLocation(lhs)));
+}
+
+/* NAME++, ++NAME, NAME--, --NAME: ws_step(NAME, +1 or -1, postfix), which records the value it
+ * now holds at its line, as NAME += 1 would */
+static void note_step(rewriter *r, CXCursor c, CXCursor var)
+{
+    CXCursor name = clang_getNullCursor();
+    clang_visitChildren(c, first_child, &name);
+    if (!names_var(r, name, var)) return;
+    tokens tk = tokens_of(r, c);
+    if (tk.n == 2) {
+        int post = tok_is(r, tk.t[1], "++") || tok_is(r, tk.t[1], "--"), pre = tok_is(r, tk.t[0], "++") || tok_is(r, tk.t[0], "--");
+        CXToken op = post ? tk.t[1] : tk.t[0];
+        const char *by = tok_is(r, op, "++") ? "1" : "-1";
+        unsigned at = offset_of(clang_getCursorLocation(name)), end = offset_of(clang_getRangeEnd(clang_getCursorExtent(name)));
+        if (post) {
+            add_edit(r, at, 0, "ws_step(");
+            add_edit(r, tok_start(r, op), tok_end(r, op) - tok_start(r, op), ", %s, 1)", by);
+        } else if (pre) {
+            add_edit(r, tok_start(r, op), tok_end(r, op) - tok_start(r, op), "ws_step(");
+            add_edit(r, end, 0, ", %s, 0)", by);
+        }
+        if (post || pre) mark_assigned(r, at);
     }
-    r->assigned[r->nassigned++] = offset_of(clang_getCursorLocation(lhs));
+    clang_disposeTokens(r->tu, tk.t, tk.n);
 }
 
 /* any other use reads the float it holds: NAME.v (once for every use a macro argument expands to;
@@ -647,6 +677,9 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     case CXCursor_ParmDecl:
         if (v->device) rewrite_pointer(r, c, v->kernel);
         return CXChildVisit_Continue;
+    case CXCursor_UnaryOperator:
+        if (v->watching) note_step(r, c, v->watched);
+        return CXChildVisit_Recurse;
     case CXCursor_BinaryOperator:
     case CXCursor_CompoundAssignOperator:
         if (v->watching) note_assignment(r, c, v->watched);

@@ -396,6 +396,13 @@ struct reg {
     __device__ __forceinline__ reg &operator/=(T x) { v /= x; return *this; }
     __device__ __forceinline__ operator T() const { return v; }
 };
+template <class T>
+__device__ __forceinline__ T ws_step(reg<T> &r, int by, int post)
+{
+    T old = r.v;
+    r.v += (T)by;
+    return post ? old : r.v;
+}
 #define WS_KERNEL_ENTRY
 #endif
 
