@@ -230,6 +230,10 @@ done:
 
 int verify_main(const cli_value flag[WF_COUNT], const capture_desc *own, volatile int *cancel)
 {
+    if (own && (flag[WF_VERSIONS].given || flag[WF_BLOCKS].given)) {
+        fprintf(stderr, "warpscope: verify: give --kernel or --versions and --blocks, not both (--kernel %s)\n", own->kernel);
+        return 2;
+    }
     if (own) return verify_own(own, flag[WF_MD].given ? flag[WF_MD].text : NULL, cancel);
     const char *versions = flag[WF_VERSIONS].text, *blocks = flag[WF_BLOCKS].given ? flag[WF_BLOCKS].text : "32,64,256,1024",
                *md = flag[WF_MD].text;

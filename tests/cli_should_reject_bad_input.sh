@@ -131,6 +131,10 @@ $tmp/cut.wstrace:	stats $tmp/cut.wstrace
 rows[0].n: expected a number from 1 to	render --bench $tmp/n.json -o $tmp/x.png
 rows[0].ms: expected a number from 0 to	render --bench $tmp/ms.json -o $tmp/x.png
 $tmp/none.json: cannot open	render --bench $tmp/none.json -o $tmp/x.png
+# a kernel of one's own on the GPU: verify takes the file or the ladder's versions, not both; the
+# emulator's switches do not reach the GPU
+give --kernel or --versions and --blocks, not both	verify --kernel x.cu --entry 'k<<<1, 32>>>(in, out)' --versions v1
+the GPU keeps its own order (use --backend cpu)	capture --backend gpu --kernel x.cu --entry 'k<<<1, 32>>>(in, out)' --schedule its:1 -o $tmp/k.json
 # break-it switches: a line without a barrier, a bad schedule, a schedule on the GPU
 no __syncthreads() runs at line 26 of kernels/v2.cu	hazards --version v2 --drop-barrier 26
 no __syncwarp() runs at line 25 of kernels/v4s.cu	capture --version v4s --drop-syncwarp 25 -o $tmp/d.json

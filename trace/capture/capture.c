@@ -353,6 +353,8 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
 }
 
 /* The schedule and the break-it switches are the emulator's: a GPU runs its own order. */
+static const char gpu_own_order[] =
+    "--schedule, --warp-order and --drop-* change the emulator; the GPU keeps its own order (use --backend cpu)";
 static int emulator_only(const capture_desc *d)
 {
     return (d->schedule && *d->schedule && strcmp(d->schedule, "lockstep")) ||
@@ -363,7 +365,13 @@ int capture_with(const char *backend, const capture_desc *d, trace *t, char *not
 {
     if (note && notelen) note[0] = '\0';
     if (d->kernel) {
-        if (backend && !strcmp(backend, "gpu")) return capture_own_gpu(d, t, err, errlen);
+        if (backend && !strcmp(backend, "gpu")) {
+            if (emulator_only(d)) {
+                snprintf(err, errlen, "%s", gpu_own_order);
+                return -1;
+            }
+            return capture_own_gpu(d, t, err, errlen);
+        }
         if (backend && strcmp(backend, "cpu") && strcmp(backend, "auto")) {
             snprintf(err, errlen, "--backend must be auto, cpu or gpu, got \"%s\"", backend);
             return -1;
@@ -376,7 +384,7 @@ int capture_with(const char *backend, const capture_desc *d, trace *t, char *not
     if (!backend || !strcmp(backend, "cpu")) return capture_cpu(d, t, err, errlen);
     if (emulator_only(d) && strcmp(backend, "cpu")) {
         if (!strcmp(backend, "gpu")) {
-            snprintf(err, errlen, "--schedule, --warp-order and --drop-* change the emulator; the GPU keeps its own order (use --backend cpu)");
+            snprintf(err, errlen, "%s", gpu_own_order);
             return -1;
         }
         if (note) snprintf(note, notelen, "captured by the CPU emulator: the schedule and break-it switches are the emulator's");

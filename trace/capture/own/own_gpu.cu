@@ -379,11 +379,6 @@ extern "C" int capture_own_gpu(const capture_desc *d, trace *t, char *err, size_
 {
     uint64_t n;
     if (own_check(d, &n, err, errlen)) return -1;
-    if ((d->schedule && *d->schedule && strcmp(d->schedule, "lockstep")) || (d->warp_order && *d->warp_order && strcmp(d->warp_order, "in-order")) ||
-        d->drop_barrier || d->drop_syncwarp) {
-        snprintf(err, errlen, "--schedule, --warp-order and --drop-* change the emulator; the GPU keeps its own order (use --backend cpu)");
-        return -1;
-    }
     char so[4400];
     if (own_build(d, OWN_GPU_TRACED, so, sizeof so, err, errlen)) return -1;
     gpu_job job = {d, so, n};
