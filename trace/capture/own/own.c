@@ -85,16 +85,20 @@ void own_at_line(char *dst, size_t len, const char *path, const char *msg)
         snprintf(dst, len, "%s: %s", path, msg);
 }
 
+void own_vfail(char *err, size_t errlen, jmp_buf *out, const char *path, const char *fmt, va_list ap)
+{
+    char msg[900];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    own_at_line(err, errlen, path, msg);
+    longjmp(*out, 1);
+}
+
 static void host_fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void host_fail(const char *fmt, ...)
 {
-    char msg[900];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    own_at_line(run->err, sizeof run->err, run->path, msg);
-    longjmp(run->out, 1);
+    own_vfail(run->err, sizeof run->err, &run->out, run->path, fmt, ap);
 }
 
 /* ---- the runtime the learner's code calls ---- */
@@ -574,6 +578,31 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     return rc;
 }
 
+int own_input(const capture_desc *d, uint64_t n, float *h_in, trace *t, char *err, size_t errlen)
+{
+    const char *data = d->data ? d->data : "random-int";
+    uint64_t seed = d->seed_set ? d->seed : 1;
+    if (input_fill(data, seed, h_in, n)) {
+        snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float, random-negative)", data);
+        return -1;
+    }
+    trace_provenance *p = &t->prov;
+    time_t now = time(NULL);
+    struct tm tmv;
+    if (gmtime_r(&now, &tmv)) strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
+    snprintf(p->version, sizeof p->version, "%s", OWN_VERSION);
+    snprintf(p->source, sizeof p->source, "%s", own_base_name(d->kernel));
+    snprintf(p->data, sizeof p->data, "%s", data);
+    p->n = n;
+    p->seed = seed;
+    p->elems_per_thread = 1;
+    p->blocks_traced = d->blocks_traced ? d->blocks_traced : 1;
+    t->reference = capture_reference(h_in, n);
+    t->tolerance = capture_tolerance(h_in, n);
+    if (!(t->tolerance > 0)) t->tolerance = ldexp(1.0, -24);
+    return 0;
+}
+
 /* The learner's program runs in the emulator in this process (run_apart gives it a process of
  * its own): its host code, its launches, the trace. */
 static int run_here(void *job, trace *t, char *err, size_t errlen)
@@ -598,29 +627,11 @@ static int run_here(void *job, trace *t, char *err, size_t errlen)
     emu_clear_buffers(r->e);
     trace_free(t);
     int rc = -1;
-    const char *data = d->data ? d->data : "random-int";
-    uint64_t seed = d->seed_set ? d->seed : 1;
-    if (input_fill(data, seed, h_in, n)) {
-        snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float, random-negative)", data);
-        goto out;
-    }
+    if (own_input(d, n, h_in, t, err, errlen)) goto out;
     trace_provenance *p = &t->prov;
     snprintf(p->backend, sizeof p->backend, "cpu");
     snprintf(p->device, sizeof p->device, "CPU emulator");
     snprintf(p->toolkit, sizeof p->toolkit, "host C++ compiler (%s)", compiler());
-    time_t now = time(NULL);
-    struct tm tmv;
-    if (gmtime_r(&now, &tmv)) strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-    snprintf(p->version, sizeof p->version, "%s", OWN_VERSION);
-    snprintf(p->source, sizeof p->source, "%s", own_base_name(d->kernel));
-    snprintf(p->data, sizeof p->data, "%s", data);
-    p->n = n;
-    p->seed = seed;
-    p->elems_per_thread = 1;
-    p->blocks_traced = d->blocks_traced ? d->blocks_traced : 1;
-    t->reference = capture_reference(h_in, n);
-    t->tolerance = capture_tolerance(h_in, n);
-    if (!(t->tolerance > 0)) t->tolerance = ldexp(1.0, -24);
     if (capture_race_wanted(d) && !(r->race = race_create(-1))) { snprintf(err, errlen, "out of memory for the race detector"); goto out; }
 
     run = r;

@@ -7,6 +7,8 @@
 #ifndef WARPSCOPE_OWN_H
 #define WARPSCOPE_OWN_H
 
+#include <setjmp.h>
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -45,8 +47,14 @@ int own_check(const capture_desc *d, uint64_t *n, char *err, size_t errlen);
  * learner's program's); after `seconds` (0: no limit) or on d->cancel the child is stopped. */
 typedef int (*own_runner)(void *job, trace *t, char *err, size_t errlen);
 int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned seconds, trace *t, char *err, size_t errlen);
+/* the input of a run (d's data and seed, n elements, into h_in) and what t's provenance says of it
+ * whatever runs it (the date, the file, the data, the double-precision reference); 0 or -1 */
+int own_input(const capture_desc *d, uint64_t n, float *h_in, trace *t, char *err, size_t errlen);
 /* "line N: ..." -> "FILE:N: ..." */
 void own_at_line(char *dst, size_t len, const char *path, const char *msg);
+/* a run's error: the message at the learner's line into err, then out of the learner's code by
+ * longjmp to out (the run's own jmp_buf) */
+void own_vfail(char *err, size_t errlen, jmp_buf *out, const char *path, const char *fmt, va_list ap) __attribute__((noreturn));
 const char *own_base_name(const char *path);
 
 /* ---- on a GPU (own_gpu.cu; a build without CUDA says it has none) ---- */

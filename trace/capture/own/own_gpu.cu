@@ -56,13 +56,9 @@ own_gpu_run *run;
 static void fail(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 static void fail(const char *fmt, ...)
 {
-    char msg[900];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    own_at_line(run->err, sizeof run->err, run->path, msg);
-    longjmp(run->out, 1);
+    own_vfail(run->err, sizeof run->err, &run->out, run->path, fmt, ap);
 }
 
 // ---- the runtime the learner's code calls (ws_user_gpu_api.h) ----
@@ -331,31 +327,9 @@ static int run_traced(void *job, trace *t, char *err, size_t errlen)
     float *in = nullptr, *out = nullptr;
     int rc = -1;
     trace_free(t);
-    const char *data = d->data ? d->data : "random-int";
-    uint64_t seed = d->seed_set ? d->seed : 1;
     float result = 0;
-    if (gpu_tracer_open(&r->tr, err, errlen)) goto out;
-    if (input_fill(data, seed, h_in.data(), n)) {
-        snprintf(err, errlen, "unknown data pattern \"%s\" (ones, ramp, random-int, random-float, random-negative)", data);
-        goto out;
-    }
-    {
-        trace_provenance *p = &t->prov;
-        gpu_tracer_describe(&r->tr, p);
-        time_t now = time(nullptr);
-        struct tm tmv;
-        if (gmtime_r(&now, &tmv)) strftime(p->date, sizeof p->date, "%Y-%m-%dT%H:%M:%SZ", &tmv);
-        snprintf(p->version, sizeof p->version, "%s", OWN_VERSION);
-        snprintf(p->source, sizeof p->source, "%s", own_base_name(d->kernel));
-        snprintf(p->data, sizeof p->data, "%s", data);
-        p->n = n;
-        p->seed = seed;
-        p->elems_per_thread = 1;
-        p->blocks_traced = r->blocks_traced;
-        t->reference = capture_reference(h_in.data(), n);
-        t->tolerance = capture_tolerance(h_in.data(), n);
-        if (!(t->tolerance > 0)) t->tolerance = ldexp(1.0, -24);
-    }
+    if (gpu_tracer_open(&r->tr, err, errlen) || own_input(d, n, h_in.data(), t, err, errlen)) goto out;
+    gpu_tracer_describe(&r->tr, &t->prov);
     if (cudaMalloc(&in, n * sizeof(float)) != cudaSuccess || cudaMalloc(&out, n * sizeof(float)) != cudaSuccess ||
         cudaMalloc(&r->fault, sizeof *r->fault) != cudaSuccess) {
         snprintf(err, errlen, "out of GPU memory for %" PRIu64 " elements", n);
