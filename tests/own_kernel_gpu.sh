@@ -31,6 +31,12 @@ n1=$(ls "$XDG_CACHE_HOME/warpscope"/*.gputrace.so | wc -l)
 n2=$(ls "$XDG_CACHE_HOME/warpscope"/*.gputrace.so | wc -l)
 [ "$n1" = "$n2" ] || { echo "FAIL: a second GPU capture built again ($n1, then $n2)"; fail=1; }
 
+# a version beside the file, both on the GPU: each capture runs in a process of its own, so the
+# version's does not leave CUDA started where the file's child is forked from
+"$ws" render --backend gpu $r0 --entry 'reduce0<<<1, 256>>>(in, out)' --compare v0 --step 5 -o "$tmp/c.png" >"$tmp/out" 2>&1 &&
+    "$ws" render --backend gpu --version v0 --step 2 -o "$tmp/d.png" >>"$tmp/out" 2>&1 && [ -s "$tmp/c.png" ] ||
+    { echo "FAIL: render --backend gpu --kernel --compare v0"; cat "$tmp/out"; fail=1; }
+
 # every exercise's solution: the same on the GPU, or a difference that its atomics or a warp the GPU
 # left split explain
 for j in "$ex"/*.json; do

@@ -361,6 +361,16 @@ static int emulator_only(const capture_desc *d)
            (d->warp_order && *d->warp_order && strcmp(d->warp_order, "in-order")) || d->drop_barrier || d->drop_syncwarp;
 }
 
+/* A version's capture on the GPU runs in a child process, as a learner's file does: this process
+ * then never starts CUDA, so it can still fork the child a learner's file runs in (CUDA started
+ * before a fork is lost to the child), and a GPU that fails takes the child alone. */
+static int gpu_here(void *job, trace *t, char *err, size_t errlen) { return capture_gpu(job, t, err, errlen); }
+
+static int capture_gpu_apart(const capture_desc *d, trace *t, char *err, size_t errlen)
+{
+    return own_run_apart(d, gpu_here, (void *)d, 0, t, err, errlen);
+}
+
 int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen)
 {
     if (note && notelen) note[0] = '\0';
@@ -390,13 +400,13 @@ int capture_with(const char *backend, const capture_desc *d, trace *t, char *not
         if (note) snprintf(note, notelen, "captured by the CPU emulator: the schedule and break-it switches are the emulator's");
         return capture_cpu(d, t, err, errlen);
     }
-    if (!strcmp(backend, "gpu")) return capture_gpu(d, t, err, errlen);
+    if (!strcmp(backend, "gpu")) return capture_gpu_apart(d, t, err, errlen);
     if (strcmp(backend, "auto") != 0) {
         snprintf(err, errlen, "--backend must be auto, cpu or gpu, got \"%s\"", backend);
         return -1;
     }
     char why[512];
-    if (capture_gpu(d, t, why, sizeof why) == 0) {
+    if (capture_gpu_apart(d, t, why, sizeof why) == 0) {
         if (note) snprintf(note, notelen, "captured on the GPU (%s)", t->prov.device);
         return 0;
     }

@@ -106,6 +106,8 @@ void gpu_tracer_close(gpu_tracer *x)
     cudaFree(x->count);
     cudaFree(x->phase);
     cudaFree(x->runs);
+    cudaFree(x->tick0);
+    x->tick0 = nullptr;
     x->events = nullptr;
     x->count = nullptr;
     x->phase = nullptr;
@@ -116,8 +118,10 @@ int gpu_tracer_begin(gpu_tracer *x, unsigned grid, unsigned block, unsigned trac
 {
     unsigned traced_blocks = traced < grid ? traced : grid;
     if (!x->events && (!ck(x, cudaMalloc(&x->events, GPU_CAPACITY * sizeof(ws_gpu_event)), "cudaMalloc (trace buffer)") ||
-                       !ck(x, cudaMalloc(&x->count, sizeof *x->count), "cudaMalloc")))
+                       !ck(x, cudaMalloc(&x->count, sizeof *x->count), "cudaMalloc") ||
+                       !ck(x, cudaMalloc(&x->tick0, sizeof *x->tick0), "cudaMalloc")))
         return -1;
+    cudaMemset(x->tick0, 0, sizeof *x->tick0);
     if (!ck(x, cudaMalloc(&x->phase, (size_t)traced_blocks * block * sizeof *x->phase + 4), "cudaMalloc")) return -1;
     cudaMemset(x->phase, 0, (size_t)traced_blocks * block * sizeof *x->phase + 4);
     cudaMemset(x->count, 0, sizeof *x->count);
@@ -127,7 +131,7 @@ int gpu_tracer_begin(gpu_tracer *x, unsigned grid, unsigned block, unsigned trac
     if (!ck(x, cudaMalloc(&x->runs, 3ull * x->runs_blocks * sizeof *x->runs + 8), "cudaMalloc (block runs)")) return -1;
     cudaMemset(x->runs, 0, 3ull * x->runs_blocks * sizeof *x->runs + 8);
     memset(ctx, 0, sizeof *ctx);
-    *ctx = ws_gpu_ctx{x->events, x->count, GPU_CAPACITY, x->phase, traced_blocks, x->runs, x->runs_blocks, nullptr};
+    *ctx = ws_gpu_ctx{x->events, x->count, GPU_CAPACITY, x->phase, traced_blocks, x->runs, x->runs_blocks, nullptr, x->tick0};
     return 0;
 }
 

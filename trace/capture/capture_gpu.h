@@ -17,6 +17,7 @@ struct gpu_tracer {
     unsigned *phase = nullptr;
     unsigned long long *runs = nullptr;
     unsigned runs_blocks = 0;
+    unsigned long long *tick0 = nullptr;
     unsigned long long time0 = 0; /* %globaltimer at the capture's first block */
     long long shared_base = 0;    /* the shared window's first word a kernel's arrays get (the driver
                                      reserves the words below it): the trace's shared word 0 */

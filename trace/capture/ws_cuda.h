@@ -391,8 +391,10 @@ struct ws_gpu_ctx {
     unsigned long long *runs;    /* per block of the first runs_blocks: %globaltimer as thread 0 enters and
                                     leaves the kernel, and its SM + 1 (0: not run) */
     unsigned runs_blocks;
-    /* a learner's file (ws_user_gpu.h): its first access out of bounds, as ws_gpu_fault */
+    /* a learner's file (ws_user_gpu.h): its first access out of bounds, as ws_gpu_fault, and
+     * %globaltimer when its first loop turned (its loops stop WS_GPU_LOOP_SECONDS later) */
     unsigned long long *fault;
+    unsigned long long *tick0;
 };
 
 /* per translation unit: each kernel file is its own module, so each has its own context */

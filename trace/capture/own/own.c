@@ -6,6 +6,7 @@
 #define _DEFAULT_SOURCE /* mkstemps */
 #include "trace/capture/own/own.h"
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -304,6 +305,41 @@ static const char *nvcc(void)
     return "/usr/local/cuda/bin/nvcc";
 }
 
+/* What a GPU build is made for and by (-arch=native): the GPUs' models, as the driver's files under
+ * /proc/driver/nvidia/gpus name them (read, not asked of CUDA, which this process must not start),
+ * and the compiler program's size and time, found on the PATH as execvp finds it. A cache shared by
+ * two machines, or kept through a new toolkit, builds again. */
+static uint64_t gpu_identity(uint64_t key, const char *prog)
+{
+    DIR *dir = opendir("/proc/driver/nvidia/gpus");
+    for (struct dirent *e; dir && (e = readdir(dir));) {
+        if (e->d_name[0] == '.') continue;
+        char path[600], *text = NULL, err[64];
+        size_t len;
+        snprintf(path, sizeof path, "/proc/driver/nvidia/gpus/%s/information", e->d_name);
+        if (json_read_file(path, 1 << 16, &text, &len, err, sizeof err)) continue;
+        const char *m = strstr(text, "Model:");
+        if (m) key = fnv(key, m, strcspn(m, "\n"));
+        free(text);
+    }
+    if (dir) closedir(dir);
+    char full[4200] = "";
+    const char *path = getenv("PATH");
+    if (strchr(prog, '/')) snprintf(full, sizeof full, "%s", prog);
+    for (const char *p = path; !full[0] && p && *p;) {
+        size_t n = strcspn(p, ":");
+        snprintf(full, sizeof full, "%.*s/%s", (int)n, p, prog);
+        if (!n || access(full, X_OK) != 0) full[0] = 0;
+        p += n + (p[n] == ':');
+    }
+    struct stat st;
+    if (full[0] && stat(full, &st) == 0) {
+        key = fnv(key, &st.st_size, sizeof st.st_size);
+        key = fnv(key, &st.st_mtime, sizeof st.st_mtime);
+    }
+    return key;
+}
+
 /* How each build of a learner's file is compiled: the emulator's by the host C++ compiler, the
  * GPU's by nvcc for this machine's GPU (traced: every access recorded; plain: the benchmark's). */
 static const struct {
@@ -457,6 +493,7 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     }
     uint64_t key = fnv_str(rkey, cc);
     key = fnv_str(key, flavours[flavour].tag);
+    if (flavour != OWN_EMU) key = gpu_identity(key, cc); /* built for this machine's GPU, by this nvcc */
     for (size_t i = 0; i < sizeof runtime_headers / sizeof runtime_headers[0]; i++) {
         char p[4400], *h = NULL;
         size_t hl;
@@ -681,7 +718,7 @@ int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned se
         close(pipefd[0]);
         close(pipefd[1]);
         unlink(tmp);
-        snprintf(err, errlen, "cannot start the kernel's process: %s", strerror(errno));
+        snprintf(err, errlen, "cannot start the capture's process: %s", strerror(errno));
         return -1;
     }
     if (pid == 0) {
@@ -712,20 +749,21 @@ int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned se
     close(pipefd[0]);
     msg[got] = 0;
     int rc = -1;
+    const char *who = d->kernel ? d->kernel : d->version; /* a learner's file, or a version captured apart */
     if (stopped == 2)
         snprintf(err, errlen, "%s: still running after %u s, and stopped: a loop that never ends? (the emulator, without "
-                              "--backend gpu, names its line)", d->kernel, seconds);
+                              "--backend gpu, names its line)", who, seconds);
     else if (stopped || (d->cancel && *d->cancel)) snprintf(err, errlen, "interrupted");
     else if (WIFSIGNALED(status))
         snprintf(err, errlen, "%s: the program stopped with signal %d (%s): a bad pointer in its host code, or an array of a "
                               "thread written past its end",
-                 d->kernel, WTERMSIG(status), strsignal(WTERMSIG(status)));
+                 who, WTERMSIG(status), strsignal(WTERMSIG(status)));
     else if (WEXITSTATUS(status) == 0 && strcmp(msg, done_word) == 0)
         rc = trace_read_file(t, tmp, err, errlen);
     else if (WEXITSTATUS(status) == 2 && got)
         snprintf(err, errlen, "%s", msg);
     else
-        snprintf(err, errlen, "%s: the program ended (exit status %d) before warpscope had its trace: does it call exit()?", d->kernel,
+        snprintf(err, errlen, "%s: the program ended (exit status %d) before warpscope had its trace: does it call exit()?", who,
                  WEXITSTATUS(status));
     unlink(tmp);
     return rc;

@@ -39,12 +39,14 @@ template <> struct ws_is_int<const float4> { static const int value = 0; };
 
 enum { WS_SPACE_SHARED = -1, WS_SPACE_NULL = -2, WS_SPACE_UNFOLLOWED = -3 };
 
-/* the launch's first access out of bounds, kept for the host (ws_gpu_fault); of a warp's lanes
- * that make it together, the lowest (the emulator names that one too) */
-static __device__ __forceinline__ void ws_gpu_fault_at(unsigned what, unsigned line, long long element, unsigned long long elements)
+/* the launch's first access out of bounds, kept for the host (ws_gpu_fault); bad: this lane's, of
+ * whose warp the lowest lane that made one is named (the emulator names that one too). Every lane
+ * running the access calls it. */
+static __device__ __forceinline__ void ws_gpu_fault_at(bool bad, unsigned what, unsigned line, long long element, unsigned long long elements)
 {
     ws_gpu_fault *f = (ws_gpu_fault *)ws_ctx.fault;
-    if ((threadIdx.x & 31u) != (unsigned)__ffs(__activemask()) - 1u) return;
+    unsigned lanes = __ballot_sync(__activemask(), bad);
+    if (!bad || (threadIdx.x & 31u) != (unsigned)__ffs(lanes) - 1u) return;
     if (!f || atomicCAS(&f->what, 0ull, (unsigned long long)what) != 0ull) return;
     f->line = line;
     f->block = blockIdx.x;
@@ -172,16 +174,17 @@ struct ws_ptr {
     }
     __device__ __forceinline__ ws_uref<T> operator[](ws_index ix) const
     {
-        T *q = p + ix.i;
-        unsigned long long a = (unsigned long long)q;
-        long long element = (long long)(a - base) / (long long)sizeof(V);
-        if (buf == WS_SPACE_NULL || buf == WS_SPACE_UNFOLLOWED || a < base || a + sizeof(V) > base + bytes) {
-            ws_gpu_fault_at(buf == WS_SPACE_NULL ? WS_FAULT_NULL : buf == WS_SPACE_UNFOLLOWED ? WS_FAULT_UNFOLLOWED
-                            : buf == WS_SPACE_SHARED ? WS_FAULT_SHARED : WS_FAULT_GLOBAL,
-                            ix.line, element, bytes / sizeof(V));
-            return ws_uref<T>{nullptr, buf, 0, ix.line, base, bytes};
-        }
-        return ws_uref<T>{q, buf, buf < 0 ? 0 : element, ix.line, base, bytes};
+        /* the byte offset from the buffer's start, in integers: an index out of bounds is checked
+         * before any address is made from it */
+        long long off = (long long)((unsigned long long)p - base) + ix.i * (long long)sizeof(V);
+        long long element = off >= 0 ? off / (long long)sizeof(V) : -((-off + (long long)sizeof(V) - 1) / (long long)sizeof(V));
+        bool bad = buf == WS_SPACE_NULL || buf == WS_SPACE_UNFOLLOWED || off < 0 || bytes < sizeof(V) ||
+                   (unsigned long long)off > bytes - sizeof(V);
+        ws_gpu_fault_at(bad, buf == WS_SPACE_NULL ? WS_FAULT_NULL : buf == WS_SPACE_UNFOLLOWED ? WS_FAULT_UNFOLLOWED
+                             : buf == WS_SPACE_SHARED ? WS_FAULT_SHARED : WS_FAULT_GLOBAL,
+                        ix.line, element, bytes / sizeof(V));
+        if (bad) return ws_uref<T>{nullptr, buf, 0, ix.line, base, bytes};
+        return ws_uref<T>{(T *)(base + (unsigned long long)off), buf, buf < 0 ? 0 : element, ix.line, base, bytes};
     }
     __device__ __forceinline__ ws_uref<T> operator*() const { return (*this)[ws_index(0, 0)]; }
     __host__ __device__ ws_ptr operator+(long long k) const { return make(p + k, buf, base, bytes); }
@@ -232,9 +235,10 @@ __device__ ws_ptr<T> ws_cast(const ws_ptr<U> &p)
 
 /* ---- atomics on a float, int or unsigned word of global memory, recorded with the old value ---- */
 enum { WS_GPU_ATOMIC_ADD, WS_GPU_ATOMIC_SUB, WS_GPU_ATOMIC_MAX, WS_GPU_ATOMIC_MIN, WS_GPU_ATOMIC_EXCH, WS_GPU_ATOMIC_CAS, WS_GPU_ATOMIC_INC };
+/* CUDA has no other float atomic, and the front end refuses the others on a float */
 __device__ __forceinline__ float ws_atomic_do(float *q, int op, float v, float)
 {
-    return op == WS_GPU_ATOMIC_EXCH ? atomicExch(q, v) : atomicAdd(q, v); /* CUDA has no other float atomic */
+    return op == WS_GPU_ATOMIC_EXCH ? atomicExch(q, v) : atomicAdd(q, v);
 }
 template <class I>
 __device__ __forceinline__ I ws_atomic_do(I *q, int op, I v, I c)
@@ -254,21 +258,21 @@ __device__ __forceinline__ T ws_gpu_atomic(const ws_ptr<T> &p, int op, T v, T c,
 {
     static_assert(std::is_same<T, float>::value || std::is_same<T, int>::value || std::is_same<T, unsigned>::value,
                   "an atomic here works on a float, an int or an unsigned int");
-    if (p.buf == WS_SPACE_SHARED) {
-        ws_gpu_fault_at(WS_FAULT_SHARED_ATOMIC, line, 0, 0);
-        return T();
-    }
+    ws_gpu_fault_at(p.buf == WS_SPACE_SHARED, WS_FAULT_SHARED_ATOMIC, line, 0, 0);
+    if (p.buf == WS_SPACE_SHARED) return T();
     ws_uref<T> r = p[ws_index(0, line)];
     if (!r.p) return T();
     T old = ws_atomic_do((T *)r.p, op, v, c);
     ws_record(TRACE_GLOBAL_ATOMIC, line, r.buf, r.index, 4, &old, ws_is_int<T>::value);
     return old;
 }
-#define WS_GPU_ATOMIC(name, op)                                                                   \
-    template <class T, class V>                                                                   \
-    __device__ __forceinline__ T name(const ws_ptr<T> &p, V v, unsigned line = __builtin_LINE()) \
-    {                                                                                             \
-        return ws_gpu_atomic<T>(p, op, (T)v, T(), line);                                          \
+#define WS_GPU_ATOMIC(name, op)                                                                             \
+    template <class T, class V>                                                                             \
+    __device__ __forceinline__ T name(const ws_ptr<T> &p, V v, unsigned line = __builtin_LINE())           \
+    {                                                                                                       \
+        static_assert(!std::is_same<T, float>::value || op == WS_GPU_ATOMIC_ADD || op == WS_GPU_ATOMIC_EXCH, \
+                      "CUDA has " #name " for an int or an unsigned, not for a float");                     \
+        return ws_gpu_atomic<T>(p, op, (T)v, T(), line);                                                    \
     }
 WS_GPU_ATOMIC(atomicAdd, WS_GPU_ATOMIC_ADD)
 WS_GPU_ATOMIC(atomicSub, WS_GPU_ATOMIC_SUB)
@@ -279,6 +283,7 @@ WS_GPU_ATOMIC(atomicExch, WS_GPU_ATOMIC_EXCH)
 template <class T, class C, class V>
 __device__ __forceinline__ T atomicCAS(const ws_ptr<T> &p, C compare, V v, unsigned line = __builtin_LINE())
 {
+    static_assert(!std::is_same<T, float>::value, "CUDA has atomicCAS for an int or an unsigned, not for a float");
     return ws_gpu_atomic<T>(p, WS_GPU_ATOMIC_CAS, (T)v, (T)compare, line);
 }
 __device__ __forceinline__ unsigned atomicInc(const ws_ptr<unsigned> &p, unsigned limit, unsigned line = __builtin_LINE())
@@ -303,7 +308,7 @@ __device__ __forceinline__ T ws_gpu_shfl(unsigned line, int mode, unsigned mask,
     case WS_GPU_SHFL_XOR: src = lane ^ arg; if (src >= seg + w) src = lane; break;
     default: src = seg + (int)((unsigned)arg % (unsigned)w); break;
     }
-    if (src < 0 || src > 31 || !((mask & __activemask()) >> src & 1u)) src = lane;
+    if (src < 0 || src > 31 || !(__activemask() >> src & 1u)) src = lane; /* the emulator's rule: the lanes that run it */
     ws_record(TRACE_SHUFFLE, line, -1, src, 4, &r, ws_is_int<T>::value);
     return r;
 }
@@ -343,16 +348,21 @@ struct ws_exit_guard {
 };
 #define WS_KERNEL_ENTRY ws_exit_guard ws_exit_guard_;
 
-/* a loop's turn on the GPU: once the block has run WS_GPU_LOOP_SECONDS, the loop is taken for one
- * that never ends: it is said at its line, and every loop's condition turns false so the launch ends */
+/* a loop's turn on the GPU: once WS_GPU_LOOP_SECONDS have passed since the launch's first turn, the
+ * loop is taken for one that never ends: it is said at its line, and every loop's condition turns
+ * false so the launch ends */
 static __device__ __forceinline__ bool ws_gpu_tick(unsigned line)
 {
-    if (blockIdx.x >= ws_ctx.runs_blocks) return true;
-    unsigned long long start = ((volatile unsigned long long *)ws_ctx.runs)[3ull * blockIdx.x], now;
-    if (!start) return true;
+    unsigned long long now, start;
     asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(now));
-    if (now - start < WS_GPU_LOOP_SECONDS * 1000000000ull) return true;
-    ws_gpu_fault_at(WS_FAULT_LOOP, line, 0, 0);
+    if (!ws_ctx.tick0) return true;
+    start = *(volatile unsigned long long *)ws_ctx.tick0;
+    if (!start) {
+        unsigned long long was = atomicCAS(ws_ctx.tick0, 0ull, now);
+        start = was ? was : now;
+    }
+    if (now < start || now - start < WS_GPU_LOOP_SECONDS * 1000000000ull) return true;
+    ws_gpu_fault_at(true, WS_FAULT_LOOP, line, 0, 0);
     return false;
 }
 
@@ -445,16 +455,19 @@ struct ws_kernel_call {
         /* the arguments as the kernel takes them (a traced pointer finds its buffer here) */
         std::tuple<typename std::decay<P>::type...> args(std::forward<A>(a)...);
         ws_gpu_launch_info info = {{c.grid.x, c.grid.y, c.grid.z}, {c.block.x, c.block.y, c.block.z}, c.shmem, c.line, (void *)c.stream};
+        cudaFuncAttributes fa;
+        memset(&fa, 0, sizeof fa);
 #if defined(WS_GPU_TRACE)
+        cudaFuncGetAttributes(&fa, k);
         ws_gpu_ctx ctx;
         ws_gpu_user_launch_begin(&info, &ctx, sizeof ctx);
         cudaMemcpyToSymbol(ws_ctx, &ctx, sizeof ctx);
+        cudaDeviceSynchronize(); /* the context and the zeroed words are there before a launch on any stream */
+        (void)cudaGetLastError(); /* an error of the learner's earlier calls is not this launch's */
 #else
-        ws_gpu_user_launch_begin(&info, nullptr, 0);
+        (void)cudaGetLastError();
+        ws_gpu_user_launch_begin(&info, nullptr, 0); /* the start event: the last thing before the launch */
 #endif
-        cudaFuncAttributes fa;
-        memset(&fa, 0, sizeof fa);
-        cudaFuncGetAttributes(&fa, k);
         std::apply([&](const typename std::decay<P>::type &...x) { k<<<c.grid, c.block, c.shmem, c.stream>>>(x...); }, args);
         cudaError_t e = cudaGetLastError();
         ws_gpu_user_launch_end(&info, (int)e, e != cudaSuccess ? cudaGetErrorString(e) : nullptr, fa.numRegs, fa.sharedSizeBytes);
