@@ -141,9 +141,26 @@ export WARPSCOPE_DATA=$data
         echo "exit $rc"
     done
 } >>"$out/own.txt" 2>&1
+# nvcc's build of a learner's file, cold and from the cache, and the GPU capture's time
+{
+    echo "### times: capture --backend gpu of seed 004, cold (nvcc) then cached, three times each"
+    for k in 1 2 3; do
+        rm -f "$XDG_CACHE_HOME"/warpscope/*.gputrace.so
+        for c in cold cached; do
+            s=$(date +%s%N)
+            "$ws" capture --backend gpu --kernel tests/own/seed004_reduce0.cu --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<1, 256>>>(in, out)' \
+                -o /tmp/t.wstrace >/dev/null 2>&1
+            echo "$c: $(( ($(date +%s%N) - s) / 1000000 )) ms"
+        done
+    done
+} >>"$out/own.txt" 2>&1
 # the gpu-labelled test, at the paths ctest gives it
 mkdir -p /work && { [ -e /work/main ] || ln -s "$root" /work/main; }
 { echo "### tests/own_kernel_gpu.sh"; WS_GPU_TEST_CACHE="$root/.devcache" sh tests/own_kernel_gpu.sh "$ws" /work/main 2>&1; echo "own_kernel_gpu exit $?"; } >>"$out/own.txt"
+# the ladder's gpu-labelled tests: a version's GPU capture now runs in a child of its own
+for t in schedule_gpu bench_gpu; do
+    { echo "### tests/$t.sh"; sh "tests/$t.sh" "$ws" >/tmp/t.txt 2>&1; rc=$?; tail -n 6 /tmp/t.txt; echo "$t exit $rc"; } >>"$out/own.txt"
+done
 "$ws" verify --md "$out/gpu-equivalence.md" >/tmp/verify.txt 2>&1
 echo "ladder verify exit $?: $(grep -c identical "$out/gpu-equivalence.md") identical, $(grep -c DIFFERS "$out/gpu-equivalence.md") DIFFERS" >>"$out/env.txt"
 ls -la "$XDG_CACHE_HOME/warpscope" | tail -n 5 >>"$out/env.txt"
