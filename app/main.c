@@ -204,6 +204,7 @@ static int read_capture(const ws_call *k, cli *c)
     }
     if (v[WF_PASS].given) c->pass = (long)v[WF_PASS].num;
     if (v[WF_BLOCK_INDEX].given) c->block_index = (long)v[WF_BLOCK_INDEX].num;
+    if (c->file && c->cap.kernel) return usage_error("give a trace file or --kernel, not both (%s, %s)", c->file, c->cap.kernel);
     if (c->file && c->cap.version) return usage_error("give a trace file or --version, not both (%s, %s)", c->file, c->cap.version);
     /* the block asked for must be traced */
     if (!c->file && c->block_index >= 0 && c->cap.blocks_traced <= (unsigned long)c->block_index)

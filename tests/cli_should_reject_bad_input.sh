@@ -133,6 +133,7 @@ rows[0].ms: expected a number from 0 to	render --bench $tmp/ms.json -o $tmp/x.pn
 $tmp/none.json: cannot open	render --bench $tmp/none.json -o $tmp/x.png
 # a kernel of one's own on the GPU: verify takes the file or the ladder's versions, not both; the
 # emulator's switches do not reach the GPU
+give a trace file or --kernel, not both	stats $tmp/ok.json --kernel x.cu --entry 'k<<<1, 32>>>(in, out)'
 give --kernel or --versions and --blocks, not both	verify --kernel x.cu --entry 'k<<<1, 32>>>(in, out)' --versions v1
 the GPU keeps its own order (use --backend cpu)	capture --backend gpu --kernel x.cu --entry 'k<<<1, 32>>>(in, out)' --schedule its:1 -o $tmp/k.json
 # break-it switches: a line without a barrier, a bad schedule, a schedule on the GPU
