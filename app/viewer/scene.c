@@ -120,17 +120,20 @@ static int step_loads(scene_pane *p)
     return 0;
 }
 
-/* the word the tree's window should hold: the slice the user moved to, the selected word, or
- * the first word this step adds into */
+/* the word the tree's window should hold: the slice the user moved to, the selected word, the
+ * first word this step adds into, or the tree's lowest word (a trace's shared words need not start
+ * at 0: GPU traces recorded before warpscope numbered them from a kernel's first word did not) */
 static void tree_focus(scene_pane *p, const session_pane *sp)
 {
     const view_model *m = p->m;
     p->slice = sp->slice;
-    int64_t focus = -1;
+    int64_t focus = -1, lowest = -1;
     if (p->selected >= 0) focus = p->selected;
     for (size_t i = 0; focus < 0 && i < m->nnodes; i++)
         if (m->nodes[i].step == p->step) focus = m->nodes[i].word;
-    p->tree_focus = focus < 0 ? 0 : focus;
+    for (size_t i = 0; focus < 0 && i < m->nnodes; i++)
+        if (lowest < 0 || m->nodes[i].word < lowest) lowest = m->nodes[i].word;
+    p->tree_focus = focus >= 0 ? focus : lowest > 0 ? lowest : 0;
 }
 
 /* what the top picture shows at this step, when the user has not pinned one: the step's own
