@@ -119,5 +119,15 @@ n2=$(ls "$XDG_CACHE_HOME/warpscope"/*.so 2>/dev/null | wc -l)
 "$ws" render --kernel "$own/seed004_reduce0.cu" --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<1, 256>>>(in, out)' --step 3 \
     -o "$tmp/k.png" >/dev/null 2>&1 || { echo "FAIL: render --kernel"; fail=1; }
 [ -s "$tmp/k.png" ] || { echo "FAIL: render --kernel wrote no picture"; fail=1; }
+# a saved trace of one's own file shows its source when the file lies beside it (the trace names it)
+mkdir -p "$tmp/saved"
+"$ws" capture --kernel "$own/seed004_reduce0.cu" --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<1, 256>>>(in, out)' \
+    -o "$tmp/saved/r0.wstrace" >/dev/null 2>&1 || { echo "FAIL: capture seed 004 to a file"; fail=1; }
+"$ws" render "$tmp/saved/r0.wstrace" --step 3 -o "$tmp/alone.json" >/dev/null 2>&1
+cp "$own/seed004_reduce0.cu" "$tmp/saved/"
+"$ws" render "$tmp/saved/r0.wstrace" --step 3 -o "$tmp/beside.json" >/dev/null 2>&1
+grep -q "sdata\[tid\] += sdata\[tid + s\];" "$tmp/beside.json" || { echo "FAIL: the saved trace's source beside it is not shown"; fail=1; }
+grep -q "sdata\[tid\] += sdata\[tid + s\];" "$tmp/alone.json" && { echo "FAIL: a source shown that was not there"; fail=1; }
+
 [ $fail = 0 ] && echo "own kernels: ok"
 exit $fail

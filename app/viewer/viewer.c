@@ -96,10 +96,37 @@ static int load_capture(void *ctx, const char *version, const session_break *b, 
 static char *own_text;
 static const char *own_name;
 
+/* A saved trace of a learner's file names the file, not its text: its source is the file of that
+ * name beside the trace (a name of a .cu file, no folder), read once (a capture on a GPU machine,
+ * looked at on another, keeps its source with it). */
+static char beside_dir[4096], beside_name[256];
+static char *beside_text;
+
 static const char *find_source(const char *file)
 {
     if (own_text && own_name && strcmp(file, own_name) == 0) return own_text;
-    return sources_find(file);
+    const char *s = sources_find(file);
+    size_t n = strlen(file);
+    if (s || !beside_dir[0] || n < 4 || n >= sizeof beside_name || strchr(file, '/') || strcmp(file + n - 3, ".cu")) return s;
+    if (strcmp(beside_name, file) != 0) { /* once per name, found or not */
+        free(beside_text);
+        beside_text = NULL;
+        snprintf(beside_name, sizeof beside_name, "%s", file);
+        char path[4400], err[300];
+        size_t len;
+        snprintf(path, sizeof path, "%s/%s", beside_dir, file);
+        if (json_read_file(path, 1 << 20, &beside_text, &len, err, sizeof err)) beside_text = NULL;
+    }
+    return beside_text;
+}
+
+static void note_trace_dir(const char *file)
+{
+    beside_dir[0] = beside_name[0] = '\0';
+    if (!file) return;
+    const char *slash = strrchr(file, '/');
+    if (slash) snprintf(beside_dir, sizeof beside_dir, "%.*s", (int)(slash - file), file);
+    else snprintf(beside_dir, sizeof beside_dir, ".");
 }
 
 static void load_own_source(const viewer_opts *o)
@@ -222,6 +249,7 @@ static int apply_script(app *A, const char *script, char *err, size_t errlen)
 static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
 {
     load_own_source(o);
+    note_trace_dir(o->file);
     memset(A, 0, sizeof *A);
     A->o = *o;
     if (o->cap.kernel) stat(o->cap.kernel, &A->own_seen); /* before its capture: a change during it is seen */
