@@ -7,6 +7,7 @@
 #include <SDL_image.h>
 #include <SDL_ttf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,6 +103,23 @@ static const char *own_name;
 static char beside_dir[4096], beside_name[256];
 static char *beside_text;
 
+/* a plain file's text, at most 1 MiB: not through a symbolic link (a trace shipped beside one could
+ * show any file), not a FIFO or device (opened without waiting, then checked); NULL otherwise */
+static char *read_beside(const char *path)
+{
+    enum { BESIDE_MAX = 1 << 20 };
+    int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    char *text = NULL;
+    if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= BESIDE_MAX && (text = malloc((size_t)st.st_size + 1))) {
+        size_t got = 0;
+        for (ssize_t k; got < (size_t)st.st_size && (k = read(fd, text + got, (size_t)st.st_size - got)) > 0;) got += (size_t)k;
+        text[got] = '\0';
+    }
+    if (fd >= 0) close(fd);
+    return text;
+}
+
 static const char *find_source(const char *file)
 {
     if (own_text && own_name && strcmp(file, own_name) == 0) return own_text;
@@ -112,10 +130,9 @@ static const char *find_source(const char *file)
         free(beside_text);
         beside_text = NULL;
         snprintf(beside_name, sizeof beside_name, "%s", file);
-        char path[4400], err[300];
-        size_t len;
+        char path[4400];
         snprintf(path, sizeof path, "%s/%s", beside_dir, file);
-        if (json_read_file(path, 1 << 20, &beside_text, &len, err, sizeof err)) beside_text = NULL;
+        beside_text = read_beside(path);
     }
     return beside_text;
 }
@@ -123,10 +140,11 @@ static const char *find_source(const char *file)
 static void note_trace_dir(const char *file)
 {
     beside_dir[0] = beside_name[0] = '\0';
-    if (!file) return;
-    const char *slash = strrchr(file, '/');
-    if (slash) snprintf(beside_dir, sizeof beside_dir, "%.*s", (int)(slash - file), file);
-    else snprintf(beside_dir, sizeof beside_dir, ".");
+    const char *slash = file ? strrchr(file, '/') : NULL;
+    if (!file || (slash && (size_t)(slash - file) >= sizeof beside_dir)) return; /* none, or a folder too long to name */
+    if (!slash) snprintf(beside_dir, sizeof beside_dir, ".");
+    else if (slash == file) snprintf(beside_dir, sizeof beside_dir, "/");
+    else snprintf(beside_dir, sizeof beside_dir, "%.*s", (int)(slash - file), file);
 }
 
 static void load_own_source(const viewer_opts *o)

@@ -117,9 +117,9 @@ void gpu_tracer_close(gpu_tracer *x)
 int gpu_tracer_begin(gpu_tracer *x, unsigned grid, unsigned block, unsigned traced, const trace *t, ws_gpu_ctx *ctx)
 {
     unsigned traced_blocks = traced < grid ? traced : grid;
-    if (!x->events && (!ck(x, cudaMalloc(&x->events, GPU_CAPACITY * sizeof(ws_gpu_event)), "cudaMalloc (trace buffer)") ||
-                       !ck(x, cudaMalloc(&x->count, sizeof *x->count), "cudaMalloc") ||
-                       !ck(x, cudaMalloc(&x->tick0, sizeof *x->tick0), "cudaMalloc")))
+    if ((!x->events && !ck(x, cudaMalloc(&x->events, GPU_CAPACITY * sizeof(ws_gpu_event)), "cudaMalloc (trace buffer)")) ||
+        (!x->count && !ck(x, cudaMalloc(&x->count, sizeof *x->count), "cudaMalloc")) ||
+        (!x->tick0 && !ck(x, cudaMalloc(&x->tick0, sizeof *x->tick0), "cudaMalloc")))
         return -1;
     cudaMemset(x->tick0, 0, sizeof *x->tick0);
     if (!ck(x, cudaMalloc(&x->phase, (size_t)traced_blocks * block * sizeof *x->phase + 4), "cudaMalloc")) return -1;

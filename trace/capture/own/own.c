@@ -749,15 +749,15 @@ int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned se
     close(pipefd[0]);
     msg[got] = 0;
     int rc = -1;
-    const char *who = d->kernel ? d->kernel : d->version; /* a learner's file, or a version captured apart */
+    /* a learner's file, or a version captured apart (whose child runs warpscope's code alone) */
+    const char *who = d->kernel ? d->kernel : d->version ? d->version : "the capture";
     if (stopped == 2)
         snprintf(err, errlen, "%s: still running after %u s, and stopped: a loop that never ends? (the emulator, without "
                               "--backend gpu, names its line)", who, seconds);
     else if (stopped || (d->cancel && *d->cancel)) snprintf(err, errlen, "interrupted");
     else if (WIFSIGNALED(status))
-        snprintf(err, errlen, "%s: the program stopped with signal %d (%s): a bad pointer in its host code, or an array of a "
-                              "thread written past its end",
-                 who, WTERMSIG(status), strsignal(WTERMSIG(status)));
+        snprintf(err, errlen, "%s: the program stopped with signal %d (%s)%s", who, WTERMSIG(status), strsignal(WTERMSIG(status)),
+                 d->kernel ? ": a bad pointer in its host code, or an array of a thread written past its end" : "");
     else if (WEXITSTATUS(status) == 0 && strcmp(msg, done_word) == 0)
         rc = trace_read_file(t, tmp, err, errlen);
     else if (WEXITSTATUS(status) == 2 && got)

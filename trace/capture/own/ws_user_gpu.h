@@ -176,7 +176,9 @@ struct ws_ptr {
     {
         /* the byte offset from the buffer's start, in integers: an index out of bounds is checked
          * before any address is made from it */
-        long long off = (long long)((unsigned long long)p - base) + ix.i * (long long)sizeof(V);
+        const long long far = (1ll << 40) / (long long)sizeof(V); /* beyond any buffer: no overflow below */
+        long long i = ix.i > far ? far : ix.i < -far ? -far : ix.i;
+        long long off = (long long)((unsigned long long)p - base) + i * (long long)sizeof(V);
         long long element = off >= 0 ? off / (long long)sizeof(V) : -((-off + (long long)sizeof(V) - 1) / (long long)sizeof(V));
         bool bad = buf == WS_SPACE_NULL || buf == WS_SPACE_UNFOLLOWED || off < 0 || bytes < sizeof(V) ||
                    (unsigned long long)off > bytes - sizeof(V);
@@ -458,12 +460,14 @@ struct ws_kernel_call {
         cudaFuncAttributes fa;
         memset(&fa, 0, sizeof fa);
 #if defined(WS_GPU_TRACE)
+        (void)cudaGetLastError(); /* an error of the learner's earlier calls is not this launch's */
         cudaFuncGetAttributes(&fa, k);
         ws_gpu_ctx ctx;
         ws_gpu_user_launch_begin(&info, &ctx, sizeof ctx);
-        cudaMemcpyToSymbol(ws_ctx, &ctx, sizeof ctx);
-        cudaDeviceSynchronize(); /* the context and the zeroed words are there before a launch on any stream */
-        (void)cudaGetLastError(); /* an error of the learner's earlier calls is not this launch's */
+        /* the context and the zeroed words are there before a launch on any stream */
+        if (cudaMemcpyToSymbol(ws_ctx, &ctx, sizeof ctx) != cudaSuccess || cudaDeviceSynchronize() != cudaSuccess)
+            ws_gpu_user_fail(c.line, "the trace's buffers could not be handed to the GPU");
+        (void)cudaGetLastError();
 #else
         (void)cudaGetLastError();
         ws_gpu_user_launch_begin(&info, nullptr, 0); /* the start event: the last thing before the launch */
