@@ -214,8 +214,8 @@ static int verify_own(const capture_desc *own, const char *md, volatile int *can
                              "a loop, independent thread scheduling may leave a warp split, where the emulator's lockstep joins it at "
                              "the first line its lanes share.\n", splits, splits == 1 ? "" : "s");
         if (nd && a.nhazards)
-            fprintf(outs[o], "\nThe emulator finds %zu hazards (warpscope hazards --kernel): a race may end differently on the GPU.\n",
-                    a.nhazards);
+            fprintf(outs[o], "\nThe emulator finds %zu hazard%s (warpscope hazards --kernel): a race may end differently on the GPU.\n",
+                    a.nhazards, a.nhazards == 1 ? "" : "s");
     }
     if (md && outfile_commit(&mdo, err, sizeof err)) {
         fprintf(stderr, "warpscope: verify: %s\n", err);

@@ -135,13 +135,11 @@ int gpu_tracer_begin(gpu_tracer *x, unsigned grid, unsigned block, unsigned trac
     return 0;
 }
 
-// The order events go into the trace, exits placed: the traced kernel records its lanes' end as
-// they leave it, together at its last line, so lanes that were done long before (those a final
-// `if (tid == 0)` leaves out) would seem to wait there, live, while the others work; the plain
-// kernel lets them go at once, as the emulator does. A lane's exit is therefore put right after its
-// own last event (split off its exit event when the lanes of one ended at different events).
-// Returns indices into ev, exits included once per group; a group's exit gets the mask and phase
-// written into ev's spare entries at the end.
+// The order events go into the trace. The traced kernel records its lanes' end together at its
+// last line, so lanes done long before (those a final `if (tid == 0)` leaves out) would seem to wait
+// there, live, while the others work; the plain kernel lets them go at once, as the emulator does.
+// So each lane's exit is put right after its own last event: an exit event is split, the parts
+// appended to ev, and the returned indices into ev name each event once, in order.
 static std::vector<size_t> exits_placed(std::vector<ws_gpu_event> &ev)
 {
     size_t n = ev.size();
@@ -169,8 +167,10 @@ static std::vector<size_t> exits_placed(std::vector<ws_gpu_event> &ev)
             }
         }
     }
+    size_t parts = (size_t)std::count_if(after.begin(), after.end(), [](unsigned m) { return m != 0; });
+    ev.reserve(n + parts);
     std::vector<size_t> order;
-    order.reserve(n * 2);
+    order.reserve(n + parts);
     for (size_t i = 0; i < n; i++) {
         if (ev[i].kind == TRACE_EXIT) {
             if (keep[i]) { ev[i].mask = keep[i]; order.push_back(i); }
@@ -187,7 +187,7 @@ static std::vector<size_t> exits_placed(std::vector<ws_gpu_event> &ev)
             x.buf = -1;
             x.mask = after[i];
             x.phase = phase_after[i];
-            ev.push_back(x); // ev does not move under its indices: only its own elements are read
+            ev.push_back(x); /* reserved: no copy of the whole list */
             order.push_back(ev.size() - 1);
         }
     }

@@ -39,10 +39,6 @@ enum {
 };
 static const uint64_t own_host_turns = (uint64_t)1 << 32; /* turns of the host code's loops */
 
-typedef struct own_buffer {
-    unsigned char *mem;
-    size_t bytes;
-} own_buffer;
 
 typedef struct own_run {
     const capture_desc *d;
@@ -52,7 +48,7 @@ typedef struct own_run {
     emu_schedule schedule;
     race *race;
     uint64_t dropped[2];
-    own_buffer bufs[OWN_BUFFERS];
+    own_span bufs[OWN_BUFFERS];
     int nbufs;
     unsigned shmem;
     uint64_t host_turns;
@@ -127,7 +123,7 @@ static int add_buffer(size_t bytes, const char *name)
         free(m);
         return -1;
     }
-    run->bufs[id] = (own_buffer){m, bytes};
+    run->bufs[id] = (own_span){m, bytes};
     run->nbufs++;
     return id;
 }
@@ -139,21 +135,24 @@ void *ws_user_malloc(size_t bytes, unsigned line)
     snprintf(name, sizeof name, "line%u", line);
     int id = add_buffer(bytes, name);
     if (id < 0) host_fail("line %u: cudaMalloc: out of memory, or more than %d buffers", line, OWN_BUFFERS - 2);
-    return run->bufs[id].mem;
+    return run->bufs[id].p;
 }
 
 void ws_user_free(void *p) { (void)p; /* kept until the capture ends: the trace names it */ }
 
-static int find_buffer(const void *p, size_t *offset)
+int own_find_span(const own_span *spans, size_t n, const void *p, size_t *offset)
 {
     const unsigned char *q = p;
-    for (int i = 0; i < run->nbufs; i++)
-        if (q >= run->bufs[i].mem && q <= run->bufs[i].mem + run->bufs[i].bytes) {
-            *offset = (size_t)(q - run->bufs[i].mem);
-            return i;
-        }
+    for (int end = 0; end < 2; end++)
+        for (size_t i = 0; i < n; i++)
+            if (q >= spans[i].p && (end ? q == spans[i].p + spans[i].bytes : q < spans[i].p + spans[i].bytes)) {
+                *offset = (size_t)(q - spans[i].p);
+                return (int)i;
+            }
     return -1;
 }
+
+static int find_buffer(const void *p, size_t *offset) { return own_find_span(run->bufs, (size_t)run->nbufs, p, offset); }
 
 int ws_user_buffer(const void *p, int *buf, int64_t *off)
 {
@@ -674,22 +673,22 @@ static int run_here(void *job, trace *t, char *err, size_t errlen)
     run = r;
     int in = add_buffer((size_t)n * sizeof(float), "in"), outb = add_buffer((size_t)n * sizeof(float), "out");
     if (in < 0 || outb < 0) { snprintf(err, errlen, "out of memory for %" PRIu64 " elements", n); goto out; }
-    memcpy(r->bufs[in].mem, h_in, (size_t)n * sizeof(float));
+    memcpy(r->bufs[in].p, h_in, (size_t)n * sizeof(float));
     float result = 0;
     int has_result = 0;
     if (setjmp(r->out)) {
         snprintf(err, errlen, "%s", r->err);
         goto out;
     }
-    entry((float *)r->bufs[in].mem, (float *)r->bufs[outb].mem, (unsigned)n, h_in, &result, &has_result);
+    entry((float *)r->bufs[in].p, (float *)r->bufs[outb].p, (unsigned)n, h_in, &result, &has_result);
     if (!r->launches) { snprintf(err, errlen, "%s: --entry '%s' launched no kernel", d->kernel, d->entry); goto out; }
-    t->result = has_result ? result : ((float *)r->bufs[outb].mem)[0];
+    t->result = has_result ? result : ((float *)r->bufs[outb].p)[0];
     if (capture_cpu_finish(d, r->race, r->dropped, t, err, errlen)) goto out;
     rc = 0;
 out:
     run = NULL;
     if (rc) trace_free(t);
-    for (int i = 0; i < r->nbufs; i++) free(r->bufs[i].mem);
+    for (int i = 0; i < r->nbufs; i++) free(r->bufs[i].p);
     race_destroy(r->race);
     emu_clear_buffers(r->e);
     if (!d->emu) emu_destroy(r->e);

@@ -50,6 +50,14 @@ int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned se
 /* the input of a run (d's data and seed, n elements, into h_in) and what t's provenance says of it
  * whatever runs it (the date, the file, the data, the double-precision reference); 0 or -1 */
 int own_input(const capture_desc *d, uint64_t n, float *h_in, trace *t, char *err, size_t errlen);
+/* a buffer of a run, as its host code sees it */
+typedef struct own_span {
+    unsigned char *p;
+    size_t bytes;
+} own_span;
+/* the buffer p points into, with *offset; one just past a buffer's end only where no buffer starts
+ * there (one may lie right after another); -1 if none */
+int own_find_span(const own_span *spans, size_t n, const void *p, size_t *offset);
 /* "line N: ..." -> "FILE:N: ..." */
 void own_at_line(char *dst, size_t len, const char *path, const char *msg);
 /* a run's error: the message at the learner's line into err, then out of the learner's code by

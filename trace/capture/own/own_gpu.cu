@@ -29,24 +29,20 @@ static const unsigned long long OWN_GPU_HOST_TURNS = 1ull << 32; // turns of the
 static const unsigned OWN_GPU_TIMED_LAUNCHES = 1u << 16;   // launches one timed run may make
 
 namespace {
-struct own_buffer {
-    void *p;
-    size_t bytes;
-    std::string name;
-};
-
 struct own_gpu_run {
     const char *path = nullptr;
     volatile int *cancel = nullptr;
     trace *t = nullptr;       // traced: the trace; timed: null
     unsigned blocks_traced = 1;
     gpu_tracer tr;
-    std::vector<own_buffer> bufs;
+    std::vector<own_span> bufs;
+    std::vector<std::string> names; // each buffer's, as the trace names it
     ws_gpu_fault *fault = nullptr; // on the device
     unsigned long long host_turns = 0;
     unsigned launches = 0;
     unsigned grid = 0, block = 0; // the first launch's
-    std::vector<cudaEvent_t> events; // timed: a start and an end per launch
+    std::vector<cudaEvent_t> *events = nullptr; // timed: a start and an end per launch, from the kernel's pool
+    size_t used = 0;                             // events of the pool this run has recorded
     jmp_buf out;
     char err[1024] = "";
 };
@@ -73,7 +69,8 @@ static int add_buffer(void *p, size_t bytes, const char *name)
 {
     if (run->bufs.size() >= (size_t)TRACE_BUFFERS_MAX) return -1;
     if (run->t && trace_add_buffer(run->t, name, 0)) return -1;
-    run->bufs.push_back({p, bytes, name});
+    run->bufs.push_back({(unsigned char *)p, bytes});
+    run->names.push_back(name);
     return 0;
 }
 
@@ -87,21 +84,7 @@ extern "C" void ws_gpu_user_malloc(void *p, size_t bytes, unsigned line)
     }
 }
 
-// the buffer p points into; one just past a buffer's end only where no buffer starts there (cudaMalloc
-// may place one buffer right after another)
-static int find_buffer(const void *p, size_t *offset)
-{
-    const char *q = (const char *)p;
-    for (int end = 0; end < 2; end++)
-        for (size_t i = 0; i < run->bufs.size(); i++) {
-            const char *b = (const char *)run->bufs[i].p;
-            if (q >= b && (end ? q == b + run->bufs[i].bytes : q < b + run->bufs[i].bytes)) {
-                *offset = (size_t)(q - b);
-                return (int)i;
-            }
-        }
-    return -1;
-}
+static int find_buffer(const void *p, size_t *offset) { return own_find_span(run->bufs.data(), run->bufs.size(), p, offset); }
 
 extern "C" int ws_gpu_user_buffer(const void *p, int *buf, unsigned long long *base, unsigned long long *bytes)
 {
@@ -120,7 +103,7 @@ extern "C" void ws_gpu_user_check(const void *p, size_t bytes, const char *what,
     int i = find_buffer(p, &o);
     if (i >= 0 && o + bytes > run->bufs[(size_t)i].bytes)
         fail("line %u: %s of %zu bytes runs past the end of buffer %s (%zu bytes, %zu from its start)", line, what, bytes,
-             run->bufs[(size_t)i].name.c_str(), run->bufs[(size_t)i].bytes, o);
+             run->names[(size_t)i].c_str(), run->bufs[(size_t)i].bytes, o);
 }
 
 extern "C" void ws_gpu_user_tick(unsigned line)
@@ -145,11 +128,14 @@ extern "C" void ws_gpu_user_launch_begin(const ws_gpu_launch_info *l, void *ctx,
     }
     if (!run->t) { // timed
         if (run->launches == OWN_GPU_TIMED_LAUNCHES) fail("line %u: more than %u launches in one run", line, OWN_GPU_TIMED_LAUNCHES);
-        cudaEvent_t e[2];
-        if (cudaEventCreate(&e[0]) != cudaSuccess || cudaEventCreate(&e[1]) != cudaSuccess) fail("cannot create a CUDA event");
-        run->events.push_back(e[0]);
-        run->events.push_back(e[1]);
-        cudaEventRecord(e[0], (cudaStream_t)l->stream);
+        std::vector<cudaEvent_t> &pool = *run->events; /* made once, for the first run that needs so many */
+        while (pool.size() < run->used + 2) {
+            cudaEvent_t e;
+            if (cudaEventCreate(&e) != cudaSuccess) fail("cannot create a CUDA event");
+            pool.push_back(e);
+        }
+        cudaEventRecord(pool[run->used], (cudaStream_t)l->stream);
+        run->used += 2;
         run->launches++;
         return;
     }
@@ -171,35 +157,36 @@ extern "C" void ws_gpu_user_launch_begin(const ws_gpu_launch_info *l, void *ctx,
     run->launches++;
 }
 
-// the launch's first access out of bounds, as the emulator words it
+#define WS_STR_(x) #x
+#define WS_STR(x) WS_STR_(x)
+// the launch's first access it could not make, as the emulator words it: after "line L: block B,
+// thread T (warp W, lane L)", with the element and the elements there are as arguments
+static const char *const fault_says[] = {
+    [WS_FAULT_NONE] = "",
+    [WS_FAULT_SHARED] = " accesses element %lld of a __shared__ array of %llu elements (out of bounds)",
+    [WS_FAULT_GLOBAL] = " accesses global element %lld, beyond a buffer of %llu elements",
+    [WS_FAULT_NULL] = ": an access through a null pointer",
+    [WS_FAULT_SHARED_ATOMIC] = ": an atomic on __shared__ memory is not modelled yet: add in shared memory with a tree and "
+                               "__syncthreads(), or atomically in global memory",
+    [WS_FAULT_UNFOLLOWED] = ": an access through a pointer made from a number; point into a kernel argument, a __shared__ "
+                            "array or an element (&a[i])",
+    [WS_FAULT_LOOP] = " was still turning this loop after " WS_STR(WS_GPU_LOOP_SECONDS) " s on the GPU; a loop that never ends?",
+};
+
 static void fault(const ws_gpu_fault &f)
 {
-    char who[96];
-    snprintf(who, sizeof who, "block %llu, thread %llu (warp %llu, lane %llu)", f.block, f.thread, f.thread / 32, f.thread % 32);
-    unsigned line = (unsigned)f.line;
-    switch (f.what) {
-    case WS_FAULT_SHARED:
-        fail("line %u: %s accesses element %lld of a __shared__ array of %llu elements (out of bounds)", line, who, f.element, f.elements);
-    case WS_FAULT_GLOBAL:
-        fail("line %u: %s accesses global element %lld, beyond a buffer of %llu elements", line, who, f.element, f.elements);
-    case WS_FAULT_NULL:
-        fail("line %u: %s: an access through a null pointer", line, who);
-    case WS_FAULT_SHARED_ATOMIC:
-        fail("line %u: %s: an atomic on __shared__ memory is not modelled yet: add in shared memory with a tree and "
-             "__syncthreads(), or atomically in global memory", line, who);
-    case WS_FAULT_LOOP:
-        fail("line %u: %s was still turning this loop after %d s on the GPU; a loop that never ends?", line, who, WS_GPU_LOOP_SECONDS);
-    default:
-        fail("line %u: %s: an access through a pointer made from a number; point into a kernel argument, a __shared__ array "
-             "or an element (&a[i])", line, who);
-    }
+    char what[400];
+    const char *says = f.what < sizeof fault_says / sizeof *fault_says ? fault_says[f.what] : fault_says[WS_FAULT_UNFOLLOWED];
+    snprintf(what, sizeof what, says, f.element, f.elements);
+    fail("line %u: block %llu, thread %llu (warp %llu, lane %llu)%s", (unsigned)f.line, f.block, f.thread, f.thread / 32, f.thread % 32,
+         what);
 }
 
 extern "C" void ws_gpu_user_launch_end(const ws_gpu_launch_info *l, int error, const char *error_text, int registers, size_t static_shared)
 {
     if (error) fail("line %u: the launch failed: %s", l->line, error_text ? error_text : "an unknown CUDA error");
     if (!run->t) {
-        cudaEventRecord(run->events.back(), (cudaStream_t)l->stream);
+        cudaEventRecord((*run->events)[run->used - 1], (cudaStream_t)l->stream);
         return;
     }
     cudaError_t e = cudaDeviceSynchronize();
@@ -249,10 +236,9 @@ extern "C" void ws_gpu_user_launch_end(const ws_gpu_launch_info *l, int error, c
 
 static void release(own_gpu_run *r)
 {
-    for (own_buffer &b : r->bufs) cudaFree(b.p);
+    for (own_span &b : r->bufs) cudaFree(b.p);
     r->bufs.clear();
-    for (cudaEvent_t e : r->events) cudaEventDestroy(e);
-    r->events.clear();
+    r->names.clear();
 }
 
 // Calls the entry with in and out (device buffers of n floats, named as the emulator names them);
@@ -366,6 +352,7 @@ struct own_gpu_kernel {
     own_entry_fn entry;
     const char *path;
     volatile int *cancel;
+    std::vector<cudaEvent_t> events; // every run's, reused from run to run
 };
 
 extern "C" own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t errlen)
@@ -374,7 +361,7 @@ extern "C" own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t
     if (own_check(d, &n, err, errlen)) return nullptr;
     char so[4400];
     if (own_build(d, OWN_GPU_PLAIN, so, sizeof so, err, errlen)) return nullptr;
-    own_gpu_kernel *k = new own_gpu_kernel{nullptr, nullptr, d->kernel, d->cancel};
+    own_gpu_kernel *k = new own_gpu_kernel{nullptr, nullptr, d->kernel, d->cancel, {}};
     if (!(k->entry = load(so, d->kernel, &k->handle, err, errlen))) {
         delete k;
         return nullptr;
@@ -387,12 +374,13 @@ extern "C" int own_gpu_time(own_gpu_kernel *k, float *in, float *out, unsigned n
     own_gpu_run r;
     r.path = k->path;
     r.cancel = k->cancel;
+    r.events = &k->events;
     memset(tm, 0, sizeof *tm);
     int rc = call_entry(&r, k->entry, in, out, n, h_in, &tm->result, err, errlen);
     if (!rc) {
-        for (size_t i = 0; i + 1 < r.events.size(); i += 2) {
+        for (size_t i = 0; i + 1 < r.used; i += 2) {
             float ms = 0;
-            if (cudaEventElapsedTime(&ms, r.events[i], r.events[i + 1]) != cudaSuccess) {
+            if (cudaEventElapsedTime(&ms, k->events[i], k->events[i + 1]) != cudaSuccess) {
                 snprintf(err, errlen, "%s: cannot time its launch %zu", k->path, i / 2);
                 rc = -1;
                 break;
@@ -404,7 +392,9 @@ extern "C" int own_gpu_time(own_gpu_kernel *k, float *in, float *out, unsigned n
         tm->block = r.block;
     }
     // in and out are the benchmark's: only what the learner's code allocated is freed
-    r.bufs.erase(r.bufs.begin(), r.bufs.begin() + (r.bufs.size() < 2 ? r.bufs.size() : 2));
+    size_t theirs = r.bufs.size() < 2 ? r.bufs.size() : 2;
+    r.bufs.erase(r.bufs.begin(), r.bufs.begin() + (long)theirs);
+    r.names.erase(r.names.begin(), r.names.begin() + (long)theirs);
     release(&r);
     return rc;
 }
