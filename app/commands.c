@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "trace/capture/own/sandbox.h"
 #include "trace/cards.h"
 #include "trace/ladder.h"
 #include "trace/words.h"
@@ -672,4 +673,7 @@ void commands_print_version(FILE *out)
     fprintf(out, "warpscope %s\ncommit %s\n", ws_version, ws_commit);
     if (ws_cuda) fprintf(out, "CUDA: in this build (nvcc %s, architectures %s; the runtime linked statically)\n", ws_cuda_version, ws_cuda_archs);
     else fprintf(out, "CUDA: not in this build (the emulator only: bench, verify and --backend gpu need a build with nvcc)\n");
+    char sandbox[400];
+    sandbox_describe(sandbox, sizeof sandbox);
+    fprintf(out, "sandbox for a learner's file: %s\n", sandbox);
 }

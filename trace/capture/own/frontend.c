@@ -808,7 +808,12 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
     const char *args[64] = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
                             "-Wno-unknown-cuda-version", "-include", "/warpscope-parse/prelude.h", inc};
     int na = 10;
-    char defs[48][200];
+    char quote[4200];
+    if (in->dir) { /* parsed under a fixed name: #include "x.h" finds the files beside the real one */
+        snprintf(quote, sizeof quote, "-iquote%s", in->dir);
+        args[na++] = quote;
+    }
+    char defs[48][260]; /* warpscope passes at most 48, each under 256 bytes (build.c) */
     for (int i = 0; in->defines && in->defines[i] && i < 48; i++) {
         snprintf(defs[i], sizeof defs[i], "-D%s", in->defines[i]);
         args[na++] = defs[i];

@@ -32,6 +32,7 @@ typedef struct frontend_input {
     const char *entry;      /* a C++ call expression naming in, out, n and h_in */
     const char *const *defines; /* NAME or NAME=VALUE, NULL-terminated; may be NULL */
     const char *include_dir;    /* holds cuda_runtime.h and the other stubs the learner may include */
+    const char *dir;            /* where its own #include "x.h" looks first (the folder of the file read); may be NULL */
     int ladder;                 /* a file of kernels/: see below */
 } frontend_input;
 

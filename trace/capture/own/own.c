@@ -24,18 +24,16 @@
 #include <unistd.h>
 
 #include "trace/capture/emu.h"
+#include "trace/capture/own/sandbox.h"
 #include "trace/capture/own/ws_user_api.h"
 #include "trace/capture/race.h"
 #include "trace/capture/schedule.h"
 #include "trace/json_internal.h"
 
 enum {
-    OWN_FILE_MAX = 1 << 20,               /* bytes of a learner's file */
     OWN_BUFFERS = TRACE_BUFFERS_MAX,      /* cudaMalloc'd buffers, in and out included */
     OWN_LOOP_TURNS = 1 << 20,             /* turns of its loops one thread may make in one block */
     OWN_MAX_EVENTS = 1 << 21,             /* warp instructions a capture may record */
-    OWN_COMPILE_SECONDS = 120,
-    OWN_FRONTEND_MAX = 64 << 20,          /* bytes of the front end's program, read for the key */
 };
 static const uint64_t own_host_turns = (uint64_t)1 << 32; /* turns of the host code's loops */
 
@@ -64,6 +62,7 @@ static own_run *run;
 static own_build_info last_build;
 
 void own_last_build(own_build_info *info) { *info = last_build; }
+own_build_info *own_build_record(void) { return &last_build; }
 
 static double now_ms(void)
 {
@@ -242,328 +241,6 @@ void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 
     t->passes[t->npasses - 1].shared_bytes = emu_shared_bytes(run->e);
 }
 
-/* ---- building: the front end, the compiler, the cache ---- */
-
-static int read_file(const char *path, char **text, size_t *len, char *err, size_t errlen)
-{
-    return json_read_file(path, OWN_FILE_MAX, text, len, err, errlen);
-}
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-    const unsigned char *b = p;
-    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 0x100000001b3ull;
-    return h;
-}
-
-static uint64_t fnv_str(uint64_t h, const char *s) { return fnv(h, s, strlen(s) + 1); }
-
-/* the headers the rewritten file compiles against are part of the key: a new warpscope rebuilds */
-static const char *const runtime_headers[] = {"trace/trace.h", "trace/capture/emu.h", "trace/capture/ws_cuda.h",
-                                              "trace/capture/own/ws_user.h", "trace/capture/own/ws_user_api.h",
-                                              "trace/capture/own/ws_entry.h", "trace/capture/own/ws_user_gpu.h",
-                                              "trace/capture/own/ws_user_gpu_api.h"};
-
-static int mkdirs(char *path)
-{
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        int bad = mkdir(path, 0755) && errno != EEXIST;
-        *p = '/';
-        if (bad) return -1;
-    }
-    return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
-}
-
-int own_cache_dir(char *buf, size_t len)
-{
-    const char *x = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    int n = x && *x ? snprintf(buf, len, "%s/warpscope", x) : home && *home ? snprintf(buf, len, "%s/.cache/warpscope", home) : -1;
-    return n < 0 || (size_t)n >= len ? -1 : 0;
-}
-
-static const char *compiler(void)
-{
-    const char *c = getenv("WARPSCOPE_CXX");
-    return c && *c ? c : "c++";
-}
-
-/* nvcc for the GPU's builds: WARPSCOPE_NVCC, else PATH's, else where CUDA installs it */
-static const char *nvcc(void)
-{
-    const char *c = getenv("WARPSCOPE_NVCC"), *path = getenv("PATH");
-    if (c && *c) return c;
-    for (const char *p = path; p && *p;) {
-        size_t n = strcspn(p, ":");
-        char f[4200];
-        snprintf(f, sizeof f, "%.*s/nvcc", (int)n, p);
-        if (n && access(f, X_OK) == 0) return "nvcc";
-        p += n + (p[n] == ':');
-    }
-    return "/usr/local/cuda/bin/nvcc";
-}
-
-/* What a GPU build is made for and by (-arch=native): the GPUs' models, as the driver's files under
- * /proc/driver/nvidia/gpus name them (read, not asked of CUDA, which this process must not start),
- * and the compiler program's size and time, found on the PATH as execvp finds it. A cache shared by
- * two machines, or kept through a new toolkit, builds again. */
-static uint64_t gpu_identity(uint64_t key, const char *prog)
-{
-    DIR *dir = opendir("/proc/driver/nvidia/gpus");
-    for (struct dirent *e; dir && (e = readdir(dir));) {
-        if (e->d_name[0] == '.') continue;
-        char path[600], *text = NULL, err[64];
-        size_t len;
-        snprintf(path, sizeof path, "/proc/driver/nvidia/gpus/%s/information", e->d_name);
-        if (json_read_file(path, 1 << 16, &text, &len, err, sizeof err)) continue;
-        const char *m = strstr(text, "Model:");
-        if (m) key = fnv(key, m, strcspn(m, "\n"));
-        free(text);
-    }
-    if (dir) closedir(dir);
-    char full[4200] = "";
-    const char *path = getenv("PATH");
-    if (strchr(prog, '/')) snprintf(full, sizeof full, "%s", prog);
-    for (const char *p = path; !full[0] && p && *p;) {
-        size_t n = strcspn(p, ":");
-        snprintf(full, sizeof full, "%.*s/%s", (int)n, p, prog);
-        if (!n || access(full, X_OK) != 0) full[0] = 0;
-        p += n + (p[n] == ':');
-    }
-    struct stat st;
-    if (full[0] && stat(full, &st) == 0) {
-        key = fnv(key, &st.st_size, sizeof st.st_size);
-        key = fnv(key, &st.st_mtime, sizeof st.st_mtime);
-    }
-    return key;
-}
-
-/* How each build of a learner's file is compiled: the emulator's by the host C++ compiler, the
- * GPU's by nvcc for this machine's GPU (traced: every access recorded; plain: the benchmark's). */
-static const struct {
-    const char *(*compiler)(void);
-    const char *tag; /* in the cache's file names */
-    const char *flags[8];
-} flavours[] = {
-    [OWN_EMU] = {compiler, "emu", {"-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-DWS_EMU", "-DWS_USER", NULL}},
-    [OWN_GPU_TRACED] = {nvcc, "gputrace", {"-std=c++17", "-O3", "-Xcompiler=-fPIC", "-shared", "-w", "-arch=native", "-DWS_GPU_TRACE", "-DWS_USER"}},
-    [OWN_GPU_PLAIN] = {nvcc, "gpu", {"-std=c++17", "-O3", "-Xcompiler=-fPIC", "-shared", "-w", "-arch=native", "-DWS_USER", NULL}},
-};
-
-/* Runs the compiler; its messages go to *out (malloc'd). 0 when it succeeded. */
-static int run_compiler(char *const argv[], const capture_desc *d, char **out, char *err, size_t errlen)
-{
-    int pipefd[2];
-    *out = NULL;
-    if (pipe(pipefd)) { snprintf(err, errlen, "cannot start the compiler: %s", strerror(errno)); return -1; }
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(pipefd[0]);
-        close(pipefd[1]);
-        snprintf(err, errlen, "cannot start the compiler: %s", strerror(errno));
-        return -1;
-    }
-    if (pid == 0) {
-        setpgid(0, 0);
-        dup2(pipefd[1], 2);
-        dup2(pipefd[1], 1);
-        close(pipefd[0]);
-        execvp(argv[0], argv);
-        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
-        _exit(127);
-    }
-    close(pipefd[1]);
-    fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    double start = now_ms();
-    int status = 0, done = 0, stopped = 0;
-    while (!done) {
-        ssize_t k = buf ? read(pipefd[0], buf + n, cap - n) : -1;
-        if (k > 0) { n += (size_t)k; if (n == cap) n = cap - 1; continue; } /* keep the beginning */
-        if (waitpid(pid, &status, WNOHANG) == pid) { done = 1; break; }
-        if ((d->cancel && *d->cancel) || now_ms() - start > OWN_COMPILE_SECONDS * 1e3) {
-            stopped = d->cancel && *d->cancel ? 1 : 2;
-            kill(-pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            break;
-        }
-        struct timespec ts = {0, 5000000};
-        nanosleep(&ts, NULL);
-    }
-    for (ssize_t k; buf && (k = read(pipefd[0], buf + n, cap - n)) > 0 && n < cap;) n += (size_t)k;
-    close(pipefd[0]);
-    if (buf) buf[n] = 0;
-    *out = buf;
-    if (stopped == 1) { snprintf(err, errlen, "interrupted"); return -1; }
-    if (stopped == 2) { snprintf(err, errlen, "the compiler ran longer than %d s", OWN_COMPILE_SECONDS); return -1; }
-    if (WIFEXITED(status) && WEXITSTATUS(status) == 127 && buf && strstr(buf, "cannot run")) {
-        snprintf(err, errlen, "%s", buf);
-        err[strcspn(err, "\n")] = 0;
-        snprintf(err + strlen(err), errlen - strlen(err), " (set WARPSCOPE_CXX to a C++ compiler, or WARPSCOPE_NVCC to nvcc)");
-        return -1;
-    }
-    return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
-}
-
-/* The compiler's first error, as it wrote it: the first line at the learner's file, else the first
- * line saying "error". */
-static void first_compiler_error(const char *out, const char *path, char *err, size_t errlen)
-{
-    const char *pick = NULL;
-    size_t plen = strlen(path);
-    for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
-        size_t ll = strcspn(l, "\n");
-        int has_error = 0;
-        for (size_t i = 0; i + 5 <= ll && !has_error; i++) has_error = memcmp(l + i, "error", 5) == 0;
-        if (has_error && strncmp(l, path, plen) == 0 && (l[plen] == ':' || l[plen] == '(')) { pick = l; break; } /* nvcc: FILE(LINE) */
-        if (has_error && !pick) pick = l;
-    }
-    if (!pick) pick = out;
-    snprintf(err, errlen, "%.*s", (int)strcspn(pick, "\n"), pick);
-}
-
-/* The front end runs as its own program, found beside warpscope: it writes src, or says why not. */
-static void frontend_program(char *prog, size_t len)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    snprintf(prog, len, "%s/warpscope-frontend", exe);
-}
-
-static int run_frontend(const capture_desc *d, const char *stubs, const char *src, char *err, size_t errlen)
-{
-    char prog[4200];
-    frontend_program(prog, sizeof prog);
-    if (access(prog, X_OK) != 0) {
-        snprintf(err, errlen, "%s: this warpscope has no CUDA front end (%s is missing; it is built where libclang-14-dev is installed)",
-                 d->kernel, prog);
-        return -1;
-    }
-    char *argv[64] = {prog, (char *)d->kernel, (char *)stubs, (char *)src, (char *)(d->entry ? d->entry : "")};
-    int na = 5;
-    for (int i = 0; d->defines && d->defines[i] && na < 62; i++) argv[na++] = (char *)d->defines[i];
-    argv[na] = NULL;
-    char *msgs = NULL;
-    int rc = run_compiler(argv, d, &msgs, err, errlen);
-    if (rc > 0) {
-        snprintf(err, errlen, "%.*s", (int)strcspn(msgs ? msgs : "", "\n"), msgs ? msgs : "the front end failed");
-    }
-    free(msgs);
-    if (rc) unlink(src);
-    return rc ? -1 : 0;
-}
-
-int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *err, size_t errlen)
-{
-    char *text = NULL, *msgs = NULL;
-    size_t len;
-    int rc = -1;
-    memset(&last_build, 0, sizeof last_build);
-    double start = now_ms();
-    if (read_file(d->kernel, &text, &len, err, errlen)) return -1;
-    const char *cc = flavours[flavour].compiler();
-    char inc[4096], stubs[4200], learner_dir[4096];
-    snprintf(inc, sizeof inc, "%s", d->include_dir ? d->include_dir : ".");
-    snprintf(stubs, sizeof stubs, "%s/trace/capture/own/include", inc);
-    snprintf(learner_dir, sizeof learner_dir, "%s", d->kernel);
-    char *slash = strrchr(learner_dir, '/');
-    if (slash) *slash = 0;
-    else snprintf(learner_dir, sizeof learner_dir, ".");
-    /* two keys: the rewrite's (the file, how it is run, the front end that rewrites it), which
-     * every build of the file shares, and the build's (the rewrite, its compiler and flavour, and
-     * the headers it compiles against: a new warpscope rebuilds); a file in the cache is neither
-     * rewritten nor compiled again */
-    uint64_t rkey = fnv(0xcbf29ce484222325ull, text, len);
-    rkey = fnv_str(rkey, d->entry ? d->entry : "");
-    rkey = fnv_str(rkey, d->kernel);
-    rkey = fnv_str(rkey, learner_dir);
-    for (int i = 0; d->defines && d->defines[i]; i++) rkey = fnv_str(rkey, d->defines[i]);
-    char prog[4200], *fe = NULL;
-    size_t fel;
-    frontend_program(prog, sizeof prog);
-    if (json_read_file(prog, OWN_FRONTEND_MAX, &fe, &fel, err, errlen) == 0) { /* a rebuilt front end rewrites again */
-        rkey = fnv(rkey, fe, fel);
-        free(fe);
-    }
-    uint64_t key = fnv_str(rkey, cc);
-    key = fnv_str(key, flavours[flavour].tag);
-    if (flavour != OWN_EMU) key = gpu_identity(key, cc); /* built for this machine's GPU, by this nvcc */
-    for (size_t i = 0; i < sizeof runtime_headers / sizeof runtime_headers[0]; i++) {
-        char p[4400], *h = NULL;
-        size_t hl;
-        snprintf(p, sizeof p, "%s/%s", inc, runtime_headers[i]);
-        if (read_file(p, &h, &hl, err, errlen)) {
-            snprintf(err, errlen, "%s: cannot read warpscope's kernel header (is warpscope installed whole?)", p);
-            goto done;
-        }
-        key = fnv(key, h, hl);
-        free(h);
-    }
-    char dir[4096], src[4300], tmp[4400];
-    if (own_cache_dir(dir, sizeof dir) || mkdirs(dir)) {
-        snprintf(err, errlen, "cannot create the cache folder %s (set XDG_CACHE_HOME to a writable folder)", dir);
-        goto done;
-    }
-    snprintf(so, solen, "%s/%016" PRIx64 ".%s.so", dir, key, flavours[flavour].tag);
-    snprintf(src, sizeof src, "%s/%016" PRIx64 ".cpp", dir, rkey);
-    if (access(so, R_OK) != 0) {
-        if (access(src, R_OK) != 0 && run_frontend(d, stubs, src, err, errlen)) goto done;
-        snprintf(tmp, sizeof tmp, "%s/%016" PRIx64 ".%ld.tmp.so", dir, key, (long)getpid());
-        char i1[4200], i2[4300], i3[4300], i4[4200];
-        snprintf(i1, sizeof i1, "-I%s", inc);
-        snprintf(i2, sizeof i2, "-I%s/trace/capture", inc);
-        snprintf(i3, sizeof i3, "-I%s", stubs);
-        snprintf(i4, sizeof i4, "-I%s", learner_dir);
-        char *argv[90] = {(char *)cc};
-        int na = 1;
-        for (int i = 0; i < 8 && flavours[flavour].flags[i]; i++) argv[na++] = (char *)flavours[flavour].flags[i];
-        argv[na++] = i1;
-        argv[na++] = i2;
-        if (flavour == OWN_EMU) argv[na++] = i3; /* the emulator's stubs of CUDA's headers; nvcc has its own */
-        argv[na++] = i4;
-        char defs[48][200];
-        for (int i = 0; d->defines && d->defines[i] && i < 48; i++) {
-            snprintf(defs[i], sizeof defs[i], "-D%s", d->defines[i]);
-            argv[na++] = defs[i];
-        }
-        argv[na++] = "-x";
-        argv[na++] = flavour == OWN_EMU ? "c++" : "cu";
-        argv[na++] = src;
-        argv[na++] = "-o";
-        argv[na++] = tmp;
-        argv[na] = NULL;
-        int crc = run_compiler(argv, d, &msgs, err, errlen);
-        if (crc) {
-            unlink(tmp);
-            if (crc > 0) first_compiler_error(msgs ? msgs : "", d->kernel, err, errlen);
-            goto done;
-        }
-        if (rename(tmp, so)) { snprintf(err, errlen, "cannot write %s: %s", so, strerror(errno)); unlink(tmp); goto done; }
-        last_build.compiled = 1;
-    }
-    last_build.build_ms = now_ms() - start;
-    rc = 0;
-done:
-    free(text);
-    free(msgs);
-    return rc;
-}
-
-static void *build(const capture_desc *d, char *err, size_t errlen)
-{
-    char so[4400];
-    double start = now_ms();
-    if (own_build(d, OWN_EMU, so, sizeof so, err, errlen)) return NULL;
-    void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
-    if (!handle) snprintf(err, errlen, "cannot load %s: %s", so, dlerror());
-    last_build.build_ms = now_ms() - start;
-    return handle;
-}
 
 /* ---- the capture ---- */
 
@@ -572,15 +249,6 @@ const char *own_base_name(const char *p)
     const char *s = strrchr(p, '/');
     return s ? s + 1 : p;
 }
-
-typedef struct emu_job {
-    const capture_desc *d;
-    own_entry_fn entry;
-    const emu_schedule *s;
-    uint64_t n;
-} emu_job;
-
-static int run_here(void *job, trace *t, char *err, size_t errlen);
 
 int own_check(const capture_desc *d, uint64_t *n, char *err, size_t errlen)
 {
@@ -595,6 +263,8 @@ int own_check(const capture_desc *d, uint64_t *n, char *err, size_t errlen)
     return 0;
 }
 
+/* The learner's file, built in the sandbox, then run there by warpscope-run (runner_main.c), which
+ * calls own_run_so; the trace comes back through the validating reader. */
 int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     uint64_t n;
@@ -603,14 +273,62 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     int adversarial;
     if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen)) return -1;
     if (adversarial) { snprintf(err, errlen, "--schedule adversarial does not run a kernel of your own yet: pick one, e.g. its:1"); return -1; }
-    void *so = build(d, err, errlen);
-    if (!so) return -1;
-    own_entry_fn entry = (own_entry_fn)(uintptr_t)dlsym(so, "ws_user_entry");
-    if (!entry) { snprintf(err, errlen, "%s: the compiled file has no entry", d->kernel); return -1; }
+    if (!sandbox_confines_files() && !d->unsafe) {
+        char what[400];
+        sandbox_describe(what, sizeof what);
+        snprintf(err, errlen, "%s: this machine cannot confine a learner's program (%s): give --unsafe to run it anyway, "
+                              "only for a file of your own", d->kernel, what);
+        return -1;
+    }
+    char so[4400], work[4200], copy[4400], out[4400], msg[4400];
     double t0 = now_ms();
-    emu_job job = {d, entry, &s, n};
-    int rc = own_run_apart(d, run_here, &job, 0, t, err, errlen);
-    last_build.run_ms = now_ms() - t0;
+    if (own_build(d, OWN_EMU, so, sizeof so, err, errlen)) return -1;
+    if (sandbox_work(work, sizeof work, err, errlen)) return -1;
+    snprintf(copy, sizeof copy, "%s/learner.so", work);
+    snprintf(out, sizeof out, "%s/trace.wstrace", work);
+    snprintf(msg, sizeof msg, "%s/message", work);
+    int rc = -1;
+    if (own_copy_plain(so, copy, (size_t)64 << 20)) {
+        snprintf(err, errlen, "%s: cannot read its build from the cache (%s)", d->kernel, so);
+        goto done;
+    }
+    char num[6][32];
+    snprintf(num[0], sizeof num[0], "%" PRIu64, n);
+    snprintf(num[1], sizeof num[1], "%" PRIu64, d->seed);
+    snprintf(num[2], sizeof num[2], "%u", d->blocks_traced ? d->blocks_traced : 1);
+    snprintf(num[3], sizeof num[3], "%u", d->drop_barrier);
+    snprintf(num[4], sizeof num[4], "%u", d->drop_syncwarp);
+    snprintf(num[5], sizeof num[5], "%d", !capture_race_wanted(d));
+    char runner[4200];
+    sandbox_runner(runner, sizeof runner);
+    const char *argv[] = {runner, "trace", work, copy, out, d->kernel, d->entry, num[0], d->data ? d->data : "", num[1],
+                          d->seed_set ? "1" : "0", num[2], d->schedule ? d->schedule : "", d->warp_order ? d->warp_order : "",
+                          num[3], num[4], num[5], "-", NULL};
+    sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel};
+    sandbox_outcome o;
+    if (sandbox_run(&job, &o, err, errlen)) goto done;
+    char ending[300], *said = NULL;
+    size_t len = 0;
+    sandbox_ending(&job, &o, ending, sizeof ending);
+    int said_ok = own_read_plain(msg, 4096, &said, &len) == 0;
+    if (o.cancelled) snprintf(err, errlen, "interrupted");
+    else if (o.timed_out)
+        snprintf(err, errlen, "%s: %s: a loop that never ends, or a wait? (its host code and kernels have 15 s)", d->kernel, ending);
+    else if (o.exited && o.status == 0 && said_ok && strcmp(said, OWN_TRACED) == 0)
+        rc = trace_read_file(t, out, err, errlen);
+    else if (o.exited && o.status == 2 && said_ok && len)
+        snprintf(err, errlen, "%s", said);
+    else if (ending[0])
+        snprintf(err, errlen, "%s: the program %s%s", d->kernel, ending,
+                 o.sig == SIGSEGV || o.sig == SIGBUS ? ": a bad pointer in its host code, or an array of a thread written past its end" :
+                 o.sig == SIGABRT ? " (abort(), or out of its 2 GiB of memory)" : "");
+    else
+        snprintf(err, errlen, "%s: the program ended (exit status %d) before warpscope had its trace: does it call exit()?", d->kernel, o.status);
+    free(said);
+    free(o.out);
+done:
+    sandbox_remove(work);
+    last_build.run_ms = now_ms() - t0 - last_build.build_ms;
     return rc;
 }
 
@@ -639,15 +357,20 @@ int own_input(const capture_desc *d, uint64_t n, float *h_in, trace *t, char *er
     return 0;
 }
 
-/* The learner's program runs in the emulator in this process (run_apart gives it a process of
- * its own): its host code, its launches, the trace. */
-static int run_here(void *job, trace *t, char *err, size_t errlen)
+/* In warpscope-run, confined: the learner's program loaded and run in the emulator, its host
+ * code, its launches, the trace. */
+int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_t errlen)
 {
-    const emu_job *j = job;
-    const capture_desc *d = j->d;
-    own_entry_fn entry = j->entry;
-    uint64_t n = j->n;
-    emu_schedule s = *j->s;
+    uint64_t n;
+    emu_schedule s;
+    int adversarial;
+    if (own_check(d, &n, err, errlen) || schedule_parse(d->schedule, &s, &adversarial, err, errlen) ||
+        schedule_parse_warps(d->warp_order, &s, err, errlen))
+        return -1;
+    void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
+    if (!handle) { snprintf(err, errlen, "%s: cannot load its build: %s", d->kernel, dlerror()); return -1; }
+    own_entry_fn entry = (own_entry_fn)(uintptr_t)dlsym(handle, "ws_user_entry");
+    if (!entry) { snprintf(err, errlen, "%s: the compiled file has no entry", d->kernel); return -1; }
     own_run *r = calloc(1, sizeof *r);
     float *h_in = calloc((size_t)n + 4, sizeof *h_in);
     if (!r || !h_in || !(r->e = d->emu ? d->emu : emu_create())) {
@@ -667,7 +390,7 @@ static int run_here(void *job, trace *t, char *err, size_t errlen)
     trace_provenance *p = &t->prov;
     snprintf(p->backend, sizeof p->backend, "cpu");
     snprintf(p->device, sizeof p->device, "CPU emulator");
-    snprintf(p->toolkit, sizeof p->toolkit, "host C++ compiler (%s)", compiler());
+    snprintf(p->toolkit, sizeof p->toolkit, "host C++ compiler (%s)", own_host_compiler());
     if (capture_race_wanted(d) && !(r->race = race_create(-1))) { snprintf(err, errlen, "out of memory for the race detector"); goto out; }
 
     run = r;

@@ -1,9 +1,10 @@
 /* own: captures a learner's own CUDA file (capture_desc.kernel). The front end (frontend.h)
- * rewrites it, the host C++ compiler builds it into a shared object kept in a cache (keyed by the
- * file, its entry and defines, the compiler, the front end and warpscope's headers), and a child
- * process calls its entry with the input in device memory; each launch its host code makes runs
- * in the emulator and is a pass of the trace, which comes back to warpscope in the compact
- * encoding. Errors name the learner's FILE:LINE. */
+ * rewrites it, the host C++ compiler builds it into a shared object kept in a cache (build.c:
+ * keyed by the file and the files beside it, its entry and defines, the compiler, the front end
+ * and warpscope's headers), and warpscope-run calls its entry with the input in device memory,
+ * all in the sandbox (sandbox.h); each launch its host code makes runs in the emulator and is a
+ * pass of the trace, which comes back to warpscope in the compact encoding, through the
+ * validating reader. Errors name the learner's FILE:LINE. */
 #ifndef WARPSCOPE_OWN_H
 #define WARPSCOPE_OWN_H
 
@@ -32,6 +33,18 @@ typedef struct own_build_info {
     double build_ms, run_ms;
 } own_build_info;
 void own_last_build(own_build_info *info);
+own_build_info *own_build_record(void); /* the one own_build fills */
+
+/* warpscope-run's last word in WORK/message when the trace is written */
+#define OWN_TRACED "traced"
+/* In warpscope-run: loads so (the file built for the emulator) and runs d's entry into t; 0 or -1. */
+int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_t errlen);
+/* A regular file read whole without following a link or waiting on a FIFO: 0; 1 when it is not
+ * a regular file or is larger than max; -1 on error. own_copy_plain copies one into a new file. */
+int own_read_plain(const char *path, size_t max, char **text, size_t *len);
+int own_copy_plain(const char *from, const char *to, size_t max);
+/* the host C++ compiler the emulator's builds use: WARPSCOPE_CXX, else c++ */
+const char *own_host_compiler(void);
 
 /* ---- the pieces the GPU's builds (own_gpu.cu) share with the emulator's ---- */
 

@@ -1,0 +1,505 @@
+/* sandbox: see sandbox.h. The parent's half (probing, starting a step under bubblewrap with limits,
+ * waiting with a wall clock) and warpscope-run's half (seccomp and Landlock on itself). */
+#define _GNU_SOURCE /* setresuid, setgroups, nftw's FTW_PHYS, pipe2 */
+#include "trace/capture/own/sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <grp.h>
+#include <linux/landlock.h>
+#include <poll.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define WS_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define WS_ASAN 1
+#endif
+#endif
+#ifndef WS_ASAN
+#define WS_ASAN 0
+#endif
+
+#ifndef LANDLOCK_ACCESS_FS_TRUNCATE /* Landlock ABI 3 (Linux 6.2), newer than Debian 12's headers */
+#define LANDLOCK_ACCESS_FS_TRUNCATE (1ULL << 14)
+#endif
+
+enum {
+    NOBODY_ID = 65534,        /* Debian's nobody and nogroup */
+    OUT_MAX = 64 << 10,       /* bytes of a step's messages kept */
+    PROBE_SECONDS = 10,
+};
+
+/* Each mode's limits: a build may write a 64 MiB object and take a minute; a run writes its trace
+ * (up to the emulator's event cap) and has 15 s. The address space is not limited under
+ * AddressSanitizer, whose shadow memory reserves terabytes. */
+static const sandbox_limits limits[] = {
+    [SANDBOX_BUILD] = {.wall_s = 60, .cpu_s = 60, .as_bytes = (uint64_t)2 << 30, .fsize_bytes = (uint64_t)64 << 20, .nproc = 512, .nofile = 256},
+    [SANDBOX_RUN] = {.wall_s = 15, .cpu_s = 15, .as_bytes = (uint64_t)2 << 30, .fsize_bytes = (uint64_t)1 << 30, .nproc = 512, .nofile = 256},
+};
+
+static sandbox_limits limits_of(const sandbox_job *j)
+{
+    sandbox_limits l = limits[j->mode], g = j->lim;
+    if (g.wall_s) l.wall_s = g.wall_s;
+    if (g.cpu_s) l.cpu_s = g.cpu_s;
+    if (g.as_bytes) l.as_bytes = g.as_bytes;
+    if (g.fsize_bytes) l.fsize_bytes = g.fsize_bytes;
+    if (g.nproc) l.nproc = g.nproc;
+    if (g.nofile) l.nofile = g.nofile;
+    if (WS_ASAN || j->host_view) l.as_bytes = 0; /* CUDA, too, reserves more than it uses */
+    return l;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void sandbox_runner(char *buf, size_t len)
+{
+    const char *e = getenv("WARPSCOPE_RUN");
+    if (e && *e) { snprintf(buf, len, "%s", e); return; }
+    char exe[4096];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    exe[n > 0 ? n : 0] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    snprintf(buf, len, "%s/warpscope-run", exe);
+}
+
+static const char *bwrap_path(void)
+{
+    static const char *const where[] = {"/usr/bin/bwrap", "/bin/bwrap"};
+    for (size_t i = 0; i < sizeof where / sizeof where[0]; i++)
+        if (access(where[i], X_OK) == 0) return where[i];
+    return NULL;
+}
+
+/* WARPSCOPE_SANDBOX_OFF=namespaces,landlock,nobody turns a protection off (the tests try each
+ * fallback on a machine that has them all) */
+static int turned_off(const char *what)
+{
+    const char *off = getenv("WARPSCOPE_SANDBOX_OFF");
+    size_t n = strlen(what);
+    for (const char *p = off; p && *p;) {
+        size_t k = strcspn(p, ",");
+        if (k == n && strncmp(p, what, n) == 0) return 1;
+        p += k + (p[k] == ',');
+    }
+    return 0;
+}
+
+static int landlock_abi(void)
+{
+    long v = syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
+    return v > 0 ? (int)v : 0;
+}
+
+/* ---- the parent's half ---- */
+
+static int drop_to_nobody(void)
+{
+    return setgroups(0, NULL) || setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID) || setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID) ? -1 : 0;
+}
+
+typedef struct argv_list {
+    const char *a[160];
+    int n;
+    char links[8][256]; /* the targets of /lib and friends, where they are links */
+} argv_list;
+
+static void push(argv_list *l, const char *s)
+{
+    if (l->n < (int)(sizeof l->a / sizeof l->a[0]) - 1) l->a[l->n++] = s;
+    l->a[l->n] = NULL;
+}
+
+static void push3(argv_list *l, const char *a, const char *b, const char *c)
+{
+    push(l, a);
+    push(l, b);
+    push(l, c);
+}
+
+/* bubblewrap's view: the system read-only, a fresh /proc, /dev and /tmp, the step's files, its
+ * folder writable; every namespace new (no network); dies with warpscope */
+static void bwrap_view(argv_list *l, const char *work, const char *const *show, int root)
+{
+    static const char *const sys[] = {"/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin"};
+    push(l, bwrap_path());
+    push(l, "--unshare-all");
+    push(l, "--die-with-parent");
+    push(l, "--new-session");
+    if (root) { /* root that could not become nobody: no capability inside */
+        push(l, "--cap-drop");
+        push(l, "ALL");
+    }
+    push3(l, "--ro-bind", "/usr", "/usr");
+    for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++) {
+        struct stat st;
+        if (lstat(sys[i], &st)) continue;
+        if (S_ISLNK(st.st_mode)) {
+            char *t = l->links[i];
+            ssize_t k = readlink(sys[i], t, sizeof l->links[i] - 1);
+            if (k <= 0) continue;
+            t[k] = 0;
+            push3(l, "--symlink", t, sys[i]);
+        } else if (S_ISDIR(st.st_mode)) {
+            push3(l, "--ro-bind", sys[i], sys[i]);
+        }
+    }
+    push3(l, "--ro-bind-try", "/etc/ld.so.cache", "/etc/ld.so.cache");
+    push3(l, "--ro-bind-try", "/etc/alternatives", "/etc/alternatives");
+    push(l, "--proc");
+    push(l, "/proc");
+    push(l, "--dev");
+    push(l, "/dev");
+    push(l, "--tmpfs");
+    push(l, "/tmp");
+    for (int i = 0; show && show[i]; i++)
+        if (strncmp(show[i], "/usr/", 5) != 0) push3(l, "--ro-bind", show[i], show[i]);
+    if (work) {
+        push3(l, "--bind", work, work);
+        push(l, "--chdir");
+        push(l, work);
+    }
+    push(l, "--");
+}
+
+/* Starts argv in a child of its own group, with limits; dropped to nobody when asked. Its output
+ * goes to *fd_out. The child's environment is the few names a compiler needs. */
+static pid_t start(const char *const *argv, const char *work, const sandbox_limits *lim, int nobody, int host_env, int *fd_out, char *err,
+                   size_t errlen)
+{
+    extern char **environ;
+    int p[2];
+    if (pipe2(p, O_CLOEXEC)) { snprintf(err, errlen, "cannot make a pipe: %s", strerror(errno)); return -1; }
+    char home[4200], tmp[4200];
+    snprintf(home, sizeof home, "HOME=%s", work ? work : "/tmp");
+    snprintf(tmp, sizeof tmp, "TMPDIR=%s", work ? work : "/tmp");
+    const char *env[12] = {"PATH=/usr/bin:/bin", "LC_ALL=C", home, tmp};
+    int ne = 4;
+    static const char *const passed[] = {"ASAN_OPTIONS", "UBSAN_OPTIONS", "LSAN_OPTIONS", "WARPSCOPE_SANDBOX_OFF"};
+    char keep[4][1024];
+    for (size_t i = 0; i < sizeof passed / sizeof passed[0]; i++) {
+        const char *v = getenv(passed[i]);
+        if (!v) continue;
+        snprintf(keep[i], sizeof keep[i], "%s=%s", passed[i], v);
+        env[ne++] = keep[i];
+    }
+    env[ne] = NULL;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(p[0]);
+        close(p[1]);
+        snprintf(err, errlen, "cannot start a process: %s", strerror(errno));
+        return -1;
+    }
+    if (pid == 0) {
+        setpgid(0, 0);
+        dup2(p[1], 1);
+        dup2(p[1], 2);
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) dup2(devnull, 0);
+        struct rlimit r;
+#define LIMIT(res, v) (r.rlim_cur = r.rlim_max = (rlim_t)(v), setrlimit(res, &r))
+        if (lim->as_bytes) LIMIT(RLIMIT_AS, lim->as_bytes);
+        LIMIT(RLIMIT_CPU, lim->cpu_s);
+        LIMIT(RLIMIT_FSIZE, lim->fsize_bytes);
+        LIMIT(RLIMIT_NOFILE, lim->nofile);
+        LIMIT(RLIMIT_CORE, 0);
+        if (nobody && drop_to_nobody()) {
+            fprintf(stderr, "warpscope: cannot become nobody: %s\n", strerror(errno));
+            _exit(126);
+        }
+        LIMIT(RLIMIT_NPROC, lim->nproc);
+#undef LIMIT
+        if (work && chdir(work)) _exit(126);
+        execve(argv[0], (char *const *)argv, host_env ? environ : (char *const *)env);
+        fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    close(p[1]);
+    *fd_out = p[0];
+    return pid;
+}
+
+/* Waits for pid, keeping its output, killing its group at the wall clock or on cancel. */
+static void wait_for(pid_t pid, int fd, unsigned wall_s, volatile int *cancel, sandbox_outcome *o)
+{
+    double start = now_ms();
+    size_t cap = OUT_MAX, n = 0;
+    char *buf = malloc(cap + 1);
+    int status = 0, open_fd = 1;
+    for (;;) {
+        if (open_fd) {
+            struct pollfd pf = {fd, POLLIN, 0};
+            if (poll(&pf, 1, 20) > 0) {
+                char scratch[4096];
+                ssize_t k = read(fd, scratch, sizeof scratch);
+                if (k > 0 && buf) {
+                    size_t take = (size_t)k < cap - n ? (size_t)k : cap - n;
+                    memcpy(buf + n, scratch, take);
+                    n += take;
+                }
+                if (k == 0) open_fd = 0;
+                if (k > 0) continue;
+            }
+        } else {
+            struct timespec ts = {0, 5000000};
+            nanosleep(&ts, NULL);
+        }
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) break;
+        int late = wall_s && now_ms() - start > wall_s * 1e3, stop = cancel && *cancel;
+        if (late || stop) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            waitpid(pid, &status, 0);
+            o->timed_out = late && !stop;
+            o->cancelled = stop;
+            break;
+        }
+    }
+    kill(-pid, SIGKILL); /* whatever it left in its group */
+    close(fd);
+    if (buf) buf[n] = 0;
+    o->out = buf;
+    o->exited = WIFEXITED(status);
+    o->status = o->exited ? WEXITSTATUS(status) : -1;
+    o->sig = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
+    o->ms = now_ms() - start;
+}
+
+static unsigned probe(void)
+{
+    unsigned p = SANDBOX_LIMITS | SANDBOX_SECCOMP;
+    if (!turned_off("landlock") && landlock_abi() > 0) p |= SANDBOX_LANDLOCK;
+    if (turned_off("namespaces") || !bwrap_path()) return p;
+    int root = geteuid() == 0;
+    /* as nobody first where warpscope is root, then as the user it is */
+    for (int as_nobody = root && !turned_off("nobody"); as_nobody >= 0; as_nobody--) {
+        argv_list l = {.n = 0};
+        bwrap_view(&l, NULL, NULL, root && !as_nobody);
+        push(&l, "/usr/bin/true");
+        sandbox_limits lim = limits[SANDBOX_BUILD];
+        lim.as_bytes = 0;
+        int fd;
+        char err[256];
+        pid_t pid = start(l.a, NULL, &lim, as_nobody, 0, &fd, err, sizeof err);
+        if (pid < 0) continue;
+        sandbox_outcome o = {0};
+        wait_for(pid, fd, PROBE_SECONDS, NULL, &o);
+        free(o.out);
+        if (o.exited && o.status == 0) return p | SANDBOX_NAMESPACES | (as_nobody ? SANDBOX_NOBODY : 0);
+        if (!as_nobody) break;
+    }
+    if (root && !turned_off("nobody")) p |= SANDBOX_NOBODY; /* still nobody, with Landlock alone */
+    return p;
+}
+
+/* probed once: the machine does not change while warpscope runs */
+unsigned sandbox_protections(void)
+{
+    static unsigned cached;
+    static int done;
+    if (!done) cached = probe(), done = 1;
+    return cached;
+}
+
+int sandbox_confines_files(void) { return (sandbox_protections() & (SANDBOX_NAMESPACES | SANDBOX_LANDLOCK)) != 0; }
+
+void sandbox_describe(char *buf, size_t len)
+{
+    unsigned p = sandbox_protections();
+    const sandbox_limits *b = &limits[SANDBOX_BUILD], *r = &limits[SANDBOX_RUN];
+    snprintf(buf, len, "%s%s%s, limits (%s%u s a run, %u s a build, files of %u MiB a build)%s%s",
+             p & SANDBOX_NAMESPACES ? "bubblewrap (no network, private files and /tmp), " : "no namespaces (no bubblewrap or user namespaces), ",
+             p & SANDBOX_LANDLOCK ? "Landlock, " : "no Landlock, ", "seccomp",
+             WS_ASAN ? "" : "2 GiB, ", r->wall_s, b->wall_s, (unsigned)(b->fsize_bytes >> 20), p & SANDBOX_NOBODY ? ", as nobody" : "",
+             sandbox_confines_files() ? "" : "; files NOT confined: others' files need --unsafe");
+}
+
+int sandbox_work(char *buf, size_t len, char *err, size_t errlen)
+{
+    snprintf(buf, len, "/tmp/warpscope-XXXXXX");
+    if (!mkdtemp(buf)) { snprintf(err, errlen, "cannot make a folder in /tmp: %s", strerror(errno)); return -1; }
+    if ((sandbox_protections() & SANDBOX_NOBODY) && chown(buf, NOBODY_ID, NOBODY_ID)) {
+        snprintf(err, errlen, "cannot give %s to nobody: %s", buf, strerror(errno));
+        rmdir(buf);
+        return -1;
+    }
+    return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int type, struct FTW *f)
+{
+    (void)st;
+    (void)f;
+    if (type == FTW_DP) rmdir(path);
+    else unlink(path);
+    return 0;
+}
+
+void sandbox_remove(const char *work)
+{
+    if (work && *work) nftw(work, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    unsigned p = sandbox_protections();
+    sandbox_limits lim = limits_of(job);
+    char runner[4200];
+    sandbox_runner(runner, sizeof runner);
+    argv_list l = {.n = 0};
+    const char *show[40];
+    int ns = 0;
+    show[ns++] = runner;
+    for (int i = 0; job->show && job->show[i] && ns < 38; i++) show[ns++] = job->show[i];
+    if (!job->confine && job->argv[0][0] == '/') show[ns++] = job->argv[0];
+    show[ns] = NULL;
+    int nobody = (p & SANDBOX_NOBODY) != 0;
+    if ((p & SANDBOX_NAMESPACES) && !job->host_view) bwrap_view(&l, job->work, show, geteuid() == 0 && !nobody);
+    if (job->confine) {
+        for (int i = 0; job->argv[i]; i++) push(&l, job->argv[i]);
+    } else { /* warpscope-run confines itself, then execs the step */
+        push(&l, runner);
+        push(&l, job->host_view ? "confine-calls" : "confine");
+        push(&l, job->work);
+        for (int i = 1; show[i]; i++) push(&l, show[i]);
+        push(&l, "--");
+        for (int i = 0; job->argv[i]; i++) push(&l, job->argv[i]);
+    }
+    if (l.n >= (int)(sizeof l.a / sizeof l.a[0]) - 1) { snprintf(err, errlen, "too many arguments for the sandbox"); return -1; }
+    int fd;
+    pid_t pid = start(l.a, job->work, &lim, nobody, job->host_view, &fd, err, errlen);
+    if (pid < 0) return -1;
+    wait_for(pid, fd, lim.wall_s, job->cancel, out);
+    if (l.a[0] != runner && out->exited && out->status > 128 && out->status <= 128 + 64) { /* bubblewrap says a signal so */
+        out->sig = out->status - 128;
+        out->exited = 0;
+        out->status = -1;
+    }
+    return 0;
+}
+
+void sandbox_ending(const sandbox_job *job, const sandbox_outcome *o, char *buf, size_t len)
+{
+    sandbox_limits lim = limits_of(job);
+    buf[0] = 0;
+    if (o->cancelled) snprintf(buf, len, "interrupted");
+    else if (o->timed_out) snprintf(buf, len, "still running after %u s, and stopped", lim.wall_s);
+    else if (o->sig == SIGXCPU) snprintf(buf, len, "used more than %u s of CPU time, and was stopped", lim.cpu_s);
+    else if (o->sig == SIGXFSZ) snprintf(buf, len, "wrote a file larger than %u MiB, and was stopped", (unsigned)(lim.fsize_bytes >> 20));
+    else if (o->sig == SIGSYS) snprintf(buf, len, "made a system call a learner's program may not make, and was stopped");
+    else if (o->sig) snprintf(buf, len, "stopped with signal %d (%s)", o->sig, strsignal(o->sig));
+}
+
+/* ---- warpscope-run's half ---- */
+
+static int add_rule(int ruleset, const char *path, uint64_t dir_rights, uint64_t file_rights)
+{
+    int fd = open(path, O_PATH | O_CLOEXEC);
+    if (fd < 0) return 0; /* a folder this system lacks */
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) == 0) {
+        struct landlock_path_beneath_attr a = {.allowed_access = S_ISDIR(st.st_mode) ? dir_rights : file_rights, .parent_fd = fd};
+        rc = (int)syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &a, 0);
+    }
+    close(fd);
+    return rc;
+}
+
+static int confine_files(const char *work, const char *const *show, char *err, size_t errlen)
+{
+    int abi = landlock_abi();
+    if (!work || abi <= 0 || turned_off("landlock")) return 0;
+    const uint64_t file_read = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_READ_FILE;
+    const uint64_t dir_read = file_read | LANDLOCK_ACCESS_FS_READ_DIR;
+    const uint64_t file_write = LANDLOCK_ACCESS_FS_WRITE_FILE | (abi >= 3 ? LANDLOCK_ACCESS_FS_TRUNCATE : 0);
+    uint64_t all = dir_read | file_write | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE | LANDLOCK_ACCESS_FS_MAKE_CHAR |
+                   LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO |
+                   LANDLOCK_ACCESS_FS_MAKE_BLOCK | LANDLOCK_ACCESS_FS_MAKE_SYM | (abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0);
+    struct landlock_ruleset_attr ra = {.handled_access_fs = all};
+    int rs = (int)syscall(SYS_landlock_create_ruleset, &ra, sizeof ra, 0);
+    if (rs < 0) { snprintf(err, errlen, "Landlock: %s", strerror(errno)); return -1; }
+    static const char *const sys[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/ld.so.cache", "/etc/alternatives", "/proc/self"};
+    int bad = 0;
+    for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++) bad |= add_rule(rs, sys[i], dir_read, file_read);
+    for (int i = 0; show && show[i]; i++) bad |= add_rule(rs, show[i], dir_read, file_read);
+    bad |= add_rule(rs, "/dev/null", 0, LANDLOCK_ACCESS_FS_READ_FILE | file_write);
+    bad |= add_rule(rs, work, all, all & ~(uint64_t)(LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+                                                      LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+                                                      LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+                                                      LANDLOCK_ACCESS_FS_MAKE_SYM | LANDLOCK_ACCESS_FS_REFER));
+    if (bad || syscall(SYS_landlock_restrict_self, rs, 0)) {
+        snprintf(err, errlen, "Landlock: %s", strerror(errno));
+        close(rs);
+        return -1;
+    }
+    close(rs);
+    return 0;
+}
+
+/* What no step may do (sockets, tracing, mounting, the kernel's keys and modules), and what a run
+ * may not do besides (start a process, exec, signal another). Anything else is allowed: the
+ * namespaces and Landlock confine the files, the limits the resources. */
+static int confine_calls(sandbox_mode mode, char *err, size_t errlen)
+{
+    static const int denied[] = {
+        SCMP_SYS(socket), SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen), SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
+        SCMP_SYS(process_vm_writev), SCMP_SYS(mount), SCMP_SYS(umount2), SCMP_SYS(pivot_root), SCMP_SYS(chroot), SCMP_SYS(unshare),
+        SCMP_SYS(setns), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key), SCMP_SYS(bpf), SCMP_SYS(perf_event_open),
+        SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(delete_module), SCMP_SYS(kexec_load), SCMP_SYS(reboot),
+        SCMP_SYS(io_uring_setup), SCMP_SYS(userfaultfd), SCMP_SYS(open_by_handle_at), SCMP_SYS(name_to_handle_at)};
+    static const int denied_in_run[] = {SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(setsid), SCMP_SYS(tkill)};
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) { snprintf(err, errlen, "seccomp: cannot start a filter"); return -1; }
+    int rc = 0;
+    for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), denied[i], 0);
+    if (mode == SANDBOX_RUN) {
+        for (size_t i = 0; i < sizeof denied_in_run / sizeof denied_in_run[0]; i++)
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), denied_in_run[i], 0);
+        /* threads only: a clone without CLONE_THREAD is a new process; clone3 says it is not there,
+         * so that a thread library falls back to clone */
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+        /* signals to itself only (abort() is tgkill of its own process) */
+        scmp_datum_t self = (scmp_datum_t)getpid();
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, self));
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_NE, self));
+    }
+    if (!rc) rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc) { snprintf(err, errlen, "seccomp: %s", strerror(-rc)); return -1; }
+    return 0;
+}
+
+int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const *show, char *err, size_t errlen)
+{
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) { snprintf(err, errlen, "no_new_privs: %s", strerror(errno)); return -1; }
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* nothing of this user may trace it */
+    if (confine_files(work, show, err, errlen)) return -1;
+    return confine_calls(mode, err, errlen);
+}

@@ -1,0 +1,91 @@
+/* sandbox: where a learner's file is rewritten, compiled and run. A learner's file is a stranger's
+ * code: none of it runs in warpscope's process. Each step is a program of its own (the front end,
+ * the host compiler, warpscope-run), started here in a process group of its own with limits (CPU
+ * time, address space, file size, processes, open files, a wall clock), and, where the machine has
+ * them, in Debian's bubblewrap (no network, no view of home or of files the step does not need,
+ * writes only to one private folder); inside, warpscope-run adds seccomp (no sockets; a run may not
+ * start a process, exec, or signal another) and Landlock (the same folders, enforced by the kernel
+ * where no namespaces are). As root, each step runs as the user nobody. At the wall clock the
+ * whole group is killed, and with bubblewrap the whole namespace: no grandchild is left.
+ *
+ * The protections in force are probed once per process and said by sandbox_describe. */
+#ifndef WARPSCOPE_SANDBOX_H
+#define WARPSCOPE_SANDBOX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a step may do: a build (the front end and the compiler start processes of their own and
+ * exec them), a run (the learner's program: no new process, no exec, no signal to another). */
+typedef enum sandbox_mode { SANDBOX_BUILD, SANDBOX_RUN } sandbox_mode;
+
+/* Zero fields take the mode's defaults (sandbox.c: limits[]). */
+typedef struct sandbox_limits {
+    unsigned wall_s, cpu_s;
+    uint64_t as_bytes, fsize_bytes;
+    unsigned nproc, nofile;
+} sandbox_limits;
+
+typedef struct sandbox_job {
+    sandbox_mode mode;
+    const char *const *argv;  /* the program (a path) and its arguments, NULL-terminated */
+    const char *work;         /* the one folder it may write (sandbox_work makes it); also its cwd, HOME and TMPDIR */
+    const char *const *show;  /* further files or folders it reads, read-only (NULL-terminated; may be NULL) */
+    sandbox_limits lim;
+    int confine;              /* 1: argv[0] is warpscope-run, which confines itself (a run); 0: warpscope-run
+                                 confines then execs argv (a build) */
+    int host_view;            /* 1: the machine's own files and environment (a GPU's build: nvcc asks the GPU
+                                 what it is): no namespaces and no Landlock; limits and seccomp */
+    volatile int *cancel;     /* nonzero: stop it */
+} sandbox_job;
+
+typedef struct sandbox_outcome {
+    int exited, status;   /* exited normally, with this status */
+    int sig;              /* stopped by this signal (0: none) */
+    int timed_out, cancelled;
+    char *out;            /* its standard output and error together, the first 64 KiB (malloc'd; may be NULL) */
+    double ms;            /* wall time */
+} sandbox_outcome;
+
+/* Which protections this machine gives (probed once per process): a bit each. */
+enum {
+    SANDBOX_NAMESPACES = 1, /* bubblewrap: no network, a private file system view, private /tmp */
+    SANDBOX_LANDLOCK = 2,   /* the kernel's Landlock: reads and writes limited to named folders */
+    SANDBOX_SECCOMP = 4,    /* a system-call filter: no sockets, no process or exec in a run */
+    SANDBOX_LIMITS = 8,     /* rlimits, a wall clock and a process group killed whole */
+    SANDBOX_NOBODY = 16,    /* warpscope is root: the steps run as nobody */
+};
+unsigned sandbox_protections(void);
+/* "bubblewrap (no network, private files), seccomp, Landlock, limits (2 GiB, 15 s run / 60 s build)" */
+void sandbox_describe(char *buf, size_t len);
+/* Whether the file system is confined (namespaces or Landlock): without it warpscope refuses to run
+ * a file unless told it is the user's own (--unsafe). */
+int sandbox_confines_files(void);
+
+/* A private folder for one build or run, 0700, usable by the user the steps run as: 0 with the
+ * path in buf (size len), or -1. sandbox_remove deletes it and what is in it. */
+int sandbox_work(char *buf, size_t len, char *err, size_t errlen);
+void sandbox_remove(const char *work);
+
+/* Runs job; 0 when it could be started (out says how it ended), -1 with err when not. Free
+ * out->out. */
+int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t errlen);
+/* How it ended, in words for the learner ("stopped after 15 s", "used more than 2 GiB of memory"),
+ * "" when it exited by itself. */
+void sandbox_ending(const sandbox_job *job, const sandbox_outcome *o, char *buf, size_t len);
+
+/* Inside warpscope-run: confines this process (seccomp for the mode; Landlock to work and show,
+ * unless work is NULL) before the learner's code or the build's program runs. 0, or -1 with err. */
+int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const *show, char *err, size_t errlen);
+
+/* warpscope-run's path (beside warpscope, or WARPSCOPE_RUN). */
+void sandbox_runner(char *buf, size_t len);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
