@@ -40,6 +40,7 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_ENTRY] = TEXT("--entry", NULL, "CALL", WS_COMPLETE_NONE, NULL,
                       "how to run --kernel: a call of its host function or a launch, with in, out (device buffers of n floats), n and h_in"),
     [WF_DEFINE] = TEXT("--define", NULL, "N=V,...", WS_COMPLETE_NONE, NULL, "macros for --kernel, as -D gives them: BLOCK_SIZE=256,..."),
+    [WF_UNSAFE] = SWITCH("--unsafe", "run --kernel (or the files judged) where the sandbox cannot confine its files: only a file of your own"),
     [WF_CARD] = TEXT("--card", "a card", "NAME", WS_COMPLETE_CARD, NULL,
                      "the GPU whose SMs hold the blocks (its occupancy and waves): gtx1060, h100, ... (warpscope cards); "
                      "default h100, or the GPU a trace was captured on"),
@@ -96,9 +97,9 @@ const ws_flag_row ws_flags[WF_COUNT] = {
 
 #define USE(f) {f, NULL}
 
-static const ws_flag_group g_capture = {"capture flags", 17, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
+static const ws_flag_group g_capture = {"capture flags", 18, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
     USE(WF_EPT), USE(WF_BLOCKS_TRACED), USE(WF_BACKEND), USE(WF_WORKERS), USE(WF_SCHEDULE), USE(WF_WARP_ORDER), USE(WF_DROP_BARRIER),
-    USE(WF_DROP_SYNCWARP), USE(WF_KERNEL), USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_CARD)}};
+    USE(WF_DROP_SYNCWARP), USE(WF_KERNEL), USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_UNSAFE), USE(WF_CARD)}};
 static const ws_flag_group g_shown = {"the block shown", 2, {USE(WF_PASS), USE(WF_BLOCK_INDEX)}};
 static const ws_flag_group g_viewer = {"viewer flags", 7, {USE(WF_COMPARE), USE(WF_SIZE), USE(WF_THEME), USE(WF_LANG),
     USE(WF_PRESENTER), USE(WF_FINE), USE(WF_ACTIONS)}};
@@ -116,9 +117,9 @@ static const ws_flag_group g_hazards = {"hazards flags", 1, {{WF_JSON, "one JSON
 static const ws_flag_group g_bench = {"bench flags", 10, {USE(WF_SIZES),
     {WF_VERSIONS, "versions, comma separated; default every version that does not race (none beside --kernel)"}, USE(WF_MODES), USE(WF_REPS),
     USE(WF_BATCH), USE(WF_BENCH_BLOCK), USE(WF_EPT), USE(WF_DEVICE), USE(WF_JSON_FILE), USE(WF_CSV)}};
-static const ws_flag_group g_bench_own = {"a kernel of your own", 3, {
+static const ws_flag_group g_bench_own = {"a kernel of your own", 4, {
     {WF_KERNEL, "a kernel of your own, in plain CUDA, built by nvcc and timed launch by launch (first run by the emulator, which must find it right and race-free)"},
-    USE(WF_ENTRY), USE(WF_DEFINE)}};
+    USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_UNSAFE)}};
 static const ws_flag_group g_verify = {"verify flags", 3, {{WF_VERSIONS, "versions, comma separated; default every version that does not race"},
     USE(WF_BLOCKS), USE(WF_MD)}};
 static const ws_flag_group g_verify_own = {"a kernel of your own", 7, {
@@ -130,7 +131,8 @@ static const ws_flag_group g_lesson_print = {"flags", 1, {USE(WF_LANG)}};
 static const ws_flag_group g_exercise_list = {"flags", 1, {{WF_LANG, "en | zh: the titles in one language (default: English)"}}};
 static const ws_flag_group g_exercise_start = {"flags", 1,
     {{WF_DIR, "the folder your copy of the starting file goes in; default $XDG_DATA_HOME/warpscope/exercises (~/.local/share/...)"}}};
-static const ws_flag_group g_exercise_check = {"flags", 1, {{WF_JSON, "one JSON object: each file's goals, values and whether they are met"}}};
+static const ws_flag_group g_exercise_check = {"flags", 2, {{WF_JSON, "one JSON object: each file's goals, values and whether they are met"},
+    USE(WF_UNSAFE)}};
 static const ws_flag_group g_web = {"flags", 1, {{WF_OUT, "the folder the page's data goes into (warpscope.pack)"}}};
 static const ws_flag_group g_help = {"flags", 3, {USE(WF_MAN), {WF_COMPLETION, "a bash completion script"}, USE(WF_MARKDOWN)}};
 

@@ -153,8 +153,8 @@ static const char *title_of(const trace_provenance *p, const ladder_version *v)
 static int read_kernel_flags(const cli_value *v, cli *c)
 {
     static data_dirs d;
-    static char defines_text[4096];
-    static const char *defines[49];
+    static char defines_text[OWN_DEFINES_MAX * OWN_DEFINE_LEN];
+    static const char *defines[OWN_DEFINES_MAX + 2];
     if (v[WF_VERSION].given) return usage_error("give --kernel or --version, not both (%s, %s)", v[WF_KERNEL].text, v[WF_VERSION].text);
     if (find_data(&d, 1, 0)) return EXIT_BAD;
     c->cap.kernel = v[WF_KERNEL].text;
@@ -162,9 +162,14 @@ static int read_kernel_flags(const cli_value *v, cli *c)
     c->cap.entry = v[WF_ENTRY].given ? v[WF_ENTRY].text : NULL;
     c->cap.include_dir = d.include;
     if (v[WF_DEFINE].given) {
+        if (strlen(v[WF_DEFINE].text) >= sizeof defines_text) {
+            char lim[32];
+            snprintf(lim, sizeof lim, "%zu", sizeof defines_text - 1);
+            return usage_error("--define: longer than the %s bytes warpscope takes%s", lim, "");
+        }
         snprintf(defines_text, sizeof defines_text, "%s", v[WF_DEFINE].text);
-        int n = 0;
-        for (char *tok = strtok(defines_text, ","); tok && n < 48; tok = strtok(NULL, ",")) defines[n++] = tok;
+        int n = 0; /* one past the limit, so that build.c names the excess */
+        for (char *tok = strtok(defines_text, ","); tok && n <= OWN_DEFINES_MAX; tok = strtok(NULL, ",")) defines[n++] = tok;
         defines[n] = NULL;
         c->cap.defines = defines;
     }
@@ -1858,6 +1863,7 @@ static int run(const ws_command *c, int argc, char **argv)
     } else {
         for (size_t i = 0; i < n; i++) k.v[which[i]] = got[i];
         k.pos = pos;
+        if (k.v[WF_UNSAFE].given) setenv("WARPSCOPE_UNSAFE", "1", 1); /* for every capture of a learner's file, however deep */
         /* the window takes Ctrl+C as SDL's quit event; everything else stops through `interrupted` */
         if (!(c->flags & WS_CMD_WINDOW)) catch_interrupts();
         rc = c->run(&k);

@@ -30,9 +30,8 @@ enum {
     OWN_BESIDE_MAX = 64,            /* files beside it taken into the build */
     OWN_BESIDE_BYTES = 8 << 20,     /* their bytes, together */
     OWN_FRONTEND_MAX = 64 << 20,    /* bytes of the front end's program, read for the key */
-    OWN_DEFINES_MAX = 48,           /* --define: names */
-    OWN_DEFINE_LEN = 256,           /* --define: bytes of one NAME=VALUE */
     OWN_MSG_MAX = 900,
+    OWN_BUILD_FILE_MIB = 64,        /* sandbox.c's file size limit of a build, as messages say it */
 };
 static const uint64_t cache_max_default = (uint64_t)1 << 30; /* bytes of the cache (WARPSCOPE_CACHE_MAX) */
 
@@ -293,11 +292,12 @@ static int oldest_first(const void *a, const void *b)
     return x->when < y->when ? -1 : x->when > y->when;
 }
 
-/* past the cache's size, the least recently used files go until it holds three quarters of it */
-static void cache_evict(const char *dir)
+/* Before `incoming` bytes are kept: past the cache's size, the least recently used files go until
+ * it holds three quarters of it. */
+static void cache_evict(const char *dir, uint64_t incoming)
 {
     const char *e = getenv("WARPSCOPE_CACHE_MAX");
-    uint64_t max = e && *e ? strtoull(e, NULL, 10) : cache_max_default, total = 0;
+    uint64_t max = e && *e ? strtoull(e, NULL, 10) : cache_max_default, total = incoming;
     DIR *dp = opendir(dir);
     if (!dp) return;
     size_t n = 0, cap = 0;
@@ -450,6 +450,9 @@ static int step(const capture_desc *d, const char *what, char *const *argv, cons
     } else if (o.exited && o.status == 127 && o.out && strstr(o.out, "cannot run")) {
         snprintf(err, errlen, "%.*s (set WARPSCOPE_CXX to a C++ compiler, or WARPSCOPE_NVCC to nvcc)", (int)strcspn(o.out, "\n"), o.out);
         rc = -1;
+    } else if (!ending[0] && o.out && strstr(o.out, "File size limit exceeded")) { /* the driver tells of its assembler's SIGXFSZ */
+        snprintf(err, errlen, "%s: %s wrote a file larger than %u MiB, and was stopped", d->kernel, what, OWN_BUILD_FILE_MIB);
+        rc = 1;
     } else if (ending[0]) {
         int memory = o.out && (strstr(o.out, "memory exhausted") || strstr(o.out, "out of memory") || strstr(o.out, "bad_alloc") ||
                                strstr(o.out, "Cannot allocate memory"));
@@ -592,11 +595,10 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
         if (s > 0) cache_write(fail, err, strlen(err));
         goto done;
     }
-    if (own_read_plain(out, (size_t)64 << 20, &text, &len) || cache_write(so, text, len)) {
+    if (own_read_plain(out, (size_t)64 << 20, &text, &len) || (cache_evict(dir, len), cache_write(so, text, len))) {
         snprintf(err, errlen, "cannot keep the build of %s in %s", d->kernel, dir);
         goto done;
     }
-    cache_evict(dir);
     info->compiled = 1;
     info->build_ms = now_ms() - start;
     rc = 0;

@@ -273,7 +273,8 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     int adversarial;
     if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen)) return -1;
     if (adversarial) { snprintf(err, errlen, "--schedule adversarial does not run a kernel of your own yet: pick one, e.g. its:1"); return -1; }
-    if (!sandbox_confines_files() && !d->unsafe) {
+    const char *unsafe = getenv("WARPSCOPE_UNSAFE"); /* --unsafe: the user's own file */
+    if (!sandbox_confines_files() && !(unsafe && strcmp(unsafe, "1") == 0)) {
         char what[400];
         sandbox_describe(what, sizeof what);
         snprintf(err, errlen, "%s: this machine cannot confine a learner's program (%s): give --unsafe to run it anyway, "
@@ -445,8 +446,10 @@ int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned se
     }
     if (pid == 0) {
         close(pipefd[0]);
+        setpgid(0, 0);
         char msg[1024] = "";
-        int rc = here(job, t, msg, sizeof msg);
+        int rc = d->kernel ? sandbox_confine_apart(seconds, msg, sizeof msg) : 0; /* a learner's file on the GPU */
+        if (!rc) rc = here(job, t, msg, sizeof msg);
         if (!rc && trace_write_file(t, tmp, msg, sizeof msg)) rc = -1;
         if (!rc) snprintf(msg, sizeof msg, "%s", done_word);
         if (write(pipefd[1], msg, strlen(msg)) < 0) rc = -1;
@@ -462,8 +465,8 @@ int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned se
         ssize_t k = read(pipefd[0], msg + got, sizeof msg - 1 - got);
         if (k > 0) { got += (size_t)k; continue; }
         if (waitpid(pid, &status, WNOHANG) == pid) break;
-        if (d->cancel && *d->cancel && !stopped) { kill(pid, SIGKILL); stopped = 1; }
-        if (seconds && !stopped && now_ms() - start > seconds * 1e3) { kill(pid, SIGKILL); stopped = 2; }
+        if (d->cancel && *d->cancel && !stopped) { kill(-pid, SIGKILL); kill(pid, SIGKILL); stopped = 1; }
+        if (seconds && !stopped && now_ms() - start > seconds * 1e3) { kill(-pid, SIGKILL); kill(pid, SIGKILL); stopped = 2; }
         struct timespec ts = {0, 2000000};
         nanosleep(&ts, NULL);
     }

@@ -35,6 +35,9 @@ typedef struct own_build_info {
 void own_last_build(own_build_info *info);
 own_build_info *own_build_record(void); /* the one own_build fills */
 
+/* --define: at most this many macros, each NAME=VALUE shorter than OWN_DEFINE_LEN bytes */
+enum { OWN_DEFINES_MAX = 48, OWN_DEFINE_LEN = 256 };
+
 /* warpscope-run's last word in WORK/message when the trace is written */
 #define OWN_TRACED "traced"
 /* In warpscope-run: loads so (the file built for the emulator) and runs d's entry into t; 0 or -1. */

@@ -496,6 +496,19 @@ static int confine_calls(sandbox_mode mode, char *err, size_t errlen)
     return 0;
 }
 
+int sandbox_confine_apart(unsigned cpu_s, char *err, size_t errlen)
+{
+    const sandbox_limits *l = &limits[SANDBOX_RUN];
+    struct rlimit r;
+#define LIMIT(res, v) (r.rlim_cur = r.rlim_max = (rlim_t)(v), setrlimit(res, &r))
+    if (LIMIT(RLIMIT_CPU, cpu_s ? cpu_s : l->cpu_s) || LIMIT(RLIMIT_FSIZE, l->fsize_bytes) || LIMIT(RLIMIT_CORE, 0)) {
+        snprintf(err, errlen, "cannot set the run's limits: %s", strerror(errno));
+        return -1;
+    }
+#undef LIMIT
+    return sandbox_confine_self(SANDBOX_RUN, NULL, NULL, err, errlen);
+}
+
 int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const *show, char *err, size_t errlen)
 {
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) { snprintf(err, errlen, "no_new_privs: %s", strerror(errno)); return -1; }

@@ -82,6 +82,11 @@ void sandbox_ending(const sandbox_job *job, const sandbox_outcome *o, char *buf,
  * unless work is NULL) before the learner's code or the build's program runs. 0, or -1 with err. */
 int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const *show, char *err, size_t errlen);
 
+/* A forked child that must see the machine (a GPU's run: CUDA opens the driver's files and reserves
+ * more address space than it uses; it spins on the CPU while the GPU works) confines itself: a run's
+ * limits but the address space, cpu_s seconds of CPU (0: a run's), and a run's system calls. 0, or -1 with err. */
+int sandbox_confine_apart(unsigned cpu_s, char *err, size_t errlen);
+
 /* warpscope-run's path (beside warpscope, or WARPSCOPE_RUN). */
 void sandbox_runner(char *buf, size_t len);
 
