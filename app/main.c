@@ -1533,7 +1533,8 @@ static void exercise_print(const lesson *l, const char *file, const exercise_jud
     if (report) {
         cJSON *f = cJSON_CreateObject(), *goals = cJSON_CreateArray();
         cJSON_AddStringToObject(f, "file", file);
-        cJSON_AddBoolToObject(f, "ran", !j->error[0]);
+        cJSON_AddBoolToObject(f, "ran", j->runs > 0);
+        cJSON_AddNumberToObject(f, "runs", (double)j->runs);
         if (j->error[0]) cJSON_AddStringToObject(f, "error", j->error);
         cJSON_AddNumberToObject(f, "met", (double)j->met);
         cJSON_AddBoolToObject(f, "solved", j->met == x->ngoals);
@@ -1546,13 +1547,16 @@ static void exercise_print(const lesson *l, const char *file, const exercise_jud
             if (j->marks[g].state == EXERCISE_NOT_RUN) cJSON_AddNullToObject(o, "value");
             else cJSON_AddNumberToObject(o, "value", j->marks[g].value);
             cJSON_AddBoolToObject(o, "met", j->marks[g].state == EXERCISE_MET);
+            cJSON_AddBoolToObject(o, "every_run", x->goals[g].every_run);
+            if (j->marks[g].run[0]) cJSON_AddStringToObject(o, "broken_at", j->marks[g].run);
             cJSON_AddItemToArray(goals, o);
         }
         cJSON_AddItemToObject(f, "goals", goals);
         cJSON_AddItemToArray(cJSON_GetObjectItem(report, "files"), f);
         return;
     }
-    printf("%s: %zu of %zu goals met%s%s\n", file, j->met, x->ngoals, j->error[0] ? "; did not run: " : "", j->error);
+    printf("%s: %zu of %zu goals met in %zu runs%s%s\n", file, j->met, x->ngoals, j->runs,
+           !j->error[0] ? "" : j->runs ? "; " : "; did not run: ", j->error);
     for (size_t g = 0; g < x->ngoals; g++) {
         char line[400];
         exercise_goal_line(&x->goals[g], &j->marks[g], LESSON_EN, line, sizeof line);
@@ -1640,8 +1644,8 @@ int cmd_lesson_check(const ws_call *k)
             return report_interrupt(NULL);
         }
         if (!e && l.exercise)
-            printf("%s: ok: %s, an exercise of %zu goals: the solution meets them all, the starting file misses some\n", k->pos[i], l.id,
-                   l.exercise->ngoals);
+            printf("%s: ok: %s, an exercise of %zu goals: the starting file runs and misses some (the tests judge the model solution)\n",
+                   k->pos[i], l.id, l.exercise->ngoals);
         else if (!e) printf("%s: ok: %s, %zu steps, %zu questions\n", k->pos[i], l.id, l.nsteps, nq);
         bad += e;
         lesson_free(&l);

@@ -43,10 +43,10 @@ for j in "$ex"/*.json; do
     python3 - "$j" >"$tmp/x" <<'PY'
 import json, sys
 x = json.load(open(sys.argv[1]))["exercise"]
-print(x["solution"]); print(x["entry"]); print(x.get("capture", {}).get("n", 256))
+print(x["start"].replace(".cu", ".solution.cu")); print(x["entry"]); print(x.get("capture", {}).get("n", 256))
 PY
     { read -r f; read -r e; read -r n; } <"$tmp/x"
-    "$ws" verify --kernel "$ex/$f" --entry "$e" --n "$n" >"$tmp/v.txt" 2>&1
+    "$ws" verify --kernel "$2/tests/exercises/$f" --entry "$e" --n "$n" >"$tmp/v.txt" 2>&1
     rc=$?
     if [ $rc = 1 ] && grep -Eq "atomic warp instructions run in the GPU's order|may leave a warp split" "$tmp/v.txt"; then continue; fi
     [ $rc = 0 ] || { echo "FAIL: verify $f: exit $rc"; cat "$tmp/v.txt"; fail=1; }

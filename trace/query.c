@@ -935,6 +935,54 @@ static int f_hazards(call *k, query_value *out)
     const trace *t = pane_trace(k);
     return t ? set_number(out, (double)t->nhazards) : -1;
 }
+/* Lanes that load a shared word no thread of their block stored before (in the trace's order), in
+ * every traced block: what compute-sanitizer's initcheck calls an uninitialized shared read. */
+static int f_uninitialised_reads(call *k, query_value *out)
+{
+    const trace *t = pane_trace(k);
+    if (!t) return -1;
+    enum { WORDS = TRACE_SHARED_WORDS_MAX, BLOCKS_MAX = 4096 };
+    uint64_t *stored = malloc((WORDS + 63) / 64 * sizeof *stored);
+    struct { uint32_t pass, block; } *blocks = malloc(BLOCKS_MAX * sizeof *blocks);
+    if (!stored || !blocks) {
+        free(stored);
+        free(blocks);
+        return call_fail(k, "out of memory%s", "", 0);
+    }
+    size_t nb = 0;
+    for (size_t i = 0; i < t->nevents && nb < BLOCKS_MAX; i++) { /* the traced blocks, each once */
+        const trace_event *e = &t->events[i];
+        int seen = nb && blocks[nb - 1].pass == e->pass && blocks[nb - 1].block == e->block;
+        for (size_t j = 0; j < nb && !seen; j++) seen = blocks[j].pass == e->pass && blocks[j].block == e->block;
+        if (!seen) blocks[nb].pass = e->pass, blocks[nb++].block = e->block;
+    }
+    double reads = 0;
+    for (size_t b = 0; b < nb; b++) {
+        memset(stored, 0, (WORDS + 63) / 64 * sizeof *stored);
+        for (size_t i = 0; i < t->nevents; i++) {
+            const trace_event *e = &t->events[i];
+            if (e->pass != blocks[b].pass || e->block != blocks[b].block) continue;
+            if (e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) continue;
+            unsigned span = trace_event_width(e);
+            size_t lane = 0;
+            for (unsigned l = 0; l < WARP_SIZE; l++) {
+                if (!(e->mask >> l & 1u)) continue;
+                int64_t w0 = t->lane_addr[e->lanes + lane++];
+                int unset = 0;
+                for (unsigned c = 0; c < span; c++) {
+                    int64_t w = w0 + (int64_t)c;
+                    if (w < 0 || w >= WORDS) continue;
+                    if (e->kind == TRACE_SHARED_STORE) stored[w / 64] |= (uint64_t)1 << (w % 64);
+                    else unset |= !(stored[w / 64] >> (w % 64) & 1u);
+                }
+                reads += unset;
+            }
+        }
+    }
+    free(stored);
+    free(blocks);
+    return set_number(out, reads);
+}
 /* the largest element of the input, regenerated from the trace's data pattern and seed */
 enum { INPUT_REGENERATED_MAX = 1 << 24 };
 static int f_input_max(call *k, query_value *out)
@@ -1159,6 +1207,7 @@ static const function functions[] = {
     {"tolerance", 0, 0, "pane", f_tolerance, "how far from the reference a float tree sum of this input may be", 0},
     {"input_max", 0, 0, "pane", f_input_max, "the largest element of the input (its pattern and seed, regenerated)", 0},
     {"hazards", 0, 0, "pane", f_hazards, "races the race detector found in the capture (every traced launch)", 0},
+    {"uninitialised_reads", 0, 0, "pane", f_uninitialised_reads, "lanes that load a shared word their block never stored before (initcheck), every traced block", 0},
     {"n", 0, 0, "pane", f_n, "elements reduced", 0},
     {"ept", 0, 0, "pane", f_ept, "elements per thread", 0},
     {"passes", 0, 0, "pane", f_passes, "launches of the plan", 0},

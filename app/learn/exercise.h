@@ -1,6 +1,8 @@
-/* exercise: judges a kernel file against an exercise's goals (lesson.h: lesson_exercise). Each
- * goal is a query measured on a capture of the file under the goal's schedule, with the race
- * detector on; the file is captured once per schedule the goals name. No SDL. */
+/* exercise: judges a kernel file against an exercise's goals (lesson.h: lesson_exercise), as a hidden
+ * test suite. Each goal is a query measured on captures of the file with the race detector on: a
+ * topic goal on the exercise's own capture under its schedule, a goal of every run (the sum, the
+ * races, the bounds) on each size of the exercise's runs under each of their schedules, met only
+ * when it holds in all of them; the checklist names the first run that broke it. No SDL. */
 #ifndef WARPSCOPE_EXERCISE_H
 #define WARPSCOPE_EXERCISE_H
 
@@ -14,13 +16,17 @@ typedef struct exercise_mark {
     int boolean;           /* the query was true or false (value 1 or 0) */
     double result, wanted; /* what the capture it was measured on computed, and what it should have: the
                               double sum (reference()), or the largest element for a goal on input_max() */
+    char run[64];          /* the first run that broke it ("n = 1000, its:1"); "" when met, or measured once */
+    int failed;            /* that run did not finish (judgement.error says why): no value */
 } exercise_mark;
 
 typedef struct exercise_judgement {
     exercise_mark marks[LESSON_GOALS_MAX];
     size_t met;            /* goals met */
-    char error[1024];      /* why the file did not run (the first capture that failed: compile error,
-                              out of bounds, a loop that never ends...); "" when every capture ran */
+    size_t runs;           /* captures made; 0: the file did not run at all (error says why) */
+    char error[1024];      /* the first capture that failed (a compile error, an access out of bounds, a loop
+                              that never ends...), after "at n = N, SCHEDULE: " when it was not the first;
+                              "" when every capture ran */
 } exercise_judgement;
 
 /* Judges `file` (a path) against l->exercise. include_dir holds trace/capture/ws_cuda.h for the
@@ -30,8 +36,8 @@ typedef struct exercise_judgement {
 int exercise_judge(const lesson *l, const char *file, const char *include_dir, volatile int *cancel,
                    exercise_judgement *out, char *err, size_t errlen);
 
-/* What `lesson check` proves of an exercise: its solution meets every goal and its starting file
- * runs and misses at least one. report gets "file:line:column: message" per problem; returns
+/* What `lesson check` proves of an exercise: its starting file runs and misses at least one goal
+ * (the model solutions live with the tests, which judge them). report gets "file:line:column: message" per problem; returns
  * how many there were. */
 typedef void (*exercise_report_fn)(void *ud, const char *message);
 size_t exercise_check(const lesson *l, const char *include_dir, volatile int *cancel, exercise_report_fn report, void *ud);

@@ -591,8 +591,9 @@ static int ask_sees_its_picture(reader *r, const cJSON *a, const char *w, const 
 
 /* ---- an exercise ---- */
 
-static const char *const exercise_keys[] = {"task", "start", "solution", "entry", "defines", "capture", "goals", "hints", NULL};
-static const char *const goal_keys[] = {"say", "value", "at_most", "at_least", "equals", "schedule", NULL};
+static const char *const exercise_keys[] = {"task", "start", "entry", "defines", "capture", "runs", "goals", "hints", NULL};
+static const char *const goal_keys[] = {"say", "value", "at_most", "at_least", "equals", "schedule", "every_run", NULL};
+static const char *const exercise_runs_keys[] = {"n", "schedules", NULL};
 static const char *const exercise_capture_keys[] = {"block", "n", "data", NULL};
 
 /* texts read in a menu or a checklist, without a trace: no placeholders */
@@ -642,6 +643,37 @@ static int parse_goal(reader *r, const cJSON *g, const char *w, lesson_goal *goa
             return bad(r, v, "%s.schedule: expected lockstep, its:SEED, lanes-up, lanes-down or adversarial", w);
         snprintf(goal->schedule, sizeof goal->schedule, "%s", v->valuestring);
     }
+    if ((v = get(g, "every_run"))) {
+        if (!cJSON_IsBool(v)) return bad(r, v, "%s.every_run: expected true or false", w);
+        if (goal->schedule[0] && cJSON_IsTrue(v)) return bad(r, v, "%s: a goal of every run takes the runs' schedules, not one of its own", w);
+        goal->every_run = cJSON_IsTrue(v);
+    }
+    return 0;
+}
+
+/* "runs": {"n": [sizes], "schedules": [schedules]}: the hidden test suite's runs */
+static int parse_runs(reader *r, const cJSON *v, lesson_exercise *e)
+{
+    if (!cJSON_IsObject(v)) return bad(r, v, "exercise.runs: expected an object");
+    if (known_keys(r, v, "exercise.runs", exercise_runs_keys)) return -1;
+    const cJSON *a = get(v, "n");
+    if (!cJSON_IsArray(a) || !a->child || cJSON_GetArraySize(a) > LESSON_SIZES_MAX)
+        return bad(r, a ? a : v, "exercise.runs.n: expected 1 to %d element counts", LESSON_SIZES_MAX);
+    for (const cJSON *c = a->child; c; c = c->next) {
+        double d;
+        if (whole(r, c, "runs.n", 1, RACE_GLOBAL_MAX_WORDS, &d)) return -1;
+        e->sizes[e->nsizes++] = (uint64_t)d;
+    }
+    a = get(v, "schedules");
+    if (a) {
+        if (!cJSON_IsArray(a) || !a->child || cJSON_GetArraySize(a) > LESSON_SCHEDULES_MAX)
+            return bad(r, a, "exercise.runs.schedules: expected 1 to %d schedules", LESSON_SCHEDULES_MAX);
+        for (const cJSON *c = a->child; c; c = c->next) {
+            if (!cJSON_IsString(c) || !c->valuestring[0] || strlen(c->valuestring) >= sizeof e->schedules[0])
+                return bad(r, c, "exercise.runs.schedules: expected lockstep, its:SEED, lanes-up, lanes-down or adversarial");
+            snprintf(e->schedules[e->nschedules++], sizeof e->schedules[0], "%s", strcmp(c->valuestring, "lockstep") ? c->valuestring : "");
+        }
+    }
     return 0;
 }
 
@@ -653,9 +685,7 @@ static int parse_exercise(reader *r, const cJSON *x, const char *dir)
     lesson_exercise *e = l->exercise = calloc(1, sizeof *l->exercise);
     if (!e) return bad(r, x, "out of memory");
     if (text_field(r, x, "task", "exercise", 1, &e->task) || plain_text(r, &e->task, "exercise.task")) return -1;
-    if (file_field(r, x, "start", dir, e->start, sizeof e->start, &e->start_pos) ||
-        file_field(r, x, "solution", dir, e->solution, sizeof e->solution, &e->solution_pos))
-        return -1;
+    if (file_field(r, x, "start", dir, e->start, sizeof e->start, &e->start_pos)) return -1;
     const cJSON *v = get(x, "entry");
     if (!cJSON_IsString(v) || !v->valuestring[0] || strlen(v->valuestring) >= sizeof e->entry)
         return bad(r, v ? v : x, "exercise.entry: expected how to run the file, as --entry says it");
@@ -684,6 +714,9 @@ static int parse_exercise(reader *r, const cJSON *x, const char *dir)
             snprintf(e->data, sizeof e->data, "%s", c->valuestring);
         }
     }
+    if ((v = get(x, "runs")) && parse_runs(r, v, e)) return -1;
+    if (!e->nsizes) e->sizes[e->nsizes++] = e->n ? e->n : 256;
+    if (!e->nschedules) e->schedules[e->nschedules++][0] = 0;
     v = get(x, "goals");
     if (!cJSON_IsArray(v) || !v->child || cJSON_GetArraySize(v) > LESSON_GOALS_MAX)
         return bad(r, v ? v : x, "exercise.goals: expected 1 to %d goals", LESSON_GOALS_MAX);

@@ -138,19 +138,27 @@ typedef struct lesson_goal {
     lesson_bound bound;
     double limit;              /* the goal: value <= limit, >= limit or == limit */
     char schedule[24];         /* the capture it is measured on: lockstep (""), its:SEED, lanes-up, lanes-down, adversarial */
+    int every_run;             /* 1: measured in every run of the exercise (its sizes x its schedules), met only
+                                  when it holds in all of them (the sum, the races, the bounds) */
     lesson_pos pos;
 } lesson_goal;
 
-enum { LESSON_GOALS_MAX = 12, LESSON_HINTS_MAX = 8 };
+enum { LESSON_GOALS_MAX = 12, LESSON_HINTS_MAX = 8, LESSON_SIZES_MAX = 8, LESSON_SCHEDULES_MAX = 4 };
 
 typedef struct lesson_exercise {
-    char start[512], solution[512]; /* resolved against the lesson's folder */
-    lesson_pos start_pos, solution_pos;
+    char start[512];           /* resolved against the lesson's folder (the model solutions live with the tests) */
+    lesson_pos start_pos;
     char entry[256];           /* how to run the file (--entry) */
     char defines[4][64];       /* NAME=VALUE (--define), "" past the last */
     unsigned block;            /* the capture: 0 / "" take capture's defaults */
     uint64_t n;
     char data[16];
+    /* the runs every_run goals are measured in, as a hidden test suite: each size under each
+     * schedule ("runs": {"n": [...], "schedules": [...]}); default: n under lockstep */
+    uint64_t sizes[LESSON_SIZES_MAX];
+    size_t nsizes;
+    char schedules[LESSON_SCHEDULES_MAX][24];
+    size_t nschedules;
     lesson_text task;          /* what to do */
     lesson_goal goals[LESSON_GOALS_MAX];
     size_t ngoals;
