@@ -692,6 +692,11 @@ static void json_str(const char *s)
  * tolerance for its n (a wrong result is a finding, not a number); 1 then, else 0. */
 static int report_result(const trace *t)
 {
+    if (trace_result_verdict(t) == TRACE_RACING) { /* right here, but not a result to trust: said, not an error */
+        char verdict[400];
+        trace_verdict_words(t, verdict, sizeof verdict);
+        fprintf(stderr, "warpscope: RACING: %s computed %.9g, %s\n", t->prov.version, (double)t->result, verdict);
+    }
     if (trace_result_ok(t) != 0) return 0;
     fprintf(stderr, "warpscope: WRONG RESULT: %s computed %.9g, the double-precision reference is %.17g; off by %.3g, more than the %.3g allowed for n = %" PRIu64 "\n",
             t->prov.version, (double)t->result, t->reference, fabs((double)t->result - t->reference), t->tolerance, t->prov.n);
@@ -799,10 +804,10 @@ int cmd_stats(const ws_call *k)
             snprintf(label, sizeof label, "%d blk", nb);
             print_row(label, &all);
         }
-        int ok = trace_result_ok(&t);
+        char verdict[400];
+        trace_verdict_words(&t, verdict, sizeof verdict);
         printf("\nresult %.9g, double-precision reference %.17g, difference %.3g: %s\n", (double)t.result, t.reference,
-               fabs((double)t.result - t.reference),
-               ok < 0 ? "not checked (the trace carries no tolerance)" : ok ? "within the tolerance for this n" : "WRONG");
+               fabs((double)t.result - t.reference), verdict);
         print_schedule(stdout, &t, pass, c.card, 0);
     }
     free(s.phases);
@@ -847,15 +852,18 @@ int cmd_hazards(const ws_call *k)
     if ((rc = do_capture(&c.cap, &t))) return rc;
     const trace_provenance *p = &t.prov;
     double tol = t.tolerance; /* the capture's own, carried in the trace */
-    int right = trace_result_ok(&t) != 0;
+    int right = trace_result_ok(&t) != 0; /* within the tolerance under this schedule; "verdict" weighs the races too */
+    static const char *const verdict_names[] = {[TRACE_UNCHECKED] = "unchecked", [TRACE_RIGHT] = "right", [TRACE_RACING] = "racing",
+                                                [TRACE_WRONG] = "wrong"};
     uint64_t pairs = 0;
     for (size_t i = 0; i < t.nhazards; i++) pairs += t.hazards[i].count;
     if (k->v[WF_JSON].given) {
         printf("{\"version\": \"%s\", \"block\": %u, \"n\": %" PRIu64 ", \"data\": \"%s\", \"seed\": %" PRIu64
                ", \"schedule\": \"%s\", \"drop_barrier\": %u, \"drop_syncwarp\": %u, \"race_check\": \"%s\",\n"
-               " \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.3g, \"right\": %s, \"pairs\": %" PRIu64 ",\n \"hazards\": [",
+               " \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.3g, \"right\": %s, \"verdict\": \"%s\", \"pairs\": %" PRIu64
+               ",\n \"hazards\": [",
                p->version, p->block, p->n, p->data, p->seed, p->schedule, p->drop_barrier, p->drop_syncwarp, p->race_check,
-               (double)t.result, t.reference, tol, right ? "true" : "false", pairs);
+               (double)t.result, t.reference, tol, right ? "true" : "false", verdict_names[trace_result_verdict(&t)], pairs);
         for (size_t i = 0; i < t.nhazards; i++) {
             const trace_hazard *h = &t.hazards[i];
             printf("%s\n  {\"kind\": \"%s\", \"space\": \"%s\", \"buffer\": \"%s\", \"pass\": %u, \"word\": %" PRId64

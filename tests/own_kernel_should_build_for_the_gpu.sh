@@ -30,8 +30,8 @@ LIST
 import json, sys
 p = sys.argv[1]
 x = json.load(open(p))["exercise"]
-for f in (x["start"], x["solution"]):
-    print("lessons/exercises/%s|%s|%s" % (f, x["entry"], ",".join(x.get("defines", []))))
+for f in ("lessons/exercises/" + x["start"], "tests/exercises/" + x["start"].replace(".cu", ".solution.cu")):
+    print("%s|%s|%s" % (f, x["entry"], ",".join(x.get("defines", []))))
 PY
     done
 }

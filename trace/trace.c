@@ -238,6 +238,35 @@ int trace_result_ok(const trace *t)
     return d <= t->tolerance && d >= -t->tolerance; /* false for a NaN result too */
 }
 
+trace_verdict trace_result_verdict(const trace *t)
+{
+    int ok = trace_result_ok(t);
+    return ok == 0 ? TRACE_WRONG : t->nhazards ? TRACE_RACING : ok < 0 ? TRACE_UNCHECKED : TRACE_RIGHT;
+}
+
+void trace_verdict_words(const trace *t, char *buf, size_t len)
+{
+    static const char *const words[] = {[TRACE_UNCHECKED] = "not checked (the trace carries no tolerance)",
+                                        [TRACE_RIGHT] = "within the tolerance for this n", [TRACE_WRONG] = "WRONG"};
+    trace_verdict v = trace_result_verdict(t);
+    if (v != TRACE_RACING) {
+        snprintf(buf, len, "%s", words[v]);
+        return;
+    }
+    uint64_t pairs = 0;
+    uint32_t line = 0;
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        pairs += h->count;
+        uint32_t l = h->second.line ? h->second.line : h->first.line;
+        if (l && (!line || l < line)) line = l;
+    }
+    snprintf(buf, len, "right under this schedule (%s), but racing at line %u (%llu racing pair%s of accesses in %zu place%s): "
+                       "another order, or a compiler that keeps a word in a register, may sum it wrong",
+             t->prov.schedule[0] ? t->prov.schedule : "lockstep", line, (unsigned long long)pairs, pairs == 1 ? "" : "s", t->nhazards,
+             t->nhazards == 1 ? "" : "s");
+}
+
 int trace_equal(const trace *a, const trace *b)
 {
     if (memcmp(&a->prov, &b->prov, sizeof a->prov) != 0) return 0;

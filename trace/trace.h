@@ -232,6 +232,14 @@ int trace_check(const trace *t, char *err, size_t errlen);
 /* 1 when the result is within the tolerance of the reference, 0 when not, -1 when the trace
  * carries no tolerance (an older file). */
 int trace_result_ok(const trace *t);
+/* The result's verdict, one truth for every command: WRONG off its reference; RACING when it is
+ * right under this capture's schedule but the race detector found a race (another order, or the
+ * compiler keeping a word in a register, may sum wrong); RIGHT only with neither. */
+typedef enum trace_verdict { TRACE_UNCHECKED, TRACE_RIGHT, TRACE_RACING, TRACE_WRONG } trace_verdict;
+trace_verdict trace_result_verdict(const trace *t);
+/* "right under this schedule (lockstep), but racing at line 23 (10 racing pairs of accesses)" and
+ * the like, for the verdict's line */
+void trace_verdict_words(const trace *t, char *buf, size_t len);
 int trace_add_hazard(trace *t, const trace_hazard *h);
 int trace_add_run(trace *t, const trace_run *r);
 const char *trace_hazard_label(trace_hazard_kind kind); /* "raw", "war", "waw" */

@@ -990,8 +990,9 @@ static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     snprintf(b, sizeof b, S(u, STR_STAT_SECTORS), (unsigned long long)c->sectors, (unsigned long long)c->sectors_min);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
-    snprintf(b, sizeof b, S(u, p->wrong_result ? STR_STAT_WRONG : STR_STAT_RESULT), (double)m->t->result, m->t->reference);
-    line_at(u, in, row++, p->wrong_result ? th->conflict : th->text, DL_FONT_UI, b);
+    snprintf(b, sizeof b, S(u, p->wrong_result ? STR_STAT_WRONG : p->racing_result ? STR_STAT_RACING : STR_STAT_RESULT), (double)m->t->result,
+             m->t->reference);
+    line_at(u, in, row++, p->wrong_result || p->racing_result ? th->conflict : th->text, DL_FONT_UI, b);
     if (p->hz_count || u->sc->s->brk.schedule[0] || u->sc->s->brk.drop_barrier) {
         char drop[80] = "";
         if (pv->drop_barrier) snprintf(drop, sizeof drop, ", -__syncthreads@%u", pv->drop_barrier);

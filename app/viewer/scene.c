@@ -163,6 +163,7 @@ static void hazards(scene_pane *p)
     /* the capture's own tolerance (capture_tolerance, carried in the trace); an older trace without
      * one is not judged */
     p->wrong_result = trace_result_ok(t) == 0;
+    p->racing_result = trace_result_verdict(t) == TRACE_RACING;
 }
 
 static session_picture pick_picture(const scene_pane *p, session_picture pinned)

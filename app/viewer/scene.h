@@ -67,6 +67,7 @@ typedef struct scene_pane {
     size_t hz_step[4];
     int hz_nstep;
     int wrong_result;        /* the result is off its reference by more than rounding */
+    int racing_result;       /* right under this schedule, but the race detector found a race */
 } scene_pane;
 
 /* The grid view (OVERLAY_GRID): every block of one pass as a tile, derived from the whole-grid

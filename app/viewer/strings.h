@@ -235,6 +235,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_STAT_HAZARD, "race: %s, lines %u and %u, word %lld, threads %u and %u", "竞争：%s，第 %u 行与第 %u 行，字 %lld，线程 %u 与 %u") \
     X(STR_STAT_HAZARDS, "races in this block: %zu (schedule %s%s)", "本线程块的竞争：%zu 处（调度 %s%s）")     \
     X(STR_STAT_WRONG, "result %.9g, reference %.9g: WRONG", "结果 %.9g，参考值 %.9g：错误")                     \
+    X(STR_STAT_RACING, "result %.9g, reference %.9g: right here, racing", "结果 %.9g，参考值 %.9g：此调度下正确，但有竞争")   \
     X(STR_KEY_BENCH_GPU, "benchmark: the next GPU", "基准测试：换一块 GPU")                                      \
     X(STR_KEY_BENCH_MODE, "benchmark: per launch / batch timing", "基准测试：单次启动 / 批量 计时")                 \
     X(STR_BENCH_COLS, "version|time|GB/s|step|total|of peak", "版本|时间|GB/s|本步加速|累计加速|占峰值")              \
