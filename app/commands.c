@@ -40,6 +40,8 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_ENTRY] = TEXT("--entry", NULL, "CALL", WS_COMPLETE_NONE, NULL,
                       "how to run --kernel: a call of its host function or a launch, with in, out (device buffers of n floats), n and h_in"),
     [WF_DEFINE] = TEXT("--define", NULL, "N=V,...", WS_COMPLETE_NONE, NULL, "macros for --kernel, as -D gives them: BLOCK_SIZE=256,..."),
+    [WF_RESULT] = TEXT("--result", NULL, "BUF", WS_COMPLETE_WORDS, "out in",
+                       "where --kernel's result is when the entry returns: out (out[0], the default) or in (in[0], an in-place kernel)"),
     [WF_UNSAFE] = SWITCH("--unsafe", "run --kernel (or the files judged) where the sandbox cannot confine its files: only a file of your own"),
     [WF_CARD] = TEXT("--card", "a card", "NAME", WS_COMPLETE_CARD, NULL,
                      "the GPU whose SMs hold the blocks (its occupancy and waves): gtx1060, h100, ... (warpscope cards); "
@@ -97,9 +99,9 @@ const ws_flag_row ws_flags[WF_COUNT] = {
 
 #define USE(f) {f, NULL}
 
-static const ws_flag_group g_capture = {"capture flags", 18, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
+static const ws_flag_group g_capture = {"capture flags", 19, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
     USE(WF_EPT), USE(WF_BLOCKS_TRACED), USE(WF_BACKEND), USE(WF_WORKERS), USE(WF_SCHEDULE), USE(WF_WARP_ORDER), USE(WF_DROP_BARRIER),
-    USE(WF_DROP_SYNCWARP), USE(WF_KERNEL), USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_UNSAFE), USE(WF_CARD)}};
+    USE(WF_DROP_SYNCWARP), USE(WF_KERNEL), USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_RESULT), USE(WF_UNSAFE), USE(WF_CARD)}};
 static const ws_flag_group g_shown = {"the block shown", 2, {USE(WF_PASS), USE(WF_BLOCK_INDEX)}};
 static const ws_flag_group g_viewer = {"viewer flags", 7, {USE(WF_COMPARE), USE(WF_SIZE), USE(WF_THEME), USE(WF_LANG),
     USE(WF_PRESENTER), USE(WF_FINE), USE(WF_ACTIONS)}};

@@ -161,6 +161,11 @@ static int read_kernel_flags(const cli_value *v, cli *c)
     c->cap.version = OWN_VERSION;
     c->cap.entry = v[WF_ENTRY].given ? v[WF_ENTRY].text : NULL;
     c->cap.include_dir = d.include;
+    if (v[WF_RESULT].given) {
+        const char *r = v[WF_RESULT].text;
+        if (strcmp(r, "in") && strcmp(r, "out")) return usage_error("--result must be out or in, got \"%s\"%s", r, "");
+        c->cap.result_in = strcmp(r, "in") == 0;
+    }
     if (v[WF_DEFINE].given) {
         if (strlen(v[WF_DEFINE].text) >= sizeof defines_text) {
             char lim[32];
@@ -698,8 +703,10 @@ static int report_result(const trace *t)
         fprintf(stderr, "warpscope: RACING: %s computed %.9g, %s\n", t->prov.version, (double)t->result, verdict);
     }
     if (trace_result_ok(t) != 0) return 0;
-    fprintf(stderr, "warpscope: WRONG RESULT: %s computed %.9g, the double-precision reference is %.17g; off by %.3g, more than the %.3g allowed for n = %" PRIu64 "\n",
-            t->prov.version, (double)t->result, t->reference, fabs((double)t->result - t->reference), t->tolerance, t->prov.n);
+    char partials[400] = "";
+    if (trace_unsummed_partials(t, partials + 2, sizeof partials - 2)) memcpy(partials, ": ", 2);
+    fprintf(stderr, "warpscope: WRONG RESULT: %s computed %.9g, the double-precision reference is %.17g; off by %.3g, more than the %.3g allowed for n = %" PRIu64 "%s\n",
+            t->prov.version, (double)t->result, t->reference, fabs((double)t->result - t->reference), t->tolerance, t->prov.n, partials);
     return 1;
 }
 
@@ -808,6 +815,8 @@ int cmd_stats(const ws_call *k)
         trace_verdict_words(&t, verdict, sizeof verdict);
         printf("\nresult %.9g, double-precision reference %.17g, difference %.3g: %s\n", (double)t.result, t.reference,
                fabs((double)t.result - t.reference), verdict);
+        char partials[400];
+        if (trace_result_ok(&t) == 0 && trace_unsummed_partials(&t, partials, sizeof partials)) printf("%s\n", partials);
         print_schedule(stdout, &t, pass, c.card, 0);
     }
     free(s.phases);

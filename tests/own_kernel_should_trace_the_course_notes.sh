@@ -39,8 +39,31 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]=
 python3 "$own/reduce0_counts.py" "$tmp/z.json" || { echo "FAIL: seed 004 reduce0: counters against the addressing formula"; fail=1; }
 
 # seed 001's naive kernel, run in place as its figure draws it: it races
-expect 0 "" hazards --kernel "$own/seed001_naive.cu" --entry 'naive_reduction(in, in, 256, n)' --n 1024
+expect 0 "" hazards --kernel "$own/seed001_naive.cu" --entry 'naive_reduction(in, in, 256, n)' --result in --n 1024
 grep -Eq "^[0-9]+ hazards" "$tmp/out" || { echo "FAIL: the naive in-place kernel is not flagged as racing"; cat "$tmp/out"; fail=1; }
+
+# the result is out[0] when the entry returns, never what a host function returns (an int status)
+cat >"$tmp/status.cu" <<'EOF'
+__global__ void k(const float *in, float *out, unsigned n)
+{
+    __shared__ float s[256];
+    unsigned t = threadIdx.x;
+    s[t] = t < n ? in[t] : 0.0f;
+    __syncthreads();
+    for (unsigned st = 128; st > 0; st >>= 1) {
+        if (t < st) s[t] += s[t + st];
+        __syncthreads();
+    }
+    if (t == 0) out[0] = s[0];
+}
+int run(const float *in, float *out, unsigned n) { k<<<1, 256>>>(in, out, n); return 1; }
+EOF
+"$ws" stats --json --kernel "$tmp/status.cu" --entry 'run(in, out, n)' --n 200 --data ones >"$tmp/s.json" 2>/dev/null
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]==200, d["result"]' "$tmp/s.json" ||
+    { echo "FAIL: a host function's return status was taken as the result"; fail=1; }
+# several blocks, nothing summing their partials: the report says out[0] is block 0's alone
+expect 1 "out\[0\] is block 0's partial alone: the last launch's 4 blocks" stats --kernel "$own/seed004_reduce0.cu" \
+    --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<n / 256, 256>>>(in, out)' --n 1024 --data ones
 
 # seed 002's host loop does not compile as C++: the compiler's own line, in the learner's file
 expect 2 "seed002_reduce4.cu:69:[0-9]+: error" stats --kernel "$own/seed002_reduce4.cu" --define BLOCK_SIZE=256 --entry 'RuntimeOfReduce4(h_in, 1, n)'

@@ -267,6 +267,31 @@ void trace_verdict_words(const trace *t, char *buf, size_t len)
              t->nhazards == 1 ? "" : "s");
 }
 
+int trace_unsummed_partials(const trace *t, char *buf, size_t len)
+{
+    if (!t->npasses) return 0;
+    uint32_t last = (uint32_t)t->npasses - 1, grid = t->passes[last].grid;
+    int stored = -1;
+    for (size_t i = 0; i < t->nevents && grid > 1; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->pass != last) continue;
+        if (e->kind == TRACE_GLOBAL_ATOMIC) return 0; /* summed by atomics */
+        if (e->kind != TRACE_GLOBAL_STORE || e->block != 0 || stored >= 0) continue;
+        size_t k = 0;
+        for (unsigned l = 0; l < WARP_SIZE; l++)
+            if (e->mask >> l & 1u) {
+                if (t->lane_addr[e->lanes + k] == 0) stored = e->buf;
+                k++;
+            }
+    }
+    if (stored < 0 || (size_t)stored >= t->nbuffers) return 0;
+    const char *b = t->buffers[stored].name;
+    snprintf(buf, len, "%s[0] is block 0's partial alone: the last launch's %u blocks each left a partial in %s[] and nothing summed them "
+                       "(launch once more over the %u partials, e.g. reduce<<<1, %u>>>(%s, %s, %u), or add them with atomicAdd)",
+             b, grid, b, grid, t->passes[last].block, b, b, grid);
+    return 1;
+}
+
 int trace_equal(const trace *a, const trace *b)
 {
     if (memcmp(&a->prov, &b->prov, sizeof a->prov) != 0) return 0;

@@ -240,6 +240,10 @@ trace_verdict trace_result_verdict(const trace *t);
 /* "right under this schedule (lockstep), but racing at line 23 (10 racing pairs of accesses)" and
  * the like, for the verdict's line */
 void trace_verdict_words(const trace *t, char *buf, size_t len);
+/* The last launch had more than one block, block 0 stored a word at element 0 of a buffer, and no
+ * atomic ran in that launch: each block left its partial and nothing summed them, so the result
+ * (element 0) is block 0's partial alone. 1 with "out[0] is block 0's partial: ..." in buf, else 0. */
+int trace_unsummed_partials(const trace *t, char *buf, size_t len);
 int trace_add_hazard(trace *t, const trace_hazard *h);
 int trace_add_run(trace *t, const trace_run *r);
 const char *trace_hazard_label(trace_hazard_kind kind); /* "raw", "war", "waw" */

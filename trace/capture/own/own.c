@@ -304,7 +304,7 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     sandbox_runner(runner, sizeof runner);
     const char *argv[] = {runner, "trace", work, copy, out, d->kernel, d->entry, num[0], d->data ? d->data : "", num[1],
                           d->seed_set ? "1" : "0", num[2], d->schedule ? d->schedule : "", d->warp_order ? d->warp_order : "",
-                          num[3], num[4], num[5], "-", NULL};
+                          num[3], num[4], num[5], d->result_in ? "in" : "out", NULL};
     sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel};
     sandbox_outcome o;
     if (sandbox_run(&job, &o, err, errlen)) goto done;
@@ -406,7 +406,9 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
     }
     entry((float *)r->bufs[in].p, (float *)r->bufs[outb].p, (unsigned)n, h_in, &result, &has_result);
     if (!r->launches) { snprintf(err, errlen, "%s: --entry '%s' launched no kernel", d->kernel, d->entry); goto out; }
-    t->result = has_result ? result : ((float *)r->bufs[outb].p)[0];
+    (void)result; /* what a host function returns is never the result: the buffer is */
+    (void)has_result;
+    t->result = ((float *)r->bufs[d->result_in ? in : outb].p)[0];
     if (capture_cpu_finish(d, r->race, r->dropped, t, err, errlen)) goto out;
     rc = 0;
 out:

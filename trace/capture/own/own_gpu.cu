@@ -34,6 +34,7 @@ struct own_gpu_run {
     volatile int *cancel = nullptr;
     trace *t = nullptr;       // traced: the trace; timed: null
     unsigned blocks_traced = 1;
+    int result_in = 0; // the result is in[0] (an in-place kernel), else out[0]
     gpu_tracer tr;
     std::vector<own_span> bufs;
     std::vector<std::string> names; // each buffer's, as the trace names it
@@ -267,7 +268,8 @@ static int call_entry(own_gpu_run *r, own_entry_fn entry, float *in, float *out,
         cudaError_t e = cudaDeviceSynchronize();
         if (e != cudaSuccess) fail("the kernel failed on the GPU: %s", cudaGetErrorString(e));
     }
-    if (!has && cudaMemcpy(&res, out, sizeof res, cudaMemcpyDeviceToHost) != cudaSuccess) fail("cannot read out[0]");
+    (void)has; // what a host function returns is never the result: the buffer is
+    if (cudaMemcpy(&res, r->result_in ? in : out, sizeof res, cudaMemcpyDeviceToHost) != cudaSuccess) fail("cannot read the result");
     *result = res;
     rc = 0;
 done:
@@ -309,6 +311,7 @@ static int run_traced(void *job, trace *t, char *err, size_t errlen)
     r->cancel = d->cancel;
     r->t = t;
     r->blocks_traced = d->blocks_traced ? d->blocks_traced : 1;
+    r->result_in = d->result_in;
     std::vector<float> h_in((size_t)n + 4);
     float *in = nullptr, *out = nullptr;
     int rc = -1;
@@ -353,6 +356,7 @@ struct own_gpu_kernel {
     const char *path;
     volatile int *cancel;
     std::vector<cudaEvent_t> events; // every run's, reused from run to run
+    int result_in;
 };
 
 extern "C" own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t errlen)
@@ -361,7 +365,7 @@ extern "C" own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t
     if (own_check(d, &n, err, errlen)) return nullptr;
     char so[4400];
     if (own_build(d, OWN_GPU_PLAIN, so, sizeof so, err, errlen)) return nullptr;
-    own_gpu_kernel *k = new own_gpu_kernel{nullptr, nullptr, d->kernel, d->cancel, {}};
+    own_gpu_kernel *k = new own_gpu_kernel{nullptr, nullptr, d->kernel, d->cancel, {}, d->result_in};
     if (!(k->entry = load(so, d->kernel, &k->handle, err, errlen))) {
         delete k;
         return nullptr;
@@ -375,6 +379,7 @@ extern "C" int own_gpu_time(own_gpu_kernel *k, float *in, float *out, unsigned n
     r.path = k->path;
     r.cancel = k->cancel;
     r.events = &k->events;
+    r.result_in = k->result_in;
     memset(tm, 0, sizeof *tm);
     int rc = call_entry(&r, k->entry, in, out, n, h_in, &tm->result, err, errlen);
     if (!rc) {

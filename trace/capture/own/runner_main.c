@@ -1,7 +1,7 @@
 /* warpscope-run: the one program a learner's code runs in (sandbox.h). warpscope starts it in the
  * sandbox with limits; it confines itself further before anything of the learner's is loaded.
  *   warpscope-run trace WORK SO OUT KERNEL ENTRY N DATA SEED SEED_SET BLOCKS_TRACED SCHEDULE WARP_ORDER
- *                 DROP_BARRIER DROP_SYNCWARP NO_RACE_CHECK
+ *                 DROP_BARRIER DROP_SYNCWARP NO_RACE_CHECK RESULT (in or out)
  *       loads SO (a learner's file built for the emulator), calls its entry and writes the trace to
  *       OUT in the compact encoding: 0 with "traced" in WORK/message; or 2 with the learner's error there
  *   warpscope-run confine WORK [FILE...] -- PROGRAM ARGS...     (a build's step: the front end, the compiler)
@@ -40,8 +40,8 @@ static int trace_mode(int argc, char **argv)
                       .data = *argv[8] ? argv[8] : NULL, .seed = strtoull(argv[9], NULL, 10), .seed_set = atoi(argv[10]),
                       .blocks_traced = (unsigned)strtoul(argv[11], NULL, 10), .schedule = *argv[12] ? argv[12] : NULL,
                       .warp_order = *argv[13] ? argv[13] : NULL, .drop_barrier = (unsigned)strtoul(argv[14], NULL, 10),
-                      .drop_syncwarp = (unsigned)strtoul(argv[15], NULL, 10), .no_race_check = atoi(argv[16])};
-    (void)argv[17];
+                      .drop_syncwarp = (unsigned)strtoul(argv[15], NULL, 10), .no_race_check = atoi(argv[16]),
+                      .result_in = strcmp(argv[17], "in") == 0};
     trace t;
     trace_init(&t);
     if (own_run_so(&d, so, &t, err, sizeof err) || trace_write_file(&t, out, err, sizeof err)) {
