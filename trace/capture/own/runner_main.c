@@ -6,6 +6,7 @@
  *       OUT in the compact encoding: 0 with "traced" in WORK/message; or 2 with the learner's error there
  *   warpscope-run confine WORK [FILE...] -- PROGRAM ARGS...     (a build's step: the front end, the compiler)
  *   warpscope-run confine-calls WORK -- PROGRAM ARGS...        (a GPU's build: system calls only)
+ *   warpscope-run probe: confines itself as a run would, and exits 0 where that works
  *       confines itself to WORK and the system (and FILE...) and execs PROGRAM
  * What it writes is read back by warpscope through the validating reader; nothing it says is
  * trusted beyond that. */
@@ -56,6 +57,11 @@ static int trace_mode(int argc, char **argv)
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "trace") == 0) return trace_mode(argc, argv);
+    if (argc == 2 && strcmp(argv[1], "probe") == 0) { /* warpscope asks whether the sandbox holds here */
+        char err[1024];
+        if (sandbox_confine_self(SANDBOX_RUN, "/tmp", NULL, err, sizeof err)) { fprintf(stderr, "warpscope-run: %s\n", err); return 1; }
+        return 0;
+    }
     int calls_only = argc > 1 && strcmp(argv[1], "confine-calls") == 0;
     if (argc > 4 && (calls_only || strcmp(argv[1], "confine") == 0)) {
         int dash = 3;

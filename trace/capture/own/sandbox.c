@@ -291,31 +291,43 @@ static void wait_for(pid_t pid, int fd, unsigned wall_s, volatile int *cancel, s
     o->ms = now_ms() - start;
 }
 
+/* Whether warpscope-run starts and confines itself as a run would, under bubblewrap or not, as
+ * nobody or not: the whole chain, tried once (nobody must be able to reach the program, bubblewrap
+ * needs user namespaces, Landlock and seccomp must load). */
+static int chain_works(int namespaces, int as_nobody)
+{
+    char runner[4200];
+    sandbox_runner(runner, sizeof runner);
+    const char *show[] = {runner, NULL};
+    argv_list l = {.n = 0};
+    if (namespaces) bwrap_view(&l, "/tmp", show, geteuid() == 0 && !as_nobody);
+    push(&l, runner);
+    push(&l, "probe");
+    sandbox_limits lim = limits[SANDBOX_BUILD];
+    lim.as_bytes = 0;
+    int fd;
+    char err[256];
+    pid_t pid = start(l.a, NULL, &lim, as_nobody, 0, &fd, err, sizeof err);
+    if (pid < 0) return 0;
+    sandbox_outcome o = {0};
+    wait_for(pid, fd, PROBE_SECONDS, NULL, &o);
+    free(o.out);
+    return o.exited && o.status == 0;
+}
+
 static unsigned probe(void)
 {
     unsigned p = SANDBOX_LIMITS | SANDBOX_SECCOMP;
     if (!turned_off("landlock") && landlock_abi() > 0) p |= SANDBOX_LANDLOCK;
-    if (turned_off("namespaces") || !bwrap_path()) return p;
-    int root = geteuid() == 0;
-    /* as nobody first where warpscope is root, then as the user it is */
-    for (int as_nobody = root && !turned_off("nobody"); as_nobody >= 0; as_nobody--) {
-        argv_list l = {.n = 0};
-        bwrap_view(&l, NULL, NULL, root && !as_nobody);
-        push(&l, "/usr/bin/true");
-        sandbox_limits lim = limits[SANDBOX_BUILD];
-        lim.as_bytes = 0;
-        int fd;
-        char err[256];
-        pid_t pid = start(l.a, NULL, &lim, as_nobody, 0, &fd, err, sizeof err);
-        if (pid < 0) continue;
-        sandbox_outcome o = {0};
-        wait_for(pid, fd, PROBE_SECONDS, NULL, &o);
-        free(o.out);
-        if (o.exited && o.status == 0) return p | SANDBOX_NAMESPACES | (as_nobody ? SANDBOX_NOBODY : 0);
-        if (!as_nobody) break;
+    int root = geteuid() == 0, nobody = root && !turned_off("nobody"), ns = !turned_off("namespaces") && bwrap_path();
+    /* the strongest that works: namespaces before nobody, nobody before root */
+    static const struct { int namespaces, nobody; } tries[] = {{1, 1}, {1, 0}, {0, 1}, {0, 0}};
+    for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
+        if ((tries[i].namespaces && !ns) || (tries[i].nobody && !nobody)) continue;
+        if (chain_works(tries[i].namespaces, tries[i].nobody))
+            return p | (tries[i].namespaces ? SANDBOX_NAMESPACES : 0) | (tries[i].nobody ? SANDBOX_NOBODY : 0);
     }
-    if (root && !turned_off("nobody")) p |= SANDBOX_NOBODY; /* still nobody, with Landlock alone */
-    return p;
+    return p & ~(unsigned)SANDBOX_LANDLOCK; /* nothing confines the files: --unsafe alone runs a file */
 }
 
 /* probed once: the machine does not change while warpscope runs */
