@@ -209,7 +209,11 @@ static int read_capture(const ws_call *k, cli *c)
     if (v[WF_WORKERS].given) c->cap.workers = (unsigned)v[WF_WORKERS].num;
     if (v[WF_KERNEL].given && read_kernel_flags(v, c)) return EXIT_BAD;
     if (v[WF_CARD].given) {
-        if (!card_find(v[WF_CARD].text)) return usage_error("--card: unknown card \"%s\"; the cards are %s", v[WF_CARD].text, card_ids());
+        if (!card_find(v[WF_CARD].text)) { /* a spelling whole, never a part: "h1000" is no H100 */
+            char why[512];
+            card_unknown(v[WF_CARD].text, why, sizeof why);
+            return usage_error("--card: %s%s", why, "");
+        }
         c->card = v[WF_CARD].text;
     }
     if (v[WF_PASS].given) c->pass = (long)v[WF_PASS].num;

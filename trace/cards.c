@@ -1,9 +1,13 @@
 /* cards: see cards.h. The table's figures per SM are those of the CUDA C++ Programming Guide's
- * "Technical Specifications per Compute Capability" (6.1, 7.0, 8.0, 9.0) and the SM counts those
- * cudaDeviceProp.multiProcessorCount reports for each card; the model follows cuda_occupancy.h. */
+ * "Technical Specifications per Compute Capability" (6.1, 7.0, 8.0, 9.0); each row's SM count
+ * names its source (what cudaDeviceProp.multiProcessorCount reported where this project measured
+ * the card, else NVIDIA's own figures); the model follows cuda_occupancy.h. A row's device strings
+ * are the names the CUDA runtime gives its GPUs (cudaDeviceProp.name: seeds 000 and 003 print the
+ * Pascal ones, docs/bench-*.txt the H100's and H200's; newer drivers prefix GeForce with NVIDIA). */
 #include "trace/cards.h"
 
 #include "trace/trace.h"
+#include "trace/words.h"
 
 #include <ctype.h>
 #include <strings.h>
@@ -15,12 +19,22 @@
 
 const card cards[] = {
     /* the seeds' cards: seed 003's GTX 1050 Ti, seed 000's GTX 1060 6GB, seed 001's V100 PCIe */
-    {"gtx1050ti", "GeForce GTX 1050 Ti", "gtx 1050 ti", 6, 1, 6, 2048, 32, 65536, 65536, 96 * KB, 48 * KB, 0, 256, 32},
-    {"gtx1060", "GeForce GTX 1060 6GB", "gtx 1060", 6, 1, 10, 2048, 32, 65536, 65536, 96 * KB, 48 * KB, 0, 256, 32},
-    {"v100", "Tesla V100 PCIe", "v100", 7, 0, 80, 2048, 32, 65536, 65536, 96 * KB, 96 * KB, 0, 256, 32},
-    {"a100", "NVIDIA A100", "a100", 8, 0, 108, 2048, 32, 65536, 65536, 164 * KB, 163 * KB, 1 * KB, 128, 32},
-    {"h100", "NVIDIA H100 SXM5", "h100", 9, 0, 132, 2048, 32, 65536, 65536, 228 * KB, 227 * KB, 1 * KB, 128, 32},
-    {"h200", "NVIDIA H200", "h200", 9, 0, 132, 2048, 32, 65536, 65536, 228 * KB, 227 * KB, 1 * KB, 128, 32},
+    {"gtx1050ti", "GeForce GTX 1050 Ti", {"gtx 1050 ti"}, {"GeForce GTX 1050 Ti", "NVIDIA GeForce GTX 1050 Ti"},
+     "NVIDIA's GTX 1050 Ti: 768 CUDA cores, 128 per Pascal SM", 6, 1, 6, 2048, 32, 65536, 65536, 96 * KB, 48 * KB, 0, 256, 32},
+    /* the 3GB card of the same name has 9 SMs (1152 cores): its own model string, no row */
+    {"gtx1060", "GeForce GTX 1060 6GB", {"gtx 1060 6gb", "gtx1060 6gb"}, {"GeForce GTX 1060 6GB", "NVIDIA GeForce GTX 1060 6GB"},
+     "NVIDIA's GTX 1060 6GB: 1280 CUDA cores, 128 per Pascal SM", 6, 1, 10, 2048, 32, 65536, 65536, 96 * KB, 48 * KB, 0, 256, 32},
+    {"v100", "Tesla V100 PCIe", {"v100 pcie", "tesla v100"}, {"Tesla V100-PCIE-16GB", "Tesla V100-PCIE-32GB", "Tesla V100-SXM2-16GB", "Tesla V100-SXM2-32GB"},
+     "NVIDIA Tesla V100 GPU Architecture whitepaper (2017): 80 SMs; seed 001 says 80", 7, 0, 80, 2048, 32, 65536, 65536, 96 * KB, 96 * KB, 0, 256, 32},
+    {"a100", "NVIDIA A100", {"a100 sxm4", "a100 pcie"}, {"NVIDIA A100-SXM4-40GB", "NVIDIA A100-SXM4-80GB", "NVIDIA A100-PCIE-40GB", "NVIDIA A100 80GB PCIe"},
+     "NVIDIA A100 Tensor Core GPU Architecture whitepaper (2020): 108 SMs", 8, 0, 108, 2048, 32, 65536, 65536, 164 * KB, 163 * KB, 1 * KB, 128, 32},
+    {"h100", "NVIDIA H100 SXM5", {"h100 sxm5", "h100 sxm", "h100-sxm5"}, {"NVIDIA H100 80GB HBM3"},
+     "docs/bench-h100.txt (cudaDeviceProp on an NVIDIA H100 80GB HBM3): 132 SMs, all 132 in assets/traces", 9, 0, 132, 2048, 32, 65536, 65536, 228 * KB, 227 * KB, 1 * KB, 128, 32},
+    /* the PCIe card is a cut-down GH100: the same SM, fewer of them */
+    {"h100pcie", "NVIDIA H100 PCIe", {"h100 pcie", "h100-pcie"}, {"NVIDIA H100 PCIe"},
+     "NVIDIA H100 Tensor Core GPU Architecture whitepaper (2022), table 3: 114 SMs (the SXM5: 132)", 9, 0, 114, 2048, 32, 65536, 65536, 228 * KB, 227 * KB, 1 * KB, 128, 32},
+    {"h200", "NVIDIA H200", {"h200 sxm", "h200-sxm"}, {"NVIDIA H200"},
+     "docs/bench-h200.txt (cudaDeviceProp on an NVIDIA H200): 132 SMs", 9, 0, 132, 2048, 32, 65536, 65536, 228 * KB, 227 * KB, 1 * KB, 128, 32},
 };
 const size_t ncards = sizeof cards / sizeof cards[0];
 
@@ -39,28 +53,79 @@ static const char *const limit_texts[] = {
 const char *card_limit_word(card_limit l) { return (unsigned)l < CARD_LIMIT_COUNT ? limit_words[l] : "?"; }
 const char *card_limit_text(card_limit l) { return (unsigned)l < CARD_LIMIT_COUNT ? limit_texts[l] : "?"; }
 
-/* haystack contains needle, case ignored */
-static int contains(const char *hay, const char *needle)
+/* each spelling of row c (id, name, aliases, devices), through fn until it returns nonzero */
+static int each_spelling(const card *c, int (*fn)(const char *spelling, void *ud), void *ud)
 {
-    size_t n = strlen(needle);
-    if (!n) return 0;
-    for (; *hay; hay++) {
-        size_t i = 0;
-        while (i < n && hay[i] && tolower((unsigned char)hay[i]) == tolower((unsigned char)needle[i])) i++;
-        if (i == n) return 1;
-    }
+    if (fn(c->id, ud) || fn(c->name, ud)) return 1;
+    for (int i = 0; i < CARD_ALIASES_MAX && c->aliases[i]; i++)
+        if (fn(c->aliases[i], ud)) return 1;
+    for (int i = 0; i < CARD_DEVICES_MAX && c->devices[i]; i++)
+        if (fn(c->devices[i], ud)) return 1;
     return 0;
 }
+
+static int same_spelling(const char *spelling, void *name) { return !strcasecmp(spelling, (const char *)name); }
 
 const card *card_find(const char *name)
 {
     if (!name || !*name) return NULL;
     for (size_t i = 0; i < ncards; i++)
-        if (!strcasecmp(cards[i].id, name)) return &cards[i];
-    for (size_t i = 0; i < ncards; i++)
-        if (contains(name, cards[i].aliases)) return &cards[i];
+        if (each_spelling(&cards[i], same_spelling, (void *)name)) return &cards[i];
     return NULL;
 }
+
+enum { SPELLING_MAX = 64 }; /* longer than any row's spelling: a name past it is no typo of one */
+
+static void lower(const char *s, char *out)
+{
+    size_t i = 0;
+    for (; s[i] && i < SPELLING_MAX - 1; i++) out[i] = (char)tolower((unsigned char)s[i]);
+    out[i] = '\0';
+}
+
+typedef struct nearest {
+    char word[SPELLING_MAX];
+    const char *best;
+    size_t distance;
+} nearest;
+
+static int closer(const char *spelling, void *ud)
+{
+    nearest *n = ud;
+    char s[SPELLING_MAX];
+    lower(spelling, s);
+    size_t d = words_distance(n->word, s);
+    if (d < n->distance) { n->distance = d; n->best = spelling; }
+    return 0;
+}
+
+void card_unknown(const char *name, char *err, size_t errlen)
+{
+    nearest n = {.distance = (size_t)-1};
+    lower(name, n.word);
+    for (size_t i = 0; i < ncards; i++) each_spelling(&cards[i], closer, &n);
+    /* near enough to be a typo: a third of the name's letters, at least one, at most three ("h1000",
+     * "h100-pcie"); "RTX A1000" is no typo of "a100", and a card it is not is not suggested */
+    size_t len = strlen(n.word), limit = len / 3 < 1 ? 1 : len / 3 > 3 ? 3 : len / 3;
+    if (n.best && n.distance <= limit)
+        snprintf(err, errlen, "unknown card \"%s\"; the cards are %s; did you mean \"%s\"?", name, card_ids(), n.best);
+    else
+        snprintf(err, errlen, "unknown card \"%s\"; the cards are %s", name, card_ids());
+}
+
+const card *card_for_device(const char *device, unsigned sms)
+{
+    if (!device || !*device) return NULL;
+    for (size_t i = 0; i < ncards; i++) {
+        const card *c = &cards[i];
+        if (sms && c->sms != sms) continue;
+        for (int k = 0; k < CARD_DEVICES_MAX && c->devices[k]; k++)
+            if (!strcmp(c->devices[k], device)) return c;
+    }
+    return NULL;
+}
+
+const card card_unknown_gpu = {"unknown", "a GPU the card table does not have", {NULL}, {NULL}, "", 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 32};
 
 const char *card_ids(void)
 {
@@ -77,6 +142,10 @@ static unsigned round_up(unsigned x, unsigned unit) { return unit ? (x + unit - 
 int card_schedule_of(const card *c, const card_launch *l, card_schedule *s, char *err, size_t errlen)
 {
     memset(s, 0, sizeof *s);
+    if (!c->sms) {
+        snprintf(err, errlen, "the card table has no figures for %s", c->name);
+        return -1;
+    }
     if (!l->block || l->block > c->threads_per_sm || l->block > 1024) {
         snprintf(err, errlen, "a block of %u threads does not fit an SM of the %s (%u threads)", l->block, c->name, c->threads_per_sm);
         return -1;
@@ -121,17 +190,37 @@ int card_schedule_of(const card *c, const card_launch *l, card_schedule *s, char
     return 0;
 }
 
+/* the SMs a GPU capture's runs name: the highest SM id + 1 (the card has at least as many); 0 none */
+static unsigned sms_seen(const trace *t)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < t->nruns; i++)
+        if (t->runs[i].sm >= n) n = t->runs[i].sm == UINT32_MAX ? UINT32_MAX : t->runs[i].sm + 1;
+    return n;
+}
+
 const card *card_for_trace(const trace *t, const char *name)
 {
     if (name) return card_find(name);
-    const card *c = !strcmp(t->prov.backend, "gpu") ? card_find(t->prov.device) : NULL;
-    return c ? c : card_find(CARD_DEFAULT);
+    if (strcmp(t->prov.backend, "gpu")) return card_find(CARD_DEFAULT);
+    /* the model string whole; the trace holds no SM count, so its runs' SMs must fit the row's */
+    const card *c = card_for_device(t->prov.device, 0);
+    return c && c->sms >= sms_seen(t) ? c : &card_unknown_gpu;
 }
 
 int card_schedule_pass(const card *c, const trace *t, unsigned pass, card_schedule *s, char *err, size_t errlen)
 {
     if (pass >= t->npasses) {
         snprintf(err, errlen, "pass %u: the trace has %zu", pass, t->npasses);
+        return -1;
+    }
+    if (!c->sms) { /* card_unknown_gpu: name the GPU, never put the launch on another */
+        memset(s, 0, sizeof *s);
+        unsigned seen = sms_seen(t);
+        char saw[64] = "";
+        if (seen) snprintf(saw, sizeof saw, ", at least %u SMs as its runs show", seen);
+        snprintf(err, errlen, "the trace's GPU, \"%.80s\"%s, is not in the card table: --card NAME models the launch on one (warpscope cards)",
+                 t->prov.device, saw);
         return -1;
     }
     const trace_pass *p = &t->passes[pass];

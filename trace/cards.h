@@ -11,10 +11,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* What one row may list: spellings --card takes beside the id and the name, and the model strings
+ * a GPU reports (cudaDeviceProp.name, nvidia-smi's name) for this row. */
+#define CARD_ALIASES_MAX 3
+#define CARD_DEVICES_MAX 4
+
 typedef struct card {
     const char *id;            /* --card ID: "h100" */
     const char *name;          /* "NVIDIA H100 SXM5" */
-    const char *aliases;       /* other spellings, space separated: what a GPU capture's device name contains */
+    const char *aliases[CARD_ALIASES_MAX]; /* other spellings --card takes, each whole: "h100 sxm5" */
+    const char *devices[CARD_DEVICES_MAX]; /* the model strings a GPU of this row reports, each whole:
+                                              "NVIDIA H100 80GB HBM3"; a capture's device is one with sms */
+    const char *source;        /* where the SM count comes from */
     unsigned cc_major, cc_minor;
     unsigned sms;              /* streaming multiprocessors */
     unsigned threads_per_sm, blocks_per_sm;
@@ -29,10 +37,24 @@ typedef struct card {
 extern const card cards[];
 extern const size_t ncards;
 
-/* The row whose id is name, or whose name or aliases contain it (case ignored); NULL if none. */
+/* The row one of whose spellings (its id, its name, an alias or a device's model string) is name
+ * whole, case ignored; NULL if none. Never a part of a name: "h1000" and "RTX A1000" find no row. */
 const card *card_find(const char *name);
+/* "unknown card \"h1000\"; the cards are gtx1050ti, ...; did you mean \"h100\"?" into err: the
+ * spelling closest to name (edit distance, case ignored) when it is near enough to be a typo. */
+void card_unknown(const char *name, char *err, size_t errlen);
 /* The ids, comma separated, for messages: "gtx1050ti, gtx1060, ..." */
 const char *card_ids(void);
+
+/* The row of a GPU as it reports itself: its model string whole (as cudaDeviceProp.name gives it)
+ * and its SM count (0: not known, the model string alone). NULL when the table has no such GPU: an
+ * H100 PCIe is not the SXM5, an "NVIDIA H100 80GB HBM3" of 114 SMs is no row's. */
+const card *card_for_device(const char *device, unsigned sms);
+
+/* The row a trace of a GPU the table does not have is put on: named "unknown", no SMs, so that
+ * every schedule on it fails with a message naming the trace's GPU and the SMs its capture saw,
+ * instead of the figures of a neighbour it is not. */
+extern const card card_unknown_gpu;
 
 /* X(enum, JSON word, English): what stops an SM from holding one more block */
 #define CARD_LIMITS(X)                              \
@@ -73,8 +95,9 @@ typedef struct card_schedule {
  * holds, more shared memory than a block may have). */
 int card_schedule_of(const card *c, const card_launch *l, card_schedule *s, char *err, size_t errlen);
 
-/* The card a trace is seen on: the one named (may be NULL), else the GPU it was captured on when
- * the table knows it, else the default (h100). */
+/* The card a trace is seen on: the one named (may be NULL; NULL back when no row has that
+ * spelling), else for a GPU capture the row of its device (card_for_device, the SMs its runs saw
+ * within the row's), else &card_unknown_gpu; for the emulator's traces the default (h100). */
 struct trace;
 const card *card_for_trace(const struct trace *t, const char *name);
 #define CARD_DEFAULT "h100"
