@@ -23,7 +23,7 @@ chmod 644 "$HOME/secret"
 }
 
 ex="$src/lessons/exercises"
-cp "$ex/02-v1-padding.solution.cu" "$tmp/class/good.cu"
+cp "$src/tests/exercises/02-v1-padding.solution.cu" "$tmp/class/good.cu"
 cp "$ex/02-v1-padding.cu" "$tmp/class/start.cu"
 
 # host code added to a copy of a file: `hostile NAME FROM CODE`
@@ -31,12 +31,12 @@ hostile() {
     { cat "$3"; printf '%s\n' "$2"; } >"$tmp/class/$1"
 }
 hostile crash.cu '#include <stdlib.h>
-struct ws_boom { ws_boom() { abort(); } } ws_boom_now;' "$ex/02-v1-padding.solution.cu"
+struct ws_boom { ws_boom() { abort(); } } ws_boom_now;' "$src/tests/exercises/02-v1-padding.solution.cu"
 hostile parent.cu '#include <signal.h>
 #include <unistd.h>
-struct ws_boom { ws_boom() { kill(getppid(), SIGKILL); kill(-1, SIGKILL); } } ws_boom_now;' "$ex/02-v1-padding.solution.cu"
+struct ws_boom { ws_boom() { kill(getppid(), SIGKILL); kill(-1, SIGKILL); } } ws_boom_now;' "$src/tests/exercises/02-v1-padding.solution.cu"
 hostile fork.cu '#include <unistd.h>
-struct ws_boom { ws_boom() { if (fork() == 0) { setsid(); sleep(60); } } } ws_boom_now;' "$ex/02-v1-padding.solution.cu"
+struct ws_boom { ws_boom() { if (fork() == 0) { setsid(); sleep(60); } } } ws_boom_now;' "$src/tests/exercises/02-v1-padding.solution.cu"
 # rewrites the grader where it would run (query_eval returns at once, saying nothing was wrong)
 hostile patch.cu '#include <dlfcn.h>
 #include <stdint.h>

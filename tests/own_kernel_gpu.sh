@@ -77,7 +77,7 @@ expect "host_null_pointer.cu: the program stopped with signal 11" \
 # bench: a single-pass solution timed beside CUB, its sums checked; seed 001's loop, which races
 # in place, refused
 e=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exercise"]["entry"])' "$ex/08-last-block.json")
-"$ws" bench --kernel "$ex/08-last-block.solution.cu" --entry "$e" --sizes 2^16,2^20 --modes launch --reps 5 --json "$tmp/b.json" \
+"$ws" bench --kernel "$2/tests/exercises/08-last-block.solution.cu" --entry "$e" --sizes 2^16,2^20 --modes launch --reps 5 --json "$tmp/b.json" \
     >"$tmp/b.txt" 2>&1 || { echo "FAIL: bench --kernel"; cat "$tmp/b.txt"; fail=1; }
 python3 - "$tmp/b.json" <<'PY' || { echo "FAIL: bench --kernel's rows"; fail=1; }
 import json, sys

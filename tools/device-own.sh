@@ -20,12 +20,12 @@ tests/own/seed001_naive.cu|naive_reduction(in, in, 256, n)||1024
 tests/own/barrier_left_out.cu|k<<<1, 256>>>(in, out)||256
 EOF
     for j in lessons/exercises/*.json; do
-        b=${j%.json}
+        b=$(basename "${j%.json}")
         python3 - "$j" "$b" <<'PY'
 import json, sys
 x = json.load(open(sys.argv[1]))["exercise"]
 n = x.get("capture", {}).get("n", 256)
-for f in (sys.argv[2] + ".cu", sys.argv[2] + ".solution.cu"):
+for f in ("lessons/exercises/" + sys.argv[2] + ".cu", "tests/exercises/" + sys.argv[2] + ".solution.cu"):
     print("%s|%s|%s|%s" % (f, x["entry"], ",".join(x.get("defines", [])), n))
 PY
     done
@@ -48,18 +48,19 @@ EOF
 bench_cases() {
     cat <<'EOF'
 tests/own/seed001_reduction.cu|reduction(out, in, 256, n)|
-lessons/exercises/06-grid-stride.solution.cu|ENTRY
-lessons/exercises/07-shuffles.solution.cu|ENTRY
-lessons/exercises/08-last-block.solution.cu|ENTRY
+tests/exercises/06-grid-stride.solution.cu|ENTRY
+tests/exercises/07-shuffles.solution.cu|ENTRY
+tests/exercises/08-last-block.solution.cu|ENTRY
 EOF
 }
 
-entry_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exercise"]["entry"])' "${1%.solution.cu}.json"; }
+entry_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exercise"]["entry"])' "lessons/exercises/$(basename "${1%.solution.cu}").json"; }
 
 if [ "${1:-}" = prepare ]; then
     rm -rf .devlib .devcache && mkdir -p .devlib/lib .devcache
-    cp build/warpscope build/warpscope-frontend .devlib/
-    ldd build/warpscope | awk '/=> \// { print $3 }' | grep -Ev '/(libc|libm|libdl|libpthread|librt)\.so' | xargs -I{} cp -L {} .devlib/lib/
+    cp build/warpscope build/warpscope-frontend build/warpscope-run .devlib/
+    ldd build/warpscope build/warpscope-run | awk '/=> \// { print $3 }' | sort -u | grep -Ev '/(libc|libm|libdl|libpthread|librt)\.so' |
+        xargs -I{} cp -L {} .devlib/lib/
     export XDG_CACHE_HOME="$root/.devcache"
     verify_cases | while IFS='|' read -r f e d n; do
         ./build/warpscope capture --backend gpu --kernel "$f" --entry "$e" ${d:+--define "$d"} --n "$n" -o /tmp/devown.json >/dev/null 2>&1
@@ -78,7 +79,7 @@ if [ "${1:-}" = prepare ]; then
       echo "/work/main/tests/own/seed001_reduction.cu|reduction(out, in, 256, n)|"
       fault_cases | while IFS='|' read -r f e n; do echo "/work/main/$f|$e|"; done
       for j in lessons/exercises/*.json; do
-          python3 -c 'import json,sys; x=json.load(open(sys.argv[1]))["exercise"]; print("/work/main/lessons/exercises/%s|%s|" % (x["solution"], x["entry"]))' "$j"
+          python3 -c 'import json,sys; x=json.load(open(sys.argv[1]))["exercise"]; print("/work/main/tests/exercises/%s|%s|" % (x["start"].replace(".cu", ".solution.cu"), x["entry"]))' "$j"
       done; } | while IFS='|' read -r f e d; do
         ./build/warpscope stats --kernel "$f" --entry "$e" ${d:+--define "$d"} >/dev/null 2>&1
     done
@@ -125,8 +126,8 @@ export WARPSCOPE_DATA=$data
         --step 3 -o "$out/gpu-seed004.png" 2>&1 | tail -n 2
     "$ws" capture --backend gpu --kernel tests/own/seed004_reduce0.cu --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<1, 256>>>(in, out)' \
         -o "$out/gpu-seed004.wstrace" 2>&1 | tail -n 1
-    e8=$(entry_of lessons/exercises/08-last-block.solution.cu)
-    "$ws" capture --backend gpu --kernel lessons/exercises/08-last-block.solution.cu --entry "$e8" --n 5000 --blocks-traced 2 \
+    e8=$(entry_of tests/exercises/08-last-block.solution.cu)
+    "$ws" capture --backend gpu --kernel tests/exercises/08-last-block.solution.cu --entry "$e8" --n 5000 --blocks-traced 2 \
         -o "$out/gpu-last-block.wstrace" 2>&1 | tail -n 1
     "$ws" stats --backend gpu --kernel tests/own/seed004_reduce0.cu --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<1, 256>>>(in, out)' --n 256 --data ones 2>&1 | head -n 30
 } >>"$out/own.txt" 2>&1

@@ -450,8 +450,7 @@ int own_run_apart(const capture_desc *d, own_runner here, void *job, unsigned se
         close(pipefd[0]);
         setpgid(0, 0);
         char msg[1024] = "";
-        int rc = d->kernel ? sandbox_confine_apart(seconds, msg, sizeof msg) : 0; /* a learner's file on the GPU */
-        if (!rc) rc = here(job, t, msg, sizeof msg);
+        int rc = here(job, t, msg, sizeof msg); /* a learner's file on the GPU confines itself once CUDA is up (own_gpu.cu) */
         if (!rc && trace_write_file(t, tmp, msg, sizeof msg)) rc = -1;
         if (!rc) snprintf(msg, sizeof msg, "%s", done_word);
         if (write(pipefd[1], msg, strlen(msg)) < 0) rc = -1;

@@ -94,8 +94,10 @@ typedef struct own_gpu_timing {
     double ms;           /* its launches' GPU time, summed */
     unsigned launches;
     unsigned grid, block; /* its first launch's */
-    float result;        /* what the entry returned, else out[0] */
+    float result;        /* out[0] (in[0] with result_in) when the entry returns */
 } own_gpu_timing;
+/* In the benchmark's child process, CUDA started: builds the file, confines this process
+ * (sandbox_confine_apart), then loads it. */
 own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t errlen);
 int own_gpu_time(own_gpu_kernel *k, float *in, float *out, unsigned n, float *h_in, own_gpu_timing *tm, char *err, size_t errlen);
 

@@ -21,10 +21,12 @@
 
 #include "trace/capture/capture_gpu.h"
 #include "trace/capture/own/own.h"
+#include "trace/capture/own/sandbox.h"
 #include "trace/capture/own/ws_user_gpu_api.h"
 #include "trace/ladder.h"
 
 static const unsigned OWN_GPU_SECONDS = 120;               // a traced run longer than this is stopped
+static const unsigned OWN_GPU_BENCH_SECONDS = 3600;        // CPU time of a benchmark's child (it spins while the GPU works)
 static const unsigned long long OWN_GPU_HOST_TURNS = 1ull << 32; // turns of the host code's loops
 static const unsigned OWN_GPU_TIMED_LAUNCHES = 1u << 16;   // launches one timed run may make
 
@@ -303,9 +305,8 @@ static int run_traced(void *job, trace *t, char *err, size_t errlen)
     const gpu_job *j = (const gpu_job *)job;
     const capture_desc *d = j->d;
     uint64_t n = j->n;
-    void *handle;
-    own_entry_fn entry = load(j->so, d->kernel, &handle, err, errlen);
-    if (!entry) return -1;
+    void *handle = nullptr;
+    own_entry_fn entry = nullptr;
     own_gpu_run *r = new own_gpu_run;
     r->path = d->kernel;
     r->cancel = d->cancel;
@@ -326,6 +327,10 @@ static int run_traced(void *job, trace *t, char *err, size_t errlen)
     }
     cudaMemcpy(in, h_in.data(), n * sizeof(float), cudaMemcpyHostToDevice);
     cudaMemset(out, 0, n * sizeof(float));
+    // CUDA is up: this process confines itself (the run's limits, its system calls) before anything
+    // of the learner's is loaded (the driver may start a helper while it starts; not after)
+    if (sandbox_confine_apart(OWN_GPU_SECONDS, err, errlen)) goto out;
+    if (!(entry = load(j->so, d->kernel, &handle, err, errlen))) goto out;
     if (call_entry(r, entry, in, out, (unsigned)n, h_in.data(), &result, err, errlen)) goto out;
     t->result = result;
     rc = 0;
@@ -365,6 +370,9 @@ extern "C" own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t
     if (own_check(d, &n, err, errlen)) return nullptr;
     char so[4400];
     if (own_build(d, OWN_GPU_PLAIN, so, sizeof so, err, errlen)) return nullptr;
+    // the benchmark's child, CUDA up: confined (its system calls, the limits but time) before the
+    // learner's code is loaded
+    if (sandbox_confine_apart(OWN_GPU_BENCH_SECONDS, err, errlen)) return nullptr;
     own_gpu_kernel *k = new own_gpu_kernel{nullptr, nullptr, d->kernel, d->cancel, {}, d->result_in};
     if (!(k->entry = load(so, d->kernel, &k->handle, err, errlen))) {
         delete k;

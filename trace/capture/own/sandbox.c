@@ -195,11 +195,12 @@ static pid_t start(const char *const *argv, const char *work, const sandbox_limi
     snprintf(home, sizeof home, "HOME=%s", work ? work : "/tmp");
     snprintf(tmp, sizeof tmp, "TMPDIR=%s", work ? work : "/tmp");
     const char *env[12] = {"PATH=/usr/bin:/bin", "LC_ALL=C", home, tmp};
-    int ne = 4;
+    int ne = 4; /* (env holds 12: 4 here, 4 passed) */
     /* a sanitizer build's options; its leak check stays outside: LSan stops the world with ptrace,
      * which the sandbox denies, and its suppressions lie outside the sandbox's view */
-    static const char *const passed[] = {"ASAN_OPTIONS", "UBSAN_OPTIONS", "WARPSCOPE_SANDBOX_OFF"};
-    char keep[3][1024];
+    /* and where warpscope's own libraries are, when it was told (warpscope-run needs them) */
+    static const char *const passed[] = {"ASAN_OPTIONS", "UBSAN_OPTIONS", "WARPSCOPE_SANDBOX_OFF", "LD_LIBRARY_PATH"};
+    char keep[4][4200];
     for (size_t i = 0; i < sizeof passed / sizeof passed[0]; i++) {
         const char *v = getenv(passed[i]);
         if (!v && !(WS_ASAN && i == 0)) continue;
@@ -291,6 +292,22 @@ static void wait_for(pid_t pid, int fd, unsigned wall_s, volatile int *cancel, s
     o->ms = now_ms() - start;
 }
 
+/* What a step sees besides the system: warpscope-run, the step's own files, and the folders of
+ * LD_LIBRARY_PATH that warpscope-run loads its libraries from (libs holds their names). */
+enum { SHOW_MAX = 40 };
+static int show_list(const char *runner, const char *const *extra, const char **show, char *libs, size_t libslen)
+{
+    int ns = 0;
+    show[ns++] = runner;
+    for (int i = 0; extra && extra[i] && ns < SHOW_MAX - 10; i++) show[ns++] = extra[i];
+    const char *ld = getenv("LD_LIBRARY_PATH");
+    snprintf(libs, libslen, "%s", ld ? ld : "");
+    for (char *save = NULL, *d = strtok_r(libs, ":", &save); d && ns < SHOW_MAX - 2; d = strtok_r(NULL, ":", &save))
+        if (d[0] == '/' && access(d, R_OK) == 0) show[ns++] = d;
+    show[ns] = NULL;
+    return ns;
+}
+
 /* Whether warpscope-run starts and confines itself as a run would, under bubblewrap or not, as
  * nobody or not: the whole chain, tried once (nobody must be able to reach the program, bubblewrap
  * needs user namespaces, Landlock and seccomp must load). */
@@ -298,7 +315,9 @@ static int chain_works(int namespaces, int as_nobody)
 {
     char runner[4200];
     sandbox_runner(runner, sizeof runner);
-    const char *show[] = {runner, NULL};
+    const char *show[SHOW_MAX];
+    char libs[4200];
+    show_list(runner, NULL, show, libs, sizeof libs);
     argv_list l = {.n = 0};
     if (namespaces) bwrap_view(&l, "/tmp", show, geteuid() == 0 && !as_nobody);
     push(&l, runner);
@@ -386,10 +405,9 @@ int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t 
     char runner[4200];
     sandbox_runner(runner, sizeof runner);
     argv_list l = {.n = 0};
-    const char *show[40];
-    int ns = 0;
-    show[ns++] = runner;
-    for (int i = 0; job->show && job->show[i] && ns < 38; i++) show[ns++] = job->show[i];
+    const char *show[SHOW_MAX];
+    char libs[4200];
+    int ns = show_list(runner, job->show, show, libs, sizeof libs);
     if (!job->confine && job->argv[0][0] == '/') show[ns++] = job->argv[0];
     show[ns] = NULL;
     int nobody = (p & SANDBOX_NOBODY) != 0;
