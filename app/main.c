@@ -30,6 +30,7 @@
 #include "trace/capture/schedule.h"
 #include "trace/sources.h"
 #include "trace/outfile.h"
+#include "trace/infile.h"
 #include "trace/json_internal.h"
 #include <cjson/cJSON.h>
 #include "app/learn/exercise.h"
@@ -1604,7 +1605,9 @@ int cmd_exercise_check(const ws_call *k)
     for (size_t i = 1; i < k->npos && !interrupted; i++) {
         struct stat st;
         if (stat(k->pos[i], &st) || !S_ISREG(st.st_mode)) { /* said, in the report too; the others are still judged */
-            const char *why = stat(k->pos[i], &st) ? "no such file" : S_ISDIR(st.st_mode) ? "a folder, not a kernel file" : "not a plain file";
+            char why[64]; /* a FIFO is looked at, never opened: it would wait for a writer */
+            if (stat(k->pos[i], &st)) snprintf(why, sizeof why, "no such file");
+            else snprintf(why, sizeof why, "is %s, not a regular file", infile_kind(&st));
             fprintf(stderr, "warpscope: %s: %s\n", k->pos[i], why);
             if (report) {
                 cJSON *f = cJSON_CreateObject();

@@ -36,6 +36,7 @@ touch "$tmp/plain"
 "$ws" capture --version v2 --n 2^12 -o "$tmp/one.wstrace" 2>/dev/null
 printf 'WSTRACE\032\001\000\000\000\001\000\000\000\005abc' >"$tmp/cut2.wstrace"
 printf 'not a trace at all' >"$tmp/junk.wstrace"
+printf '{\n  \000}' >"$tmp/nul.json"
 
 # ---- the table ----
 while IFS='	' read -r want args; do
@@ -115,7 +116,8 @@ unknown data pattern "zeros"	stats --version v2 --data zeros
 # inputs: missing, a folder, a device, empty, malformed, hostile
 $tmp/none.json: cannot open	stats $tmp/none.json
 $tmp/folder.json: is a folder	stats $tmp/folder.json
-/dev/zero:1:1: unexpected NUL byte	stats /dev/zero
+/dev/zero: is a device, not a regular file	stats /dev/zero
+$tmp/nul.json:2:3: unexpected NUL byte	stats $tmp/nul.json
 $tmp/empty.json:1:1: JSON syntax error	stats $tmp/empty.json
 $tmp/bad.json:3:17: JSON syntax error	stats $tmp/bad.json
 $tmp/deep.json:1:513: JSON syntax error: nesting deeper than 512 levels	stats $tmp/deep.json

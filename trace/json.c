@@ -1,5 +1,6 @@
 /* json: a strict syntax check before cJSON, and the file reading the readers share (see
- * json_internal.h for why). */
+ * json_internal.h for why). _POSIX_C_SOURCE for fdopen under -std=c11. */
+#define _POSIX_C_SOURCE 200809L
 #include "trace/json_internal.h"
 
 #include <errno.h>
@@ -7,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "trace/infile.h"
 #include "trace/trace.h"
 
 static size_t skip_ws(const char *s, size_t i, size_t len)
@@ -190,29 +193,24 @@ int json_read_file(const char *path, size_t max, char **text, size_t *len, char 
 {
     *text = NULL;
     *len = 0;
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
     struct stat st;
-    size_t cap = 1 << 16;
-    if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-        fclose(f);
-        snprintf(err, errlen, "%s: is a folder, not a file", path);
+    int fd = infile_open(path, &st, err, errlen); /* regular files only: a FIFO never blocks here */
+    if (fd < 0) return -1;
+    if ((uint64_t)st.st_size > max) {
+        close(fd);
+        snprintf(err, errlen, "%s: %lld bytes, more than the %zu MiB this reader takes", path, (long long)st.st_size, max >> 20);
         return -1;
     }
-    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
-        if ((uint64_t)st.st_size > max) {
-            fclose(f);
-            snprintf(err, errlen, "%s: %lld bytes, more than the %zu MiB this reader takes", path, (long long)st.st_size, max >> 20);
-            return -1;
-        }
-        cap = (size_t)st.st_size + 1; /* exact: no doubling slack for the common case */
-    }
+    FILE *f = fdopen(fd, "rb");
+    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); close(fd); return -1; }
+    /* exact: no doubling slack for the common case; a file under /proc says 0 bytes and grows */
+    size_t cap = (size_t)st.st_size + 1;
     char *buf = malloc(cap);
     size_t n = 0;
     int rc = -1;
     if (!buf) { snprintf(err, errlen, "%s: out of memory for %zu bytes", path, cap); goto out; }
     for (;;) {
-        if (n + 1 == cap) { /* full: at the end, or a pipe, device or growing file: double, up to the cap */
+        if (n + 1 == cap) { /* full: at the end, or a /proc or growing file: double, up to the cap */
             int c = fgetc(f);
             if (c == EOF) break;
             if (cap > max) { snprintf(err, errlen, "%s: more than the %zu MiB this reader takes", path, max >> 20); goto out; }

@@ -27,9 +27,9 @@ void json_syntax_error(const char *text, size_t len, size_t off, const char *why
  * with cJSON_Delete. */
 cJSON *json_parse_at(const char *text, size_t len, char *err, size_t errlen);
 
-/* Reads a whole file of at most max bytes into a malloc'd NUL-terminated buffer (regular files,
- * pipes and devices alike); a NUL byte in it is refused at once (JSON is text), so /dev/zero
- * stops at the first read. 0, or -1 with "path: ..." in err. */
+/* Reads a whole regular file of at most max bytes into a malloc'd NUL-terminated buffer, opened
+ * through infile (a FIFO, device or folder is refused by name, never waited on); a NUL byte in it
+ * is refused at once (JSON is text). 0, or -1 with "path: ..." in err. */
 int json_read_file(const char *path, size_t max, char **text, size_t *len, char *err, size_t errlen);
 
 #endif

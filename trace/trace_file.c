@@ -10,7 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
+#include "trace/infile.h"
 #include "trace/json_internal.h"
 #include "trace/outfile.h"
 #include "trace/trace_internal.h"
@@ -29,14 +31,11 @@ static int cancelled(volatile int *cancel) { return cancel && __atomic_load_n(ca
 static int read_binary(const char *path, size_t max, char **text, size_t *len, char *err, size_t errlen)
 {
     *text = NULL;
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); return -1; }
     struct stat st;
-    if (fstat(fileno(f), &st) != 0 || !S_ISREG(st.st_mode)) {
-        fclose(f);
-        snprintf(err, errlen, "%s: not a regular file", path);
-        return -1;
-    }
+    int fd = infile_open(path, &st, err, errlen); /* regular files only: a FIFO never blocks here */
+    if (fd < 0) return -1;
+    FILE *f = fdopen(fd, "rb");
+    if (!f) { snprintf(err, errlen, "%s: cannot open: %s", path, strerror(errno)); close(fd); return -1; }
     if ((uint64_t)st.st_size > max) {
         fclose(f);
         snprintf(err, errlen, "%s: %lld bytes, more than the %zu MiB a compact trace may be", path, (long long)st.st_size, max >> 20);

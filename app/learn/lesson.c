@@ -9,8 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "trace/cards.h"
+#include "trace/infile.h"
 #include "trace/json_internal.h"
 #include "trace/ladder.h"
 #include "trace/words.h"
@@ -604,7 +606,7 @@ static int plain_text(reader *r, const lesson_text *t, const char *where)
     return 0;
 }
 
-/* a file beside the lesson: it must be there */
+/* a file beside the lesson: it must be there, a regular file */
 static int file_field(reader *r, const cJSON *x, const char *key, const char *dir, char *out, size_t len, lesson_pos *pos)
 {
     const cJSON *v = get(x, key);
@@ -612,9 +614,10 @@ static int file_field(reader *r, const cJSON *x, const char *key, const char *di
         return bad(r, v ? v : x, "exercise.%s: expected the name of a .cu file beside the lesson", key);
     *pos = pos_of(r, v);
     snprintf(out, len, "%s/%s", dir && dir[0] ? dir : ".", v->valuestring);
-    FILE *f = fopen(out, "rb");
-    if (!f) return bad(r, v, "exercise.%s: cannot open %s", key, out);
-    fclose(f);
+    char why[300];
+    int fd = infile_open(out, NULL, why, sizeof why); /* a FIFO is refused by name, never waited on */
+    if (fd < 0) return bad(r, v, "exercise.%s: %s", key, why);
+    close(fd);
     return 0;
 }
 
