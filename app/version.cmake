@@ -1,6 +1,7 @@
 # Writes ws_version.c (app/version.h) for `warpscope --version`: the project's version, the commit
-# the build is made from (`git describe --always --dirty`; "unknown" outside a git checkout of this
-# source) and whether CUDA is in the build. Run at every build, it rewrites the file only when that
+# the build is made from (`git describe --always --dirty`; without a git program that works here,
+# the commit .git/HEAD names, read from the files, without --dirty; "unknown" outside a git
+# checkout of this source) and whether CUDA is in the build. Run at every build, it rewrites the file only when that
 # changes, so nothing is rebuilt unless the commit moved.
 #   cmake -DOUT=... -DSRC=... -DGIT=... -DVERSION=... -DCUDA=0|1 -DCUDA_VERSION=... -DCUDA_ARCHS=... -P version.cmake
 set(commit unknown)
@@ -20,6 +21,48 @@ if(GIT)
     if(rc EQUAL 0 AND out)
       set(commit "${out}")
     endif()
+  endif()
+endif()
+# No git (a lab machine, a container that builds from a copied checkout) or a git that refuses the
+# folder (another user's: "dubious ownership"): the commit from the files git keeps. HEAD names a
+# commit (detached) or a ref ("ref: refs/heads/main"), which is a file under refs/ or a line of
+# packed-refs ("SHA refs/heads/main"); a .git file ("gitdir: PATH": a worktree, a submodule)
+# points at the folder, whose commondir holds the refs a worktree shares.
+if(commit STREQUAL "unknown" AND EXISTS "${SRC}/.git")
+  set(gitdir "${SRC}/.git")
+  if(NOT IS_DIRECTORY "${gitdir}")
+    file(STRINGS "${gitdir}" line LIMIT_COUNT 1 REGEX "^gitdir: ")
+    string(REGEX REPLACE "^gitdir: *" "" gitdir "${line}")
+    get_filename_component(gitdir "${gitdir}" ABSOLUTE BASE_DIR "${SRC}")
+  endif()
+  set(common "${gitdir}")
+  if(EXISTS "${gitdir}/commondir")
+    file(STRINGS "${gitdir}/commondir" line LIMIT_COUNT 1)
+    get_filename_component(common "${line}" ABSOLUTE BASE_DIR "${gitdir}")
+  endif()
+  set(head "")
+  if(EXISTS "${gitdir}/HEAD")
+    file(STRINGS "${gitdir}/HEAD" head LIMIT_COUNT 1)
+  endif()
+  foreach(hop RANGE 4) # a ref may name another ref; a few hops at most
+    if(NOT head MATCHES "^ref: *(refs/[^ ]+)$")
+      break()
+    endif()
+    set(ref "${CMAKE_MATCH_1}")
+    set(head "")
+    foreach(dir "${gitdir}" "${common}") # HEAD's own refs (a worktree's) first, then the shared ones
+      if(head STREQUAL "" AND EXISTS "${dir}/${ref}" AND NOT IS_DIRECTORY "${dir}/${ref}")
+        file(STRINGS "${dir}/${ref}" head LIMIT_COUNT 1)
+      endif()
+    endforeach()
+    if(head STREQUAL "" AND EXISTS "${common}/packed-refs")
+      file(STRINGS "${common}/packed-refs" lines REGEX "^[0-9a-f]+ ${ref}$")
+      list(GET lines 0 line)
+      string(REGEX REPLACE " .*" "" head "${line}")
+    endif()
+  endforeach()
+  if(head MATCHES "^([0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f][0-9a-f])[0-9a-f]+$")
+    set(commit "${CMAKE_MATCH_1}") # git describe --always's short form (7 hex digits)
   endif()
 endif()
 string(REGEX REPLACE "[^A-Za-z0-9._+-]" "" commit "${commit}") # a C string whatever git says
