@@ -92,20 +92,7 @@ sleep 1
 pgrep -f "class/fork.cu" >/dev/null && say "a process the forking file started outlived the batch"
 
 # ---- reaching outside: a command, a socket, a secret ----
-cat >"$tmp/base.cu" <<'EOF'
-__global__ void k(const float *in, float *out, unsigned n)
-{
-    __shared__ float s[256];
-    unsigned t = threadIdx.x;
-    s[t] = t < n ? in[t] : 0.0f;
-    __syncthreads();
-    for (unsigned st = 128; st > 0; st >>= 1) {
-        if (t < st) s[t] += s[t + st];
-        __syncthreads();
-    }
-    if (t == 0) out[0] = s[0];
-}
-EOF
+cp "$src/tests/own/one_block_sum.cu" "$tmp/base.cu"
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 python3 - "$port" "$tmp/connected" <<'EOF' &
 import socket, sys

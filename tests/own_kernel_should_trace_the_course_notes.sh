@@ -43,21 +43,7 @@ expect 0 "" hazards --kernel "$own/seed001_naive.cu" --entry 'naive_reduction(in
 grep -Eq "^[0-9]+ hazards" "$tmp/out" || { echo "FAIL: the naive in-place kernel is not flagged as racing"; cat "$tmp/out"; fail=1; }
 
 # the result is out[0] when the entry returns, never what a host function returns (an int status)
-cat >"$tmp/status.cu" <<'EOF'
-__global__ void k(const float *in, float *out, unsigned n)
-{
-    __shared__ float s[256];
-    unsigned t = threadIdx.x;
-    s[t] = t < n ? in[t] : 0.0f;
-    __syncthreads();
-    for (unsigned st = 128; st > 0; st >>= 1) {
-        if (t < st) s[t] += s[t + st];
-        __syncthreads();
-    }
-    if (t == 0) out[0] = s[0];
-}
-int run(const float *in, float *out, unsigned n) { k<<<1, 256>>>(in, out, n); return 1; }
-EOF
+{ cat "$own/one_block_sum.cu"; echo 'int run(const float *in, float *out, unsigned n) { k<<<1, 256>>>(in, out, n); return 1; }'; } >"$tmp/status.cu"
 "$ws" stats --json --kernel "$tmp/status.cu" --entry 'run(in, out, n)' --n 200 --data ones >"$tmp/s.json" 2>/dev/null
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]==200, d["result"]' "$tmp/s.json" ||
     { echo "FAIL: a host function's return status was taken as the result"; fail=1; }

@@ -397,17 +397,6 @@ static const struct {
     [OWN_GPU_PLAIN] = {nvcc, "gpu", 1, {"-std=c++17", "-O3", "-Xcompiler=-fPIC", "-shared", "-w", "-arch=native", "-DWS_USER", NULL}},
 };
 
-/* the front end runs as its own program, found beside warpscope */
-static void frontend_program(char *prog, size_t len)
-{
-    char exe[4096];
-    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    exe[n > 0 ? n : 0] = 0;
-    char *slash = strrchr(exe, '/');
-    if (slash) *slash = 0;
-    snprintf(prog, len, "%s/warpscope-frontend", exe);
-}
-
 /* The first line of a step's messages that says "error", preferring one at the learner's file; the
  * private folder's name for the files beside it becomes the learner's folder. */
 static void first_error(const char *out, const char *path, const char *work, const own_inputs *in, char *err, size_t errlen)
@@ -503,7 +492,7 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     size_t len;
     if (read_inputs(d, in, err, errlen)) goto done;
     resolve(flavours[flavour].compiler(), cc, sizeof cc);
-    frontend_program(fe, sizeof fe);
+    sandbox_beside_self("warpscope-frontend", fe, sizeof fe); /* the front end runs as a program of its own */
     /* two keys: the rewrite's (the files, how the file is called and named, the front end), which
      * every build of the file shares, and the build's (the rewrite's key, the compiler and flavour,
      * warpscope's headers) */

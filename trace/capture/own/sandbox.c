@@ -72,16 +72,21 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
 }
 
-void sandbox_runner(char *buf, size_t len)
+void sandbox_beside_self(const char *name, char *buf, size_t len)
 {
-    const char *e = getenv("WARPSCOPE_RUN");
-    if (e && *e) { snprintf(buf, len, "%s", e); return; }
     char exe[4096];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = 0;
     char *slash = strrchr(exe, '/');
     if (slash) *slash = 0;
-    snprintf(buf, len, "%s/warpscope-run", exe);
+    snprintf(buf, len, "%s/%s", exe, name);
+}
+
+void sandbox_runner(char *buf, size_t len)
+{
+    const char *e = getenv("WARPSCOPE_RUN");
+    if (e && *e) snprintf(buf, len, "%s", e);
+    else sandbox_beside_self("warpscope-run", buf, len);
 }
 
 static const char *bwrap_path(void)

@@ -87,8 +87,9 @@ int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const 
  * limits but the address space, cpu_s seconds of CPU (0: a run's), and a run's system calls. 0, or -1 with err. */
 int sandbox_confine_apart(unsigned cpu_s, char *err, size_t errlen);
 
-/* warpscope-run's path (beside warpscope, or WARPSCOPE_RUN). */
+/* warpscope-run's path (beside warpscope, or WARPSCOPE_RUN); a program of warpscope's beside it. */
 void sandbox_runner(char *buf, size_t len);
+void sandbox_beside_self(const char *name, char *buf, size_t len);
 
 #ifdef __cplusplus
 }
