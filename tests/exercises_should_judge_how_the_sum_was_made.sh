@@ -16,9 +16,14 @@ trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache" XDG_STATE_HOME="$tmp/state"
 fail=0
 
-"$ws" lesson check "$ex"/*.json >"$tmp/check" 2>&1 || { echo "FAIL: lesson check of the exercises:"; cat "$tmp/check"; fail=1; }
+# every exercise; under the sanitizers (five to ten times slower, each file judged in 15 to 18 runs)
+# three of them: the barrier, the safe tail and the single pass
+if [ -n "$WS_SANITIZE" ]; then some="03 04 08"; else some=$(cd "$ex" && ls *.json | cut -c1-2); fi
+count=$(echo $some | wc -w)
+jsons=$(for k in $some; do ls "$ex"/$k-*.json; done)
+"$ws" lesson check $jsons >"$tmp/check" 2>&1 || { echo "FAIL: lesson check of the exercises:"; cat "$tmp/check"; fail=1; }
 n=$(grep -c ": ok: exercise-" "$tmp/check")
-[ "$n" -ge 9 ] || { echo "FAIL: $n exercises checked, not 9 or more"; cat "$tmp/check"; fail=1; }
+[ "$n" -eq "$count" ] && [ "$count" -ge 3 ] || { echo "FAIL: $n exercises checked, not $count"; cat "$tmp/check"; fail=1; }
 
 # exercise 4: the textbook's volatile tail, made safe with __syncwarp
 cp "$root/tests/exercises/04-safe-tail.solution.cu" "$tmp/good.cu"
@@ -44,7 +49,7 @@ assert re.search(r"\[ \] the sum is right, in every run: no .*first broken at n 
 assert re.search(r"\[ \] no races, in any run: [1-9].*first broken at n = \d+", lines), lines
 assert blocks["racing.cu"][0] < 3
 assert re.search(r"did not run: .*broken\.cu:\d+:\d+: error", blocks["broken.cu"][2]), blocks["broken.cu"]
-assert re.search(r"did not run: .*loops\.cu:\d+: .*loop", blocks["loops.cu"][2]), blocks["loops.cu"]
+assert re.search(r"did not run: .*loops\.cu(:\d+: .*loop|: still running after 15 s)", blocks["loops.cu"][2]), blocks["loops.cu"]  # its line, or (under the sanitizers, slower) the wall clock
 PY
 (cd "$tmp" && "$ws" exercise check 4 racing.cu good.cu --json >out.json 2>err)
 rc=$?
@@ -59,7 +64,8 @@ assert any(not x["met"] and x["value"] > 0 and x["equals"] == 0 for x in r["goal
 assert g["solved"] and g["met"] == len(g["goals"]), g
 PY
 # every model solution meets every goal in every run (exit 0)
-for s in "$root"/tests/exercises/*.solution.cu; do
+for k in $some; do
+    s=$(ls "$root"/tests/exercises/$k-*.solution.cu)
     b=$(basename "$s" .solution.cu)
     "$ws" exercise check "${b%%-*}" "$s" >"$tmp/sol" 2>&1 || { echo "FAIL: the model solution $b is not accepted:"; cat "$tmp/sol"; fail=1; }
 done
