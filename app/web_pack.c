@@ -187,7 +187,10 @@ int web_pack_write(const web_pack_opts *o, web_pack_stats *st, char *err, size_t
     if (!rc) rc = put_dir(&P, o->lesson_dir, "lessons", any_json, err, errlen);
     if (!rc) rc = put_dir(&P, themes, "assets/themes", any_json, err, errlen);
     if (!rc) rc = put_dir(&P, o->assets_dir, "assets", bench_json, err, errlen);
-    /* the captures: the lessons' first, then each version's */
+    /* the captures: the page's opening picture (v0's default) first, then the lessons', then each
+     * version's */
+    capture_desc opening = {.version = "v0"}; /* web/page.c's ws_start, as the desktop opens */
+    if (!rc && want_add(&P, &opening)) { snprintf(err, errlen, "out of memory"); rc = -1; }
     struct dirent **names = NULL;
     int nl = rc ? 0 : scandir(o->lesson_dir, &names, any_json, alphasort);
     for (int i = 0; i < nl; i++) {
@@ -227,6 +230,9 @@ int web_pack_write(const web_pack_opts *o, web_pack_stats *st, char *err, size_t
             else st->bytes += (size_t)size, st->traces++;
         }
         trace_free(&t);
+        /* what the first picture needs ends here: the page starts on it while the rest arrives */
+        if (!rc && i == 0 && put_u32(P.f, 0)) rc = -1;
+        if (!rc && i == 0 && put_u32(P.f, 0)) rc = -1;
         if (rc) snprintf(err, errlen, "%s: write error", out);
     }
     free(P.w);

@@ -7,7 +7,11 @@
  * capture_key, as the page asks for them.
  *
  * The format: "WSPACK1\n", then for each file its name's length (4 bytes, little endian), its
- * name (a relative path), its size (4 bytes, little endian) and its bytes. */
+ * name (a relative path), its size (4 bytes, little endian) and its bytes. An entry with an empty
+ * name and no bytes marks the end of what the page's first picture needs (the lessons, themes,
+ * results and v0's default capture, which come first): the page starts there while the rest
+ * arrives. The page refuses a pack whose lengths run past its bytes or whose names leave their
+ * folder. The build gzips the pack (warpscope.pack.gz), which the page unzips as it arrives. */
 #ifndef WARPSCOPE_WEB_PACK_H
 #define WARPSCOPE_WEB_PACK_H
 

@@ -6,7 +6,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "app/viewer/strings.h"
 #include "trace/capture/capture.h"
+
+/* the page's language, for what the page says it lacks (web/page.c) */
+str_lang bundle_lang(void);
 
 int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
@@ -15,8 +19,9 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
     snprintf(path, sizeof path, "traces/%s.wstrace", key);
     struct stat st;
     if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s (%s) is not among the captures this page carries; the desktop program captures any", d->version ? d->version : "?",
-                 d->schedule && d->schedule[0] ? d->schedule : d->drop_barrier ? "a barrier left out" : "this size");
+        str_lang lang = bundle_lang();
+        snprintf(err, errlen, str_get(lang, STR_PAGE_NOT_CARRIED), d->version ? d->version : "?",
+                 d->schedule && d->schedule[0] ? d->schedule : str_get(lang, d->drop_barrier ? STR_PAGE_NO_BARRIER : STR_PAGE_THIS_SIZE));
         return -1;
     }
     return trace_read_file(t, path, err, errlen);

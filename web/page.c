@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "app/draw/draw.h"
 #include "app/draw/record.h"
 #include "app/viewer/keys.h"
@@ -62,9 +64,12 @@ static int page_load(void *ctx, const char *version, const session_break *b, tra
     trace_free(t);
     trace_init(t);
     if (capture_with("cpu", &d, t, note, notelen, err, errlen)) return -1;
-    if (note && notelen) snprintf(note, notelen, "one block traced: the page carries every block of the default capture only");
+    if (note && notelen) snprintf(note, notelen, "%s", str_get(P.s.lang, STR_PAGE_ONE_BLOCK));
     return 0;
 }
+
+str_lang bundle_lang(void);
+str_lang bundle_lang(void) { return P.s.lang; }
 
 static void status(const char *msg)
 {
@@ -154,7 +159,7 @@ PAGE_EXPORT("ws_learn") int ws_learn(const char *name)
     int rc = name[0] ? learn_open(P.L, &P.s, name, P.err, sizeof P.err) : learn_menu(P.L, &P.s, P.err, sizeof P.err);
     if (rc && name[0]) { /* a lesson the page does not have: the menu of those it has, and why */
         char why[sizeof P.err];
-        snprintf(why, sizeof why, "%s", P.err);
+        snprintf(why, sizeof why, str_get(P.s.lang, STR_PAGE_NO_LESSON), name);
         if (learn_menu(P.L, &P.s, P.err, sizeof P.err) == 0) status(why);
     }
     P.s.generation++;
@@ -224,10 +229,12 @@ PAGE_EXPORT("ws_open") int ws_open(const char *path)
     return -1;
 }
 
-/* Builds the frame for a canvas of w x h pixels at time now (ms): the motion's clock and the
- * player's ticks advance here. Returns 1 while something moves (draw again at the next animation
+/* Builds the frame for a canvas of w x h pixels at time now (ms), its text at least min_px pixels
+ * (the page's 12 CSS pixels at the screen's pixel ratio, so the browser's zoom makes it larger) and
+ * the values in cells at least least_px (0: the panels' own least, as the desktop's):
+ * the motion's clock and the player's ticks advance here. Returns 1 while something moves (draw again at the next animation
  * frame), 0 when the picture is still, -1 out of memory. */
-PAGE_EXPORT("ws_frame") int ws_frame(int w, int h, double now)
+PAGE_EXPORT("ws_frame") int ws_frame(int w, int h, double now, int min_px, int least_px)
 {
     if (P.s.quit) { /* a page is not quit: Q and Esc, Esc go back to the lessons */
         P.s.quit = 0;
@@ -246,9 +253,11 @@ PAGE_EXPORT("ws_frame") int ws_frame(int w, int h, double now)
     }
     if (P.t < 1.0) P.t = P.s.no_motion ? 1.0 : (now - P.move_start) / (1000.0 * panels_motion_seconds(P.s.playing ? P.s.speed : 0));
     if (P.t > 1.0) P.t = 1.0;
+    P.s.least_px = least_px; /* values smaller are left out (the title says so): the page's 12 CSS pixels on a dense screen */
     for (int again = 0; again < 2; again++) {
         if (scene_update(&P.sc, &P.s, sources_find)) return -1;
-        panels_draw(&P.sc, &P.l, w, h, panels_px(h, P.s.scale, P.s.presenter), P.s.no_motion ? 1.0 : P.t);
+        int px = panels_px(h, P.s.scale, P.s.presenter);
+        panels_draw(&P.sc, &P.l, w, h, px < min_px && min_px <= 96 ? min_px : px, P.s.no_motion ? 1.0 : P.t);
         if (P.l.failed) return -1;
         /* the mouse at rest over a picture that changed: what is under it now */
         if (!session_rest_hover(&P.s, dl_hit(&P.l, P.s.mouse_x, P.s.mouse_y))) break;
@@ -307,4 +316,162 @@ PAGE_EXPORT("ws_answer_state") int ws_answer_state(void) { return P.s.lesson.act
 PAGE_EXPORT("ws_status") const char *ws_status(void)
 {
     return P.s.status_id == STR_COUNT ? P.s.status_text : str_get(P.s.lang, P.s.status_id);
+}
+
+/* ---- the page's own controls (warpscope.js): what they show and the actions they make ---- */
+
+/* Everything the page's controls and its live region read, as JSON: the step and its line, the
+ * status line, the lesson's narration, question and answer state, the menu, the versions, and
+ * what the address keeps (version, compare, step, lesson and page, language, theme). */
+PAGE_EXPORT("ws_state_json") const char *ws_state_json(void)
+{
+    static char *out;
+    free(out);
+    out = NULL;
+    cJSON *o = cJSON_CreateObject();
+    if (!o) return "";
+    const session *s = &P.s;
+    const session_pane *p = &s->pane[0];
+    cJSON_AddStringToObject(o, "lang", ws_lang());
+    cJSON_AddStringToObject(o, "theme", session_theme(s)->name);
+    cJSON_AddNumberToObject(o, "themeIndex", s->theme_index & 1);
+    cJSON_AddStringToObject(o, "version", ws_version());
+    cJSON_AddStringToObject(o, "compare", s->compare && s->pane[1].loaded ? s->pane[1].t.prov.version : "");
+    cJSON_AddNumberToObject(o, "step", p->loaded ? (double)p->step : -1);
+    cJSON_AddNumberToObject(o, "steps", p->loaded ? (double)p->m.nsteps : 0);
+    if (p->loaded && p->step < p->m.nsteps) {
+        const view_step *st = &p->m.steps[p->step];
+        char code[200];
+        trace_text_line_copy(P.sc.pane[0].source, st->line, code, sizeof code);
+        cJSON_AddNumberToObject(o, "line", st->line);
+        cJSON_AddNumberToObject(o, "phase", st->phase);
+        cJSON_AddStringToObject(o, "code", code);
+    }
+    cJSON_AddStringToObject(o, "title", P.sc.pane[0].title);
+    cJSON_AddStringToObject(o, "status", P.sc.status[0] ? P.sc.status : ws_status());
+    cJSON_AddBoolToObject(o, "playing", s->playing);
+    static const char *const overlays[] = {"", "help", "bench", "quit", "menu", "grid"};
+    cJSON_AddStringToObject(o, "overlay", (unsigned)s->overlay < 6 ? overlays[s->overlay] : "");
+    const session_lesson *L = &s->lesson;
+    cJSON_AddBoolToObject(o, "lesson", L->active);
+    if (L->active) {
+        static const char *const asks[] = {"", "lanes", "banks", "cells", "number", "choice"};
+        static const char *const states[] = {"open", "wrong", "right", "revealed"};
+        cJSON_AddStringToObject(o, "lessonId", learn_lesson_id(P.L));
+        cJSON_AddStringToObject(o, "lessonTitle", L->title);
+        cJSON_AddNumberToObject(o, "page", (double)L->index);
+        cJSON_AddNumberToObject(o, "pages", (double)L->count);
+        cJSON_AddStringToObject(o, "say", L->say);
+        cJSON_AddStringToObject(o, "ask", (unsigned)L->ask < 6 ? asks[L->ask] : "");
+        cJSON_AddStringToObject(o, "prompt", L->prompt);
+        cJSON_AddStringToObject(o, "answerState", (unsigned)L->state < 4 ? states[L->state] : "");
+        cJSON_AddStringToObject(o, "explain", L->state == ANSWER_OPEN ? "" : L->explain);
+        cJSON_AddStringToObject(o, "typed", L->typed);
+        cJSON *opts = cJSON_AddArrayToObject(o, "options");
+        for (int i = 0; opts && i < L->noptions; i++) cJSON_AddItemToArray(opts, cJSON_CreateString(L->options[i]));
+    }
+    if (s->overlay == OVERLAY_MENU) {
+        cJSON *m = cJSON_AddArrayToObject(o, "menu");
+        for (int i = 0; m && i < L->nmenu; i++) cJSON_AddItemToArray(m, cJSON_CreateString(L->menu[i]));
+        cJSON_AddNumberToObject(o, "menuSel", L->menu_sel);
+    }
+    cJSON *v = cJSON_AddArrayToObject(o, "versions");
+    for (size_t i = 0; v && i < ladder_count; i++) {
+        cJSON *e = cJSON_CreateObject();
+        if (!e) break;
+        cJSON_AddStringToObject(e, "id", ladder_versions[i].id);
+        cJSON_AddStringToObject(e, "title", s->lang == LANG_ZH && ladder_versions[i].title_zh ? ladder_versions[i].title_zh : ladder_versions[i].title);
+        cJSON_AddItemToArray(v, e);
+    }
+    out = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return out ? out : "";
+}
+
+/* one number or range of an answer typed as text ("0 2 4 6", "0-30 even", "1,3,5"), read into
+ * want[]; 0, or -1 when the text is not a list of numbers */
+static int parse_items(const char *text, unsigned char *want, size_t max)
+{
+    long lo = -1, hi = -1; /* the last range, which "even" or "odd" after it filters */
+    int any = 0;
+    for (const char *c = text; *c;) {
+        if (*c == ' ' || *c == ',' || *c == ';' || *c == '\t' || (unsigned char)*c >= 0x80) {
+            /* a separator, or a Chinese comma or word: "偶数" (even) and "奇数" (odd) as in English */
+            if (!strncmp(c, "\xe5\x81\xb6\xe6\x95\xb0", 6) || !strncmp(c, "\xe5\xa5\x87\xe6\x95\xb0", 6)) {
+                int odd = c[1] == '\xa5';
+                if (lo < 0) return -1;
+                for (long i = lo; i <= hi; i++) want[i] = (unsigned char)((i & 1) == odd);
+                c += 6;
+                continue;
+            }
+            if ((unsigned char)*c >= 0x80 && strncmp(c, "\xef\xbc\x8c", 3) && strncmp(c, "\xe3\x80\x81", 3)) return -1; /* ， 、 */
+            c += (unsigned char)*c >= 0x80 ? 3 : 1;
+            continue;
+        }
+        if (!strncmp(c, "even", 4) || !strncmp(c, "odd", 3)) {
+            int odd = *c == 'o';
+            if (lo < 0) return -1;
+            for (long i = lo; i <= hi; i++) want[i] = (unsigned char)((i & 1) == odd);
+            c += odd ? 3 : 4;
+            continue;
+        }
+        if (*c < '0' || *c > '9') return -1;
+        char *end;
+        long a = strtol(c, &end, 10), b = a;
+        c = end;
+        if (*c == '-' || !strncmp(c, "\xe2\x80\x93", 3) || *c == '~') { /* a range: 0-30, 0–30, 0~30 */
+            c += *c == '-' || *c == '~' ? 1 : 3;
+            if (*c < '0' || *c > '9') return -1;
+            b = strtol(c, &end, 10);
+            c = end;
+        }
+        if (a < 0 || b < a || (size_t)b >= max) return -1;
+        for (long i = a; i <= b; i++) want[i] = 1;
+        lo = a, hi = b, any = 1;
+    }
+    return any ? 0 : -1;
+}
+
+/* An answer typed into the page's field: for a lanes, banks or cells question a list of numbers,
+ * which becomes the picks (ACT_PICK for each item that changes); for a number or a choice, what
+ * the keys would type (ACT_TYPE). The answer itself is the Answer button's (Enter). 0, or -1 when
+ * the text is no answer to this question (nothing changes). */
+PAGE_EXPORT("ws_answer_text") int ws_answer_text(const char *text)
+{
+    session_lesson *L = &P.s.lesson;
+    if (!L->active || L->ask == ASK_NONE) return -1;
+    if (L->ask == ASK_NUMBER || L->ask == ASK_CHOICE) {
+        action a = {.kind = ACT_TYPE};
+        for (size_t n = strlen(L->typed); n; n--) { snprintf(a.s, sizeof a.s, "\b"); apply(&a); }
+        for (const char *c = text; *c; c++) {
+            if (*c == ' ') continue;
+            a.s[0] = L->ask == ASK_CHOICE && *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c;
+            a.s[1] = '\0';
+            apply(&a);
+        }
+        return L->typed[0] ? 0 : -1;
+    }
+    static unsigned char want[SESSION_ITEM_MAX];
+    memset(want, 0, sizeof want);
+    if (parse_items(text, want, SESSION_ITEM_MAX)) return -1;
+    static const int kinds[] = {[ASK_LANES] = SESSION_ITEM_LANES, [ASK_BANKS] = SESSION_ITEM_BANKS, [ASK_CELLS] = SESSION_ITEM_CELLS};
+    static const int hits[] = {[ASK_LANES] = HIT_LANE, [ASK_BANKS] = HIT_BANK, [ASK_CELLS] = HIT_CELL};
+    for (size_t i = 0; i < SESSION_ITEM_MAX; i++)
+        if (session_set_has(&L->picked[kinds[L->ask]], i) != want[i]) {
+            action a = {.kind = ACT_PICK, .i = (long)HIT_CODE(hits[L->ask], 0, i)};
+            apply(&a);
+        }
+    P.s.generation++;
+    return 0;
+}
+
+/* The menu's entry i chosen by a tap: the menu's own actions (move to it, open it). */
+PAGE_EXPORT("ws_menu_choose") int ws_menu_choose(int i)
+{
+    if (P.s.overlay != OVERLAY_MENU || i < 0 || i >= P.s.lesson.nmenu) return -1;
+    action a = {.kind = ACT_MENU, .i = i - P.s.lesson.menu_sel};
+    if (a.i) apply(&a);
+    a.i = 0;
+    apply(&a);
+    return 0;
 }

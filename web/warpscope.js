@@ -32,16 +32,60 @@
     }
     return out.join('/');
   }
-  function unpack(buf) {
-    const dv = new DataView(buf), u8 = new Uint8Array(buf), dec = DEC;
-    if (dec.decode(u8.subarray(0, 8)) !== 'WSPACK1\n') throw new Error('warpscope.pack: not a warpscope pack');
-    let at = 8;
-    while (at < u8.length) {
-      const nlen = dv.getUint32(at, true); at += 4;
-      const name = dec.decode(u8.subarray(at, at + nlen)); at += nlen;
-      const size = dv.getUint32(at, true); at += 4;
-      putFile(name, u8.slice(at, at + size)); at += size;
-    }
+  // The pack, read as it arrives: "WSPACK1\n", then per file its name's length, its name, its size
+  // (4-byte little-endian lengths) and its bytes. An entry with no name and no bytes marks the end
+  // of what the first picture needs (the page starts there; the rest arrives behind it). Every
+  // length is checked against the bytes there are, and a name must stay inside the page's files
+  // and away from what the page writes itself (progress under home/, dropped files).
+  const PACK_NAME_MAX = 1024, PACK_FILE_MAX = 64 << 20, PACK_MAX = 512 << 20;
+  class PackError extends Error {}
+  function packName(bytes) {
+    let name;
+    try { name = new TextDecoder('utf-8', { fatal: true }).decode(bytes); } catch (e) { throw new PackError('a name that is not UTF-8'); }
+    const parts = name.split('/');
+    if (!name || name.startsWith('/') || name.includes('\\') || name.includes('\0') || parts.some((p) => p === '' || p === '.' || p === '..'))
+      throw new PackError('a name outside its folder: ' + JSON.stringify(name.slice(0, 80)));
+    if (parts[0] === 'home' || parts[0] === 'dropped') throw new PackError('a name where the page keeps its own files: ' + JSON.stringify(name.slice(0, 80)));
+    return name;
+  }
+  function Unpacker(onMark) {
+    let buf = new Uint8Array(0), total = 0, magic = false;
+    const names = new Set();
+    this.feed = (chunk) => {
+      total += chunk.length;
+      if (total > PACK_MAX) throw new PackError('more than ' + (PACK_MAX >> 20) + ' MB');
+      const b = new Uint8Array(buf.length + chunk.length); b.set(buf); b.set(chunk, buf.length); buf = b;
+      let at = 0;
+      if (!magic) {
+        if (buf.length < 8) return;
+        if (DEC.decode(buf.subarray(0, 8)) !== 'WSPACK1\n') throw new PackError('not a warpscope pack');
+        magic = true; at = 8;
+      }
+      const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
+      for (;;) {
+        if (buf.length - at < 4) break;
+        const nlen = dv.getUint32(at, true);
+        if (nlen > PACK_NAME_MAX) throw new PackError('a name of ' + nlen + ' bytes');
+        if (buf.length - at < 8 + nlen) break;
+        const size = dv.getUint32(at + 4 + nlen, true);
+        if (size > PACK_FILE_MAX) throw new PackError('a file of ' + size + ' bytes');
+        if (nlen === 0) {
+          if (size !== 0) throw new PackError('a file with no name');
+          at += 8; onMark(); continue;
+        }
+        if (buf.length - at - 8 - nlen < size) break;
+        const name = packName(buf.subarray(at + 4, at + 4 + nlen));
+        if (names.has(name)) throw new PackError('two files named ' + JSON.stringify(name));
+        names.add(name);
+        putFile(name, buf.slice(at + 8 + nlen, at + 8 + nlen + size));
+        at += 8 + nlen + size;
+      }
+      buf = buf.slice(at);
+    };
+    this.end = () => {
+      if (!magic) throw new PackError(total ? 'not a warpscope pack' : 'an empty file');
+      if (buf.length) throw new PackError('cut short: ' + buf.length + ' bytes of an unfinished file at its end');
+    };
   }
   function persist(path) {
     if (!path.startsWith('home/')) return;
@@ -245,7 +289,7 @@
   function execute() {
     // every call into the module first: one may grow its memory, which detaches the views made before
     const n = wasm.ws_item_count(), w = wasm.ws_item_ints(), at = wasm.ws_items(), text = wasm.ws_text(), dec = DEC;
-    if (!at && n) { fail('out of memory while drawing'); return; }
+    if (!at && n) { fail(W('failed', W('memory'))); return; }
     const items = new Int32Array(mem.buffer, at, n * w), m = u8m();
     ctx.save();
     let clips = 0;
@@ -296,24 +340,77 @@
   }
   function cstr(p) { const m = u8m(); let e = p; while (m[e]) e++; return DEC.decode(m.subarray(p, e)); }
 
+  // ---- the page's own words, in both languages (the C has its own table: strings.h) ----
+  const WORDS = {
+    en: {
+      loading: 'Loading warpscope…', loadingOf: 'Loading warpscope: %1 of %2 kB',
+      prevStep: 'Previous step', nextStep: 'Next step', play: 'Play', lessons: 'Lessons', help: 'Help', version: 'Version',
+      compare: 'Compare', copy: 'Copy link', prevPage: 'Previous page', nextPage: 'Next page', answer: 'Answer', hint: 'Hint',
+      yourAnswer: 'Your answer', close: 'Close', page: 'page %1 of %2', versions: 'Versions of the kernel',
+      placeLanes: 'lanes, e.g. 0 2 4 6 or 0-30 even', placeBanks: 'banks, e.g. 0 4 8 or 0-31', placeCells: 'words, e.g. 0 1 2 3 or 0-15 odd',
+      placeNumber: 'a number', placeChoice: 'a letter: a, b, c…',
+      notNumbers: 'Type the numbers of your answer, for example 0 2 4 6, or a range: 0-30 even.',
+      notAnswer: 'That is not an answer to this question.',
+      copied: 'The link is copied: it opens this picture.', notCopied: 'The browser would not copy; the link is in the address bar.',
+      canvas: 'warpscope: the picture of the step. The text after the controls says what it shows.',
+      step: 'Step %1 of %2', line: 'line %1: %3', phase: 'phase %1',
+      question: 'Question: %1', right: 'Right.', wrong: 'Not quite.', revealed: 'The answer is shown.',
+      menuOpen: 'The lessons. Choose one.',
+      unknownAction: 'This link asks for what the page cannot do, left out: %1',
+      badPack: 'The page\'s data (warpscope.pack) is damaged or incomplete (%1). Reload the page; if this stays, the site needs to be built again.',
+      noWasm: 'This browser cannot run the page: it needs WebAssembly and a current browser (%1).',
+      failed: 'The page stopped: %1', memory: 'out of memory while drawing',
+    },
+    zh: {
+      loading: '正在加载 warpscope……', loadingOf: '正在加载 warpscope：%1 / %2 kB',
+      prevStep: '上一步', nextStep: '下一步', play: '播放', lessons: '课程', help: '帮助', version: '版本',
+      compare: '对比', copy: '复制链接', prevPage: '上一页', nextPage: '下一页', answer: '作答', hint: '提示',
+      yourAnswer: '你的答案', close: '关闭', page: '第 %1 页，共 %2 页', versions: '内核的各个版本',
+      placeLanes: 'lane，如 0 2 4 6 或 0-30 偶数', placeBanks: 'bank，如 0 4 8 或 0-31', placeCells: '字，如 0 1 2 3 或 0-15 奇数',
+      placeNumber: '一个数', placeChoice: '一个字母：a、b、c……',
+      notNumbers: '请输入答案中的编号，例如 0 2 4 6，或一个范围：0-30 偶数。',
+      notAnswer: '这不是这道题的答案。',
+      copied: '链接已复制：打开它就是这幅画面。', notCopied: '浏览器无法复制；链接就在地址栏中。',
+      canvas: 'warpscope：这一步的画面。控件之后的文字说明它显示的内容。',
+      step: '第 %1 步，共 %2 步', line: '第 %1 行：%3', phase: '阶段 %1',
+      question: '问题：%1', right: '正确。', wrong: '不太对。', revealed: '已显示答案。',
+      menuOpen: '课程列表，请选择一课。',
+      unknownAction: '此链接要求的操作本页无法完成，已略去：%1',
+      badPack: '本页的数据（warpscope.pack）已损坏或不完整（%1）。请重新加载本页；若问题依旧，需要重新构建网站。',
+      noWasm: '此浏览器无法运行本页：需要支持 WebAssembly 的较新浏览器（%1）。',
+      failed: '本页已停止：%1', memory: '绘制时内存不足',
+    },
+  };
+  const query = new URLSearchParams(location.search);
+  let lang = query.get('lang') === 'zh' || query.get('lang') === 'en' ? query.get('lang') : (navigator.language || '').startsWith('zh') ? 'zh' : 'en';
+  function W(k, ...a) { let t = WORDS[lang][k] || WORDS.en[k]; a.forEach((v, i) => { t = t.split('%' + (i + 1)).join(String(v)); }); return t; }
+  const $ = (id) => document.getElementById(id);
+
   // ---- the frame loop ----
   let pending = false, firstPicture = 0;
+  const stage = $('stage');
   function size() {
     const dpr = window.devicePixelRatio || 1;
-    const w = Math.max(320, Math.round(window.innerWidth * dpr)), h = Math.max(240, Math.round(window.innerHeight * dpr));
+    const cw = Math.max(1, stage.clientWidth), ch = Math.max(1, stage.clientHeight);
+    const w = Math.max(160, Math.round(cw * dpr)), h = Math.max(120, Math.round(ch * dpr));
     if (canvas.width !== w || canvas.height !== h) { canvas.width = w; canvas.height = h; }
-    canvas.style.width = window.innerWidth + 'px'; canvas.style.height = window.innerHeight + 'px';
+    canvas.style.width = cw + 'px'; canvas.style.height = ch + 'px';
+    return dpr;
   }
   function frame() {
     pending = false;
-    size();
-    const moving = wasm.ws_frame(canvas.width, canvas.height, performance.now());
-    if (moving < 0) { fail('out of memory while drawing'); return; }
+    const dpr = size();
+    // text at least 12 CSS pixels: the browser's zoom (a larger devicePixelRatio) makes it larger
+    // and on a dense screen (a phone) no value in a cell under 12 CSS pixels: a panel too small for
+    // them shows fewer items or its summary; at pixel ratio 1 the desktop's own least holds
+    const moving = wasm.ws_frame(canvas.width, canvas.height, performance.now(), Math.round(12 * dpr), dpr >= 1.5 ? Math.round(12 * dpr) : 0);
+    if (moving < 0) { fail(W('failed', W('memory'))); return; }
     execute();
-    if (!firstPicture) { firstPicture = performance.now(); document.body.dataset.firstPicture = String(Math.round(firstPicture)); }
+    if (!firstPicture) { firstPicture = performance.now(); document.body.dataset.firstPicture = String(Math.round(firstPicture)); $('loading').hidden = true; }
     const req = wasm.ws_requests();
     if (req & 1) savePng();
     if (req & 2) { if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {}); }
+    chrome();
     if (moving) redraw();
   }
   function redraw() { if (!pending) { pending = true; requestAnimationFrame(frame); } }
@@ -322,12 +419,128 @@
     canvas.toBlob((b) => { const a = document.createElement('a'); a.href = URL.createObjectURL(b); a.download = name; a.click(); setTimeout(() => URL.revokeObjectURL(a.href), 1000); });
   }
   function fail(msg) {
-    const p = document.getElementById('trouble');
-    p.textContent = 'warpscope: ' + msg; p.hidden = false;
+    const p = $('trouble');
+    p.textContent = msg; p.hidden = false;
+    $('loading').hidden = true;
     console.error('warpscope: ' + msg);
   }
+  // one closable line in the page's words
+  let noticeTimer = 0;
+  function notice(msg, brief) {
+    $('notice-text').textContent = msg; $('notice').hidden = false;
+    $('live').textContent = msg;
+    clearTimeout(noticeTimer);
+    if (brief) noticeTimer = setTimeout(() => { $('notice').hidden = true; }, 4000);
+  }
 
-  // ---- input ----
+  // ---- the page's controls, the live region and the address follow the state ----
+  let S = {}, lastJson = '', lastLive = '', versionsOpen = false, urlTimer = 0, urlKeep = '';
+  function state() { return JSON.parse(cstr(wasm.ws_state_json()) || '{}'); }
+  function label(id, text) { const b = $(id); b.setAttribute('aria-label', text); b.title = text; const l = b.querySelector('.label'); if (l) l.textContent = text; }
+  function words() {
+    document.documentElement.lang = lang === 'zh' ? 'zh-Hans' : 'en';
+    label('step-prev', W('prevStep')); label('step-next', W('nextStep')); label('play', W('play'));
+    label('lessons', W('lessons')); label('version', W('version')); label('compare', W('compare')); label('help', W('help'));
+    label('copy', W('copy')); label('page-prev', W('prevPage')); label('page-next', W('nextPage')); label('notice-close', W('close'));
+    $('answer-go').textContent = W('answer'); $('answer-go').removeAttribute('aria-label');
+    $('hint').textContent = W('hint'); $('hint').title = W('hint') + ' (H)';
+    $('answer').setAttribute('aria-label', W('yourAnswer'));
+    $('menu-title').textContent = W('lessons'); $('versions-title').textContent = W('versions');
+    canvas.setAttribute('aria-label', W('canvas'));
+  }
+  function liveText(st) {
+    const parts = [];
+    if (st.overlay === 'menu') parts.push(W('menuOpen'));
+    const comma = lang === 'zh' ? '，' : ', ', stop = lang === 'zh' ? '。' : '.';
+    if (st.lesson) parts.push(st.lessonTitle + comma + W('page', st.page + 1, st.pages) + stop);
+    if (st.steps) parts.push(W('step', st.step, st.steps - 1) + (st.line ? comma + W('line', st.line, st.phase, (st.code || '').trim()) : '') + stop);
+    if (st.status) parts.push(st.status);
+    if (st.lesson) {
+      if (st.say) parts.push(st.say.replace(/\s+/g, ' '));
+      if (st.ask && st.prompt) parts.push(W('question', st.prompt.replace(/\s+/g, ' ')));
+      if (st.ask && st.answerState !== 'open') parts.push(W(st.answerState) + (st.explain ? ' ' + st.explain.replace(/\s+/g, ' ') : ''));
+    }
+    return parts.join(lang === 'zh' ? '' : ' ');
+  }
+  function chrome() {
+    const json = cstr(wasm.ws_state_json());
+    if (json === lastJson) return;
+    lastJson = json;
+    const st = JSON.parse(json || '{}'), was = S;
+    S = st;
+    if (st.lang !== lang) { lang = st.lang; words(); }
+    document.body.classList.toggle('dark', st.theme === 'dark');
+    const live = liveText(st);
+    if (live !== lastLive) { lastLive = live; $('live').textContent = live; }
+    $('play').textContent = st.playing ? '❚❚' : '▷'; $('play').setAttribute('aria-pressed', String(!!st.playing));
+    $('compare').setAttribute('aria-pressed', String(!!st.compare));
+    $('help').setAttribute('aria-pressed', String(st.overlay === 'help'));
+    $('lessons').setAttribute('aria-pressed', String(st.overlay === 'menu'));
+    $('version-id').textContent = st.version || '—';
+    $('version').disabled = !!st.lesson;
+    // a lesson's own row: its pages, the answer field, Answer and Hint
+    $('lessonbar').hidden = !st.lesson;
+    if (st.lesson) {
+      $('page').textContent = (st.page + 1) + ' / ' + st.pages; $('page').title = W('page', st.page + 1, st.pages);
+      $('page-prev').disabled = st.page <= 0;
+      const asking = !!st.ask && (st.answerState === 'open' || st.answerState === 'wrong');
+      $('answer').hidden = !st.ask; $('answer-go').hidden = !st.ask; $('hint').hidden = !st.ask;
+      $('answer').disabled = !asking; $('answer-go').disabled = !asking; $('hint').disabled = !asking;
+      const place = { lanes: 'placeLanes', banks: 'placeBanks', cells: 'placeCells', number: 'placeNumber', choice: 'placeChoice' }[st.ask];
+      if (place) $('answer').placeholder = W(place);
+      if (!was.lesson || was.page !== st.page || was.lessonId !== st.lessonId) $('answer').value = '';
+    }
+    // the lessons' menu as buttons
+    const menu = st.overlay === 'menu' ? st.menu || [] : [];
+    $('menu').hidden = !menu.length;
+    const items = $('menu-items'), key = JSON.stringify(menu);
+    if (items.dataset.key !== key) {
+      items.dataset.key = key; items.textContent = '';
+      menu.forEach((m, i) => {
+        const b = document.createElement('button'); b.type = 'button'; b.textContent = m;
+        b.addEventListener('click', () => { call(() => wasm.ws_menu_choose(i)); });
+        items.appendChild(b);
+      });
+      if (menu.length && !was.menu) setTimeout(() => { const f = items.querySelector('button'); if (f) f.focus(); }, 0);
+    }
+    showVersions(versionsOpen);
+    address(st);
+  }
+  function showVersions(open) {
+    versionsOpen = open && !S.lesson;
+    $('versions').hidden = !versionsOpen;
+    $('version').setAttribute('aria-expanded', String(versionsOpen));
+    if (!versionsOpen) return;
+    const items = $('versions-items'), key = lang + JSON.stringify(S.versions);
+    if (items.dataset.key === key) return;
+    items.dataset.key = key; items.textContent = '';
+    for (const v of S.versions || []) {
+      const b = document.createElement('button'); b.type = 'button'; b.textContent = v.id + ': ' + v.title;
+      b.addEventListener('click', () => { showVersions(false); act('version:' + v.id); canvas.focus(); });
+      items.appendChild(b);
+    }
+  }
+  // the address keeps what is on screen: reloading it, or sending it, opens the same picture
+  function address(st) {
+    const q = new URLSearchParams();
+    q.set('lang', st.lang);
+    if (st.theme && st.theme !== 'light') q.set('theme', st.theme);
+    if (st.overlay === 'menu') q.set('lesson', '');
+    else if (st.lesson) { q.set('lesson', st.lessonId); q.set('page', String(st.page + 1)); }
+    else {
+      if (st.version) q.set('version', st.version);
+      if (st.compare) q.set('compare', st.compare);
+      if (st.step >= 0) q.set('step', String(st.step));
+    }
+    if (query.get('embed') === '1') q.set('embed', '1');
+    const want = '?' + q.toString().replace(/=(&|$)/g, '$1');
+    if (want === urlKeep) return;
+    urlKeep = want;
+    // browsers limit how often the address may change: while playing, it follows at most 4 times a second
+    if (!urlTimer) urlTimer = setTimeout(() => { urlTimer = 0; if (location.search !== urlKeep) history.replaceState(null, '', urlKeep + location.hash); }, 250);
+  }
+
+  // ---- input: keys by the key table's names, from keys and from the page's buttons ----
   const NAMED = { ArrowRight: 'Right', ArrowLeft: 'Left', ArrowUp: 'Up', ArrowDown: 'Down', PageUp: 'PageUp', PageDown: 'PageDown',
                   Home: 'Home', End: 'End', Enter: 'Return', Escape: 'Escape', Backspace: 'Backspace', Tab: 'Tab', ' ': 'Space', Delete: 'Delete' };
   function keyName(e) {
@@ -339,15 +552,43 @@
     if (e.shiftKey && (letter || NAMED[e.key] || /^F/.test(k))) return 'Shift+' + k;
     return k;
   }
-  function key(name) { const used = withString(name, (p) => wasm.ws_key(p)); redraw(); return used; }
+  // until the rest of the pack has arrived, what would load a capture waits for it
+  let rest = null;
+  function call(fn) {
+    if (rest) { rest.then(() => call(fn)); return 1; }
+    const r = fn(); redraw(); return r;
+  }
+  function key(name) { return call(() => withString(name, (p) => wasm.ws_key(p))); }
+  function act(script) { return call(() => withString(script, (p) => wasm.ws_actions(p))); }
   function pos(e) { const r = canvas.getBoundingClientRect(), s = canvas.width / r.width; return [Math.round((e.clientX - r.left) * s), Math.round((e.clientY - r.top) * s)]; }
+  function answer() {
+    const t = $('answer').value.trim();
+    if (t && S.ask) {
+      const ok = call(() => withString(t, (p) => wasm.ws_answer_text(p)));
+      if (ok !== 0) { notice(W(S.ask === 'number' || S.ask === 'choice' ? 'notAnswer' : 'notNumbers')); return; }
+    }
+    $('notice').hidden = true;
+    key('Return');
+  }
   function listen() {
     window.addEventListener('keydown', (e) => {
       if (e.altKey) return;
+      const t = e.target, field = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA'), control = t && (t.tagName === 'BUTTON' || field);
+      if (e.key === 'Escape' && (versionsOpen || !$('notice').hidden)) { showVersions(false); $('notice').hidden = true; e.preventDefault(); return; }
+      if (field) { if (e.key === 'Enter') { answer(); e.preventDefault(); } return; }
+      // Enter and Space on a focused button press that button; Tab moves between the controls
+      if (control && (e.key === 'Enter' || e.key === ' ' || e.key === 'Tab')) return;
+      if (e.key === 'Tab') return;
       const name = keyName(e);
       // F5 is a clicker's "start the show": it must not reload the page under the lecture
       if ((name && key(name)) || e.key === 'F5') e.preventDefault();
     });
+    for (const b of document.querySelectorAll('button[data-key]')) b.addEventListener('click', () => key(b.dataset.key));
+    $('lessons').addEventListener('click', () => { showVersions(false); if (S.overlay === 'menu') key('Escape'); else call(() => withString('', (p) => wasm.ws_learn(p))); });
+    $('version').addEventListener('click', () => { showVersions(!versionsOpen); const f = $('versions-items').querySelector('button'); if (versionsOpen && f) f.focus(); });
+    $('copy').addEventListener('click', copyLink);
+    $('notice-close').addEventListener('click', () => { $('notice').hidden = true; canvas.focus(); });
+    $('answer').addEventListener('input', () => { const t = $('answer').value.trim(); if (t && S.ask && S.ask !== 'number' && S.ask !== 'choice') call(() => withString(t, (p) => wasm.ws_answer_text(p))); });
     canvas.addEventListener('mousemove', (e) => { const [x, y] = pos(e); wasm.ws_mouse(0, x, y, e.buttons); redraw(); });
     canvas.addEventListener('mousedown', (e) => { if (e.button !== 0) return; const [x, y] = pos(e); wasm.ws_mouse(1, x, y, 1); redraw(); });
     window.addEventListener('mouseup', () => { wasm.ws_mouse(2, 0, 0, 0); redraw(); });
@@ -375,40 +616,104 @@
       openBytes(f.name, new Uint8Array(await f.arrayBuffer()));
     });
   }
+  async function copyLink() {
+    const link = location.href.split('?')[0] + urlKeep;
+    try { await navigator.clipboard.writeText(link); notice(W('copied'), true); } catch (e) {
+      const t = document.createElement('textarea'); t.value = link; document.body.appendChild(t); t.select();
+      let ok = false; try { ok = document.execCommand('copy'); } catch (e2) { ok = false; }
+      t.remove(); notice(W(ok ? 'copied' : 'notCopied'), ok);
+    }
+  }
   function openBytes(name, bytes) {
-    const path = 'dropped/' + name.replace(/[^A-Za-z0-9._-]/g, '_');
+    const path = 'dropped/' + name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
     putFile(path, bytes);
     const rc = withString(path, (p) => wasm.ws_open(p));
     redraw();
     return rc;
   }
 
-  // ---- start ----
+  // ---- start: the pack and the module arrive gzipped, the first picture's files first ----
+  let received = 0, expected = 0;
+  function loading() {
+    $('loading-text').textContent = expected ? W('loadingOf', Math.round(received / 1e3), Math.round(expected / 1e3)) : W('loading');
+    $('loading-bar').value = expected ? Math.min(1, received / expected) : 0;
+  }
+  // the bytes of NAME.gz, unzipped here (a static server sends them as they are); a server that
+  // sends them with Content-Encoding: gzip has unzipped them already; without NAME.gz, NAME itself
+  async function fetchData(name) {
+    let r = await fetch(name + '.gz'), gz = true;
+    if (!r.ok) { r = await fetch(name); gz = false; }
+    if (!r.ok) throw new Error(name + ': ' + r.status + ' ' + r.statusText);
+    expected += +r.headers.get('Content-Length') || 0;
+    loading();
+    let body = r.body.pipeThrough(new TransformStream({ transform(c, ctl) { received += c.length; loading(); ctl.enqueue(c); } }));
+    if (gz && !/gzip/.test(r.headers.get('Content-Encoding') || '')) body = body.pipeThrough(new DecompressionStream('gzip'));
+    return body;
+  }
+  async function readPack(onFirst) {
+    const un = new Unpacker(onFirst), reader = (await fetchData('warpscope.pack')).getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        un.feed(value);
+      }
+    } catch (e) {
+      if (e instanceof PackError) throw e;
+      throw new PackError(e.message || String(e)); // a gzip stream cut short
+    }
+    un.end();
+  }
   async function start() {
     const t0 = performance.now();
+    words();
+    loading();
     try {
-      const [pack, module] = await Promise.all([
-        fetch('warpscope.pack').then((r) => { if (!r.ok) throw new Error('warpscope.pack: ' + r.status); return r.arrayBuffer(); }),
-        WebAssembly.compileStreaming(fetch('warpscope.wasm')).catch(async () => WebAssembly.compile(await (await fetch('warpscope.wasm')).arrayBuffer())),
-      ]);
-      unpack(pack);
+      if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function') throw Object.assign(new Error(W('noWasm', typeof WebAssembly !== 'object' ? 'WebAssembly' : 'DecompressionStream')), { noWasm: true });
+      let first, packError = null;
+      const firstPart = new Promise((r) => { first = r; });
+      const whole = readPack(() => first());
+      whole.then(() => first(), (e) => { packError = e; first(); });
+      const module = fetchData('warpscope.wasm').then((b) => WebAssembly.compileStreaming(new Response(b, { headers: { 'Content-Type': 'application/wasm' } })));
+      // the default opening (v0) starts with the first part; a link to any other capture waits for all
+      const plain = !query.has('lesson') && !query.has('actions') && !query.has('compare') && (query.get('version') || 'v0') === 'v0';
+      rest = whole.then(() => { rest = null; });
+      rest.catch(() => {});
+      await Promise.all([plain ? firstPart : whole, module]);
+      if (packError) throw packError;
       restore();
-      const inst = await WebAssembly.instantiate(module, { wasi_snapshot_preview1: wasi, warpscope: metrics });
+      const inst = await WebAssembly.instantiate(await module, { wasi_snapshot_preview1: wasi, warpscope: metrics });
       wasm = inst.exports; mem = wasm.memory;
       wasm._initialize();
       if (wasm.ws_start() !== 0) throw new Error(cstr(wasm.ws_error()));
-      // the address's options: ?lang=zh, ?lesson=03 (or "" for the menu), ?actions=version:v2,compare:v3
-      const q = new URLSearchParams(location.search);
-      const lang = q.get('lang') || ((navigator.language || '').startsWith('zh') ? 'zh' : 'en');
-      if (lang === 'zh') withString('lang:zh', (p) => wasm.ws_actions(p));
-      if (q.get('actions') && withString(q.get('actions'), (p) => wasm.ws_actions(p))) fail(cstr(wasm.ws_error()));
-      if (q.has('lesson')) withString(q.get('lesson'), (p) => wasm.ws_learn(p)); // one it lacks: the menu, and the status line says why
       listen();
+      opening();
       frame();
       document.body.dataset.loadMs = String(Math.round(performance.now() - t0));
+      whole.then(() => { document.body.dataset.loaded = String(Math.round(performance.now())); },
+                 (e) => fail(e instanceof PackError ? W('badPack', e.message) : W('failed', e.message || String(e))));
     } catch (e) {
-      fail(e.message || String(e));
+      fail(e instanceof PackError ? W('badPack', e.message) : e.noWasm ? e.message : W('failed', e.message || String(e)));
     }
+  }
+  // the address's options: ?lang=zh, ?theme=dark, ?version=v2&compare=v3&step=12, ?lesson=03&page=4
+  // (?lesson= alone: the menu), ?actions=version:v2,step:5 (step:N is the absolute step), ?embed=1
+  function opening() {
+    if (query.get('embed') === '1') document.body.classList.add('embed');
+    if (lang === 'zh') withString('lang:zh', (p) => wasm.ws_actions(p));
+    if (query.get('theme') === 'dark') withString('theme', (p) => wasm.ws_actions(p));
+    const script = [], bad = [];
+    if (query.get('version')) script.push('version:' + query.get('version'));
+    if (query.get('compare')) script.push('compare:' + query.get('compare'));
+    if (/^\d+$/.test(query.get('step') || '')) script.push('seek-step:' + query.get('step'));
+    for (const a of (query.get('actions') || '').split(',')) if (a.trim()) script.push(a.trim().replace(/^step:(\d+)$/, 'seek-step:$1'));
+    for (const a of script) if (withString(a, (p) => wasm.ws_actions(p))) bad.push(a);
+    if (query.has('lesson')) {
+      withString(query.get('lesson'), (p) => wasm.ws_learn(p)); // one it lacks: the menu, and the status line says why
+      const page = +query.get('page');
+      if (page > 0) { const st = state(); if (st.lesson && page - 1 !== st.page) withString('lesson:' + (page - 1 - st.page), (p) => wasm.ws_actions(p)); }
+    }
+    if (bad.length) notice(W('unknownAction', bad.join(', ')));
   }
 
   // what tests and the page's own console use
@@ -421,8 +726,9 @@
     list: () => JSON.parse(cstr(wasm.ws_list_json())),
     items: () => { const n = wasm.ws_item_count(), w = wasm.ws_item_ints(), at = wasm.ws_items(); return Array.from(new Int32Array(mem.buffer, at, n * w)); },
     metrics: metricsTable,
-    state: () => ({ lang: cstr(wasm.ws_lang()), step: wasm.ws_step(), version: cstr(wasm.ws_version()), answer: wasm.ws_answer_state(), status: cstr(wasm.ws_status()) }),
+    state: () => Object.assign(state(), { answer: wasm.ws_answer_state() }),
     files: () => [...files.keys()],
+    loaded: () => !rest,
   };
   start();
 })();

@@ -166,7 +166,14 @@ size_t keys_help(str_lang lang, int page, keys_help_line *out, size_t max)
         str_id help = r->help;
         for (size_t k = 0; page && k < sizeof page_help / sizeof page_help[0]; k++)
             if (page_help[k].act == r->act) help = page_help[k].help;
-        snprintf(out[n].label, sizeof out[n].label, "%s", r->label);
+        /* a row of one context says which, in the help's language: "Down, Up (menu)" */
+        static const str_id where[] = {[KEYS_LESSON] = STR_KEYS_IN_LESSON, [KEYS_MENU] = STR_KEYS_IN_MENU, [KEYS_GRID] = STR_KEYS_IN_GRID,
+                                       [KEYS_BENCH] = STR_KEYS_IN_BENCH};
+        const char *paren = strstr(r->label, " (");
+        if (paren && (size_t)r->ctx < sizeof where / sizeof where[0] && where[r->ctx])
+            snprintf(out[n].label, sizeof out[n].label, lang == LANG_ZH ? "%.*s（%s）" : "%.*s (%s)", (int)(paren - r->label), r->label,
+                     str_get(lang, where[r->ctx]));
+        else snprintf(out[n].label, sizeof out[n].label, "%s", r->label);
         snprintf(out[n].text, sizeof out[n].text, "%s", str_get(lang, help));
         n++;
     }

@@ -327,6 +327,8 @@ int learn_open(learn *L, session *s, const char *name, char *err, size_t errlen)
     return show(L, s, err, errlen);
 }
 
+const char *learn_lesson_id(const learn *L) { return L && L->have_lesson ? L->l.id : ""; }
+
 static int answer(learn *L, session *s, char *err, size_t errlen)
 {
     session_lesson *SL = &s->lesson;
@@ -334,10 +336,10 @@ static int answer(learn *L, session *s, char *err, size_t errlen)
     if (SL->ask == ASK_NUMBER) {
         char *end;
         double x = strtod(SL->typed, &end);
-        if (!SL->typed[0] || *end) { snprintf(s->status_text, sizeof s->status_text, "type a number, then Enter"); s->status_id = STR_COUNT; return 0; }
+        if (!SL->typed[0] || *end) { s->status_id = STR_TYPE_NUMBER; s->status_text[0] = '\0'; s->generation++; return 0; }
         rc = player_answer_number(&L->p, x, err, errlen);
     } else if (SL->ask == ASK_CHOICE) {
-        if (!SL->typed[0]) { snprintf(s->status_text, sizeof s->status_text, "press a letter to choose, then Enter"); s->status_id = STR_COUNT; return 0; }
+        if (!SL->typed[0]) { s->status_id = STR_TYPE_CHOICE; s->status_text[0] = '\0'; s->generation++; return 0; }
         rc = player_answer_choice(&L->p, (size_t)(SL->typed[0] - 'a'), err, errlen);
     } else {
         static const int kinds[] = {[ASK_LANES] = SESSION_ITEM_LANES, [ASK_BANKS] = SESSION_ITEM_BANKS, [ASK_CELLS] = SESSION_ITEM_CELLS};

@@ -22,6 +22,8 @@ int learn_menu(learn *L, session *s, char *err, size_t errlen);
 int learn_open(learn *L, session *s, const char *name, char *err, size_t errlen);
 /* Acts on the session's lesson requests (and a change of language). 0, or -1 with err. */
 int learn_update(learn *L, session *s, char *err, size_t errlen);
+/* The id of the lesson open now ("02-v0-interleaved"), or "" (the page keeps it in its address). */
+const char *learn_lesson_id(const learn *L);
 
 /* An exercise beside the learner's file: its task, the checklist of a judgement (each goal with
  * its measured value), why the file did not run, and the first `hints` hints, in the session's

@@ -31,6 +31,7 @@ typedef struct ui {
     int compact;     /* presenter mode or compare: one title line, a thin timeline, the pictures first */
     double ease;     /* progress of the move from the previous step, eased: 0 .. 1 */
     const scene_pane *to; /* while moving: where the move goes (drawing shows where it started) */
+    int least;       /* the least size a value is drawn at: VALUE_PX_LEAST, or the platform's (session.least_px) */
 } ui;
 
 static const char *S(const ui *u, str_id id) { return str_get(u->L, id); }
@@ -275,8 +276,8 @@ static value_fit values_fit(ui *u, const float *vals, size_t n, int cw, int ch)
         /* the largest size that fits: the panel's own, else a binary search down to the least */
 #define FITS(px) (dl_text_width(u->l, DL_FONT_MONO, (px), widest) <= cw && dl_text_height(u->l, DL_FONT_MONO, (px)) <= ch)
         if (FITS(u->px)) return (value_fit){u->px, d};
-        if (u->px > VALUE_PX_LEAST && FITS(VALUE_PX_LEAST)) {
-            int lo = VALUE_PX_LEAST, hi = u->px; /* lo fits, hi does not */
+        if (u->px > u->least && FITS(u->least)) {
+            int lo = u->least, hi = u->px; /* lo fits, hi does not */
             while (hi - lo > 1) {
                 int mid = (lo + hi) / 2;
                 if (FITS(mid)) lo = mid;
@@ -1005,7 +1006,8 @@ static void draw_stats(ui *u, const scene_pane *p, dl_rect r)
                  (long long)h->word, h->first.thread, h->second.thread);
         line_at(u, in, row++, th->conflict, DL_FONT_UI, b);
     }
-    snprintf(b, sizeof b, S(u, STR_STAT_FROM), pv->device, pv->backend, pv->block, (unsigned long long)pv->n, pv->data);
+    const char *device = strcmp(pv->device, "CPU emulator") ? pv->device : S(u, STR_DEVICE_EMULATOR); /* trace.h's name for it */
+    snprintf(b, sizeof b, S(u, STR_STAT_FROM), device, pv->backend, pv->block, (unsigned long long)pv->n, pv->data);
     line_at(u, in, row++, th->dim, DL_FONT_UI, b);
 }
 
@@ -1148,7 +1150,7 @@ static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, i
     case PANEL_MEMORY: {
         if (!m->nwords) break;
         int rows = (int)((m->nwords + WARP_SIZE - 1) / WARP_SIZE), shown = rows < 8 ? rows : 8;
-        *min = shown * (VALUE_PX_LEAST + 4); /* cells a value fits in at the least size; less, and the panel is its summary line */
+        *min = shown * (u->least + 4); /* cells a value fits in at the least size; less, and the panel is its summary line */
         *pref = shown * (vh + 4);
         break;
     }
@@ -2118,6 +2120,7 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     if (t < 0) t = 0;
     if (t > 1) t = 1;
     ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0, sc->s->presenter || sc->compare, t * t * (3 - 2 * t), NULL};
+    u.least = sc->s->least_px > VALUE_PX_LEAST ? sc->s->least_px : VALUE_PX_LEAST;
     u.lh = dl_text_height(l, DL_FONT_UI, u.px);
     int mh = dl_text_height(l, DL_FONT_MONO, u.px);
     if (mh > u.lh) u.lh = mh;

@@ -466,7 +466,8 @@ static void drop_barrier(session *s, long line)
     const session_pane *p = &s->pane[0];
     if (line < 0) { /* the barrier of the current step */
         if (!p->loaded || p->step >= p->m.nsteps || p->m.steps[p->step].kind != TRACE_BARRIER) {
-            status_raw(s, "D drops the __syncthreads of the current step: step to a barrier first (Shift+D puts it back)");
+            s->status_id = STR_DROP_NEEDS_BARRIER;
+            s->status_text[0] = '\0';
             return;
         }
         line = (long)p->m.steps[p->step].line;

@@ -260,7 +260,23 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_QUIT, "quit (asks once)", "退出（会确认）")                                                         \
     X(STR_MOUSE, "mouse", "鼠标")                                                                              \
     X(STR_KEY_MOUSE, "mouse: hover a lane, cell or bank; click a cell for its input tree",                       \
-      "鼠标：悬停在 lane、格子或 bank 上查看详情；点击格子看它的输入树")
+      "鼠标：悬停在 lane、格子或 bank 上查看详情；点击格子看它的输入树")                                             \
+    X(STR_TYPE_NUMBER, "type a number, then Enter", "输入一个数，然后按 Enter")                                    \
+    X(STR_TYPE_CHOICE, "press a letter to choose, then Enter", "按一个字母选择，然后按 Enter")                      \
+    X(STR_DROP_NEEDS_BARRIER, "D drops the __syncthreads of the current step: step to a barrier first (Shift+D puts it back)", \
+      "D 去掉当前这一步的 __syncthreads：请先走到一个屏障（Shift+D 恢复）")                                           \
+    X(STR_KEYS_IN_LESSON, "lesson", "课程")                                                                    \
+    X(STR_KEYS_IN_MENU, "menu", "菜单")                                                                        \
+    X(STR_KEYS_IN_GRID, "grid", "网格")                                                                        \
+    X(STR_KEYS_IN_BENCH, "benchmark", "基准测试")                                                              \
+    X(STR_DEVICE_EMULATOR, "CPU emulator", "CPU 模拟器")                                                        \
+    X(STR_PAGE_NOT_CARRIED, "%s (%s) is not among the captures this page carries; the desktop program captures any", \
+      "本页没有带上 %s（%s）的捕获；桌面程序可以捕获任意一种")                                                       \
+    X(STR_PAGE_NO_LESSON, "no lesson \"%s\": the menu lists the lessons there are", "没有课程“%s”：菜单中列出了所有课程")          \
+    X(STR_PAGE_THIS_SIZE, "this size", "这个规模")                                                             \
+    X(STR_PAGE_NO_BARRIER, "a barrier left out", "去掉一个屏障")                                                \
+    X(STR_PAGE_ONE_BLOCK, "one block traced: the page carries every block of the default capture only",         \
+      "只跟踪了一个线程块：本页只为默认捕获带上了全部线程块")
 
 typedef enum str_id {
 #define STR_X_ENUM(id, en, zh) id,

@@ -45,6 +45,7 @@ async function open(browser, base, query, w, h) {
   await page.setViewport({ width: w, height: h });
   await page.goto(base + query);
   await page.waitForFunction(() => document.body.dataset.firstPicture || !document.getElementById('trouble').hidden, { timeout: 20000 });
+  await page.waitForFunction(() => !window.warpscope || window.warpscope.loaded(), { timeout: 20000 }); // the rest of the pack
   return { page, errors };
 }
 
@@ -54,9 +55,13 @@ async function settled(page) {
   return page.evaluate(() => { window.warpscope.draw(); return window.warpscope.list(); });
 }
 
+// the canvas's size: the window less the page's controls
+function canvasSize(page) { return page.evaluate(() => { const c = document.getElementById('warpscope'); return [c.width, c.height]; }); }
+
 // the page's list against the desktop's for the same actions, laid out with the page's widths
-async function sameList(page, name, actions, w, h) {
+async function sameList(page, name, actions) {
   const list = await settled(page);
+  const [w, h] = await canvasSize(page);
   const metrics = await page.evaluate(() => window.warpscope.metrics());
   const mfile = path.join(outDir, name + '-metrics.json'), dfile = path.join(outDir, name + '-desktop.json');
   fs.writeFileSync(mfile, JSON.stringify(metrics));
@@ -73,7 +78,8 @@ async function sameList(page, name, actions, w, h) {
 }
 
 // the canvas against the desktop's PNG of the same step: cell by cell (16 px), the mean colour
-async function resembles(page, name, actions, w, h) {
+async function resembles(page, name, actions) {
+  const [w, h] = await canvasSize(page);
   const png = path.join(outDir, name + '-desktop.png');
   desktop(['render', '--version', 'v0', '--actions', actions, '--size', `${w}x${h}`, '-o', png]);
   const data = fs.readFileSync(png).toString('base64');
@@ -139,8 +145,8 @@ async function main() {
     await page.keyboard.press('ArrowRight');
     const s1 = (await page.evaluate(() => window.warpscope.state())).step;
     check(s1 === s0 + 2, `Right steps: step ${s0} -> ${s1} after two presses`);
-    await sameList(page, 'v0-en', 'step:+1,step:+1', W, H);
-    await resembles(page, 'v0-en', 'step:+1,step:+1', W, H);
+    await sameList(page, 'v0-en', 'step:+1,step:+1');
+    await resembles(page, 'v0-en', 'step:+1,step:+1');
     await page.screenshot({ path: path.join(outDir, 'page-en.png') });
 
     // L: Chinese, drawn with glyphs of a real font (not the empty box a missing glyph gets)
@@ -158,13 +164,13 @@ async function main() {
       return { zhong: ink('\u4e2d'), guo: ink('\u56fd'), same: box('\u4e2d') === box('\u56fd') };
     });
     check(glyphs.zhong > 50 && !glyphs.same, `Chinese glyphs are drawn from a font (中 ${glyphs.zhong} px of ink, 中 and 国 differ: ${!glyphs.same})`);
-    await sameList(page, 'v0-zh', 'step:+1,step:+1,lang:zh', W, H);
+    await sameList(page, 'v0-zh', 'step:+1,step:+1,lang:zh');
     await page.screenshot({ path: path.join(outDir, 'page-zh.png') });
     await page.keyboard.press('l');
 
     // compare, the grid and the benchmark view open from their keys
     await page.keyboard.press('c');
-    await sameList(page, 'compare', 'step:+1,step:+1,compare:next', W, H);
+    await sameList(page, 'compare', 'step:+1,step:+1,compare:next');
     await page.keyboard.press('c');
     await page.keyboard.press('b');
     let list = await settled(page);
@@ -181,7 +187,7 @@ async function main() {
     await cdp.send('Browser.setDownloadBehavior', { behavior: 'allow', downloadPath: dl });
     await page.keyboard.press('s');
     let saved = [];
-    for (let i = 0; i < 40 && !saved.some((f) => f.endsWith('.png')); i++) { await sleep(100); saved = fs.readdirSync(dl); }
+    for (let i = 0; i < 100 && !saved.some((f) => f.endsWith('.png')); i++) { await sleep(100); saved = fs.readdirSync(dl); }
     const png = saved.find((f) => f.endsWith('.png'));
     const magic = png ? fs.readFileSync(path.join(dl, png)).subarray(0, 8).toString('hex') : '';
     check(magic === '89504e470d0a1a0a', `S saves a PNG of the canvas (${png || 'nothing saved'})`);

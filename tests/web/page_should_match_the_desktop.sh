@@ -1,7 +1,7 @@
 #!/bin/sh
 # Runs the browser test (page_should_match_the_desktop.js) when there is something to test it with.
 # $1: the site folder (empty: the page was not built), $2: warpscope, $3: where its files go.
-if [ -z "$1" ] || [ ! -f "$1/warpscope.wasm" ]; then
+if [ -z "$1" ] || [ ! -f "$1/warpscope.wasm.gz" ]; then
     echo "page_should_match_the_desktop: skipped: the page was not built (it needs clang, lld, wasi-libc, libclang-rt-14-dev-wasm32 and cJSON's source: tools/setup-debian.sh)"
     exit 77
 fi
