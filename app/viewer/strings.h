@@ -13,11 +13,11 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "共享内存，每列一个 bank：单元格放不下数值（悬停单元格、Ctrl + 或放大窗口可查看）")                                      \
     X(STR_SHARED_NONE, "no shared memory: this version keeps its data in global memory and registers",            \
       "没有共享内存：此版本的数据在全局内存和寄存器中")                                                           \
-    X(STR_LANES_TITLE, "threads: one row per warp, one cell per lane", "线程：每行一个线程束，每格一个 lane")       \
+    X(STR_LANES_TITLE, "threads: one row per warp, one cell per lane", "线程：每行一个线程束，每格一个线程")       \
     X(STR_BANKS_NONE, "banks: no shared-memory access in this step", "bank：这一步没有访问共享内存")                \
     X(STR_BANKS_TITLE, "lanes to banks: warp %u %s, conflict degree %d (%s)",                                   \
-      "lane 到 bank：线程束 %u %s，冲突度 %d（%s）")                                                                  \
-    X(STR_BANKS_ASKING, "lanes to banks: warp %u %s (answer first: the conflicts show after)", "lane 到 bank：线程束 %u %s（请先作答，之后再显示冲突）") \
+      "线程到 bank：线程束 %u %s，冲突度 %d（%s）")                                                                  \
+    X(STR_BANKS_ASKING, "lanes to banks: warp %u %s (answer first: the conflicts show after)", "线程到 bank：线程束 %u %s（请先作答，之后再显示冲突）") \
     X(STR_LOAD, "load", "读")                                                                                    \
     X(STR_STORE, "store", "写")                                                                                  \
     X(STR_SOURCE_TITLE, "%s  line %u", "%s  第 %u 行")                                                           \
@@ -29,7 +29,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_STAT_SIMD, "SIMD efficiency: %.1f%%", "SIMD 效率：%.1f%%")                                              \
     X(STR_STAT_DIVERGENT, "divergent warp instructions: %llu of %llu", "分化的线程束指令：%llu / %llu")            \
     X(STR_STAT_CONFLICTS, "bank conflicts (extra wavefronts): %llu load, %llu store",                             \
-      "bank 冲突（多出的 wavefront）：读 %llu，写 %llu")                                                           \
+      "bank 冲突（多出的波前）：读 %llu，写 %llu")                                                           \
     X(STR_STAT_BARRIERS, "barriers: %llu", "屏障：%llu")                                                         \
     X(STR_STAT_SECTORS, "global sectors: %llu (fewest %llu)", "全局内存扇区：%llu（最少 %llu）")                  \
     X(STR_STAT_RESULT, "result %.9g, reference %.9g", "结果 %.9g，参考值 %.9g")                                   \
@@ -169,7 +169,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_TITLE, "%s — pass %u: a grid of %u x %u threads reduces %llu elements",                           \
       "%s — 第 %u 轮：%u x %u 个线程的网格归约 %llu 个元素")                                                         \
     X(STR_GRID_PLAN, "launch plan:", "启动计划：")                                                               \
-    X(STR_GRID_PASS, "pass %u: %u x %u, n_in %llu", "第 %u 轮：%u x %u，n_in %llu")                               \
+    X(STR_GRID_PASS, "pass %u: %u x %u, n_in %llu", "第 %u 轮：%u x %u，输入 %llu 个元素")                               \
     X(STR_GRID_WAITING, "not started", "未开始")                                                                 \
     X(STR_GRID_RUNNING, "running", "运行中")                                                                     \
     X(STR_GRID_DONE, "done: its partial sum", "完成：它的部分和")                                                  \
@@ -304,7 +304,7 @@ typedef enum str_id {
  * "3 个线程束". */
 #define STR_NOUN_TABLE(X)                                                  \
     X(NOUN_WARP, "warp", "warps", "个线程束")                                \
-    X(NOUN_WAVEFRONT, "extra wavefront", "extra wavefronts", "次额外 wavefront") \
+    X(NOUN_WAVEFRONT, "extra wavefront", "extra wavefronts", "个额外波前") \
     X(NOUN_STEP, "step", "steps", "步")                                      \
     X(NOUN_PHASE, "phase", "phases", "个阶段")                               \
     X(NOUN_BLOCK, "block", "blocks", "个线程块")                             \
