@@ -1548,16 +1548,99 @@ int cmd_exercise_start(const ws_call *k)
     return viewer_window(&o);
 }
 
+/* The length of the UTF-8 character at s (1 to 4), or 0 where s starts no well-formed one (a stray
+ * continuation byte, an overlong form, a surrogate, past U+10FFFF, cut short). */
+static size_t utf8_char(const unsigned char *s)
+{
+    if (s[0] < 0x80) return 1;
+    size_t n = s[0] >= 0xC2 && s[0] <= 0xDF ? 2 : s[0] >= 0xE0 && s[0] <= 0xEF ? 3 : s[0] >= 0xF0 && s[0] <= 0xF4 ? 4 : 0;
+    for (size_t i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    if ((s[0] == 0xE0 && s[1] < 0xA0) || (s[0] == 0xED && s[1] >= 0xA0) || (s[0] == 0xF0 && s[1] < 0x90) || (s[0] == 0xF4 && s[1] >= 0x90))
+        return 0;
+    return n;
+}
+
+/* The code point of the well-formed UTF-8 character of n bytes at p. */
+static uint32_t utf8_code(const unsigned char *p, size_t n)
+{
+    uint32_t cp = n == 1 ? p[0] : p[0] & (0x7Fu >> n);
+    for (size_t i = 1; i < n; i++) cp = cp << 6 | (p[i] & 0x3Fu);
+    return cp;
+}
+
+/* A control character (C0, DEL, C1) or a bidirectional override or isolate (U+202A..E,
+ * U+2066..9: they reorder what a terminal shows after them). */
+static int hidden_code(uint32_t cp)
+{
+    return cp < 0x20 || (cp >= 0x7F && cp <= 0x9F) || (cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
+/* Text of the learner's (a file name, a message naming it) on one line of the text report: a
+ * control byte (or a C1 control, or a bidirectional override, which reorders what follows) is
+ * written as \n, \t, \r or \xNN (\u202E), each byte that is not UTF-8 as \xNN; a name that
+ * needed any of these is written in double quotes with its quotes and backslashes escaped, as git
+ * quotes paths, so that it can neither start a line of its own nor pass for another. */
+static void print_escaped(FILE *out, const char *text, int name)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    int quote = 0;
+    for (const unsigned char *p = s; *p && name && !quote;) {
+        size_t n = utf8_char(p);
+        int hidden = n && hidden_code(utf8_code(p, n));
+        quote = !n || hidden || *p == '"' || *p == '\\';
+        p += n ? n : 1;
+    }
+    if (quote) fputc('"', out);
+    for (const unsigned char *p = s; *p;) {
+        size_t n = utf8_char(p);
+        uint32_t cp = n ? utf8_code(p, n) : 0;
+        if (!n) fprintf(out, "\\x%02X", *p);
+        else if (*p == '\n') fputs("\\n", out);
+        else if (*p == '\t') fputs("\\t", out);
+        else if (*p == '\r') fputs("\\r", out);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(out, "\\x%02X", *p);
+        else if (hidden_code(cp)) fprintf(out, "\\u%04X", (unsigned)cp);
+        else if (quote && (*p == '"' || *p == '\\')) fprintf(out, "\\%c", *p);
+        else fwrite(p, 1, n, out);
+        p += n ? n : 1;
+    }
+    if (quote) fputc('"', out);
+}
+
+/* A JSON string of the report from bytes that need not be UTF-8 (a file name is any bytes but / and
+ * NUL): each byte that is not part of a well-formed UTF-8 character becomes U+FFFD, the
+ * replacement character (one per byte), so the report is always valid JSON; cJSON escapes the
+ * quotes and the control characters. The text report keeps such a name's bytes, as \xNN. */
+static cJSON *add_text(cJSON *o, const char *key, const char *text)
+{
+    const unsigned char *s = (const unsigned char *)text;
+    size_t len = strlen(text);
+    char *clean = malloc(3 * len + 1), *c = clean;
+    if (!clean) return NULL;
+    for (const unsigned char *p = s; *p;) {
+        size_t n = utf8_char(p);
+        if (n) memcpy(c, p, n);
+        else memcpy(c, "\xEF\xBF\xBD", 3);
+        c += n ? n : 3;
+        p += n ? n : 1;
+    }
+    *c = 0;
+    cJSON *item = cJSON_AddStringToObject(o, key, clean);
+    free(clean);
+    return item;
+}
+
 /* One file's checklist, as text or as a JSON object of the report. */
 static void exercise_print(const lesson *l, const char *file, const exercise_judgement *j, cJSON *report)
 {
     const lesson_exercise *x = l->exercise;
     if (report) {
         cJSON *f = cJSON_CreateObject(), *goals = cJSON_CreateArray();
-        cJSON_AddStringToObject(f, "file", file);
+        add_text(f, "file", file);
         cJSON_AddBoolToObject(f, "ran", j->runs > 0);
         cJSON_AddNumberToObject(f, "runs", (double)j->runs);
-        if (j->error[0]) cJSON_AddStringToObject(f, "error", j->error);
+        if (j->error[0]) add_text(f, "error", j->error);
         cJSON_AddNumberToObject(f, "met", (double)j->met);
         cJSON_AddBoolToObject(f, "solved", j->met == x->ngoals);
         for (size_t g = 0; g < x->ngoals; g++) {
@@ -1570,15 +1653,17 @@ static void exercise_print(const lesson *l, const char *file, const exercise_jud
             else cJSON_AddNumberToObject(o, "value", j->marks[g].value);
             cJSON_AddBoolToObject(o, "met", j->marks[g].state == EXERCISE_MET);
             cJSON_AddBoolToObject(o, "every_run", x->goals[g].every_run);
-            if (j->marks[g].run[0]) cJSON_AddStringToObject(o, "broken_at", j->marks[g].run);
+            if (j->marks[g].run[0]) add_text(o, "broken_at", j->marks[g].run);
             cJSON_AddItemToArray(goals, o);
         }
         cJSON_AddItemToObject(f, "goals", goals);
         cJSON_AddItemToArray(cJSON_GetObjectItem(report, "files"), f);
         return;
     }
-    printf("%s: %zu of %zu goals met in %zu runs%s%s\n", file, j->met, x->ngoals, j->runs,
-           !j->error[0] ? "" : j->runs ? "; " : "; did not run: ", j->error);
+    print_escaped(stdout, file, 1);
+    printf(": %zu of %zu goals met in %zu runs%s", j->met, x->ngoals, j->runs, !j->error[0] ? "" : j->runs ? "; " : "; did not run: ");
+    print_escaped(stdout, j->error, 0);
+    putchar('\n');
     for (size_t g = 0; g < x->ngoals; g++) {
         char line[400];
         exercise_goal_line(&x->goals[g], &j->marks[g], LESSON_EN, line, sizeof line);
@@ -1608,10 +1693,12 @@ int cmd_exercise_check(const ws_call *k)
             char why[64]; /* a FIFO is looked at, never opened: it would wait for a writer */
             if (stat(k->pos[i], &st)) snprintf(why, sizeof why, "no such file");
             else snprintf(why, sizeof why, "is %s, not a regular file", infile_kind(&st));
-            fprintf(stderr, "warpscope: %s: %s\n", k->pos[i], why);
+            fputs("warpscope: ", stderr);
+            print_escaped(stderr, k->pos[i], 1);
+            fprintf(stderr, ": %s\n", why);
             if (report) {
                 cJSON *f = cJSON_CreateObject();
-                cJSON_AddStringToObject(f, "file", k->pos[i]);
+                add_text(f, "file", k->pos[i]);
                 cJSON_AddBoolToObject(f, "ran", 0);
                 cJSON_AddStringToObject(f, "error", why);
                 cJSON_AddItemToArray(cJSON_GetObjectItem(report, "files"), f);

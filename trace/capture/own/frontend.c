@@ -717,6 +717,423 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     return CXChildVisit_Recurse;
 }
 
+/* ---- the entry ---- */
+
+/* The entry is warpscope's call into the file, written outside it (--entry, an exercise's script,
+ * a class server's request) and spliced after it: after clang has parsed it, its tree must be one
+ * call of a function the file defines, a host function or a launch K<<<grid, block[, shmem]>>>,
+ * or several one after another (the exercises launch a kernel and then reduce its partial sums:
+ * `k<<<g, b>>>(in, out, n), k<<<1, b>>>(out, out, g)`), with arguments (and template arguments and
+ * launch configurations) built of in, out, n, h_in, numbers, arithmetic and comparison operators,
+ * casts, sizeof and parentheses. Anything else (another function, a lambda, a string, an
+ * assignment, a comma inside an argument, a name the entry does not give) is refused with its
+ * column before anything is rewritten or built. The tree is read, never the text: a macro of the
+ * file is judged by what it expands to. */
+
+enum entry_mode { ENTRY_CALLS, ENTRY_ARG, ENTRY_CONFIG };
+
+static int first_error(rewriter *r);
+
+typedef struct entry_check {
+    rewriter *r;
+    unsigned open, close; /* offsets of the parentheses warpscope writes around the entry */
+    unsigned file_len;    /* the learner's file: every offset below is theirs */
+    /* the first of each: what is refused whatever else is wrong (another function, a lambda, a
+     * string, an assignment: said before clang's own errors, which the rest may stand for); what
+     * may not appear in the entry; what is in the wrong place (an operator around the call, a call
+     * inside an argument) */
+    char note[3][200];
+    unsigned note_at[3];
+    unsigned depth;
+} entry_check;
+
+enum { NOTE_SURE, NOTE_NOT_HERE, NOTE_PLACE };
+
+typedef struct kids {
+    CXCursor c[64];
+    unsigned n; /* all of them, even past 64 */
+} kids;
+
+static enum CXChildVisitResult collect_kid(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    kids *k = d;
+    if (k->n < sizeof k->c / sizeof k->c[0]) k->c[k->n] = c;
+    k->n++;
+    return CXChildVisit_Continue;
+}
+
+static kids kids_of(CXCursor c)
+{
+    kids k;
+    k.n = 0;
+    clang_visitChildren(c, collect_kid, &k);
+    return k;
+}
+
+static void entry_note(entry_check *e, int level, unsigned off, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void entry_note(entry_check *e, int level, unsigned off, const char *fmt, ...)
+{
+    if (e->note[level][0]) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->note[level], sizeof e->note[level], fmt, ap);
+    va_end(ap);
+    e->note_at[level] = off;
+}
+#define ENTRY_SURE(e, off, ...) entry_note(e, NOTE_SURE, off, __VA_ARGS__)
+#define ENTRY_NOT_HERE(e, off, ...) entry_note(e, NOTE_NOT_HERE, off, __VA_ARGS__)
+#define ENTRY_PLACE(e, off, ...) entry_note(e, NOTE_PLACE, off, __VA_ARGS__)
+
+static unsigned cursor_off(CXCursor c) { return offset_of(clang_getCursorLocation(c)); }
+
+/* the spelling of the first token of c (its kind where it has none) */
+static void first_token(rewriter *r, CXCursor c, char *buf, size_t len)
+{
+    tokens tk = tokens_of(r, c);
+    CXString s = tk.n ? clang_getTokenSpelling(r->tu, tk.t[0]) : clang_getCursorKindSpelling(clang_getCursorKind(c));
+    snprintf(buf, len, "%.40s", clang_getCString(s));
+    clang_disposeString(s);
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+}
+
+/* the operator of a binary or unary operator: the first token outside its first operand (a
+ * prefix operator: before it, a postfix one or a binary one: after it); "" when it cannot be
+ * told (written through a macro) */
+static void operator_of(rewriter *r, CXCursor c, CXCursor operand, char *buf, size_t len, unsigned *at)
+{
+    buf[0] = 0;
+    CXSourceRange x = clang_getCursorExtent(operand);
+    unsigned from = offset_of(clang_getRangeStart(x)), to = offset_of(clang_getRangeEnd(x));
+    tokens tk = tokens_of(r, c);
+    for (unsigned i = 0; i < tk.n; i++) {
+        unsigned s = tok_start(r, tk.t[i]);
+        if (s >= from && s < to) continue;
+        CXString sp = clang_getTokenSpelling(r->tu, tk.t[i]);
+        if (clang_getTokenKind(tk.t[i]) == CXToken_Punctuation) {
+            snprintf(buf, len, "%s", clang_getCString(sp));
+            *at = s;
+        }
+        clang_disposeString(sp);
+        break;
+    }
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+}
+
+static int one_of(const char *s, const char *const *set)
+{
+    for (; *set; set++)
+        if (strcmp(s, *set) == 0) return 1;
+    return 0;
+}
+
+/* a function the learner's file defines (not one of the prelude's or a header's) */
+static int file_function(entry_check *e, CXCursor f)
+{
+    if (clang_getCursorKind(f) != CXCursor_FunctionDecl) return 0;
+    CXCursor def = clang_getCursorDefinition(f);
+    if (clang_Cursor_isNull(def) || !clang_Location_isFromMainFile(clang_getCursorLocation(def)) || cursor_off(def) >= e->file_len) return 0;
+    CXString s = clang_getCursorSpelling(f);
+    int op = strncmp(clang_getCString(s), "operator", 8) == 0;
+    clang_disposeString(s);
+    return !op;
+}
+
+/* the prelude's dim3, whose constructor a launch's <<<grid, block>>> calls */
+static int dim3_constructor(entry_check *e, CXCursor f)
+{
+    if (clang_getCursorKind(f) != CXCursor_Constructor) return 0;
+    CXCursor cls = clang_getCursorSemanticParent(f);
+    CXString s = clang_getCursorSpelling(cls);
+    int yes = strcmp(clang_getCString(s), "dim3") == 0 && !(clang_Location_isFromMainFile(clang_getCursorLocation(cls)) && cursor_off(cls) < e->file_len);
+    clang_disposeString(s);
+    return yes;
+}
+
+static CXCursor strip_unexposed(CXCursor c)
+{
+    while (clang_getCursorKind(c) == CXCursor_UnexposedExpr) {
+        kids k = kids_of(c);
+        if (k.n != 1) break;
+        c = k.c[0];
+    }
+    return c;
+}
+
+static void entry_walk(entry_check *e, CXCursor c, enum entry_mode mode);
+
+static void entry_kids(entry_check *e, CXCursor c, enum entry_mode mode)
+{
+    kids k = kids_of(c);
+    if (k.n > sizeof k.c / sizeof k.c[0]) { ENTRY_NOT_HERE(e, cursor_off(c), "an expression of more than 64 parts"); return; }
+    for (unsigned i = 0; i < k.n; i++) entry_walk(e, k.c[i], mode);
+}
+
+static void entry_call(entry_check *e, CXCursor c, enum entry_mode mode)
+{
+    rewriter *r = e->r;
+    CXCursor f = clang_getCursorReferenced(c);
+    kids k = kids_of(c);
+    if (k.n > sizeof k.c / sizeof k.c[0]) { ENTRY_NOT_HERE(e, cursor_off(c), "a call of more than 60 arguments"); return; }
+    for (unsigned i = 0; i < k.n; i++)
+        if (clang_getCursorKind(strip_unexposed(k.c[i])) == CXCursor_LambdaExpr) { ENTRY_SURE(e, cursor_off(c), "a lambda"); return; }
+    if (mode == ENTRY_CONFIG && dim3_constructor(e, f)) { /* <<<n / 256, 256>>>: each a dim3 */
+        for (unsigned i = 0; i < k.n; i++) entry_walk(e, k.c[i], ENTRY_ARG);
+        return;
+    }
+    CXString name = clang_getCursorSpelling(f);
+    char nm[80];
+    snprintf(nm, sizeof nm, "%.60s", clang_Cursor_isNull(f) ? "" : clang_getCString(name));
+    clang_disposeString(name);
+    if (!nm[0]) first_token(r, c, nm, sizeof nm);
+    if (!file_function(e, f)) {
+        if (clang_Cursor_isNull(f)) ENTRY_NOT_HERE(e, cursor_off(c), "`%s`", nm); /* not resolved: clang says why */
+        else ENTRY_SURE(e, cursor_off(c), "`%s`", nm);
+        entry_kids(e, c, ENTRY_ARG);
+        return;
+    }
+    if (mode != ENTRY_CALLS) ENTRY_PLACE(e, cursor_off(c), "a call of `%s` inside an argument", nm);
+    /* the callee, by its name (its template arguments are checked as arguments) */
+    CXCursor callee = k.n ? strip_unexposed(k.c[0]) : clang_getNullCursor();
+    if (clang_getCursorKind(callee) != CXCursor_DeclRefExpr || !clang_equalCursors(clang_getCursorReferenced(callee), f)) {
+        char t[48];
+        first_token(r, k.n ? k.c[0] : c, t, sizeof t);
+        ENTRY_NOT_HERE(e, cursor_off(c), "`%s` (call the function by its name)", t);
+        return;
+    }
+    entry_kids(e, callee, ENTRY_ARG);
+    unsigned first_arg = 1;
+    if (has_attr(f, CXCursor_CUDAGlobalAttr)) { /* K<<<grid, block, shmem>>>(args): clang calls __cudaPushCallConfiguration(grid, block, shmem) */
+        CXCursor config = k.n > 1 ? k.c[1] : clang_getNullCursor();
+        CXCursor push = clang_getCursorReferenced(config);
+        CXString ps = clang_getCursorSpelling(push);
+        int ok = clang_getCursorKind(config) == CXCursor_CallExpr && strcmp(clang_getCString(ps), "__cudaPushCallConfiguration") == 0 &&
+                 !(clang_Location_isFromMainFile(clang_getCursorLocation(push)) && cursor_off(push) < e->file_len);
+        clang_disposeString(ps);
+        if (!ok) { ENTRY_NOT_HERE(e, cursor_off(c), "`%s` without <<<grid, block>>>", nm); return; }
+        kids ck = kids_of(config);
+        for (unsigned i = 1; i < ck.n && i < sizeof ck.c / sizeof ck.c[0]; i++) entry_walk(e, ck.c[i], ENTRY_CONFIG);
+        first_arg = 2;
+    }
+    for (unsigned i = first_arg; i < k.n; i++) entry_walk(e, k.c[i], ENTRY_ARG);
+}
+
+static void entry_walk_in(entry_check *e, CXCursor c, enum entry_mode mode);
+
+static void entry_walk(entry_check *e, CXCursor c, enum entry_mode mode)
+{
+    e->depth++;
+    entry_walk_in(e, c, mode);
+    e->depth--;
+}
+
+static void entry_walk_in(entry_check *e, CXCursor c, enum entry_mode mode)
+{
+    static const char *const binary_ops[] = {"+", "-", "*", "/", "%", "<<", ">>", "<", ">", "<=", ">=", "==", "!=", "&", "|", "^", "&&", "||", NULL};
+    static const char *const unary_ops[] = {"-", "+", "!", "~", NULL};
+    static const char *const names[] = {"in", "out", "n", "h_in", NULL};
+    rewriter *r = e->r;
+    if (e->note[NOTE_SURE][0]) return;
+    enum CXCursorKind kind = clang_getCursorKind(c);
+    unsigned at = cursor_off(c);
+    if (e->depth >= 64) { ENTRY_NOT_HERE(e, at, "an expression nested more than 64 deep"); return; }
+    int written = clang_Location_isFromMainFile(clang_getCursorLocation(c)) && at > e->open && at < e->close;
+    char t[48];
+    kids k;
+    switch (kind) {
+    case CXCursor_CallExpr:
+        entry_call(e, c, mode);
+        return;
+    case CXCursor_ParenExpr:
+        entry_kids(e, c, mode);
+        return;
+    case CXCursor_UnexposedExpr: /* an implicit conversion, a default argument: what it holds */
+        k = kids_of(c);
+        if (k.n == 0 && written) {
+            first_token(r, c, t, sizeof t);
+            ENTRY_NOT_HERE(e, at, "`%s`", t);
+        }
+        entry_kids(e, c, mode);
+        return;
+    case CXCursor_BinaryOperator:
+        k = kids_of(c);
+        if (k.n != 2) break;
+        operator_of(r, c, k.c[0], t, sizeof t, &at);
+        if (strcmp(t, ",") == 0) { /* calls one after another; the comma operator nowhere else */
+            if (mode != ENTRY_CALLS) ENTRY_PLACE(e, at, "the comma operator inside an argument");
+            entry_walk(e, k.c[0], mode);
+            entry_walk(e, k.c[1], mode);
+            return;
+        }
+        if (strcmp(t, "=") == 0) ENTRY_SURE(e, at, "an assignment (`=`)");
+        else if (!t[0]) ENTRY_NOT_HERE(e, at, "an operator written through a macro");
+        else if (!one_of(t, binary_ops)) ENTRY_SURE(e, at, "`%s`", t);
+        if (mode == ENTRY_CALLS) ENTRY_PLACE(e, at, "`%s` around the call", t);
+        entry_walk(e, k.c[0], ENTRY_ARG);
+        entry_walk(e, k.c[1], ENTRY_ARG);
+        return;
+    case CXCursor_UnaryOperator:
+        k = kids_of(c);
+        if (k.n != 1) break;
+        operator_of(r, c, k.c[0], t, sizeof t, &at);
+        if (!t[0]) { ENTRY_NOT_HERE(e, at, "an operator written through a macro"); return; }
+        if (!one_of(t, unary_ops)) { ENTRY_SURE(e, at, "`%s`", t); return; }
+        if (mode == ENTRY_CALLS) ENTRY_PLACE(e, at, "`%s` before the call", t);
+        entry_walk(e, k.c[0], ENTRY_ARG);
+        return;
+    case CXCursor_CompoundAssignOperator:
+        k = kids_of(c);
+        if (k.n == 2) operator_of(r, c, k.c[0], t, sizeof t, &at);
+        ENTRY_SURE(e, at, "an assignment (`%s`)", k.n == 2 ? t : "=");
+        return;
+    case CXCursor_DeclRefExpr: {
+        CXCursor v = clang_getCursorReferenced(c);
+        CXString s = clang_getCursorSpelling(c);
+        snprintf(t, sizeof t, "%.40s", clang_getCString(s));
+        clang_disposeString(s);
+        /* ws_user_entry's own parameters, declared after the file */
+        if (!(clang_getCursorKind(v) == CXCursor_ParmDecl && one_of(t, names) && clang_Location_isFromMainFile(clang_getCursorLocation(v)) &&
+              cursor_off(v) >= e->file_len))
+            ENTRY_SURE(e, at, "`%s`", t);
+        else if (mode == ENTRY_CALLS)
+            ENTRY_PLACE(e, at, "`%s` alone", t);
+        return;
+    }
+    case CXCursor_IntegerLiteral:
+    case CXCursor_FloatingLiteral:
+    case CXCursor_CXXBoolLiteralExpr:
+    case CXCursor_CXXNullPtrLiteralExpr:
+        if (mode == ENTRY_CALLS) {
+            first_token(r, c, t, sizeof t);
+            ENTRY_PLACE(e, at, "`%s` alone", t);
+        }
+        return;
+    case CXCursor_CStyleCastExpr:
+    case CXCursor_CXXStaticCastExpr:
+    case CXCursor_CXXFunctionalCastExpr:
+    case CXCursor_UnaryExpr: /* sizeof, alignof */
+    case CXCursor_ConditionalOperator:
+        if (mode == ENTRY_CALLS) {
+            first_token(r, c, t, sizeof t);
+            ENTRY_PLACE(e, at, "`%s` around the call", t);
+        }
+        entry_kids(e, c, mode == ENTRY_CONFIG ? ENTRY_CONFIG : ENTRY_ARG); /* <<<dim3(n / 256), 256>>> */
+        return;
+    case CXCursor_TypeRef: /* a type named in a cast, sizeof or a template argument */
+    case CXCursor_NamespaceRef:
+    case CXCursor_TemplateRef:
+        return;
+    case CXCursor_LambdaExpr:
+        ENTRY_SURE(e, at, "a lambda");
+        return;
+    case CXCursor_StringLiteral:
+        ENTRY_SURE(e, at, "a string literal");
+        return;
+    case CXCursor_CharacterLiteral:
+        ENTRY_SURE(e, at, "a character literal");
+        return;
+    case CXCursor_ArraySubscriptExpr:
+        ENTRY_SURE(e, at, "an element (`[]`)");
+        return;
+    case CXCursor_MemberRefExpr:
+        ENTRY_SURE(e, at, "a member (`.` or `->`)");
+        return;
+    default:
+        break;
+    }
+    first_token(r, c, t, sizeof t);
+    ENTRY_NOT_HERE(e, at, "`%s`", t);
+}
+
+/* the child of c of the given kind, when it has exactly `count` children */
+static CXCursor only_kid(CXCursor c, unsigned count, unsigned which, enum CXCursorKind kind)
+{
+    kids k = kids_of(c);
+    if (k.n != count || which >= k.n || clang_getCursorKind(k.c[which]) != kind) return clang_getNullCursor();
+    return k.c[which];
+}
+
+static enum CXChildVisitResult find_entry_decl(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    CXCursor *found = d;
+    CXString s = clang_getCursorSpelling(c);
+    int yes = clang_getCursorKind(c) == CXCursor_FunctionDecl && strcmp(clang_getCString(s), "ws_user_entry") == 0;
+    clang_disposeString(s);
+    if (yes) *found = c;
+    return yes ? CXChildVisit_Break : CXChildVisit_Continue;
+}
+
+typedef struct after_file {
+    unsigned file_len, count;
+    CXCursor last;
+} after_file;
+
+static enum CXChildVisitResult count_after_file(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    after_file *a = d;
+    if (clang_Location_isFromMainFile(clang_getCursorLocation(c)) && offset_of(clang_getCursorLocation(c)) >= a->file_len) {
+        a->count++;
+        a->last = c;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* 0, or -1 with the refusal (or clang's first error) in r->err */
+static int check_entry(rewriter *r, const char *path, unsigned file_len, unsigned open, unsigned close)
+{
+    entry_check e = {.r = r, .open = open, .close = close, .file_len = file_len};
+    /* what follows the file is warpscope's declaration of ws_user_entry, alone: the entry has
+     * neither closed it early nor added another */
+    after_file a = {file_len, 0, clang_getNullCursor()};
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), count_after_file, &a);
+    CXCursor fn = clang_getNullCursor();
+    if (a.count == 1) clang_visitChildren(a.last, find_entry_decl, &fn);
+    CXCursor body = clang_getNullCursor();
+    if (!clang_Cursor_isNull(fn)) clang_visitChildren(fn, find_body, &body);
+    kids bk = clang_Cursor_isNull(body) ? (kids){.n = 0} : kids_of(body);
+    CXCursor lambda = clang_getNullCursor(), paren = clang_getNullCursor();
+    if (bk.n > 0 && clang_getCursorKind(bk.c[0]) == CXCursor_CallExpr) {
+        kids ck = kids_of(bk.c[0]);
+        for (unsigned i = 0; i < ck.n && i < sizeof ck.c / sizeof ck.c[0]; i++)
+            if (clang_getCursorKind(ck.c[i]) == CXCursor_LambdaExpr) lambda = ck.c[i];
+    }
+    if (!clang_Cursor_isNull(lambda)) {
+        CXCursor ret = only_kid(only_kid(lambda, 1, 0, CXCursor_CompoundStmt), 1, 0, CXCursor_ReturnStmt);
+        kids rk = clang_Cursor_isNull(ret) ? (kids){.n = 0} : kids_of(ret);
+        if (rk.n == 1) paren = strip_unexposed(rk.c[0]);
+    }
+    CXSourceRange x = clang_getCursorExtent(paren);
+    if (clang_getCursorKind(paren) != CXCursor_ParenExpr || offset_of(clang_getRangeStart(x)) != open ||
+        offset_of(clang_getRangeEnd(x)) != close + 1) {
+        /* the first thing past the expression the entry's parentheses should hold */
+        unsigned end = clang_getCursorKind(paren) == CXCursor_ParenExpr ? offset_of(clang_getRangeEnd(x)) : open + 1;
+        if (end <= open || end >= close) end = open + 1;
+        ENTRY_NOT_HERE(&e, end, "anything after the call's closing parenthesis");
+    }
+    /* _Pragma leaves nothing in the tree: read the entry's tokens for it */
+    tokens tk = tokens_between(r, open + 1, close);
+    for (unsigned i = 0; i < tk.n; i++)
+        if (tok_is(r, tk.t[i], "_Pragma") || tok_is(r, tk.t[i], "__pragma")) ENTRY_SURE(&e, tok_start(r, tk.t[i]), "`_Pragma`");
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+    if (!e.note[NOTE_SURE][0]) {
+        kids pk = kids_of(paren);
+        if (pk.n == 1) entry_walk(&e, pk.c[0], ENTRY_CALLS);
+        else ENTRY_NOT_HERE(&e, open + 1, "an empty entry");
+    }
+    int level = NOTE_SURE;
+    while (level <= NOTE_PLACE && !e.note[level][0]) level++;
+    if (level > NOTE_PLACE) return 0;
+    /* clang's own error first, unless the entry holds what is refused whatever it meant */
+    if (level != NOTE_SURE && first_error(r)) return -1;
+    unsigned at = e.note_at[level], col = at > open && at < close ? at - open : 1;
+    snprintf(r->err, r->errlen, "--entry:1:%u: error: only calls of functions of %s, with in, out, n, h_in and numbers; %s is not allowed here",
+             col, path, e.note[level]);
+    r->failed = 1;
+    return -1;
+}
+
 /* ---- applying the edits ---- */
 
 static int by_offset(const void *a, const void *b)
@@ -763,6 +1180,29 @@ static char *apply_edits(rewriter *r, const char *head)
     return out;
 }
 
+/* s as the inside of a C string literal: a backslash and a quote escaped, and every byte that is
+ * not printable ASCII (a newline, a control byte, each byte of UTF-8) as a three-digit octal
+ * escape, which the compiler turns back into the same bytes; a question mark too, so that no
+ * trigraph (??/ is a backslash where trigraphs are on) is left (malloc'd; NULL without memory) */
+static char *c_string_literal(const char *s)
+{
+    size_t n = strlen(s);
+    char *out = malloc(4 * n + 1), *o = out;
+    if (!out) return NULL;
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (*p == '\\' || *p == '"') {
+            *o++ = '\\';
+            *o++ = (char)*p;
+        } else if (*p < 0x20 || *p >= 0x7f || *p == '?') {
+            o += sprintf(o, "\\%03o", *p);
+        } else {
+            *o++ = (char)*p;
+        }
+    }
+    *o = 0;
+    return out;
+}
+
 /* ---- parsing ---- */
 
 static int first_error(rewriter *r)
@@ -792,6 +1232,13 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
 {
     *out = NULL;
     const char *entry = in->entry && *in->entry ? in->entry : "0";
+    /* one line: a newline would let it open a preprocessor directive, which no tree shows */
+    for (const unsigned char *p = (const unsigned char *)entry; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) {
+            snprintf(err, errlen, "--entry:1:%u: error: the entry is one line of a call: a control character (0x%02x) is not allowed here",
+                     (unsigned)(p - (const unsigned char *)entry) + 1, *p);
+            return -1;
+        }
     size_t srclen = in->len + strlen(entry_head) + strlen(entry) + strlen(entry_tail) + 8;
     char *src = malloc(srclen);
     if (!src) { snprintf(err, errlen, "out of memory reading %s", in->path); return -1; }
@@ -825,15 +1272,24 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
         snprintf(err, errlen, "%s: clang could not read it (error %d)", in->path, (int)ec);
         goto done;
     }
-    if (first_error(&r)) goto done;
     r.file = clang_getFile(r.tu, main_name);
+    if (!in->ladder && in->entry && *in->entry) { /* before clang's errors: see check_entry */
+        unsigned file_len = (unsigned)strnlen(in->text, in->len), open = file_len + (unsigned)strlen(entry_head) - 1;
+        if (check_entry(&r, in->path, file_len, open, open + 1 + (unsigned)strlen(entry))) goto done;
+    }
+    if (first_error(&r)) goto done;
     visit_ctx v = {&r, 0, 0, 0, clang_getNullCursor()};
     clang_visitChildren(clang_getTranslationUnitCursor(r.tu), visit, &v);
     if (r.oom) { snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
     if (r.failed) goto done;
-    char head[4400];
-    snprintf(head, sizeof head, "%s#line 1 \"%s\"\n", in->ladder ? "" : "#include \"trace/capture/ws_cuda.h\"\n", in->path);
-    if (!(*out = apply_edits(&r, head))) { snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
+    /* the path is the learner's bytes: written as a C string literal, so that nothing in it is
+     * read as code and the compiler's messages still name it */
+    char *lit = c_string_literal(in->path);
+    char *head = lit ? malloc(strlen(lit) + 64) : NULL;
+    if (head) sprintf(head, "%s#line 1 \"%s\"\n", in->ladder ? "" : "#include \"trace/capture/ws_cuda.h\"\n", lit);
+    free(lit);
+    if (!head || !(*out = apply_edits(&r, head))) { free(head); snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
+    free(head);
     rc = 0;
 done:
     for (size_t i = 0; i < r.nedits; i++) free(r.edits[i].text);

@@ -26,10 +26,12 @@
 
 /* The text after the learner's file: the entry, as `--entry` wrote it (see own.h). */
 typedef struct frontend_input {
-    const char *path;       /* as the learner named it: messages say it */
+    const char *path;       /* as the learner named it: messages say it, #line holds it as a C string literal */
     const char *text;       /* the file */
     size_t len;
-    const char *entry;      /* a C++ call expression naming in, out, n and h_in */
+    const char *entry;      /* calls of the file's own functions (K<<<g, b>>>(...) or f(...), joined by commas), their
+                             * arguments built of in, out, n, h_in, numbers, operators, casts and sizeof: anything
+                             * else is refused (frontend.c, check_entry); one line */
     const char *const *defines; /* NAME or NAME=VALUE, NULL-terminated; may be NULL */
     const char *include_dir;    /* holds cuda_runtime.h and the other stubs the learner may include */
     const char *dir;            /* where its own #include "x.h" looks first (the folder of the file read); may be NULL */
@@ -37,7 +39,8 @@ typedef struct frontend_input {
 } frontend_input;
 
 /* 0 with *out the C++ text (malloc'd, NUL-terminated), or -1 with err: the first of clang's errors
- * or the first refusal, as "FILE:LINE:COL: error: ..." with what to write instead. */
+ * or the first refusal, as "FILE:LINE:COL: error: ..." with what to write instead (the entry's:
+ * "--entry:1:COL: error: ..."). */
 int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t errlen);
 
 #endif
