@@ -38,7 +38,7 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_KERNEL] = TEXT("--kernel", "a CUDA file", "FILE.cu", WS_COMPLETE_FILE, NULL,
                        "a kernel of your own, in plain CUDA, instead of --version (see --entry)"),
     [WF_ENTRY] = TEXT("--entry", NULL, "CALL", WS_COMPLETE_NONE, NULL,
-                      "how to run --kernel: a call of its host function or a launch, with in, out (device buffers of n floats), n and h_in"),
+                      "how to run --kernel: calls of its functions or launches (comma separated), with in, out (device buffers of n floats), n, h_in and numbers"),
     [WF_DEFINE] = TEXT("--define", NULL, "N=V,...", WS_COMPLETE_NONE, NULL, "macros for --kernel, as -D gives them: BLOCK_SIZE=256,..."),
     [WF_RESULT] = TEXT("--result", NULL, "BUF", WS_COMPLETE_WORDS, "out in",
                        "where --kernel's result is when the entry returns: out (out[0], the default) or in (in[0], an in-place kernel)"),

@@ -1,6 +1,7 @@
 /* ws_entry: how warpscope calls a learner's file, in every build of it (ws_user.h for the emulator,
- * ws_user_gpu.h for nvcc): the front end appends ws_user_entry, which runs the --entry call; a value
- * it returns is the result, otherwise the result is out[0]. */
+ * ws_user_gpu.h for nvcc): the front end appends ws_user_entry, which runs the --entry call. A value
+ * the call returns is handed back, but the result is never it: the result is out[0] (in[0] with
+ * --result in) when the call returns, read by own.c and own_gpu.cu. */
 #ifndef WARPSCOPE_WS_ENTRY_H
 #define WARPSCOPE_WS_ENTRY_H
 
