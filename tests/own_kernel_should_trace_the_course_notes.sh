@@ -51,6 +51,12 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]=
 expect 1 "out\[0\] is block 0's partial alone: the last launch's 4 blocks" stats --kernel "$own/seed004_reduce0.cu" \
     --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<n / 256, 256>>>(in, out)' --n 1024 --data ones
 
+# CUDA the emulator does not model yet is named at its line, never clang's raw "undeclared identifier"
+printf '__global__ void k(float *out)\n{\n    printf("%%d\\n", threadIdx.x);\n    out[0] = 1;\n}\n' >"$tmp/printf.cu"
+expect 2 "printf.cu:3:[0-9]+: error: warpscope does not model printf yet: store the value" stats --kernel "$tmp/printf.cu" --entry 'k<<<1, 32>>>(out)'
+printf '__global__ void k(float *out) { out[0] = 1; }\nvoid run(float *out)\n{\n    cudaStream_t s;\n    cudaStreamCreate(&s);\n    k<<<1, 32>>>(out);\n}\n' >"$tmp/stream.cu"
+expect 2 "stream.cu:5:[0-9]+: error: warpscope does not model cudaStreamCreate yet" stats --kernel "$tmp/stream.cu" --entry 'run(out)'
+
 # seed 002's host loop does not compile as C++: the compiler's own line, in the learner's file
 expect 2 "seed002_reduce4.cu:69:[0-9]+: error" stats --kernel "$own/seed002_reduce4.cu" --define BLOCK_SIZE=256 --entry 'RuntimeOfReduce4(h_in, 1, n)'
 expect 2 "^warpscope: .*syntax_error.cu:2:[0-9]+: error: expected ';'" stats --kernel "$own/syntax_error.cu" --entry 'k<<<1, 32>>>(in, out)'

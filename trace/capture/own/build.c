@@ -502,7 +502,7 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     rkey = fnv_str(rkey, d->entry ? d->entry : "");
     rkey = fnv_str(rkey, d->kernel);
     for (int i = 0; d->defines && d->defines[i]; i++) rkey = fnv_str(rkey, d->defines[i]);
-    if (json_read_file(fe, OWN_FRONTEND_MAX, &text, &len, err, errlen) == 0) rkey = fnv(rkey, text, len); /* a new front end rewrites again */
+    if (own_read_plain(fe, OWN_FRONTEND_MAX, &text, &len) == 0) rkey = fnv(rkey, text, len); /* a new front end rewrites again (a program: bytes, NULs and all) */
     free(text);
     text = NULL;
     uint64_t key = fnv_str(rkey, cc);

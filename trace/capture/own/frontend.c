@@ -103,6 +103,56 @@ static const struct {
     {"malloc", "malloc in device code is not modelled: use a __shared__ array or a buffer the host allocates"},
 };
 
+/* CUDA that people write and the emulator does not model yet, named when clang stumbles on it
+ * (an undeclared identifier, no matching call): what it is, and what to write meanwhile. A name
+ * of CUDA's runtime (cuda...) that is not here is named as such too. */
+static const struct {
+    const char *name;
+    const char *what;
+} unmodelled[] = {
+    {"printf", "store the value in a buffer and print it from the host code"},
+    {"cudaDeviceGetAttribute", "write the number (an H100 SXM5 has 132 SMs; warpscope cards lists the cards)"},
+    {"cudaGetDeviceProperties", "write the numbers you need (warpscope cards lists the cards)"},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", "warpscope stats --kernel prints the blocks per SM of your launch"},
+    {"cudaMallocAsync", "use cudaMalloc"},
+    {"cudaFreeAsync", "use cudaFree"},
+    {"cudaMallocManaged", "use cudaMalloc and cudaMemcpy"},
+    {"cudaMallocHost", "use malloc"},
+    {"cudaMemcpyAsync", "use cudaMemcpy (launches run in order)"},
+    {"cudaStreamCreate", "launch on the default stream (launches run in order)"},
+    {"cudaStreamSynchronize", "launches run in order: there is nothing to wait for"},
+    {"cooperative_groups", "use __syncthreads and the __shfl_*_sync intrinsics"},
+    {"this_thread_block", "use __syncthreads and threadIdx.x"},
+    {"tiled_partition", "use the __shfl_*_sync intrinsics on a warp"},
+    {"__reduce_add_sync", "add with __shfl_down_sync"},
+    {"__ldcg", "read the element plainly, g_idata[i]"},
+    {"__ldcs", "read the element plainly, g_idata[i]"},
+};
+
+/* msg names 'X' and clang could not find or call it: "warpscope does not model X yet: ..." in buf */
+static int unmodelled_words(const char *msg, char *buf, size_t len)
+{
+    static const char *const stumbles[] = {"undeclared identifier '", "no matching function for call to '", "no member named '",
+                                           "no type named '", "unknown type name '", "use of undeclared '"};
+    for (size_t s = 0; s < sizeof stumbles / sizeof stumbles[0]; s++) {
+        const char *q = strstr(msg, stumbles[s]);
+        if (!q) continue;
+        q += strlen(stumbles[s]);
+        size_t n = strcspn(q, "'");
+        for (size_t i = 0; i < sizeof unmodelled / sizeof unmodelled[0]; i++)
+            if (strlen(unmodelled[i].name) == n && strncmp(q, unmodelled[i].name, n) == 0) {
+                snprintf(buf, len, "warpscope does not model %.*s yet: %s", (int)n, q, unmodelled[i].what);
+                return 1;
+            }
+        if (n > 4 && strncmp(q, "cuda", 4) == 0) {
+            snprintf(buf, len, "warpscope does not model %.*s yet: of CUDA's runtime it models cudaMalloc, cudaMemcpy, cudaMemset, "
+                               "cudaFree, cudaDeviceSynchronize, cudaGetLastError and events", (int)n, q);
+            return 1;
+        }
+    }
+    return 0;
+}
+
 typedef struct edit {
     unsigned off, len, seq;
     int first; /* an insertion that binds to the text before it (a name's .v): before others at its offset */
@@ -1217,8 +1267,13 @@ static int first_error(rewriter *r)
             if (strncmp(w, "--entry", 7) == 0) /* the call warpscope makes, not a line of the file: say which it is */
                 snprintf(r->err, r->errlen, "%s: the entry cannot call into this file (%s): is the function it names defined there?",
                          r->path, clang_getCString(s));
-            else
-                snprintf(r->err, r->errlen, "%s: error: %s", w, clang_getCString(s));
+            else {
+                char named[400];
+                if (unmodelled_words(clang_getCString(s), named, sizeof named))
+                    snprintf(r->err, r->errlen, "%s: error: %s", w, named);
+                else
+                    snprintf(r->err, r->errlen, "%s: error: %s", w, clang_getCString(s));
+            }
             clang_disposeString(s);
             clang_disposeDiagnostic(dg);
             return -1;
