@@ -51,6 +51,14 @@ python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]=
 expect 1 "out\[0\] is block 0's partial alone: the last launch's 4 blocks" stats --kernel "$own/seed004_reduce0.cu" \
     --define THREAD_PER_BLOCK=256 --entry 'reduce0<<<n / 256, 256>>>(in, out)' --n 1024 --data ones
 
+# __ldg and a cache-hinted load are loads like any other: the sum of n ones is n
+sed -e 's/s\[t\] = t < n ? in\[t\] : 0.0f;/s[t] = t < n ? __ldg(\&in[t]) : 0.0f;/' -e 's/out\[0\] = s\[0\];/out[0] = s[0] + 0.0f * __ldcs(in);/' \
+    "$own/one_block_sum.cu" >"$tmp/ldg.cu"
+grep -q "__ldg(&in\[t\])" "$tmp/ldg.cu" && grep -q "__ldcs(in)" "$tmp/ldg.cu" || { echo "FAIL: the __ldg copy was not made"; fail=1; }
+"$ws" stats --json --kernel "$tmp/ldg.cu" --entry 'k<<<1, 256>>>(in, out, n)' --n 200 --data ones >"$tmp/ldg.json" 2>"$tmp/err" &&
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]==200, d["result"]' "$tmp/ldg.json" ||
+    { echo "FAIL: __ldg"; cat "$tmp/err"; fail=1; }
+
 # CUDA the emulator does not model yet is named at its line, never clang's raw "undeclared identifier"
 printf '__global__ void k(float *out)\n{\n    printf("%%d\\n", threadIdx.x);\n    out[0] = 1;\n}\n' >"$tmp/printf.cu"
 expect 2 "printf.cu:3:[0-9]+: error: warpscope does not model printf yet: store the value" stats --kernel "$tmp/printf.cu" --entry 'k<<<1, 32>>>(out)'

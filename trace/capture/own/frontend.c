@@ -46,6 +46,9 @@ static const char parse_prelude[] =
     "__device__ float atomicAdd(float *, float); __device__ float atomicExch(float *, float);\n"
     "__device__ int atomicCAS(int *, int, int); __device__ unsigned atomicCAS(unsigned *, unsigned, unsigned);\n"
     "__device__ float4 make_float4(float, float, float, float);\n"
+    "template <class T> __device__ T __ldg(const T *); template <class T> __device__ T __ldcg(const T *);\n"
+    "template <class T> __device__ T __ldca(const T *); template <class T> __device__ T __ldcs(const T *);\n"
+    "template <class T> __device__ T __ldlu(const T *); template <class T> __device__ T __ldcv(const T *);\n"
     "template <class T> cudaError_t cudaMalloc(T **, size_t); cudaError_t cudaFree(void *);\n"
     "cudaError_t cudaMemcpy(void *, const void *, size_t, cudaMemcpyKind); cudaError_t cudaMemset(void *, int, size_t);\n"
     "cudaError_t cudaDeviceSynchronize(); cudaError_t cudaGetLastError(); const char *cudaGetErrorString(cudaError_t);\n"
@@ -99,7 +102,6 @@ static const struct {
     {"atomicAnd", "atomicAnd is not modelled: atomicCAS is"},
     {"atomicOr", "atomicOr is not modelled: atomicCAS is"},
     {"atomicXor", "atomicXor is not modelled: atomicCAS is"},
-    {"__ldg", "__ldg is not modelled: read the element plainly, g_idata[i]"},
     {"malloc", "malloc in device code is not modelled: use a __shared__ array or a buffer the host allocates"},
 };
 
@@ -125,8 +127,6 @@ static const struct {
     {"this_thread_block", "use __syncthreads and threadIdx.x"},
     {"tiled_partition", "use the __shfl_*_sync intrinsics on a warp"},
     {"__reduce_add_sync", "add with __shfl_down_sync"},
-    {"__ldcg", "read the element plainly, g_idata[i]"},
-    {"__ldcs", "read the element plainly, g_idata[i]"},
 };
 
 /* msg names 'X' and clang could not find or call it: "warpscope does not model X yet: ..." in buf */

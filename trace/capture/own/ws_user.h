@@ -141,6 +141,22 @@ struct ws_ptr {
     explicit operator bool() const { return space != NONE; }
 };
 
+/* __ldg and its cache-hinted kin (__ldcg, __ldca, __ldcs, __ldlu, __ldcv) load through another
+ * cache path; the emulator's memory has one, so each is a plain load, recorded at its line */
+#define WS_LOAD_HINT(name)                                                        \
+    template <class T>                                                            \
+    typename ws_plain<T>::type name(ws_ptr<T> p, unsigned line = __builtin_LINE()) \
+    {                                                                             \
+        return p[ws_index(0, line)];                                              \
+    }
+WS_LOAD_HINT(__ldg)
+WS_LOAD_HINT(__ldcg)
+WS_LOAD_HINT(__ldca)
+WS_LOAD_HINT(__ldcs)
+WS_LOAD_HINT(__ldlu)
+WS_LOAD_HINT(__ldcv)
+#undef WS_LOAD_HINT
+
 /* extern __shared__ T name[]: sized by the launch's third argument */
 template <class T>
 struct ws_extern_shared {

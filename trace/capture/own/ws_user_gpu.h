@@ -268,6 +268,21 @@ __device__ __forceinline__ T ws_gpu_atomic(const ws_ptr<T> &p, int op, T v, T c,
     ws_record(TRACE_GLOBAL_ATOMIC, line, r.buf, r.index, 4, &old, ws_is_int<T>::value);
     return old;
 }
+/* __ldg and its cache-hinted kin: traced, a recorded load like any other (the hint changes neither
+ * the address nor the value) */
+#define WS_GPU_LOAD_HINT(name)                                                                          \
+    template <class T>                                                                                  \
+    __device__ __forceinline__ typename ws_plain<T>::type name(const ws_ptr<T> &p, unsigned line = __builtin_LINE()) \
+    {                                                                                                   \
+        return p[ws_index(0, line)];                                                                    \
+    }
+WS_GPU_LOAD_HINT(__ldg)
+WS_GPU_LOAD_HINT(__ldcg)
+WS_GPU_LOAD_HINT(__ldca)
+WS_GPU_LOAD_HINT(__ldcs)
+WS_GPU_LOAD_HINT(__ldlu)
+WS_GPU_LOAD_HINT(__ldcv)
+#undef WS_GPU_LOAD_HINT
 #define WS_GPU_ATOMIC(name, op)                                                                             \
     template <class T, class V>                                                                             \
     __device__ __forceinline__ T name(const ws_ptr<T> &p, V v, unsigned line = __builtin_LINE())           \
