@@ -216,6 +216,7 @@ static int read_capture(const ws_call *k, cli *c)
             return usage_error("--card: %s%s", why, "");
         }
         c->card = v[WF_CARD].text;
+        c->cap.card = c->card; /* a kernel of one's own asks the card what it is */
     }
     if (v[WF_PASS].given) c->pass = (long)v[WF_PASS].num;
     if (v[WF_BLOCK_INDEX].given) c->block_index = (long)v[WF_BLOCK_INDEX].num;

@@ -59,6 +59,41 @@ grep -q "__ldg(&in\[t\])" "$tmp/ldg.cu" && grep -q "__ldcs(in)" "$tmp/ldg.cu" ||
     python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]==200, d["result"]' "$tmp/ldg.json" ||
     { echo "FAIL: __ldg"; cat "$tmp/err"; fail=1; }
 
+# the device a file asks about is the card of --card: its SMs as NVIDIA publishes them (H100 SXM5 132,
+# H100 PCIe 114, GTX 1060 10), and the occupancy API's blocks per SM from the threads an SM holds
+# (2048 on Hopper, 2048 on Pascal: 8 blocks of 256)
+{ cat "$own/one_block_sum.cu"; cat <<'EOF'
+static void put(float *out, float v) { cudaMemcpy(out, &v, sizeof v, cudaMemcpyHostToDevice); }
+void sms(const float *in, float *out, unsigned n)
+{
+    int v = 0;
+    cudaDeviceGetAttribute(&v, cudaDevAttrMultiProcessorCount, 0);
+    k<<<1, 256>>>(in, out, n);
+    put(out, (float)v);
+}
+void props(const float *in, float *out, unsigned n)
+{
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    k<<<1, 256>>>(in, out, n);
+    put(out, (float)p.multiProcessorCount);
+}
+void occupancy(const float *in, float *out, unsigned n)
+{
+    int blocks = 0;
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, k, 256, 0);
+    k<<<1, 256>>>(in, out, n);
+    put(out, (float)blocks);
+}
+EOF
+} >"$tmp/device.cu"
+for c in "h100 sms 132" "h100pcie props 114" "gtx1060 sms 10" "h100 occupancy 8" "gtx1060 occupancy 8"; do
+    set -- $c
+    "$ws" stats --json --kernel "$tmp/device.cu" --entry "$2(in, out, n)" --card "$1" --n 256 >"$tmp/d.json" 2>/dev/null
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]==float(sys.argv[2]), d["result"]' "$tmp/d.json" "$3" ||
+        { echo "FAIL: $2 on --card $1 is not $3"; fail=1; }
+done
+
 # CUDA the emulator does not model yet is named at its line, never clang's raw "undeclared identifier"
 printf '__global__ void k(float *out)\n{\n    printf("%%d\\n", threadIdx.x);\n    out[0] = 1;\n}\n' >"$tmp/printf.cu"
 expect 2 "printf.cu:3:[0-9]+: error: warpscope does not model printf yet: store the value" stats --kernel "$tmp/printf.cu" --entry 'k<<<1, 32>>>(out)'

@@ -44,6 +44,8 @@ typedef struct capture_desc {
     const char *const *defines; /* -D NAME[=VALUE] for it, NULL-terminated; may be NULL */
     const char *include_dir;    /* the folder holding trace/capture/ws_cuda.h for it */
     int result_in;              /* 1: the result is in[0] when the entry returns (an in-place kernel); else out[0] */
+    const char *card;           /* the card its device queries answer from (cudaGetDeviceProperties...): a
+                                   spelling of trace/cards.h; NULL: the default */
     emu *emu;              /* an emulator to run on, kept by the caller between captures so that its
                               fibers' stacks stay mapped (a fresh one pays a page fault per thread);
                               NULL: a fresh one for this capture */

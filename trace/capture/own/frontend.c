@@ -55,6 +55,16 @@ static const char parse_prelude[] =
     "cudaError_t cudaEventCreate(cudaEvent_t *); cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);\n"
     "cudaError_t cudaEventSynchronize(cudaEvent_t); cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);\n"
     "cudaError_t cudaEventDestroy(cudaEvent_t);\n"
+    "enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrWarpSize = 10,\n"
+    "  cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxThreadsPerMultiProcessor = 39,\n"
+    "  cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,\n"
+    "  cudaDevAttrMaxRegistersPerMultiprocessor = 82, cudaDevAttrMaxBlocksPerMultiprocessor = 106 };\n"
+    "struct cudaDeviceProp { char name[256]; size_t sharedMemPerBlock, sharedMemPerMultiprocessor; int regsPerBlock, regsPerMultiprocessor,\n"
+    "  warpSize, maxThreadsPerBlock, maxThreadsPerMultiProcessor, maxBlocksPerMultiProcessor, multiProcessorCount, major, minor;\n"
+    "  int maxThreadsDim[3], maxGridSize[3]; };\n"
+    "cudaError_t cudaGetDeviceCount(int *); cudaError_t cudaGetDevice(int *); cudaError_t cudaSetDevice(int);\n"
+    "cudaError_t cudaGetDeviceProperties(cudaDeviceProp *, int); cudaError_t cudaDeviceGetAttribute(int *, cudaDeviceAttr, int);\n"
+    "template <class K> cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *, K, int, size_t);\n"
     "template <class T> struct ws_is_void_t { enum { value = 0 }; }; template <> struct ws_is_void_t<void> { enum { value = 1 }; };\n"
     "template <class F> void ws_call_entry(F f, float *result, int *has_result)\n"
     "{ if constexpr (ws_is_void_t<decltype(f())>::value) f(); else { *result = (float)f(); *has_result = 1; } }\n"
@@ -113,9 +123,6 @@ static const struct {
     const char *what;
 } unmodelled[] = {
     {"printf", "store the value in a buffer and print it from the host code"},
-    {"cudaDeviceGetAttribute", "write the number (an H100 SXM5 has 132 SMs; warpscope cards lists the cards)"},
-    {"cudaGetDeviceProperties", "write the numbers you need (warpscope cards lists the cards)"},
-    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", "warpscope stats --kernel prints the blocks per SM of your launch"},
     {"cudaMallocAsync", "use cudaMalloc"},
     {"cudaFreeAsync", "use cudaFree"},
     {"cudaMallocManaged", "use cudaMalloc and cudaMemcpy"},

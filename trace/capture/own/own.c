@@ -27,6 +27,7 @@
 #include "trace/capture/own/sandbox.h"
 #include "trace/capture/own/ws_user_api.h"
 #include "trace/capture/race.h"
+#include "trace/cards.h"
 #include "trace/capture/schedule.h"
 #include "trace/json_internal.h"
 
@@ -187,6 +188,42 @@ void ws_user_memset(void *dst, int v, size_t bytes, unsigned line)
 
 unsigned ws_user_shmem(void) { return run->shmem; }
 
+/* The learner's device queries, answered from the card (--card, else the default): what a GPU of
+ * that row would say. */
+static const card *run_card(void)
+{
+    const card *c = run->d->card ? card_find(run->d->card) : NULL;
+    return c ? c : card_find(CARD_DEFAULT);
+}
+
+void ws_user_device(ws_user_device_props *p)
+{
+    const card *c = run_card();
+    memset(p, 0, sizeof *p);
+    snprintf(p->name, sizeof p->name, "%s", c->name);
+    p->sms = (int)c->sms;
+    p->threads_per_block = 1024;
+    p->threads_per_sm = (int)c->threads_per_sm;
+    p->blocks_per_sm = (int)c->blocks_per_sm;
+    p->shared_per_block = 48 * 1024; /* without opting in, as cudaDeviceProp.sharedMemPerBlock says */
+    p->shared_per_sm = (int)c->shared_per_sm;
+    p->regs_per_block = (int)c->regs_per_block;
+    p->regs_per_sm = (int)c->regs_per_sm;
+    p->warp_size = (int)c->warp_size;
+    p->major = (int)c->cc_major;
+    p->minor = (int)c->cc_minor;
+}
+
+int ws_user_occupancy(unsigned block, size_t dynamic_shared, unsigned line)
+{
+    card_schedule s;
+    char err[300];
+    card_launch l = {.grid = 1, .block = block, .shared_bytes = (unsigned)dynamic_shared};
+    if (!block || card_schedule_of(run_card(), &l, &s, err, sizeof err)) host_fail("line %u: cudaOccupancyMaxActiveBlocksPerMultiprocessor: %s", line,
+                                                                                    block ? err : "a block of 0 threads");
+    return (int)s.blocks_per_sm; /* the kernel's static shared memory and registers are not known before it runs */
+}
+
 void ws_user_tick(unsigned line)
 {
     if (emu_in_kernel()) {
@@ -304,7 +341,7 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     sandbox_runner(runner, sizeof runner);
     const char *argv[] = {runner, "trace", work, copy, out, d->kernel, d->entry, num[0], d->data ? d->data : "", num[1],
                           d->seed_set ? "1" : "0", num[2], d->schedule ? d->schedule : "", d->warp_order ? d->warp_order : "",
-                          num[3], num[4], num[5], d->result_in ? "in" : "out", NULL};
+                          num[3], num[4], num[5], d->result_in ? "in" : "out", d->card ? d->card : CARD_DEFAULT, NULL};
     sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel};
     sandbox_outcome o;
     if (sandbox_run(&job, &o, err, errlen)) goto done;

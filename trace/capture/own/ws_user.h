@@ -306,6 +306,91 @@ inline cudaError_t cudaMemset(void *dst, int v, size_t bytes, unsigned line = __
     ws_user_memset(dst, v, bytes, line);
     return cudaSuccess;
 }
+/* the device: one, the card of --card (the default otherwise), as CUDA's runtime names it; the
+ * attributes' numbers are CUDA's own */
+enum cudaDeviceAttr {
+    cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrWarpSize = 10,
+    cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+    cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
+    cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81, cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+    cudaDevAttrMaxBlocksPerMultiprocessor = 106
+};
+struct cudaDeviceProp {
+    char name[256];
+    size_t sharedMemPerBlock, sharedMemPerMultiprocessor;
+    int regsPerBlock, regsPerMultiprocessor, warpSize, maxThreadsPerBlock, maxThreadsPerMultiProcessor;
+    int maxBlocksPerMultiProcessor, multiProcessorCount, major, minor;
+    int maxThreadsDim[3], maxGridSize[3];
+};
+inline cudaError_t cudaGetDeviceCount(int *n)
+{
+    *n = 1;
+    return cudaSuccess;
+}
+inline cudaError_t cudaGetDevice(int *d)
+{
+    *d = 0;
+    return cudaSuccess;
+}
+inline cudaError_t cudaSetDevice(int) { return cudaSuccess; }
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp *p, int)
+{
+    ws_user_device_props w;
+    ws_user_device(&w);
+    *p = cudaDeviceProp{};
+    snprintf(p->name, sizeof p->name, "%s", w.name);
+    p->sharedMemPerBlock = (size_t)w.shared_per_block;
+    p->sharedMemPerMultiprocessor = (size_t)w.shared_per_sm;
+    p->regsPerBlock = w.regs_per_block;
+    p->regsPerMultiprocessor = w.regs_per_sm;
+    p->warpSize = w.warp_size;
+    p->maxThreadsPerBlock = w.threads_per_block;
+    p->maxThreadsPerMultiProcessor = w.threads_per_sm;
+    p->maxBlocksPerMultiProcessor = w.blocks_per_sm;
+    p->multiProcessorCount = w.sms;
+    p->major = w.major;
+    p->minor = w.minor;
+    p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
+    p->maxThreadsDim[2] = 64;
+    p->maxGridSize[0] = 2147483647;
+    p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+    return cudaSuccess;
+}
+inline cudaError_t cudaDeviceGetAttribute(int *v, cudaDeviceAttr a, int, unsigned line = __builtin_LINE())
+{
+    ws_user_device_props w;
+    ws_user_device(&w);
+    static const struct {
+        cudaDeviceAttr a;
+        int ws_user_device_props::*field;
+    } attrs[] = {
+        {cudaDevAttrMaxThreadsPerBlock, &ws_user_device_props::threads_per_block},
+        {cudaDevAttrMaxSharedMemoryPerBlock, &ws_user_device_props::shared_per_block},
+        {cudaDevAttrWarpSize, &ws_user_device_props::warp_size},
+        {cudaDevAttrMaxRegistersPerBlock, &ws_user_device_props::regs_per_block},
+        {cudaDevAttrMultiProcessorCount, &ws_user_device_props::sms},
+        {cudaDevAttrMaxThreadsPerMultiProcessor, &ws_user_device_props::threads_per_sm},
+        {cudaDevAttrComputeCapabilityMajor, &ws_user_device_props::major},
+        {cudaDevAttrComputeCapabilityMinor, &ws_user_device_props::minor},
+        {cudaDevAttrMaxSharedMemoryPerMultiprocessor, &ws_user_device_props::shared_per_sm},
+        {cudaDevAttrMaxRegistersPerMultiprocessor, &ws_user_device_props::regs_per_sm},
+        {cudaDevAttrMaxBlocksPerMultiprocessor, &ws_user_device_props::blocks_per_sm},
+    };
+    for (const auto &x : attrs)
+        if (x.a == a) {
+            *v = w.*(x.field);
+            return cudaSuccess;
+        }
+    ws_user_fail(line, "cudaDeviceGetAttribute: warpscope does not model this attribute yet (it answers the SMs, threads, blocks, "
+                       "shared memory, registers, warp size and compute capability)");
+}
+template <class K>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, K, int block, size_t dynamic_shared, unsigned line = __builtin_LINE())
+{
+    *n = ws_user_occupancy((unsigned)block, dynamic_shared, line);
+    return cudaSuccess;
+}
+
 /* launches run to their end one after another: there is nothing to wait for */
 inline cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 inline cudaError_t cudaGetLastError() { return cudaSuccess; }

@@ -22,6 +22,16 @@ void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 
 void ws_user_tick(unsigned line);
 void ws_user_fail(unsigned line, const char *what) __attribute__((noreturn));
 unsigned ws_user_shmem(void); /* the running launch's dynamic shared memory, in bytes */
+/* what the card (capture_desc.card) says of itself, for cudaGetDeviceProperties and
+ * cudaDeviceGetAttribute */
+typedef struct ws_user_device_props {
+    char name[96];
+    int sms, threads_per_block, threads_per_sm, blocks_per_sm, warp_size, major, minor;
+    int shared_per_block, shared_per_sm, regs_per_block, regs_per_sm;
+} ws_user_device_props;
+void ws_user_device(ws_user_device_props *p);
+/* blocks of `block` threads and `dynamic_shared` bytes one SM of the card holds at once */
+int ws_user_occupancy(unsigned block, size_t dynamic_shared, unsigned line);
 
 #ifdef __cplusplus
 }
