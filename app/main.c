@@ -27,6 +27,7 @@
 #include "trace/cards.h"
 #include "trace/ladder.h"
 #include "trace/capture/own/own.h"
+#include "trace/capture/own/sandbox.h"
 #include "trace/capture/schedule.h"
 #include "trace/sources.h"
 #include "trace/outfile.h"
@@ -1680,13 +1681,17 @@ int cmd_exercise_check(const ws_call *k)
     if (rc) return rc;
     data_dirs d;
     if (find_data(&d, 1, 0)) { lesson_free(&l); return EXIT_BAD; }
+    char sandbox[400]; /* the protections each file is judged under, said with the verdicts */
+    sandbox_describe(sandbox, sizeof sandbox);
     cJSON *report = NULL;
     if (k->v[WF_JSON].given) {
         report = cJSON_CreateObject();
         cJSON_AddStringToObject(report, "exercise", l.id);
+        cJSON_AddStringToObject(report, "sandbox", sandbox);
         cJSON_AddItemToObject(report, "files", cJSON_CreateArray());
     }
-    if (!report) printf("exercise %s: %s (%zu goals)\n", l.id + (strncmp(l.id, "exercise-", 9) ? 0 : 9), l.title.s[LESSON_EN], l.exercise->ngoals);
+    if (!report) printf("exercise %s: %s (%zu goals)\nsandbox: %s\n", l.id + (strncmp(l.id, "exercise-", 9) ? 0 : 9), l.title.s[LESSON_EN],
+                        l.exercise->ngoals, sandbox);
     int bad = 0, missed = 0;
     for (size_t i = 1; i < k->npos && !interrupted; i++) {
         struct stat st;

@@ -72,8 +72,8 @@ printf 'x\n' >"$tmp/class/$broken"
 python3 - "$tmp/out" <<'PY' || { say "the text report:"; cat -A "$tmp/out"; }
 import re, sys
 lines = open(sys.argv[1], "rb").read().decode("utf-8").split("\n")[:-1]
-assert lines[0].startswith("exercise ") and len(lines) == 1 + 2 * 4, lines   # a header, and a name and 3 goals per file
-files = [l for l in lines[1:] if not l.startswith("  [")]
+assert lines[0].startswith("exercise ") and lines[1].startswith("sandbox: ") and len(lines) == 2 + 2 * 4, lines   # two header lines, and a name and 3 goals per file
+files = [l for l in lines[2:] if not l.startswith("  [")]
 assert len(files) == 2, files
 assert re.fullmatch(r'"good\\nfake\.cu: 3 of 3 goals met in 15 runs\\n\\xFF\\u202E\.cu": 3 of 3 goals met in \d+ runs', files[0]), files[0]
 assert re.fullmatch(r'"bad\\x1B\[2J\\tx\.cu": 0 of 3 goals met in 0 runs; did not run: bad\\x1B\[2J\\tx\.cu:1:1: error: .*', files[1]), files[1]

@@ -124,6 +124,12 @@ expect 2 "barrier_in_a_branch.cu:3: block 0: __syncthreads\(\) reached by 32 of 
 # (under ASan its handler reports the fault itself, in the child)
 [ -n "$WS_SANITIZE" ] || expect 2 "host_null_pointer.cu: the program stopped with signal 11" stats --kernel "$own/host_null_pointer.cu" --entry 'run(in, out)'
 expect 2 "calls_exit.cu: the program ended .* does it call exit" stats --kernel "$own/calls_exit.cu" --entry 'run(in, out)'
+# --define: no silent cut or drop: a value past 255 bytes, more than 48 macros, or a name that is not one
+long=$(python3 -c 'print("1" * 300)')
+many=$(python3 -c 'print(",".join("D%d=1" % i for i in range(49)))')
+expect 2 "define X: 302 bytes, more than the 255" stats --kernel "$own/seed004_reduce0.cu" --define "THREAD_PER_BLOCK=256,X=$long" --entry 'reduce0<<<1, 256>>>(in, out)'
+expect 2 "define: 49 macros, more than the 48" stats --kernel "$own/seed004_reduce0.cu" --define "$many" --entry 'reduce0<<<1, 256>>>(in, out)'
+expect 2 "a macro is NAME or NAME=VALUE" stats --kernel "$own/seed004_reduce0.cu" --define 'THREAD_PER_BLOCK=256,1X=2' --entry 'reduce0<<<1, 256>>>(in, out)'
 # no entry, a missing file, --version beside --kernel
 expect 2 "say how to run it: --entry" stats --kernel "$own/seed004_reduce0.cu"
 expect 2 "cannot open" stats --kernel "$tmp/none.cu" --entry 'k<<<1, 32>>>(in, out)'

@@ -35,8 +35,10 @@ enum {
 };
 static const uint64_t cache_max_default = (uint64_t)1 << 30; /* bytes of the cache (WARPSCOPE_CACHE_MAX) */
 
-/* the files beside a learner's file that a build takes: what `#include "x.h"` finds as nvcc does */
-static const char *const beside_suffixes[] = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc", ".inl", ".cu", ".cpp", ".cc", ".cxx"};
+/* the files beside a learner's file that a build takes: the headers `#include "x.h"` finds as nvcc
+ * does (not the other .cu files: a class's folder of sixty submissions would put every one in
+ * every other's key) */
+static const char *const beside_suffixes[] = {".h", ".hh", ".hpp", ".hxx", ".cuh", ".inc", ".inl"};
 
 /* warpscope's headers the rewritten file compiles against, in the key: a new warpscope rebuilds */
 static const char *const runtime_headers[] = {"trace/trace.h", "trace/capture/emu.h", "trace/capture/ws_cuda.h",

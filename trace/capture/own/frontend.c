@@ -46,6 +46,14 @@ static const char parse_prelude[] =
     "__device__ float atomicAdd(float *, float); __device__ float atomicExch(float *, float);\n"
     "__device__ int atomicCAS(int *, int, int); __device__ unsigned atomicCAS(unsigned *, unsigned, unsigned);\n"
     "__device__ float4 make_float4(float, float, float, float);\n"
+    /* CUDA's min and max in host code, as ws_user.h defines them (device code's come from clang's
+     * CUDA headers; a kernel file may define its own __device__ max beside these) */
+#define WS_PRELUDE_MINMAX(name)                                                                   \
+    "__host__ int " name "(int, int); __host__ unsigned " name "(unsigned, unsigned);\n"            \
+    "__host__ float " name "(float, float); __host__ double " name "(double, double);\n"           \
+    "__host__ unsigned " name "(int, unsigned); __host__ unsigned " name "(unsigned, int);\n"      \
+    "__host__ double " name "(float, double); __host__ double " name "(double, float);\n"
+    WS_PRELUDE_MINMAX("min") WS_PRELUDE_MINMAX("max")
     "template <class T> __device__ T __ldg(const T *); template <class T> __device__ T __ldcg(const T *);\n"
     "template <class T> __device__ T __ldca(const T *); template <class T> __device__ T __ldcs(const T *);\n"
     "template <class T> __device__ T __ldlu(const T *); template <class T> __device__ T __ldcv(const T *);\n"
