@@ -188,9 +188,23 @@ PAGE_EXPORT("ws_mouse") void ws_mouse(int kind, int x, int y, int buttons)
     apply(&a);
 }
 
+/* A dropped file that did not open, in the page's words: a sentence in the page's language says
+ * what went wrong (not a trace nor results, a trace or results that cannot be read), and the
+ * reader's own message follows as its detail, naming the file as the learner dropped it (the
+ * page keeps it under dropped/). */
+static void drop_trouble(str_id what, const char *path, const char *detail)
+{
+    const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    size_t at = strlen(path);
+    if (!strncmp(detail, path, at)) detail += at - strlen(name); /* "dropped/x.json:3:1: ..." -> "x.json:3:1: ..." */
+    char b[sizeof P.s.status_text];
+    snprintf(b, sizeof b, str_get(P.s.lang, what), name, detail);
+    status(b);
+}
+
 /* A file the learner dropped on the page, at `path` in the page's files: a trace (JSON or the
- * compact encoding) opens in the first pane; benchmark results open the benchmark view. What is
- * neither says why on the status line. 0, or -1. */
+ * compact encoding) opens in the first pane; benchmark results open the benchmark view. What does
+ * not open says why on the status line (drop_trouble). 0, or -1. */
 PAGE_EXPORT("ws_open") int ws_open(const char *path)
 {
     trace t;
@@ -204,7 +218,7 @@ PAGE_EXPORT("ws_open") int ws_open(const char *path)
             return 0;
         }
         trace_free(&t);
-        status(terr);
+        drop_trouble(STR_PAGE_DROP_TRACE, path, terr);
         return -1;
     }
     trace_free(&t);
@@ -218,14 +232,17 @@ PAGE_EXPORT("ws_open") int ws_open(const char *path)
         P.s.overlay = OVERLAY_BENCH;
         return 0;
     }
-    /* the message of the reader the file claims to be for: results name their schema */
+    /* the message of the reader the file claims to be for: results and traces name their schema,
+     * and a compact trace is known by its name */
     FILE *f = fopen(path, "rb");
     char head[4096] = "";
     if (f) {
         head[fread(head, 1, sizeof head - 1, f)] = '\0';
         fclose(f);
     }
-    status(strstr(head, "\"warpscope-bench\"") ? rerr : terr);
+    if (strstr(head, "\"warpscope-bench\"")) drop_trouble(STR_PAGE_DROP_RESULTS, path, rerr);
+    else if (trace_path_is_compact(path) || strstr(head, "\"warpscope-trace\"")) drop_trouble(STR_PAGE_DROP_TRACE, path, terr);
+    else drop_trouble(STR_PAGE_DROP_NEITHER, path, terr);
     return -1;
 }
 

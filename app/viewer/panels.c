@@ -104,7 +104,6 @@ static void lesson_marks(ui *u, int kind, size_t item, dl_rect c)
 /* The source as the panel shows it: the lines around the step's line, dedented to the block they
  * sit in, and the step's line itself whole, wrapped onto as many rows as it needs. */
 enum { SOURCE_ROWS_AROUND = 3, SOURCE_WRAP_MAX = 6 }; /* at least three lines around the step's */
-enum { TREE_VALUE_PX_MIN = 12 }; /* the smallest the tree's values shrink to, to fit a row */
 
 typedef struct source_plan {
     int first, rows;                       /* file lines first .. first + rows - 1 (the step's as wrapped) */
@@ -603,6 +602,20 @@ static void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
 
 /* ---------- the top picture: the tree, global memory, or shuffles ---------- */
 
+/* The least size the tree's values are drawn at: TREE_VALUE_PX_MIN, or the platform's least where
+ * that is larger (a phone: 12 CSS pixels at its pixel ratio); presenter mode keeps its own size
+ * (the back of a room reads nothing smaller). A tree with no room for two rows at this size is
+ * its summary line (measure); a value that still does not fit its box is left out, never drawn
+ * smaller, and the title says so. */
+enum { TREE_VALUE_PX_MIN = 12 }; /* the smallest the tree's values shrink to on a desktop, to fit a row */
+static int tree_value_least(const ui *u)
+{
+    if (u->sc->s->presenter) return u->px;
+    return u->least > TREE_VALUE_PX_MIN ? u->least : TREE_VALUE_PX_MIN;
+}
+
+static void draw_tree_titled(ui *u, int pi, const scene_pane *p, dl_rect r, str_id title_id, int *left_out);
+
 /* Harris's figure: the leaves on top, a row per addition into a word below, each node the
  * partial sum a thread stored (coloured by its warp), edges from its two inputs; this step's
  * additions outlined; the words of the selected input tree outlined too. */
@@ -610,8 +623,20 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
 {
     const view_model *m = p->m;
     if (!m->nnodes || m->tree_words <= 0) { panel(u, "picture", r, S(u, STR_TREE_NONE)); return; }
+    dl_mark mark = dl_save(u->l);
+    int left_out = 0;
+    draw_tree_titled(u, pi, p, r, STR_TREE_TITLE, &left_out);
+    if (!left_out) return;
+    dl_restore(u->l, mark); /* the title says that values are left out */
+    draw_tree_titled(u, pi, p, r, STR_TREE_TITLE_NO_VALUES, &left_out);
+}
+
+static void draw_tree_titled(ui *u, int pi, const scene_pane *p, dl_rect r, str_id title_id, int *left_out)
+{
+    const view_model *m = p->m;
     /* the window: as many words as leave room for the widest partial sum (64, 32, 16 or 8), the
-     * one holding the focus word, or the slice the user moved to */
+     * one holding the focus word, or the slice the user moved to; where even 8 words leave no
+     * room for it at the least size (a phone), fewer (4 or 2): fewer words, never smaller digits */
     float hi_v = 0, lo_v = 0;
     for (size_t i = 0; i < m->nnodes; i++) {
         if (m->nodes[i].value > hi_v) hi_v = m->nodes[i].value;
@@ -620,28 +645,29 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     char wv[24], wl[24];
     snprintf(wv, sizeof wv, "%.6g", (double)hi_v);
     snprintf(wl, sizeof wl, "%.6g", (double)lo_v);
-    int need = dl_text_width(u->l, DL_FONT_MONO, u->px, strlen(wl) > strlen(wv) ? wl : wv) + 4, inner = r.w - 2 * u->pad;
+    const char *widest = strlen(wl) > strlen(wv) ? wl : wv;
+    int least = tree_value_least(u);
+    int need = dl_text_width(u->l, DL_FONT_MONO, u->px, widest) + 4, inner = r.w - 2 * u->pad;
+    int need_least = dl_text_width(u->l, DL_FONT_MONO, least < u->px ? least : u->px, widest) + 4; /* values are never larger than u->px */
     int64_t cols = 64;
     while (cols > 8 && (cols > m->tree_words * 2 || inner / cols < need)) cols /= 2;
+    while (cols > 2 && inner / cols < need_least) cols /= 2;
     if (cols > m->tree_words) cols = m->tree_words;
     int64_t lo = p->slice >= 0 ? p->slice * cols : p->tree_focus / cols * cols;
     if (lo + cols > m->tree_words) lo = m->tree_words - cols;
     if (lo < 0) lo = 0;
     int64_t hi = lo + cols;
-    char title[200];
-    snprintf(title, sizeof title, S(u, STR_TREE_TITLE), (long long)lo, (long long)(hi - 1));
+    char title[300];
+    snprintf(title, sizeof title, S(u, title_id), (long long)lo, (long long)(hi - 1));
     dl_rect in = panel(u, "picture", r, title);
     const theme *th = u->th;
     int rows = m->tree_levels + 1, overview = m->tree_words > cols ? u->lh / 2 + 2 : 0;
     int cw = in.w / (int)cols, vh = dl_text_height(u->l, DL_FONT_MONO, u->px), first = 0;
-    /* presenter text keeps its size, other text shrinks to TREE_VALUE_PX_MIN: when every row cannot
-     * hold a value at that size, the rows shown are the last that do, down to the deepest sum so
-     * far (the leaves and first sums scroll off the top), never rows too thin to read */
-    int row_h = vh;
-    if (!u->sc->s->presenter) {
-        int least = dl_text_height(u->l, DL_FONT_MONO, TREE_VALUE_PX_MIN);
-        if (rows * (least + 6) > in.h - overview) row_h = least;
-    }
+    /* the values shrink to the least size: when every row cannot hold a value at that size, the
+     * rows shown are the last that do, down to the deepest sum so far (the leaves and first sums
+     * scroll off the top), never rows too thin to read */
+    int row_h = vh, least_h = dl_text_height(u->l, DL_FONT_MONO, least);
+    if (rows * (least_h + 6) > in.h - overview) row_h = least_h;
     int fit = (in.h - overview) / (row_h + 6);
     if (rows > fit && fit >= 2) {
         int deepest = 0;
@@ -652,15 +678,14 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
     }
     int rh = (in.h - overview) / (rows ? rows : 1);
     if (rh > 4 * u->lh) rh = 4 * u->lh; /* the rows spread over the room the layout gave the step's picture */
-    if (cw < 2 || rh < 3) return;
-    /* elsewhere the values take the largest size that fits a row, not below TREE_VALUE_PX_MIN */
+    /* the values take the largest size that fits a row, not below the least */
     int vpx = u->px;
-    if (!u->sc->s->presenter && vpx > TREE_VALUE_PX_MIN && vh + 2 > rh - 4) {
+    if (vpx > least && vh + 2 > rh - 4) {
         /* a line's height grows with the size nearly in proportion: from that estimate, the
          * largest size below u->px whose line fits (a size measured is a face opened: a few, not
          * one per size) */
-        int top = vpx - 1, est = vh > 0 ? vpx * (rh - 6) / vh : TREE_VALUE_PX_MIN;
-        vpx = est < TREE_VALUE_PX_MIN ? TREE_VALUE_PX_MIN : est > top ? top : est;
+        int top = vpx - 1, est = vh > 0 ? vpx * (rh - 6) / vh : least;
+        vpx = est < least ? least : est > top ? top : est;
         vh = dl_text_height(u->l, DL_FONT_MONO, vpx);
         while (vpx < top && vh + 2 <= rh - 4) {
             int up = dl_text_height(u->l, DL_FONT_MONO, vpx + 1);
@@ -668,8 +693,9 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
             vh = up;
             vpx++;
         }
-        while (vpx > TREE_VALUE_PX_MIN && vh + 2 > rh - 4) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx);
+        while (vpx > least && vh + 2 > rh - 4) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx);
     }
+    if (cw < 2 || rh < 3) return;
     int bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
     if (bh < 2) bh = 2;
     int y0 = in.y + overview;
@@ -704,6 +730,7 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
         snprintf(v, sizeof v, "%.6g", (double)m->leaf_value[w]);
         if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, vpx, v) <= c.w - 2)
             dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, vpx, DL_CENTRE, th->text, v);
+        else *left_out = 1;
     }
     for (size_t i = 0; i < m->nnodes; i++) {
         const view_node *n = &m->nodes[i];
@@ -725,6 +752,7 @@ static void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r)
         }
         if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, vpx, v) <= c.w - 2)
             dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, vpx, DL_CENTRE, th->background, v);
+        else *left_out = 1;
     }
     /* in motion: the next step's inputs travel along the edges into their sums */
     for (size_t i = 0; u->to && u->ease > 0 && i < m->nnodes; i++) {
@@ -1139,7 +1167,9 @@ static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, i
         } else {
             if (!m->nnodes || m->tree_words <= 0) break;
             int rows = m->tree_levels + 1, overview = m->tree_words > 8 ? lh / 2 + 2 : 0;
-            *min = overview + rows * 8;
+            /* two rows (the step's sums and their inputs) of values at the least size, else the summary */
+            int two = 2 * (dl_text_height(u->l, DL_FONT_MONO, tree_value_least(u)) + 6);
+            *min = overview + (rows * 8 > two ? rows * 8 : two);
             *pref = overview + rows * (vh + 10);
         }
         if (p->has_regs && p->picture != PICTURE_TREE && *min) { /* the register row under it */
@@ -2119,8 +2149,8 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
 {
     if (t < 0) t = 0;
     if (t > 1) t = 1;
-    ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0, sc->s->presenter || sc->compare, t * t * (3 - 2 * t), NULL};
-    u.least = sc->s->least_px > VALUE_PX_LEAST ? sc->s->least_px : VALUE_PX_LEAST;
+    ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0, sc->s->presenter || sc->compare, t * t * (3 - 2 * t), NULL,
+           sc->s->least_px > VALUE_PX_LEAST ? sc->s->least_px : VALUE_PX_LEAST};
     u.lh = dl_text_height(l, DL_FONT_UI, u.px);
     int mh = dl_text_height(l, DL_FONT_MONO, u.px);
     if (mh > u.lh) u.lh = mh;

@@ -111,6 +111,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_SLICE_PREV, "tree: the previous slice", "归约树：上一段")                                  \
     X(STR_TREE_TITLE, "reduction tree: a row per addition, boxes coloured by warp, words %lld to %lld",        \
       "归约树：每行一次加法，按线程束着色，字 %lld 到 %lld")                                                   \
+    X(STR_TREE_TITLE_NO_VALUES, "reduction tree: values that do not fit their boxes left out (hover a box, Ctrl +, or a larger window), words %lld to %lld", \
+      "归约树：放不下的数值已略去（悬停方框、Ctrl + 或放大窗口可查看），字 %lld 到 %lld")                     \
     X(STR_TREE_NONE, "no reduction tree in memory for this block (registers only)", "本线程块在内存中没有归约树（只在寄存器中）") \
     X(STR_LOADS_TITLE, "global memory: elements %lld to %lld read or written in this step, by warp; ticks: 32-byte sectors", \
       "全局内存：这一步按线程束读写的元素 %lld 到 %lld；刻度：32 字节扇区")                                   \
@@ -275,6 +277,12 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_PAGE_NO_LESSON, "no lesson \"%s\": the menu lists the lessons there are", "没有课程“%s”：菜单中列出了所有课程")          \
     X(STR_PAGE_THIS_SIZE, "this size", "这个规模")                                                             \
     X(STR_PAGE_NO_BARRIER, "a barrier left out", "去掉一个屏障")                                                \
+    X(STR_PAGE_DROP_NEITHER, "The file %s is neither a trace (.wstrace or JSON) nor benchmark results: it did not open. Details: %s", \
+      "文件 %s 既不是跟踪文件（.wstrace 或 JSON）也不是基准测试结果，没有打开。详情：%s")                            \
+    X(STR_PAGE_DROP_TRACE, "The trace in %s cannot be read or shown: it did not open. Details: %s",               \
+      "文件 %s 中的跟踪无法读取或显示，没有打开。详情：%s")                                                        \
+    X(STR_PAGE_DROP_RESULTS, "The benchmark results in %s cannot be read: they did not open. Details: %s",        \
+      "文件 %s 中的基准测试结果无法读取，没有打开。详情：%s")                                                      \
     X(STR_PAGE_ONE_BLOCK, "one block traced: the page carries every block of the default capture only",         \
       "只跟踪了一个线程块：本页只为默认捕获带上了全部线程块")
 
