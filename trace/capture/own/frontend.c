@@ -968,11 +968,16 @@ static void entry_call(entry_check *e, CXCursor c, enum entry_mode mode)
     }
     entry_kids(e, callee, ENTRY_ARG);
     unsigned first_arg = 1;
-    if (has_attr(f, CXCursor_CUDAGlobalAttr)) { /* K<<<grid, block, shmem>>>(args): clang calls __cudaPushCallConfiguration(grid, block, shmem) */
+    if (has_attr(f, CXCursor_CUDAGlobalAttr)) { /* K<<<grid, block, shmem>>>(args): clang calls its launch configuration */
+        /* clang's name for it follows the CUDA it believes in (9.2 and later: the first; none, as
+         * the parse is told: the second); both are the prelude's, never the learner's */
+        static const char *const configure[] = {"__cudaPushCallConfiguration", "cudaConfigureCall"};
         CXCursor config = k.n > 1 ? k.c[1] : clang_getNullCursor();
         CXCursor push = clang_getCursorReferenced(config);
         CXString ps = clang_getCursorSpelling(push);
-        int ok = clang_getCursorKind(config) == CXCursor_CallExpr && strcmp(clang_getCString(ps), "__cudaPushCallConfiguration") == 0 &&
+        int named = 0;
+        for (size_t i = 0; i < sizeof configure / sizeof configure[0]; i++) named |= strcmp(clang_getCString(ps), configure[i]) == 0;
+        int ok = clang_getCursorKind(config) == CXCursor_CallExpr && named &&
                  !(clang_Location_isFromMainFile(clang_getCursorLocation(push)) && cursor_off(push) < e->file_len);
         clang_disposeString(ps);
         if (!ok) { ENTRY_NOT_HERE(e, cursor_off(c), "`%s` without <<<grid, block>>>", nm); return; }
@@ -1322,9 +1327,10 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
     struct CXUnsavedFile files[2] = {{main_name, src, (unsigned long)n}, {"/warpscope-parse/prelude.h", parse_prelude, sizeof parse_prelude - 1}};
     char inc[4200];
     snprintf(inc, sizeof inc, "-I%s", in->include_dir ? in->include_dir : ".");
+    /* the parse is the same with or without a CUDA toolkit on the machine: clang is told of none */
     const char *args[64] = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "-std=c++17",
-                            "-Wno-unknown-cuda-version", "-include", "/warpscope-parse/prelude.h", inc};
-    int na = 10;
+                            "-Wno-unknown-cuda-version", "-include", "/warpscope-parse/prelude.h", inc, "--cuda-path=/nonexistent"};
+    int na = 11;
     char quote[4200];
     if (in->dir) { /* parsed under a fixed name: #include "x.h" finds the files beside the real one */
         snprintf(quote, sizeof quote, "-iquote%s", in->dir);
