@@ -45,11 +45,13 @@ enum {
 };
 
 /* Each mode's limits: a build may write a 64 MiB object and take a minute; a run writes its trace
- * (up to the emulator's event cap) and has 15 s. The address space is not limited under
+ * (up to the emulator's event cap) and has 15 s. The CPU limit stands behind the wall clock (a few
+ * seconds more: the wall clock, which names the limit, comes first), its hard limit a second after
+ * its soft one (SIGXCPU is seen, not a bare SIGKILL). The address space is not limited under
  * AddressSanitizer, whose shadow memory reserves terabytes. */
 static const sandbox_limits limits[] = {
-    [SANDBOX_BUILD] = {.wall_s = 60, .cpu_s = 60, .as_bytes = (uint64_t)2 << 30, .fsize_bytes = (uint64_t)64 << 20, .nproc = 512, .nofile = 256},
-    [SANDBOX_RUN] = {.wall_s = 15, .cpu_s = 15, .as_bytes = (uint64_t)2 << 30, .fsize_bytes = (uint64_t)1 << 30, .nproc = 512, .nofile = 256},
+    [SANDBOX_BUILD] = {.wall_s = 60, .cpu_s = 65, .as_bytes = (uint64_t)2 << 30, .fsize_bytes = (uint64_t)64 << 20, .nproc = 512, .nofile = 256},
+    [SANDBOX_RUN] = {.wall_s = 15, .cpu_s = 20, .as_bytes = (uint64_t)2 << 30, .fsize_bytes = (uint64_t)1 << 30, .nproc = 512, .nofile = 256},
 };
 
 static sandbox_limits limits_of(const sandbox_job *j)
@@ -230,7 +232,7 @@ static pid_t start(const char *const *argv, const char *work, const sandbox_limi
         struct rlimit r;
 #define LIMIT(res, v) (r.rlim_cur = r.rlim_max = (rlim_t)(v), setrlimit(res, &r))
         if (lim->as_bytes) LIMIT(RLIMIT_AS, lim->as_bytes);
-        LIMIT(RLIMIT_CPU, lim->cpu_s);
+        r.rlim_cur = lim->cpu_s, r.rlim_max = lim->cpu_s + 1, setrlimit(RLIMIT_CPU, &r);
         LIMIT(RLIMIT_FSIZE, lim->fsize_bytes);
         LIMIT(RLIMIT_NOFILE, lim->nofile);
         LIMIT(RLIMIT_CORE, 0);
