@@ -1,0 +1,101 @@
+#include "app/viewer/panels/internal.h"
+
+/* a colour per warp, so that who added what reads at a glance */
+dl_colour warp_colour(const theme *th, unsigned warp)
+{
+    const dl_colour c[] = {th->working, th->barrier, th->diverged, th->read, th->write, th->accent};
+    return c[warp % (sizeof c / sizeof c[0])];
+}
+
+/* Lanes to banks: the warp's 32 lanes above the 32 banks, a line from each lane to the word it
+ * asks of its bank; words of one bank are served one wavefront after another (numbered), and the
+ * lines into a bank with more than one word are drawn in the conflict colour. */
+/* "lanes to banks: warp 0 store, conflict degree 8 (7 extra wavefronts)"; while a lesson asks,
+ * without the degree */
+void banks_title(ui *u, const scene_pane *p, char *b, size_t len)
+{
+    const trace_event *e = &p->m->t->events[p->bank_event];
+    int deg = p->worst_degree;
+    char extra[64];
+    str_count(u->L, NOUN_WAVEFRONT, (unsigned long long)(deg > 1 ? deg - 1 : 0), extra, sizeof extra);
+    if (holding_back(u)) snprintf(b, len, S(u, STR_BANKS_ASKING), e->warp, str_kind(u->L, e->kind));
+    else snprintf(b, len, S(u, STR_BANKS_TITLE), e->warp, str_kind(u->L, e->kind), deg, extra);
+}
+
+void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
+{
+    if (p->bank_event < 0) { panel(u, "banks", r, S(u, STR_BANKS_NONE)); return; }
+    const trace_event *e = &p->m->t->events[p->bank_event];
+    const trace *t = p->m->t;
+    char title[200];
+    int deg = p->worst_degree;
+    int hold = holding_back(u);
+    banks_title(u, p, title, sizeof title);
+    dl_rect in = panel(u, "banks", r, title);
+    const theme *th = u->th;
+    char code[160], b[260];
+    trace_text_line_copy(p->source, e->line, code, sizeof code);
+    snprintf(b, sizeof b, S(u, STR_BANKS_FORMULA), e->line, code);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, b);
+    in.y += u->lh;
+    in.h -= u->lh;
+    /* the gap between lanes and banks, where the wires run: a quarter of the room, at most three
+     * lines, and never the banks' own least room (6 px a wavefront, measure's minimum) */
+    int cw = in.w / BANKS, lane_h = u->lh + 2, gap = in.h / 4 < 3 * u->lh ? in.h / 4 : 3 * u->lh;
+    int spare = in.h - lane_h - u->lh - (deg > 1 ? deg : 1) * 6;
+    if (gap > spare) gap = spare;
+    if (gap < 8) gap = 8;
+    int top = in.y + lane_h + gap, avail = in.y + in.h - u->lh - top, bh = deg ? avail / deg : avail;
+    if (bh > u->lh + 4) bh = u->lh + 4;
+    if (bh < 2 || avail < 4) return;
+    int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    dl_clip(u->l, in);
+    /* the lanes */
+    int k = 0;
+    for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
+        dl_rect c = {in.x + (int)lane * cw, in.y, cw - 1, lane_h - 2};
+        int on = e->mask >> lane & 1u;
+        dl_fill_hit(u->l, c, on ? th->working : th->idle, HIT_CODE(HIT_LANE, pi, e->warp * WARP_SIZE + lane));
+        if (cw >= dl_text_width(u->l, DL_FONT_MONO, u->px, "00") + 2 && vh <= c.h)
+            dl_textf(u->l, (dl_rect){c.x, c.y, c.w, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, "%u", lane);
+        if (!on) continue;
+        int64_t wd = t->lane_addr[e->lanes + (size_t)k++];
+        if (wd < 0) continue;
+        const scene_bank *sb = &p->banks[wd % BANKS];
+        int slot = 0;
+        for (int q = 0; q < sb->nwords; q++)
+            if (sb->words[q] == wd) slot = q;
+        int bx = in.x + (int)(wd % BANKS) * cw + cw / 2, by = top + slot * bh;
+        int red = sb->nwords > 1 && !hold;
+        dl_line(u->l, c.x + c.w / 2, c.y + c.h, bx, by, red ? th->conflict : th->dim, red ? 2 : 1);
+    }
+    /* the banks: one box per distinct word, numbered by the wavefront that serves it */
+    for (int bank = 0; bank < BANKS; bank++) {
+        const scene_bank *sb = &p->banks[bank];
+        int x = in.x + bank * cw;
+        for (int q = 0; q < sb->nwords && q < waves; q++) { /* in motion, wavefronts land one after another */
+            dl_rect c = {x, top + q * bh, cw - 1, bh - 1};
+            dl_colour col = sb->nwords > 1 && !hold ? th->conflict : th->working;
+            dl_fill_hit(u->l, c, col, HIT_CODE(HIT_BANK, pi, bank));
+            if (pi == 0) lesson_marks(u, SESSION_ITEM_BANKS, (size_t)bank, c);
+            char v[24];
+            if (sb->nwords > 1 && hold) v[0] = '\0';
+            else if (sb->nwords > 1) snprintf(v, sizeof v, "%d", q + 1); /* the wavefront */
+            else snprintf(v, sizeof v, "%lld", (long long)sb->words[q]);
+            if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
+                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+        }
+        if (!sb->nwords) {
+            dl_fill_hit(u->l, (dl_rect){x, top, cw - 1, bh - 1}, th->panel, HIT_CODE(HIT_BANK, pi, bank)); /* clickable, quiet */
+            dl_fill(u->l, (dl_rect){x, top, cw - 1, 2}, th->grid);
+            if (pi == 0) lesson_marks(u, SESSION_ITEM_BANKS, (size_t)bank, (dl_rect){x, top, cw - 1, bh - 1});
+        }
+    }
+    int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31 "), every = 1; /* a space between numbers */
+    int numy = top + (deg > 1 ? deg : 1) * bh + u->pad / 2; /* the banks' numbers right under their words */
+    if (numy + u->lh > in.y + in.h) numy = in.y + in.h - u->lh;
+    while (every < BANKS && every * cw < numw) every *= 2;
+    for (int bank = 0; bank < BANKS; bank += every)
+        dl_textf(u->l, (dl_rect){in.x + bank * cw, numy, cw * every, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, "%d", bank);
+    dl_unclip(u->l);
+}

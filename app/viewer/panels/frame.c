@@ -1,0 +1,164 @@
+#include "app/viewer/panels/internal.h"
+
+/* ---------- help, footer, tooltip ---------- */
+
+static void draw_help(ui *u, dl_rect r)
+{
+    keys_help_line lines[64];
+    size_t n = keys_help(u->L, u->sc->s->page, lines, 64);
+    dl_rect in = panel(u, "help", r, NULL);
+    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, S(u, STR_HELP_TITLE));
+    int y0 = in.y + u->blh + u->pad, per_col = (in.y + in.h - y0) / u->lh;
+    if (per_col < 1) return;
+    int cols = (int)((n + (size_t)per_col - 1) / (size_t)per_col);
+    if (cols < 2 && in.w > 90 * u->digit) cols = 2;
+    per_col = (int)((n + (size_t)cols - 1) / (size_t)cols);
+    int cw = in.w / cols, kw = 0;
+    for (size_t i = 0; i < n; i++) {
+        int w = dl_text_width(u->l, DL_FONT_MONO, u->px, lines[i].label);
+        if (w > kw) kw = w;
+    }
+    if (kw > cw / 3) kw = cw / 3;
+    /* each key's text wrapped to its column where every row then still fits (no "..." cut): the
+     * rows run down a column and on to the next; where they would not fit, one line each */
+    int tw = cw - kw - 2 * u->pad, bottom = in.y + in.h, col = 0, y = y0, wrapped = tw > 0;
+    const char *starts[64]; /* as many lines as text_block draws */
+    size_t lens[64];
+    for (size_t i = 0; i < n && wrapped; i++) {
+        int h = wrap(u, lines[i].text, tw, u->px, starts, lens, 64) * u->lh;
+        if (y + h > bottom && y > y0) col++, y = y0;
+        if (col >= cols || y + h > bottom) wrapped = 0;
+        y += h;
+    }
+    col = 0, y = y0;
+    for (size_t i = 0; i < n; i++) {
+        if (wrapped) {
+            int h = wrap(u, lines[i].text, tw, u->px, starts, lens, 64) * u->lh;
+            if (y + h > bottom && y > y0) col++, y = y0;
+        } else {
+            col = (int)i / per_col, y = y0 + (int)i % per_col * u->lh;
+        }
+        int x = in.x + col * cw;
+        dl_text(u->l, (dl_rect){x, y, kw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->accent, lines[i].label);
+        dl_rect tr = {x + kw + u->pad, y, tw, u->lh};
+        if (wrapped) y = text_block(u, (dl_rect){tr.x, y, tw, bottom - y}, y, u->px, u->th->text, lines[i].text);
+        else dl_text(u->l, tr, DL_FONT_UI, u->px, DL_LEFT, u->th->text, lines[i].text);
+    }
+}
+
+static void draw_footer(ui *u, dl_rect r, int with_legend)
+{
+    const scene *sc = u->sc;
+    const theme *th = u->th;
+    dl_panel_begin(u->l, "footer", r);
+    int y = r.y, x = r.x + u->pad, sw = u->lh * 2 / 3, right = r.x + r.w - u->pad;
+    if (!with_legend) {
+    } else if (sc->overlay != OVERLAY_BENCH) { /* the legend flows over two lines at most */
+        static const struct { int state; str_id name; } legend[] = {
+            {VIEW_LANE_WORKING, STR_LEGEND_WORKING}, {VIEW_LANE_DIVERGED, STR_LEGEND_DIVERGED}, {VIEW_LANE_IDLE, STR_LEGEND_IDLE},
+            {VIEW_LANE_BARRIER, STR_LEGEND_BARRIER}, {VIEW_LANE_EXITED, STR_LEGEND_EXITED}, {-1, STR_LEGEND_READ},
+            {-2, STR_LEGEND_WRITTEN}, {-3, STR_LEGEND_CONFLICT}};
+        int line = 0, lines = u->compact ? 1 : 2;
+        for (size_t i = 0; i < sizeof legend / sizeof *legend && line < lines; i++) {
+            const char *name = S(u, legend[i].name);
+            int w = sw + u->pad / 2 + dl_text_width(u->l, DL_FONT_UI, u->px, name);
+            if (x + w > right && x > r.x + u->pad) { line++; x = r.x + u->pad; y += u->lh; }
+            if (line >= lines) break;
+            dl_colour c = legend[i].state >= 0 ? lane_colour(th, legend[i].state) : legend[i].state == -1 ? th->read
+                                                                                      : legend[i].state == -2 ? th->write : th->conflict;
+            dl_fill(u->l, (dl_rect){x, y + (u->lh - sw) / 2, sw, sw}, c);
+            dl_text(u->l, (dl_rect){x + sw + u->pad / 2, y, right - x - sw - u->pad / 2, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, name);
+            x += w + 2 * u->pad;
+        }
+        y = r.y + (u->compact ? 1 : 2) * u->lh;
+    } else {
+        dl_text(u->l, (dl_rect){x, y, right - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_LEGEND));
+        y += (u->compact ? 1 : 2) * u->lh;
+    }
+    char b[300];
+    int tell = sc->overlay == OVERLAY_QUIT || sc->status[0] || sc->diff[0];
+    /* compact: one line for both, and what the step says comes before the keys */
+    if (sc->overlay == OVERLAY_BENCH) snprintf(b, sizeof b, "%s", S(u, STR_BENCH_KEYS));
+    else if (sc->overlay == OVERLAY_GRID) snprintf(b, sizeof b, "%s", S(u, sc->s->lesson.active ? STR_GRID_KEYS_LESSON : STR_GRID_KEYS));
+    else /* in a lesson PgDn and PgUp turn its pages (keys.c's lesson rows come first) */
+        snprintf(b, sizeof b, S(u, sc->s->lesson.active ? STR_FOOTER_HINT_LESSON : STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED),
+                 sc->s->speed);
+    if (!(u->compact && tell)) {
+        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+        y += u->lh;
+    }
+    if (sc->overlay == OVERLAY_QUIT) {
+        dl_fill(u->l, (dl_rect){r.x, y, r.w, u->lh}, th->conflict);
+        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->background, S(u, STR_QUIT_ASK));
+    } else if (sc->status[0] || sc->diff[0]) {
+        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, sc->status[0] ? th->accent : th->text,
+                sc->status[0] ? sc->status : sc->diff);
+    }
+}
+
+static void draw_tooltip(ui *u, int w, int h)
+{
+    const scene *sc = u->sc;
+    if (!sc->tooltip[0] || sc->s->mouse_x < 0) return;
+    int tw = dl_text_width(u->l, DL_FONT_UI, u->px, sc->tooltip) + 2 * u->pad;
+    if (tw > w) tw = w;
+    int th_ = u->lh + u->pad, x = sc->s->mouse_x + 14, y = sc->s->mouse_y + 18;
+    if (x + tw > w) x = w - tw;
+    if (y + th_ > h) y = sc->s->mouse_y - th_ - 4;
+    dl_rect r = {x, y, tw, th_};
+    dl_panel_begin(u->l, "tooltip", r);
+    dl_fill(u->l, r, u->th->text);
+    dl_text(u->l, (dl_rect){x + u->pad, y + u->pad / 2, tw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->background, sc->tooltip);
+}
+
+void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
+{
+    if (t < 0) t = 0;
+    if (t > 1) t = 1;
+    ui u = {sc, sc->th, sc->lang, l, px, px * 7 / 5, 0, 0, px / 3 > 2 ? px / 3 : 2, 0, sc->s->presenter || sc->compare, t * t * (3 - 2 * t), NULL,
+           sc->s->least_px > VALUE_PX_LEAST ? sc->s->least_px : VALUE_PX_LEAST};
+    u.lh = dl_text_height(l, DL_FONT_UI, u.px);
+    int mh = dl_text_height(l, DL_FONT_MONO, u.px);
+    if (mh > u.lh) u.lh = mh;
+    u.blh = dl_text_height(l, DL_FONT_UI, u.big);
+    u.digit = dl_text_width(l, DL_FONT_MONO, u.px, "0");
+    dl_reset(l);
+    dl_fill(l, (dl_rect){0, 0, w, h}, u.th->background);
+    /* a presented lesson needs the room: the legend gives way to the narration */
+    int legend = !(sc->s->lesson.active && sc->s->presenter);
+    int footer_h = (u.compact ? 1 + legend : legend ? 4 : 2) * u.lh + u.pad;
+    dl_rect main = {0, 0, w, h - footer_h};
+    long area = (long)w * h * 36 / 100; /* the step's picture: over a third of the window */
+    if (sc->s->lesson.active && sc->overlay != OVERLAY_MENU && sc->overlay != OVERLAY_HELP) { /* a lesson: narration below the picture */
+        int nh = narration_height(&u, w - 2 * u.pad, main.h);
+        draw_narration(&u, (dl_rect){u.pad, main.h - nh, w - 2 * u.pad, nh - u.pad});
+        main.h -= nh;
+    }
+    if (sc->overlay == OVERLAY_MENU) {
+        draw_menu(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_HELP) {
+        draw_help(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_BENCH) {
+        draw_bench(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_GRID) {
+        draw_grid(&u, inset(main, u.pad));
+    } else if (sc->compare) {
+        stage_class cls = scene_class(sc);
+        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w / 2 - 2 * u.pad, main.h - u.pad}, cls, area / 2);
+        dl_panel_begin(l, NULL, main);
+        dl_fill(l, (dl_rect){w / 2 - 1, 0, 2, main.h}, u.th->grid);
+        draw_pane(&u, 1, (dl_rect){w / 2 + u.pad, u.pad, w - w / 2 - 2 * u.pad, main.h - u.pad}, cls, area / 2);
+    } else {
+        draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad}, scene_class(sc), area);
+    }
+    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID); /* the grid has its own legend */
+    draw_tooltip(&u, w, h);
+    dl_fill_gaps(l, 0); /* the background only where no panel paints */
+}
+
+double panels_motion_seconds(double steps_per_second)
+{
+    /* 450 ms, eased; shorter while playing fast so a move ends before the next step */
+    double s = 0.45, gap = steps_per_second > 0 ? 0.8 / steps_per_second : s;
+    return gap < s ? gap : s;
+}

@@ -1,0 +1,92 @@
+/* panels/internal.h: what the panels share (not for use outside app/viewer/panels/). Every panel
+ * registers its rectangle with the draw list; every string is placed inside it with dl_text (which
+ * shortens what does not fit), and a row that does not fit is left out, so text never leaves its
+ * panel nor lands on another text. One file per picture; the stage (stage.c) decides which picture
+ * is the step's and shares out the heights; frame.c draws the whole frame. */
+#ifndef WARPSCOPE_PANELS_INTERNAL_H
+#define WARPSCOPE_PANELS_INTERNAL_H
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "app/viewer/keys.h"
+#include "app/viewer/layout.h"
+#include "app/viewer/panels.h"
+#include "trace/ladder.h"
+
+/* sizes derived from the base text size */
+typedef struct ui {
+    const scene *sc;
+    const theme *th;
+    str_lang L;
+    dl_list *l;
+    int px, big, lh, blh, pad, digit;
+    int compact;     /* presenter mode or compare: one title line, a thin timeline, the pictures first */
+    double ease;     /* progress of the move from the previous step, eased: 0 .. 1 */
+    const scene_pane *to; /* while moving: where the move goes (drawing shows where it started) */
+    int least;       /* the least size a value is drawn at: VALUE_PX_LEAST, or the platform's (session.least_px) */
+} ui;
+
+static inline const char *S(const ui *u, str_id id) { return str_get(u->L, id); }
+static inline dl_rect inset(dl_rect r, int d) { return (dl_rect){r.x + d, r.y + d, r.w - 2 * d, r.h - 2 * d}; }
+/* While a lesson's question is open, the pictures that would give the answer away hold back:
+ * ask before show. */
+static inline int holding_back(const ui *u) { return session_asking(u->sc->s); }
+
+/* ---------- common.c: frames, lines, colours, values in cells ---------- */
+
+dl_rect panel(ui *u, const char *name, dl_rect r, const char *title); /* background, title; the content below */
+dl_rect panel_inner(const ui *u, dl_rect r);                           /* what panel() gives, drawing nothing */
+void line_at(ui *u, dl_rect in, int row, dl_colour c, dl_font f, const char *s);
+dl_colour mix(dl_colour a, dl_colour b, double t);
+dl_colour lane_colour(const theme *th, int state);
+void lesson_marks(ui *u, int kind, size_t item, dl_rect c);
+
+/* The watched register of one warp and the cells' values: v with `digits` significant digits. */
+enum { REG_DIGITS_FULL = 7, REG_DIGITS_SHORT = 2 }; /* 7: a float's integers up to 2^24 exactly */
+void reg_format(float v, int digits, char *buf, size_t len);
+enum { VALUE_PX_LEAST = 10 };
+typedef struct value_fit {
+    int px, digits;
+} value_fit;
+value_fit values_fit(ui *u, const float *vals, size_t n, int cw, int ch);
+
+/* ---------- one file per picture ---------- */
+
+int source_rows_min(ui *u, const scene_pane *p, int w);                 /* source.c */
+void draw_source(ui *u, const scene_pane *p, dl_rect r);
+void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r);        /* memory.c */
+void warps_in_words(ui *u, const scene_pane *p, unsigned from, unsigned to, char *b, size_t len); /* lanes.c */
+void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r);
+dl_colour warp_colour(const theme *th, unsigned warp);                  /* banks.c */
+void banks_title(ui *u, const scene_pane *p, char *b, size_t len);
+void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves);
+int tree_value_least(const ui *u);                                      /* tree.c */
+void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r);
+void draw_loads(ui *u, const scene_pane *p, dl_rect r);                 /* loads.c */
+void shfl_round(const scene_pane *p, int *first_out, int *last_out);    /* shuffles.c */
+void draw_shuffles(ui *u, const scene_pane *p, dl_rect r);
+static inline int registers_height(ui *u, int cols) { return 2 * u->pad + u->lh + (WARP_SIZE / cols) * (u->lh + 2); } /* registers.c */
+int registers_cols(ui *u, const scene_pane *p, int w, int max_h);
+void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int cols);
+void draw_stats(ui *u, const scene_pane *p, dl_rect r);                 /* result.c: the counters and the verdict */
+void draw_bench(ui *u, dl_rect r);                                      /* bench.c */
+void draw_grid(ui *u, dl_rect r);                                       /* grid.c */
+int wrap(ui *u, const char *text, int width, int px, const char **starts, size_t *lens, int max); /* lessons.c */
+int text_block(ui *u, dl_rect r, int y, int px, dl_colour c, const char *text);
+int draw_narration(ui *u, dl_rect r);
+int narration_height(ui *u, int w, int room);
+void draw_menu(ui *u, dl_rect r);
+
+/* ---------- stage.c: which picture is the step's, and the panes ---------- */
+
+/* The step's kind decides which picture is the show: a shared access with a bank conflict shows
+ * lanes to banks, any other shared access the tree, a global access its loads, a shuffle the
+ * shuffles, a barrier who waits, anything else (an exit, a fence) the picture as it stands. The
+ * source line comes next, then the rest. */
+typedef enum stage_class { CLASS_CONFLICT, CLASS_SHARED, CLASS_GLOBAL, CLASS_SHUFFLE, CLASS_BARRIER, CLASS_OTHER, CLASS_COUNT } stage_class;
+stage_class scene_class(const scene *sc);
+void draw_pane(ui *u, int pi, dl_rect r, stage_class cls, long share);
+
+#endif
