@@ -9,11 +9,14 @@ set -e
 # file: dpkg-shlibdeps asks it which files are programs (a minbase Debian has none, and cpack fails)
 # bubblewrap and libseccomp-dev: the sandbox a learner's file is built and run in (bwrap where user
 # namespaces are; seccomp's filter in warpscope-run)
+# nginx: the class server's test runs two instances behind it (docs/nginx-warpscope.conf), with an
+# nginx of its own in a temporary folder (where systemd runs, Debian's package also starts its
+# default site on port 80: `systemctl disable --now nginx` stops it)
 # The page (web/): clang's wasm32 target with lld, wasi-libc and its compiler runtime; cJSON's own
 # source, from Debian's source package, compiled for the page as the desktop links Debian's libcjson;
 # chromium, node and npm (Debian's nodejs and npm where neither program is there: a nodejs that
 # brings its own npm conflicts with Debian's) and npm's puppeteer-core for the browser test.
-pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev file bubblewrap libseccomp-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium"
+pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev file bubblewrap libseccomp-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium nginx"
 cjson_src=/usr/local/src/warpscope/cjson
 here="$(cd "$(dirname "$0")/.." && pwd)"
 missing=""
