@@ -129,7 +129,7 @@ int main(void)
     /* emu_divergent_branches_should_run_lowest_line_first_and_count_as_divergent */
     trace_init(&t);
     t.prov.block = 32; /* the analysis needs the launch shape to know which lanes are live */
-    trace_add_pass(&t, trace_pass{1, 32, 0, 32, 0, 0});
+    trace_add_pass(&t, trace_pass{1, 32, 0, 32, 0, 0, {1, 1, 1}, {32, 1, 1}});
     CHECK(run(ws_emu_branches, 32, out, &t, e) == 0, "%s", emu_last_error(e));
     size_t stores[2];
     int ns = 0;

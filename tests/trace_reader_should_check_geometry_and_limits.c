@@ -84,10 +84,23 @@ int main(void)
         CHECK(far != NULL, "test setup: no shared store at word 0");
         if (far) { expect_error(far, "expected a shared-memory word", "shared word 99999999"); free(far); }
     }
-    expect_replaced(ok, "\"passes\"", "\"block\": 64,", "\"block\": 48,", "passes[0].block: 48 is not a whole number of warps");
+    /* since schema 5 a block may end in a partial warp, but its shape must multiply to it and its
+     * events name no lane past it; before, a block was a whole number of warps */
+    expect_replaced(ok, "\"passes\"", "\"block\": 64,", "\"block\": 48,", "passes[0].block_dim: 64 x 1 x 1 is not a block of 48 threads");
+    expect_replaced(ok, "\"passes\"", "\"block_dim\": [64, 1, 1]", "\"block_dim\": [8, 4, 3]", "passes[0].block_dim: 8 x 4 x 3 is not a block of 64 threads");
+    expect_replaced(ok, "\"passes\"", "\"grid_dim\": [1, 1, 1]", "\"grid_dim\": [1, 0, 1]", "passes[0].grid_dim: expected [x, y, z], whole numbers from 1");
+    {   /* a block of 48 (warp 1 holds lanes 0-15): an event of warp 1 with all 32 lanes names 16 that do not exist */
+        char *b48 = replaced(ok, "\"passes\"", "\"block\": 64,", "\"block\": 48,"), *shape = b48 ? replaced(b48, "\"passes\"", "\"block_dim\": [64, 1, 1]", "\"block_dim\": [48, 1, 1]") : NULL;
+        char *prov = shape ? replaced(shape, NULL, "\"block\": 64,", "\"block\": 48,") : NULL;
+        CHECK(prov != NULL, "test setup: a block of 48");
+        if (prov) expect_error(prov, "lie past the block's 48 threads", "an event of warp 1 with 32 lanes in a block of 48");
+        char *old = prov ? replaced(prov, NULL, "\"schema_version\": 5", "\"schema_version\": 4") : NULL;
+        if (old) expect_error(old, "provenance.block: 48 is not a whole number of warps", "a block of 48 in a schema 4 file");
+        free(b48), free(shape), free(prov), free(old);
+    }
     expect_replaced(ok, "\"passes\"", "\"grid\": 1,", "\"grid\": 0,", "passes[0].grid: expected an integer from 1");
     expect_replaced(ok, NULL, "\"blocks_traced\": 1", "\"blocks_traced\": 0", "provenance.blocks_traced: expected an integer from 1 to 4294967295");
-    expect_replaced(ok, NULL, "\"block\": 64,", "\"block\": 2048,", "provenance.block: expected an integer from 32 to 1024");
+    expect_replaced(ok, NULL, "\"block\": 64,", "\"block\": 2048,", "provenance.block: expected an integer from 1 to 1024");
     expect_replaced(ok, "\"events\"", "\"v\":[", "\"v\":[1e39,", "events[0].v: expected 32 values"); /* one too many */
     {   /* the first event's first value overflows a float: same count, so the value check is reached */
         const char *v = strstr(strstr(ok, "\"events\""), "\"v\":[");

@@ -97,10 +97,7 @@ static unsigned threads_of(const trace *t, unsigned pass)
 
 static void live_init(uint32_t live[WARPS_MAX], unsigned threads)
 {
-    for (unsigned w = 0; w < WARPS_MAX; w++) {
-        unsigned lo = w * WARP_SIZE;
-        live[w] = threads >= lo + WARP_SIZE ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1 : 0;
-    }
+    for (unsigned w = 0; w < WARPS_MAX; w++) live[w] = trace_warp_lanes(threads, w);
 }
 
 static void event_facts(const trace *t, const trace_event *e, uint32_t live[WARPS_MAX], analysis_event *a)
@@ -139,6 +136,7 @@ void analysis_counters_add(analysis_counters *a, const analysis_counters *b)
     a->warp_instructions += b->warp_instructions;
     a->divergent_warp_instructions += b->divergent_warp_instructions;
     a->active_lanes += b->active_lanes;
+    a->lane_slots += b->lane_slots;
     a->bank_conflicts_load += b->bank_conflicts_load;
     a->bank_conflicts_store += b->bank_conflicts_store;
     a->shared_loads += b->shared_loads;
@@ -153,7 +151,7 @@ void analysis_counters_add(analysis_counters *a, const analysis_counters *b)
 
 static void finish(analysis_counters *c)
 {
-    c->simd_efficiency = c->warp_instructions ? (double)c->active_lanes / ((double)WARP_SIZE * (double)c->warp_instructions) : 0.0;
+    c->simd_efficiency = c->lane_slots ? (double)c->active_lanes / (double)c->lane_slots : 0.0;
 }
 
 /* Scratch for one block's counters, reused from block to block. */
@@ -253,6 +251,7 @@ static int block_counters(const trace *t, const uint32_t *ev, size_t n, block_sc
         }
         c->warp_instructions++;
         c->active_lanes += (uint64_t)trace_popcount(e->mask);
+        c->lane_slots += (uint64_t)trace_popcount(trace_warp_lanes(threads, e->warp));
         c->divergent_warp_instructions += (uint64_t)f.divergent;
         if (e->kind == TRACE_SHARED_LOAD) { c->shared_loads++; c->bank_conflicts_load += (uint64_t)(f.bank_degree - 1); }
         if (e->kind == TRACE_SHARED_STORE) { c->shared_stores++; c->bank_conflicts_store += (uint64_t)(f.bank_degree - 1); }

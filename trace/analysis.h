@@ -52,11 +52,13 @@ typedef struct analysis_counters {
     uint64_t warp_instructions;           /* data instructions (loads, stores, atomics, shuffles) */
     uint64_t divergent_warp_instructions;
     uint64_t active_lanes;                /* summed over those instructions */
+    uint64_t lane_slots;                  /* lanes that exist in their warps, summed over those instructions:
+                                             32 a warp, fewer for a block's partial last warp */
     uint64_t bank_conflicts_load, bank_conflicts_store; /* extra wavefronts */
     uint64_t shared_loads, shared_stores; /* warp requests */
     uint64_t global_requests, global_sectors, global_sectors_min;
     uint64_t shuffles, barriers;          /* barrier: one per warp that waited */
-    double simd_efficiency;               /* active lanes / (32 * warp instructions) */
+    double simd_efficiency;               /* active lanes / lane slots (32 a whole warp's instruction) */
 } analysis_counters;
 
 /* Counters of each phase of one traced block of one pass. *phases is malloc'd (caller frees);

@@ -857,7 +857,7 @@ static int counts_so_far(call *k, query_value *out, so_far which)
         [SF_BARRIERS] = (double)c.barriers,
         [SF_SECTORS] = (double)c.sectors,
         [SF_SECTORS_MIN] = (double)c.sectors_min,
-        [SF_SIMD] = c.warp_instructions ? (double)c.active_lanes / (WARP_SIZE * (double)c.warp_instructions) : 0.0,
+        [SF_SIMD] = c.lane_slots ? (double)c.active_lanes / (double)c.lane_slots : 0.0,
     };
     return set_number(out, values[which]);
 }
@@ -1199,7 +1199,7 @@ static const function functions[] = {
     {"barriers", 0, 0, AT, f_barriers, "warps that waited at __syncthreads so far", 0},
     {"sectors", 0, 0, AT, f_sectors, "global 32-byte sectors so far", 0},
     {"sectors_min", 0, 0, AT, f_sectors_min, "the fewest sectors those requests could have touched", 0},
-    {"simd_efficiency", 0, 0, AT, f_simd_efficiency, "active lanes / (32 x warp instructions) so far", 0},
+    {"simd_efficiency", 0, 0, AT, f_simd_efficiency, "active lanes / lanes that exist (32 a whole warp) x warp instructions so far", 0},
     {"counter", 1, 1, "pane,phase", f_counter, "a counter of warpscope stats (name) for the block, or one phase", 0},
     /* the capture */
     {"result", 0, 0, "pane", f_result, "what the kernels computed", 0},

@@ -153,6 +153,8 @@ int trace_add_pass(trace *t, trace_pass p)
     trace_pass *q = realloc(t->passes, (t->npasses + 1) * sizeof *q);
     if (!q) return -1;
     t->passes = q;
+    if (!p.grid_dim[0] && !p.grid_dim[1] && !p.grid_dim[2]) p.grid_dim[0] = p.grid, p.grid_dim[1] = p.grid_dim[2] = 1;
+    if (!p.block_dim[0] && !p.block_dim[1] && !p.block_dim[2]) p.block_dim[0] = p.block, p.block_dim[1] = p.block_dim[2] = 1;
     t->passes[t->npasses++] = p;
     return 0;
 }
@@ -304,7 +306,8 @@ int trace_equal(const trace *a, const trace *b)
     for (size_t i = 0; i < a->npasses; i++) { /* field by field: the struct has padding */
         const trace_pass *p = &a->passes[i], *q = &b->passes[i];
         if (p->grid != q->grid || p->block != q->block || p->stride != q->stride || p->n_in != q->n_in ||
-            p->shared_bytes != q->shared_bytes || p->registers != q->registers)
+            p->shared_bytes != q->shared_bytes || p->registers != q->registers ||
+            memcmp(p->grid_dim, q->grid_dim, sizeof p->grid_dim) || memcmp(p->block_dim, q->block_dim, sizeof p->block_dim))
             return 0;
     }
     if (a->nbuffers && memcmp(a->buffers, b->buffers, a->nbuffers * sizeof *a->buffers)) return 0;
@@ -366,11 +369,24 @@ void trace_text_line_copy(const char *text, unsigned n, char *out, size_t len)
 
 #define FAIL(...) do { snprintf(err, errlen, __VA_ARGS__); return -1; } while (0)
 
+/* A shape (x, y, z) whose product is n, each within CUDA's limit for it; 0 or -1 */
+static int shape_ok(const uint32_t d[3], uint64_t n, const uint32_t lim[3])
+{
+    for (int k = 0; k < 3; k++)
+        if (d[k] < 1 || d[k] > lim[k]) return -1;
+    return (uint64_t)d[0] * d[1] * d[2] == n ? 0 : -1;
+}
+
 int trace_check(const trace *t, char *err, size_t errlen)
 {
+    /* CUDA's limits: blockDim (1024, 1024, 64) within 1024 threads; gridDim (2^31 - 1, 65535, 65535) */
+    static const uint32_t block_lim[3] = {TRACE_BLOCK_THREADS_MAX, TRACE_BLOCK_THREADS_MAX, 64},
+                          grid_lim[3] = {0x7fffffffu, 65535, 65535};
     const trace_provenance *p = &t->prov;
-    if (p->block < WARP_SIZE || p->block > TRACE_BLOCK_THREADS_MAX || p->block % WARP_SIZE)
-        FAIL("provenance.block: %u is not a whole number of warps from %d to %d", p->block, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+    if (p->block < 1 || p->block > TRACE_BLOCK_THREADS_MAX)
+        FAIL("provenance.block: %u threads, expected 1 to %d", p->block, TRACE_BLOCK_THREADS_MAX);
+    if ((p->block_dim[0] || p->block_dim[1] || p->block_dim[2]) && shape_ok(p->block_dim, p->block, block_lim))
+        FAIL("provenance.block_dim: %u x %u x %u is not a block of %u threads", p->block_dim[0], p->block_dim[1], p->block_dim[2], p->block);
     /* blocks_traced is what was asked ("any number at least the grid traces every block"); what
      * bounds the work is the events' blocks, checked below against min(grid, blocks_traced) */
     if (p->blocks_traced < 1) FAIL("provenance.blocks_traced: expected at least 1");
@@ -382,9 +398,15 @@ int trace_check(const trace *t, char *err, size_t errlen)
     for (size_t i = 0; i < t->npasses; i++) {
         const trace_pass *q = &t->passes[i];
         if (q->grid < 1) FAIL("passes[%zu].grid: expected at least 1 block", i);
-        /* the analysis counts threads warp by warp */
-        if (q->block < WARP_SIZE || q->block > TRACE_BLOCK_THREADS_MAX || q->block % WARP_SIZE)
-            FAIL("passes[%zu].block: %u is not a whole number of warps from %d to %d", i, q->block, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+        /* a partial last warp is allowed: its missing lanes do not exist (trace_warp_lanes) */
+        if (q->block < 1 || q->block > TRACE_BLOCK_THREADS_MAX)
+            FAIL("passes[%zu].block: %u threads, expected 1 to %d", i, q->block, TRACE_BLOCK_THREADS_MAX);
+        if (shape_ok(q->block_dim, q->block, block_lim))
+            FAIL("passes[%zu].block_dim: %u x %u x %u is not a block of %u threads within (1024, 1024, 64)", i, q->block_dim[0],
+                 q->block_dim[1], q->block_dim[2], q->block);
+        if (shape_ok(q->grid_dim, q->grid, grid_lim))
+            FAIL("passes[%zu].grid_dim: %u x %u x %u is not a grid of %u blocks within (2^31 - 1, 65535, 65535)", i, q->grid_dim[0],
+                 q->grid_dim[1], q->grid_dim[2], q->grid);
         if (q->n_in > TRACE_GLOBAL_ELEMS_MAX) FAIL("passes[%zu].n_in: more than 2^40", i);
     }
     if (t->nbuffers > TRACE_BUFFERS_MAX) FAIL("buffers: %zu buffers, expected at most %d", t->nbuffers, TRACE_BUFFERS_MAX);
@@ -399,7 +421,10 @@ int trace_check(const trace *t, char *err, size_t errlen)
         /* the emulator and the GPU capture both record blocks 0 .. blocks_traced-1 of each pass */
         uint32_t traced = q->grid < p->blocks_traced ? q->grid : p->blocks_traced;
         if (e->block >= traced) FAIL("events[%zu].b: block %u is not one of the %u traced blocks of pass %u", i, e->block, traced, e->pass);
-        if (e->warp >= q->block / WARP_SIZE) FAIL("events[%zu].w: warp %u is outside a block of %u threads", i, e->warp, q->block);
+        if (e->warp >= trace_block_warps(q->block)) FAIL("events[%zu].w: warp %u is outside a block of %u threads", i, e->warp, q->block);
+        if (e->mask & ~trace_warp_lanes(q->block, e->warp))
+            FAIL("events[%zu].m: lanes 0x%08x of warp %u lie past the block's %u threads", i, e->mask & ~trace_warp_lanes(q->block, e->warp),
+                 e->warp, q->block);
         if (e->phase >= TRACE_PHASES_MAX) FAIL("events[%zu].ph: phase %u, more than %d", i, e->phase, TRACE_PHASES_MAX - 1);
         if (e->line > TRACE_LINE_MAX) FAIL("events[%zu].l: line %u, more than %d", i, e->line, TRACE_LINE_MAX);
         if (!trace_kind_has_data((trace_kind)e->kind)) continue;

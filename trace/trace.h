@@ -16,9 +16,11 @@ extern "C" {
 #endif
 
 /* 2 added the schedule, the dropped barriers and the hazards list; 3 the register kind; 4 each
- * pass's shared memory and registers per block. Older files still load (version 1 as lockstep
- * captures with no race check; before 4 the shared memory and registers are unknown). */
-#define TRACE_SCHEMA_VERSION 4
+ * pass's shared memory and registers per block; 5 blocks of any size from 1 thread (a partial last
+ * warp) and each pass's shape in x, y, z (block_dim, grid_dim; the provenance's block_dim is the
+ * first launch's). Older files still load (version 1 as lockstep captures with no race check;
+ * before 4 the shared memory and registers are unknown; before 5 every launch is one-dimensional). */
+#define TRACE_SCHEMA_VERSION 5
 #define TRACE_SCHEMA_VERSION_MIN 1
 
 /* The hardware a trace describes, named once for the reading library, the emulator, the race
@@ -110,11 +112,15 @@ typedef struct trace_event {
 enum { TRACE_NAME_MAX = 96 };
 
 typedef struct trace_pass {
-    uint32_t grid, block; /* launch shape */
+    uint32_t grid, block; /* launch size: blocks, and threads per block (1 to 1024; a partial last warp's
+                             missing lanes do not exist) */
     uint32_t stride;      /* the naive version's stride for this launch; 0 otherwise */
     uint64_t n_in;        /* elements this pass reduces */
     uint32_t shared_bytes; /* shared memory a block declared (static and dynamic); 0: none or unknown */
     uint32_t registers;   /* registers per thread (the GPU build's); 0: unknown (the emulator) */
+    uint32_t grid_dim[3], block_dim[3]; /* the shape (x, y, z) whose products are grid and block; blocks and
+                                           threads are numbered as CUDA linearises them, x fastest
+                                           (trace_add_pass fills (grid, 1, 1) and (block, 1, 1) when 0) */
 } trace_pass;
 
 typedef struct trace_buffer {
@@ -133,6 +139,7 @@ typedef struct trace_provenance {
     char data[16];                 /* ones | ramp | random-int | random-float | random-negative */
     uint64_t n, seed;
     uint32_t block, elems_per_thread, blocks_traced;
+    uint32_t block_dim[3];         /* the first launch's block shape (x, y, z), product block (schema 5) */
     char schedule[48];             /* "lockstep", "its:7", "adversarial: lanes-descending" ... ("" = lockstep) */
     uint32_t drop_barrier;         /* source line whose __syncthreads was left out; 0 none */
     uint32_t drop_syncwarp;        /* source line whose __syncwarp was left out; 0 none */
@@ -207,6 +214,15 @@ typedef struct trace {
 
 void trace_init(trace *t);
 void trace_free(trace *t);
+/* Warps of a block of `threads` threads (the last may be partial), and the lanes of warp w that exist:
+ * a block of 33 has warps 0 (32 lanes) and 1 (lane 0 alone). Lanes past the block are never idle,
+ * diverged or counted: they are not there. */
+static inline unsigned trace_block_warps(unsigned threads) { return (threads + WARP_SIZE - 1) / WARP_SIZE; }
+static inline uint32_t trace_warp_lanes(unsigned threads, unsigned w)
+{
+    unsigned lo = w * WARP_SIZE;
+    return threads >= lo + WARP_SIZE ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1u : 0u;
+}
 /* Values per lane for an event, and the words each lane's access spans: 4 for a float4, else 1. */
 static inline unsigned trace_event_width(const trace_event *e)
 {

@@ -1,6 +1,7 @@
 /* trace: the compact encoding (.wstrace), for traces too large for JSON.
  *
- * Same schema and provenance as the JSON form (schema 2 adds, after blocks_traced, the schedule
+ * Same schema and provenance as the JSON form (schema 5 adds the block shape after the schedule and
+ * each pass's grid and block shapes after its registers; schema 2 adds, after blocks_traced, the schedule
  * and race check as strings and the two dropped lines as varints, and after the values the hazards:
  * a varint count, then per hazard kind, space, buffer and pass bytes, zigzag word, varint count, and
  * for each of its two accesses varint block, thread and line, a write byte and a zigzag event;
@@ -120,6 +121,7 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
     w_u(w, p->blocks_traced, 4);
     /* schema 2: the schedule, the break-it switches and the race check */
     w_str(w, p->schedule);
+    for (int k = 0; k < 3; k++) w_var(w, p->block_dim[k]); /* schema 5; 0 0 0: not given */
     w_var(w, p->drop_barrier);
     w_var(w, p->drop_syncwarp);
     w_str(w, p->race_check);
@@ -134,6 +136,8 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
         w_u(w, t->passes[i].n_in, 8);
         w_var(w, t->passes[i].shared_bytes); /* schema 4 */
         w_var(w, t->passes[i].registers);
+        for (int k = 0; k < 3; k++) w_var(w, t->passes[i].grid_dim[k]); /* schema 5 */
+        for (int k = 0; k < 3; k++) w_var(w, t->passes[i].block_dim[k]);
     }
     w_var(w, t->nbuffers);
     for (size_t i = 0; i < t->nbuffers; i++) {
@@ -346,12 +350,17 @@ static void read_bin(rbuf *r, trace *t)
     r_str(r, p->data, sizeof p->data, "provenance.data");
     p->n = r_range(r, 8, 0, (uint64_t)1 << 40, "provenance.n");
     p->seed = r_range(r, 8, 0, (uint64_t)1 << 53, "provenance.seed");
-    p->block = (uint32_t)r_range(r, 4, 32, 1024, "provenance.block");
-    if (!r->e.failed && p->block % WARP_SIZE) { reader_fail(&r->e, "provenance.block: %u is not a whole number of warps", p->block); return; }
+    p->block = (uint32_t)r_range(r, 4, 1, 1024, "provenance.block");
+    if (!r->e.failed && sv < 5 && p->block % WARP_SIZE) { reader_fail(&r->e, "provenance.block: %u is not a whole number of warps", p->block); return; }
     p->elems_per_thread = (uint32_t)r_range(r, 4, 0, 1 << 20, "provenance.elems_per_thread");
     p->blocks_traced = (uint32_t)r_u(r, 4, "provenance.blocks_traced");
     if (sv >= 2) {
         r_str(r, p->schedule, sizeof p->schedule, "provenance.schedule");
+        for (int k = 0; k < 3 && sv >= 5; k++) {
+            uint64_t v = r_var(r, "provenance.block_dim");
+            if (!r->e.failed && v > 1024) { reader_fail(&r->e, "provenance.block_dim: %" PRIu64 " is over 1024", v); return; }
+            p->block_dim[k] = (uint32_t)v;
+        }
         uint64_t db = r_var(r, "provenance.drop_barrier"), ds = r_var(r, "provenance.drop_syncwarp");
         if (!r->e.failed && (db > BIN_MAX_LINE || ds > BIN_MAX_LINE)) { reader_fail(&r->e, "provenance.drop_barrier: a line over %u", BIN_MAX_LINE); return; }
         p->drop_barrier = (uint32_t)db;
@@ -384,6 +393,11 @@ static void read_bin(rbuf *r, trace *t)
             }
             tp.shared_bytes = (uint32_t)sb;
             tp.registers = (uint32_t)rg;
+        }
+        for (int k = 0; k < 6 && sv >= 5; k++) { /* the shape; trace_check holds its product */
+            uint64_t v = r_var(r, wh);
+            if (!r->e.failed && (v < 1 || v > UINT32_MAX)) { reader_fail(&r->e, "%s: a %s dimension of %" PRIu64, wh, k < 3 ? "grid" : "block", v); return; }
+            (k < 3 ? tp.grid_dim : tp.block_dim)[k % 3] = (uint32_t)v;
         }
         if (!r->e.failed && trace_add_pass(t, tp)) reader_fail(&r->e, "out of memory");
     }
@@ -457,7 +471,7 @@ static void read_bin(rbuf *r, trace *t)
         if (e->pass >= t->npasses) { reader_fail(&r->e, "events[%zu].pass: %u, but the trace has %zu passes", i, e->pass, t->npasses); return; }
         const trace_pass *tp = &t->passes[e->pass];
         if (e->block >= tp->grid) { reader_fail(&r->e, "events[%zu].block: block %u is outside the grid of pass %u (%u blocks)", i, e->block, e->pass, tp->grid); return; }
-        if ((uint32_t)e->warp * WARP_SIZE >= tp->block) { reader_fail(&r->e, "events[%zu].warp: warp %u is outside a block of %u threads", i, e->warp, tp->block); return; }
+        if ((uint32_t)e->warp >= trace_block_warps(tp->block)) { reader_fail(&r->e, "events[%zu].warp: warp %u is outside a block of %u threads", i, e->warp, tp->block); return; }
         int data = trace_kind_has_data((trace_kind)e->kind);
         if (data) {
             if (e->mask == 0) { reader_fail(&r->e, "events[%zu].mask: a data event needs at least one lane", i); return; }

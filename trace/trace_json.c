@@ -76,6 +76,7 @@ char *trace_to_json(const trace *t)
     sb_printf(&b, ", \"data\": "); sb_str(&b, p->data);
     sb_printf(&b, ", \"n\": %" PRIu64 ", \"seed\": %" PRIu64 ", \"block\": %u, \"elems_per_thread\": %u, \"blocks_traced\": %u",
               p->n, p->seed, p->block, p->elems_per_thread, p->blocks_traced);
+    if (p->block_dim[0]) sb_printf(&b, ", \"block_dim\": [%u, %u, %u]", p->block_dim[0], p->block_dim[1], p->block_dim[2]);
     sb_printf(&b, ", \"schedule\": "); sb_str(&b, p->schedule);
     sb_printf(&b, ", \"drop_barrier\": %u, \"drop_syncwarp\": %u, \"race_check\": ", p->drop_barrier, p->drop_syncwarp);
     sb_str(&b, p->race_check);
@@ -87,9 +88,11 @@ char *trace_to_json(const trace *t)
     if (t->tolerance > 0) { sb_printf(&b, ",\n\"tolerance\": "); sb_num(&b, 17, t->tolerance); }
     sb_printf(&b, ",\n\"passes\": [");
     for (size_t i = 0; i < t->npasses; i++)
-        sb_printf(&b, "%s{\"grid\": %u, \"block\": %u, \"stride\": %u, \"n_in\": %" PRIu64 ", \"shared_bytes\": %u, \"registers\": %u}",
+        sb_printf(&b, "%s{\"grid\": %u, \"block\": %u, \"stride\": %u, \"n_in\": %" PRIu64 ", \"shared_bytes\": %u, \"registers\": %u"
+                      ", \"grid_dim\": [%u, %u, %u], \"block_dim\": [%u, %u, %u]}",
                   i ? ", " : "", t->passes[i].grid, t->passes[i].block, t->passes[i].stride, t->passes[i].n_in, t->passes[i].shared_bytes,
-                  t->passes[i].registers);
+                  t->passes[i].registers, t->passes[i].grid_dim[0], t->passes[i].grid_dim[1], t->passes[i].grid_dim[2],
+                  t->passes[i].block_dim[0], t->passes[i].block_dim[1], t->passes[i].block_dim[2]);
     if (t->nruns) { /* schema 4: [pass, block, sm, start ns, end ns] */
         sb_printf(&b, "],\n\"runs\": [");
         for (size_t i = 0; i < t->nruns; i++) {
@@ -200,6 +203,19 @@ static double get_num(rd *r, const cJSON *obj, const char *key, const char *wher
 }
 
 
+/* A shape [x, y, z] (schema 5), each a whole number from 1 to hi; trace_check holds its product */
+static void get_dim3(rd *r, const cJSON *obj, const char *key, const char *where, uint32_t d[3], uint32_t hi)
+{
+    const cJSON *it = get(r, obj, key, where);
+    if (!it) return;
+    int k = 0;
+    if (cJSON_IsArray(it) && cJSON_GetArraySize(it) == 3)
+        for (const cJSON *x = it->child; x && cJSON_IsNumber(x) && x->valuedouble >= 1 && x->valuedouble <= hi &&
+                                         x->valuedouble == floor(x->valuedouble); x = x->next)
+            d[k++] = (uint32_t)x->valuedouble;
+    if (k != 3) reader_fail(r, "%s.%s: expected [x, y, z], whole numbers from 1 to %u", where, key, hi);
+}
+
 static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr, float *val)
 {
     char where[48];
@@ -222,7 +238,7 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
     if (!r->failed && e.block >= traced)
         { reader_fail(r, "%s.b: block %u is not one of the %" PRIu64 " traced blocks of pass %u", where, e.block, traced, e.pass); return; }
     e.warp = (uint16_t)get_uint(r, je, "w", where, 65535);
-    if (!r->failed && e.warp >= ps->block / WARP_SIZE)
+    if (!r->failed && e.warp >= trace_block_warps(ps->block))
         { reader_fail(r, "%s.w: warp %u is outside a block of %u threads", where, e.warp, ps->block); return; }
     e.line = (uint32_t)get_uint(r, je, "l", where, TRACE_LINE_MAX);
     e.phase = (uint16_t)get_uint(r, je, "ph", where, TRACE_PHASES_MAX - 1);
@@ -375,10 +391,11 @@ static void read_header(rd *r, trace *t, const cJSON *root)
     get_str(r, jp, "data", w, p->data, sizeof p->data);
     p->n = get_range(r, jp, "n", w, 1, TRACE_GLOBAL_ELEMS_MAX);
     p->seed = get_uint(r, jp, "seed", w, (uint64_t)1 << 53);
-    p->block = (uint32_t)get_range(r, jp, "block", w, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+    p->block = (uint32_t)get_range(r, jp, "block", w, 1, TRACE_BLOCK_THREADS_MAX);
     p->elems_per_thread = (uint32_t)get_range(r, jp, "elems_per_thread", w, 1, 1 << 20);
     p->blocks_traced = (uint32_t)get_range(r, jp, "blocks_traced", w, 1, UINT32_MAX);
-    if (!r->failed && p->block % WARP_SIZE) { reader_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
+    if (!r->failed && (sv < 5 && p->block % WARP_SIZE)) { reader_fail(r, "provenance.block: %u is not a whole number of warps from 32 to 1024", p->block); return; }
+    if (sv >= 5 && cJSON_GetObjectItemCaseSensitive(jp, "block_dim")) get_dim3(r, jp, "block_dim", w, p->block_dim, TRACE_BLOCK_THREADS_MAX);
     if (sv >= 2) {
         get_str(r, jp, "schedule", w, p->schedule, sizeof p->schedule);
         p->drop_barrier = (uint32_t)get_uint(r, jp, "drop_barrier", w, 1000000);
@@ -403,15 +420,17 @@ static void read_header(rd *r, trace *t, const cJSON *root)
         if (!cJSON_IsObject(x)) { reader_fail(r, "%s: expected an object", wh); return; }
         trace_pass tp = {0};
         tp.grid = (uint32_t)get_range(r, x, "grid", wh, 1, UINT32_MAX);
-        tp.block = (uint32_t)get_range(r, x, "block", wh, WARP_SIZE, TRACE_BLOCK_THREADS_MAX);
+        tp.block = (uint32_t)get_range(r, x, "block", wh, 1, TRACE_BLOCK_THREADS_MAX);
         tp.stride = (uint32_t)get_uint(r, x, "stride", wh, UINT32_MAX);
         tp.n_in = get_uint(r, x, "n_in", wh, TRACE_GLOBAL_ELEMS_MAX);
         /* schema 4; either may be left out of a file written by hand (unknown) */
         if (cJSON_GetObjectItemCaseSensitive(x, "shared_bytes"))
             tp.shared_bytes = (uint32_t)get_uint(r, x, "shared_bytes", wh, TRACE_SHARED_BYTES_MAX);
         if (cJSON_GetObjectItemCaseSensitive(x, "registers")) tp.registers = (uint32_t)get_uint(r, x, "registers", wh, TRACE_REGISTERS_MAX);
-        /* the analysis counts threads warp by warp */
-        if (!r->failed && tp.block % WARP_SIZE) { reader_fail(r, "%s.block: %u is not a whole number of warps", wh, tp.block); return; }
+        /* before schema 5 a block was a whole number of warps; since, any size, with its shape */
+        if (!r->failed && sv < 5 && tp.block % WARP_SIZE) { reader_fail(r, "%s.block: %u is not a whole number of warps", wh, tp.block); return; }
+        if (sv >= 5 && cJSON_GetObjectItemCaseSensitive(x, "grid_dim")) get_dim3(r, x, "grid_dim", wh, tp.grid_dim, UINT32_MAX);
+        if (sv >= 5 && cJSON_GetObjectItemCaseSensitive(x, "block_dim")) get_dim3(r, x, "block_dim", wh, tp.block_dim, TRACE_BLOCK_THREADS_MAX);
         if (!r->failed && trace_add_pass(t, tp)) reader_fail(r, "out of memory");
     }
     ja = get(r, root, "buffers", "top level");

@@ -392,6 +392,7 @@ void view_counts_at(const view_model *m, size_t s, view_counts *c)
             if (!trace_kind_is_instruction((trace_kind)e->kind)) continue;
             c->warp_instructions++;
             c->active_lanes += (uint64_t)trace_popcount(e->mask);
+            c->lane_slots += (uint64_t)trace_popcount(trace_warp_lanes(m->threads, e->warp));
             c->divergent += (uint64_t)f->divergent;
             if (e->kind == TRACE_SHARED_LOAD) c->conflicts_load += (uint64_t)(f->bank_degree - 1);
             if (e->kind == TRACE_SHARED_STORE) c->conflicts_store += (uint64_t)(f->bank_degree - 1);

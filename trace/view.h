@@ -108,6 +108,7 @@ long view_worst_shared(const view_model *m, size_t s, long warp);
 typedef struct view_counts {
     uint64_t warp_instructions, divergent, conflicts_load, conflicts_store, barriers, sectors, sectors_min;
     uint64_t active_lanes;
+    uint64_t lane_slots; /* lanes that exist in the warps of those instructions (SIMD efficiency's denominator) */
     unsigned active_threads_phase; /* threads that worked so far in the current phase */
 } view_counts;
 void view_counts_at(const view_model *m, size_t s, view_counts *c);

@@ -150,10 +150,16 @@ void emu_abort(const char *what)
     yield(e, 1);
 }
 
+/* linear index of a block (or thread) of a shape, x fastest, as CUDA numbers them */
+static unsigned linear(emu_dim3 i, emu_dim3 d) { return i.x + d.x * (i.y + d.y * i.z); }
+static emu_dim3 unlinear(unsigned k, emu_dim3 d) { return (emu_dim3){k % d.x, k / d.x % d.y, k / (d.x * d.y)}; }
+
 const emu_dim3 *emu_thread_idx(void) { return &current->cur->idx; }
 const emu_dim3 *emu_block_idx(void) { return &current->block_idx; }
 const emu_dim3 *emu_block_dim(void) { return &current->block_dim; }
 const emu_dim3 *emu_grid_dim(void) { return &current->grid_dim; }
+unsigned emu_thread_rank(void) { return (unsigned)(current->cur - current->threads); }
+unsigned emu_block_rank(void) { return linear(current->block_idx, current->grid_dim); }
 
 /* ---- the switch, scheduler side and fiber side ---- */
 
@@ -362,7 +368,12 @@ static float lane_float(const emu_op *op, unsigned c)
 
 static void where(const emu *e, unsigned tid, char *s, size_t n)
 {
-    snprintf(s, n, "block %u, thread %u (warp %u, lane %u)", e->block_idx.x, tid, tid / WARP_SIZE, tid % WARP_SIZE);
+    emu_dim3 b = e->block_idx, t = e->threads[tid].idx;
+    if (e->block_dim.y == 1 && e->block_dim.z == 1 && e->grid_dim.y == 1 && e->grid_dim.z == 1)
+        snprintf(s, n, "block %u, thread %u (warp %u, lane %u)", b.x, tid, tid / WARP_SIZE, tid % WARP_SIZE);
+    else
+        snprintf(s, n, "block (%u, %u, %u), thread (%u, %u, %u) (thread %u: warp %u, lane %u)", b.x, b.y, b.z, t.x, t.y, t.z, tid,
+                 tid / WARP_SIZE, tid % WARP_SIZE);
 }
 
 static int check_shared(emu *e, const emu_op *op, unsigned tid)
@@ -459,7 +470,7 @@ static void observe(emu *e, const emu_op *op, int kind, unsigned tid, int record
     unsigned words = op->elem_size > WORD_BYTES ? op->elem_size / WORD_BYTES : 1;
     emu_access a = {global, op->buf, global ? op->index * (int64_t)words : op->index, words,
                     kind == TRACE_SHARED_STORE || kind == TRACE_GLOBAL_STORE || kind == TRACE_GLOBAL_ATOMIC,
-                    kind == TRACE_GLOBAL_ATOMIC, e->block_idx.x, tid, tid / WARP_SIZE, op->line,
+                    kind == TRACE_GLOBAL_ATOMIC, linear(e->block_idx, e->grid_dim), tid, tid / WARP_SIZE, op->line,
                     record && e->launch->trace ? (int64_t)e->launch->trace->nevents : -1};
     o->access(o->ctx, &a);
 }
@@ -499,9 +510,9 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
             observe(e, op, kind, tid, record);
             break;
         case TRACE_GLOBAL_ATOMIC: {
-            if (!e->launch->serial_blocks && e->grid_dim.x > 1) { /* see emu_launch.serial_blocks */
+            if (!e->launch->serial_blocks && e->launch->grid > 1) { /* see emu_launch.serial_blocks */
                 fail(e, "line %u: a global atomic in a launch of %u blocks that run in parallel (serial_blocks not set)",
-                     op->line, e->grid_dim.x);
+                     op->line, e->launch->grid);
                 return;
             }
             if (!(p = global_at(e, op, tid))) return;
@@ -549,7 +560,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
     ev.pass = (uint8_t)e->launch->pass;
     ev.warp = (uint16_t)w;
     ev.phase = (uint16_t)phase;
-    ev.block = e->block_idx.x;
+    ev.block = linear(e->block_idx, e->grid_dim);
     ev.line = first->line;
     ev.mask = group;
     if (over_budget(e, first->line)) return;
@@ -564,7 +575,7 @@ static void record_plain(emu *e, unsigned w, int kind, unsigned line, uint32_t m
     ev.pass = (uint8_t)e->launch->pass;
     ev.warp = (uint16_t)w;
     ev.phase = (uint16_t)phase;
-    ev.block = e->block_idx.x;
+    ev.block = linear(e->block_idx, e->grid_dim);
     ev.line = line;
     ev.mask = mask;
     if (over_budget(e, line)) return;
@@ -682,7 +693,7 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
 static void init_fiber(emu *e, unsigned i, unsigned nthreads)
 {
     emu_thread *t = &e->threads[i];
-    t->idx = (emu_dim3){i, 0, 0};
+    t->idx = unlinear(i, e->block_dim);
     t->op = NULL;
     t->nregs = 0;
     if (i >= nthreads) { t->state = TS_EXITED; return; }
@@ -726,7 +737,7 @@ static void run_block(emu *e, unsigned bx)
     if (obs && obs->block) obs->block(obs->ctx, bx);
     int record = L->trace && bx < L->blocks_traced;
     e->recording = record;
-    e->block_idx = (emu_dim3){bx, 0, 0};
+    e->block_idx = unlinear(bx, e->grid_dim);
     e->nregions = 0;
     e->shared_words_used = 0;
     /* shared memory starts undefined on hardware; a fixed fill keeps captures deterministic */
@@ -819,6 +830,15 @@ int emu_run(emu *e, const emu_launch *l)
         fail(e, "block of %u threads: the emulator runs 1 to %d", l->block, EMU_MAX_THREADS);
         return -1;
     }
+    emu_dim3 gd = l->grid_dim, bd = l->block_dim;
+    if (!gd.x && !gd.y && !gd.z) gd = (emu_dim3){l->grid, 1, 1};
+    if (!bd.x && !bd.y && !bd.z) bd = (emu_dim3){l->block, 1, 1};
+    if (!gd.x || !gd.y || !gd.z || !bd.x || !bd.y || !bd.z || (uint64_t)gd.x * gd.y * gd.z != l->grid ||
+        (uint64_t)bd.x * bd.y * bd.z != l->block) {
+        fail(e, "a launch of %u x %u x %u blocks of %u x %u x %u threads is not %u blocks of %u threads", gd.x, gd.y, gd.z, bd.x, bd.y,
+             bd.z, l->grid, l->block);
+        return -1;
+    }
     /* Workers: contiguous ranges of blocks, a few blocks at least each, so that a small grid
      * stays on the calling thread with no thread started. */
     enum { MIN_BLOCKS_PER_WORKER = 4 };
@@ -849,8 +869,8 @@ int emu_run(emu *e, const emu_launch *l)
     for (unsigned k = 0; k < nw; k++) {
         w[k]->dropped[0] = w[k]->dropped[1] = 0;
         w[k]->shared_words_max = 0;
-        w[k]->block_dim = (emu_dim3){l->block, 1, 1};
-        w[k]->grid_dim = (emu_dim3){l->grid, 1, 1};
+        w[k]->block_dim = bd;
+        w[k]->grid_dim = gd;
         w[k]->first_block = (unsigned)((uint64_t)l->grid * k / nw);
         w[k]->end_block = (unsigned)((uint64_t)l->grid * (k + 1) / nw);
     }

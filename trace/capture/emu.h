@@ -73,6 +73,9 @@ const emu_dim3 *emu_thread_idx(void);
 const emu_dim3 *emu_block_idx(void);
 const emu_dim3 *emu_block_dim(void);
 const emu_dim3 *emu_grid_dim(void);
+/* the running thread's index in its block and its block's in the grid, linear (x fastest) */
+unsigned emu_thread_rank(void);
+unsigned emu_block_rank(void);
 void emu_do(emu_op *op);
 /* First 4-byte word of a __shared__ object of this block, placed on its first use. */
 int64_t emu_shared_region(const void *key, unsigned bytes);
@@ -136,7 +139,11 @@ typedef struct emu_observer {
 typedef struct emu_launch {
     emu_kernel_fn kernel;
     const void *args;
-    unsigned grid, block;
+    unsigned grid, block;   /* blocks, and threads per block (1 to 1024: a partial last warp's missing lanes do not exist) */
+    emu_dim3 grid_dim, block_dim; /* their shape (products grid and block); all 0: (grid, 1, 1) and (block, 1, 1).
+                             * Thread t of a block has threadIdx (t % x, t / x % y, t / (x * y)), as CUDA
+                             * linearises it (warps are consecutive t, x fastest); blocks likewise; the
+                             * trace and the observer number both linearly */
     unsigned pass;          /* recorded in each event */
     unsigned blocks_traced; /* blocks 0..blocks_traced-1 are recorded */
     trace *trace;           /* where events go; NULL records nothing */

@@ -227,7 +227,7 @@ int ws_user_occupancy(unsigned block, size_t dynamic_shared, unsigned line)
 void ws_user_tick(unsigned line)
 {
     if (emu_in_kernel()) {
-        unsigned tid = emu_thread_idx()->x, b = emu_block_idx()->x;
+        unsigned tid = emu_thread_rank(), b = emu_block_rank();
         if (run->turns[tid].block != b + 1) run->turns[tid].block = b + 1, run->turns[tid].turns = 0;
         if (++run->turns[tid].turns > OWN_LOOP_TURNS || (run->d->cancel && *run->d->cancel)) {
             char msg[300];
@@ -246,25 +246,31 @@ void ws_user_tick(unsigned line)
 
 void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 block, size_t shmem, unsigned line)
 {
-    if (grid.y != 1 || grid.z != 1 || block.y != 1 || block.z != 1)
-        host_fail("line %u: a launch of %ux%ux%u blocks of %ux%ux%u threads: the emulator runs one-dimensional launches; "
-                  "use blockIdx.x and threadIdx.x", line, grid.x, grid.y, grid.z, block.x, block.y, block.z);
-    if (!grid.x || !block.x || block.x > TRACE_BLOCK_THREADS_MAX)
-        host_fail("line %u: invalid configuration argument: %u blocks of %u threads (a block holds 1 to %d threads)", line, grid.x,
-                  block.x, TRACE_BLOCK_THREADS_MAX);
+    /* CUDA's limits: blockDim within (1024, 1024, 64) and 1024 threads, gridDim within (2^31 - 1, 65535, 65535) */
+    uint64_t threads = (uint64_t)block.x * block.y * block.z, blocks = (uint64_t)grid.x * grid.y * grid.z;
+    if (!threads || threads > TRACE_BLOCK_THREADS_MAX || block.z > 64 || !blocks || grid.x > 0x7fffffffu || grid.y > 65535 ||
+        grid.z > 65535 || blocks > UINT32_MAX)
+        host_fail("line %u: invalid configuration argument: a grid of (%u, %u, %u) blocks of (%u, %u, %u) threads (a block holds 1 to %d "
+                  "threads, z at most 64; a grid at most (2^31 - 1, 65535, 65535) blocks)", line, grid.x, grid.y, grid.z, block.x, block.y,
+                  block.z, TRACE_BLOCK_THREADS_MAX);
     if (shmem > (size_t)TRACE_SHARED_WORDS_MAX * WORD_BYTES)
         host_fail("line %u: %zu bytes of dynamic shared memory: a block has at most %d", line, shmem,
                   TRACE_SHARED_WORDS_MAX * WORD_BYTES);
     if (run->launches == TRACE_PASSES_MAX)
         host_fail("line %u: more than %d launches; a host loop that never ends?", line, TRACE_PASSES_MAX);
     trace *t = run->t;
-    if (!run->launches) t->prov.block = block.x;
-    if (trace_add_pass(t, (trace_pass){.grid = grid.x, .block = block.x, .n_in = (uint64_t)grid.x * block.x}))
+    if (!run->launches) {
+        t->prov.block = (uint32_t)threads;
+        t->prov.block_dim[0] = block.x, t->prov.block_dim[1] = block.y, t->prov.block_dim[2] = block.z;
+    }
+    if (trace_add_pass(t, (trace_pass){.grid = (uint32_t)blocks, .block = (uint32_t)threads, .n_in = blocks * threads,
+                                       .grid_dim = {grid.x, grid.y, grid.z}, .block_dim = {block.x, block.y, block.z}}))
         host_fail("out of memory for the trace");
     run->shmem = (unsigned)shmem;
     memset(run->turns, 0, sizeof run->turns);
     const capture_desc *d = run->d;
-    emu_launch l = {.kernel = fn, .args = args, .grid = grid.x, .block = block.x, .pass = run->launches,
+    emu_launch l = {.kernel = fn, .args = args, .grid = (unsigned)blocks, .block = (unsigned)threads, .grid_dim = grid,
+                    .block_dim = block, .pass = run->launches,
                     .blocks_traced = d->blocks_traced ? d->blocks_traced : 1, .trace = t, .workers = 1,
                     .cancel = d->cancel, .serial_blocks = 1, .strict_barriers = 1,
                     .max_events = OWN_MAX_EVENTS, .schedule = &run->schedule,
