@@ -65,6 +65,15 @@ if not any(t.endswith(line) and line.strip() for t in texts):
     print("FAIL: svg: no <text> with the source line %r" % line); ok = False
 if not all(t.get("font-family") and t.get("font-size") for t in root.iter(ns + "text")):
     print("FAIL: svg: a <text> without font-family or font-size"); ok = False
+# a browser draws it as the PNG: each text keeps its spaces (Chromium does not take xml:space from
+# the root: a code line lost its indentation), and its width comes from spacing, never from
+# stretching the glyphs (lengthAdjust="spacingAndGlyphs" drew a lone "}" a line wide)
+XS = "{http://www.w3.org/XML/1998/namespace}space"
+for t in root.iter(ns + "text"):
+    if t.get(XS) != "preserve" or "white-space:pre" not in (t.get("style") or ""):
+        print("FAIL: svg: a <text> that may collapse its spaces: %r" % (t.text,)); ok = False; break
+    if t.get("lengthAdjust") not in (None, "spacing"):
+        print("FAIL: svg: a <text> whose glyphs are stretched: %r" % (t.text,)); ok = False; break
 if len(list(root.iter(ns + "rect"))) < 100:
     print("FAIL: svg: few rects"); ok = False
 sys.exit(0 if ok else 1)

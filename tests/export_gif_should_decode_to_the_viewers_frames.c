@@ -3,7 +3,8 @@
  * frames of motion between steps, and the picture itself: the frames composited as a browser
  * shows them (each stores only its changed rectangle, unchanged pixels transparent) match the
  * PNG that `warpscope render --step S` draws of the first and the last step, pixel by pixel
- * up to the palette's rounding. The file is created 0644 even under umask 077. */
+ * up to the palette's rounding; a move between steps that draw different panels is a cut, so no
+ * frame shows two steps at once. The file is created 0644 even under umask 077. */
 #include <SDL.h>
 #include <SDL_image.h>
 #include <gif_lib.h>
@@ -197,6 +198,19 @@ int main(void)
             CHECK(d.delay[i] >= 6, "frame %d: delay %d cs, less than one frame at 15 fps", i, d.delay[i]);
         DGifCloseFile(d.gif, NULL);
     }
+
+    /* one step's state per frame: v1's step 0 (a global load, no shared access) and step 1 (its
+     * store into shared memory, drawn lanes to banks) do not draw the same panels, so the move
+     * between them is a cut (its first frame and the next step's hold); steps 3 and 4 (two shared
+     * accesses) keep their move's frames */
+    CHECK(export_gif(b, 0, 1, 15, 1, 0) == 0, "export steps 0 to 1 with motion");
+    opened = open_gif(b, &d) == 0;
+    CHECK(opened && d.frames == 2, "steps 0 to 1: %d frames, expected 2 (a cut: no frame mixes the two steps' panels)", opened ? d.frames : -1);
+    if (opened) DGifCloseFile(d.gif, NULL);
+    CHECK(export_gif(b, 3, 4, 15, 1, 0) == 0, "export steps 3 to 4 with motion");
+    opened = open_gif(b, &d) == 0;
+    CHECK(opened && d.frames > 2, "steps 3 to 4: %d frames, expected the move's frames between them", opened ? d.frames : -1);
+    if (opened) DGifCloseFile(d.gif, NULL);
     unlink(a);
     unlink(b);
     unlink(p0);

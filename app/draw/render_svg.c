@@ -125,8 +125,13 @@ int rsvg_write(FILE *f, const dl_list *l, int w, int h, const rsvg_opts *o)
             int font = (unsigned)it->font < DL_FONT_COUNT ? (int)it->font : DL_FONT_UI;
             const char *fam = o->family[font] ? o->family[font] : default_family[font];
             int asc = o->ascent ? o->ascent(o->ctx, (dl_font)font, it->px) : r.h * 4 / 5;
-            fprintf(f, "<text x=\"%d\" y=\"%d\" font-family=\"%s\" font-size=\"%d\"", r.x, r.y + asc, fam, it->px);
-            if (r.w > 0) fprintf(f, " textLength=\"%d\" lengthAdjust=\"spacingAndGlyphs\"", r.w);
+            /* each text keeps its spaces (a code line's indentation, "  |  "): browsers do not all
+             * inherit xml:space from the root. Its width is the PNG's (a code column lines up with
+             * the PNG's, whose advances are whole pixels) through the spacing between glyphs only,
+             * never by stretching them (spacingAndGlyphs drew a lone "}" as wide as its line). */
+            fprintf(f, "<text xml:space=\"preserve\" style=\"white-space:pre\" x=\"%d\" y=\"%d\" font-family=\"%s\" font-size=\"%d\"",
+                    r.x, r.y + asc, fam, it->px);
+            if (r.w > 0) fprintf(f, " textLength=\"%d\" lengthAdjust=\"spacing\"", r.w);
             colour_attr(f, "fill", it->c);
             fputc('>', f);
             put_escaped(f, dl_item_text(l, it), it->len);

@@ -424,9 +424,24 @@ static void canvas_execute(canvas *c)
     c->have_shown = !now.failed;
 }
 
+/* A move is drawn only between steps that draw the same panels: the panels show the step the move
+ * starts from while the lanes-to-banks picture lands the next step's wavefronts, so a move from a
+ * step without a shared access to one with it (or back) would put one step's banks picture in the
+ * other's layout ("4-way conflict" over "no shared-memory access"). Such a move is a cut: every
+ * frame shows one step's state. */
+static int move_keeps_panels(const scene *sc)
+{
+    for (int pi = 0; pi < (sc->compare ? 2 : 1); pi++) {
+        const scene_pane *a = &sc->prev[pi], *b = &sc->pane[pi];
+        if (a->shown && b->shown && a->step != b->step && (a->bank_event < 0) != (b->bank_event < 0)) return 0;
+    }
+    return 1;
+}
+
 static int canvas_draw(canvas *c, app *A, double t)
 {
     if (scene_update(&A->sc, &A->s, find_source)) return -1;
+    if (!move_keeps_panels(&A->sc)) t = 1.0;
     int w = c->surface->w, h = c->surface->h;
     panels_draw(&A->sc, &c->l, w, h, panels_px(h, A->s.scale, A->s.presenter), A->s.no_motion ? 1.0 : t);
     canvas_execute(c);
@@ -933,7 +948,8 @@ static export_image ximage(const xrun *X)
  * `frames` frame times in all. sample: only show the writer the colours (the GIF's palette). */
 static int xstep(xrun *X, int moving, unsigned frames, int sample, char *err, size_t errlen)
 {
-    unsigned m = moving && !X->eo->no_motion ? X->move : 0;
+    if (scene_update(&X->A->sc, &X->A->s, find_source)) { snprintf(err, errlen, "out of memory while drawing"); return -1; }
+    unsigned m = moving && !X->eo->no_motion && move_keeps_panels(&X->A->sc) ? X->move : 0;
     if (m > frames) m = frames;
     if (sample) { /* the still, and the middle of the move where colours are mixed */
         if (m && (xdraw(X, 0.5, err, errlen) || export_sample(X->wr, ximage(X), err, errlen))) return -1;
