@@ -9,6 +9,7 @@
 
 #include "app/learn/lesson.h"
 #include "app/learn/player.h"
+#include "app/viewer/session.h"
 #include "trace/capture/capture.h"
 #include "trace/json_internal.h"
 #include "trace/ladder.h"
@@ -168,6 +169,8 @@ static int want_version(pack *P, const ladder_version *v)
         }
     }
     d = (capture_desc){.version = v->id, .blocks_traced = UINT32_MAX};
+    if (want_add(P, &d)) return -1;
+    d = (capture_desc){.version = v->id, .n = SESSION_GRID_N}; /* the grid's N: the card in waves */
     return want_add(P, &d);
 }
 

@@ -55,7 +55,7 @@ static int page_load(void *ctx, const char *version, const session_break *b, tra
     (void)ctx;
     capture_desc d = {.version = version};
     if (b && b->schedule[0]) d.schedule = b->schedule;
-    if (b) d.drop_barrier = b->drop_barrier, d.blocks_traced = b->blocks_traced;
+    if (b) d.drop_barrier = b->drop_barrier, d.blocks_traced = b->blocks_traced, d.n = b->n;
     if (capture_with("cpu", &d, t, note, notelen, err, errlen) == 0) return 0;
     if (!d.blocks_traced) return -1;
     /* every block traced (the grid's A) is carried for the default capture alone: a schedule or a

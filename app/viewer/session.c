@@ -618,6 +618,16 @@ static void apply_one(session *s, const action *a)
         rebreak(s, nb);
         break;
     }
+    case ACT_GRID_N: {
+        session_break nb = s->brk;
+        nb.n = s->brk.n ? 0 : SESSION_GRID_N;
+        nb.blocks_traced = 0; /* every block of 4096 is a 40 MB trace: A asks for it */
+        if (rebreak(s, nb) == 0 && s->overlay == OVERLAY_GRID) {
+            s->grid_pass = 0;
+            s->grid_wave = session_grid_waves(s) > 1 ? 0 : -1;
+        }
+        break;
+    }
     case ACT_CARD:
         if (a->s[0] && !card_find(a->s)) {
             char err[300];

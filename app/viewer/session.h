@@ -69,6 +69,7 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_GRID_WAVE, "wave", ARG_INT)           \
     X(ACT_CARD, "card", ARG_STR)                \
     X(ACT_TRACE_ALL, "trace-all", ARG_NONE)     \
+    X(ACT_GRID_N, "grid-n", ARG_NONE)           \
     X(ACT_OPEN_BLOCK, "open-block", ARG_STR)    \
     X(ACT_SCHEDULE, "schedule", ARG_STR)        \
     X(ACT_DROP, "drop-barrier", ARG_INT)        \
@@ -96,7 +97,9 @@ typedef enum act_kind {
  * moves by i. ACT_GRID_WAVE: the grid view's wave moves by i (past the last: the launch has
  * ended). ACT_GRID_TIME: 1 goes to the first wave, 0 to the end of the launch. ACT_CARD: the card
  * the grid's schedule is on (an id of trace/cards.h; "" the trace's GPU or the default).
- * ACT_TRACE_ALL: capture again with every block traced (the loader shows progress; Esc stops it). ACT_OPEN_BLOCK: "P/B" (or "B": of the grid view's pass) opens block B of pass P in the
+ * ACT_TRACE_ALL: capture again with every block traced (the loader shows progress; Esc stops it).
+ * ACT_GRID_N: capture again at SESSION_GRID_N elements (one block traced per pass), or back at the
+ * loader's own size. ACT_OPEN_BLOCK: "P/B" (or "B": of the grid view's pass) opens block B of pass P in the
  * detailed view and closes the grid. */
 typedef struct action {
     act_kind kind;
@@ -163,7 +166,12 @@ typedef struct session_break {
     char schedule[32];      /* "" (lockstep), its:SEED, adversarial ... (capture.h) */
     unsigned drop_barrier;  /* a __syncthreads line left out, 0: none */
     unsigned blocks_traced; /* 0: the loader's; else blocks recorded per pass (the grid's A: all) */
+    uint64_t n;             /* 0: the loader's elements; else this many (the grid's N: SESSION_GRID_N) */
 } session_break;
+
+/* The grid's N: a launch of many blocks, so the free viewer shows the card filling and draining in
+ * waves (2^20 elements: 4096 blocks of 256 on an H100's 1,056 slots take 4 waves). */
+enum { SESSION_GRID_N = 1 << 20 };
 
 typedef struct session_loader {
     void *ctx;

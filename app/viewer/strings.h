@@ -166,6 +166,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_GRID_PASS, "grid: the previous / next pass", "网格：上一轮 / 下一轮")                               \
     X(STR_KEY_GRID_TIME, "grid: the launch's first wave / its end", "网格：启动的第一波 / 结束时") \
     X(STR_KEY_TRACE_ALL, "grid: trace every block (a progress bar; Esc stops)", "网格：跟踪全部线程块（显示进度；Esc 停止）") \
+    X(STR_KEY_GRID_N, "grid: 2^20 elements (4,096 blocks of 256: the card fills in waves), or back",                \
+      "网格：2^20 个元素（4096 个 256 线程的线程块：卡上分几波运行），或恢复原大小")                                   \
     X(STR_TRACING, "tracing every block: %s (Esc stops)", "正在跟踪全部线程块：%s（Esc 停止）")                      \
     X(STR_KEY_GRID_WAVE, "grid: the next / previous wave of blocks on the card", "网格：卡上的下一波 / 上一波线程块") \
     X(STR_GRID_TITLE, "%s — pass %u: a grid of %u x %u threads reduces %llu elements",                           \
@@ -217,8 +219,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_GRID_SMS, "GPU trace: each tile names the SM its block ran on and its turn there (#1 first, by that SM's clock); SMs used: %u", \
       "GPU 跟踪：每格标出线程块运行的 SM 及其在该 SM 上的次序（#1 最先，按该 SM 的时钟）；用到的 SM：%u 个")                    \
     X(STR_GRID_HIDDEN, "%zu more blocks do not fit: a larger window or Ctrl - shows them", "还有 %zu 个线程块放不下：放大窗口或按 Ctrl - 显示") \
-    X(STR_GRID_KEYS, "PgDn/PgUp: wave  |  Left/Right: pass  |  click a block: open it  |  Home/End: first wave / end  |  G, Esc: back", \
-      "PgDn/PgUp：波  |  左/右：轮次  |  点击线程块：打开  |  Home/End：第一波 / 结束  |  G、Esc：返回")                  \
+    X(STR_GRID_KEYS, "PgDn/PgUp: wave  |  Left/Right: pass  |  N: 2^20 elements  |  click a block: open it  |  Home/End: first wave / end  |  G, Esc: back", \
+      "PgDn/PgUp：波  |  左/右：轮次  |  N：2^20 个元素  |  点击线程块：打开  |  Home/End：第一波 / 结束  |  G、Esc：返回")                  \
     X(STR_GRID_KEYS_LESSON, "Down/Up: wave  |  PgDn/PgUp: the lesson's next / previous step", "下/上：波  |  PgDn/PgUp：课程的下一步 / 上一步") \
     X(STR_GRID_NONE, "no trace to show", "没有可显示的跟踪")                                                        \
     X(STR_GRID_SM_TITLE, "SMs: a row per SM, its blocks in the order they started there", "SM：每行一个 SM，其线程块按在该 SM 上开始的次序排列") \

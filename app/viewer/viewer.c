@@ -82,6 +82,7 @@ static int load_capture(void *ctx, const char *version, const session_break *b, 
     if (strcmp(version, OWN_VERSION) != 0) d.kernel = NULL; /* a version beside a kernel of one's own */
     if (b && b->schedule[0]) d.schedule = b->schedule;
     if (b && b->drop_barrier) d.drop_barrier = b->drop_barrier;
+    if (b && b->n) d.n = b->n;
     const ladder_version *v = ladder_find(version);
     /* a block the version cannot run falls back to its default rather than failing */
     if (v && d.block && ladder_check_block(v, d.block, err, errlen)) d.block = 0;

@@ -179,6 +179,15 @@ async function main() {
     await page.keyboard.press('g');
     list = await settled(page);
     check(list.panels.some((p) => /grid/.test(p)), `G opens the grid view (panels: ${list.panels.join(', ')})`);
+    // N: the grid of 2^20 elements, carried by the pack: 4096 blocks of 256 on an H100 (132 SMs, 2048
+    // threads each: 8 such blocks) take ceil(4096 / (132 * 8)) waves
+    await page.keyboard.press('n');
+    list = await settled(page);
+    const waves = Math.ceil((1 << 20) / 256 / (132 * Math.floor(2048 / 256)));
+    const said = list.items.map((it) => it.find((x) => typeof x === 'string' && / waves?$/.test(x))).find((s) => s);
+    check(waves === 4 && said && said.endsWith(`the grid of ${(1 << 20) / 256} blocks takes ${waves} waves`),
+          `N in the grid shows the card in ${waves} waves of a 2^20 capture (${said || 'no waves line'})`);
+    await page.keyboard.press('n');
     await page.keyboard.press('Escape');
 
     // S saves the canvas as a PNG
