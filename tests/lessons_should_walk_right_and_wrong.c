@@ -93,6 +93,7 @@ static void walk(const char *path)
                 CHECK(r == 1, "%s step %zu: the right option should be right", path, player_index(&p));
             }
             CHECK(player_status(&p) == PLAYER_CORRECT, "%s step %zu: state after a right answer", path, player_index(&p));
+            CHECK(player_last_feedback(&p)->explain == &a->explain, "%s step %zu: a right answer shows its explanation", path, player_index(&p));
             for (int lang = 0; lang < LESSON_LANGS; lang++) {
                 CHECK(player_text(&p, PLAYER_TEXT_PROMPT, 0, (lesson_lang)lang, text, sizeof text, err, sizeof err) == 0 && text[0],
                       "%s step %zu: prompt: %s", path, player_index(&p), err);

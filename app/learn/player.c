@@ -400,7 +400,7 @@ static int finish(player *p, int correct, char *err, size_t errlen)
     const lesson_ask *a = player_question(p);
     p->fb.correct = correct;
     p->fb.tries++;
-    p->fb.explain = correct ? NULL : &a->explain;
+    p->fb.explain = &a->explain; /* right, wrong or revealed: why the answer is the answer */
     for (int k = 0; k < LESSON_ITEM_COUNT; k++) {
         query_set_clear(&p->fb.reveal[k]);
         if (!correct && a->reveal[k]) {

@@ -46,7 +46,7 @@ typedef struct player_feedback {
     query_value answer;            /* the answer: the set, the number, or the set of correct options */
     query_value reveal[LESSON_ITEM_COUNT]; /* the question's "reveal" sets (count 0 when none) */
     double given;                  /* the number or option given */
-    const lesson_text *explain;    /* said after a wrong answer or a reveal */
+    const lesson_text *explain;    /* why the answer is the answer: after a right answer, a reveal, or H after a wrong one */
     unsigned tries;
 } player_feedback;
 
