@@ -1,33 +1,13 @@
 #include "app/viewer/panels/internal.h"
+#include "app/draw/wrap.h"
 
 /* ---------- lessons ---------- */
 
-/* Splits text into lines that fit width: at spaces, or between any two Chinese characters (which
- * need no space to break). Returns the number of lines; each is [starts[i], starts[i] + lens[i]). */
+/* Lines that fit width, by the draw layer's rules (app/draw/wrap.h: spaces, Chinese characters,
+ * no line starting with 。，、 and their kin). */
 int wrap(ui *u, const char *text, int width, int px, const char **starts, size_t *lens, int max)
 {
-    int n = 0;
-    const char *p = text;
-    while (*p && n < max) {
-        while (*p == ' ') p++;
-        const char *line = p, *brk = NULL, *q = p;
-        int w = 0;
-        while (*q && *q != '\n') {
-            const char *before = q;
-            uint32_t cp = dl_utf8_next(&q);
-            int cw = u->l->m.advance(u->l->m.ctx, DL_FONT_UI, px, cp);
-            if (w + cw > width && before > line) { q = before; break; }
-            w += cw;
-            if (cp == ' ' || cp >= 0x2E80) brk = cp == ' ' ? before : q; /* break after a CJK character, at a space */
-        }
-        const char *end = q;
-        if (*q && *q != '\n' && brk && brk > line) end = brk;
-        starts[n] = line;
-        lens[n++] = (size_t)(end - line);
-        p = end;
-        if (*p == '\n') p++;
-    }
-    return n;
+    return dl_wrap(u->l, DL_FONT_UI, px, text, width, starts, lens, max);
 }
 
 int text_block(ui *u, dl_rect r, int y, int px, dl_colour c, const char *text)
