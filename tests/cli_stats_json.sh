@@ -9,12 +9,15 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0
 "$ws" stats --version v1 --block 128 --json >"$tmp/a.json" || { echo "FAIL: stats --json"; exit 1; }
 for key in version block n result reference tolerance result_ok phases totals active_threads idle_threads warp_instructions \
-           divergent_warp_instructions bank_conflicts_load bank_conflicts_store simd_efficiency; do
+           divergent_warp_instructions bank_conflicts_load bank_conflicts_store simd_efficiency cost adds steps instructions_per_element; do
     grep -q "\"$key\":" "$tmp/a.json" || { echo "FAIL: key $key missing"; fail=1; }
 done
 # block 128: phase 0 (load), 7 tree steps, the final write: 9 phases
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["block"]==128 and len(d["phases"])==9 and d["result"]==d["reference"], d' \
     "$tmp/a.json" || { echo "FAIL: stats --json content"; fail=1; }
+# cost: a block of 128 elements (v1, one per thread) is 127 adds in a tree of log2(128) = 7 levels
+python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["cost"]; assert c["adds"]==128-1 and c["steps"]==7 and c["complete"] and c["elements"]==128 and c["instructions_per_element"]>0, c' \
+    "$tmp/a.json" || { echo "FAIL: stats --json cost"; fail=1; }
 # --all-blocks: each block's partial sum (the grid view's tiles); v2 over a ramp x[i] = i, block
 # 64: block b sums i from 64 b to 64 b + 63, that is 4096 b + 2016
 "$ws" stats --version v2 --block 64 --n 1024 --data ramp --blocks-traced 16 --all-blocks --json >"$tmp/p.json" ||

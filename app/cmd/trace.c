@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "app/cmd/cmd.h"
+#include "trace/cost.h"
 
 int cmd_cards(const ws_call *k)
 {
@@ -225,6 +226,8 @@ int cmd_stats(const ws_call *k)
     if ((rc = compute_stats(&t, pass, block, &s))) { trace_free(&t); return rc; }
     const ladder_version *v = ladder_find(t.prov.version);
     const trace_provenance *p = &t.prov;
+    cost_figures cost; /* the whole capture: every traced block of every pass */
+    if (cost_compute(&t, &cost)) { free(s.phases); trace_free(&t); fprintf(stderr, "warpscope: out of memory counting the adds\n"); return EXIT_BAD; }
     if (json) {
         int ok = trace_result_ok(&t);
         printf("{\"version\": ");
@@ -246,6 +249,10 @@ int cmd_stats(const ws_call *k)
         printf("],\n \"totals\": ");
         json_counters(&s.totals);
         print_schedule(stdout, &t, pass, c.card, 1);
+        printf(",\n \"cost\": {\"adds\": %" PRIu64 ", \"steps\": %u, \"instructions\": %" PRIu64 ", \"elements\": %" PRIu64
+               ", \"instructions_per_element\": %.6g, \"adds_per_element\": %.6g, \"blocks_traced\": %u, \"blocks\": %u, \"complete\": %s}",
+               cost.adds, cost.steps, cost.instructions, cost.elements, cost.instructions_per_element, cost.adds_per_element,
+               cost.blocks_traced, cost.blocks, cost.complete ? "true" : "false");
         if (all_blocks) {
             analysis_counters all;
             int nb = all_blocks_totals(&t, pass, &all);
@@ -281,6 +288,14 @@ int cmd_stats(const ws_call *k)
         char partials[400];
         if (trace_result_ok(&t) == 0 && trace_unsummed_partials(&t, partials, sizeof partials)) printf("%s\n", partials);
         print_schedule(stdout, &t, pass, c.card, 0);
+        /* Harris's cost table, from the data flow of every traced block of every pass */
+        printf("cost, %s: %" PRIu64 " adds (%.3g per element), the longest chain %u adds, %.3g instructions per element "
+               "(loads, stores, atomics, shuffles, barriers and adds per thread; index arithmetic is not traced)\n",
+               cost.complete ? "every block of every pass" : "the traced blocks", cost.adds, cost.adds_per_element, cost.steps,
+               cost.instructions_per_element);
+        if (!cost.complete)
+            printf("  %u of the %u blocks were traced: --blocks-traced %u counts the whole reduction\n", cost.blocks_traced, cost.blocks,
+                   cost.blocks);
     }
     free(s.phases);
     return finish_with_result(&t);
