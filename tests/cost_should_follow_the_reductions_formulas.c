@@ -61,6 +61,27 @@ int main(void)
     /* two passes: 256 blocks of 256 elements, then one block over their 256 partials */
     uint64_t n1 = (uint64_t)BLOCK * BLOCK;
     expect("v1", n1, n1 - 1, lg(n1), 2);
+    {   /* per launch, as the passes view draws them: level 0's 256 blocks of 255 adds in 8 levels, level 1's 255 in 8 */
+        capture_desc d;
+        memset(&d, 0, sizeof d);
+        d.version = "v1";
+        d.block = BLOCK;
+        d.n = n1;
+        d.data = "random-int";
+        d.blocks_traced = 1u << 30;
+        trace t;
+        trace_init(&t);
+        char err[256];
+        cost_figures c;
+        if (capture_cpu(&d, &t, err, sizeof err) == 0 && cost_compute(&t, &c) == 0) {
+            CHECK(c.pass_adds[0] == (uint64_t)BLOCK * (BLOCK - 1) && c.pass_adds[1] == BLOCK - 1, "v1 per pass: %llu, %llu adds",
+                  (unsigned long long)c.pass_adds[0], (unsigned long long)c.pass_adds[1]);
+            CHECK(c.pass_steps[0] == lg(BLOCK) && c.pass_steps[1] == lg(BLOCK), "v1 per pass: chains of %u and %u", c.pass_steps[0], c.pass_steps[1]);
+            CHECK(c.pass_blocks_traced[0] == BLOCK && c.pass_blocks_traced[1] == 1, "v1: %u and %u blocks traced", c.pass_blocks_traced[0],
+                  c.pass_blocks_traced[1]);
+        } else CHECK(0, "v1: %s", err);
+        trace_free(&t);
+    }
     /* v3: 256 blocks of 512; the second pass's block of 256 threads has 256 partials, no first add */
     uint64_t n3 = (uint64_t)2 * BLOCK * BLOCK;
     expect("v3", n3, n3 - 1, lg(n3), 2);

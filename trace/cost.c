@@ -184,11 +184,15 @@ int cost_compute(const trace *t, cost_figures *out)
         if ((e->kind == TRACE_GLOBAL_STORE || e->kind == TRACE_GLOBAL_ATOMIC) && e->buf < TRACE_BUFFERS_MAX) written[e->buf] = 1;
     }
     unsigned steps = 0;
+    unsigned pass_base[TRACE_PASSES_MAX]; /* a pass's chains start from the deepest of the passes before */
+    memset(pass_base, 0, sizeof pass_base);
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
+        if (e->pass < TRACE_PASSES_MAX && e->pass > 0 && !pass_base[e->pass]) pass_base[e->pass] = steps;
         if (!map_find(&blocks, (uint64_t)e->pass << 32 | e->block)) {
             if (!map_get(&blocks, (uint64_t)e->pass << 32 | e->block)) goto done;
             out->blocks_traced++;
+            if (e->pass < TRACE_PASSES_MAX) out->pass_blocks_traced[e->pass]++;
         }
         unsigned width = trace_event_width(e);
         int shuffle = e->kind == TRACE_SHUFFLE;
@@ -236,6 +240,11 @@ int cost_compute(const trace *t, cost_figures *out)
                     out->adds += adds;
                     out->instructions += adds;
                     if (depth > steps) steps = depth;
+                    if (e->pass < TRACE_PASSES_MAX) {
+                        out->pass_adds[e->pass] += adds;
+                        unsigned own = depth > pass_base[e->pass] ? depth - pass_base[e->pass] : 0;
+                        if (own > out->pass_steps[e->pass]) out->pass_steps[e->pass] = own;
+                    }
                     if (e->kind == TRACE_REGISTER) {
                         s->has_reg = 1;
                         s->reg = v;

@@ -37,6 +37,9 @@ typedef struct cost_figures {
     double adds_per_element;
     unsigned blocks_traced, blocks; /* over all passes */
     int complete;           /* every block of every pass traced */
+    /* the same per pass (launch): adds, its longest chain counted from the pass's own input, blocks traced */
+    uint64_t pass_adds[TRACE_PASSES_MAX];
+    unsigned pass_steps[TRACE_PASSES_MAX], pass_blocks_traced[TRACE_PASSES_MAX];
 } cost_figures;
 
 /* 0, or -1 when out of memory. */
