@@ -93,6 +93,11 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_MAN] = SWITCH("--man", "the man page (roff), warpscope.1"),
     [WF_COMPLETION] = TEXT("--completion", "a shell", "SHELL", WS_COMPLETE_WORDS, "bash", "a completion script for SHELL (bash)"),
     [WF_MARKDOWN] = SWITCH("--markdown", "the list of commands as Markdown, as the README has it"),
+    [WF_PORT] = NUMBER("--port", 0, 65535, "P", "the TCP port to listen on; default 8080 (0: any free port, printed)"),
+    [WF_BIND] = TEXT("--bind", "an address", "ADDR", WS_COMPLETE_NONE, NULL, "the address to listen on; default 127.0.0.1 (0.0.0.0: every IPv4 address, :: every IPv6)"),
+    [WF_STATE] = TEXT("--state", "a folder", "DIR", WS_COMPLETE_DIR, NULL, "the class record's folder: DIR/class.db (SQLite, WAL), made if missing"),
+    [WF_TOKEN] = TEXT("--token", NULL, "T", WS_COMPLETE_NONE, NULL, "the teacher's token for /class and /api/class; default a random one, printed at start"),
+    [WF_DB] = TEXT("--db", "a URL", "URL", WS_COMPLETE_NONE, NULL, "the class record in PostgreSQL (postgres://USER@HOST/DB) instead of --state, shared by several servers"),
 };
 
 /* ---- the groups ---- */
@@ -136,6 +141,8 @@ static const ws_flag_group g_exercise_start = {"flags", 1,
 static const ws_flag_group g_exercise_check = {"flags", 2, {{WF_JSON, "one JSON object: each file's goals, values and whether they are met"},
     USE(WF_UNSAFE)}};
 static const ws_flag_group g_web = {"flags", 1, {{WF_OUT, "the folder the page's data goes into (warpscope.pack)"}}};
+static const ws_flag_group g_serve = {"serve flags", 6, {USE(WF_PORT), USE(WF_BIND), USE(WF_STATE), USE(WF_TOKEN),
+    {WF_WORKERS, "learners' files built and run at once; default one per core (8 more per worker wait, then 429)"}, USE(WF_DB)}};
 static const ws_flag_group g_help = {"flags", 3, {USE(WF_MAN), {WF_COMPLETION, "a bash completion script"}, USE(WF_MARKDOWN)}};
 
 /* ---- the commands ---- */
@@ -168,6 +175,9 @@ const ws_command ws_commands[] = {
     {"web", NULL, cmd_web, "-o DIR",
      "the page's data: lessons, themes, benchmark results and the traces the page shows, packed into DIR/warpscope.pack (cmake --build build --target web builds the page around it)",
      {&g_web, NULL}, WS_OPERAND_NONE, 0, NULL},
+    {"serve", NULL, cmd_serve, "--state DIR | --db URL [--port P] [--bind ADDR] [--token T] [--workers W]",
+     "the class server: the page, a learner's kernel traced and judged in the sandbox (/api/trace, /api/check), the teacher's live view (/class)",
+     {&g_serve, NULL}, WS_OPERAND_NONE, 0, NULL},
     {"cards", NULL, cmd_cards, "", "the GPUs --card knows: SMs, and the threads, blocks, registers and shared memory one SM holds", {NULL},
      WS_OPERAND_NONE, 0, NULL},
     {"list", NULL, cmd_list, "", "the versions: id, title, summary, the names the course notes use", {NULL}, WS_OPERAND_NONE, 0, NULL},

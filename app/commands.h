@@ -46,6 +46,8 @@ typedef enum ws_flag {
     WF_DIR, WF_EXERCISE,
     /* help */
     WF_MAN, WF_COMPLETION, WF_MARKDOWN,
+    /* serve */
+    WF_PORT, WF_BIND, WF_STATE, WF_TOKEN, WF_DB,
     WF_COUNT
 } ws_flag;
 
@@ -175,6 +177,7 @@ int cmd_perf_kernel(const ws_call *c);
 int cmd_perf_export(const ws_call *c);
 int cmd_help(const ws_call *c);
 int cmd_version(const ws_call *c);
+int cmd_serve(const ws_call *c); /* app/serve/serve.c (serve_none.c in a build without it) */
 
 #ifdef __cplusplus
 }

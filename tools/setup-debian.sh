@@ -16,7 +16,9 @@ set -e
 # source, from Debian's source package, compiled for the page as the desktop links Debian's libcjson;
 # chromium, node and npm (Debian's nodejs and npm where neither program is there: a nodejs that
 # brings its own npm conflicts with Debian's) and npm's puppeteer-core for the browser test.
-pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev file bubblewrap libseccomp-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium nginx"
+# libmicrohttpd-dev, libsqlite3-dev and libpq-dev: warpscope serve, the class server (HTTP, the class
+# record in SQLite, or in PostgreSQL)
+pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev file bubblewrap libseccomp-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium nginx libmicrohttpd-dev libsqlite3-dev libpq-dev"
 cjson_src=/usr/local/src/warpscope/cjson
 here="$(cd "$(dirname "$0")/.." && pwd)"
 missing=""

@@ -1,0 +1,628 @@
+/* serve: `warpscope serve`, the class server. HTTP is libmicrohttpd's (Debian's 0.9.75), a thread
+ * per connection with its own polling thread, so that a request waiting for a build blocks only its
+ * own connection; no HTTP is parsed here. Requests are routed by one table (method, path, handler).
+ * Limits: a body's size (413 past SERVE_BODY_MAX, read no further), requests per client and minute
+ * and builds per client (429), connections at once and per address (libmicrohttpd refuses the
+ * rest), and the build queue: --workers builds at once, SERVE_QUEUE_PER_WORKER more waiting per
+ * worker, then 429 with a Retry-After measured from the builds that finished. A learner's file is
+ * built and run in the sandbox (trace/capture/own), never in this process. SIGINT and SIGTERM stop
+ * it: running builds are cancelled, waiting ones answered 503, then the daemon is stopped. */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <microhttpd.h>
+#include <netinet/in.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "app/commands.h"
+#include "app/serve/serve.h"
+#include "app/version.h"
+#include "app/web_pack.h"
+#include "trace/capture/own/sandbox.h"
+#include "trace/infile.h"
+
+enum { EXIT_BAD = 2 };
+
+static volatile int stop_signal; /* the signal that stops the server */
+
+static void on_stop(int sig) { stop_signal = sig; }
+
+/* ---- where warpscope's data and its page are ---- */
+
+/* The folder holding assets/, lessons/ and include/: WARPSCOPE_DATA, else beside the program
+ * (installed: ../share/warpscope; a build folder: share/warpscope). The page: WARPSCOPE_WEB, else
+ * the build's web/ beside the program, else the installed share/warpscope/web. */
+static int find_dirs(char *data, size_t len, char *web, size_t weblen)
+{
+    const char *env = getenv("WARPSCOPE_DATA"), *wenv = getenv("WARPSCOPE_WEB");
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    if (n <= 0) exe[0] = 0;
+    else {
+        exe[n] = 0;
+        char *slash = strrchr(exe, '/');
+        if (slash) *slash = 0;
+    }
+    struct stat st;
+    char probe[PATH_MAX + 64];
+    data[0] = web[0] = 0;
+    if (env && *env) snprintf(data, len, "%s", env);
+    else if (exe[0]) {
+        static const char *const beside[] = {"../share/warpscope", "share/warpscope"};
+        for (size_t i = 0; i < 2 && !data[0]; i++) {
+            snprintf(probe, sizeof probe, "%s/%s/lessons", exe, beside[i]);
+            if (stat(probe, &st) == 0 && S_ISDIR(st.st_mode)) snprintf(data, len, "%s/%s", exe, beside[i]);
+        }
+    }
+    if (wenv && *wenv) snprintf(web, weblen, "%s", wenv);
+    else if (exe[0]) {
+        static const char *const beside[] = {"web", "../share/warpscope/web"};
+        for (size_t i = 0; i < 2 && !web[0]; i++) {
+            snprintf(probe, sizeof probe, "%s/%s/index.html", exe, beside[i]);
+            if (stat(probe, &st) == 0 && S_ISREG(st.st_mode)) snprintf(web, weblen, "%s/%s", exe, beside[i]);
+        }
+    }
+    return data[0] ? 0 : -1;
+}
+
+/* Content types by a name's ending: one table. The gzipped module and pack go as they are (the
+ * page unzips them as they arrive). */
+static const struct {
+    const char *ending, *type;
+} content_types[] = {
+    {".html", "text/html; charset=utf-8"}, {".js", "text/javascript; charset=utf-8"}, {".mjs", "text/javascript; charset=utf-8"},
+    {".css", "text/css; charset=utf-8"},   {".json", "application/json"},             {".wasm", "application/wasm"},
+    {".svg", "image/svg+xml"},             {".png", "image/png"},                     {".gz", "application/octet-stream"},
+    {".pack", "application/octet-stream"}, {".map", "application/json"},              {".txt", "text/plain; charset=utf-8"},
+};
+
+static const char *content_type(const char *name)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < sizeof content_types / sizeof content_types[0]; i++) {
+        size_t e = strlen(content_types[i].ending);
+        if (n >= e && strcmp(name + n - e, content_types[i].ending) == 0) return content_types[i].type;
+    }
+    return "application/octet-stream";
+}
+
+static int add_file(serve_ctx *s, const char *dir, const char *rel)
+{
+    char path[2 * PATH_MAX + 256];
+    snprintf(path, sizeof path, "%s/%s", dir, rel);
+    struct stat st;
+    char why[300];
+    int fd = infile_open(path, &st, why, sizeof why);
+    if (fd < 0) return 0; /* not a regular file: not served */
+    serve_file f = {0};
+    if (st.st_size > (off_t)1 << 30 || !(f.data = malloc((size_t)st.st_size + 1))) { close(fd); return -1; }
+    for (ssize_t k; f.len < (size_t)st.st_size && (k = read(fd, f.data + f.len, (size_t)st.st_size - f.len)) > 0;) f.len += (size_t)k;
+    close(fd);
+    serve_file *grown = realloc(s->files, (s->nfiles + 1) * sizeof *grown);
+    if (!grown) { free(f.data); return -1; }
+    s->files = grown;
+    snprintf(f.name, sizeof f.name, "%s", rel);
+    f.type = content_type(rel);
+    s->files[s->nfiles++] = f;
+    return 0;
+}
+
+/* The page's files into memory: every regular file of the built page's folder and of its
+ * folders one level down (the editor's bundle); when it has no pack, one written now, as
+ * `warpscope web -o DIR` writes it, into the server's private folder. */
+static void load_page(serve_ctx *s, const char *web, const char *data)
+{
+    if (!web[0]) {
+        snprintf(s->page_note, sizeof s->page_note,
+                 "the page is not built here (cmake --build BUILD --target web; or set WARPSCOPE_WEB to its folder): / says so, the API works");
+        return;
+    }
+    DIR *d = opendir(web);
+    struct dirent *e;
+    int have_pack = 0;
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.' || strlen(e->d_name) > 60) continue;
+        char sub[PATH_MAX + 80];
+        snprintf(sub, sizeof sub, "%s/%s", web, e->d_name);
+        struct stat st;
+        if (stat(sub, &st)) continue;
+        if (S_ISREG(st.st_mode)) {
+            add_file(s, web, e->d_name);
+            have_pack |= strncmp(e->d_name, "warpscope.pack", 14) == 0;
+        } else if (S_ISDIR(st.st_mode)) {
+            DIR *d2 = opendir(sub);
+            struct dirent *e2;
+            while (d2 && (e2 = readdir(d2))) {
+                char rel[128];
+                if (e2->d_name[0] == '.' || strlen(e2->d_name) > 60) continue;
+                snprintf(rel, sizeof rel, "%s/%s", e->d_name, e2->d_name);
+                add_file(s, web, rel);
+            }
+            if (d2) closedir(d2);
+        }
+    }
+    if (d) closedir(d);
+    if (!have_pack) {
+        char lessons[PATH_MAX + 16], assets[PATH_MAX + 16], err[512];
+        snprintf(lessons, sizeof lessons, "%s/lessons", data);
+        snprintf(assets, sizeof assets, "%s/assets", data);
+        web_pack_stats st;
+        if (web_pack_write(&(web_pack_opts){.dir = s->tmp, .lesson_dir = lessons, .assets_dir = assets, .cancel = &stop_signal}, &st, err,
+                           sizeof err) == 0)
+            add_file(s, s->tmp, "warpscope.pack");
+        else snprintf(s->page_note, sizeof s->page_note, "the page's data could not be written: %s", err);
+        char pack[sizeof s->tmp + 32];
+        snprintf(pack, sizeof pack, "%s/warpscope.pack", s->tmp);
+        unlink(pack);
+    }
+}
+
+/* ---- the exercises ---- */
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static int load_exercises(serve_ctx *s, const char *data, char *err, size_t errlen)
+{
+    char dir[PATH_MAX + 32];
+    snprintf(dir, sizeof dir, "%s/lessons/exercises", data);
+    DIR *d = opendir(dir);
+    if (!d) { snprintf(err, errlen, "%.1000s: %s (warpscope's exercises)", dir, strerror(errno)); return -1; }
+    struct dirent *e;
+    size_t cap = 0;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json")) continue;
+        if (s->nex == cap) {
+            cap = cap ? 2 * cap : 16;
+            char **f = realloc(s->ex_files, cap * sizeof *f);
+            if (!f) break;
+            s->ex_files = f;
+        }
+        if (asprintf(&s->ex_files[s->nex], "%s/%s", dir, e->d_name) < 0) break;
+        s->nex++;
+    }
+    closedir(d);
+    if (!s->nex) { snprintf(err, errlen, "%.1000s: no exercises (*.json) there", dir); return -1; }
+    qsort(s->ex_files, s->nex, sizeof *s->ex_files, by_name);
+    s->ex = calloc(s->nex, sizeof *s->ex);
+    if (!s->ex) { snprintf(err, errlen, "out of memory"); return -1; }
+    for (size_t i = 0; i < s->nex; i++) {
+        snprintf(s->ex[i].path, sizeof s->ex[i].path, "%s", s->ex_files[i]);
+        if (lesson_load(&s->ex[i].l, s->ex_files[i], err, errlen)) return -1;
+        if (!s->ex[i].l.exercise) { snprintf(err, errlen, "%.1000s: a lesson, not an exercise", s->ex_files[i]); return -1; }
+    }
+    return 0;
+}
+
+/* ---- replies ---- */
+
+void reply_json(serve_reply *r, unsigned status, char *text)
+{
+    r->status = status;
+    r->type = "application/json";
+    r->body = text;
+    r->len = text ? strlen(text) : 0;
+}
+
+/* The message as a JSON string: quotes, backslashes and control bytes escaped. */
+static void json_escape(const char *in, char *out, size_t len)
+{
+    size_t o = 0;
+    for (const unsigned char *p = (const unsigned char *)in; *p && o + 7 < len; p++) {
+        if (*p == '"' || *p == '\\') { out[o++] = '\\'; out[o++] = (char)*p; }
+        else if (*p == '\n') { out[o++] = '\\'; out[o++] = 'n'; }
+        else if (*p < 0x20 || *p == 0x7f) o += (size_t)snprintf(out + o, len - o, "\\u%04x", *p);
+        else out[o++] = (char)*p;
+    }
+    out[o] = 0;
+}
+
+void reply_error(serve_reply *r, unsigned status, const char *fmt, ...)
+{
+    char msg[2048], esc[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    json_escape(msg, esc, sizeof esc);
+    char *text = NULL;
+    if (asprintf(&text, "{\"error\": {\"message\": \"%s\"}}\n", esc) < 0) text = NULL;
+    reply_json(r, status, text);
+}
+
+/* ---- the build queue ---- */
+
+int serve_job_begin(serve_ctx *s, serve_reply *r)
+{
+    pthread_mutex_lock(&s->mu);
+    if (s->running >= s->workers && s->waiting >= s->queue_max) {
+        /* how long until a place is likely: the builds ahead, over the workers, at the measured pace */
+        double avg = s->jobs_done ? s->job_ms_avg : 2000.0;
+        unsigned secs = (unsigned)ceil(avg * ((double)s->waiting / s->workers + 1.0) / 1000.0);
+        pthread_mutex_unlock(&s->mu);
+        reply_error(r, 429, "the server is building %u files and %u more are waiting: try again in %u s", s->workers, s->queue_max,
+                    secs ? secs : 1);
+        snprintf(r->value_buf, sizeof r->value_buf, "%u", secs ? secs : 1);
+        r->header = MHD_HTTP_HEADER_RETRY_AFTER;
+        r->value = r->value_buf;
+        return -1;
+    }
+    s->waiting++;
+    while (s->running >= s->workers && !*s->stop) pthread_cond_wait(&s->cv, &s->mu);
+    s->waiting--;
+    if (*s->stop) {
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        reply_error(r, 503, "the server is stopping");
+        return -2;
+    }
+    s->running++;
+    pthread_mutex_unlock(&s->mu);
+    return 0;
+}
+
+void serve_job_end(serve_ctx *s, double ms)
+{
+    pthread_mutex_lock(&s->mu);
+    s->running--;
+    s->jobs_done++;
+    s->job_ms_avg = s->jobs_done == 1 ? ms : 0.8 * s->job_ms_avg + 0.2 * ms;
+    pthread_cond_signal(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* ---- clients: requests per minute and builds in flight, by address ---- */
+
+enum { CLIENT_SLOTS = 4096 };
+typedef struct client_slot {
+    char addr[64];
+    time_t minute;
+    unsigned requests, builds;
+} client_slot;
+static client_slot clients[CLIENT_SLOTS];
+static pthread_mutex_t clients_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static client_slot *client_find(const char *addr)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (const unsigned char *p = (const unsigned char *)addr; *p; p++) h = (h ^ *p) * 1099511628211ull;
+    for (size_t k = 0; k < 16; k++) { /* a short probe; a full table reuses the oldest of the probed slots */
+        client_slot *c = &clients[(h + k) % CLIENT_SLOTS];
+        if (!c->addr[0] || strcmp(c->addr, addr) == 0) return c;
+    }
+    client_slot *c = &clients[h % CLIENT_SLOTS];
+    memset(c, 0, sizeof *c);
+    return c;
+}
+
+/* 0, or -1 when the client is over its rate (r filled with 429) */
+static int client_admit(const char *addr, int build, serve_reply *r)
+{
+    time_t minute = time(NULL) / 60;
+    pthread_mutex_lock(&clients_mu);
+    client_slot *c = client_find(addr);
+    if (!c->addr[0]) snprintf(c->addr, sizeof c->addr, "%s", addr);
+    if (c->minute != minute) { c->minute = minute; c->requests = 0; }
+    int over = ++c->requests > SERVE_CLIENT_RATE, busy = build && c->builds >= SERVE_CLIENT_BUILDS;
+    if (!over && build) c->builds++;
+    unsigned wait = over ? (unsigned)(60 - time(NULL) % 60) : 1;
+    pthread_mutex_unlock(&clients_mu);
+    if (!over && !busy) return 0;
+    if (over) reply_error(r, 429, "more than %d requests from %s in a minute: try again in %u s", SERVE_CLIENT_RATE, addr, wait);
+    else reply_error(r, 429, "%s already has %d builds waiting or running: try again when one is answered", addr, SERVE_CLIENT_BUILDS);
+    snprintf(r->value_buf, sizeof r->value_buf, "%u", wait);
+    r->header = MHD_HTTP_HEADER_RETRY_AFTER;
+    r->value = r->value_buf;
+    return -1;
+}
+
+static void client_build_done(const char *addr)
+{
+    pthread_mutex_lock(&clients_mu);
+    client_slot *c = client_find(addr);
+    if (c->builds) c->builds--;
+    pthread_mutex_unlock(&clients_mu);
+}
+
+/* ---- routing ---- */
+
+typedef void (*route_fn)(serve_ctx *s, const serve_request *q, serve_reply *r);
+static const struct route {
+    const char *method, *path;
+    int prefix;     /* 1: path is a prefix (the page's files) */
+    int build;      /* 1: it builds a learner's file (the per-client build limit) */
+    int body;       /* 1: it takes a body */
+    route_fn fn;
+} routes[] = {
+    {"GET", "/api/health", 0, 0, 0, api_health},
+    {"POST", "/api/trace", 0, 1, 1, api_trace},
+    {"POST", "/api/check", 0, 1, 1, api_check},
+    {"GET", "/api/class/last", 0, 0, 0, api_class_last},
+    {"GET", "/api/class", 0, 0, 0, api_class},
+    {"GET", "/class", 0, 0, 0, api_class_page},
+    {"GET", "/", 1, 0, 0, api_page},
+    {"HEAD", "/", 1, 0, 0, api_page},
+};
+
+/* One connection's request as it arrives. */
+typedef struct pending {
+    char *body;
+    size_t len, cap;
+    int too_big;
+    char client[64];
+} pending;
+
+static const char *get_arg(void *conn, const char *name) { return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name); }
+static const char *get_header(void *conn, const char *name) { return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name); }
+
+static void client_of(struct MHD_Connection *c, char *out, size_t len)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+    out[0] = 0;
+    int loopback = 0;
+    if (ci && ci->client_addr) {
+        const struct sockaddr *sa = ci->client_addr;
+        if (sa->sa_family == AF_INET) {
+            const struct sockaddr_in *in = (const void *)sa;
+            inet_ntop(AF_INET, &in->sin_addr, out, (socklen_t)len);
+            loopback = (ntohl(in->sin_addr.s_addr) >> 24) == 127;
+        } else if (sa->sa_family == AF_INET6) {
+            const struct sockaddr_in6 *in6 = (const void *)sa;
+            inet_ntop(AF_INET6, &in6->sin6_addr, out, (socklen_t)len);
+            loopback = IN6_IS_ADDR_LOOPBACK(&in6->sin6_addr);
+        }
+    }
+    /* behind a proxy on this machine (nginx), the client is the one it names */
+    const char *real = loopback ? MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Real-IP") : NULL;
+    if (real && *real && strlen(real) < len && strspn(real, "0123456789abcdefABCDEF.:") == strlen(real)) snprintf(out, len, "%s", real);
+    if (!out[0]) snprintf(out, len, "unknown");
+}
+
+static serve_ctx *the_server;
+
+static enum MHD_Result send_reply(struct MHD_Connection *c, serve_reply *r, int head)
+{
+    struct MHD_Response *resp;
+    if (r->body_static) resp = MHD_create_response_from_buffer(head ? 0 : r->len, r->body, MHD_RESPMEM_PERSISTENT);
+    else {
+        resp = MHD_create_response_from_buffer(head ? 0 : r->len, r->body ? r->body : (char *)"", MHD_RESPMEM_MUST_COPY);
+        free(r->body);
+    }
+    if (!resp) return MHD_NO;
+    if (r->type) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
+    if (r->header) MHD_add_response_header(resp, r->header, r->value);
+    MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    enum MHD_Result ret = MHD_queue_response(c, r->status, resp);
+    MHD_destroy_response(resp);
+    return ret;
+}
+
+static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method, const char *version,
+                                  const char *upload, size_t *upload_size, void **con_cls)
+{
+    (void)version;
+    serve_ctx *s = cls;
+    pending *p = *con_cls;
+    if (!p) { /* the headers: nothing of the body yet */
+        if (!(p = calloc(1, sizeof *p))) return MHD_NO;
+        *con_cls = p;
+        const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+        if (cl && strtoull(cl, NULL, 10) > SERVE_BODY_MAX) p->too_big = 1;
+        client_of(c, p->client, sizeof p->client);
+        return MHD_YES;
+    }
+    if (*upload_size) { /* a piece of the body */
+        if (!p->too_big && p->len + *upload_size > SERVE_BODY_MAX) p->too_big = 1;
+        if (!p->too_big) {
+            if (p->len + *upload_size + 1 > p->cap) {
+                size_t cap = p->cap ? p->cap : 65536;
+                while (cap < p->len + *upload_size + 1) cap *= 2;
+                char *b = realloc(p->body, cap);
+                if (!b) { p->too_big = 1; *upload_size = 0; return MHD_YES; }
+                p->body = b;
+                p->cap = cap;
+            }
+            memcpy(p->body + p->len, upload, *upload_size);
+            p->len += *upload_size;
+            p->body[p->len] = 0;
+        }
+        *upload_size = 0;
+        return MHD_YES;
+    }
+    serve_reply r = {0};
+    const struct route *rt = NULL, *path_match = NULL;
+    for (size_t i = 0; i < sizeof routes / sizeof routes[0] && !rt; i++) {
+        int hit = routes[i].prefix ? strncmp(url, routes[i].path, strlen(routes[i].path)) == 0 : strcmp(url, routes[i].path) == 0;
+        if (!hit) continue;
+        if (!path_match) path_match = &routes[i];
+        if (strcmp(method, routes[i].method) == 0) rt = &routes[i];
+    }
+    int head = strcmp(method, "HEAD") == 0;
+    if (!rt && path_match) {
+        reply_error(&r, 405, "%s %s: this address takes %s", method, url, path_match->method);
+        r.header = MHD_HTTP_HEADER_ALLOW;
+        r.value = path_match->method;
+    } else if (!rt) reply_error(&r, 404, "%s: no such address", url);
+    else if (p->too_big) reply_error(&r, 413, "the request's body is over %d MiB (a kernel's source may be 1 MiB)", SERVE_BODY_MAX >> 20);
+    else if (client_admit(p->client, rt->build, &r) == 0) {
+        serve_request q = {.method = method, .path = url, .body = p->body ? p->body : "", .len = p->len, .client = p->client,
+                           .arg = get_arg, .header = get_header, .conn = c};
+        rt->fn(s, &q, &r);
+        if (rt->build) client_build_done(p->client);
+    }
+    return send_reply(c, &r, head);
+}
+
+static void on_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
+{
+    (void)cls, (void)c, (void)toe;
+    pending *p = *con_cls;
+    if (p) free(p->body);
+    free(p);
+    *con_cls = NULL;
+}
+
+static void log_mhd(void *cls, const char *fmt, va_list ap)
+{
+    (void)cls;
+    fprintf(stderr, "warpscope: serve: ");
+    vfprintf(stderr, fmt, ap);
+}
+
+/* ---- the command ---- */
+
+static void make_token(char *out, size_t len)
+{
+    unsigned char raw[16];
+    if (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) { /* never expected; the clock then */
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        for (size_t i = 0; i < sizeof raw; i++) raw[i] = (unsigned char)(((unsigned long)ts.tv_nsec >> (i % 4 * 8)) ^ ((unsigned long)getpid() >> (i % 2 * 8)) ^ i * 97);
+    }
+    for (size_t i = 0; i < sizeof raw && 2 * i + 2 < len; i++) snprintf(out + 2 * i, 3, "%02x", raw[i]);
+}
+
+static void remove_tree(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    while (d && (e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
+        char p[PATH_MAX + 256];
+        snprintf(p, sizeof p, "%s/%s", dir, e->d_name);
+        struct stat st;
+        if (lstat(p, &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(p);
+        else unlink(p);
+    }
+    if (d) closedir(d);
+    rmdir(dir);
+}
+
+int cmd_serve(const ws_call *k)
+{
+    const cli_value *v = k->v;
+    unsigned port = v[WF_PORT].given ? (unsigned)v[WF_PORT].num : 8080;
+    const char *bind_to = v[WF_BIND].given ? v[WF_BIND].text : "127.0.0.1";
+    const char *state = v[WF_STATE].given ? v[WF_STATE].text : NULL;
+    const char *db = v[WF_DB].given ? v[WF_DB].text : NULL;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    static serve_ctx s;
+    memset(&s, 0, sizeof s);
+    s.workers = v[WF_WORKERS].given ? (unsigned)v[WF_WORKERS].num : cores > 0 ? (unsigned)cores : 1;
+    s.queue_max = s.workers * SERVE_QUEUE_PER_WORKER;
+    s.stop = &stop_signal;
+    if (v[WF_TOKEN].given) {
+        const char *t = v[WF_TOKEN].text;
+        if (strlen(t) < 8 || strlen(t) >= sizeof s.token || strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~") != strlen(t)) {
+            fprintf(stderr, "warpscope: --token: 8 to %zu letters, digits, - _ . or ~ (it goes in a URL), got \"%s\" (warpscope serve --help lists its flags)\n",
+                    sizeof s.token - 1, t);
+            return EXIT_BAD;
+        }
+        snprintf(s.token, sizeof s.token, "%s", t);
+    } else make_token(s.token, sizeof s.token);
+    struct sockaddr_storage addr;
+    memset(&addr, 0, sizeof addr);
+    struct sockaddr_in *a4 = (void *)&addr;
+    struct sockaddr_in6 *a6 = (void *)&addr;
+    int v6 = 0;
+    if (inet_pton(AF_INET, bind_to, &a4->sin_addr) == 1) {
+        a4->sin_family = AF_INET;
+        a4->sin_port = htons((uint16_t)port);
+    } else if (inet_pton(AF_INET6, bind_to, &a6->sin6_addr) == 1) {
+        a6->sin6_family = AF_INET6;
+        a6->sin6_port = htons((uint16_t)port);
+        v6 = 1;
+    } else {
+        fprintf(stderr, "warpscope: --bind: \"%s\" is not an IPv4 or IPv6 address (127.0.0.1, 0.0.0.0, ::) (warpscope serve --help lists its flags)\n", bind_to);
+        return EXIT_BAD;
+    }
+    if (!state && !db) {
+        fprintf(stderr, "warpscope: serve needs --state DIR (the class record, DIR/class.db) or --db postgres://... (warpscope serve --help lists its flags)\n");
+        return EXIT_BAD;
+    }
+    char data[PATH_MAX], web[PATH_MAX], err[1600];
+    if (find_dirs(data, sizeof data, web, sizeof web)) {
+        fprintf(stderr, "warpscope: cannot find warpscope's data (assets/, lessons/, include/); set WARPSCOPE_DATA to the folder that holds them\n");
+        return EXIT_BAD;
+    }
+    snprintf(s.include_dir, sizeof s.include_dir, "%s/include", data);
+    sandbox_describe(s.sandbox, sizeof s.sandbox); /* probed once, before any thread asks */
+    if (!sandbox_confines_files() && !(getenv("WARPSCOPE_UNSAFE") && strcmp(getenv("WARPSCOPE_UNSAFE"), "1") == 0)) {
+        fprintf(stderr, "warpscope: this machine cannot confine a learner's program (%s): serve runs strangers' files and refuses to start\n", s.sandbox);
+        return EXIT_BAD;
+    }
+    if (load_exercises(&s, data, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    if (!(s.rec = record_open(state, db, err, sizeof err))) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    const char *tmpdir = getenv("TMPDIR");
+    snprintf(s.tmp, sizeof s.tmp, "%s/warpscope-serve-XXXXXX", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
+    if (!mkdtemp(s.tmp)) {
+        fprintf(stderr, "warpscope: cannot make a folder in %s: %s\n", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp", strerror(errno));
+        record_close(s.rec);
+        return EXIT_BAD;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    load_page(&s, web, data);
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_cond_init(&s.cv, NULL);
+    the_server = &s;
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
+    struct MHD_Daemon *daemon = stop_signal ? NULL :
+        MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
+                         MHD_OPTION_NOTIFY_COMPLETED, on_done, &s, MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONNECTIONS,
+                         MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SERVE_CONNECTIONS_PER_IP, MHD_OPTION_CONNECTION_TIMEOUT,
+                         (unsigned)SERVE_IDLE_S, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_END);
+    int rc = 0;
+    if (!daemon && !stop_signal) {
+        fprintf(stderr, "warpscope: cannot listen on %s port %u (in use, or not an address of this machine?)\n", bind_to, port);
+        rc = EXIT_BAD;
+    } else if (daemon) {
+        const union MHD_DaemonInfo *di = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);
+        unsigned bound = di ? di->port : port;
+        char host[80];
+        snprintf(host, sizeof host, v6 ? "[%s]" : "%s", strcmp(bind_to, "0.0.0.0") == 0 ? "127.0.0.1" : bind_to);
+        printf("warpscope serve %s (%s) on http://%s:%u/ (%u workers, %s)\n", ws_version, ws_commit, host, bound, s.workers, s.rec->where);
+        if (s.page_note[0]) printf("note: %s\n", s.page_note);
+        printf("sandbox: %s\n", s.sandbox);
+        if (v[WF_TOKEN].given) printf("the class: http://%s:%u/class?token=(your --token)\n", host, bound);
+        else printf("the class: http://%s:%u/class?token=%s\n", host, bound, s.token);
+        fflush(stdout);
+        while (!stop_signal) {
+            struct timespec ts = {0, 100 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        pthread_mutex_lock(&s.mu); /* the waiting builds are answered 503, the running ones cancelled */
+        pthread_cond_broadcast(&s.cv);
+        pthread_mutex_unlock(&s.mu);
+        MHD_stop_daemon(daemon);
+        fprintf(stderr, "warpscope: serve stopped (signal %d)\n", stop_signal);
+    }
+    record_close(s.rec);
+    remove_tree(s.tmp);
+    for (size_t i = 0; i < s.nfiles; i++) free(s.files[i].data);
+    free(s.files);
+    for (size_t i = 0; i < s.nex; i++) { lesson_free(&s.ex[i].l); free(s.ex_files[i]); }
+    free(s.ex);
+    free(s.ex_files);
+    return rc;
+}

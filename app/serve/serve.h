@@ -1,0 +1,105 @@
+/* serve: what the class server's files share (internal to app/serve/). serve.c owns the HTTP layer
+ * (libmicrohttpd, a thread per connection), the limits and the build queue; api.c the handlers;
+ * record.h the class record; class_page.c the teacher's page. */
+#ifndef WARPSCOPE_SERVE_H
+#define WARPSCOPE_SERVE_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "app/learn/lesson.h"
+#include "app/serve/record.h"
+
+/* The limits, each with why. */
+enum {
+    SERVE_SOURCE_MAX = 1 << 20,        /* bytes of a learner's source: the build's own limit (build.c: OWN_FILE_MAX) */
+    SERVE_BODY_MAX = 8 << 20,          /* bytes of a request body: 1 MiB of source escaped in JSON stays below it */
+    SERVE_FIELD_MAX = 256,             /* bytes of entry, schedule, a define, a student's name, an exercise */
+    SERVE_N_MAX = 1 << 20,             /* elements of a trace asked for: a second of the emulator at most */
+    SERVE_CLIENT_BUILDS = 4,           /* builds one client may have queued or running */
+    SERVE_CLIENT_RATE = 1200,          /* requests one client may make in a minute (a lab behind one address) */
+    SERVE_CONNECTIONS = 1024,          /* connections at once (each a thread) */
+    SERVE_CONNECTIONS_PER_IP = 256,    /* of them from one address */
+    SERVE_IDLE_S = 60,                 /* an idle connection is closed after this */
+    SERVE_QUEUE_PER_WORKER = 8,        /* builds waiting for a worker, per worker, before 429 */
+};
+
+/* A file of the page, held in memory. */
+typedef struct serve_file {
+    char name[128];    /* "index.html": the path after / */
+    const char *type;  /* its Content-Type */
+    unsigned char *data;
+    size_t len;
+} serve_file;
+
+/* One exercise the server judges. */
+typedef struct serve_exercise {
+    char path[4200];
+    lesson l;
+} serve_exercise;
+
+typedef struct serve_ctx {
+    char token[80];
+    char include_dir[4200];   /* trace/capture/ws_cuda.h and friends for a learner's build */
+    char tmp[4200];           /* the server's private folder: one folder in it per request */
+    char sandbox[400];        /* the protections in force, as sandbox_describe says them */
+    char page_note[600];      /* "" when the page is served, else why not */
+    serve_file *files;
+    size_t nfiles;
+    serve_exercise *ex;
+    size_t nex;
+    char **ex_files;          /* their paths, for lesson_match */
+    record *rec;
+    volatile int *stop;       /* nonzero: stop (SIGINT, SIGTERM): builds are cancelled */
+    /* the build queue */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    unsigned workers, running, waiting, queue_max;
+    double job_ms_avg;        /* a build's time, averaged as they finish: the Retry-After */
+    uint64_t jobs_done;
+} serve_ctx;
+
+/* What a handler answers. body is malloc'd (or NULL); header/value one extra header (may be NULL). */
+typedef struct serve_reply {
+    unsigned status;
+    const char *type;
+    char *body;
+    size_t len;
+    int body_static;          /* 1: body is not to be freed (a page file) */
+    const char *header, *value;
+    char value_buf[32];
+} serve_reply;
+
+/* A request as a handler sees it. */
+typedef struct serve_request {
+    const char *method, *path;
+    const char *body;
+    size_t len;
+    const char *client;       /* its address (or X-Real-IP from a proxy on this machine) */
+    const char *(*arg)(void *conn, const char *name);    /* a query argument, or NULL */
+    const char *(*header)(void *conn, const char *name); /* a request header, or NULL */
+    void *conn;
+} serve_request;
+
+/* The handlers (api.c): each fills r. */
+void api_health(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_check(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_last(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_page(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_page(serve_ctx *s, const serve_request *q, serve_reply *r);
+
+/* A JSON error {"error": {"message": ...}} with this status. */
+void reply_error(serve_reply *r, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void reply_json(serve_reply *r, unsigned status, char *text); /* takes text */
+
+/* The build queue: waits for a worker (0), or says 429 (-1: full, r filled) or stop (-2). */
+int serve_job_begin(serve_ctx *s, serve_reply *r);
+void serve_job_end(serve_ctx *s, double ms);
+
+/* The teacher's page (class_page.c), in English or Chinese: its HTML. */
+char *class_page_html(const char *token, int zh, size_t *len);
+
+#endif
