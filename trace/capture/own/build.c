@@ -46,6 +46,7 @@ static const char *const runtime_headers[] = {"trace/trace.h", "trace/capture/em
                                               "trace/capture/own/ws_entry.h", "trace/capture/own/ws_user_gpu.h",
                                               "trace/capture/own/ws_user_gpu_api.h"};
 static const char stubs_rel[] = "trace/capture/own/include"; /* CUDA's header names, as the emulator's build has them */
+static const char *const stub_folders[] = {"", "/cooperative_groups"}; /* its folders: <cooperative_groups/reduce.h> */
 
 typedef struct own_blob {
     char rel[512]; /* its name in the build's folder */
@@ -57,7 +58,7 @@ typedef struct own_inputs {
     own_blob file;  /* the learner's, as src/NAME */
     own_blob beside[OWN_BESIDE_MAX];
     int nbeside;
-    own_blob ours[16]; /* runtime headers and stubs, under inc/ */
+    own_blob ours[24]; /* runtime headers and stubs, under inc/ */
     int nours;
     char dir[4096];    /* the learner's folder, as messages name it */
 } own_inputs;
@@ -152,21 +153,23 @@ static int read_inputs(const capture_desc *d, own_inputs *in, char *err, size_t 
         }
         in->nours++;
     }
-    char sd[4700];
-    snprintf(sd, sizeof sd, "%s/%s", inc, stubs_rel);
-    dir = opendir(sd);
-    if (!dir) { snprintf(err, errlen, "%s: cannot read warpscope's CUDA headers (is warpscope installed whole?)", sd); return -1; }
     int first = in->nours;
-    for (struct dirent *e; (e = readdir(dir)) && in->nours < (int)(sizeof in->ours / sizeof in->ours[0]);) {
-        if (e->d_name[0] == '.') continue;
-        own_blob *b = &in->ours[in->nours];
-        char p[8192];
-        snprintf(p, sizeof p, "%s/%s", sd, e->d_name);
-        if (own_read_plain(p, OWN_FILE_MAX, &b->text, &b->len)) continue;
-        snprintf(b->rel, sizeof b->rel, "inc/%s/%s", stubs_rel, e->d_name);
-        in->nours++;
+    for (size_t f = 0; f < sizeof stub_folders / sizeof stub_folders[0]; f++) {
+        char sd[4700];
+        snprintf(sd, sizeof sd, "%s/%s%s", inc, stubs_rel, stub_folders[f]);
+        dir = opendir(sd);
+        if (!dir) { snprintf(err, errlen, "%s: cannot read warpscope's CUDA headers (is warpscope installed whole?)", sd); return -1; }
+        for (struct dirent *e; (e = readdir(dir)) && in->nours < (int)(sizeof in->ours / sizeof in->ours[0]);) {
+            if (e->d_name[0] == '.') continue;
+            own_blob *b = &in->ours[in->nours];
+            char p[8192];
+            snprintf(p, sizeof p, "%s/%s", sd, e->d_name);
+            if (own_read_plain(p, OWN_FILE_MAX, &b->text, &b->len)) continue;
+            snprintf(b->rel, sizeof b->rel, "inc/%s%s/%s", stubs_rel, stub_folders[f], e->d_name);
+            in->nours++;
+        }
+        closedir(dir);
     }
-    closedir(dir);
     qsort(in->ours + first, (size_t)(in->nours - first), sizeof in->ours[0], by_name);
     return 0;
 }
@@ -275,8 +278,11 @@ static int cache_read(const char *path, size_t max, char **text, size_t *len)
 
 static int cache_write(const char *path, const void *p, size_t len)
 {
+    /* the process and a count of its own: two threads of one process (warpscope serve's builds)
+     * keeping the same file never write, unlink or rename each other's part */
+    static unsigned seq;
     char tmp[4400];
-    snprintf(tmp, sizeof tmp, "%s.%ld.part", path, (long)getpid());
+    snprintf(tmp, sizeof tmp, "%s.%ld.%u.part", path, (long)getpid(), __atomic_add_fetch(&seq, 1u, __ATOMIC_RELAXED));
     unlink(tmp);
     if (write_new(tmp, p, len, 0600) || rename(tmp, path)) { unlink(tmp); return -1; }
     return 0;

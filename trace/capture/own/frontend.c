@@ -46,6 +46,16 @@ static const char parse_prelude[] =
     "__device__ float atomicAdd(float *, float); __device__ float atomicExch(float *, float);\n"
     "__device__ int atomicCAS(int *, int, int); __device__ unsigned atomicCAS(unsigned *, unsigned, unsigned);\n"
     "__device__ float4 make_float4(float, float, float, float);\n"
+    /* the warp's votes and reductions, and what warpscope's cooperative_groups.h is made of */
+    "__device__ unsigned __ballot_sync(unsigned, int); __device__ int __any_sync(unsigned, int); __device__ int __all_sync(unsigned, int);\n"
+    "__device__ int __reduce_add_sync(unsigned, int); __device__ unsigned __reduce_add_sync(unsigned, unsigned);\n"
+    "__device__ int __reduce_min_sync(unsigned, int); __device__ unsigned __reduce_min_sync(unsigned, unsigned);\n"
+    "__device__ int __reduce_max_sync(unsigned, int); __device__ unsigned __reduce_max_sync(unsigned, unsigned);\n"
+    "__device__ unsigned __reduce_and_sync(unsigned, unsigned); __device__ unsigned __reduce_or_sync(unsigned, unsigned);\n"
+    "__device__ unsigned __reduce_xor_sync(unsigned, unsigned);\n"
+    "__device__ void ws_cg_barrier(unsigned); __device__ void ws_cg_warp_sync(unsigned, unsigned);\n"
+    "template <class T> __device__ T ws_cg_shfl(int, unsigned, T, int, int, unsigned); template <class T> __device__ T ws_cg_redux(int, unsigned, T, unsigned);\n"
+    "__device__ unsigned ws_cg_ballot(unsigned, int, unsigned); __device__ unsigned ws_cg_lanes(unsigned); __device__ void ws_cg_fail(unsigned, const char *);\n"
     /* CUDA's min and max in host code, as ws_user.h defines them (device code's come from clang's
      * CUDA headers; a kernel file may define its own __device__ max beside these) */
 #define WS_PRELUDE_MINMAX(name)                                                                   \
@@ -138,10 +148,15 @@ static const struct {
     {"cudaMemcpyAsync", "use cudaMemcpy (launches run in order)"},
     {"cudaStreamCreate", "launch on the default stream (launches run in order)"},
     {"cudaStreamSynchronize", "launches run in order: there is nothing to wait for"},
-    {"cooperative_groups", "use __syncthreads and the __shfl_*_sync intrinsics"},
-    {"this_thread_block", "use __syncthreads and threadIdx.x"},
-    {"tiled_partition", "use the __shfl_*_sync intrinsics on a warp"},
-    {"__reduce_add_sync", "add with __shfl_down_sync"},
+    {"grid_group", "use one launch per pass (cooperative_groups' thread_block, tiles of up to 32 threads and coalesced_threads are modelled)"},
+    {"this_grid", "use one launch per pass (cooperative_groups' thread_block, tiles of up to 32 threads and coalesced_threads are modelled)"},
+    {"cudaLaunchCooperativeKernel", "launch with <<<grid, block>>> and one launch per pass"},
+    {"cudaMemcpyToSymbol", "pass the value as a kernel argument, or keep it in a buffer from cudaMalloc"},
+    {"cudaMemcpyFromSymbol", "keep the value in a buffer from cudaMalloc and cudaMemcpy it"},
+    {"labeled_partition", "use tiled_partition<32> or <16>, or coalesced_threads"},
+    {"binary_partition", "use tiled_partition<32> or <16>, or coalesced_threads"},
+    {"inclusive_scan", "scan with the tile's shfl_up"},
+    {"exclusive_scan", "scan with the tile's shfl_up"},
 };
 
 /* msg names 'X' and clang could not find or call it: "warpscope does not model X yet: ..." in buf */
@@ -408,10 +423,16 @@ static void rewrite_shared(rewriter *r, CXCursor c)
         char *et = type_text(elem);
         if (!et) { r->oom = 1; goto done; }
         unsigned end = tok_end(r, tk.t[close]);
+        int is_extern = strncmp(r->src + start, "extern", 6) == 0;
         if (close == open + 1 && r->ladder) {
             refuse(r, c, "the ladder's kernels size their __shared__ arrays");
         } else if (close == open + 1) {
             add_edit(r, start, end - start, "__shared__ ws_extern_shared<%s> %s", et, nm);
+        } else if (is_extern && !r->ladder) {
+            /* extern __shared__ T name[N], as nvcc 13 accepts it: the launch's dynamic shared
+             * memory, of the launch's third parameter's bytes, or of N elements where it gives none */
+            unsigned s0 = tok_end(r, tk.t[open]), s1 = tok_start(r, tk.t[close]);
+            add_edit(r, start, end - start, "__shared__ ws_extern_shared<%s, (%.*s)> %s", et, (int)(s1 - s0), r->src + s0, nm);
         } else {
             unsigned s0 = tok_end(r, tk.t[open]), s1 = tok_start(r, tk.t[close]);
             add_edit(r, start, end - start, "__shared__ shared_array<%s, (%.*s)> %s", et, (int)(s1 - s0), r->src + s0, nm);
@@ -449,6 +470,19 @@ static void rewrite_cast(rewriter *r, CXCursor c)
         else if (strcmp(pt, "const float4") == 0) add_edit(r, s, tok_end(r, tk.t[close]) - s, "as_float4");
         else refuse(r, c, "the ladder's kernels cast only a const float * to a const float4 *");
         free(pt);
+    } else if (clang_getCursorKind(c) == CXCursor_CStyleCastExpr) {
+        /* (T *)x -> ws_cast<T>(x) */
+        if (tk.n > 3 && !r->ladder && tok_is(r, tk.t[0], "(")) {
+            unsigned rp = matching(r, tk, 0, "(", ")");
+            char *pt = type_text(clang_getPointeeType(to));
+            if (!pt) r->oom = 1;
+            else if (rp + 1 < tk.n) {
+                unsigned s = tok_start(r, tk.t[0]);
+                add_edit(r, s, tok_end(r, tk.t[rp]) - s, "ws_cast<%s>(", pt);
+                add_edit(r, offset_of(clang_getRangeEnd(clang_getCursorExtent(c))), 0, ")");
+            }
+            free(pt);
+        }
     } else if (close < tk.n) {
         char *pt = type_text(clang_getPointeeType(to));
         if (pt) {
@@ -458,6 +492,30 @@ static void rewrite_cast(rewriter *r, CXCursor c)
         } else {
             r->oom = 1;
         }
+    }
+    clang_disposeTokens(r->tu, tk.t, tk.n);
+}
+
+/* __device__ operator T *() (CUDA's SharedMemory<T>) -> operator ws_ptr<T>() */
+static void rewrite_conversion(rewriter *r, CXCursor c)
+{
+    CXType t = clang_getCursorResultType(c);
+    if (clang_getCanonicalType(t).kind != CXType_Pointer) return;
+    /* from its name (the extent may open in the prelude, with __device__) */
+    tokens tk = tokens_between(r, offset_of(clang_getCursorLocation(c)), offset_of(clang_getRangeEnd(clang_getCursorExtent(c))));
+    unsigned op = tk.n, lp = tk.n;
+    for (unsigned i = 0; i < tk.n; i++) {
+        if (op == tk.n && tok_is(r, tk.t[i], "operator")) op = i;
+        else if (op < tk.n && tok_is(r, tk.t[i], "(")) { lp = i; break; }
+    }
+    if (op + 1 < lp && lp < tk.n) {
+        char *pt = type_text(clang_getPointeeType(t));
+        if (!pt) r->oom = 1;
+        else {
+            unsigned s = tok_end(r, tk.t[op]);
+            add_edit(r, s, tok_start(r, tk.t[lp]) - s, " ws_ptr<%s>", pt);
+        }
+        free(pt);
     }
     clang_disposeTokens(r->tu, tk.t, tk.n);
 }
@@ -712,8 +770,10 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     switch (kind) {
     case CXCursor_FunctionDecl:
     case CXCursor_FunctionTemplate:
+    case CXCursor_ConversionFunction:
     case CXCursor_CXXMethod: {
         int kernel = has_attr(c, CXCursor_CUDAGlobalAttr), device = kernel || has_attr(c, CXCursor_CUDADeviceAttr);
+        if (device && kind == CXCursor_ConversionFunction && !r->ladder) rewrite_conversion(r, c);
         if (kernel && kind == CXCursor_CXXMethod) {
             refuse(r, c, "a kernel must be a free function");
             return CXChildVisit_Break;
@@ -1275,12 +1335,24 @@ static char *c_string_literal(const char *s)
 
 /* ---- parsing ---- */
 
+/* clang refuses what nvcc accepts: `extern __shared__ float s[N]` (nvcc 13 takes it as the launch's
+ * dynamic shared memory; rewrite_shared does too) */
+static int accepted_error(CXDiagnostic dg)
+{
+    CXString s = clang_getDiagnosticSpelling(dg);
+    const char *m = clang_getCString(s);
+    size_t n = strlen(m), k = strlen("' cannot be 'extern'");
+    int yes = strncmp(m, "__shared__ variable '", 21) == 0 && n > k && strcmp(m + n - k, "' cannot be 'extern'") == 0;
+    clang_disposeString(s);
+    return yes;
+}
+
 static int first_error(rewriter *r)
 {
     unsigned n = clang_getNumDiagnostics(r->tu);
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic dg = clang_getDiagnostic(r->tu, i);
-        if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error) {
+        if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error && !accepted_error(dg)) {
             char w[600];
             where(clang_getDiagnosticLocation(dg), w, sizeof w, r->path);
             CXString s = clang_getDiagnosticSpelling(dg);

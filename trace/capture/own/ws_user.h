@@ -66,7 +66,7 @@ inline double max(double a, float b) { return fmax(a, b); }
 inline double min(float a, double b) { return fmin(a, b); }
 inline double min(double a, float b) { return fmin(a, b); }
 
-template <class T>
+template <class T, unsigned N = 0>
 struct ws_extern_shared;
 
 template <class T>
@@ -97,8 +97,8 @@ struct ws_ptr {
         at = lo = p.lo;
         hi = p.hi;
     }
-    template <class U>
-    ws_ptr(const ws_extern_shared<U> &a);
+    template <class U, unsigned N>
+    ws_ptr(const ws_extern_shared<U, N> &a);
 
     static ws_ptr make(int space, int buf, int64_t at, int64_t lo, int64_t hi)
     {
@@ -157,28 +157,42 @@ WS_LOAD_HINT(__ldlu)
 WS_LOAD_HINT(__ldcv)
 #undef WS_LOAD_HINT
 
-/* extern __shared__ T name[]: sized by the launch's third argument */
-template <class T>
+/* extern __shared__ T name[] (and nvcc's extern __shared__ T name[N]): the launch's dynamic shared
+ * memory, sized by its third argument (or, where it gives none, by N); every such array of a
+ * kernel is the same memory, as on the GPU */
+inline const char ws_dynamic_shared_key = 0;
+template <class T, unsigned N>
 struct ws_extern_shared {
     ws_ptr<T> ptr() const
     {
         unsigned bytes = ws_user_shmem();
-        int64_t lo = emu_shared_region(this, bytes ? bytes : 4);
+        if (!bytes) bytes = N * (unsigned)sizeof(typename ws_plain<T>::type);
+        int64_t lo = emu_shared_region(&ws_dynamic_shared_key, bytes ? bytes : 4);
         return ws_ptr<T>::make(ws_ptr<T>::SHARED, 0, lo, lo, lo + bytes / 4);
     }
     ws_ref<T> operator[](ws_index ix) const { return ptr()[ix]; }
 };
 template <class T>
-template <class U>
-ws_ptr<T>::ws_ptr(const ws_extern_shared<U> &a) : ws_ptr(a.ptr())
+template <class U, unsigned N>
+ws_ptr<T>::ws_ptr(const ws_extern_shared<U, N> &a) : ws_ptr(a.ptr())
 {
 }
 
-/* reinterpret_cast<T *>(p) in device code: the same address, another element type */
+/* reinterpret_cast<T *>(p) and (T *)p in device code: the same address, another element type */
 template <class T, class U>
 ws_ptr<T> ws_cast(const ws_ptr<U> &p)
 {
     return ws_ptr<T>::make(p.space, p.buf, p.at, p.lo, p.hi);
+}
+template <class T, class U, unsigned N>
+ws_ptr<T> ws_cast(const ws_extern_shared<U, N> &a)
+{
+    return ws_cast<T>(a.ptr());
+}
+template <class T, class U, unsigned N>
+ws_ptr<T> ws_cast(const shared_array<U, N> &a)
+{
+    return ws_cast<T>(ws_ptr<U>(a));
 }
 
 template <class T>
@@ -240,6 +254,123 @@ inline unsigned atomicInc(const ws_ptr<unsigned> &p, unsigned limit, unsigned li
 {
     return ws_atomic<unsigned>(p, EMU_ATOMIC_INC, 0u, limit, line);
 }
+
+/* ---- warp collectives: __ballot_sync, __any_sync, __all_sync, __activemask, __reduce_*_sync ----
+ * On the GPU each is one instruction of the warp that moves no memory (vote.sync, redux.sync):
+ * here each is a warp sync at its line over its mask (what the instruction waits for), and the
+ * lanes' values meet in a table of the warp's own. The first lane to resume after the sync reduces
+ * the values of the lanes that posted it and leaves each its answer; a lane writes its value again
+ * only at its next collective, which cannot run before every lane of this one has read its
+ * answer. A block runs on one thread of the process, so the table is the thread's. */
+enum ws_collect { WS_COLLECT_BALLOT, WS_COLLECT_ADD, WS_COLLECT_MIN, WS_COLLECT_MAX, WS_COLLECT_AND, WS_COLLECT_OR, WS_COLLECT_XOR, WS_COLLECT_LANES };
+struct ws_warp_table {
+    int64_t value[32], answer[32];
+    unsigned posted;
+};
+inline unsigned ws_lane_linear()
+{
+    const emu_dim3 *t = emu_thread_idx(), *d = emu_block_dim();
+    return t->x + d->x * (t->y + d->y * t->z);
+}
+inline int64_t ws_collective(unsigned mask, int64_t v, int how, unsigned line)
+{
+    static thread_local ws_warp_table tables[32];
+    unsigned tid = ws_lane_linear(), lane = tid & 31u;
+    ws_warp_table *w = &tables[(tid >> 5) & 31u];
+    w->value[lane] = v;
+    w->posted |= 1u << lane;
+    /* __activemask and coalesced_threads: the lanes that reach it together (mask 0 waits for none) */
+    ws_plain_op(TRACE_WARP_SYNC, line, how == WS_COLLECT_LANES ? 0u : mask);
+    if (w->posted >> lane & 1u) {
+        unsigned group = how == WS_COLLECT_LANES ? w->posted : w->posted & (mask | 1u << lane);
+        int64_t r = how == WS_COLLECT_MIN ? INT64_MAX : how == WS_COLLECT_MAX ? INT64_MIN : how == WS_COLLECT_AND ? -1 : 0;
+        for (unsigned l = 0; l < 32; l++) {
+            if (!(group >> l & 1u)) continue;
+            int64_t x = w->value[l];
+            switch (how) {
+            case WS_COLLECT_BALLOT: r |= x ? (int64_t)1 << l : 0; break;
+            case WS_COLLECT_LANES: r |= (int64_t)1 << l; break;
+            case WS_COLLECT_ADD: r += x; break;
+            case WS_COLLECT_MIN: r = x < r ? x : r; break;
+            case WS_COLLECT_MAX: r = x > r ? x : r; break;
+            case WS_COLLECT_AND: r &= x; break;
+            case WS_COLLECT_OR: r |= x; break;
+            default: r ^= x; break;
+            }
+        }
+        for (unsigned l = 0; l < 32; l++)
+            if (group >> l & 1u) w->answer[l] = r;
+        w->posted &= ~group;
+    }
+    return w->answer[lane];
+}
+inline unsigned __ballot_sync(unsigned mask, int pred, unsigned line = __builtin_LINE())
+{
+    return (unsigned)ws_collective(mask, pred != 0, WS_COLLECT_BALLOT, line);
+}
+inline int __any_sync(unsigned mask, int pred, unsigned line = __builtin_LINE()) { return ws_collective(mask, pred != 0, WS_COLLECT_OR, line) != 0; }
+inline int __all_sync(unsigned mask, int pred, unsigned line = __builtin_LINE()) { return ws_collective(mask, pred != 0, WS_COLLECT_AND, line) != 0; }
+inline unsigned __activemask(unsigned line = __builtin_LINE()) { return (unsigned)ws_collective(0, 1, WS_COLLECT_LANES, line); }
+/* redux.sync of an int or an unsigned (sm_80 and later) */
+#define WS_REDUCE_SYNC(name, how)                                                                       \
+    inline int name(unsigned mask, int v, unsigned line = __builtin_LINE())                             \
+    {                                                                                                   \
+        return (int)ws_collective(mask, v, how, line);                                                  \
+    }                                                                                                   \
+    inline unsigned name(unsigned mask, unsigned v, unsigned line = __builtin_LINE())                   \
+    {                                                                                                   \
+        return (unsigned)ws_collective(mask, (int64_t)v, how, line);                                    \
+    }
+WS_REDUCE_SYNC(__reduce_add_sync, WS_COLLECT_ADD)
+WS_REDUCE_SYNC(__reduce_min_sync, WS_COLLECT_MIN)
+WS_REDUCE_SYNC(__reduce_max_sync, WS_COLLECT_MAX)
+#undef WS_REDUCE_SYNC
+inline unsigned __reduce_and_sync(unsigned mask, unsigned v, unsigned line = __builtin_LINE()) { return (unsigned)ws_collective(mask, v, WS_COLLECT_AND, line); }
+inline unsigned __reduce_or_sync(unsigned mask, unsigned v, unsigned line = __builtin_LINE()) { return (unsigned)ws_collective(mask, v, WS_COLLECT_OR, line); }
+inline unsigned __reduce_xor_sync(unsigned mask, unsigned v, unsigned line = __builtin_LINE()) { return (unsigned)ws_collective(mask, v, WS_COLLECT_XOR, line); }
+
+/* what cooperative groups (include/cooperative_groups.h) are made of, at the learner's line */
+inline void ws_cg_barrier(unsigned line) { __syncthreads(line); }
+inline void ws_cg_warp_sync(unsigned mask, unsigned line) { __syncwarp(mask, line); }
+/* a shuffle of a 4-byte value is one; of an 8-byte value (a double, a long long) two, of its two
+ * halves, as nvcc compiles it */
+template <class T>
+inline T ws_cg_shfl(int mode, unsigned mask, T v, int arg, int width, unsigned line)
+{
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a shuffle moves a value of 4 or 8 bytes");
+    if constexpr (sizeof(T) == 8) {
+        unsigned h[2];
+        memcpy(h, &v, 8);
+        h[0] = ws_shfl(mask, h[0], mode, arg, width, line);
+        h[1] = ws_shfl(mask, h[1], mode, arg, width, line);
+        memcpy(&v, h, 8);
+        return v;
+    } else {
+        return ws_shfl(mask, v, mode, arg, width, line);
+    }
+}
+#define WS_SHFL_WIDE(name, mode, A)                                                                 \
+    inline double name(unsigned mask, double v, A arg, int width = 32, unsigned line = __builtin_LINE()) \
+    {                                                                                               \
+        return ws_cg_shfl(mode, mask, v, (int)arg, width, line);                                    \
+    }                                                                                               \
+    inline long long name(unsigned mask, long long v, A arg, int width = 32, unsigned line = __builtin_LINE()) \
+    {                                                                                               \
+        return ws_cg_shfl(mode, mask, v, (int)arg, width, line);                                    \
+    }
+WS_SHFL_WIDE(__shfl_down_sync, EMU_SHFL_DOWN, unsigned)
+WS_SHFL_WIDE(__shfl_up_sync, EMU_SHFL_UP, unsigned)
+WS_SHFL_WIDE(__shfl_xor_sync, EMU_SHFL_XOR, int)
+WS_SHFL_WIDE(__shfl_sync, EMU_SHFL_IDX, int)
+#undef WS_SHFL_WIDE
+inline unsigned ws_cg_ballot(unsigned mask, int pred, unsigned line) { return __ballot_sync(mask, pred, line); }
+inline unsigned ws_cg_lanes(unsigned line) { return __activemask(line); }
+template <class T>
+inline T ws_cg_redux(int how, unsigned mask, T v, unsigned line)
+{
+    return (T)ws_collective(mask, (int64_t)v, how, line);
+}
+inline void ws_cg_fail(unsigned line, const char *what) { ws_user_fail(line, what); }
 
 /* ---- launches: K<<<g, b, s, stream>>>(args) is ws_launch(K, ws_config(g, b, s, stream))(args) ---- */
 struct ws_config {

@@ -122,7 +122,7 @@ struct shared_array {
 
 /* extern __shared__ T name[]: the launch's dynamic shared memory */
 extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
-template <class T>
+template <class T, unsigned N = 0>
 struct ws_extern_shared {
     __device__ __forceinline__ ws_ptr<T> ptr() const;
     __device__ __forceinline__ ws_uref<T> operator[](ws_index ix) const;
@@ -159,8 +159,8 @@ struct ws_ptr {
         : p((T *)a.data), buf(WS_SPACE_SHARED), base((unsigned long long)a.data), bytes(sizeof(U) * N)
     {
     }
-    template <class U>
-    __device__ ws_ptr(const ws_extern_shared<U> &a) : ws_ptr(a.ptr())
+    template <class U, unsigned N>
+    __device__ ws_ptr(const ws_extern_shared<U, N> &a) : ws_ptr(a.ptr())
     {
     }
     static __host__ __device__ ws_ptr make(T *p, int buf, unsigned long long base, unsigned long long bytes)
@@ -215,24 +215,34 @@ __device__ __forceinline__ ws_uref<T> shared_array<T, N>::operator[](ws_index ix
 {
     return ws_ptr<T>(*this)[ix];
 }
-template <class T>
-__device__ __forceinline__ ws_ptr<T> ws_extern_shared<T>::ptr() const
+template <class T, unsigned N>
+__device__ __forceinline__ ws_ptr<T> ws_extern_shared<T, N>::ptr() const
 {
     unsigned bytes;
     asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
     return ws_ptr<T>::make((T *)ws_dynamic_shared, WS_SPACE_SHARED, (unsigned long long)ws_dynamic_shared, bytes);
 }
-template <class T>
-__device__ __forceinline__ ws_uref<T> ws_extern_shared<T>::operator[](ws_index ix) const
+template <class T, unsigned N>
+__device__ __forceinline__ ws_uref<T> ws_extern_shared<T, N>::operator[](ws_index ix) const
 {
     return ptr()[ix];
 }
 
-/* reinterpret_cast<T *>(p) in device code: the same address, another element type */
+/* reinterpret_cast<T *>(p) and (T *)p in device code: the same address, another element type */
 template <class T, class U>
 __device__ ws_ptr<T> ws_cast(const ws_ptr<U> &p)
 {
     return ws_ptr<T>::make((T *)p.p, p.buf, p.base, p.bytes);
+}
+template <class T, class U, unsigned N>
+__device__ ws_ptr<T> ws_cast(const ws_extern_shared<U, N> &a)
+{
+    return ws_cast<T>(a.ptr());
+}
+template <class T, class U, unsigned N>
+__device__ ws_ptr<T> ws_cast(const shared_array<U, N> &a)
+{
+    return ws_cast<T>(ws_ptr<U>(a));
 }
 
 /* ---- atomics on a float, int or unsigned word of global memory, recorded with the old value ---- */
@@ -313,7 +323,15 @@ enum { WS_GPU_SHFL_DOWN, WS_GPU_SHFL_UP, WS_GPU_SHFL_XOR, WS_GPU_SHFL_IDX };
 template <class T>
 __device__ __forceinline__ T ws_gpu_shfl(unsigned line, int mode, unsigned mask, T v, int arg, int width)
 {
-    static_assert(sizeof(T) == 4, "a shuffle here moves a 4-byte value: float, int or unsigned");
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "a shuffle moves a value of 4 or 8 bytes");
+    if constexpr (sizeof(T) == 8) { /* two shuffles of its halves, as nvcc compiles it */
+        unsigned h[2];
+        memcpy(h, &v, 8);
+        h[0] = ws_gpu_shfl(line, mode, mask, h[0], arg, width);
+        h[1] = ws_gpu_shfl(line, mode, mask, h[1], arg, width);
+        memcpy(&v, h, 8);
+        return v;
+    }
     T r = mode == WS_GPU_SHFL_DOWN ? __shfl_down_sync(mask, v, (unsigned)arg, width)
         : mode == WS_GPU_SHFL_UP   ? __shfl_up_sync(mask, v, (unsigned)arg, width)
         : mode == WS_GPU_SHFL_XOR  ? __shfl_xor_sync(mask, v, arg, width)
@@ -349,6 +367,62 @@ __device__ __forceinline__ T ws_gpu_shfl_idx(unsigned line, unsigned mask, T v, 
 {
     return ws_gpu_shfl(line, WS_GPU_SHFL_IDX, mask, v, src, width);
 }
+/* what cooperative groups are made of (include/cooperative_groups.h, read here in place of CUDA's
+ * own header), recorded as the emulator records them: a vote or a redux is a warp sync at its line,
+ * a shuffle of 8 bytes two of 4 */
+__device__ __forceinline__ void ws_cg_barrier(unsigned line) { ws_syncthreads(line); }
+__device__ __forceinline__ void ws_cg_warp_sync(unsigned mask, unsigned line) { ws_syncwarp{line}(mask); }
+template <class T>
+__device__ __forceinline__ T ws_cg_shfl(int mode, unsigned mask, T v, int arg, int width, unsigned line)
+{
+    return ws_gpu_shfl(line, mode, mask, v, arg, width);
+}
+__device__ __forceinline__ unsigned ws_cg_ballot(unsigned mask, int pred, unsigned line)
+{
+    ws_record(TRACE_WARP_SYNC, line, -1, 0, 0, nullptr, 0);
+    return __ballot_sync(mask, pred);
+}
+__device__ __forceinline__ unsigned ws_cg_lanes(unsigned line)
+{
+    unsigned m = __activemask();
+    ws_record(TRACE_WARP_SYNC, line, -1, 0, 0, nullptr, 0);
+    return m;
+}
+template <class T>
+__device__ __forceinline__ T ws_cg_redux(int how, unsigned mask, T v, unsigned line)
+{
+    typedef typename std::conditional<std::is_signed<T>::value, int, unsigned>::type I; /* redux: of an int or an unsigned */
+    I x = (I)v;
+    ws_record(TRACE_WARP_SYNC, line, -1, 0, 0, nullptr, 0);
+    switch (how) {
+    case 1: return (T)__reduce_add_sync(mask, x);
+    case 2: return (T)__reduce_min_sync(mask, x);
+    case 3: return (T)__reduce_max_sync(mask, x);
+    case 4: return (T)__reduce_and_sync(mask, (unsigned)x);
+    case 5: return (T)__reduce_or_sync(mask, (unsigned)x);
+    default: return (T)__reduce_xor_sync(mask, (unsigned)x);
+    }
+}
+/* what the emulator refuses at its line (a tile of more than 32 threads) stops the GPU's launch */
+__device__ __forceinline__ void ws_cg_fail(unsigned line, const char *) { ws_gpu_fault_at(true, WS_FAULT_UNFOLLOWED, line, 0, 0); __trap(); }
+__device__ __forceinline__ unsigned ws_gpu_ballot(unsigned line, unsigned mask, int pred) { return ws_cg_ballot(mask, pred, line); }
+__device__ __forceinline__ int ws_gpu_any(unsigned line, unsigned mask, int pred) { return ws_cg_ballot(mask, pred, line) != 0; }
+__device__ __forceinline__ int ws_gpu_all(unsigned line, unsigned mask, int pred) { return (ws_cg_ballot(mask, pred, line) & mask) == (mask & __activemask()); }
+template <class T>
+__device__ __forceinline__ T ws_gpu_reduce_add(unsigned line, unsigned mask, T v) { return ws_cg_redux<T>(1, mask, v, line); }
+template <class T>
+__device__ __forceinline__ T ws_gpu_reduce_min(unsigned line, unsigned mask, T v) { return ws_cg_redux<T>(2, mask, v, line); }
+template <class T>
+__device__ __forceinline__ T ws_gpu_reduce_max(unsigned line, unsigned mask, T v) { return ws_cg_redux<T>(3, mask, v, line); }
+#define _COOPERATIVE_GROUPS_H_ /* CUDA's own, which the learner's #include <cooperative_groups.h> would bring */
+#define _COOPERATIVE_GROUPS_REDUCE_H
+#include "trace/capture/own/include/cooperative_groups.h"
+#define __ballot_sync(...) ws_gpu_ballot(__LINE__, __VA_ARGS__)
+#define __any_sync(...) ws_gpu_any(__LINE__, __VA_ARGS__)
+#define __all_sync(...) ws_gpu_all(__LINE__, __VA_ARGS__)
+#define __reduce_add_sync(...) ws_gpu_reduce_add(__LINE__, __VA_ARGS__)
+#define __reduce_min_sync(...) ws_gpu_reduce_min(__LINE__, __VA_ARGS__)
+#define __reduce_max_sync(...) ws_gpu_reduce_max(__LINE__, __VA_ARGS__)
 #define __shfl_down_sync(...) ws_gpu_shfl_down(__LINE__, __VA_ARGS__)
 #define __shfl_up_sync(...) ws_gpu_shfl_up(__LINE__, __VA_ARGS__)
 #define __shfl_xor_sync(...) ws_gpu_shfl_xor(__LINE__, __VA_ARGS__)
@@ -389,7 +463,7 @@ static __device__ __forceinline__ bool ws_gpu_tick(unsigned line)
 template <class T>
 using ws_ptr = T *;
 extern __shared__ __align__(16) unsigned char ws_dynamic_shared[];
-template <class T>
+template <class T, unsigned N = 0>
 struct ws_extern_shared {
     __device__ __forceinline__ operator T *() const { return reinterpret_cast<T *>(ws_dynamic_shared); }
     template <class I>
@@ -403,10 +477,15 @@ __device__ __forceinline__ T *ws_cast(U *p)
 {
     return reinterpret_cast<T *>(p);
 }
-template <class T, class U>
-__device__ __forceinline__ T *ws_cast(const ws_extern_shared<U> &p)
+template <class T, class U, unsigned N>
+__device__ __forceinline__ T *ws_cast(const ws_extern_shared<U, N> &p)
 {
     return reinterpret_cast<T *>((U *)p);
+}
+template <class T, class U, unsigned N>
+__device__ __forceinline__ T *ws_cast(const shared_array<U, N> &a)
+{
+    return reinterpret_cast<T *>((U *)a);
 }
 /* the watched register, which the front end reads as NAME.v: a float */
 template <class T>
