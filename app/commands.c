@@ -46,6 +46,8 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_CARD] = TEXT("--card", "a card", "NAME", WS_COMPLETE_CARD, NULL,
                      "the GPU whose SMs hold the blocks (its occupancy and waves): gtx1060, h100, ... (warpscope cards); "
                      "default h100, or the GPU a trace was captured on"),
+    [WF_TYPE] = TEXT("--type", NULL, "T", WS_COMPLETE_WORDS, "float int unsigned double",
+                     "the data's type for --kernel (its T *in and T *out): float (default) | int | unsigned | double | long long"),
     [WF_PASS] = NUMBER("--pass", 0, UINT32_MAX, "P", "the pass shown; default 0"),
     [WF_BLOCK_INDEX] = NUMBER("--block-index", 0, UINT32_MAX, "I", "the block shown, of that pass; default 0 (a capture traces it)"),
     [WF_OUT] = TEXT("-o", "a file name", "FILE", WS_COMPLETE_FILE, NULL, "the output file"),
@@ -61,6 +63,8 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_FINE] = SWITCH("--fine", "one step per warp instruction (warp by warp)"),
     [WF_ACTIONS] = TEXT("--actions", NULL, "A1,A2...", WS_COMPLETE_NONE, NULL,
                         "actions to apply first: step:N, phase:N, seek-step:N, version:ID, compare:ID|next|off, lang:zh, ..."),
+    [WF_VIEW] = TEXT("--view", NULL, "VIEW", WS_COMPLETE_WORDS, "passes grid bench",
+                     "passes (the launches as Harris's kernel decomposition, level by level) | grid (every block of a pass) | bench (the benchmark chart)"),
     [WF_KEYS] = TEXT("--keys", NULL, "K1,K2...", WS_COMPLETE_NONE, NULL, "keys to press, comma separated (Right,PageDown,q; wait:500 pauses 500 ms): demos and tests"),
     [WF_EVENT] = NUMBER("--event", 0, 100000000, "E", "show the step of event E of the trace"),
     [WF_PHASE] = NUMBER("--phase", 0, 100000000, "P", "show the first step of phase P"),
@@ -104,12 +108,12 @@ const ws_flag_row ws_flags[WF_COUNT] = {
 
 #define USE(f) {f, NULL}
 
-static const ws_flag_group g_capture = {"capture flags", 19, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
+static const ws_flag_group g_capture = {"capture flags", 20, {USE(WF_VERSION), USE(WF_BLOCK), USE(WF_N), USE(WF_DATA), USE(WF_SEED),
     USE(WF_EPT), USE(WF_BLOCKS_TRACED), USE(WF_BACKEND), USE(WF_WORKERS), USE(WF_SCHEDULE), USE(WF_WARP_ORDER), USE(WF_DROP_BARRIER),
-    USE(WF_DROP_SYNCWARP), USE(WF_KERNEL), USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_RESULT), USE(WF_UNSAFE), USE(WF_CARD)}};
+    USE(WF_DROP_SYNCWARP), USE(WF_KERNEL), USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_RESULT), USE(WF_UNSAFE), USE(WF_CARD), USE(WF_TYPE)}};
 static const ws_flag_group g_shown = {"the block shown", 2, {USE(WF_PASS), USE(WF_BLOCK_INDEX)}};
-static const ws_flag_group g_viewer = {"viewer flags", 7, {USE(WF_COMPARE), USE(WF_SIZE), USE(WF_THEME), USE(WF_LANG),
-    USE(WF_PRESENTER), USE(WF_FINE), USE(WF_ACTIONS)}};
+static const ws_flag_group g_viewer = {"viewer flags", 8, {USE(WF_COMPARE), USE(WF_SIZE), USE(WF_THEME), USE(WF_LANG),
+    USE(WF_PRESENTER), USE(WF_FINE), USE(WF_ACTIONS), USE(WF_VIEW)}};
 static const ws_flag_group g_window = {"window flags", 1, {USE(WF_KEYS)}};
 static const ws_flag_group g_render = {"render flags", 9, {USE(WF_EVENT), USE(WF_PHASE), USE(WF_STEP),
     {WF_OUT, "the PNG file; a name ending in .json writes the frame's draw list instead (app/draw/record.h)"},

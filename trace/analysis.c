@@ -21,7 +21,7 @@ int analysis_banks(const trace *t, const trace_event *e, analysis_bank banks[BAN
         banks[b].nwords = 0;
         banks[b].lanes = 0;
     }
-    unsigned span = trace_event_width(e); /* words per lane */
+    unsigned span = trace_event_words(e); /* words per lane */
     int degree = 0;
     size_t k = 0;
     for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
@@ -477,7 +477,7 @@ size_t analysis_shared_words(const trace *t, unsigned pass, unsigned block)
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if (e->pass != pass || e->block != block || !is_shared(e->kind)) continue;
-        unsigned span = trace_event_width(e);
+        unsigned span = trace_event_words(e);
         int n = trace_popcount(e->mask);
         for (int j = 0; j < n; j++) {
             size_t end = (size_t)t->lane_addr[e->lanes + (size_t)j] + span;

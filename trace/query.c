@@ -711,7 +711,7 @@ static int words_of(call *k, query_value *out, int kind)
     for (size_t i = 0; step_event(&w, i, &ei); i++) {
         const trace_event *e = &w.p->t->events[ei];
         if (e->kind != kind || (w.warp >= 0 && e->warp != w.warp)) continue;
-        unsigned span = trace_event_width(e);
+        unsigned span = trace_event_words(e);
         int n = trace_popcount(e->mask);
         for (int j = 0; j < n; j++)
             for (unsigned c = 0; c < span; c++) {
@@ -963,7 +963,7 @@ static int f_uninitialised_reads(call *k, query_value *out)
             const trace_event *e = &t->events[i];
             if (e->pass != blocks[b].pass || e->block != blocks[b].block) continue;
             if (e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) continue;
-            unsigned span = trace_event_width(e);
+            unsigned span = trace_event_words(e);
             size_t lane = 0;
             for (unsigned l = 0; l < WARP_SIZE; l++) {
                 if (!(e->mask >> l & 1u)) continue;

@@ -109,7 +109,7 @@ static int grow_vals(trace *t, size_t need)
     return grow((void **)&t->values, &t->cap_vals, need, sizeof *t->values);
 }
 
-int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float *val)
+int trace_push(trace *t, const trace_event *e, const int64_t *addr, const double *val)
 {
     if (grow((void **)&t->events, &t->cap_events, t->nevents + 1, sizeof *t->events)) return -1;
     trace_event ev = *e;
@@ -233,10 +233,48 @@ static int access_equal(const trace_hazard_access *p, const trace_hazard_access 
            p->event == q->event;
 }
 
+/* ---- the data's types ---- */
+
+static const struct {
+    const char *name;
+    unsigned bytes;
+    int integer, is_signed;
+} types[TRACE_TYPE_COUNT] = {
+#define TRACE_X_TROW(name, label, bytes, integer, is_signed) [TRACE_TYPE_##name] = {label, bytes, integer, is_signed},
+    TRACE_TYPES(TRACE_X_TROW)
+#undef TRACE_X_TROW
+};
+
+int trace_type_from_name(const char *name)
+{
+    if (!name || !*name) return TRACE_TYPE_FLOAT;
+    for (int i = 0; i < TRACE_TYPE_COUNT; i++)
+        if (strcmp(name, types[i].name) == 0) return i;
+    return -1;
+}
+const char *trace_type_name(trace_type type) { return (unsigned)type < TRACE_TYPE_COUNT ? types[type].name : "?"; }
+unsigned trace_type_bytes(trace_type type) { return (unsigned)type < TRACE_TYPE_COUNT ? types[type].bytes : 4; }
+int trace_type_is_integer(trace_type type) { return (unsigned)type < TRACE_TYPE_COUNT && types[type].integer; }
+trace_type trace_data_type(const trace *t)
+{
+    int k = trace_type_from_name(t->prov.type);
+    return k < 0 ? TRACE_TYPE_FLOAT : (trace_type)k;
+}
+double trace_type_max(trace_type type)
+{
+    static const double max[TRACE_TYPE_COUNT] = {[TRACE_TYPE_FLOAT] = FLT_MAX, [TRACE_TYPE_INT] = 2147483647.0,
+                                                 [TRACE_TYPE_UNSIGNED] = 4294967295.0, [TRACE_TYPE_DOUBLE] = DBL_MAX,
+                                                 [TRACE_TYPE_LONG_LONG] = 9007199254740992.0 /* 2^53: doubles hold every integer up to it */};
+    return (unsigned)type < TRACE_TYPE_COUNT ? max[type] : FLT_MAX;
+}
+
+/* An integer type's sum is exact or wrong: compared as integers, with no tolerance (a 64-bit
+ * reference, exact below 2^53); a float or double sum within the tolerance of its reference. */
 int trace_result_ok(const trace *t)
 {
+    if (trace_type_is_integer(trace_data_type(t))) return t->result == t->reference;
     if (!(t->tolerance > 0)) return -1;
-    double d = (double)t->result - t->reference;
+    double d = t->result - t->reference;
     return d <= t->tolerance && d >= -t->tolerance; /* false for a NaN result too */
 }
 
@@ -251,6 +289,19 @@ void trace_verdict_words(const trace *t, char *buf, size_t len)
     static const char *const words[] = {[TRACE_UNCHECKED] = "not checked (the trace carries no tolerance)",
                                         [TRACE_RIGHT] = "within the tolerance for this n", [TRACE_WRONG] = "WRONG"};
     trace_verdict v = trace_result_verdict(t);
+    trace_type ty = trace_data_type(t);
+    int integer = trace_type_is_integer(ty);
+    if (v == TRACE_RIGHT && integer) {
+        snprintf(buf, len, "exact, as an integer sum must be");
+        return;
+    }
+    /* an integer sum past its type's range wraps on the GPU as here: say so, with the true sum */
+    if (v == TRACE_WRONG && integer && (t->reference > trace_type_max(ty) || (ty == TRACE_TYPE_UNSIGNED ? t->reference < 0 :
+                                                                               t->reference < -trace_type_max(ty) - 1))) {
+        snprintf(buf, len, "WRONG: the true sum %.17g does not fit in %s %s (at most %.17g), so the kernel's sum wrapped around", t->reference,
+                 ty == TRACE_TYPE_INT ? "an" : "a", trace_type_name(ty), trace_type_max(ty));
+        return;
+    }
     if (v != TRACE_RACING) {
         snprintf(buf, len, "%s", words[v]);
         return;
@@ -391,7 +442,12 @@ int trace_check(const trace *t, char *err, size_t errlen)
      * bounds the work is the events' blocks, checked below against min(grid, blocks_traced) */
     if (p->blocks_traced < 1) FAIL("provenance.blocks_traced: expected at least 1");
     if (p->n < 1 || p->n > TRACE_GLOBAL_ELEMS_MAX) FAIL("provenance.n: %" PRIu64 " is not from 1 to 2^40", p->n);
-    if (!(fabsf(t->result) <= FLT_MAX)) FAIL("result: not a finite number");
+    int ty = trace_type_from_name(p->type);
+    if (ty < 0) FAIL("provenance.type: \"%.24s\" is not float, int, unsigned, double or long long", p->type);
+    double vmax = trace_type_max((trace_type)ty);
+    int integer = trace_type_is_integer((trace_type)ty);
+    if (!(fabs(t->result) <= (integer ? 9007199254740992.0 : vmax)))
+        FAIL("result: not a finite %s", trace_type_name((trace_type)ty));
     if (!(fabs(t->reference) <= DBL_MAX)) FAIL("reference: not a finite number");
     if (!(t->tolerance >= 0 && t->tolerance <= DBL_MAX)) FAIL("tolerance: not a finite number of at least 0");
     if (t->npasses < 1 || t->npasses > TRACE_PASSES_MAX) FAIL("passes: %zu passes, expected 1 to %d", t->npasses, TRACE_PASSES_MAX);
@@ -435,14 +491,19 @@ int trace_check(const trace *t, char *err, size_t errlen)
         size_t n = (size_t)trace_popcount(e->mask);
         if ((size_t)e->lanes + n > t->nlanes) FAIL("events[%zu].a: lanes beyond the %zu the trace holds", i, t->nlanes);
         if ((size_t)e->vals + n * w > t->nvals) FAIL("events[%zu].v: values beyond the %zu the trace holds", i, t->nvals);
-        int64_t hi = trace_kind_addr_max((trace_kind)e->kind, w);
+        int64_t hi = trace_kind_addr_max((trace_kind)e->kind, trace_event_words(e));
         for (size_t j = 0; j < n; j++) {
             int64_t a = t->lane_addr[e->lanes + j];
             if (a < 0 || a > hi) FAIL("events[%zu].a[%zu]: %" PRId64 " is outside 0 to %" PRId64 " (%s)", i, j, a, hi,
                                       trace_kind_addr_what((trace_kind)e->kind));
         }
-        for (size_t j = 0; j < n * w; j++)
-            if (!(fabsf(t->values[e->vals + j]) <= FLT_MAX)) FAIL("events[%zu].v[%zu]: not a finite float", i, j);
+        /* each value within its type: a float's range, an integer's whole numbers (a register or a
+         * shuffle of another type, an int index in float data say, is still exact in a double) */
+        for (size_t j = 0; j < n * w; j++) {
+            double v = t->values[e->vals + j];
+            if (!(fabs(v) <= (ty == TRACE_TYPE_FLOAT ? FLT_MAX : DBL_MAX))) FAIL("events[%zu].v[%zu]: not a finite %s", i, j,
+                                                                               ty == TRACE_TYPE_FLOAT ? "float" : "number");
+        }
     }
     /* hazards point at events and words the viewer will look up */
     for (size_t i = 0; i < t->nhazards; i++) {

@@ -19,8 +19,10 @@ extern "C" {
  * pass's shared memory and registers per block; 5 blocks of any size from 1 thread (a partial last
  * warp) and each pass's shape in x, y, z (block_dim, grid_dim; the provenance's block_dim is the
  * first launch's). Older files still load (version 1 as lockstep captures with no race check;
- * before 4 the shared memory and registers are unknown; before 5 every launch is one-dimensional). */
-#define TRACE_SCHEMA_VERSION 5
+ * before 4 the shared memory and registers are unknown; before 5 every launch is one-dimensional);
+ * 6 the data's type (provenance.type: float, int, unsigned, double, long long), the result and the
+ * values as doubles in the compact encoding where the type is not float (before 6: float). */
+#define TRACE_SCHEMA_VERSION 6
 #define TRACE_SCHEMA_VERSION_MIN 1
 
 /* The hardware a trace describes, named once for the reading library, the emulator, the race
@@ -50,6 +52,34 @@ enum {
 #define TRACE_EVENTS_MAX ((size_t)1 << 26)
 #define TRACE_FILE_BYTES_MAX ((size_t)256 << 20)    /* JSON traces; the largest real ones are tens of MB */
 #define TRACE_GLOBAL_ELEMS_MAX ((uint64_t)1 << 40)  /* n, and global element indices */
+
+/* The element types a capture's data may have (--type), X(enum suffix, name, bytes, integer, signed).
+ * Values are held as doubles, which hold every float, int, unsigned and double exactly, and a long
+ * long exactly up to 2^53: the emulator refuses a larger long long value at its line rather than
+ * round it (a trace that silently changed a value would be worse than one that stops). */
+#define TRACE_TYPES(X)                          \
+    X(FLOAT, "float", 4, 0, 1)                  \
+    X(INT, "int", 4, 1, 1)                      \
+    X(UNSIGNED, "unsigned", 4, 1, 0)            \
+    X(DOUBLE, "double", 8, 0, 1)                \
+    X(LONG_LONG, "long long", 8, 1, 1)
+
+typedef enum trace_type {
+#define TRACE_X_TENUM(name, label, bytes, integer, is_signed) TRACE_TYPE_##name,
+    TRACE_TYPES(TRACE_X_TENUM)
+#undef TRACE_X_TENUM
+    TRACE_TYPE_COUNT
+} trace_type;
+/* the type of a name ("" and NULL: float), -1 if unknown */
+int trace_type_from_name(const char *name);
+const char *trace_type_name(trace_type type);
+unsigned trace_type_bytes(trace_type type);
+int trace_type_is_integer(trace_type type);
+/* the type a trace's provenance names (float for files before schema 6) */
+struct trace;
+trace_type trace_data_type(const struct trace *t);
+/* the largest magnitude a value of the type takes exactly in a trace: 2^53 for a long long, FLT_MAX... */
+double trace_type_max(trace_type type);
 
 /* What a data event's per-lane address names (the kinds' third column). */
 typedef enum trace_addr {
@@ -140,6 +170,7 @@ typedef struct trace_provenance {
     uint64_t n, seed;
     uint32_t block, elems_per_thread, blocks_traced;
     uint32_t block_dim[3];         /* the first launch's block shape (x, y, z), product block (schema 5) */
+    char type[24];                 /* the data's type: a name of TRACE_TYPES ("" before schema 6: float) */
     char schedule[48];             /* "lockstep", "its:7", "adversarial: lanes-descending" ... ("" = lockstep) */
     uint32_t drop_barrier;         /* source line whose __syncthreads was left out; 0 none */
     uint32_t drop_syncwarp;        /* source line whose __syncwarp was left out; 0 none */
@@ -193,7 +224,7 @@ enum { TRACE_RUNS_MAX = 16384, TRACE_SMS_MAX = 1024 };
 
 typedef struct trace {
     trace_provenance prov;
-    float result;        /* what the kernels computed */
+    double result;       /* what the kernels computed, in the data's type (a float's value for float data) */
     double reference;    /* double-precision sum of the input */
     double tolerance;    /* |result - reference| allowed for this input (capture_tolerance); 0: unknown */
     trace_pass *passes;
@@ -203,7 +234,7 @@ typedef struct trace {
     trace_event *events;
     size_t nevents, cap_events;
     int64_t *lane_addr;  /* per active lane: element index (shared: 4-byte word), or source lane */
-    float *values;     /* per active lane: its event's width of values (4 for a float4, else 1) */
+    double *values;    /* per active lane: its event's width of values (4 for a float4, else 1), exact in its type */
     size_t nlanes, cap_lanes;
     size_t nvals, cap_vals;
     trace_hazard *hazards;
@@ -223,20 +254,28 @@ static inline uint32_t trace_warp_lanes(unsigned threads, unsigned w)
     unsigned lo = w * WARP_SIZE;
     return threads >= lo + WARP_SIZE ? 0xffffffffu : threads > lo ? (1u << (threads - lo)) - 1u : 0u;
 }
-/* Values per lane for an event, and the words each lane's access spans: 4 for a float4, else 1. */
-static inline unsigned trace_event_width(const trace_event *e)
+/* Values per lane for an event: 4 for a float4 (16 bytes), else 1 (a double or a long long is one
+ * value of 8 bytes). */
+static inline unsigned trace_event_width(const trace_event *e) { return e->elem_size == 4 * WORD_BYTES ? 4u : 1u; }
+/* The 4-byte words each lane's access spans: 4 for a float4, 2 for a double or long long, else 1. */
+static inline unsigned trace_event_words(const trace_event *e)
 {
     return e->elem_size > WORD_BYTES ? e->elem_size / (unsigned)WORD_BYTES : 1u;
 }
 /* Value c (0 .. width-1) of the event's k-th active lane. */
-static inline float trace_lane_value(const trace *t, const trace_event *e, size_t k, unsigned c)
+static inline double trace_lane_value_exact(const trace *t, const trace_event *e, size_t k, unsigned c)
 {
     return t->values[e->vals + k * trace_event_width(e) + c];
+}
+/* the same as a float, as the pictures draw it (exact for float data and integers up to 2^24) */
+static inline float trace_lane_value(const trace *t, const trace_event *e, size_t k, unsigned c)
+{
+    return (float)trace_lane_value_exact(t, e, k, c);
 }
 int trace_popcount(uint32_t mask);
 /* Appends an event; addr/val hold one entry per set bit of mask (width values each) for data kinds.
  * Returns 0, or -1 when out of memory. */
-int trace_push(trace *t, const trace_event *e, const int64_t *addr, const float *val);
+int trace_push(trace *t, const trace_event *e, const int64_t *addr, const double *val);
 /* Appends src's events and lanes to t (provenance, passes and buffers stay t's). 0, or -1 when out
  * of memory. */
 int trace_append(trace *t, const trace *src);

@@ -122,10 +122,13 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
     /* schema 2: the schedule, the break-it switches and the race check */
     w_str(w, p->schedule);
     for (int k = 0; k < 3; k++) w_var(w, p->block_dim[k]); /* schema 5; 0 0 0: not given */
+    w_str(w, p->type);                                     /* schema 6; "": float */
+    int f64 = trace_data_type(t) != TRACE_TYPE_FLOAT;      /* schema 6: the result and values as f64 */
     w_var(w, p->drop_barrier);
     w_var(w, p->drop_syncwarp);
     w_str(w, p->race_check);
-    w_u(w, f32_bits(t->result), 4);
+    if (f64) w_u(w, f64_bits(t->result), 8);
+    else w_u(w, f32_bits((float)t->result), 4);
     w_u(w, f64_bits(t->reference), 8);
     w_u(w, f64_bits(t->tolerance), 8);
     w_var(w, t->npasses);
@@ -181,7 +184,11 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
         size_t k = (size_t)trace_popcount(ev[i].mask);
         unsigned wd = trace_event_width(&ev[i]);
         for (size_t j = 0; j < k; j++)
-            for (unsigned c = 0; c < wd; c++) w_u(w, f32_bits(trace_lane_value(t, &ev[i], j, c)), 4);
+            for (unsigned c = 0; c < wd; c++) {
+                double v = trace_lane_value_exact(t, &ev[i], j, c);
+                if (f64) w_u(w, f64_bits(v), 8);
+                else w_u(w, f32_bits((float)v), 4);
+            }
     }
     /* schema 4: the runs */
     w_var(w, t->nruns);
@@ -361,14 +368,24 @@ static void read_bin(rbuf *r, trace *t)
             if (!r->e.failed && v > 1024) { reader_fail(&r->e, "provenance.block_dim: %" PRIu64 " is over 1024", v); return; }
             p->block_dim[k] = (uint32_t)v;
         }
+        if (sv >= 6) r_str(r, p->type, sizeof p->type, "provenance.type");
+        if (!r->e.failed && trace_type_from_name(p->type) < 0) { reader_fail(&r->e, "provenance.type: \"%s\" is not float, int, unsigned, double or long long", p->type); return; }
         uint64_t db = r_var(r, "provenance.drop_barrier"), ds = r_var(r, "provenance.drop_syncwarp");
         if (!r->e.failed && (db > BIN_MAX_LINE || ds > BIN_MAX_LINE)) { reader_fail(&r->e, "provenance.drop_barrier: a line over %u", BIN_MAX_LINE); return; }
         p->drop_barrier = (uint32_t)db;
         p->drop_syncwarp = (uint32_t)ds;
         r_str(r, p->race_check, sizeof p->race_check, "provenance.race_check");
     }
-    uint32_t rb = (uint32_t)r_u(r, 4, "result");
-    memcpy(&t->result, &rb, 4);
+    int f64 = trace_data_type(t) != TRACE_TYPE_FLOAT, vbytes = f64 ? 8 : 4;
+    if (f64) {
+        uint64_t rb = r_u(r, 8, "result");
+        memcpy(&t->result, &rb, 8);
+    } else {
+        uint32_t rb = (uint32_t)r_u(r, 4, "result");
+        float f;
+        memcpy(&f, &rb, 4);
+        t->result = f;
+    }
     uint64_t db = r_u(r, 8, "reference");
     memcpy(&t->reference, &db, 8);
     if (fmt >= 2) {
@@ -513,11 +530,18 @@ static void read_bin(rbuf *r, trace *t)
         }
     }
     if (r->e.failed) return;
-    if (r_left(r) < 4 * (size_t)nv) { reader_fail(&r->e, "values: the file ends too soon"); return; }
-    /* the values, in event order: the order of trace.values */
-    for (size_t i = 0; i < values; i++, r->p += 4) {
-        uint32_t u = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
-        memcpy(&t->values[i], &u, 4);
+    if (r_left(r) / (size_t)vbytes < (size_t)nv) { reader_fail(&r->e, "values: the file ends too soon"); return; }
+    /* the values, in event order: the order of trace.values; f32, or f64 for a type other than float */
+    for (size_t i = 0; i < values; i++, r->p += vbytes) {
+        uint64_t u = 0;
+        for (int b = 0; b < vbytes; b++) u |= (uint64_t)r->p[b] << (8 * b);
+        if (f64) memcpy(&t->values[i], &u, 8);
+        else {
+            uint32_t u32 = (uint32_t)u;
+            float f;
+            memcpy(&f, &u32, 4);
+            t->values[i] = f;
+        }
     }
     if (sv >= 4) read_runs(r, t);
     if (sv >= 2) read_hazards(r, t);

@@ -77,12 +77,16 @@ char *trace_to_json(const trace *t)
     sb_printf(&b, ", \"n\": %" PRIu64 ", \"seed\": %" PRIu64 ", \"block\": %u, \"elems_per_thread\": %u, \"blocks_traced\": %u",
               p->n, p->seed, p->block, p->elems_per_thread, p->blocks_traced);
     if (p->block_dim[0]) sb_printf(&b, ", \"block_dim\": [%u, %u, %u]", p->block_dim[0], p->block_dim[1], p->block_dim[2]);
+    if (p->type[0]) { sb_printf(&b, ", \"type\": "); sb_str(&b, p->type); }
     sb_printf(&b, ", \"schedule\": "); sb_str(&b, p->schedule);
     sb_printf(&b, ", \"drop_barrier\": %u, \"drop_syncwarp\": %u, \"race_check\": ", p->drop_barrier, p->drop_syncwarp);
     sb_str(&b, p->race_check);
     sb_printf(&b, "},\n");
+    /* a float's value in 9 digits reads back bit for bit; any other type's in 17 (a double's; an
+     * integer's up to 2^53 is its whole digits) */
+    int digits = trace_data_type(t) == TRACE_TYPE_FLOAT ? 9 : 17;
     sb_printf(&b, "\"result\": ");
-    sb_num(&b, 9, (double)t->result);
+    sb_num(&b, digits, t->result);
     sb_printf(&b, ",\n\"reference\": ");
     sb_num(&b, 17, t->reference);
     if (t->tolerance > 0) { sb_printf(&b, ",\n\"tolerance\": "); sb_num(&b, 17, t->tolerance); }
@@ -138,7 +142,7 @@ char *trace_to_json(const trace *t)
                 for (unsigned c = 0; c < w; c++)
                 {
                     if (j || c) sb_printf(&b, ",");
-                    sb_num(&b, 9, (double)trace_lane_value(t, e, (size_t)j, c));
+                    sb_num(&b, digits, trace_lane_value_exact(t, e, (size_t)j, c));
                 }
             sb_printf(&b, "]");
         }
@@ -216,7 +220,7 @@ static void get_dim3(rd *r, const cJSON *obj, const char *key, const char *where
     if (k != 3) reader_fail(r, "%s.%s: expected [x, y, z], whole numbers from 1 to %u", where, key, hi);
 }
 
-static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr, float *val)
+static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr, double *val)
 {
     char where[48];
     snprintf(where, sizeof where, "events[%zu]", i);
@@ -265,7 +269,7 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
             { reader_fail(r, "%s.a: expected %d addresses, one per lane of the mask", where, n); return; }
         if (!cJSON_IsArray(jv) || cJSON_GetArraySize(jv) != n * (int)w)
             { reader_fail(r, "%s.v: expected %d values (%u per lane)", where, n * (int)w, w); return; }
-        double lo = 0, hi = (double)trace_kind_addr_max((trace_kind)k, w);
+        double lo = 0, hi = (double)trace_kind_addr_max((trace_kind)k, trace_event_words(&e));
         const char *what = trace_kind_addr_what((trace_kind)k);
         int j = 0;
         for (const cJSON *x = ja->child; x; x = x->next, j++) {
@@ -275,9 +279,11 @@ static void read_event(rd *r, trace *t, const cJSON *je, size_t i, int64_t *addr
             addr[j] = (int64_t)a;
         }
         j = 0;
+        int is_float = trace_data_type(t) == TRACE_TYPE_FLOAT;
         for (const cJSON *x = jv->child; x; x = x->next, j++) {
-            if (!cJSON_IsNumber(x) || !(fabs(x->valuedouble) <= FLT_MAX)) { reader_fail(r, "%s.v[%d]: expected a finite float", where, j); return; }
-            val[j] = (float)x->valuedouble;
+            if (!cJSON_IsNumber(x) || !(fabs(x->valuedouble) <= (is_float ? FLT_MAX : DBL_MAX)))
+                { reader_fail(r, "%s.v[%d]: expected a finite %s", where, j, is_float ? "float" : "number"); return; }
+            val[j] = is_float ? (double)(float)x->valuedouble : x->valuedouble; /* 9 digits name one float */
         }
     }
     if (t->nevents >= TRACE_EVENTS_MAX) { reader_fail(r, "%s: more than %zu events", where, TRACE_EVENTS_MAX); return; }
@@ -402,8 +408,16 @@ static void read_header(rd *r, trace *t, const cJSON *root)
         p->drop_syncwarp = (uint32_t)get_uint(r, jp, "drop_syncwarp", w, 1000000);
         get_str(r, jp, "race_check", w, p->race_check, sizeof p->race_check);
     }
-    t->result = (float)get_num(r, root, "result", "top level");
-    if (!r->failed && !(fabs(get_num(r, root, "result", "top level")) <= FLT_MAX)) { reader_fail(r, "result: expected a finite float"); return; }
+    if (sv >= 6 && cJSON_GetObjectItemCaseSensitive(jp, "type")) {
+        get_str(r, jp, "type", w, p->type, sizeof p->type);
+        if (!r->failed && trace_type_from_name(p->type) < 0)
+            { reader_fail(r, "provenance.type: \"%s\" is not float, int, unsigned, double or long long", p->type); return; }
+    }
+    int is_float = trace_data_type(t) == TRACE_TYPE_FLOAT;
+    t->result = get_num(r, root, "result", "top level");
+    if (!r->failed && !(fabs(t->result) <= (is_float ? FLT_MAX : DBL_MAX)))
+        { reader_fail(r, "result: expected a finite %s", is_float ? "float" : "number"); return; }
+    if (is_float) t->result = (double)(float)t->result;
     t->reference = get_num(r, root, "reference", "top level");
     if (cJSON_GetObjectItemCaseSensitive(root, "tolerance")) { /* since the results check; older files lack it */
         t->tolerance = get_num(r, root, "tolerance", "top level");
@@ -526,7 +540,7 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
     cJSON_Delete(root);
     if (r.failed) return -1;
     int64_t addr[WARP_SIZE];
-    float val[WARP_SIZE * 4];
+    double val[WARP_SIZE * 4];
     i = ws_at(s, events_at);
     for (size_t n = 0; s[i] != ']' && !r.failed; n++) {
         /* one warp's event is at most a few KB (32 lanes, 4 values each): a bigger one is hostile,
@@ -556,7 +570,7 @@ static void shrink(trace *t)
         if (a) { t->lane_addr = a; t->cap_lanes = t->nlanes; }
     }
     if (t->nvals && t->nvals < t->cap_vals) {
-        float *v = realloc(t->values, t->nvals * sizeof *v);
+        double *v = realloc(t->values, t->nvals * sizeof *v);
         if (v) { t->values = v; t->cap_vals = t->nvals; }
     }
 }

@@ -173,6 +173,13 @@ int read_capture(const ws_call *k, cli *c)
         c->card = v[WF_CARD].text;
         c->cap.card = c->card; /* a kernel of one's own asks the card what it is */
     }
+    if (v[WF_TYPE].given) { /* one of trace.h's TRACE_TYPES, for a kernel of one's own */
+        const char *ty = v[WF_TYPE].text;
+        if (trace_type_from_name(ty) < 0 || !*ty) return usage_error("--type must be float, int, unsigned, double or long long, got \"%s\"%s", ty, "");
+        if (!c->cap.kernel && trace_type_from_name(ty) != TRACE_TYPE_FLOAT)
+            return usage_error("--type %s takes a --kernel of your own: the ladder's versions sum floats%s", ty, "");
+        c->cap.type = ty;
+    }
     if (v[WF_PASS].given) c->pass = (long)v[WF_PASS].num;
     if (v[WF_BLOCK_INDEX].given) c->block_index = (long)v[WF_BLOCK_INDEX].num;
     if (c->file && c->cap.kernel) return usage_error("give a trace file or --kernel, not both (%s, %s)", c->file, c->cap.kernel);
@@ -314,6 +321,16 @@ int read_viewer(const ws_call *k, viewer_opts *o)
     o->keys = v[WF_KEYS].text;
     o->lang = v[WF_LANG].text;
     o->actions = v[WF_ACTIONS].text;
+    if (v[WF_VIEW].given) { /* a view is the action that opens it, before the others */
+        static const struct { const char *view, *action; } views[] = {{"passes", "passes"}, {"grid", "grid"}, {"bench", "bench"}};
+        static char with_view[1024];
+        const char *act = NULL;
+        for (size_t i = 0; i < sizeof views / sizeof views[0]; i++)
+            if (!strcmp(v[WF_VIEW].text, views[i].view)) act = views[i].action;
+        if (!act) return usage_error("--view must be passes, grid or bench, got \"%s\"%s", v[WF_VIEW].text, "");
+        snprintf(with_view, sizeof with_view, "%s%s%s", act, o->actions ? "," : "", o->actions ? o->actions : "");
+        o->actions = with_view;
+    }
     o->learn = v[WF_LEARN].text;
     o->fine = v[WF_FINE].given;
     o->presenter = v[WF_PRESENTER].given;

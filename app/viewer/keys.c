@@ -28,6 +28,7 @@ const keys_row keys_table[] = {
     {SDLK_HOME, KMOD_NONE, KEYS_GRID, ACT_GRID_TIME, 1, NULL, "Home, End (grid)", STR_KEY_GRID_TIME},
     {SDLK_END, KMOD_NONE, KEYS_GRID, ACT_GRID_TIME, 0, NULL, NULL, STR_KEY_GRID_TIME},
     {SDLK_a, KMOD_NONE, KEYS_GRID, ACT_TRACE_ALL, 0, NULL, "A (grid)", STR_KEY_TRACE_ALL},
+    {SDLK_a, KMOD_NONE, KEYS_PASSES, ACT_TRACE_ALL, 0, NULL, "A (passes)", STR_KEY_TRACE_ALL},
     {SDLK_n, KMOD_NONE, KEYS_GRID, ACT_GRID_N, 0, NULL, "N (grid)", STR_KEY_GRID_N},
     {SDLK_SPACE, KMOD_NONE, KEYS_MAIN, ACT_PLAY, 0, NULL, "Space", STR_KEY_PLAY},
     {SDLK_RIGHT, KMOD_NONE, KEYS_BENCH, ACT_BENCH_SIZE, 1, NULL, NULL, STR_KEY_STEP_NEXT},
@@ -67,6 +68,7 @@ const keys_row keys_table[] = {
     {SDLK_COMMA, KMOD_NONE, KEYS_MAIN, ACT_SLICE, -1, NULL, ",", STR_KEY_SLICE_PREV},
     {SDLK_b, KMOD_NONE, KEYS_ANY, ACT_BENCH, 0, NULL, "B", STR_KEY_BENCH},
     {SDLK_g, KMOD_NONE, KEYS_ANY, ACT_GRID, 0, NULL, "G", STR_KEY_GRID},
+    {SDLK_k, KMOD_NONE, KEYS_ANY, ACT_PASSES, 0, NULL, "K", STR_KEY_PASSES},
     {SDLK_t, KMOD_NONE, KEYS_ANY, ACT_THEME, 0, NULL, "T", STR_KEY_THEME},
     {SDLK_p, KMOD_NONE, KEYS_ANY, ACT_PRESENTER, 0, NULL, "P", STR_KEY_PRESENTER},
     {SDLK_l, KMOD_NONE, KEYS_ANY, ACT_LANG, 0, "", "L", STR_KEY_LANG},
@@ -111,6 +113,7 @@ action keys_action(const session *s, SDL_Keycode key, Uint16 mod)
     keys_ctx ctx = s->overlay == OVERLAY_MENU    ? KEYS_MENU
                    : s->overlay == OVERLAY_BENCH ? KEYS_BENCH
                    : s->overlay == OVERLAY_GRID  ? KEYS_GRID
+                   : s->overlay == OVERLAY_PASSES ? KEYS_PASSES
                    : s->lesson.active            ? KEYS_LESSON
                                                  : KEYS_MAIN;
     /* typing an answer: digits and signs for a number, letters for a choice, before any other key */
@@ -169,7 +172,7 @@ size_t keys_help(str_lang lang, int page, keys_help_line *out, size_t max)
             if (page_help[k].act == r->act) help = page_help[k].help;
         /* a row of one context says which, in the help's language: "Down, Up (menu)" */
         static const str_id where[] = {[KEYS_LESSON] = STR_KEYS_IN_LESSON, [KEYS_MENU] = STR_KEYS_IN_MENU, [KEYS_GRID] = STR_KEYS_IN_GRID,
-                                       [KEYS_BENCH] = STR_KEYS_IN_BENCH};
+                                       [KEYS_BENCH] = STR_KEYS_IN_BENCH, [KEYS_PASSES] = STR_KEYS_IN_PASSES};
         const char *paren = strstr(r->label, " (");
         if (paren && (size_t)r->ctx < sizeof where / sizeof where[0] && where[r->ctx])
             snprintf(out[n].label, sizeof out[n].label, lang == LANG_ZH ? "%.*s（%s）" : "%.*s (%s)", (int)(paren - r->label), r->label,

@@ -8,7 +8,7 @@
 #include "app/viewer/session.h"
 #include "app/viewer/strings.h"
 
-typedef enum keys_ctx { KEYS_ANY, KEYS_MAIN, KEYS_BENCH, KEYS_LESSON, KEYS_MENU, KEYS_GRID } keys_ctx;
+typedef enum keys_ctx { KEYS_ANY, KEYS_MAIN, KEYS_BENCH, KEYS_LESSON, KEYS_MENU, KEYS_GRID, KEYS_PASSES } keys_ctx;
 
 typedef struct keys_row {
     SDL_Keycode key;

@@ -381,7 +381,7 @@ int scene_update(scene *sc, const session *s, const char *(*sources_find)(const 
     if (s->status_id == STR_COUNT) snprintf(sc->status, sizeof sc->status, "%s", s->status_text);
     else snprintf(sc->status, sizeof sc->status, str_get(s->lang, s->status_id), s->status_text);
     tooltip(sc);
-    return grid_update(sc, s);
+    return grid_update(sc, s) || scene_passes_update(sc, s) ? -1 : 0;
 }
 
 /* ---------- the grid view ---------- */

@@ -133,6 +133,41 @@ typedef struct scene_grid {
     size_t cap_slots;
 } scene_grid;
 
+/* The passes view (OVERLAY_PASSES): the launches of pane 0's trace as Harris's kernel decomposition
+ * draws them, level by level (level 0: the grid's blocks, each reducing its slice; level 1: one
+ * block reducing their partial sums ...), every count from the trace (its passes, the cost table
+ * of trace/cost.h, the partial sums the traced blocks stored). */
+enum { SCENE_PASS_BLOCKS = 8 }; /* blocks drawn per level, as Harris draws eight */
+
+typedef struct scene_pass_level {
+    unsigned grid, block;      /* the launch: blocks, threads per block */
+    uint64_t n_in;             /* elements it reduces */
+    uint64_t per_block;        /* elements one block reduces (the last block may have fewer) */
+    uint64_t adds;             /* additions its traced blocks executed */
+    unsigned steps;            /* their longest chain of adds, from the pass's input */
+    unsigned traced;           /* blocks traced */
+    int nshown;                /* blocks drawn: the first ones, and the last when more were launched */
+    unsigned shown[SCENE_PASS_BLOCKS];
+    uint8_t has_partial[SCENE_PASS_BLOCKS];
+    float partial[SCENE_PASS_BLOCKS]; /* what the block stored at its element of the pass's output */
+} scene_pass_level;
+
+typedef struct scene_passes {
+    int shown;
+    const trace *key;          /* pane 0's trace as derived */
+    unsigned key_serial;
+    int lang;                  /*   and the language its name was given in */
+    char name[160];            /* "v1: Interleaved addressing, strided index" */
+    unsigned nlevels;          /* the trace's passes */
+    scene_pass_level level[TRACE_PASSES_MAX];
+    uint64_t n, adds;          /* the input, and the adds of every traced block */
+    unsigned steps, blocks_traced, blocks;
+    int complete;              /* every block of every pass traced */
+    int single_pass;           /* one launch whose last block sums the partials (a ticket) */
+    double result, reference;
+    int verdict;               /* trace_verdict */
+} scene_passes;
+
 typedef struct scene {
     const session *s;
     const theme *th;
@@ -144,10 +179,13 @@ typedef struct scene {
     char status[600];
     char tooltip[300];
     scene_grid grid;
+    scene_passes passes;
     uint64_t generation, hover_serial; /* the session's, when derived */
 } scene;
 
 void scene_init(scene *sc);
+/* The passes view's figures, when the session shows it (scene_passes.c): 0, or -1 out of memory */
+int scene_passes_update(scene *sc, const session *s);
 void scene_free(scene *sc);
 /* Rebuilds what changed since the last call (a no-op when the session did not change).
  * sources_find gives a kernel file's text. 0, or -1 when out of memory. */

@@ -608,6 +608,7 @@ static void apply_one(session *s, const action *a)
             s->grid_wave = session_grid_waves(s) > 1 ? 0 : -1;
         }
         break;
+    case ACT_PASSES: s->overlay = s->overlay == OVERLAY_PASSES ? OVERLAY_NONE : OVERLAY_PASSES; break;
     case ACT_GRID_PASS: grid_pass(s, a->i); break;
     case ACT_GRID_TIME: s->grid_wave = a->i > 0 ? 0 : -1; break;
     case ACT_GRID_WAVE: grid_wave(s, a->i); break;

@@ -70,6 +70,7 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_CARD, "card", ARG_STR)                \
     X(ACT_TRACE_ALL, "trace-all", ARG_NONE)     \
     X(ACT_GRID_N, "grid-n", ARG_NONE)           \
+    X(ACT_PASSES, "passes", ARG_NONE)           \
     X(ACT_OPEN_BLOCK, "open-block", ARG_STR)    \
     X(ACT_SCHEDULE, "schedule", ARG_STR)        \
     X(ACT_DROP, "drop-barrier", ARG_INT)        \
@@ -98,6 +99,7 @@ typedef enum act_kind {
  * ended). ACT_GRID_TIME: 1 goes to the first wave, 0 to the end of the launch. ACT_CARD: the card
  * the grid's schedule is on (an id of trace/cards.h; "" the trace's GPU or the default).
  * ACT_TRACE_ALL: capture again with every block traced (the loader shows progress; Esc stops it).
+ * ACT_PASSES: the passes view (Harris's kernel decomposition) on or off.
  * ACT_GRID_N: capture again at SESSION_GRID_N elements (one block traced per pass), or back at the
  * loader's own size. ACT_OPEN_BLOCK: "P/B" (or "B": of the grid view's pass) opens block B of pass P in the
  * detailed view and closes the grid. */
@@ -118,7 +120,7 @@ enum { PANEL_SOURCE, PANEL_PICTURE, PANEL_MEMORY, PANEL_LANES, PANEL_BANKS, PANE
 /* What the top picture shows: chosen by the step (auto) or pinned by the user. */
 typedef enum session_picture { PICTURE_AUTO, PICTURE_TREE, PICTURE_LOADS, PICTURE_SHUFFLE, PICTURE_COUNT } session_picture;
 
-typedef enum session_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_BENCH, OVERLAY_QUIT, OVERLAY_MENU, OVERLAY_GRID } session_overlay;
+typedef enum session_overlay { OVERLAY_NONE, OVERLAY_HELP, OVERLAY_BENCH, OVERLAY_QUIT, OVERLAY_MENU, OVERLAY_GRID, OVERLAY_PASSES } session_overlay;
 
 /* A lesson on screen, as plain state the lesson driver (learn.c) fills from its player and the
  * panels draw: narration, the question, what the user picked or typed, and the feedback. Items

@@ -163,6 +163,23 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_MENU_TITLE, "Lessons (Down/Up, Enter)", "课程（上下键选择，回车打开）")                              \
     X(STR_PANE_BLOCK, "%s — pass %u, block %u", "%s — 第 %u 轮，线程块 %u")                                  \
     X(STR_KEY_GRID, "the whole grid: every block of every pass", "整个网格：每一轮的每个线程块") \
+    X(STR_KEY_PASSES, "the launches as Harris draws them: level by level, each block to its partial sum", "按 Harris 的图看各次启动：逐层，每个线程块归约出一个部分和") \
+    X(STR_PASSES_TITLE, "kernel decomposition: %u launches reduce %llu elements, level by level", "内核分解：%u 次启动逐层归约 %llu 个元素") \
+    X(STR_PASSES_TITLE_ONE, "one launch of %u blocks: the last block to finish sums their partials", "一次启动 %u 个线程块：最后完成的线程块把部分和相加") \
+    X(STR_PASSES_LEVEL, "level %u: %u blocks x %u threads, each reduces %llu elements", "第 %u 层：%u 个线程块 × %u 个线程，每块归约 %llu 个元素") \
+    X(STR_PASSES_COUNTS, "%llu adds, the longest chain %u adds (traced blocks: %u)", "%llu 次加法，最长依赖链 %u 次加法（追踪的线程块：%u）") \
+    X(STR_PASSES_LEVEL_ONE, "level %u: one block of %u threads reduces %llu elements", "第 %u 层：一个 %u 线程的线程块归约 %llu 个元素") \
+    X(STR_PASSES_OUT, "%u partial sums \xE2\x86\x92 level %u", "%u 个部分和 \xE2\x86\x92 第 %u 层") \
+    X(STR_PASSES_TICKET, "%u partial sums: the block that draws the last ticket adds them", "%u 个部分和：拿到最后一张票的线程块把它们相加") \
+    X(STR_PASSES_TOTAL, "in all: %llu adds for %llu elements (n - 1 = %llu), the longest chain %u adds (log2 n = %.1f)", \
+      "合计：%llu 次加法归约 %llu 个元素（n - 1 = %llu），最长依赖链 %u 次加法（log2 n = %.1f）") \
+    X(STR_PASSES_PART, "in the traced blocks (%u of %u): %llu adds, the longest chain %u adds; A traces every block", \
+      "追踪的线程块（%u / %u）中：%llu 次加法，最长依赖链 %u 次加法；按 A 追踪全部线程块") \
+    X(STR_PASSES_UNTRACED, "?: a block not traced (A traces every block)", "?：没有追踪的线程块（按 A 追踪全部）") \
+    X(STR_PASSES_KEYS, "K: back  |  A: trace every block  |  ? keys", "K：返回  |  A：追踪全部线程块  |  ? 按键") \
+    X(STR_PASSES_BLOCK, "block %u", "线程块 %u") \
+    X(STR_KEYS_IN_PASSES, "passes", "分解图") \
+    X(STR_PASSES_NONE, "passes: no trace is loaded", "分解图：没有载入跟踪") \
     X(STR_KEY_GRID_PASS, "grid: the previous / next pass", "网格：上一轮 / 下一轮")                               \
     X(STR_KEY_GRID_TIME, "grid: the launch's first wave / its end", "网格：启动的第一波 / 结束时") \
     X(STR_KEY_TRACE_ALL, "grid: trace every block (a progress bar; Esc stops)", "网格：跟踪全部线程块（显示进度；Esc 停止）") \

@@ -145,7 +145,9 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
         }
         if (v->shape == LADDER_TREE) in_buf = out_buf;
     }
-    if (b->read(b->ctx, out_buf, 0, &t->result, sizeof t->result)) goto fail;
+    float result; /* the ladder's kernels sum floats */
+    if (b->read(b->ctx, out_buf, 0, &result, sizeof result)) goto fail;
+    t->result = result;
     rc = 0;
     goto out;
 fail:
@@ -282,7 +284,7 @@ static int capture_adversarial(const capture_desc *d, capture_fn run, trace *t, 
     c.schedule = "lockstep";
     c.warp_order = NULL;
     if (run(&c, t, err, errlen)) return -1;
-    float base = t->result;
+    double base = t->result;
     /* the search compares results only: its candidates skip the race detector (which would run
      * their blocks one after another) and share one emulator; the order that changes the result
      * is captured again as the caller asked, race check included (captures are deterministic) */

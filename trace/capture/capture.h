@@ -46,6 +46,8 @@ typedef struct capture_desc {
     int result_in;              /* 1: the result is in[0] when the entry returns (an in-place kernel); else out[0] */
     const char *card;           /* the card its device queries answer from (cudaGetDeviceProperties...): a
                                    spelling of trace/cards.h; NULL: the default */
+    const char *type;           /* a kernel of one's own: the data's type (--type), a name of trace.h's TRACE_TYPES;
+                                   NULL: float (the ladder's kernels are float) */
     emu *emu;              /* an emulator to run on, kept by the caller between captures so that its
                               fibers' stacks stay mapped (a fresh one pays a page fault per thread);
                               NULL: a fresh one for this capture */

@@ -244,7 +244,7 @@ int gpu_tracer_end(gpu_tracer *x, unsigned pass, trace *t, int registers, size_t
         e.sm = g.sm;
         e.clock = (uint64_t)g.clock;
         int64_t addr[32];
-        float val[32 * 4];
+        double val[32 * 4]; /* the device records floats (ws_gpu_event), each exact in a double */
         unsigned w = trace_event_width(&e);
         int k = 0;
         /* shared words from the first one a kernel's arrays get, as the emulator numbers them */

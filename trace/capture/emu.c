@@ -357,13 +357,34 @@ void emu_clear_buffers(emu *e) { memset(e->buffers, 0, sizeof e->buffers); }
 
 /* ---- executing one warp instruction ---- */
 
-static float lane_float(const emu_op *op, unsigned c)
+/* Value c of a lane's op, exact in a double: a float, int or unsigned; for 8 bytes a double, long
+ * long or unsigned long long (elem_size 16 is a float4's four floats). */
+static double lane_value(const emu_op *op, unsigned c)
 {
-    if (op->is_int == 2) return (float)(int32_t)op->data[c]; /* a signed int */
-    if (op->is_int) return (float)op->data[c];
+    if (op->elem_size == 8) {
+        uint64_t u;
+        memcpy(&u, op->data, 8);
+        if (op->is_int == 2) return (double)(int64_t)u;
+        if (op->is_int) return (double)u;
+        double d;
+        memcpy(&d, &u, 8);
+        return d;
+    }
+    if (op->is_int == 2) return (double)(int32_t)op->data[c]; /* a signed int */
+    if (op->is_int) return (double)op->data[c];
     float f;
     memcpy(&f, &op->data[c], sizeof f);
     return f;
+}
+
+/* a 64-bit integer a double holds exactly: |v| at most 2^53 (trace.h, TRACE_TYPES) */
+static int lane_exact(const emu_op *op)
+{
+    if (op->elem_size != 8 || !op->is_int) return 1;
+    uint64_t u;
+    memcpy(&u, op->data, 8);
+    uint64_t mag = op->is_int == 2 && (int64_t)u < 0 ? 0 - u : u;
+    return mag <= ((uint64_t)1 << 53);
 }
 
 static void where(const emu *e, unsigned tid, char *s, size_t n)
@@ -405,34 +426,45 @@ static unsigned char *global_at(emu *e, const emu_op *op, unsigned tid)
     return e->buffers[op->buf].mem + (size_t)op->index * op->elem_size;
 }
 
-/* The word a global atomic leaves, from the old one and the thread's value (op->data[0]), in the
- * type of its word; CUDA's atomicInc wraps to 0 once the old value reaches the limit. */
-static uint32_t atomic_result(const emu_op *op, uint32_t old)
+/* The word a global atomic leaves, from the old one and the thread's value (op->data), in the type
+ * of its word (4 or 8 bytes, as CUDA's overloads); CUDA's atomicInc wraps to 0 once the old value
+ * reaches the limit. Integers add and subtract in two's complement, the same bits signed or not. */
+static uint64_t atomic_result(const emu_op *op, uint64_t old)
 {
-    uint32_t v = op->data[0];
-    int32_t si, vi;
-    float f, vf;
-    memcpy(&si, &old, 4);
-    memcpy(&vi, &v, 4);
-    memcpy(&f, &old, 4);
-    memcpy(&vf, &v, 4);
+    uint64_t v = 0;
+    memcpy(&v, op->data, op->elem_size == 8 ? 8 : 4);
     switch (op->atomic) {
     case EMU_ATOMIC_INC: return old >= op->operand ? 0 : old + 1;
     case EMU_ATOMIC_EXCH: return v;
     case EMU_ATOMIC_CAS: return old == op->operand ? v : old;
     default: break;
     }
+    int add = op->atomic == EMU_ATOMIC_ADD, sub = op->atomic == EMU_ATOMIC_SUB, max = op->atomic == EMU_ATOMIC_MAX;
     if (op->word == EMU_WORD_F32) {
-        float r = op->atomic == EMU_ATOMIC_ADD ? f + vf : op->atomic == EMU_ATOMIC_SUB ? f - vf
-                : op->atomic == EMU_ATOMIC_MAX ? (vf > f ? vf : f) : (vf < f ? vf : f);
-        uint32_t out;
+        float f, vf, r;
+        uint32_t o32 = (uint32_t)old, v32 = (uint32_t)v, out;
+        memcpy(&f, &o32, 4);
+        memcpy(&vf, &v32, 4);
+        r = add ? f + vf : sub ? f - vf : max ? (vf > f ? vf : f) : (vf < f ? vf : f);
         memcpy(&out, &r, 4);
         return out;
     }
-    if (op->atomic == EMU_ATOMIC_ADD) return old + v; /* two's complement: the same bits signed or not */
-    if (op->atomic == EMU_ATOMIC_SUB) return old - v;
-    int greater = op->word == EMU_WORD_I32 ? vi > si : v > old;
-    return (op->atomic == EMU_ATOMIC_MAX) == greater ? v : old;
+    if (op->word == EMU_WORD_F64) {
+        double f, vf, r;
+        memcpy(&f, &old, 8);
+        memcpy(&vf, &v, 8);
+        r = add ? f + vf : sub ? f - vf : max ? (vf > f ? vf : f) : (vf < f ? vf : f);
+        uint64_t out;
+        memcpy(&out, &r, 8);
+        return out;
+    }
+    uint64_t mask = op->word == EMU_WORD_U64 || op->word == EMU_WORD_I64 ? ~(uint64_t)0 : 0xffffffffu;
+    if (add) return (old + v) & mask;
+    if (sub) return (old - v) & mask;
+    int greater = op->word == EMU_WORD_I32 ? (int32_t)(uint32_t)v > (int32_t)(uint32_t)old
+                : op->word == EMU_WORD_I64 ? (int64_t)v > (int64_t)old
+                                           : v > old;
+    return max == greater ? v : old;
 }
 
 static void shuffle(emu *e, unsigned w, uint32_t group, int64_t *src_out)
@@ -481,7 +513,7 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
     const emu_observer *obs = e->launch->observer;
     const emu_op *first = th[__builtin_ctz(group)].op;
     int64_t addr[WARP_SIZE];
-    float val[WARP_SIZE * 4];
+    double val[WARP_SIZE * 4];
     int64_t src[WARP_SIZE];
     int kind = first->kind;
     if (kind == TRACE_SHUFFLE) shuffle(e, w, group, src);
@@ -516,11 +548,12 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
                 return;
             }
             if (!(p = global_at(e, op, tid))) return;
-            uint32_t old;
-            memcpy(&old, p, 4);
-            uint32_t nv = atomic_result(op, old);
-            memcpy(p, &nv, 4);
-            op->data[0] = old;
+            unsigned bytes = op->elem_size == 8 ? 8 : 4;
+            uint64_t old = 0;
+            memcpy(&old, p, bytes);
+            uint64_t nv = atomic_result(op, old);
+            memcpy(p, &nv, bytes);
+            memcpy(op->data, &old, bytes);
             addr[n] = op->index;
             observe(e, op, kind, tid, record);
             break;
@@ -537,15 +570,22 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
         default:
             break;
         }
-        unsigned width = op->elem_size > WORD_BYTES ? op->elem_size / WORD_BYTES : 1;
+        unsigned width = op->elem_size == 4 * WORD_BYTES ? 4 : 1; /* a float4's four values, else one */
         for (unsigned c = 0; c < width; c++) {
-            float v = val[n * (int)width + (int)c] = lane_float(op, c);
-            /* a trace holds finite floats (its JSON cannot write inf or nan): said at the line */
+            double v = val[n * (int)width + (int)c] = lane_value(op, c);
+            /* a trace holds finite values (its JSON cannot write inf or nan): said at the line */
             if (record && !isfinite(v)) {
                 char who[96];
                 where(e, tid, who, sizeof who);
                 fail(e, "line %u: %s: the value %s is not a finite float, and a trace holds finite floats only (for a maximum, "
                         "start from -FLT_MAX, not -INFINITY)", op->line, who, isnan(v) ? "nan" : v > 0 ? "inf" : "-inf");
+            }
+            /* a long long past 2^53 would be rounded in the trace's doubles: refused, never silently changed */
+            if (record && !lane_exact(op)) {
+                char who[96];
+                where(e, tid, who, sizeof who);
+                fail(e, "line %u: %s: the value %.0f is a 64-bit integer beyond 2^53, which a trace cannot hold exactly (its "
+                        "values are doubles): keep a long long sum under 2^53", op->line, who, v);
             }
         }
         n++;

@@ -43,8 +43,8 @@ typedef enum emu_shfl_mode { EMU_SHFL_DOWN, EMU_SHFL_UP, EMU_SHFL_XOR, EMU_SHFL_
 /* What a global atomic does to the word (the old value comes back): atomicInc wraps at its limit */
 typedef enum emu_atomic { EMU_ATOMIC_INC, EMU_ATOMIC_ADD, EMU_ATOMIC_SUB, EMU_ATOMIC_MAX, EMU_ATOMIC_MIN,
                           EMU_ATOMIC_EXCH, EMU_ATOMIC_CAS } emu_atomic;
-/* the type of its word */
-typedef enum emu_word { EMU_WORD_U32, EMU_WORD_I32, EMU_WORD_F32 } emu_word;
+/* the type of its word (4 or 8 bytes: op.elem_size) */
+typedef enum emu_word { EMU_WORD_U32, EMU_WORD_I32, EMU_WORD_F32, EMU_WORD_U64, EMU_WORD_I64, EMU_WORD_F64 } emu_word;
 
 /* One traced point, posted by a thread. */
 typedef struct emu_op {
@@ -54,13 +54,14 @@ typedef struct emu_op {
     int64_t index;     /* shared: 4-byte word of the element; global: element index in buf */
     int64_t lo, hi;    /* shared: the array's words [lo, hi), for out-of-bounds reports */
     unsigned elem_size;
-    int is_int;        /* the value is an integer, recorded as such in the trace: 1 unsigned, 2 signed */
+    int is_int;        /* the value is an integer, recorded as such in the trace: 1 unsigned, 2 signed;
+                        * with elem_size 8: a double (0), unsigned long long (1), long long (2) */
     uint32_t data[4];  /* in: value to store or shuffle; out: the value loaded, shuffled or old */
     unsigned mask;     /* shuffle / warp sync member mask */
     int shfl_mode;
     int shfl_arg;      /* delta, lane mask or source lane */
     int width;         /* shuffle segment width */
-    unsigned operand;  /* atomicInc's limit; atomicCAS's compare */
+    uint64_t operand;  /* atomicInc's limit; atomicCAS's compare (of the word's size) */
     int atomic;        /* emu_atomic */
     int word;          /* emu_word of the atomic's word and value (data[0]) */
     int cached;        /* a plain (not volatile) shared access the compiler may keep in a register:

@@ -88,6 +88,23 @@ template <>
 struct ws_is_int<const float4> {
     static const int value = 0;
 };
+/* 8 bytes: a double (0), a long long (2, signed), an unsigned long long (1) (emu_op.is_int) */
+template <>
+struct ws_is_int<double> {
+    static const int value = 0;
+};
+template <>
+struct ws_is_int<const double> {
+    static const int value = 0;
+};
+template <>
+struct ws_is_int<long long> {
+    static const int value = 2;
+};
+template <>
+struct ws_is_int<long> {
+    static const int value = 2;
+};
 
 template <class T>
 struct ws_plain {

@@ -80,6 +80,7 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
     /* compact: one line for both, and what the step says comes before the keys */
     if (sc->overlay == OVERLAY_BENCH) snprintf(b, sizeof b, "%s", S(u, STR_BENCH_KEYS));
     else if (sc->overlay == OVERLAY_GRID) snprintf(b, sizeof b, "%s", S(u, sc->s->lesson.active ? STR_GRID_KEYS_LESSON : STR_GRID_KEYS));
+    else if (sc->overlay == OVERLAY_PASSES) snprintf(b, sizeof b, "%s", S(u, STR_PASSES_KEYS));
     else /* in a lesson PgDn and PgUp turn its pages (keys.c's lesson rows come first) */
         snprintf(b, sizeof b, S(u, sc->s->lesson.active ? STR_FOOTER_HINT_LESSON : STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED),
                  sc->s->speed);
@@ -140,6 +141,8 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
         draw_help(&u, inset(main, u.pad));
     } else if (sc->overlay == OVERLAY_BENCH) {
         draw_bench(&u, inset(main, u.pad));
+    } else if (sc->overlay == OVERLAY_PASSES) {
+        draw_passes(&u, inset(main, u.pad));
     } else if (sc->overlay == OVERLAY_GRID) {
         draw_grid(&u, inset(main, u.pad));
     } else if (sc->compare) {
@@ -151,7 +154,7 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     } else {
         draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad}, scene_class(sc), area);
     }
-    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID); /* the grid has its own legend */
+    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID && sc->overlay != OVERLAY_PASSES); /* the grid has its own legend; the passes view needs none */
     draw_tooltip(&u, w, h);
     dl_fill_gaps(l, 0); /* the background only where no panel paints */
 }

@@ -73,6 +73,7 @@ void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int cols);
 void draw_stats(ui *u, const scene_pane *p, dl_rect r);                 /* result.c: the counters and the verdict */
 void draw_bench(ui *u, dl_rect r);                                      /* bench.c */
 void draw_grid(ui *u, dl_rect r);                                       /* grid.c */
+void draw_passes(ui *u, dl_rect r);                                     /* passes.c: Harris's kernel decomposition */
 int wrap(ui *u, const char *text, int width, int px, const char **starts, size_t *lens, int max); /* lessons.c */
 int text_block(ui *u, dl_rect r, int y, int px, dl_colour c, const char *text);
 int draw_narration(ui *u, dl_rect r);

@@ -45,6 +45,13 @@ static const char parse_prelude[] =
     WS_PRELUDE_ATOMIC("atomicExch")
     "__device__ float atomicAdd(float *, float); __device__ float atomicExch(float *, float);\n"
     "__device__ int atomicCAS(int *, int, int); __device__ unsigned atomicCAS(unsigned *, unsigned, unsigned);\n"
+    /* and the 64-bit ones (--type double, long long): atomicAdd of a double or an unsigned long long,
+     * atomicMax/Min of a long long or an unsigned long long, their atomicExch and atomicCAS */
+    "__device__ double atomicAdd(double *, double); __device__ unsigned long long atomicAdd(unsigned long long *, unsigned long long);\n"
+    "__device__ long long atomicMax(long long *, long long); __device__ unsigned long long atomicMax(unsigned long long *, unsigned long long);\n"
+    "__device__ long long atomicMin(long long *, long long); __device__ unsigned long long atomicMin(unsigned long long *, unsigned long long);\n"
+    "__device__ unsigned long long atomicExch(unsigned long long *, unsigned long long);\n"
+    "__device__ unsigned long long atomicCAS(unsigned long long *, unsigned long long, unsigned long long);\n"
     "__device__ float4 make_float4(float, float, float, float);\n"
     /* the warp's votes and reductions, and what warpscope's cooperative_groups.h is made of */
     "__device__ unsigned __ballot_sync(unsigned, int); __device__ int __any_sync(unsigned, int); __device__ int __all_sync(unsigned, int);\n"
@@ -101,8 +108,10 @@ static const char parse_prelude[] =
  * as many floats (out), the count (n) and a host copy of the input (h_in). A value it returns is
  * the result; otherwise the result is out[0]. */
 static const char entry_head[] =
+    /* in, out and h_in are the data's type (--type; own.c defines WS_ENTRY_T), float by default */
+    "\n#ifndef WS_ENTRY_T\n#define WS_ENTRY_T float\n#endif"
     "\n#line 1 \"--entry\"\n"
-    "extern \"C\" void ws_user_entry(float *in, float *out, unsigned n, float *h_in, float *ws_result, int *ws_has_result) "
+    "extern \"C\" void ws_user_entry(WS_ENTRY_T *in, WS_ENTRY_T *out, unsigned n, WS_ENTRY_T *h_in, float *ws_result, int *ws_has_result) "
     "{ ws_call_entry([&]() { return (";
 static const char entry_tail[] = "); }, ws_result, ws_has_result); (void)in; (void)out; (void)n; (void)h_in; }\n";
 

@@ -295,6 +295,10 @@ const char *own_base_name(const char *p)
 
 int own_check(const capture_desc *d, uint64_t *n, char *err, size_t errlen)
 {
+    if (trace_type_from_name(d->type) < 0) {
+        snprintf(err, errlen, "--type: \"%s\" is not float, int, unsigned, double or long long", d->type);
+        return -1;
+    }
     if (!d->entry || !*d->entry) {
         snprintf(err, errlen, "%s: say how to run it: --entry 'CALL', a call of its host function (or a launch) with in, out, n "
                               "and h_in, e.g. --entry 'reduce(out, in, n)'",
@@ -326,7 +330,20 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     }
     char so[4400], work[4200], copy[4400], out[4400], msg[4400];
     double t0 = now_ms();
-    if (own_build(d, OWN_EMU, so, sizeof so, err, errlen)) return -1;
+    /* --type: the entry's in, out and h_in are T * (frontend.c's entry, WS_ENTRY_T), one more macro
+     * of the build and so of its cache key */
+    capture_desc typed = *d;
+    const char *defines[OWN_DEFINES_MAX + 3];
+    char entry_type[48];
+    if (trace_type_from_name(d->type) != TRACE_TYPE_FLOAT) {
+        int k = 0;
+        for (; d->defines && d->defines[k] && k <= OWN_DEFINES_MAX; k++) defines[k] = d->defines[k];
+        snprintf(entry_type, sizeof entry_type, "WS_ENTRY_T=%s", d->type);
+        defines[k++] = entry_type;
+        defines[k] = NULL;
+        typed.defines = defines;
+    }
+    if (own_build(&typed, OWN_EMU, so, sizeof so, err, errlen)) return -1;
     if (sandbox_work(work, sizeof work, err, errlen)) return -1;
     snprintf(copy, sizeof copy, "%s/learner.so", work);
     snprintf(out, sizeof out, "%s/trace.wstrace", work);
@@ -347,7 +364,8 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     sandbox_runner(runner, sizeof runner);
     const char *argv[] = {runner, "trace", work, copy, out, d->kernel, d->entry, num[0], d->data ? d->data : "", num[1],
                           d->seed_set ? "1" : "0", num[2], d->schedule ? d->schedule : "", d->warp_order ? d->warp_order : "",
-                          num[3], num[4], num[5], d->result_in ? "in" : "out", d->card ? d->card : CARD_DEFAULT, NULL};
+                          num[3], num[4], num[5], d->result_in ? "in" : "out", d->card ? d->card : CARD_DEFAULT,
+                          d->type ? d->type : "float", NULL};
     sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel};
     sandbox_outcome o;
     if (sandbox_run(&job, &o, err, errlen)) goto done;
@@ -401,6 +419,68 @@ int own_input(const capture_desc *d, uint64_t n, float *h_in, trace *t, char *er
     return 0;
 }
 
+/* --type: the input as the learner's T *in holds it (the pattern's values, which for an integer type
+ * must be whole: ones, ramp, random-int), with the reference in that type's terms: an integer sum
+ * exact in 64 bits (compared exactly, no tolerance), a double sum as Kahan's compensated sum in
+ * long double, within (ceil(log2 n) + 2) * 2^-53 * sum |x| of a tree sum. float data keeps
+ * own_input's. -1 with why in err. */
+static int typed_input(const capture_desc *d, trace_type ty, const float *x, uint64_t n, unsigned char *dst, trace *t, char *err,
+                       size_t errlen)
+{
+    snprintf(t->prov.type, sizeof t->prov.type, "%s", trace_type_name(ty));
+    if (ty == TRACE_TYPE_FLOAT) {
+        memcpy(dst, x, (size_t)n * sizeof *x);
+        return 0;
+    }
+    long double kahan = 0, comp = 0;
+    double abs_sum = 0;
+    int64_t isum = 0;
+    for (uint64_t i = 0; i < n; i++) {
+        double v = x[i];
+        if (trace_type_is_integer(ty) && (v != floor(v) || (ty == TRACE_TYPE_UNSIGNED && v < 0))) {
+            snprintf(err, errlen, "--data %s gives %g, which is not %s %s value: take ones, ramp or random-int for --type %s",
+                     d->data ? d->data : "random-int", v, ty == TRACE_TYPE_INT ? "an" : "a", trace_type_name(ty), trace_type_name(ty));
+            return -1;
+        }
+        if (ty == TRACE_TYPE_INT) { int32_t k = (int32_t)v; memcpy(dst + i * 4, &k, 4); }
+        else if (ty == TRACE_TYPE_UNSIGNED) { uint32_t k = (uint32_t)v; memcpy(dst + i * 4, &k, 4); }
+        else if (ty == TRACE_TYPE_LONG_LONG) { int64_t k = (int64_t)v; memcpy(dst + i * 8, &k, 8); }
+        else memcpy(dst + i * 8, &v, 8);
+        isum += (int64_t)v;
+        abs_sum += fabs(v);
+        long double y = (long double)v - comp, s2 = kahan + y; /* Kahan: what the add lost comes back in the next */
+        comp = (s2 - kahan) - y;
+        kahan = s2;
+    }
+    if (trace_type_is_integer(ty)) {
+        t->reference = (double)isum; /* the inputs are patterns' values: |sum| far below 2^53 */
+        t->tolerance = 0;
+    } else {
+        t->reference = (double)kahan;
+        double depth = n > 1 ? ceil(log2((double)n)) : 0;
+        t->tolerance = (depth + 2) * ldexp(1.0, -53) * abs_sum;
+        if (!(t->tolerance > 0)) t->tolerance = ldexp(1.0, -53);
+    }
+    return 0;
+}
+
+/* out[0] (in[0]) in the data's type, exact in a double (a long long past 2^53 is refused: trace.h) */
+static int typed_result(trace_type ty, const unsigned char *p, double *result)
+{
+    switch (ty) {
+    case TRACE_TYPE_INT: { int32_t k; memcpy(&k, p, 4); *result = k; return 0; }
+    case TRACE_TYPE_UNSIGNED: { uint32_t k; memcpy(&k, p, 4); *result = k; return 0; }
+    case TRACE_TYPE_DOUBLE: { memcpy(result, p, 8); return 0; }
+    case TRACE_TYPE_LONG_LONG: {
+        int64_t k;
+        memcpy(&k, p, 8);
+        *result = (double)k;
+        return k > ((int64_t)1 << 53) || k < -((int64_t)1 << 53) ? -1 : 0;
+    }
+    default: { float f; memcpy(&f, p, 4); *result = f; return 0; }
+    }
+}
+
 /* In warpscope-run, confined: the learner's program loaded and run in the emulator, its host
  * code, its launches, the trace. */
 int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_t errlen)
@@ -416,10 +496,14 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
     own_entry_fn entry = (own_entry_fn)(uintptr_t)dlsym(handle, "ws_user_entry");
     if (!entry) { snprintf(err, errlen, "%s: the compiled file has no entry", d->kernel); return -1; }
     own_run *r = calloc(1, sizeof *r);
+    trace_type ty = (trace_type)trace_type_from_name(d->type); /* own_check knew it */
+    size_t elem = trace_type_bytes(ty);
     float *h_in = calloc((size_t)n + 4, sizeof *h_in);
-    if (!r || !h_in || !(r->e = d->emu ? d->emu : emu_create())) {
+    unsigned char *h_typed = calloc((size_t)n + 4, elem); /* the input as T: what h_in points to */
+    if (!r || !h_in || !h_typed || !(r->e = d->emu ? d->emu : emu_create())) {
         free(r);
         free(h_in);
+        free(h_typed);
         snprintf(err, errlen, "out of memory for the emulator");
         return -1;
     }
@@ -430,7 +514,7 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
     emu_clear_buffers(r->e);
     trace_free(t);
     int rc = -1;
-    if (own_input(d, n, h_in, t, err, errlen)) goto out;
+    if (own_input(d, n, h_in, t, err, errlen) || typed_input(d, ty, h_in, n, h_typed, t, err, errlen)) goto out;
     trace_provenance *p = &t->prov;
     snprintf(p->backend, sizeof p->backend, "cpu");
     snprintf(p->device, sizeof p->device, "CPU emulator");
@@ -438,20 +522,24 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
     if (capture_race_wanted(d) && !(r->race = race_create(-1))) { snprintf(err, errlen, "out of memory for the race detector"); goto out; }
 
     run = r;
-    int in = add_buffer((size_t)n * sizeof(float), "in"), outb = add_buffer((size_t)n * sizeof(float), "out");
+    int in = add_buffer((size_t)n * elem, "in"), outb = add_buffer((size_t)n * elem, "out");
     if (in < 0 || outb < 0) { snprintf(err, errlen, "out of memory for %" PRIu64 " elements", n); goto out; }
-    memcpy(r->bufs[in].p, h_in, (size_t)n * sizeof(float));
+    memcpy(r->bufs[in].p, h_typed, (size_t)n * elem);
     float result = 0;
     int has_result = 0;
     if (setjmp(r->out)) {
         snprintf(err, errlen, "%s", r->err);
         goto out;
     }
-    entry((float *)r->bufs[in].p, (float *)r->bufs[outb].p, (unsigned)n, h_in, &result, &has_result);
+    entry((float *)r->bufs[in].p, (float *)r->bufs[outb].p, (unsigned)n, (float *)h_typed, &result, &has_result);
     if (!r->launches) { snprintf(err, errlen, "%s: --entry '%s' launched no kernel", d->kernel, d->entry); goto out; }
     (void)result; /* what a host function returns is never the result: the buffer is */
     (void)has_result;
-    t->result = ((float *)r->bufs[d->result_in ? in : outb].p)[0];
+    if (typed_result(ty, r->bufs[d->result_in ? in : outb].p, &t->result)) {
+        snprintf(err, errlen, "%s: the result, a long long, is beyond 2^53, which a trace cannot hold exactly (its values are doubles)",
+                 d->kernel);
+        goto out;
+    }
     if (capture_cpu_finish(d, r->race, r->dropped, t, err, errlen)) goto out;
     rc = 0;
 out:
@@ -463,6 +551,7 @@ out:
     if (!d->emu) emu_destroy(r->e);
     free(r);
     free(h_in);
+    free(h_typed);
     return rc;
 }
 

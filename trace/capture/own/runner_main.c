@@ -33,7 +33,7 @@ static int say(const char *work, const char *msg)
 
 static int trace_mode(int argc, char **argv)
 {
-    if (argc != 19) { fprintf(stderr, "warpscope-run trace: 17 arguments expected\n"); return 2; }
+    if (argc != 20) { fprintf(stderr, "warpscope-run trace: 18 arguments expected\n"); return 2; }
     const char *work = argv[2], *so = argv[3], *out = argv[4];
     char err[1024];
     if (sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err)) return say(work, err);
@@ -42,7 +42,7 @@ static int trace_mode(int argc, char **argv)
                       .blocks_traced = (unsigned)strtoul(argv[11], NULL, 10), .schedule = *argv[12] ? argv[12] : NULL,
                       .warp_order = *argv[13] ? argv[13] : NULL, .drop_barrier = (unsigned)strtoul(argv[14], NULL, 10),
                       .drop_syncwarp = (unsigned)strtoul(argv[15], NULL, 10), .no_race_check = atoi(argv[16]),
-                      .result_in = strcmp(argv[17], "in") == 0, .card = argv[18]};
+                      .result_in = strcmp(argv[17], "in") == 0, .card = argv[18], .type = argv[19]};
     trace t;
     trace_init(&t);
     if (own_run_so(&d, so, &t, err, sizeof err) || trace_write_file(&t, out, err, sizeof err)) {

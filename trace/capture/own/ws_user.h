@@ -203,33 +203,41 @@ ws_ptr<T> ws_ref<T>::operator&() const
     return ws_ptr<T>::make(ws_ptr<T>::GLOBAL, buf, index * (int64_t)sizeof(V), 0, 0);
 }
 
-/* ---- atomics on a float, int or unsigned word of global memory: the word changes and the old
- * value comes back, one thread after another (the emulator runs a learner's blocks in order) ---- */
+/* ---- atomics on a float, int, unsigned, double, long long or unsigned long long word of global
+ * memory, as CUDA overloads them: the word changes and the old value comes back, one thread after
+ * another (the emulator runs a learner's blocks in order) ---- */
+template <class T>
+struct ws_atomic_word; /* the emulator's name of the word's type (emu_word), and how the trace records it */
+template <> struct ws_atomic_word<float> { enum { word = EMU_WORD_F32, is_int = 0 }; };
+template <> struct ws_atomic_word<int> { enum { word = EMU_WORD_I32, is_int = 2 }; };
+template <> struct ws_atomic_word<unsigned> { enum { word = EMU_WORD_U32, is_int = 1 }; };
+template <> struct ws_atomic_word<double> { enum { word = EMU_WORD_F64, is_int = 0 }; };
+template <> struct ws_atomic_word<long long> { enum { word = EMU_WORD_I64, is_int = 2 }; };
+template <> struct ws_atomic_word<unsigned long long> { enum { word = EMU_WORD_U64, is_int = 1 }; };
 template <class T>
 T ws_atomic(const ws_ptr<T> &p, int atomic, T v, T compare, unsigned line)
 {
-    static_assert(std::is_same<T, float>::value || std::is_same<T, int>::value || std::is_same<T, unsigned>::value,
-                  "an atomic here works on a float, an int or an unsigned int");
+    static_assert(sizeof(ws_atomic_word<T>) > 0, "an atomic here works on a float, int, unsigned, double, long long or unsigned long long");
     if (p.space == ws_ptr<T>::SHARED)
         ws_user_fail(line, "an atomic on __shared__ memory is not modelled yet: add in shared memory with a tree and "
                            "__syncthreads(), or atomically in global memory");
     if (p.space == ws_ptr<T>::NONE) ws_user_fail(line, "an atomic through a null pointer");
-    if (p.at % 4) ws_user_fail(line, "an atomic through a pointer not aligned to its element");
+    if (p.at % (int64_t)sizeof(T)) ws_user_fail(line, "an atomic through a pointer not aligned to its element");
     emu_op op;
     memset(&op, 0, sizeof op);
     op.kind = TRACE_GLOBAL_ATOMIC;
     op.line = line;
     op.buf = p.buf;
-    op.index = p.at / 4;
-    op.elem_size = 4;
-    op.is_int = std::is_same<T, float>::value ? 0 : std::is_same<T, int>::value ? 2 : 1;
+    op.index = p.at / (int64_t)sizeof(T);
+    op.elem_size = sizeof(T);
+    op.is_int = ws_atomic_word<T>::is_int;
     op.atomic = atomic;
-    op.word = std::is_same<T, float>::value ? EMU_WORD_F32 : std::is_same<T, int>::value ? EMU_WORD_I32 : EMU_WORD_U32;
-    memcpy(&op.operand, &compare, 4);
-    memcpy(op.data, &v, 4);
+    op.word = ws_atomic_word<T>::word;
+    memcpy(&op.operand, &compare, sizeof(T));
+    memcpy(op.data, &v, sizeof(T));
     emu_do(&op);
     T old;
-    memcpy(&old, op.data, 4);
+    memcpy(&old, op.data, sizeof(T));
     return old;
 }
 #define WS_ATOMIC(name, kind)                                                        \
@@ -396,6 +404,24 @@ void ws_trampoline(const void *p)
     std::apply(c->k, c->args);
 }
 
+/* One argument of a launch as the kernel's parameter P takes it. --entry hands the buffers in and out
+ * as float * whatever --type says they hold, so a raw pointer becomes the kernel's T * (ws_ptr<T>)
+ * whatever it points to; ws_ptr's constructor still refuses one that is not from cudaMalloc. */
+template <class P>
+struct ws_launch_arg {
+    template <class A>
+    static P get(A &&a) { return P(std::forward<A>(a)); }
+};
+template <class T>
+struct ws_launch_arg<ws_ptr<T>> {
+    template <class A>
+    static ws_ptr<T> get(A &&a)
+    {
+        if constexpr (std::is_pointer<typename std::decay<A>::type>::value) return ws_ptr<T>((T *)(const void *)a);
+        else return ws_ptr<T>(std::forward<A>(a));
+    }
+};
+
 template <class... P>
 struct ws_kernel_call {
     void (*k)(P...);
@@ -404,7 +430,8 @@ struct ws_kernel_call {
     void operator()(A &&...a) const
     {
         static_assert(sizeof...(A) == sizeof...(P), "the launch passes a different number of arguments than the kernel takes");
-        ws_closure<P...> cl{k, std::tuple<typename std::decay<P>::type...>(std::forward<A>(a)...)};
+        ws_closure<P...> cl{k, std::tuple<typename std::decay<P>::type...>(
+                                   ws_launch_arg<typename std::decay<P>::type>::get(std::forward<A>(a))...)};
         ws_user_launch(ws_trampoline<P...>, &cl, c.grid, c.block, c.shmem, c.line);
     }
 };
