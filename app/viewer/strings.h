@@ -259,7 +259,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_STAT_RACING, "result %.9g, reference %.9g: right here, racing", "结果 %.9g，参考值 %.9g：此调度下正确，但有竞争")   \
     X(STR_KEY_BENCH_GPU, "benchmark: the next GPU", "基准测试：换一块 GPU")                                      \
     X(STR_KEY_BENCH_MODE, "benchmark: per launch / batch timing", "基准测试：单次启动 / 批量 计时")                 \
-    X(STR_BENCH_COLS, "version|time|GB/s|step|total|of peak", "版本|时间|GB/s|本步加速|累计加速|占峰值")              \
+    X(STR_BENCH_COLS, "version|time|GB/s|vs above|vs v0|of spec peak", "版本|时间|GB/s|比上一行|比 v0|占理论峰值")              \
     X(STR_BENCH_MODE_LAUNCH, "per launch: the median of single launches, inputs rotated past L2", "单次启动：单次启动时间的中位数，输入轮换以越过 L2") \
     X(STR_BENCH_MODE_BATCH, "batch: the mean of many back-to-back launches, as published numbers are timed", "批量：连续多次启动的平均时间（公开数字的计时方式）") \
     X(STR_BENCH_LATENCY, "at this size the time is launch latency, not bandwidth", "这个规模下时间主要是启动延迟，而不是带宽") \

@@ -40,10 +40,22 @@ void draw_bench(ui *u, dl_rect r)
     /* Harris's table: a row per kernel, its time, GB/s (with a bar), the speed-up over the rung
      * before and over v0, and the share of the spec peak */
     const results_row *rows[64];
+    /* the chart's series: the rungs where the curve changes shape, the libraries, the ceiling */
+    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "best-read"};
+    enum { NSERIES = sizeof series / sizeof *series };
     size_t nr = results_rows_at(res, n, mode, rows, 64), shown_rows = 0;
     for (size_t i = 0; i < nr; i++) shown_rows += strcmp(rows[i]->name, "d2d-copy") != 0;
-    int chart_h = (in.y + in.h - top) * 2 / 5;
+    int chart_h = (in.y + in.h - top) * 2 / 5, chart_least = 8 * u->lh;
+    if (chart_h < chart_least) chart_h = chart_least;
     int lh = shown_rows ? (in.y + in.h - top - chart_h - u->lh) / (int)(shown_rows + 1) : u->lh;
+    if (lh < u->lh) { /* large text (presenter mode): the table keeps the chart's series, the chart stays */
+        size_t k = 0;
+        for (size_t i = 0; i < nr; i++)
+            for (int q = 0; q < NSERIES; q++)
+                if (!strcmp(rows[i]->name, series[q])) { rows[k++] = rows[i]; break; }
+        nr = shown_rows = k;
+        lh = (in.y + in.h - top - chart_h - u->lh) / (int)(shown_rows + 1);
+    }
     if (lh > u->lh + 6) lh = u->lh + 6;
     if (lh < u->lh) { chart_h = 0; lh = u->lh; } /* a small window: the table first */
     const char *cols = S(u, STR_BENCH_COLS);
@@ -61,6 +73,14 @@ void draw_bench(ui *u, dl_rect r)
     const results_row *v0 = results_find_mode(res, "v0", n, mode), *prev = NULL;
     double maxg = res->spec_peak_gbs > 0 ? res->spec_peak_gbs : 1;
     int y = top + u->lh;
+    if (res->spec_peak_gbs > 0) { /* red: the spec peak, where the bars' column ends (bars are drawn to its scale) */
+        int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "00000") + u->pad, xp = cx[2] + u->pad + (cx[3] - cx[2] - u->pad - numw);
+        int rows_h = 0;
+        for (size_t i = 0; i < nr; i++) rows_h += strcmp(rows[i]->name, "d2d-copy") != 0;
+        rows_h *= lh;
+        if (y + rows_h > in.y + in.h - chart_h) rows_h = in.y + in.h - chart_h - y;
+        dl_fill(u->l, (dl_rect){xp, y, 2, rows_h > 0 ? rows_h : 0}, th->conflict);
+    }
     for (size_t i = 0; i < nr && y + lh <= in.y + in.h - chart_h; i++) {
         const results_row *row = rows[i];
         if (!strcmp(row->name, "d2d-copy")) continue;
@@ -98,8 +118,6 @@ void draw_bench(ui *u, dl_rect r)
     if (chart_h < 4 * u->lh) return;
     const results_row *ceil_row = results_find_mode(res, "best-read", n, mode);
     int label_w = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000") + u->pad, x0 = in.x + label_w;
-    static const char *const series[] = {"v0", "v3", "v6", "v8", "cub", "thrust", "best-read"};
-    enum { NSERIES = sizeof series / sizeof *series };
     int legend_w = 0; /* the chart leaves room for the legend's widest name, after its swatch */
     for (int q = 0; q < NSERIES; q++) {
         int tw = dl_text_width(u->l, DL_FONT_MONO, u->px, series[q]);
@@ -131,6 +149,10 @@ void draw_bench(ui *u, dl_rect r)
         dl_fill(u->l, (dl_rect){ch.x, yy, ch.w, 1}, th->grid);
         if (yy - u->lh / 2 >= ch.y && yy + u->lh / 2 <= ch.y + ch.h)
             dl_textf(u->l, (dl_rect){in.x, yy - u->lh / 2, label_w - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->dim, "%.0f", v);
+    }
+    if (res->spec_peak_gbs > 0) { /* red: the spec peak */
+        int yy = ch.y + ch.h - 1 - (int)(res->spec_peak_gbs / maxg * (ch.h - 1));
+        dl_fill(u->l, (dl_rect){ch.x, yy - 1, ch.w, 2}, th->conflict);
     }
     const dl_colour colours[NSERIES] = {th->write, th->barrier, th->read, th->working, th->diverged, th->text, th->dim};
     int ly = ch.y;
