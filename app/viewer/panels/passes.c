@@ -68,7 +68,7 @@ void draw_passes(ui *u, dl_rect r)
     dl_text(u->l, (dl_rect){in.x, in.y + u->blh, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
     /* the words of each level in a column on the left; the blocks on the right, so the partial
      * sums run down into the next level without crossing a word */
-    int lw = in.w * 36 / 100, gap = 2 * u->pad;
+    int lw = in.w * 36 / 100, gap = u->pad > 4 ? u->pad : 4;
     dl_rect right = {in.x + lw + gap, 0, in.w - lw - gap, 0};
     /* under the levels: the result, the whole reduction against the definition (n - 1 adds, a chain
      * of log2 n), and what "?" means when a block was not traced */
@@ -120,7 +120,7 @@ void draw_passes(ui *u, dl_rect r)
             int w = dl_text_width(u->l, DL_FONT_MONO, u->px, vb_);
             if (lv->has_partial[k] && w > vw) vw = w;
         }
-        int least = vw + 12, nd = lv->nshown, cut = lv->grid > (unsigned)lv->nshown;
+        int least = vw + 8, nd = lv->nshown, cut = lv->grid > (unsigned)lv->nshown;
         while (nd > 2 && (nd + cut) * (least + gap) > right.w + gap) nd--, cut = 1;
         int slots = nd + cut; /* a "..." slot before the last */
         int bw = slots ? (right.w - (slots - 1) * gap) / slots : right.w;
