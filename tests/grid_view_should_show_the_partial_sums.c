@@ -295,6 +295,24 @@ int main(void)
         CHECK(any_text_has(&f, "132 SMs; at most 8 blocks ran at once on one SM; 1056 blocks started before the first ended"), "the recorded schedule's line");
         fixture_close(&f);
     }
+    /* v8's single pass: the block that draws the last ticket sums every block's partial, elements
+     * 0 to grid - 1 of the partials (read as float4s: a lane's float4 k is partials 4k to 4k + 3) */
+    if (fixture_open(&f, "v8", BLOCK, NULL, W, H) == 0) {
+        f.cap.n = 16384;
+        f.cap.blocks_traced = 1u << 30;
+        fixture_act(&f, "version:v8,grid,grid-time:0");
+        fixture_frame(&f, W, H, 0);
+        const scene_grid *g = &f.sc.grid;
+        unsigned grid = f.s.pane[0].loaded ? f.s.pane[0].t.passes[0].grid : 0;
+        CHECK(grid > 4 && g->last_block >= 0 && (size_t)g->last_block < g->ntiles, "v8: a grid of %u blocks, the last ticket drawn by %d", grid,
+              g->last_block);
+        if (g->last_block >= 0 && (size_t)g->last_block < g->ntiles) {
+            const scene_tile *lt = &g->tiles[g->last_block];
+            CHECK(lt->read_lo == 0 && lt->read_hi == (int64_t)grid - 1, "v8: the last block reads partials %lld to %lld, the grid has %u",
+                  (long long)lt->read_lo, (long long)lt->read_hi, grid);
+        }
+        fixture_close(&f);
+    } else CHECK(0, "setup: v8");
     TTF_Quit();
     CHECK_DONE("grid_view_should_show_the_partial_sums");
 }

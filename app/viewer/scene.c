@@ -440,8 +440,8 @@ static int grid_build(scene_grid *g, const trace *t)
             if (e->kind != TRACE_GLOBAL_LOAD || e->buf == 0) continue;
             int n = trace_popcount(e->mask);
             int64_t w = trace_event_width(e);
-            for (int j = 0; j < n; j++) {
-                int64_t a = t->lane_addr[e->lanes + (size_t)j];
+            for (int j = 0; j < n; j++) { /* a lane's address counts in its own width: a float4's is elements 4a .. 4a + 3 */
+                int64_t a = t->lane_addr[e->lanes + (size_t)j] * w;
                 if (g->rd_lo[k] < 0 || a < g->rd_lo[k]) g->rd_lo[k] = a;
                 if (a + w - 1 > g->rd_hi[k]) g->rd_hi[k] = a + w - 1;
             }
