@@ -28,14 +28,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "app/commands.h"
+#include "app/cmd/cmd.h"
 #include "app/serve/serve.h"
 #include "app/version.h"
 #include "app/web_pack.h"
 #include "trace/capture/own/sandbox.h"
 #include "trace/infile.h"
-
-enum { EXIT_BAD = 2 };
 
 static volatile int stop_signal; /* the signal that stops the server */
 
@@ -43,40 +41,26 @@ static void on_stop(int sig) { stop_signal = sig; }
 
 /* ---- where warpscope's data and its page are ---- */
 
-/* The folder holding assets/, lessons/ and include/: WARPSCOPE_DATA, else beside the program
- * (installed: ../share/warpscope; a build folder: share/warpscope). The page: WARPSCOPE_WEB, else
- * the build's web/ beside the program, else the installed share/warpscope/web. */
-static int find_dirs(char *data, size_t len, char *web, size_t weblen)
+/* The page: WARPSCOPE_WEB, else the build's web/ beside the program, else the installed
+ * share/warpscope/web (the data, assets/, lessons/ and include/, is find_data's). */
+static void find_web(char *web, size_t len)
 {
-    const char *env = getenv("WARPSCOPE_DATA"), *wenv = getenv("WARPSCOPE_WEB");
+    const char *env = getenv("WARPSCOPE_WEB");
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (n <= 0) exe[0] = 0;
-    else {
-        exe[n] = 0;
-        char *slash = strrchr(exe, '/');
-        if (slash) *slash = 0;
+    web[0] = 0;
+    if (env && *env) { snprintf(web, len, "%s", env); return; }
+    if (n <= 0) return;
+    exe[n] = 0;
+    char *slash = strrchr(exe, '/');
+    if (slash) *slash = 0;
+    static const char *const beside[] = {"web", "../share/warpscope/web"};
+    for (size_t i = 0; i < 2 && !web[0]; i++) {
+        char probe[PATH_MAX + 64];
+        struct stat st;
+        snprintf(probe, sizeof probe, "%s/%s/index.html", exe, beside[i]);
+        if (stat(probe, &st) == 0 && S_ISREG(st.st_mode)) snprintf(web, len, "%s/%s", exe, beside[i]);
     }
-    struct stat st;
-    char probe[PATH_MAX + 64];
-    data[0] = web[0] = 0;
-    if (env && *env) snprintf(data, len, "%s", env);
-    else if (exe[0]) {
-        static const char *const beside[] = {"../share/warpscope", "share/warpscope"};
-        for (size_t i = 0; i < 2 && !data[0]; i++) {
-            snprintf(probe, sizeof probe, "%s/%s/lessons", exe, beside[i]);
-            if (stat(probe, &st) == 0 && S_ISDIR(st.st_mode)) snprintf(data, len, "%s/%s", exe, beside[i]);
-        }
-    }
-    if (wenv && *wenv) snprintf(web, weblen, "%s", wenv);
-    else if (exe[0]) {
-        static const char *const beside[] = {"web", "../share/warpscope/web"};
-        for (size_t i = 0; i < 2 && !web[0]; i++) {
-            snprintf(probe, sizeof probe, "%s/%s/index.html", exe, beside[i]);
-            if (stat(probe, &st) == 0 && S_ISREG(st.st_mode)) snprintf(web, weblen, "%s/%s", exe, beside[i]);
-        }
-    }
-    return data[0] ? 0 : -1;
 }
 
 /* Content types by a name's ending: one table. The gzipped module and pack go as they are (the
@@ -124,7 +108,7 @@ static int add_file(serve_ctx *s, const char *dir, const char *rel)
 /* The page's files into memory: every regular file of the built page's folder and of its
  * folders one level down (the editor's bundle); when it has no pack, one written now, as
  * `warpscope web -o DIR` writes it, into the server's private folder. */
-static void load_page(serve_ctx *s, const char *web, const char *data)
+static void load_page(serve_ctx *s, const char *web, const data_dirs *dd)
 {
     if (!web[0]) {
         snprintf(s->page_note, sizeof s->page_note,
@@ -157,11 +141,9 @@ static void load_page(serve_ctx *s, const char *web, const char *data)
     }
     if (d) closedir(d);
     if (!have_pack) {
-        char lessons[PATH_MAX + 16], assets[PATH_MAX + 16], err[512];
-        snprintf(lessons, sizeof lessons, "%s/lessons", data);
-        snprintf(assets, sizeof assets, "%s/assets", data);
+        char err[512];
         web_pack_stats st;
-        if (web_pack_write(&(web_pack_opts){.dir = s->tmp, .lesson_dir = lessons, .assets_dir = assets, .cancel = &stop_signal}, &st, err,
+        if (web_pack_write(&(web_pack_opts){.dir = s->tmp, .lesson_dir = dd->lessons, .assets_dir = dd->assets, .cancel = &stop_signal}, &st, err,
                            sizeof err) == 0)
             add_file(s, s->tmp, "warpscope.pack");
         else snprintf(s->page_note, sizeof s->page_note, "the page's data could not be written: %s", err);
@@ -175,10 +157,10 @@ static void load_page(serve_ctx *s, const char *web, const char *data)
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-static int load_exercises(serve_ctx *s, const char *data, char *err, size_t errlen)
+static int load_exercises(serve_ctx *s, const char *lessons, char *err, size_t errlen)
 {
-    char dir[PATH_MAX + 32];
-    snprintf(dir, sizeof dir, "%s/lessons/exercises", data);
+    char dir[DATA_PATH_MAX + 48];
+    snprintf(dir, sizeof dir, "%s/exercises", lessons);
     DIR *d = opendir(dir);
     if (!d) { snprintf(err, errlen, "%.1000s: %s (warpscope's exercises)", dir, strerror(errno)); return -1; }
     struct dirent *e;
@@ -555,18 +537,17 @@ int cmd_serve(const ws_call *k)
         fprintf(stderr, "warpscope: serve needs --state DIR (the class record, DIR/class.db) or --db postgres://... (warpscope serve --help lists its flags)\n");
         return EXIT_BAD;
     }
-    char data[PATH_MAX], web[PATH_MAX], err[1600];
-    if (find_dirs(data, sizeof data, web, sizeof web)) {
-        fprintf(stderr, "warpscope: cannot find warpscope's data (assets/, lessons/, include/); set WARPSCOPE_DATA to the folder that holds them\n");
-        return EXIT_BAD;
-    }
-    snprintf(s.include_dir, sizeof s.include_dir, "%s/include", data);
+    static data_dirs dd;
+    char web[PATH_MAX + 64], err[1600];
+    if (find_data(&dd, 1, 1)) return EXIT_BAD;
+    find_web(web, sizeof web);
+    snprintf(s.include_dir, sizeof s.include_dir, "%s", dd.include);
     sandbox_describe(s.sandbox, sizeof s.sandbox); /* probed once, before any thread asks */
     if (!sandbox_confines_files() && !(getenv("WARPSCOPE_UNSAFE") && strcmp(getenv("WARPSCOPE_UNSAFE"), "1") == 0)) {
         fprintf(stderr, "warpscope: this machine cannot confine a learner's program (%s): serve runs strangers' files and refuses to start\n", s.sandbox);
         return EXIT_BAD;
     }
-    if (load_exercises(&s, data, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    if (load_exercises(&s, dd.lessons, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     if (!(s.rec = record_open(state, db, err, sizeof err))) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     const char *tmpdir = getenv("TMPDIR");
     snprintf(s.tmp, sizeof s.tmp, "%s/warpscope-serve-XXXXXX", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
@@ -582,11 +563,11 @@ int cmd_serve(const ws_call *k)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
-    load_page(&s, web, data);
+    load_page(&s, web, &dd);
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);
     the_server = &s;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC | MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
     struct MHD_Daemon *daemon = stop_signal ? NULL :
         MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                          MHD_OPTION_NOTIFY_COMPLETED, on_done, &s, MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONNECTIONS,
@@ -611,9 +592,21 @@ int cmd_serve(const ws_call *k)
             struct timespec ts = {0, 100 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
-        pthread_mutex_lock(&s.mu); /* the waiting builds are answered 503, the running ones cancelled */
-        pthread_cond_broadcast(&s.cv);
-        pthread_mutex_unlock(&s.mu);
+        /* no new connections; the waiting builds are answered 503 and the running ones cancelled,
+         * each answered before the connections close (5 s at most) */
+        MHD_socket listener = MHD_quiesce_daemon(daemon);
+        if (listener != MHD_INVALID_SOCKET) close(listener);
+        for (int waited = 0; waited < 100; waited++) {
+            pthread_mutex_lock(&s.mu);
+            pthread_cond_broadcast(&s.cv);
+            unsigned busy = s.running + s.waiting;
+            pthread_mutex_unlock(&s.mu);
+            if (!busy) break;
+            struct timespec ts = {0, 50 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+        struct timespec settle = {0, 100 * 1000 * 1000}; /* their answers leave */
+        nanosleep(&settle, NULL);
         MHD_stop_daemon(daemon);
         fprintf(stderr, "warpscope: serve stopped (signal %d)\n", stop_signal);
     }
