@@ -244,9 +244,28 @@ static void documented(void)
     }
 }
 
+/* the cost table's queries: v1 over one block of 64 elements is 63 adds (n - 1) in a chain of
+ * log2 64 = 6, and every add is one of the operations counted per element */
+static void cost(void)
+{
+    const unsigned B = 64;
+    trace t;
+    view_model m;
+    if (capture_view("v1", B, "ramp", &t, &m)) return;
+    query_ctx c;
+    memset(&c, 0, sizeof c);
+    c.pane[0] = (query_pane){&t, &m, 0};
+    CHECK(number("adds()", &c) == B - 1, "v1 block %u: adds() %g, n - 1 is %u", B, number("adds()", &c), B - 1);
+    CHECK(number("add_chain()", &c) == 6, "v1 block %u: add_chain() %g, log2 64 is 6", B, number("add_chain()", &c));
+    CHECK(number("instructions_per_element()", &c) > (double)(B - 1) / B, "v1: instructions_per_element() %g", number("instructions_per_element()", &c));
+    view_free(&m);
+    trace_free(&t);
+}
+
 int main(void)
 {
     documented();
+    cost();
     v1_conflicts();
     v0_lanes_and_values();
     benchmark();

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "trace/analysis.h"
+#include "trace/cost.h"
 #include "trace/input.h"
 
 /* ---- sets ---- */
@@ -1008,6 +1009,29 @@ static int f_n(call *k, query_value *out)
     const trace *t = pane_trace(k);
     return t ? set_number(out, (double)t->prov.n) : -1;
 }
+/* Harris's cost table of the capture (trace/cost.h): every traced block of every pass */
+static int cost_of(call *k, cost_figures *c)
+{
+    const trace *t = pane_trace(k);
+    if (!t) return -1;
+    if (cost_compute(t, c)) return call_fail(k, "out of memory%s", "", 0);
+    return 0;
+}
+static int f_adds(call *k, query_value *out)
+{
+    cost_figures c;
+    return cost_of(k, &c) ? -1 : set_number(out, (double)c.adds);
+}
+static int f_add_chain(call *k, query_value *out)
+{
+    cost_figures c;
+    return cost_of(k, &c) ? -1 : set_number(out, c.steps);
+}
+static int f_instructions_per_element(call *k, query_value *out)
+{
+    cost_figures c;
+    return cost_of(k, &c) ? -1 : set_number(out, c.instructions_per_element);
+}
 static int f_ept(call *k, query_value *out)
 {
     const trace *t = pane_trace(k);
@@ -1211,6 +1235,9 @@ static const function functions[] = {
     {"n", 0, 0, "pane", f_n, "elements reduced", 0},
     {"ept", 0, 0, "pane", f_ept, "elements per thread", 0},
     {"passes", 0, 0, "pane", f_passes, "launches of the plan", 0},
+    {"adds", 0, 0, "pane", f_adds, "additions the traced blocks executed, every pass (warpscope stats' cost)", 0},
+    {"add_chain", 0, 0, "pane", f_add_chain, "the longest chain of dependent adds, through every pass", 0},
+    {"instructions_per_element", 0, 0, "pane", f_instructions_per_element, "loads, stores, atomics, shuffles, barriers and adds per thread, over the input elements read", 0},
     {"grid", 0, 0, "pane,pass", f_grid, "blocks of a pass (pass=P, default 0)", 0},
     {"sms", 0, 0, "pane,pass", f_sms, "SMs of the step's card (show.card; else the trace's GPU, else h100)", 0},
     {"sm_threads", 0, 0, "pane,pass", f_sm_threads, "threads one SM of the step's card holds", 0},
