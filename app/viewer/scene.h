@@ -146,8 +146,10 @@ typedef struct scene_pass_level {
     uint64_t adds;             /* additions its traced blocks executed */
     unsigned steps;            /* their longest chain of adds, from the pass's input */
     unsigned traced;           /* blocks traced */
+    int partials;              /* its traced blocks stored partial sums (naive's blocks add pairs in place: none) */
     int nshown;                /* blocks drawn: the first ones, and the last when more were launched */
     unsigned shown[SCENE_PASS_BLOCKS];
+    uint8_t traced_block[SCENE_PASS_BLOCKS]; /* the capture recorded it */
     uint8_t has_partial[SCENE_PASS_BLOCKS];
     float partial[SCENE_PASS_BLOCKS]; /* what the block stored at its element of the pass's output */
 } scene_pass_level;

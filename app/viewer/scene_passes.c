@@ -44,13 +44,20 @@ static int build(scene_passes *ps, const trace *t, str_lang lang)
         lv->steps = c.pass_steps[p];
         lv->traced = c.pass_blocks_traced[p];
         pick_blocks(lv);
+        int traced = 0, with_partial = 0;
         for (int k = 0; k < lv->nshown && have_grid; k++) {
             const analysis_block *b = analysis_grid_find(&g, p, lv->shown[k]);
+            lv->traced_block[k] = b != NULL;
             if (b && b->has_partial) {
                 lv->has_partial[k] = 1;
                 lv->partial[k] = b->partial;
             }
+            traced += b != NULL;
+            with_partial += b && b->has_partial;
         }
+        /* every traced block stored its partial sum at its own element: naive's blocks add pairs
+         * in place, and block 0's element 0 is no partial of its own */
+        lv->partials = traced > 0 && with_partial == traced;
     }
     ps->n = t->prov.n;
     ps->adds = c.adds;

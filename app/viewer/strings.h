@@ -180,6 +180,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_PASSES_BLOCK, "block %u", "线程块 %u") \
     X(STR_KEYS_IN_PASSES, "passes", "分解图") \
     X(STR_PASSES_NONE, "passes: no trace is loaded", "分解图：没有载入跟踪") \
+    X(STR_PASSES_OUT_PLAIN, "its output \xE2\x86\x92 level %u", "它的输出 \xE2\x86\x92 第 %u 层") \
+    X(STR_PASSES_MORE, "\xE2\x80\xA6 %u more levels", "\xE2\x80\xA6\xE2\x80\xA6 还有 %u 层") \
     X(STR_KEY_GRID_PASS, "grid: the previous / next pass", "网格：上一轮 / 下一轮")                               \
     X(STR_KEY_GRID_TIME, "grid: the launch's first wave / its end", "网格：启动的第一波 / 结束时") \
     X(STR_KEY_TRACE_ALL, "grid: trace every block (a progress bar; Esc stops)", "网格：跟踪全部线程块（显示进度；Esc 停止）") \

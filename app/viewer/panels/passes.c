@@ -9,9 +9,10 @@
  * the launch plan, the adds and chains of the cost table, the partials the traced blocks stored. */
 
 /* a block as Harris draws it: leaves at the top, pairs joined level by level to one sum */
-static void mini_tree(ui *u, dl_rect r, dl_colour c)
+static void mini_tree(ui *u, dl_rect r, dl_colour c, unsigned chain)
 {
     int leaves = r.w >= 8 * 12 ? 8 : 4, rows = leaves == 8 ? 4 : 3; /* 8, 4, 2, 1 (or from 4 in a narrow box) */
+    if (chain + 1 < (unsigned)rows) rows = (int)chain + 1; /* a launch that adds pairs once (naive) draws one row of adds */
     int dy = r.h / rows, t = u->px >= 20 ? 2 : 1;
     for (int k = 0, n = leaves; k < rows; k++, n /= 2) {
         int y = r.y + k * dy + dy / 2, yn = y + dy;
@@ -20,7 +21,7 @@ static void mini_tree(ui *u, dl_rect r, dl_colour c)
             int d = dy / 5 < r.w / (3 * leaves) ? dy / 5 : r.w / (3 * leaves);
             if (d < 2) d = 2;
             dl_fill(u->l, (dl_rect){x - d, y - d, 2 * d, 2 * d}, c);
-            if (n > 1) { /* into its parent below */
+            if (n > 1 && k + 1 < rows) { /* into its parent below */
                 int xp = r.x + (2 * (i / 2) + 1) * r.w / n;
                 dl_line(u->l, x, y, xp, yn, c, t);
             }
@@ -82,7 +83,7 @@ void draw_passes(ui *u, dl_rect r)
     }
     int unknown = 0;
     for (unsigned p = 0; p < ps->nlevels; p++)
-        for (int k = 0; k < ps->level[p].nshown; k++) unknown |= !ps->level[p].has_partial[k];
+        for (int k = 0; k < ps->level[p].nshown; k++) unknown |= !ps->level[p].traced_block[k];
     int foot = (1 + lines_of(u, total, in.w) + unknown) * u->lh;
     int top = in.y + u->blh + u->lh + 2 * u->pad, bottom = in.y + in.h - foot - u->pad;
     int levels = (int)ps->nlevels;
@@ -143,24 +144,25 @@ void draw_passes(ui *u, dl_rect r)
             snprintf(lb, sizeof lb, S(u, STR_PASSES_BLOCK), lv->shown[k]);
             if (dl_text_width(u->l, DL_FONT_UI, u->px, lb) > bw - 4) snprintf(lb, sizeof lb, "%u", lv->shown[k]); /* a narrow box: the number */
             dl_text(u->l, (dl_rect){x + 2, y + 1, bw - 4, label_h}, DL_FONT_UI, u->px, DL_CENTRE, th->dim, lb);
-            if (tree_h >= 2 * u->lh) mini_tree(u, (dl_rect){x + u->pad, y + label_h + 2, bw - 2 * u->pad, tree_h}, th->tree);
+            if (tree_h >= 2 * u->lh) mini_tree(u, (dl_rect){x + u->pad, y + label_h + 2, bw - 2 * u->pad, tree_h}, th->tree, lv->steps);
             dl_rect vb = {x + 2, y + box_h - val_h - 2, bw - 4, val_h};
-            if (lv->has_partial[k]) {
+            if (lv->has_partial[k] && lv->partials) {
                 dl_outline(u->l, vb, th->working, 2);
                 reg_format(lv->partial[k], REG_DIGITS_FULL, lb, sizeof lb);
                 dl_text(u->l, (dl_rect){vb.x + 2, vb.y + 2, vb.w - 4, u->lh}, DL_FONT_MONO, u->px, DL_CENTRE, th->text, lb);
-            } else {
+            } else if (!lv->traced_block[k] && lv->partials) { /* not traced: its partial is not known */
                 dl_outline(u->l, vb, th->dim, 1);
                 dl_text(u->l, (dl_rect){vb.x, vb.y + 2, vb.w, u->lh}, DL_FONT_MONO, u->px, DL_CENTRE, th->dim, "?");
                 any_unknown = 1;
-            }
+            } /* traced, but it stored no partial sum of its own (naive adds pairs in place): no box */
             prev_x[prev_n++] = x + bw / 2;
         }
         prev_y = y + box_h;
         /* under the row, in the words' column: what the level hands on */
         int out_y = y + box_h + u->lh / 2;
         if (p + 1 < (int)ps->nlevels) {
-            snprintf(b, sizeof b, S(u, STR_PASSES_OUT), lv->grid, (unsigned)p + 1);
+            if (lv->partials) snprintf(b, sizeof b, S(u, STR_PASSES_OUT), lv->grid, (unsigned)p + 1);
+            else snprintf(b, sizeof b, S(u, STR_PASSES_OUT_PLAIN), (unsigned)p + 1);
             dl_text(u->l, (dl_rect){in.x, out_y, lw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
         } else if (ps->single_pass) {
             snprintf(b, sizeof b, S(u, STR_PASSES_TICKET), lv->grid);
@@ -170,7 +172,7 @@ void draw_passes(ui *u, dl_rect r)
     }
     int ty = in.y + in.h - foot;
     if (more) {
-        snprintf(b, sizeof b, "\xE2\x80\xA6 %u", ps->nlevels - (unsigned)levels);
+        snprintf(b, sizeof b, S(u, STR_PASSES_MORE), ps->nlevels - (unsigned)levels);
         dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
     }
     result_line(u, ps, (dl_rect){in.x, ty, in.w, u->lh});
