@@ -133,13 +133,17 @@ record *record_open_pg(const char *url, char *err, size_t errlen)
         free(r);
         return NULL;
     }
-    /* servers starting together each create the tables: one at a time */
-    PGresult *res = PQexec(p->c, "SELECT pg_advisory_lock(7461626c65)");
+    /* servers starting together each create the tables (IF NOT EXISTS is not safe at once): one at
+     * a time, under an advisory lock of warpscope's ("wscl") */
+    PGresult *res = PQexec(p->c, "SELECT pg_advisory_lock(2004050284)");
+    int ok = pg_ok(res, PGRES_TUPLES_OK, p, "lock", err, errlen);
     PQclear(res);
-    res = PQexec(p->c, schema);
-    int ok = pg_ok(res, PGRES_COMMAND_OK, p, "schema", err, errlen);
-    PQclear(res);
-    PQclear(PQexec(p->c, "SELECT pg_advisory_unlock(7461626c65)"));
+    if (ok) {
+        res = PQexec(p->c, schema);
+        ok = pg_ok(res, PGRES_COMMAND_OK, p, "schema", err, errlen);
+        PQclear(res);
+        PQclear(PQexec(p->c, "SELECT pg_advisory_unlock(2004050284)"));
+    }
     if (!ok) { PQfinish(p->c); free(p); free(r); return NULL; }
     pthread_mutex_init(&p->mu, NULL);
     r->ops = &pg_ops;
