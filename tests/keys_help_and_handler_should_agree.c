@@ -16,7 +16,8 @@ int main(void)
     CHECK(fixture_open(&f, "v1", 64, NULL, 1920, 1080) == 0, "setup");
     for (size_t i = 0; i < keys_count; i++) {
         const keys_row *r = &keys_table[i];
-        f.s.overlay = r->ctx == KEYS_BENCH ? OVERLAY_BENCH : r->ctx == KEYS_MENU ? OVERLAY_MENU : r->ctx == KEYS_GRID ? OVERLAY_GRID : OVERLAY_NONE;
+        f.s.overlay = r->ctx == KEYS_BENCH ? OVERLAY_BENCH : r->ctx == KEYS_MENU ? OVERLAY_MENU : r->ctx == KEYS_GRID ? OVERLAY_GRID
+                    : r->ctx == KEYS_PASSES ? OVERLAY_PASSES : OVERLAY_NONE;
         f.s.lesson.active = r->ctx == KEYS_LESSON;
         action a = keys_action(&f.s, r->key, r->mod);
         CHECK(a.kind == r->act && a.i == r->i, "row %zu (%s): the key gives action %s %ld, the table says %s %ld", i, SDL_GetKeyName(r->key),

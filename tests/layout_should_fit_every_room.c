@@ -64,6 +64,18 @@ int main(void)
     rooms(&f, "v0 block 1024");
     fixture_close(&f);
 
+    /* the passes view: v1's two launches (every block traced, 256 partial sums), and naive's ten */
+    CHECK(fixture_open(&f, "v1", 256, NULL, 3840, 2160) == 0, "setup passes");
+    f.cap.n = 1u << 16;
+    f.cap.blocks_traced = 256;
+    fixture_act(&f, "version:v1,passes");
+    CHECK(f.s.overlay == OVERLAY_PASSES, "passes: %s", f.s.status_text);
+    rooms(&f, "passes v1 2^16");
+    f.cap.n = 1024;
+    fixture_act(&f, "version:naive");
+    rooms(&f, "passes naive 1024");
+    fixture_close(&f);
+
     /* the grid view: 256 blocks all traced, then only one traced (the rest say so), the last pass */
     CHECK(fixture_open(&f, "v2", 256, NULL, 3840, 2160) == 0, "setup grid");
     f.cap.n = 1u << 16;

@@ -144,6 +144,7 @@ void draw_bench(ui *u, dl_rect r)
     double tick = pow(10, floor(log10(maxg > 1 ? maxg / 5 : 1)));
     if (maxg / tick > 25) tick *= 5;
     else if (maxg / tick > 10) tick *= 2;
+    while (tick < maxg && tick / maxg * (ch.h - 1) < u->lh) tick *= 2; /* a short chart (large text): labels a line apart at least */
     for (double v = 0; v <= maxg; v += tick) {
         int yy = ch.y + ch.h - 1 - (int)(v / maxg * (ch.h - 1));
         dl_fill(u->l, (dl_rect){ch.x, yy, ch.w, 1}, th->grid);
