@@ -35,8 +35,7 @@ static void result_line(ui *u, const scene_passes *ps, dl_rect r)
     char b[300];
     str_id id = ps->verdict == TRACE_WRONG ? STR_STAT_WRONG : ps->verdict == TRACE_RACING ? STR_STAT_RACING : STR_STAT_RESULT;
     snprintf(b, sizeof b, S(u, id), ps->result, ps->reference);
-    dl_colour c = ps->verdict == TRACE_WRONG || ps->verdict == TRACE_RACING ? th->wrong : th->text;
-    dl_text(u->l, r, DL_FONT_UI, u->px, DL_LEFT, c, b);
+    dl_text(u->l, r, DL_FONT_UI, u->px, DL_LEFT, th->text, b); /* the words say WRONG or racing */
 }
 
 /* a level's words: what it launches, and its counts */
