@@ -1,18 +1,23 @@
-/* The stage: for every version of the ladder at a step of each kind it has (a shared access with
- * and without a bank conflict, a global access, a shuffle, a barrier, ...), at 800x600, 1024x768,
- * 1280x720, 1920x1080 and 3840x2160, alone and compared with another version, with presenter mode
- * off and on, in English and Chinese, the draw list shows:
+/* The stage: for every version of the ladder at a step of each kind of picture it has, and at its
+ * last step, at 800x600, 1024x768, 1280x720, 1920x1080 and 3840x2160, alone and compared with
+ * another version, with presenter mode off and on, in English and Chinese, the draw list shows:
  * - no text box over another;
  * - no panel that is a title with nothing under it: every panel draws more than its background
  *   and its title (a panel with no room is a one-line summary, named "... summary");
  * - the highlighted source line whole: the text drawn on its band, put together, is the kernel's
  *   line (whitespace aside), with no "…" cut, and at least three other lines around it;
- * - the step's picture at a third of the window or more: the area of the panel that is the step's
- *   picture (its rectangle in the draw list, with the register row under the top picture) over
- *   the window's; in compare, in each pane that has that picture, over the pane's half.
- *   Which panel that is comes from this test's own table of the issue's rule (banks on a bank
- *   conflict, the tree on a shared access, loads on a global one, shuffles on a shuffle, the
- *   threads on a barrier), the conflict from the step's addresses by bank = word % 32. */
+ * - the step's picture, of the kind the step's events call for, marked as the stage's picture and
+ *   at a third of the window or more: the area of the panel that is the step's picture (its
+ *   rectangle in the draw list, with the register row under the top picture) over the window's;
+ *   in compare, in each pane that has that picture, over the pane's half.
+ *   Which picture that is comes from this test's own table of the issue's rule, read from the
+ *   trace's events: banks on a bank conflict (bank = word % 32), the result at the kernel's end
+ *   (the exit that is its last step), the tickets on an atomic, the lanes where a warp diverged (an event's mask short of its warp's lanes), the
+ *   tree where a shared store adds into a word stored before, banks on any other shared access,
+ *   loads on a global one, shuffles on a shuffle, the lanes on a barrier or an earlier exit;
+ * - the verdict (a panel "verdict" with its text) in every frame, and at the kernel's end no
+ *   "line 0";
+ * - in presenter mode at 1024x768, no label under 14 px and no value or code under 16 px. */
 #include <SDL_ttf.h>
 #include <ctype.h>
 #include <stdlib.h>
@@ -23,7 +28,7 @@
 
 static const int sizes[][2] = {{800, 600}, {1024, 768}, {1280, 720}, {1920, 1080}, {3840, 2160}};
 
-static int frames, summaries, wrapped;
+static int frames, summaries, wrapped, floors;
 /* the least share per size, alone or compared, presenter off or on: the table printed at the end */
 static double least[5][2][2];
 static int size_at;
@@ -56,20 +61,76 @@ static int step_degree(const view_model *m, size_t s)
     return worst;
 }
 
-/* the rule: which panel is the step's picture; the lower rank wins in compare */
+/* the rule: which picture is the step's; the lower rank wins in compare */
 typedef struct show {
     int rank;
-    const char *panel;
+    const char *panel, *kind;
 } show;
+
+/* a warp of the step ran its instruction with fewer lanes than it has live (not exited before it,
+ * in the order the warp recorded them): it diverged */
+static int step_divergent(const view_model *m, size_t s)
+{
+    const trace *t = m->t;
+    const view_step *st = &m->steps[s];
+    for (size_t k = 0; k < st->count; k++) {
+        size_t ei = m->order[st->first + k];
+        const trace_event *e = &t->events[ei];
+        if (e->kind == TRACE_EXIT || e->kind == TRACE_BARRIER || e->kind == TRACE_WARP_SYNC || e->kind == TRACE_FENCE || !e->mask) continue;
+        unsigned first = e->warp * WARP_SIZE, n = m->threads > first ? m->threads - first : 0;
+        uint32_t live = n >= WARP_SIZE ? 0xffffffffu : (1u << n) - 1u;
+        for (size_t j = 0; j < ei; j++) {
+            const trace_event *x = &t->events[j];
+            if (x->kind == TRACE_EXIT && x->warp == e->warp && x->block == e->block && x->pass == e->pass) live &= ~x->mask;
+        }
+        if (e->mask != live) return 1;
+    }
+    return 0;
+}
+
+/* a shared store of the step writes a word this block stored before (an earlier step): an addition
+ * into the tree, not its leaf */
+static int step_adds(const view_model *m, size_t s)
+{
+    const trace *t = m->t;
+    const view_step *st = &m->steps[s];
+    for (size_t k = 0; k < st->count; k++) {
+        const trace_event *e = &t->events[m->order[st->first + k]];
+        if (e->kind != TRACE_SHARED_STORE) continue;
+        int lane = 0;
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
+            if (!(e->mask >> l & 1u)) continue;
+            int64_t w = t->lane_addr[e->lanes + (size_t)lane++];
+            for (size_t q = 0; q < s; q++) { /* stored at an earlier step? */
+                const view_step *sq = &m->steps[q];
+                if (sq->kind != TRACE_SHARED_STORE) continue;
+                for (size_t j = 0; j < sq->count; j++) {
+                    const trace_event *f = &t->events[m->order[sq->first + j]];
+                    int fl = 0;
+                    for (unsigned b = 0; b < WARP_SIZE; b++) {
+                        if (!(f->mask >> b & 1u)) continue;
+                        if (t->lane_addr[f->lanes + (size_t)fl++] == w) return 1;
+                    }
+                }
+            }
+        }
+    }
+    return 0;
+}
 
 static show step_show(const view_model *m, size_t s)
 {
     int kind = m->steps[s].kind;
-    switch (trace_kind_addr((trace_kind)kind)) {
-    case TRACE_ADDR_SHARED: return step_degree(m, s) > 1 ? (show){0, "banks"} : (show){1, "picture"};
-    case TRACE_ADDR_GLOBAL: return (show){2, "picture"};
-    case TRACE_ADDR_LANE: return (show){kind == TRACE_SHUFFLE ? 3 : 5, "picture"};
-    default: return kind == TRACE_BARRIER || kind == TRACE_WARP_SYNC ? (show){4, "lanes"} : (show){5, "picture"};
+    trace_addr a = trace_kind_addr((trace_kind)kind);
+    if (a == TRACE_ADDR_SHARED && step_degree(m, s) > 1) return (show){0, "banks", "banks"};
+    if (kind == TRACE_EXIT && s + 1 == m->nsteps) return (show){8, "stats", "result"};
+    if (kind == TRACE_GLOBAL_ATOMIC) return (show){5, "picture", "tickets"};
+    if (step_divergent(m, s)) return (show){1, "lanes", "lanes"};
+    switch (a) {
+    case TRACE_ADDR_SHARED: return kind == TRACE_SHARED_STORE && step_adds(m, s) ? (show){2, "picture", "tree"} : (show){3, "banks", "banks"};
+    case TRACE_ADDR_GLOBAL: return kind == TRACE_GLOBAL_ATOMIC ? (show){5, "picture", "tickets"} : (show){4, "picture", "loads"};
+    case TRACE_ADDR_LANE: return kind == TRACE_SHUFFLE ? (show){6, "picture", "shuffles"} : (show){9, "picture", NULL};
+    default: return kind == TRACE_BARRIER || kind == TRACE_WARP_SYNC ? (show){7, "lanes", "lanes"} : (show){9, "picture", NULL};
     }
 }
 
@@ -202,6 +263,43 @@ static void check_frame(fixture *f, const char *what)
               panes > 1 ? "its half" : "the window");
     }
     CHECK(with > 0, "%s %dx%d: no pane shows the step's picture (%s)", what, w, h, a.panel);
+    /* the panel marked as the stage's picture draws the picture the step calls for */
+    int marked = 0, right_kind = 0, verdicts = 0;
+    for (size_t k = 0; k < (size_t)f->l.npanels; k++) {
+        const dl_panel *pp = &f->l.panels[k];
+        if (!strcmp(pp->name, "verdict")) {
+            for (size_t i = 0; i < f->l.n; i++) verdicts += (size_t)f->l.items[i].panel == k && f->l.items[i].kind == DL_TEXT && f->l.items[i].len > 0;
+            continue;
+        }
+        if (!pp->stage) continue;
+        marked++;
+        right_kind += !a.kind || (pp->kind && !strcmp(pp->kind, a.kind));
+    }
+    if (a.kind && with) CHECK(marked > 0 && right_kind > 0, "%s %dx%d: the stage's picture is not the %s the step calls for", what, w, h, a.kind);
+    CHECK(verdicts >= 1 + f->s.compare, "%s %dx%d: %d verdicts drawn for %d panes", what, w, h, verdicts, 1 + f->s.compare);
+    /* the kernel's end is named as such, never "line 0" */
+    const view_step *st0 = &f->s.pane[0].m.steps[f->s.pane[0].step];
+    for (size_t i = 0; st0->kind == TRACE_EXIT && i < f->l.n; i++) {
+        const dl_item *it = &f->l.items[i];
+        if (it->kind != DL_TEXT) continue;
+        char t[600];
+        snprintf(t, sizeof t, "%.*s", (int)it->len, dl_item_text(&f->l, it));
+        CHECK(!strstr(t, "line 0") && !strstr(t, "\xe7\xac\xac 0 \xe8\xa1\x8c"), "%s %dx%d: the kernel's end says \"%s\"", what, w, h, t);
+    }
+    /* readable from the back: presenter mode at 1024x768 draws no label under 14 px, no value or code under 16 */
+    if (f->s.presenter && w == 1024 && h == 768) {
+        int reported = 0;
+        for (size_t i = 0; i < f->l.n && reported < 3; i++) {
+            const dl_item *it = &f->l.items[i];
+            if (it->kind != DL_TEXT || !it->len) continue;
+            int floor = it->font == DL_FONT_MONO ? 16 : 14;
+            if (it->px >= floor) continue;
+            reported++;
+            CHECK(0, "%s %dx%d: \"%.*s\" in %s is drawn at %d px, under %d", what, w, h, (int)it->len, dl_item_text(&f->l, it),
+                  it->panel >= 0 ? f->l.panels[it->panel].name : "no panel", it->px, floor);
+        }
+        floors++;
+    }
     if (!with) least[size_at][f->s.compare][f->s.presenter] = 0;
     check_source(f, what, 0);
     if (f->s.compare) check_source(f, what, 1);
@@ -220,13 +318,17 @@ int main(void)
         const view_model *m = &f.s.pane[0].m;
         /* a step of each kind the version has; shared accesses once with a conflict, once without */
         long pick[64];
-        int npick = 0, seen[64] = {0};
-        for (size_t s = 0; s < m->nsteps && npick < 64; s++) {
-            int key = m->steps[s].kind * 2 + (trace_kind_addr((trace_kind)m->steps[s].kind) == TRACE_ADDR_SHARED && step_degree(m, s) > 1);
-            if (key < 0 || key >= 64 || seen[key]) continue;
+        int npick = 0;
+        static int seen[64 * 16];
+        memset(seen, 0, sizeof seen);
+        for (size_t s = 0; s < m->nsteps && npick < 63; s++) {
+            show sh = step_show(m, s);
+            int key = sh.rank * 16 + m->steps[s].kind % 16;
+            if (key < 0 || key >= 64 * 16 || seen[key]) continue;
             seen[key] = 1;
             pick[npick++] = (long)s;
         }
+        if (m->nsteps && (!npick || pick[npick - 1] != (long)m->nsteps - 1)) pick[npick++] = (long)m->nsteps - 1; /* the kernel's end */
         for (int c = 0; c < 2; c++) {
             char act[64];
             snprintf(act, sizeof act, "compare:%s", c ? other : "off");
@@ -253,6 +355,7 @@ int main(void)
         }
         fixture_close(&f);
     }
+    printf("%d frames in presenter mode at 1024x768 held to the 14/16 px floor\n", floors);
     printf("%d frames checked (%d summary lines, %d highlighted lines wrapped); the least share of the step's picture (of the window, or of a pane's half): %.0f%%, %s\n", frames,
            summaries, wrapped, 100 * least_share, least_what);
     printf("the least share of the step's picture (of the window; in compare, of a pane's half):\n%-10s %8s %10s %8s %10s\n", "size", "alone",

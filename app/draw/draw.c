@@ -59,9 +59,16 @@ static dl_item *push(dl_list *l, dl_kind k)
 int dl_panel_begin(dl_list *l, const char *name, dl_rect r)
 {
     if (!name || l->npanels == DL_MAX_PANELS) { l->panel = -1; return -1; }
-    l->panels[l->npanels] = (dl_panel){r, name};
+    l->panels[l->npanels] = (dl_panel){r, name, NULL, 0};
     l->panel = l->npanels++;
     return l->panel;
+}
+
+void dl_panel_mark(dl_list *l, int panel, const char *kind, int stage)
+{
+    if (panel < 0 || panel >= l->npanels) return;
+    if (kind) l->panels[panel].kind = kind;
+    l->panels[panel].stage = stage;
 }
 
 /* a fill or an outline: nothing for an empty rectangle */

@@ -57,6 +57,8 @@ typedef struct dl_metrics {
 typedef struct dl_panel {
     dl_rect r;
     const char *name;
+    const char *kind; /* the picture it draws ("tree", "lanes", ...; a constant), NULL: as its name says */
+    int stage;        /* 1: the step's picture */
 } dl_panel;
 
 enum { DL_MAX_PANELS = 64 };
@@ -88,6 +90,9 @@ void dl_restore(dl_list *l, dl_mark m);
 /* Items appended after this belong to a panel (for the layout tests), until the next call;
  * name NULL leaves any panel. Returns the panel's index. */
 int dl_panel_begin(dl_list *l, const char *name, dl_rect r);
+/* Says what picture the panel just begun draws, and whether it is the step's picture (the list's
+ * record and the tests read them). */
+void dl_panel_mark(dl_list *l, int panel, const char *kind, int stage);
 
 void dl_fill(dl_list *l, dl_rect r, dl_colour c);
 /* Item `at`, an opaque fill under everything after it (a window's background), becomes the fills

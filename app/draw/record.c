@@ -35,6 +35,40 @@ char *dl_record_json(const dl_list *l)
         cJSON_AddItemToArray(items, a);
         free(text);
     }
+    /* what each panel drew: its picture, whether it is the step's, its least text sizes (labels in
+     * the UI font, values and code in the monospaced one; 0: none) and the verdict it says */
+    cJSON *pics = cJSON_AddArrayToObject(root, "pictures");
+    for (int p = 0; pics && p < l->npanels; p++) {
+        const dl_panel *pp = &l->panels[p];
+        int ui = 0, mono = 0;
+        for (size_t i = 0; i < l->n; i++) {
+            const dl_item *it = &l->items[i];
+            if (it->panel != p || it->kind != DL_TEXT || !it->len) continue;
+            int *least = it->font == DL_FONT_MONO ? &mono : &ui;
+            if (!*least || it->px < *least) *least = it->px;
+        }
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "panel", pp->name ? pp->name : "");
+        cJSON_AddStringToObject(o, "picture", pp->kind ? pp->kind : pp->name ? pp->name : "");
+        cJSON_AddBoolToObject(o, "stage", pp->stage);
+        cJSON_AddNumberToObject(o, "x", pp->r.x);
+        cJSON_AddNumberToObject(o, "y", pp->r.y);
+        cJSON_AddNumberToObject(o, "w", pp->r.w);
+        cJSON_AddNumberToObject(o, "h", pp->r.h);
+        cJSON_AddNumberToObject(o, "label_px_min", ui);
+        cJSON_AddNumberToObject(o, "value_px_min", mono);
+        if (pp->name && !strcmp(pp->name, "verdict"))
+            for (size_t i = 0; i < l->n; i++)
+                if (l->items[i].panel == p && l->items[i].kind == DL_TEXT) {
+                    char *text = malloc(l->items[i].len + 1);
+                    if (!text) break;
+                    memcpy(text, l->text + l->items[i].text, l->items[i].len);
+                    text[l->items[i].len] = '\0';
+                    cJSON_AddStringToObject(o, "verdict", text);
+                    free(text);
+                }
+        cJSON_AddItemToArray(pics, o);
+    }
     char *s = cJSON_PrintUnformatted(root);
     cJSON_Delete(root);
     return s;

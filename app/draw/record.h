@@ -10,7 +10,10 @@
 #include "app/draw/draw.h"
 
 /* {"panels": [names], "items": [[kind, x, y, w, h, x2, y2, thick, "rrggbbaa", font, px, text,
- * panel, hit], ...]}; malloc'd, NULL when out of memory. */
+ * panel, hit], ...], "pictures": [{"panel", "picture" (what it draws: tree, loads, shuffles,
+ * tickets, lanes, banks, result, ...), "stage" (the step's picture), "x", "y", "w", "h",
+ * "label_px_min", "value_px_min" (its least UI and monospaced text, 0: none), "verdict" (the verdict
+ * panel's text)}, ...]}; malloc'd, NULL when out of memory. */
 char *dl_record_json(const dl_list *l);
 
 /* A table of metrics as the page records them: {"advance": [[font, px, codepoint, width], ...],

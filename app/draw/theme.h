@@ -12,7 +12,7 @@
 
 #define THEME_COLOURS(X) \
     X(background) X(panel) X(text) X(dim) X(grid) X(working) X(idle) X(diverged) X(exited) X(barrier) X(read) \
-    X(write) X(conflict) X(line) X(tree) X(subtree) X(accent)
+    X(write) X(conflict) X(line) X(tree) X(subtree) X(accent) X(wrong)
 
 typedef struct theme {
     char name[16];

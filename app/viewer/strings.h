@@ -259,6 +259,22 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_STAT_HAZARDS, "races in this block: %zu (schedule %s%s)", "本线程块的竞争：%zu 处（调度 %s%s）")     \
     X(STR_STAT_WRONG, "result %.9g, reference %.9g: WRONG", "结果 %.9g，参考值 %.9g：错误")                     \
     X(STR_STAT_RACING, "result %.9g, reference %.9g: right here, racing", "结果 %.9g，参考值 %.9g：此调度下正确，但有竞争")   \
+    X(STR_VERDICT_WRONG, "WRONG: %.9g, should be %.9g", "错误：%.9g，应为 %.9g")                                 \
+    X(STR_VERDICT_RACING, "right under this schedule, racing at line %u", "此调度下正确，但第 %u 行有竞争")        \
+    X(STR_VERDICT_RIGHT, "right: %.9g (reference %.9g)", "正确：%.9g（参考值 %.9g）")                            \
+    X(STR_VERDICT_RACES, "; races: %zu", "；竞争：%zu 处")                                                       \
+    X(STR_VERDICT_WRONG_SHORT, "WRONG: %.9g \xE2\x89\xA0 %.9g", "错误：%.9g \xE2\x89\xA0 %.9g")                     \
+    X(STR_VERDICT_RACING_SHORT, "racing at line %u", "第 %u 行有竞争")                                            \
+    X(STR_VERDICT_RIGHT_SHORT, "right: %.9g", "正确：%.9g")                                                      \
+    X(STR_VERDICT_RACES_SHORT, ", %zu races", "，竞争 %zu 处")                                                   \
+    X(STR_LEGEND_WRONG, "wrong sum", "错误的和")                                                                 \
+    X(STR_SOURCE_END, "the end of the kernel: these threads exit", "内核的结尾：这些线程退出")            \
+    X(STR_LANES_DIVERGED, "warp %u at line %u: %u working, %u diverged (the branch not taken), %u idle",          \
+      "线程束 %u 在第 %u 行：%u 个工作，%u 个分化（未走这条分支），%u 个空闲")                                      \
+    X(STR_TICKETS_TITLE, "tickets: atomicInc hands block after block a number; the one that draws %u sums all %u partial sums", \
+      "票号：atomicInc 依次发给每个线程块一个号码；拿到 %u 的线程块把全部 %u 个部分和相加")                           \
+    X(STR_TICKETS_NONE, "tickets: no atomic in this pass", "票号：这一趟没有原子操作")                                 \
+    X(STR_SUM_TICKETS, "tickets: block %u drew %d (of 0 to %u)", "票号：线程块 %u 拿到 %d（0 到 %u）")                \
     X(STR_KEY_BENCH_GPU, "benchmark: the next GPU", "基准测试：换一块 GPU")                                      \
     X(STR_KEY_BENCH_MODE, "benchmark: per launch / batch timing", "基准测试：单次启动 / 批量 计时")                 \
     X(STR_BENCH_COLS, "version|time|GB/s|vs above|vs v0|of spec peak", "版本|时间|GB/s|比上一行|比 v0|占理论峰值")              \

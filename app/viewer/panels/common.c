@@ -46,6 +46,15 @@ dl_colour mix(dl_colour a, dl_colour b, double t)
     return (dl_colour){(uint8_t)lround(a.r + (b.r - a.r) * t), (uint8_t)lround(a.g + (b.g - a.g) * t), (uint8_t)lround(a.b + (b.b - a.b) * t), 255};
 }
 
+/* the text colour that reads on a fill: the theme's text or its background, whichever differs more in luminance */
+dl_colour on_colour(const theme *th, dl_colour fill)
+{
+#define LUM(c) (0.2126 * (c).r + 0.7152 * (c).g + 0.0722 * (c).b)
+    double f = LUM(fill), a = fabs(LUM(th->text) - f), b = fabs(LUM(th->background) - f);
+#undef LUM
+    return a >= b ? th->text : th->background;
+}
+
 dl_colour lane_colour(const theme *th, int state)
 {
     const dl_colour c[] = {[VIEW_LANE_IDLE] = th->idle, [VIEW_LANE_WORKING] = th->working, [VIEW_LANE_DIVERGED] = th->diverged,
@@ -91,8 +100,18 @@ void reg_format(float v, int digits, char *buf, size_t len)
  * reg_format), then at the largest size from the panel's own down to a legible least, at which
  * the widest of them fits. px 0: not even that fits, and no value is drawn at all: a cell shows
  * its current value or none, never an old one beside new blanks. */
+/* The least size a value is drawn at: the platform's least, and in presenter mode two thirds of
+ * its text size (16 px at 1024x768), read from the back of the room; smaller, and the panel shows
+ * fewer values or none. */
+int value_least(const ui *u)
+{
+    int floor = u->sc->s->presenter ? u->px * 2 / 3 : 0;
+    return u->least > floor ? u->least : floor;
+}
+
 value_fit values_fit(ui *u, const float *vals, size_t n, int cw, int ch)
 {
+    int least = value_least(u);
     for (int d = REG_DIGITS_FULL; d >= REG_DIGITS_SHORT; d--) {
         char widest[32] = "", b[32];
         for (size_t i = 0; i < n; i++) { /* a monospaced font: the longest text is the widest */
@@ -103,8 +122,8 @@ value_fit values_fit(ui *u, const float *vals, size_t n, int cw, int ch)
         /* the largest size that fits: the panel's own, else a binary search down to the least */
 #define FITS(px) (dl_text_width(u->l, DL_FONT_MONO, (px), widest) <= cw && dl_text_height(u->l, DL_FONT_MONO, (px)) <= ch)
         if (FITS(u->px)) return (value_fit){u->px, d};
-        if (u->px > u->least && FITS(u->least)) {
-            int lo = u->least, hi = u->px; /* lo fits, hi does not */
+        if (u->px > least && FITS(least)) {
+            int lo = least, hi = u->px; /* lo fits, hi does not */
             while (hi - lo > 1) {
                 int mid = (lo + hi) / 2;
                 if (FITS(mid)) lo = mid;

@@ -57,7 +57,7 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
         static const struct { int state; str_id name; } legend[] = {
             {VIEW_LANE_WORKING, STR_LEGEND_WORKING}, {VIEW_LANE_DIVERGED, STR_LEGEND_DIVERGED}, {VIEW_LANE_IDLE, STR_LEGEND_IDLE},
             {VIEW_LANE_BARRIER, STR_LEGEND_BARRIER}, {VIEW_LANE_EXITED, STR_LEGEND_EXITED}, {-1, STR_LEGEND_READ},
-            {-2, STR_LEGEND_WRITTEN}, {-3, STR_LEGEND_CONFLICT}};
+            {-2, STR_LEGEND_WRITTEN}, {-3, STR_LEGEND_CONFLICT}, {-4, STR_LEGEND_WRONG}};
         int line = 0, lines = u->compact ? 1 : 2;
         for (size_t i = 0; i < sizeof legend / sizeof *legend && line < lines; i++) {
             const char *name = S(u, legend[i].name);
@@ -65,8 +65,9 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
             if (x + w > right && x > r.x + u->pad) { line++; x = r.x + u->pad; y += u->lh; }
             if (line >= lines) break;
             dl_colour c = legend[i].state >= 0 ? lane_colour(th, legend[i].state) : legend[i].state == -1 ? th->read
-                                                                                      : legend[i].state == -2 ? th->write : th->conflict;
+                                                                                      : legend[i].state == -2 ? th->write : legend[i].state == -3 ? th->conflict : th->wrong;
             dl_fill(u->l, (dl_rect){x, y + (u->lh - sw) / 2, sw, sw}, c);
+            if (legend[i].state == -4) dl_outline(u->l, (dl_rect){x, y + (u->lh - sw) / 2, sw, sw}, th->text, 1); /* as the tree outlines it */
             dl_text(u->l, (dl_rect){x + sw + u->pad / 2, y, right - x - sw - u->pad / 2, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, name);
             x += w + 2 * u->pad;
         }

@@ -42,6 +42,7 @@ void line_at(ui *u, dl_rect in, int row, dl_colour c, dl_font f, const char *s);
 dl_colour mix(dl_colour a, dl_colour b, double t);
 dl_colour lane_colour(const theme *th, int state);
 void lesson_marks(ui *u, int kind, size_t item, dl_rect c);
+dl_colour on_colour(const theme *th, dl_colour fill); /* the theme's text or background, whichever reads on fill */
 
 /* The watched register of one warp and the cells' values: v with `digits` significant digits. */
 enum { REG_DIGITS_FULL = 7, REG_DIGITS_SHORT = 2 }; /* 7: a float's integers up to 2^24 exactly */
@@ -51,6 +52,7 @@ typedef struct value_fit {
     int px, digits;
 } value_fit;
 value_fit values_fit(ui *u, const float *vals, size_t n, int cw, int ch);
+int value_least(const ui *u); /* the least size a value is drawn at (presenter mode: 16 px at 1024x768) */
 
 /* ---------- one file per picture ---------- */
 
@@ -71,6 +73,14 @@ static inline int registers_height(ui *u, int cols) { return 2 * u->pad + u->lh 
 int registers_cols(ui *u, const scene_pane *p, int w, int max_h);
 void draw_registers(ui *u, int pi, const scene_pane *p, dl_rect r, int cols);
 void draw_stats(ui *u, const scene_pane *p, dl_rect r);                 /* result.c: the counters and the verdict */
+/* The verdict in one line ("WRONG: 3968, should be 4096; races: 12"); 1 when it is wrong or racing */
+int verdict_line(ui *u, const scene_pane *p, char *b, size_t len);
+/* the verdict as a badge right-aligned in r (the wrong colour when wrong or racing); its width, 0 if it does not fit */
+int draw_verdict(ui *u, const scene_pane *p, dl_rect r, int px);
+int verdict_width(ui *u, const scene_pane *p, int px);
+int tickets_known(const scene_pane *p);                                  /* tickets.c */
+void draw_tickets(ui *u, const scene_pane *p, dl_rect r);
+void tickets_summary(ui *u, const scene_pane *p, char *b, size_t len);
 void draw_bench(ui *u, dl_rect r);                                      /* bench.c */
 void draw_grid(ui *u, dl_rect r);                                       /* grid.c */
 void draw_passes(ui *u, dl_rect r);                                     /* passes.c: Harris's kernel decomposition */
@@ -83,11 +93,19 @@ void draw_menu(ui *u, dl_rect r);
 /* ---------- stage.c: which picture is the step's, and the panes ---------- */
 
 /* The step's kind decides which picture is the show: a shared access with a bank conflict shows
- * lanes to banks, any other shared access the tree, a global access its loads, a shuffle the
- * shuffles, a barrier who waits, anything else (an exit, a fence) the picture as it stands. The
- * source line comes next, then the rest. */
-typedef enum stage_class { CLASS_CONFLICT, CLASS_SHARED, CLASS_GLOBAL, CLASS_SHUFFLE, CLASS_BARRIER, CLASS_OTHER, CLASS_COUNT } stage_class;
+ * lanes to banks; the end of the kernel its result and verdict; a step where a warp diverged its
+ * lanes (working, diverged, idle); a shared store that adds into the tree the tree; any other shared
+ * access lanes to banks; a global access its loads; an atomic the tickets; a shuffle the shuffles;
+ * a barrier who waits; anything else the picture as it stands. The source line comes next, then
+ * the rest. In compare the lower class of the two panes is the show of both. */
+typedef enum stage_class {
+    CLASS_CONFLICT, CLASS_DIVERGENT, CLASS_TREE, CLASS_SHARED, CLASS_GLOBAL, CLASS_TICKET, CLASS_SHUFFLE, CLASS_BARRIER, CLASS_END,
+    CLASS_OTHER, CLASS_COUNT
+} stage_class;
+stage_class pane_class(const scene_pane *p);
 stage_class scene_class(const scene *sc);
+int stage_focus(stage_class c);                 /* the panel that is a class's picture */
+int stage_focus_of(const ui *u, stage_class c); /* the same, or the panel a lesson's question is answered on */
 void draw_pane(ui *u, int pi, dl_rect r, stage_class cls, long share);
 
 #endif

@@ -48,8 +48,20 @@ void warps_in_words(ui *u, const scene_pane *p, unsigned from, unsigned to, char
 void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)
 {
     const view_model *m = p->m;
-    dl_rect in = panel(u, "lanes", r, S(u, STR_LANES_TITLE));
+    /* a warp that diverged here: the title says where and how its lanes split */
+    char title[300];
+    snprintf(title, sizeof title, "%s", S(u, STR_LANES_TITLE));
+    for (unsigned w = 0; w < m->nwarps && p->st && p->st->line && p->st->kind != TRACE_EXIT; w++) {
+        unsigned n[VIEW_LANE_EXITED + 1] = {0};
+        for (unsigned l = 0; l < WARP_SIZE && w * WARP_SIZE + l < m->threads; l++) n[p->lanes[w * WARP_SIZE + l] % (VIEW_LANE_EXITED + 1)]++;
+        if (!n[VIEW_LANE_DIVERGED]) continue;
+        snprintf(title, sizeof title, S(u, STR_LANES_DIVERGED), w, p->st->line, n[VIEW_LANE_WORKING], n[VIEW_LANE_DIVERGED],
+                 n[VIEW_LANE_IDLE] + n[VIEW_LANE_BARRIER] + n[VIEW_LANE_EXITED]);
+        break;
+    }
+    dl_rect in = panel(u, "lanes", r, title);
     int nw = (int)m->nwarps, rh = u->lh + 2, fit = in.h / rh;
+    if (fit < nw && nw * u->lh <= in.h) fit = nw, rh = in.h / nw; /* every warp, its label's line high, before a line of words */
     if (fit < 1 || nw < 1) return;
     int show = nw <= fit ? nw : fit - 1, w0 = 0;
     if (show < nw) { /* a window of warps holding the step's first working warp */

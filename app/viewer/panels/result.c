@@ -1,5 +1,49 @@
 #include "app/viewer/panels/internal.h"
 
+/* The verdict: the result against its reference, wrong or racing or right, and the block's races. */
+static int verdict_text(ui *u, const scene_pane *p, char *b, size_t len, int brief)
+{
+    const trace *t = p->m->t;
+    int n;
+    if (p->wrong_result) n = snprintf(b, len, S(u, brief ? STR_VERDICT_WRONG_SHORT : STR_VERDICT_WRONG), (double)t->result, t->reference);
+    else if (p->racing_result) n = snprintf(b, len, S(u, brief ? STR_VERDICT_RACING_SHORT : STR_VERDICT_RACING), p->hz_nlines ? p->hz_lines[0] : 0);
+    else n = snprintf(b, len, S(u, brief ? STR_VERDICT_RIGHT_SHORT : STR_VERDICT_RIGHT), (double)t->result, t->reference);
+    if (p->hz_count && n > 0 && (size_t)n < len) snprintf(b + n, len - (size_t)n, S(u, brief ? STR_VERDICT_RACES_SHORT : STR_VERDICT_RACES), p->hz_count);
+    return p->wrong_result || p->racing_result;
+}
+
+int verdict_line(ui *u, const scene_pane *p, char *b, size_t len) { return verdict_text(u, p, b, len, 0); }
+
+int verdict_width(ui *u, const scene_pane *p, int px)
+{
+    char b[300];
+    verdict_line(u, p, b, sizeof b);
+    return dl_text_width(u->l, DL_FONT_UI, px, b) + 2 * u->pad;
+}
+
+/* in full where it fits, else in brief ("WRONG: 3968 ≠ 4096, 12 races"), cut only where not even that fits */
+int draw_verdict(ui *u, const scene_pane *p, dl_rect r, int px)
+{
+    char b[300];
+    int bad = verdict_text(u, p, b, sizeof b, 0);
+    int w = dl_text_width(u->l, DL_FONT_UI, px, b) + 2 * u->pad, h = dl_text_height(u->l, DL_FONT_UI, px);
+    if (w > r.w) {
+        verdict_text(u, p, b, sizeof b, 1);
+        w = dl_text_width(u->l, DL_FONT_UI, px, b) + 2 * u->pad;
+        if (w > r.w) w = r.w;
+    }
+    if (w < 4 * u->pad || h > r.h) return 0;
+    dl_rect box = {r.x + r.w - w, r.y + (r.h - h) / 2, w, h};
+    int was = u->l->panel; /* what the caller draws next stays its own */
+    dl_panel_begin(u->l, "verdict", box);
+    dl_colour fill = bad ? u->th->wrong : u->th->panel;
+    dl_fill(u->l, box, fill);
+    if (bad) dl_outline(u->l, box, u->th->text, 1);
+    dl_text(u->l, (dl_rect){box.x + u->pad, box.y, box.w - 2 * u->pad, h}, DL_FONT_UI, px, DL_LEFT, on_colour(u->th, fill), b);
+    u->l->panel = was;
+    return w;
+}
+
 void draw_stats(ui *u, const scene_pane *p, dl_rect r)
 {
     const view_model *m = p->m;
@@ -7,12 +51,20 @@ void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     const trace_provenance *pv = &m->t->prov;
     dl_rect in = panel(u, "stats", r, S(u, STR_STATS_TITLE));
     const theme *th = u->th;
+    if (pane_class(p) == CLASS_END) { /* the kernel's end: its verdict first, in the large size */
+        int vw = verdict_width(u, p, u->big);
+        if (draw_verdict(u, p, (dl_rect){in.x, in.y, vw < in.w ? vw : in.w, u->blh}, u->big) || draw_verdict(u, p, (dl_rect){in.x, in.y, in.w, u->blh}, u->px)) {
+            in.y += u->blh + u->pad / 2;
+            in.h -= u->blh + u->pad / 2;
+        }
+    }
     char b[400];
     int row = 0;
     /* numbered from 0, as --phase, --step and stats number them */
     snprintf(b, sizeof b, S(u, STR_STAT_PHASE), p->st ? p->st->phase : 0, m->nphases ? m->nphases - 1 : 0, p->step, m->nsteps ? m->nsteps - 1 : 0);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
-    if (p->st) {
+    if (p->st && (!p->st->line || p->st->kind == TRACE_EXIT)) line_at(u, in, row++, th->text, DL_FONT_UI, S(u, STR_SOURCE_END));
+    else if (p->st) {
         char warps[48];
         snprintf(b, sizeof b, S(u, STR_STAT_LINE), p->st->line, str_kind(u->L, p->st->kind), str_count(u->L, NOUN_WARP, p->st->count, warps, sizeof warps));
         line_at(u, in, row++, th->text, DL_FONT_UI, b);
@@ -33,7 +85,11 @@ void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     snprintf(b, sizeof b, S(u, p->wrong_result ? STR_STAT_WRONG : p->racing_result ? STR_STAT_RACING : STR_STAT_RESULT), (double)m->t->result,
              m->t->reference);
-    line_at(u, in, row++, p->wrong_result || p->racing_result ? th->conflict : th->text, DL_FONT_UI, b);
+    if (p->wrong_result || p->racing_result) { /* the result row on the wrong colour */
+        int y = in.y + row * u->lh;
+        if (y + u->lh <= in.y + in.h) dl_fill(u->l, (dl_rect){in.x, y, dl_text_width(u->l, DL_FONT_UI, u->px, b) + u->pad, u->lh}, th->wrong);
+        line_at(u, in, row++, on_colour(th, th->wrong), DL_FONT_UI, b);
+    } else line_at(u, in, row++, th->text, DL_FONT_UI, b);
     if (p->hz_count || u->sc->s->brk.schedule[0] || u->sc->s->brk.drop_barrier) {
         char drop[80] = "";
         if (pv->drop_barrier) snprintf(drop, sizeof drop, ", -__syncthreads@%u", pv->drop_barrier);

@@ -15,7 +15,8 @@ static void draw_picture(ui *u, int pi, const scene_pane *p, dl_rect r)
             r.h -= h + u->pad / 2;
         }
     }
-    if (p->picture == PICTURE_LOADS) draw_loads(u, p, r);
+    if (u->sc->s->picture == PICTURE_AUTO && p->st && p->st->kind == TRACE_GLOBAL_ATOMIC && tickets_known(p)) draw_tickets(u, p, r);
+    else if (p->picture == PICTURE_LOADS) draw_loads(u, p, r);
     else if (p->picture == PICTURE_SHUFFLE) draw_shuffles(u, p, r);
     else draw_tree(u, pi, p, r);
 }
@@ -46,26 +47,54 @@ static void draw_timeline(ui *u, int pi, const scene_pane *p, dl_rect r)
 static const unsigned char stage_priority[CLASS_COUNT][PANEL_COUNT] = {
     /*                 SOURCE PICTURE MEMORY LANES BANKS STATS TIMELINE */
     [CLASS_CONFLICT] = {1, 2, 3, 4, 0, 5, 6},
-    [CLASS_SHARED] = {1, 0, 3, 4, 2, 5, 6},
+    [CLASS_DIVERGENT] = {1, 2, 3, 0, 4, 5, 6},
+    [CLASS_TREE] = {1, 0, 3, 4, 2, 5, 6},
+    [CLASS_SHARED] = {1, 2, 3, 4, 0, 5, 6},
     [CLASS_GLOBAL] = {1, 0, 4, 2, 5, 3, 6},
+    [CLASS_TICKET] = {1, 0, 4, 2, 5, 3, 6},
     [CLASS_SHUFFLE] = {1, 0, 4, 2, 5, 3, 6},
     [CLASS_BARRIER] = {1, 2, 3, 0, 5, 4, 6},
+    [CLASS_END] = {2, 3, 4, 5, 6, 0, 1},
     [CLASS_OTHER] = {1, 0, 3, 2, 5, 4, 6},
 };
 
-static stage_class pane_class(const scene_pane *p)
+/* a lane of a warp at this point left out of its instruction: the warp diverged */
+static int pane_divergent(const scene_pane *p)
+{
+    int k = p->st->kind;
+    if (k == TRACE_BARRIER || k == TRACE_WARP_SYNC || k == TRACE_FENCE || k == TRACE_EXIT) return 0; /* who waits: the barrier's class */
+    for (unsigned t = 0; t < p->m->threads; t++)
+        if (p->lanes[t] == VIEW_LANE_DIVERGED) return 1;
+    return 0;
+}
+
+/* an addition of the tree stored at this step */
+static int pane_adds(const scene_pane *p)
+{
+    const view_model *m = p->m;
+    for (size_t i = 0; i < m->nnodes; i++)
+        if (m->nodes[i].step == p->step && m->nodes[i].buf == -1) return 1;
+    return 0;
+}
+
+stage_class pane_class(const scene_pane *p)
 {
     if (!p->shown || !p->st) return CLASS_OTHER;
-    switch (trace_kind_addr((trace_kind)p->st->kind)) {
-    case TRACE_ADDR_SHARED: return p->worst_degree > 1 ? CLASS_CONFLICT : CLASS_SHARED;
-    case TRACE_ADDR_GLOBAL: return CLASS_GLOBAL;
-    case TRACE_ADDR_LANE: return p->st->kind == TRACE_SHUFFLE ? CLASS_SHUFFLE : CLASS_OTHER;
-    default: return p->st->kind == TRACE_BARRIER || p->st->kind == TRACE_WARP_SYNC ? CLASS_BARRIER : CLASS_OTHER;
+    int kind = p->st->kind;
+    if (trace_kind_addr((trace_kind)kind) == TRACE_ADDR_SHARED && p->worst_degree > 1) return CLASS_CONFLICT;
+    if (kind == TRACE_EXIT && p->step + 1 >= p->m->nsteps) return CLASS_END; /* the kernel's end: its last step */
+    if (kind == TRACE_GLOBAL_ATOMIC) return CLASS_TICKET; /* one thread draws the ticket: the tickets, not the idle lanes */
+    if (pane_divergent(p)) return CLASS_DIVERGENT;
+    switch (trace_kind_addr((trace_kind)kind)) {
+    case TRACE_ADDR_SHARED: return kind == TRACE_SHARED_STORE && pane_adds(p) ? CLASS_TREE : CLASS_SHARED;
+    case TRACE_ADDR_GLOBAL: return kind == TRACE_GLOBAL_ATOMIC ? CLASS_TICKET : CLASS_GLOBAL;
+    case TRACE_ADDR_LANE: return kind == TRACE_SHUFFLE ? CLASS_SHUFFLE : CLASS_OTHER;
+    default: return kind == TRACE_BARRIER || kind == TRACE_WARP_SYNC ? CLASS_BARRIER : CLASS_OTHER;
     }
 }
 
 /* The panel that is the step's picture for a class. */
-static int stage_focus(stage_class c)
+int stage_focus(stage_class c)
 {
     for (int k = 0; k < PANEL_COUNT; k++)
         if (stage_priority[c][k] == 0) return k;
@@ -84,7 +113,7 @@ static int ask_panel(const session *s)
 
 /* The stage's picture and each panel's priority: the step's class's, the panel a question is
  * answered on swapping places with the class's picture. */
-static int stage_focus_of(const ui *u, stage_class c)
+int stage_focus_of(const ui *u, stage_class c)
 {
     int a = ask_panel(u->sc->s);
     return a >= 0 ? a : stage_focus(c);
@@ -100,7 +129,7 @@ static int stage_priority_of(const ui *u, stage_class c, int panel)
  * the user pinned (V) is the show whatever the step. */
 stage_class scene_class(const scene *sc)
 {
-    if (sc->s->picture != PICTURE_AUTO) return CLASS_SHARED; /* the class whose show is the picture panel */
+    if (sc->s->picture != PICTURE_AUTO) return CLASS_OTHER; /* the class whose show is the picture panel */
     stage_class c = pane_class(&sc->pane[0]);
     if (sc->compare) {
         stage_class d = pane_class(&sc->pane[1]);
@@ -121,13 +150,17 @@ static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, i
     *min = *pref = 0;
     switch (panel_id) {
     case PANEL_SOURCE: {
+        if (!p->st || !p->st->line) break; /* the kernel's end: no line of it, the summary says so */
         int rows = source_rows_min(u, p, w);
         *min = rows * lh;
         *pref = (rows + 8) * lh;
         break;
     }
     case PANEL_PICTURE:
-        if (p->picture == PICTURE_LOADS) {
+        if (u->sc->s->picture == PICTURE_AUTO && p->st && p->st->kind == TRACE_GLOBAL_ATOMIC && tickets_known(p)) {
+            *min = lh + 4;
+            *pref = 5 * lh;
+        } else if (p->picture == PICTURE_LOADS) {
             if (!p->nloads) break;
             int text_rows = (p->nsectors < 8 ? p->nsectors : 8) + 1;
             *min = lh + lh;
@@ -155,7 +188,7 @@ static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, i
     case PANEL_MEMORY: {
         if (!m->nwords) break;
         int rows = (int)((m->nwords + WARP_SIZE - 1) / WARP_SIZE), shown = rows < 8 ? rows : 8;
-        *min = shown * (u->least + 4); /* cells a value fits in at the least size; less, and the panel is its summary line */
+        *min = shown * (value_least(u) + 4); /* cells a value fits in at the least size; less, and the panel is its summary line */
         *pref = shown * (vh + 4);
         break;
     }
@@ -173,8 +206,8 @@ static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, i
         break;
     }
     case PANEL_STATS:
-        *min = 3 * lh;
-        *pref = (11 + p->hz_nstep) * lh;
+        *min = 3 * lh + (pane_class(p) == CLASS_END ? u->blh + u->pad / 2 : 0);
+        *pref = (11 + p->hz_nstep) * lh + (pane_class(p) == CLASS_END ? u->blh + u->pad / 2 : 0);
         break;
     default: break;
     }
@@ -188,13 +221,15 @@ static void summary(ui *u, int panel_id, const scene_pane *p, char *b, size_t le
     b[0] = '\0';
     switch (panel_id) {
     case PANEL_SOURCE: {
+        if (!p->st || !p->st->line) { snprintf(b, len, "%s", S(u, STR_SOURCE_END)); break; }
         char code[200];
         trace_text_line_copy(p->source, p->st ? p->st->line : 0, code, sizeof code);
         snprintf(b, len, S(u, STR_SUM_SOURCE), p->st ? p->st->line : 0, code);
         break;
     }
     case PANEL_PICTURE:
-        if (p->picture == PICTURE_LOADS) {
+        if (u->sc->s->picture == PICTURE_AUTO && p->st && p->st->kind == TRACE_GLOBAL_ATOMIC && tickets_known(p)) tickets_summary(u, p, b, len);
+        else if (p->picture == PICTURE_LOADS) {
             if (!p->nloads) { snprintf(b, len, "%s", S(u, STR_LOADS_NONE)); break; }
             int sec = 0, fewest = 0;
             for (int i = 0; i < p->nsectors; i++) { sec += p->sectors[i].sectors; fewest += p->sectors[i].sectors_min; }
@@ -230,8 +265,12 @@ static void summary(ui *u, int panel_id, const scene_pane *p, char *b, size_t le
         break;
     case PANEL_STATS: {
         const view_counts *c = &p->counts;
-        snprintf(b, len, S(u, STR_SUM_STATS), p->st ? p->st->phase : 0, m->nphases ? m->nphases - 1 : 0, p->step, m->nsteps ? m->nsteps - 1 : 0,
-                 (unsigned long long)(c->conflicts_load + c->conflicts_store), (double)m->t->result, m->t->reference);
+        char v[300];
+        verdict_line(u, p, v, sizeof v);
+        int k = snprintf(b, len, "%s; ", v);
+        if (k > 0 && (size_t)k < len)
+            snprintf(b + k, len - (size_t)k, S(u, STR_SUM_STATS), p->st ? p->st->phase : 0, m->nphases ? m->nphases - 1 : 0, p->step, m->nsteps ? m->nsteps - 1 : 0,
+                     (unsigned long long)(c->conflicts_load + c->conflicts_store), (double)m->t->result, m->t->reference);
         break;
     }
     default: break;
@@ -268,6 +307,18 @@ static void draw_panel(ui *u, int panel_id, int pi, const scene_pane *p, const s
     }
 }
 
+/* what a panel shows, as the record names it: the top picture's kind, "registers" for the register
+ * row under it (p NULL), "result" for the counters and the verdict */
+static const char *panel_kind(const ui *u, int panel_id, const scene_pane *p)
+{
+    static const char *const kinds[PANEL_COUNT] = {[PANEL_SOURCE] = "source", [PANEL_PICTURE] = "registers", [PANEL_MEMORY] = "memory",
+                                                   [PANEL_LANES] = "lanes",   [PANEL_BANKS] = "banks",       [PANEL_STATS] = "result",
+                                                   [PANEL_TIMELINE] = "timeline"};
+    if (panel_id != PANEL_PICTURE || !p) return kinds[panel_id];
+    if (u->sc->s->picture == PICTURE_AUTO && p->st && p->st->kind == TRACE_GLOBAL_ATOMIC && tickets_known(p)) return "tickets";
+    return p->picture == PICTURE_LOADS ? "loads" : p->picture == PICTURE_SHUFFLE ? "shuffles" : "tree";
+}
+
 /* Lays panels out in a column: each states its minimum and preferred height, the solver
  * (layout.h) gives the step's picture its room first; a panel short of its minimum is a summary
  * line. `want` is the height the step's picture should have to hold its share of the window. */
@@ -298,8 +349,15 @@ static void stage_column(ui *u, int pi, const scene_pane *p, const scene_pane *b
     layout_column(it, n, col.y, col.h, u->pad, sl);
     for (int i = 0; i < n; i++) {
         dl_rect r = {col.x, sl[i].y, col.w, sl[i].h};
+        int before = u->l->npanels;
         if (sl[i].state == LAYOUT_FULL && !own_empty[i]) draw_panel(u, ids[i], pi, p, bp, waves, r);
         else if (sl[i].state != LAYOUT_HIDDEN) draw_summary(u, ids[i], p, r);
+        for (int k = before; k < u->l->npanels; k++) { /* what it drew, for the record and the tests */
+            const char *name = u->l->panels[k].name;
+            int full = !strstr(name, " summary") && strcmp(name, "verdict");
+            dl_panel_mark(u->l, k, full ? panel_kind(u, ids[i], ids[i] == PANEL_PICTURE && !strcmp(name, "registers") ? NULL : p) : NULL,
+                          full && ids[i] == focus);
+        }
     }
 }
 
@@ -319,10 +377,13 @@ void draw_pane(ui *u, int pi, dl_rect r, stage_class cls, long share)
     if (!p->shown) return;
     int waves = moving && u->ease > 0 ? (int)ceil(u->ease * to->worst_degree) : BANKS;
     const scene_pane *bp = moving && u->ease > 0 ? to : p;
-    int compact = u->compact, head = u->blh + (compact ? 0 : u->lh);
+    /* the verdict is never hidden: beside the title where both fit, else on a line of its own */
+    int compact = u->compact, vw = verdict_width(u, p, u->px), tw = dl_text_width(u->l, DL_FONT_UI, u->big, p->title);
+    int beside = tw + vw + 3 * u->pad <= r.w, head = u->blh + (compact ? 0 : u->lh) + (beside ? 0 : u->lh);
     dl_panel_begin(u->l, "title", (dl_rect){r.x, r.y, r.w, head});
-    dl_text(u->l, (dl_rect){r.x + u->pad, r.y, r.w - 2 * u->pad, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, p->title);
+    dl_text(u->l, (dl_rect){r.x + u->pad, r.y, beside ? tw + u->pad : r.w - 2 * u->pad, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, p->title);
     if (!compact) dl_text(u->l, (dl_rect){r.x + u->pad, r.y + u->blh, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, p->summary);
+    draw_verdict(u, p, beside ? (dl_rect){r.x + u->pad, r.y, r.w - 2 * u->pad, u->blh} : (dl_rect){r.x + u->pad, r.y + head - u->lh, r.w - 2 * u->pad, u->lh}, u->px);
     unsigned shown = u->sc->s->panels ? u->sc->s->panels : ~0u;
     int has_timeline = (shown >> PANEL_TIMELINE) & 1;
     int top = r.y + head + u->pad, tl_h = has_timeline ? (compact ? u->lh / 2 + 2 * u->pad + 3 : 2 * u->lh + 2 * u->pad) : 0;
@@ -333,7 +394,7 @@ void draw_pane(ui *u, int pi, dl_rect r, stage_class cls, long share)
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++) {
         int id = order[k];
         if (!(shown >> id & 1)) continue;
-        if (wide && (id == PANEL_SOURCE || id == PANEL_STATS)) left[nl++] = id;
+        if (wide && id != focus && (id == PANEL_SOURCE || id == PANEL_STATS)) left[nl++] = id;
         else if (id == focus) { /* the step's picture: right under the source (or at the top of the right) */
             int at = wide ? 0 : (nr > 0 && right[0] == PANEL_SOURCE);
             for (int j = nr; j > at; j--) right[j] = right[j - 1];

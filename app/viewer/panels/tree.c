@@ -137,9 +137,9 @@ static void draw_tree_titled(ui *u, int pi, const scene_pane *p, dl_rect r, str_
         if (n->step > p->step || n->word < lo || n->word >= hi || n->level + 1 < first) continue;
         dl_rect c = {in.x + (int)(n->word - lo) * cw, ROW_Y(n->level + 1), cw - 1, bh};
         int off = n->value != n->expected; /* a race stored the wrong partial sum here */
-        dl_colour col = off ? th->conflict : warp_colour(th, n->thread / WARP_SIZE);
+        dl_colour col = off ? th->wrong : warp_colour(th, n->thread / WARP_SIZE); /* a wrong sum: its own colour, outlined */
         dl_fill_hit(u->l, c, col, HIT_CODE(HIT_CELL, pi, n->word));
-        if (n->step == p->step) dl_outline(u->l, c, th->text, 2);
+        if (n->step == p->step || off) dl_outline(u->l, c, th->text, n->step == p->step ? 2 : 1);
         if (pi == 0 && n->buf == -1) lesson_marks(u, SESSION_ITEM_CELLS, (size_t)n->word, c);
         else if (n->buf == -1 && (size_t)n->word < m->nwords && p->tree[n->word]) dl_outline(u->l, c, th->subtree, 2);
         char v[48];
@@ -151,7 +151,7 @@ static void draw_tree_titled(ui *u, int pi, const scene_pane *p, dl_rect r, str_
             if (dl_text_width(u->l, DL_FONT_MONO, vpx, both) <= c.w - 2) memcpy(v, both, sizeof both);
         }
         if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, vpx, v) <= c.w - 2)
-            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, vpx, DL_CENTRE, th->background, v);
+            dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, vpx, DL_CENTRE, off ? on_colour(th, col) : th->background, v);
         else *left_out = 1;
     }
     /* in motion: the next step's inputs travel along the edges into their sums */
