@@ -5,7 +5,9 @@
  * kernel.cu, never the server's folders. */
 #define _GNU_SOURCE
 #include <cjson/cJSON.h>
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <microhttpd.h>
 #include <stdio.h>
@@ -41,26 +43,76 @@ static int64_t wall_ms(void)
 
 /* ---- the learner's folder ---- */
 
+/* A learner's source is kept at a path named by its content, SRC/HASH-LENGTH/kernel.cu, so that the
+ * same source is the same path in every request, every server of this machine and after a restart:
+ * the build's cache key holds the path (it is the #line of the rewrite), and a source seen before is
+ * then built once. Written whole to a part file and renamed; kept (serve_sweep_sources removes
+ * those unused for a day). */
 typedef struct learner_dir {
     char dir[PATH_MAX + 256], file[PATH_MAX + 272];
 } learner_dir;
 
+static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+    return h;
+}
+
+static int same_file(const char *path, const char *text, size_t len)
+{
+    FILE *f = fopen(path, "rbe");
+    if (!f) return 0;
+    int same = 1;
+    char buf[65536];
+    size_t off = 0, k;
+    while (same && (k = fread(buf, 1, sizeof buf, f)) > 0) {
+        same = off + k <= len && memcmp(buf, text + off, k) == 0;
+        off += k;
+    }
+    fclose(f);
+    return same && off == len;
+}
+
 static int learner_write(serve_ctx *s, const char *source, size_t len, learner_dir *ld)
 {
-    snprintf(ld->dir, sizeof ld->dir, "%s/req-XXXXXX", s->tmp);
-    if (!mkdtemp(ld->dir)) return -1;
+    static unsigned seq;
+    uint64_t a = fnv1a(14695981039346656037ull, source, len), b = fnv1a(0x9e3779b97f4a7c15ull, source, len);
+    snprintf(ld->dir, sizeof ld->dir, "%s/%016llx%016llx-%zu", s->sources, (unsigned long long)a, (unsigned long long)b, len);
     snprintf(ld->file, sizeof ld->file, "%s/" LEARNER_FILE, ld->dir);
-    FILE *f = fopen(ld->file, "wxe");
-    if (!f) { rmdir(ld->dir); return -1; }
+    if (mkdir(ld->dir, 0700) && errno != EEXIST) return -1;
+    utimensat(AT_FDCWD, ld->dir, NULL, 0); /* used now: the sweep keeps it */
+    if (same_file(ld->file, source, len)) return 0;
+    char part[PATH_MAX + 320];
+    snprintf(part, sizeof part, "%s.%ld.%u.part", ld->file, (long)getpid(), __atomic_add_fetch(&seq, 1u, __ATOMIC_RELAXED));
+    FILE *f = fopen(part, "wxe");
+    if (!f) return -1;
     int ok = fwrite(source, 1, len, f) == len;
-    if (fclose(f) || !ok) { unlink(ld->file); rmdir(ld->dir); return -1; }
+    if (fclose(f) || !ok || rename(part, ld->file)) { unlink(part); return -1; }
     return 0;
 }
 
-static void learner_remove(const learner_dir *ld)
+static void learner_remove(const learner_dir *ld) { (void)ld; }
+
+void serve_sweep_sources(const char *dir, double max_age_s)
 {
-    unlink(ld->file);
-    rmdir(ld->dir);
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    time_t now = time(NULL);
+    while (d && (e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char sub[PATH_MAX + 256];
+        struct stat st;
+        snprintf(sub, sizeof sub, "%s/%s", dir, e->d_name);
+        if (lstat(sub, &st) || !S_ISDIR(st.st_mode) || difftime(now, st.st_mtime) < max_age_s) continue;
+        DIR *in = opendir(sub);
+        struct dirent *f;
+        while (in && (f = readdir(in))) {
+            if (strcmp(f->d_name, ".") && strcmp(f->d_name, "..")) unlinkat(dirfd(in), f->d_name, 0);
+        }
+        if (in) closedir(in);
+        rmdir(sub);
+    }
+    if (d) closedir(d);
 }
 
 /* every "DIR/" of the learner's folder out of a message: it then names kernel.cu alone */

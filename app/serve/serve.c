@@ -549,6 +549,20 @@ int cmd_serve(const ws_call *k)
     }
     if (load_exercises(&s, dd.lessons, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     if (!(s.rec = record_open(state, db, err, sizeof err))) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    /* learners' sources beside the build cache, as private as it: CACHE-serve (0700, ours, no link) */
+    char cache[4096];
+    struct stat sst;
+    if (own_cache_dir(cache, sizeof cache) == 0) snprintf(s.sources, sizeof s.sources, "%s-serve", cache);
+    for (char *c = s.sources + 1; *c; c++) /* its parents, as the cache makes them */
+        if (*c == '/') { *c = 0; mkdir(s.sources, 0700); *c = '/'; }
+    if (!s.sources[0] || (mkdir(s.sources, 0700) && errno != EEXIST) || lstat(s.sources, &sst) || !S_ISDIR(sst.st_mode) ||
+        sst.st_uid != geteuid() || (sst.st_mode & 077)) {
+        fprintf(stderr, "warpscope: %s: cannot keep learners' sources there (it must be a folder of this user's, 0700; set XDG_CACHE_HOME)\n",
+                s.sources[0] ? s.sources : "the cache folder");
+        record_close(s.rec);
+        return EXIT_BAD;
+    }
+    serve_sweep_sources(s.sources, 86400.0);
     const char *tmpdir = getenv("TMPDIR");
     snprintf(s.tmp, sizeof s.tmp, "%s/warpscope-serve-XXXXXX", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
     if (!mkdtemp(s.tmp)) {

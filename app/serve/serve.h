@@ -42,7 +42,8 @@ typedef struct serve_exercise {
 typedef struct serve_ctx {
     char token[80];
     char include_dir[4200];   /* trace/capture/ws_cuda.h and friends for a learner's build */
-    char tmp[4200];           /* the server's private folder: one folder in it per request */
+    char tmp[4200];           /* the server's private folder (the page's data when it is written here) */
+    char sources[4200];       /* learners' sources by content (api.c: learner_write), beside the build cache */
     char sandbox[400];        /* the protections in force, as sandbox_describe says them */
     char page_note[600];      /* "" when the page is served, else why not */
     serve_file *files;
@@ -98,6 +99,9 @@ void reply_json(serve_reply *r, unsigned status, char *text); /* takes text */
 /* The build queue: waits for a worker (0), or says 429 (-1: full, r filled) or stop (-2). */
 int serve_job_begin(serve_ctx *s, serve_reply *r);
 void serve_job_end(serve_ctx *s, double ms);
+
+/* Removes the folders of sources unused for max_age_s seconds. */
+void serve_sweep_sources(const char *dir, double max_age_s);
 
 /* The teacher's page (class_page.c), in English or Chinese: its HTML. */
 char *class_page_html(const char *token, int zh, size_t *len);
