@@ -95,8 +95,8 @@ for c in "h100 sms 132" "h100pcie props 114" "gtx1060 sms 10" "h100 occupancy 8"
 done
 
 # CUDA the emulator does not model yet is named at its line, never clang's raw "undeclared identifier"
-printf '__global__ void k(float *out)\n{\n    printf("%%d\\n", threadIdx.x);\n    out[0] = 1;\n}\n' >"$tmp/printf.cu"
-expect 2 "printf.cu:3:[0-9]+: error: warpscope does not model printf yet: store the value" stats --kernel "$tmp/printf.cu" --entry 'k<<<1, 32>>>(out)'
+printf '__global__ void k(float *out) { out[0] = 1; }\nvoid run(float *out)\n{\n    float *m;\n    cudaMallocManaged(&m, 4);\n    k<<<1, 32>>>(out);\n}\n' >"$tmp/managed.cu"
+expect 2 "managed.cu:5:[0-9]+: error: warpscope does not model cudaMallocManaged yet: use cudaMalloc" stats --kernel "$tmp/managed.cu" --entry 'run(out)'
 printf '__global__ void k(float *out) { out[0] = 1; }\nvoid run(float *out)\n{\n    cudaStream_t s;\n    cudaStreamCreate(&s);\n    k<<<1, 32>>>(out);\n}\n' >"$tmp/stream.cu"
 expect 2 "stream.cu:5:[0-9]+: error: warpscope does not model cudaStreamCreate yet" stats --kernel "$tmp/stream.cu" --entry 'run(out)'
 

@@ -71,6 +71,8 @@ void trace_free(trace *t)
     free(t->values);
     free(t->hazards);
     free(t->runs);
+    free(t->prints);
+    free(t->print_text);
     trace_init(t);
 }
 
@@ -130,6 +132,13 @@ int trace_push(trace *t, const trace_event *e, const int64_t *addr, const double
 
 int trace_append(trace *t, const trace *src)
 {
+    size_t base = t->nevents; /* src's prints name src's events: moved by this */
+    for (size_t i = 0; i < src->nprints; i++) {
+        trace_print p = src->prints[i];
+        if (p.event >= 0) p.event += (int64_t)base;
+        if (trace_add_print(t, &p, src->print_text + p.off, p.len) < 0) return -1;
+    }
+    t->prints_cut += src->prints_cut;
     if (!src->nevents) return 0;
     if (grow((void **)&t->events, &t->cap_events, t->nevents + src->nevents, sizeof *t->events) ||
         grow_lanes(t, t->nlanes + src->nlanes) || grow_vals(t, t->nvals + src->nvals))
@@ -146,6 +155,47 @@ int trace_append(trace *t, const trace *src)
     t->nlanes += src->nlanes;
     t->nvals += src->nvals;
     return 0;
+}
+
+int trace_add_print(trace *t, const trace_print *p, const char *text, size_t len)
+{
+    while (len && text[len - 1] == '\n') len--; /* a line's own newline: the output adds one */
+    if (t->nprints >= TRACE_PRINTS_MAX || t->print_bytes >= TRACE_PRINT_BYTES_MAX) {
+        t->prints_cut++;
+        return 1;
+    }
+    int cut = 0;
+    if (len > TRACE_PRINT_LINE_MAX) len = TRACE_PRINT_LINE_MAX, cut = 1;
+    if (t->print_bytes + len > TRACE_PRINT_BYTES_MAX) len = TRACE_PRINT_BYTES_MAX - t->print_bytes, cut = 1;
+    trace_print *q = realloc(t->prints, (t->nprints + 1) * sizeof *q);
+    if (!q) return -1;
+    t->prints = q;
+    char *x = realloc(t->print_text, t->print_bytes + len + 1);
+    if (!x) return -1;
+    t->print_text = x;
+    /* the text stays text (a trace's JSON is UTF-8): a NUL is left out, a control byte other than
+     * tab and newline, or a byte that is not part of a whole UTF-8 character, becomes '?' */
+    size_t k = 0;
+    const unsigned char *u = (const unsigned char *)text;
+    for (size_t i = 0; i < len;) {
+        unsigned c = u[i], n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 && c >= 0xc2 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 && c <= 0xf4 ? 4 : 0;
+        int whole = n > 0 && i + n <= len;
+        for (unsigned j = 1; whole && j < n; j++) whole = (u[i + j] & 0xc0) == 0x80;
+        if (whole && n == 3) { unsigned v = (c & 0x0f) << 12 | (u[i + 1] & 0x3fu) << 6; whole = v >= 0x800 && (v < 0xd800 || v > 0xdfff); }
+        if (whole && n == 4) { unsigned v = (c & 0x07) << 18 | (u[i + 1] & 0x3fu) << 12; whole = v >= 0x10000 && v <= 0x10ffff; }
+        if (c == 0) { i++; continue; }
+        if (!whole || (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f) { x[t->print_bytes + k++] = '?'; i++; continue; }
+        for (unsigned j = 0; j < n; j++) x[t->print_bytes + k++] = text[i + j];
+        i += n;
+    }
+    x[t->print_bytes + k] = '\0';
+    trace_print r = *p;
+    r.off = (uint32_t)t->print_bytes;
+    r.len = (uint32_t)k;
+    t->prints[t->nprints++] = r;
+    t->print_bytes += k;
+    t->prints_cut += (uint64_t)cut;
+    return cut;
 }
 
 int trace_add_pass(trace *t, trace_pass p)
@@ -376,6 +426,13 @@ int trace_equal(const trace *a, const trace *b)
         const trace_run *p = &a->runs[i], *q = &b->runs[i];
         if (p->pass != q->pass || p->block != q->block || p->sm != q->sm || p->start != q->start || p->end != q->end) return 0;
     }
+    if (a->nprints != b->nprints || a->prints_cut != b->prints_cut) return 0;
+    for (size_t i = 0; i < a->nprints; i++) { /* field by field, and the text */
+        const trace_print *p = &a->prints[i], *q = &b->prints[i];
+        if (p->pass != q->pass || p->block != q->block || p->thread != q->thread || p->line != q->line || p->event != q->event ||
+            p->len != q->len || memcmp(a->print_text + p->off, b->print_text + q->off, p->len))
+            return 0;
+    }
     if (a->nhazards != b->nhazards) return 0;
     for (size_t i = 0; i < a->nhazards; i++) { /* field by field: the struct has padding */
         const trace_hazard *p = &a->hazards[i], *q = &b->hazards[i];
@@ -520,6 +577,25 @@ int trace_check(const trace *t, char *err, size_t errlen)
                 FAIL("hazards[%zu].%s.event: %" PRId64 ", but the trace has %zu events", i, k ? "second" : "first", acc[k]->event, t->nevents);
             if (acc[k]->thread >= TRACE_BLOCK_THREADS_MAX) FAIL("hazards[%zu].%s.thread: %u, more than a block holds", i, k ? "second" : "first", acc[k]->thread);
             if (acc[k]->line > TRACE_LINE_MAX) FAIL("hazards[%zu].%s.line: %u, more than %d", i, k ? "second" : "first", acc[k]->line, TRACE_LINE_MAX);
+        }
+    }
+    /* printf lines name a pass, a block of its grid, a thread of its block, and their event */
+    if (t->nprints > TRACE_PRINTS_MAX || t->print_bytes > TRACE_PRINT_BYTES_MAX)
+        FAIL("prints: %zu lines of %zu bytes, more than %d lines or %d bytes", t->nprints, t->print_bytes, TRACE_PRINTS_MAX, TRACE_PRINT_BYTES_MAX);
+    for (size_t i = 0; i < t->nprints; i++) {
+        const trace_print *q = &t->prints[i];
+        if (q->pass >= t->npasses) FAIL("prints[%zu].pass: pass %u, but the trace has %zu passes", i, q->pass, t->npasses);
+        const trace_pass *ps = &t->passes[q->pass];
+        if (q->block >= ps->grid || q->thread >= ps->block) FAIL("prints[%zu]: block %u, thread %u outside pass %u's %u blocks of %u threads", i,
+                                                                 q->block, q->thread, q->pass, ps->grid, ps->block);
+        if (q->line > TRACE_LINE_MAX) FAIL("prints[%zu].line: %u, more than %d", i, q->line, TRACE_LINE_MAX);
+        if ((size_t)q->off + q->len > t->print_bytes || q->len > TRACE_PRINT_LINE_MAX) FAIL("prints[%zu].text: outside the text the trace holds", i);
+        if (q->event < -1 || q->event >= (int64_t)t->nevents) FAIL("prints[%zu].event: %" PRId64 ", but the trace has %zu events", i, q->event, t->nevents);
+        if (q->event >= 0) {
+            const trace_event *e = &t->events[q->event];
+            if (e->kind != TRACE_PRINTF || e->pass != q->pass || e->block != q->block || e->warp != q->thread / WARP_SIZE ||
+                !(e->mask >> (q->thread % WARP_SIZE) & 1))
+                FAIL("prints[%zu].event: event %" PRId64 " is not a printf of thread %u of block %u", i, q->event, q->thread, q->block);
         }
     }
     return 0;

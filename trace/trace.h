@@ -21,8 +21,9 @@ extern "C" {
  * first launch's). Older files still load (version 1 as lockstep captures with no race check;
  * before 4 the shared memory and registers are unknown; before 5 every launch is one-dimensional);
  * 6 the data's type (provenance.type: float, int, unsigned, double, long long), the result and the
- * values as doubles in the compact encoding where the type is not float (before 6: float). */
-#define TRACE_SCHEMA_VERSION 6
+ * values as doubles in the compact encoding where the type is not float (before 6: float); 7 the
+ * printf event kind and the lines device printf wrote (trace.prints). */
+#define TRACE_SCHEMA_VERSION 7
 #define TRACE_SCHEMA_VERSION_MIN 1
 
 /* The hardware a trace describes, named once for the reading library, the emulator, the race
@@ -93,7 +94,9 @@ typedef enum trace_addr {
  * The order is the numbering of compact traces: new kinds go at the end.
  * REGISTER: a value assigned to the register the kernel watches (the first float it declares, trace/capture/ws_cuda.h),
  * v3's first add, v6's grid-stride sum, v7/v8's float4 sums; an add in a register is not a
- * memory instruction, so it counts in none of the counters Nsight Compute reports. */
+ * memory instruction, so it counts in none of the counters Nsight Compute reports.
+ * PRINTF (schema 7): the lanes of the mask called device printf here; what each wrote is in
+ * trace.prints (a call moves no memory the kernel sees, so it counts in no counter either). */
 #define TRACE_KINDS(X)                                   \
     X(SHARED_LOAD, "shared_load", SHARED, 1)             \
     X(SHARED_STORE, "shared_store", SHARED, 1)           \
@@ -105,7 +108,8 @@ typedef enum trace_addr {
     X(WARP_SYNC, "warp_sync", NONE, 0)                   \
     X(FENCE, "fence", NONE, 0)                           \
     X(EXIT, "exit", NONE, 0)                             \
-    X(REGISTER, "register", LANE, 0)
+    X(REGISTER, "register", LANE, 0)                     \
+    X(PRINTF, "printf", NONE, 0)
 
 typedef enum trace_kind {
 #define TRACE_X_ENUM(name, label, addr, instr) TRACE_##name,
@@ -222,6 +226,17 @@ typedef struct trace_run {
 } trace_run;
 enum { TRACE_RUNS_MAX = 16384, TRACE_SMS_MAX = 1024 };
 
+/* One line a thread's device printf wrote (schema 7), formatted as printf formats it, in the order
+ * the threads ran. A capture keeps at most TRACE_PRINTS_MAX lines and TRACE_PRINT_BYTES_MAX bytes of
+ * their text (each line cut at TRACE_PRINT_LINE_MAX); what it leaves out is counted in
+ * trace.prints_cut, so the output says it was cut. */
+enum { TRACE_PRINTS_MAX = 4096, TRACE_PRINT_BYTES_MAX = 256 * 1024, TRACE_PRINT_LINE_MAX = 1024 };
+typedef struct trace_print {
+    uint32_t pass, block, thread, line;
+    int64_t event;   /* the printf event of a traced block (its lane is thread % 32); -1 in a block not traced */
+    uint32_t off, len; /* the text: trace.print_text[off .. off + len) (no NUL inside) */
+} trace_print;
+
 typedef struct trace {
     trace_provenance prov;
     double result;       /* what the kernels computed, in the data's type (a float's value for float data) */
@@ -241,6 +256,11 @@ typedef struct trace {
     size_t nhazards;
     trace_run *runs;     /* schema 4, GPU captures: by pass, then block */
     size_t nruns;
+    trace_print *prints; /* schema 7: device printf's lines, in the order they were written */
+    size_t nprints;
+    char *print_text;    /* their text, one after another */
+    size_t print_bytes;
+    uint64_t prints_cut; /* lines written past the limits and not kept (whole or in part) */
 } trace;
 
 void trace_init(trace *t);
@@ -301,6 +321,9 @@ void trace_verdict_words(const trace *t, char *buf, size_t len);
 int trace_unsummed_partials(const trace *t, char *buf, size_t len);
 int trace_add_hazard(trace *t, const trace_hazard *h);
 int trace_add_run(trace *t, const trace_run *r);
+/* Keeps a printf line (text of len bytes, NUL bytes and a final newline left out): 0 kept, 1 cut (past
+ * the limits: counted in prints_cut; a line cut short is kept and counted), -1 out of memory. */
+int trace_add_print(trace *t, const trace_print *p, const char *text, size_t len);
 const char *trace_hazard_label(trace_hazard_kind kind); /* "raw", "war", "waw" */
 const char *trace_hazard_words(trace_hazard_kind kind); /* "read after write" ... */
 int trace_hazard_from_label(const char *label);         /* -1 if unknown */

@@ -219,6 +219,19 @@ int trace_write_bin(const trace *t, FILE *f, volatile int *cancel)
             w_var(w, zigzag(acc[k]->event));
         }
     }
+    /* schema 7: device printf's lines, then how many were cut */
+    w_var(w, t->nprints);
+    for (size_t i = 0; i < t->nprints && !w->failed; i++) {
+        const trace_print *q = &t->prints[i];
+        w_var(w, q->pass);
+        w_var(w, q->block);
+        w_var(w, q->thread);
+        w_var(w, q->line);
+        w_var(w, zigzag(q->event));
+        w_var(w, q->len);
+        for (uint32_t k = 0; k < q->len; k++) w_byte(w, (unsigned char)t->print_text[q->off + k]);
+    }
+    w_var(w, t->prints_cut);
     for (int i = 0; i < 8; i++) w_byte(w, magic[7 - i]); /* the end: a truncated file is caught */
     w_flush(w);
     int rc = w->failed == 2 ? -2 : w->failed ? -1 : 0;
@@ -336,6 +349,29 @@ static void read_hazards(rbuf *r, trace *t)
         }
         if (!r->e.failed && trace_add_hazard(t, &h)) reader_fail(&r->e, "out of memory");
     }
+}
+
+/* prints (schema 7): each pass, block, thread, line, event and its text, checked at the door */
+static void read_prints(rbuf *r, trace *t)
+{
+    uint64_t np = r_var(r, "prints");
+    if (!r->e.failed && (np > TRACE_PRINTS_MAX || np > r_left(r) / 6)) { reader_fail(&r->e, "prints: %" PRIu64 " lines: at most %d, in the bytes left", np, TRACE_PRINTS_MAX); return; }
+    for (uint64_t i = 0; i < np && !r->e.failed; i++) {
+        uint64_t pass = r_var(r, "prints"), block = r_var(r, "prints"), thread = r_var(r, "prints"), line = r_var(r, "prints");
+        int64_t ev = unzigzag(r_var(r, "prints"));
+        uint64_t len = r_var(r, "prints");
+        if (r->e.failed) return;
+        if (pass >= t->npasses || block > UINT32_MAX || thread >= TRACE_BLOCK_THREADS_MAX || line > BIN_MAX_LINE || len > TRACE_PRINT_LINE_MAX ||
+            len > r_left(r))
+            { reader_fail(&r->e, "prints[%" PRIu64 "]: pass, block, thread, line or length out of range", i); return; }
+        trace_print q = {(uint32_t)pass, (uint32_t)block, (uint32_t)thread, (uint32_t)line, ev, 0, 0};
+        int rc = trace_add_print(t, &q, (const char *)r->p, (size_t)len);
+        if (rc < 0) { reader_fail(&r->e, "out of memory"); return; }
+        if (rc > 0 || t->prints[t->nprints - 1].len != len || memcmp(t->print_text + t->prints[t->nprints - 1].off, r->p, (size_t)len))
+            { reader_fail(&r->e, "prints[%" PRIu64 "]: past the limits of printf text, or not plain text", i); return; }
+        r->p += len;
+    }
+    t->prints_cut = r_var(r, "prints_cut");
 }
 
 static void read_bin(rbuf *r, trace *t)
@@ -545,6 +581,7 @@ static void read_bin(rbuf *r, trace *t)
     }
     if (sv >= 4) read_runs(r, t);
     if (sv >= 2) read_hazards(r, t);
+    if (sv >= 7) read_prints(r, t);
     if (r->e.failed) return;
     if (r_left(r) < 8) { reader_fail(&r->e, "end: the file ends too soon"); return; }
     for (int i = 0; i < 8; i++)

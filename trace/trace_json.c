@@ -123,6 +123,21 @@ char *trace_to_json(const trace *t)
                       acc[k]->event);
         sb_printf(&b, "}");
     }
+    if (t->nprints || t->prints_cut) { /* schema 7: device printf's lines */
+        sb_printf(&b, "],\n\"prints_cut\": %" PRIu64 ",\n\"prints\": [", t->prints_cut);
+        for (size_t i = 0; i < t->nprints; i++) {
+            const trace_print *q = &t->prints[i];
+            sb_printf(&b, "%s\n{\"pass\": %u, \"block\": %u, \"thread\": %u, \"line\": %u, \"event\": %" PRId64 ", \"text\": ", i ? "," : "",
+                      q->pass, q->block, q->thread, q->line, q->event);
+            char *line = malloc((size_t)q->len + 1);
+            if (!line) { b.failed = 1; break; }
+            memcpy(line, t->print_text + q->off, q->len);
+            line[q->len] = '\0';
+            sb_str(&b, line);
+            free(line);
+            sb_printf(&b, "}");
+        }
+    }
     sb_printf(&b, "],\n\"events\": [\n");
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
@@ -365,6 +380,42 @@ static void read_runs(rd *r, trace *t, const cJSON *ja)
     }
 }
 
+/* prints (schema 7): each {pass, block, thread, line, event, text}, the text kept as written */
+static void read_prints(rd *r, trace *t, const cJSON *ja, const cJSON *jc)
+{
+    if (r->failed) return;
+    if (!cJSON_IsArray(ja) || cJSON_GetArraySize(ja) > TRACE_PRINTS_MAX) { reader_fail(r, "prints: expected an array of at most %d lines", TRACE_PRINTS_MAX); return; }
+    if (jc) {
+        if (!cJSON_IsNumber(jc) || jc->valuedouble < 0 || jc->valuedouble > 9007199254740992.0 || jc->valuedouble != floor(jc->valuedouble))
+            { reader_fail(r, "prints_cut: expected a whole number"); return; }
+        t->prints_cut = (uint64_t)jc->valuedouble;
+    }
+    uint64_t cut = t->prints_cut;
+    int i = 0;
+    for (const cJSON *x = ja->child; x && !r->failed; x = x->next, i++) {
+        char wh[32];
+        snprintf(wh, sizeof wh, "prints[%d]", i);
+        if (!cJSON_IsObject(x)) { reader_fail(r, "%s: expected an object", wh); return; }
+        trace_print q = {0};
+        q.pass = (uint32_t)get_uint(r, x, "pass", wh, t->npasses - 1);
+        q.block = (uint32_t)get_uint(r, x, "block", wh, UINT32_MAX);
+        q.thread = (uint32_t)get_uint(r, x, "thread", wh, TRACE_BLOCK_THREADS_MAX - 1);
+        q.line = (uint32_t)get_uint(r, x, "line", wh, TRACE_LINE_MAX);
+        const cJSON *je = get(r, x, "event", wh), *jt = get(r, x, "text", wh);
+        if (r->failed) return;
+        if (!cJSON_IsNumber(je) || je->valuedouble != floor(je->valuedouble) || je->valuedouble < -1 || je->valuedouble > 9007199254740992.0)
+            { reader_fail(r, "%s.event: expected an event index or -1", wh); return; }
+        q.event = (int64_t)je->valuedouble;
+        if (!cJSON_IsString(jt) || strlen(jt->valuestring) > TRACE_PRINT_LINE_MAX)
+            { reader_fail(r, "%s.text: expected a string of at most %d bytes", wh, TRACE_PRINT_LINE_MAX); return; }
+        int rc = trace_add_print(t, &q, jt->valuestring, strlen(jt->valuestring));
+        if (rc < 0) { reader_fail(r, "out of memory"); return; }
+        if (rc > 0 || t->print_bytes != (size_t)t->prints[t->nprints - 1].off + strlen(jt->valuestring))
+            { reader_fail(r, "%s.text: past the %d bytes of printf text a trace holds, or not plain text", wh, TRACE_PRINT_BYTES_MAX); return; }
+    }
+    t->prints_cut = cut;
+}
+
 static void check_hazard_events(rd *r, const trace *t)
 {
     for (size_t i = 0; i < t->nhazards && !r->failed; i++) {
@@ -460,6 +511,8 @@ static void read_header(rd *r, trace *t, const cJSON *root)
     }
     if (sv >= 2) read_hazards(r, t, get(r, root, "hazards", "top level"));
     if (sv >= 4 && cJSON_GetObjectItemCaseSensitive(root, "runs")) read_runs(r, t, cJSON_GetObjectItemCaseSensitive(root, "runs"));
+    if (sv >= 7 && cJSON_GetObjectItemCaseSensitive(root, "prints"))
+        read_prints(r, t, cJSON_GetObjectItemCaseSensitive(root, "prints"), cJSON_GetObjectItemCaseSensitive(root, "prints_cut"));
 }
 
 enum {
@@ -515,7 +568,7 @@ static int read_checked(trace *t, const char *s, size_t len, char *err, size_t e
     /* only the keys the reader knows are parsed, each at most HEADER_VALUE_MAX bytes, so no
      * part of a hostile file is ever built as a whole cJSON tree */
     static const char *const known[] = {"schema", "schema_version", "provenance", "result", "reference", "tolerance",
-                                        "passes", "buffers", "hazards", "runs", NULL};
+                                        "passes", "buffers", "hazards", "runs", "prints", "prints_cut", NULL};
     while (s[i] == '"' && !r.failed) {
         cJSON *key = parse_one(s, len, &i), *val = NULL;
         if (!key) { reader_fail(&r, "out of memory while reading the trace's header"); break; }

@@ -441,3 +441,22 @@ void view_subtree(const view_model *m, size_t s, int64_t w, unsigned char *in_tr
             in_tree[e->from] = 1;
     }
 }
+
+const trace_print *view_step_prints(const view_model *m, size_t s, size_t *n)
+{
+    *n = 0;
+    if (s >= m->nsteps) return NULL;
+    const view_step *st = &m->steps[s];
+    const trace *t = m->t;
+    const trace_print *first = NULL;
+    for (size_t i = 0; i < st->count; i++) {
+        size_t ev = m->order[st->first + i];
+        if (t->events[ev].kind != TRACE_PRINTF) continue;
+        for (size_t k = 0; k < t->nprints; k++) /* at most TRACE_PRINTS_MAX lines */
+            if (t->prints[k].event == (int64_t)ev) {
+                if (!first) first = &t->prints[k];
+                (*n)++;
+            }
+    }
+    return first;
+}

@@ -119,6 +119,8 @@ void view_shared_at(const view_model *m, size_t s, float *cells, unsigned char *
 /* Each lane of `warp`'s watched register after step s: vals[32]; state[32] is 0 before its first
  * assignment, 1 held, 2 assigned at step s. */
 void view_registers_at(const view_model *m, size_t s, unsigned warp, float *vals, unsigned char *state);
+/* Device printf at step s: the first line its events wrote (NULL if none), with how many in *n. */
+const trace_print *view_step_prints(const view_model *m, size_t s, size_t *n);
 
 /* The words whose values add up into word `w` by the end of step s (w included). */
 void view_subtree(const view_model *m, size_t s, int64_t w, unsigned char *in_tree);

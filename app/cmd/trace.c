@@ -174,6 +174,23 @@ static int report_result(const trace *t)
     return 1;
 }
 
+/* Device printf's lines, after the result, in the order the threads wrote them: "printf output (N
+ * lines):", then "block B thread T: text" (with the pass where there are several), and what the
+ * capture's limits left out. */
+static void print_prints(FILE *out, const trace *t)
+{
+    if (!t->nprints && !t->prints_cut) return;
+    fprintf(out, "printf output (%zu line%s):\n", t->nprints, t->nprints == 1 ? "" : "s");
+    for (size_t i = 0; i < t->nprints; i++) {
+        const trace_print *q = &t->prints[i];
+        if (t->npasses > 1) fprintf(out, "pass %u, ", q->pass);
+        fprintf(out, "block %u thread %u: %.*s\n", q->block, q->thread, (int)q->len, t->print_text + q->off);
+    }
+    if (t->prints_cut)
+        fprintf(out, "(%" PRIu64 " more line%s cut: a capture keeps at most %d lines and %d KiB of printf output, %d bytes a line)\n", t->prints_cut,
+                t->prints_cut == 1 ? "" : "s", TRACE_PRINTS_MAX, TRACE_PRINT_BYTES_MAX / 1024, TRACE_PRINT_LINE_MAX);
+}
+
 /* the exit status of a command done with its trace: EXIT_WRONG when the sum is wrong */
 static int finish_with_result(trace *t)
 {
@@ -287,6 +304,7 @@ int cmd_stats(const ws_call *k)
                fabs((double)t.result - t.reference), verdict);
         char partials[400];
         if (trace_result_ok(&t) == 0 && trace_unsummed_partials(&t, partials, sizeof partials)) printf("%s\n", partials);
+        print_prints(stdout, &t);
         print_schedule(stdout, &t, pass, c.card, 0);
         /* Harris's cost table, from the data flow of every traced block of every pass */
         printf("cost, %s: %" PRIu64 " adds (%.3g per element), the longest chain %u adds, %.3g instructions per element "
@@ -324,6 +342,7 @@ int cmd_capture(const ws_call *k)
     fprintf(stderr, "warpscope: %s captured on %s: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
             t.prov.version, t.prov.device, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
     if (c.card) print_schedule(stderr, &t, 0, c.card, 0); /* --card: pass 0 on that card */
+    print_prints(stdout, &t);
     return finish_with_result(&t);
 }
 

@@ -25,6 +25,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_STATS_TITLE, "so far in this block", "本线程块至今")                                                   \
     X(STR_STAT_PHASE, "phase %u (of 0 to %u), step %zu (of 0 to %zu)", "阶段 %u（0 到 %u），步骤 %zu（0 到 %zu）")     \
     X(STR_STAT_LINE, "line %u: %s, %s", "第 %u 行：%s，%s")                                      \
+    X(STR_STAT_PRINTF, "thread %u printed: %.*s (%zu lines here; stats lists them all)",                       \
+      "线程 %u 输出：%.*s（这一步共 %zu 行；stats 列出全部）")                                                     \
     X(STR_STAT_ACTIVE, "active threads this phase: %u of %u", "本阶段活跃线程：%u / %u")                          \
     X(STR_STAT_SIMD, "SIMD efficiency: %.1f%%", "SIMD 效率：%.1f%%")                                              \
     X(STR_STAT_DIVERGENT, "divergent warp instructions: %llu of %llu", "分化的线程束指令：%llu / %llu")            \
@@ -343,7 +345,8 @@ typedef enum str_id {
     X("__syncwarp", "__syncwarp 同步")                        \
     X("memory fence", "内存栅栏")                             \
     X("exit", "退出")                                         \
-    X("register", "寄存器")
+    X("register", "寄存器")                                   \
+    X("printf", "printf 输出")
 
 /* Counted nouns: X(id, English one, English many, Chinese). str_count writes "1 warp", "3 warps",
  * "3 个线程束". */

@@ -507,9 +507,33 @@ static void observe(emu *e, const emu_op *op, int kind, unsigned tid, int record
     o->access(o->ctx, &a);
 }
 
+static void record_plain(emu *e, unsigned w, int kind, unsigned line, uint32_t mask, unsigned phase);
+
+/* Device printf: a traced block records the warp's call as a printf event; every block's lines are
+ * kept, lane by lane (the order a warp's lanes print in), up to the trace's limits (trace.h). */
+static void print_lines(emu *e, unsigned w, uint32_t group, int record, unsigned phase)
+{
+    emu_thread *th = &e->threads[w * WARP_SIZE];
+    trace *t = e->launch->trace;
+    if (!t) return;
+    unsigned line = th[__builtin_ctz(group)].op->line;
+    int64_t ev = record ? (int64_t)t->nevents : -1;
+    if (record) record_plain(e, w, TRACE_PRINTF, line, group, phase);
+    for (unsigned l = 0; l < WARP_SIZE && !e->failed; l++) {
+        if (!(group >> l & 1)) continue;
+        const char *text = th[l].op->text ? th[l].op->text : "";
+        trace_print p = {e->launch->pass, linear(e->block_idx, e->grid_dim), w * WARP_SIZE + l, line, ev, 0, 0};
+        if (trace_add_print(t, &p, text, strlen(text)) < 0) fail(e, "out of memory while recording printf's output");
+    }
+}
+
 static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned phase)
 {
     emu_thread *th = &e->threads[w * WARP_SIZE];
+    if (th[__builtin_ctz(group)].op->kind == TRACE_PRINTF) {
+        print_lines(e, w, group, record, phase);
+        return;
+    }
     const emu_observer *obs = e->launch->observer;
     const emu_op *first = th[__builtin_ctz(group)].op;
     int64_t addr[WARP_SIZE];
@@ -631,7 +655,7 @@ int emu_kind_rank(int kind)
     static const int rank[TRACE_KIND_COUNT] = {
         [TRACE_SHARED_LOAD] = 0, [TRACE_GLOBAL_LOAD] = 1, [TRACE_SHUFFLE] = 2, [TRACE_REGISTER] = 3,
         [TRACE_GLOBAL_ATOMIC] = 4, [TRACE_SHARED_STORE] = 5, [TRACE_GLOBAL_STORE] = 6,
-        [TRACE_BARRIER] = 7, [TRACE_WARP_SYNC] = 7, [TRACE_FENCE] = 7, [TRACE_EXIT] = 7};
+        [TRACE_BARRIER] = 7, [TRACE_WARP_SYNC] = 7, [TRACE_FENCE] = 7, [TRACE_EXIT] = 7, [TRACE_PRINTF] = 6};
     return (unsigned)kind < TRACE_KIND_COUNT ? rank[kind] : 7;
 }
 

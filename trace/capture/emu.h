@@ -64,6 +64,7 @@ typedef struct emu_op {
     uint64_t operand;  /* atomicInc's limit; atomicCAS's compare (of the word's size) */
     int atomic;        /* emu_atomic */
     int word;          /* emu_word of the atomic's word and value (data[0]) */
+    const char *text;  /* TRACE_PRINTF: what the thread's printf wrote (formatted in its fiber) */
     int cached;        /* a plain (not volatile) shared access the compiler may keep in a register:
                         * served from the thread's register copy until its next other traced point
                         * (see emu_do in emu.c, and shared_plain in trace/capture/ws_cuda.h) */

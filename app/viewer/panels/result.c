@@ -68,11 +68,17 @@ void draw_stats(ui *u, const scene_pane *p, dl_rect r)
         char warps[48];
         snprintf(b, sizeof b, S(u, STR_STAT_LINE), p->st->line, str_kind(u->L, p->st->kind), str_count(u->L, NOUN_WARP, p->st->count, warps, sizeof warps));
         line_at(u, in, row++, th->text, DL_FONT_UI, b);
+        size_t nlines = 0; /* device printf: the first line this step wrote, and how many it wrote */
+        const trace_print *q = p->st->kind == TRACE_PRINTF ? view_step_prints(m, p->step, &nlines) : NULL;
+        if (q) {
+            snprintf(b, sizeof b, S(u, STR_STAT_PRINTF), q->thread, (int)(q->len < 120 ? q->len : 120), m->t->print_text + q->off, nlines);
+            line_at(u, in, row++, th->text, DL_FONT_MONO, b);
+        }
     }
     snprintf(b, sizeof b, S(u, STR_STAT_ACTIVE), c->active_threads_phase, m->threads);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     snprintf(b, sizeof b, S(u, STR_STAT_SIMD),
-             c->warp_instructions ? 100.0 * (double)c->active_lanes / ((double)WARP_SIZE * (double)c->warp_instructions) : 0.0);
+             c->lane_slots ? 100.0 * (double)c->active_lanes / (double)c->lane_slots : 0.0); /* of the lanes that exist */
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     snprintf(b, sizeof b, S(u, STR_STAT_DIVERGENT), (unsigned long long)c->divergent, (unsigned long long)c->warp_instructions);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);

@@ -569,4 +569,43 @@ inline cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t, cudaEvent_t)
     return cudaSuccess;
 }
 
+/* ---- device printf: the front end calls a kernel's printf ws_device_printf. It is formatted here,
+ * in the thread, as printf formats it (an argument read from memory is a load at the line, as on
+ * the GPU), and kept with the thread and the line (trace.prints, at most TRACE_PRINT_LINE_MAX bytes a
+ * line); printed by capture and stats after the result, and shown at its step ---- */
+struct ws_printf_format {
+    const char *f;
+    unsigned line;
+    ws_printf_format(const char *s, unsigned l = __builtin_LINE()) : f(s), line(l) {}
+};
+/* what printf's ... takes for each argument: the value of an element or a watched register, the
+ * address a pointer holds */
+template <class T>
+inline T ws_printf_arg(const T &v) { return v; }
+template <class T>
+inline typename ws_plain<T>::type ws_printf_arg(const ws_ref<T> &r) { return (typename ws_plain<T>::type)r; }
+template <class T>
+inline T ws_printf_arg(const reg<T> &r) { return (T)r; }
+template <class T>
+inline const void *ws_printf_arg(const ws_ptr<T> &p) { return (const void *)(uintptr_t)p.at; }
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wformat-security"
+#pragma GCC diagnostic ignored "-Wformat-nonliteral"
+template <class... A>
+int ws_device_printf(ws_printf_format fmt, const A &...a)
+{
+    if (!fmt.f) ws_user_fail(fmt.line, "printf with a null format");
+    char text[TRACE_PRINT_LINE_MAX + 1];
+    int n = snprintf(text, sizeof text, fmt.f, ws_printf_arg(a)...);
+    emu_op op;
+    memset(&op, 0, sizeof op);
+    op.kind = TRACE_PRINTF;
+    op.line = fmt.line;
+    op.buf = -1;
+    op.text = text;
+    emu_do(&op);
+    return n;
+}
+#pragma GCC diagnostic pop
+
 #endif

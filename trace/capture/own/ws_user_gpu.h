@@ -604,4 +604,8 @@ inline cudaError_t ws_gpu_memset(unsigned line, void *dst, int v, size_t bytes)
 #define cudaMemcpy(...) ws_gpu_memcpy(__LINE__, __VA_ARGS__)
 #define cudaMemset(...) ws_gpu_memset(__LINE__, __VA_ARGS__)
 
+/* device printf (the front end's ws_device_printf): on the GPU, CUDA's own, to the terminal; the
+ * emulator's build keeps its lines in the trace (ws_user.h) */
+#define ws_device_printf printf
+
 #endif
