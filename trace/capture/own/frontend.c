@@ -55,8 +55,6 @@ static const char parse_prelude[] =
     "__device__ float4 make_float4(float, float, float, float);\n"
     /* device printf, as CUDA declares it; the rewrite calls it ws_device_printf (ws_user.h) */
     "extern \"C\" __device__ int printf(const char *, ...);\n"
-    /* device printf, as CUDA declares it; the rewrite calls it ws_device_printf (ws_user.h) */
-    "extern \"C\" __device__ int printf(const char *, ...);\n"
     /* the warp's votes and reductions, and what warpscope's cooperative_groups.h is made of */
     "__device__ unsigned __ballot_sync(unsigned, int); __device__ int __any_sync(unsigned, int); __device__ int __all_sync(unsigned, int);\n"
     "__device__ int __reduce_add_sync(unsigned, int); __device__ unsigned __reduce_add_sync(unsigned, unsigned);\n"
@@ -751,10 +749,6 @@ static void check_call(rewriter *r, CXCursor c)
     const char *name = clang_getCString(s);
     for (size_t i = 0; i < sizeof refused_calls / sizeof refused_calls[0]; i++)
         if (strcmp(name, refused_calls[i].name) == 0) refuse(r, c, refused_calls[i].what);
-    /* device printf becomes ws_device_printf, which keeps each thread's line in the trace */
-    unsigned at = offset_of(clang_getRangeStart(clang_getCursorExtent(c)));
-    if (strcmp(name, "printf") == 0 && at + 6 <= r->srclen && strncmp(r->src + at, "printf", 6) == 0)
-        add_edit(r, at, 6, "ws_device_printf");
     /* device printf becomes ws_device_printf, which keeps each thread's line in the trace */
     unsigned at = offset_of(clang_getRangeStart(clang_getCursorExtent(c)));
     if (strcmp(name, "printf") == 0 && at + 6 <= r->srclen && strncmp(r->src + at, "printf", 6) == 0)
