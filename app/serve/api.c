@@ -381,6 +381,12 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     cJSON *o = body_object(q, r);
     if (!o) return;
     const char *name, *source, *student;
+    char number[24];
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(o, "exercise");
+    if (cJSON_IsNumber(ex) && ex->valuedouble >= 0 && ex->valuedouble < 1000 && ex->valuedouble == (double)(int)ex->valuedouble) {
+        snprintf(number, sizeof number, "%d", (int)ex->valuedouble); /* 2 as "2": an exercise's number */
+        cJSON_ReplaceItemInObjectCaseSensitive(o, "exercise", cJSON_CreateString(number));
+    }
     if (known_fields(o, fields, r) || text_field(o, "exercise", 1, SERVE_FIELD_MAX, &name, r) ||
         text_field(o, "source", 1, SERVE_SOURCE_MAX, &source, r) || text_field(o, "student", 1, 64, &student, r)) {
         cJSON_Delete(o);
