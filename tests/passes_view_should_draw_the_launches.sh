@@ -18,7 +18,7 @@ python3 - "$tmp/en.json" "$tmp/zh.json" <<'PY' || fail=1
 import json, sys
 def texts(path):
     d = json.load(open(path))
-    return [i[11] for i in d["items"] if i[11]], [p["panel"] for p in d["pictures"]]
+    return [i[11] for i in d["items"] if i[11]], d["panels"]
 B, N = 256, 65536
 ok = True
 t, panels = texts(sys.argv[1])
