@@ -101,5 +101,8 @@ void export_progress(void *user, uint64_t done, uint64_t total);
 int viewer_stopped(int rc, work_bar *bar);
 int find_viewer_data(viewer_opts *o, data_dirs *d, int need_lessons);
 int exercise_viewer(const char *name, const char *file, viewer_opts *o);
+/* One file's object of `exercise check --json`'s report ("files": [...]): its name, whether and how often it
+ * ran, its error, and each goal met or not with its value (warpscope serve answers the same). */
+cJSON *exercise_report_file(const lesson *l, const char *file, const exercise_judgement *j);
 
 #endif

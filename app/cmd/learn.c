@@ -389,33 +389,40 @@ static cJSON *add_text(cJSON *o, const char *key, const char *text)
     return item;
 }
 
+/* One file's object of exercise check's JSON report (cmd.h). */
+cJSON *exercise_report_file(const lesson *l, const char *file, const exercise_judgement *j)
+{
+    const lesson_exercise *x = l->exercise;
+    cJSON *f = cJSON_CreateObject(), *goals = cJSON_CreateArray();
+    add_text(f, "file", file);
+    cJSON_AddBoolToObject(f, "ran", j->runs > 0);
+    cJSON_AddNumberToObject(f, "runs", (double)j->runs);
+    if (j->error[0]) add_text(f, "error", j->error);
+    cJSON_AddNumberToObject(f, "met", (double)j->met);
+    cJSON_AddBoolToObject(f, "solved", j->met == x->ngoals);
+    for (size_t g = 0; g < x->ngoals; g++) {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "goal", x->goals[g].say.s[LESSON_EN]);
+        cJSON_AddStringToObject(o, lesson_bound_keys[x->goals[g].bound], "");
+        cJSON_DeleteItemFromObject(o, lesson_bound_keys[x->goals[g].bound]);
+        cJSON_AddNumberToObject(o, lesson_bound_keys[x->goals[g].bound], x->goals[g].limit);
+        if (j->marks[g].state == EXERCISE_NOT_RUN) cJSON_AddNullToObject(o, "value");
+        else cJSON_AddNumberToObject(o, "value", j->marks[g].value);
+        cJSON_AddBoolToObject(o, "met", j->marks[g].state == EXERCISE_MET);
+        cJSON_AddBoolToObject(o, "every_run", x->goals[g].every_run);
+        if (j->marks[g].run[0]) add_text(o, "broken_at", j->marks[g].run);
+        cJSON_AddItemToArray(goals, o);
+    }
+    cJSON_AddItemToObject(f, "goals", goals);
+    return f;
+}
+
 /* One file's checklist, as text or as a JSON object of the report. */
 static void exercise_print(const lesson *l, const char *file, const exercise_judgement *j, cJSON *report)
 {
     const lesson_exercise *x = l->exercise;
     if (report) {
-        cJSON *f = cJSON_CreateObject(), *goals = cJSON_CreateArray();
-        add_text(f, "file", file);
-        cJSON_AddBoolToObject(f, "ran", j->runs > 0);
-        cJSON_AddNumberToObject(f, "runs", (double)j->runs);
-        if (j->error[0]) add_text(f, "error", j->error);
-        cJSON_AddNumberToObject(f, "met", (double)j->met);
-        cJSON_AddBoolToObject(f, "solved", j->met == x->ngoals);
-        for (size_t g = 0; g < x->ngoals; g++) {
-            cJSON *o = cJSON_CreateObject();
-            cJSON_AddStringToObject(o, "goal", x->goals[g].say.s[LESSON_EN]);
-            cJSON_AddStringToObject(o, lesson_bound_keys[x->goals[g].bound], "");
-            cJSON_DeleteItemFromObject(o, lesson_bound_keys[x->goals[g].bound]);
-            cJSON_AddNumberToObject(o, lesson_bound_keys[x->goals[g].bound], x->goals[g].limit);
-            if (j->marks[g].state == EXERCISE_NOT_RUN) cJSON_AddNullToObject(o, "value");
-            else cJSON_AddNumberToObject(o, "value", j->marks[g].value);
-            cJSON_AddBoolToObject(o, "met", j->marks[g].state == EXERCISE_MET);
-            cJSON_AddBoolToObject(o, "every_run", x->goals[g].every_run);
-            if (j->marks[g].run[0]) add_text(o, "broken_at", j->marks[g].run);
-            cJSON_AddItemToArray(goals, o);
-        }
-        cJSON_AddItemToObject(f, "goals", goals);
-        cJSON_AddItemToArray(cJSON_GetObjectItem(report, "files"), f);
+        cJSON_AddItemToArray(cJSON_GetObjectItem(report, "files"), exercise_report_file(l, file, j));
         return;
     }
     print_escaped(stdout, file, 1);

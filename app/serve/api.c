@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/cmd/cmd.h"
 #include "app/serve/serve.h"
 #include "app/learn/exercise.h"
 #include "app/version.h"
@@ -348,30 +349,11 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
 /* The report of one file, as `exercise check --json` writes it (its "files" holds this file). */
 static cJSON *check_report(serve_ctx *s, const lesson *l, const exercise_judgement *j)
 {
-    const lesson_exercise *x = l->exercise;
-    cJSON *report = cJSON_CreateObject(), *files = cJSON_CreateArray(), *f = cJSON_CreateObject(), *goals = cJSON_CreateArray();
+    cJSON *report = cJSON_CreateObject(), *files = cJSON_CreateArray();
     cJSON_AddStringToObject(report, "exercise", l->id);
     cJSON_AddStringToObject(report, "sandbox", s->sandbox);
     cJSON_AddItemToObject(report, "files", files);
-    cJSON_AddStringToObject(f, "file", LEARNER_FILE);
-    cJSON_AddBoolToObject(f, "ran", j->runs > 0);
-    cJSON_AddNumberToObject(f, "runs", (double)j->runs);
-    if (j->error[0]) cJSON_AddStringToObject(f, "error", j->error);
-    cJSON_AddNumberToObject(f, "met", (double)j->met);
-    cJSON_AddBoolToObject(f, "solved", j->met == x->ngoals);
-    for (size_t g = 0; g < x->ngoals; g++) {
-        cJSON *o = cJSON_CreateObject();
-        cJSON_AddStringToObject(o, "goal", x->goals[g].say.s[LESSON_EN]);
-        cJSON_AddNumberToObject(o, lesson_bound_keys[x->goals[g].bound], x->goals[g].limit);
-        if (j->marks[g].state == EXERCISE_NOT_RUN) cJSON_AddNullToObject(o, "value");
-        else cJSON_AddNumberToObject(o, "value", j->marks[g].value);
-        cJSON_AddBoolToObject(o, "met", j->marks[g].state == EXERCISE_MET);
-        cJSON_AddBoolToObject(o, "every_run", x->goals[g].every_run);
-        if (j->marks[g].run[0]) cJSON_AddStringToObject(o, "broken_at", j->marks[g].run);
-        cJSON_AddItemToArray(goals, o);
-    }
-    cJSON_AddItemToObject(f, "goals", goals);
-    cJSON_AddItemToArray(files, f);
+    cJSON_AddItemToArray(files, exercise_report_file(l, LEARNER_FILE, j));
     return report;
 }
 
