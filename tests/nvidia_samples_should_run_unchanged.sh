@@ -4,7 +4,7 @@
 # partial sums added on the GPU by a second reduce<T> over d_odata (its getNumBlocksAndThreads:
 # kernels 0-2 one element per thread, 3-5 two, 6-8 at most 64 blocks), here in place on out, one
 # block. The reference is the data's own sum (--data ones: n). What warpscope does not model is
-# refused by name at its line.
+# refused by name at its line. reduce<int> runs too (--type int).
 ws="$1"
 src="$2/tests/own/nvidia"
 tmp=$(mktemp -d)
@@ -46,6 +46,19 @@ for n in 65536 50000; do
         python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); n=int(sys.argv[2]); assert d["result"]==n and d["passes"]==2, (d["result"], d["passes"], n)' \
             "$tmp/r.json" "$n" || { echo "FAIL: kernel $k, n $n: not the sum"; fail=1; }
     done
+done
+
+# the same kernels of int data (--type int): the sum of n ones, exact
+for k in 0 1 2 3 4 5 6 8; do
+    set -- $(shape $k 65536)
+    t1=$1 b1=$2
+    set -- $(shape $k $b1)
+    entry="reduce<int>(65536, $t1, $b1, $k, in, out), reduce<int>($b1, $1, 1, $k, out, out)"
+    if ! "$ws" stats --json --type int --kernel "$tmp/reduction.cu" --entry "$entry" --n 65536 --data ones >"$tmp/r.json" 2>"$tmp/err"; then
+        echo "FAIL: int kernel $k ($entry):"; cat "$tmp/err"; fail=1; continue
+    fi
+    python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert d["result"]==65536 and d["passes"]==2, (d["result"], d["passes"])' \
+        "$tmp/r.json" || { echo "FAIL: int kernel $k: not the sum"; fail=1; }
 done
 
 # reduce7 adds, in its second warpReduceSum, lanes outside the ballot's mask (CUDA: undefined):

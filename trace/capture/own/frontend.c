@@ -1350,6 +1350,78 @@ static char *c_string_literal(const char *s)
 
 /* ---- parsing ---- */
 
+/* ---- a fragment: a few lines of a kernel, a command or a program's output, not a file to run ---- */
+
+static int accepted_error(CXDiagnostic dg);
+
+typedef struct defs_count {
+    unsigned file_len, count, kernels;
+} defs_count;
+
+/* the functions the learner's file defines, in namespaces, classes and extern "C" blocks too */
+static enum CXChildVisitResult count_defs(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    defs_count *k = d;
+    CXSourceLocation l = clang_getCursorLocation(c);
+    if (!clang_Location_isFromMainFile(l) || offset_of(l) >= k->file_len) return CXChildVisit_Continue;
+    switch (clang_getCursorKind(c)) {
+    case CXCursor_FunctionDecl:
+    case CXCursor_FunctionTemplate:
+    case CXCursor_CXXMethod:
+    case CXCursor_ConversionFunction:
+    case CXCursor_Constructor:
+        if (clang_isCursorDefinition(c)) {
+            k->count++;
+            k->kernels += (unsigned)has_attr(c, CXCursor_CUDAGlobalAttr);
+        }
+        return CXChildVisit_Continue;
+    case CXCursor_Namespace:
+    case CXCursor_StructDecl:
+    case CXCursor_ClassDecl:
+    case CXCursor_ClassTemplate:
+    case CXCursor_LinkageSpec:
+    case CXCursor_UnexposedDecl:
+        return CXChildVisit_Recurse;
+    default:
+        return CXChildVisit_Continue;
+    }
+}
+
+/* 1 when the file is a fragment: it defines no function, clang stops at its very first
+ * character, or it is host code alone that clang stops in (a snippet that launches a kernel of
+ * another block); the one line says so, with clang's first word on it */
+static int fragment(rewriter *r, unsigned file_len)
+{
+    defs_count k = {file_len, 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(r->tu), count_defs, &k);
+    int at_start = 0;
+    char first[300] = "";
+    unsigned n = clang_getNumDiagnostics(r->tu);
+    for (unsigned i = 0; i < n && !first[0]; i++) {
+        CXDiagnostic dg = clang_getDiagnostic(r->tu, i);
+        if (clang_getDiagnosticSeverity(dg) >= CXDiagnostic_Error && !accepted_error(dg)) {
+            CXFile f;
+            unsigned line, col;
+            clang_getSpellingLocation(clang_getDiagnosticLocation(dg), &f, &line, &col, NULL);
+            CXString sp = clang_getDiagnosticSpelling(dg);
+            snprintf(first, sizeof first, "%u:%u: %s", line, col, clang_getCString(sp));
+            clang_disposeString(sp);
+            at_start = f && clang_File_isEqual(f, r->file) && line == 1 && col == 1;
+        }
+        clang_disposeDiagnostic(dg);
+    }
+    if (k.count > 0 && !at_start && (k.kernels > 0 || !first[0])) return 0;
+    snprintf(r->err, r->errlen,
+             "%s: a fragment, not a whole kernel file: %s (a few lines of a kernel, a command or a program's output); "
+             "put it in a kernel of its own to run it%s%s%s",
+             r->path, !k.count ? "it defines no function" : at_start ? "it is not C++ from its first line"
+                                                        : "it is host code that defines no kernel and does not compile alone",
+             first[0] ? " (clang: " : "", first, first[0] ? ")" : "");
+    r->failed = 1;
+    return 1;
+}
+
 /* clang refuses what nvcc accepts: `extern __shared__ float s[N]` (nvcc 13 takes it as the launch's
  * dynamic shared memory; rewrite_shared does too) */
 static int accepted_error(CXDiagnostic dg)
@@ -1436,6 +1508,7 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
         goto done;
     }
     r.file = clang_getFile(r.tu, main_name);
+    if (!in->ladder && fragment(&r, (unsigned)strnlen(in->text, in->len))) goto done;
     if (!in->ladder && in->entry && *in->entry) { /* before clang's errors: see check_entry */
         unsigned file_len = (unsigned)strnlen(in->text, in->len), open = file_len + (unsigned)strlen(entry_head) - 1;
         if (check_entry(&r, in->path, file_len, open, open + 1 + (unsigned)strlen(entry))) goto done;
