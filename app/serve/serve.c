@@ -388,6 +388,7 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, serve_reply *r, int 
     if (r->type) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
     if (r->header) MHD_add_response_header(resp, r->header, r->value);
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
+    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer"); /* the teacher's token stays in its address */
     MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
     enum MHD_Result ret = MHD_queue_response(c, r->status, resp);
     MHD_destroy_response(resp);

@@ -14,7 +14,8 @@
 /* The limits, each with why. */
 enum {
     SERVE_SOURCE_MAX = 1 << 20,        /* bytes of a learner's source: the build's own limit (build.c: OWN_FILE_MAX) */
-    SERVE_BODY_MAX = 8 << 20,          /* bytes of a request body: 1 MiB of source escaped in JSON stays below it */
+    SERVE_BODY_MAX = 4 << 20,          /* bytes of a request body: 1 MiB of source escaped in JSON stays below it
+                                          (unless most of it is control characters, \u00XX); nginx's limit too */
     SERVE_FIELD_MAX = 256,             /* bytes of entry, schedule, a define, a student's name, an exercise */
     SERVE_N_MAX = 1 << 20,             /* elements of a trace asked for: a second of the emulator at most */
     SERVE_CLIENT_BUILDS = 4,           /* builds one client may have queued or running */
