@@ -64,6 +64,10 @@ capture 'long long' 4096 ramp ll_sum && judge ll_sum 'long long' exact
 capture int 131072 ramp int_overflow && judge int_overflow int wrapped
 grep -q "WRONG: the true sum 8589869056 does not fit in an int" "$tmp/int_overflow.txt" && [ "$(cat "$tmp/int_overflow.rc")" != 0 ] ||
     { echo "FAIL: the int overflow is not reported"; cat "$tmp/int_overflow.txt"; fail=1; }
+# a sum of 10 digits is written whole: 0 + 1 + ... + 99999 = 4999950000 (n (n - 1) / 2)
+"$ws" stats --kernel "$k" --define 'ELEM=long long' --type 'long long' --entry "$entry" --n 100000 --data ramp >"$tmp/big.txt" 2>&1 &&
+    grep -q "^result 4999950000, double-precision reference 4999950000, difference 0: exact" "$tmp/big.txt" ||
+    { echo "FAIL: a long long sum of 10 digits is not written whole"; grep result "$tmp/big.txt"; fail=1; }
 capture double 3000 random-float double_sum && judge double_sum double close
 capture double 3000 random-float double_sum_bin
 # the compact encoding holds the same values: doubles read back bit for bit

@@ -159,18 +159,21 @@ static void json_str(const char *s)
 
 /* One line on stderr when a result is off its double-precision reference by more than the
  * tolerance for its n (a wrong result is a finding, not a number); 1 then, else 0. */
+/* digits that write a result exactly: a float's 9; a double's, or an integer sum's up to 2^53, 17 */
+static int result_digits(const trace *t) { return trace_data_type(t) == TRACE_TYPE_FLOAT ? 9 : 17; }
+
 static int report_result(const trace *t)
 {
     if (trace_result_verdict(t) == TRACE_RACING) { /* right here, but not a result to trust: said, not an error */
         char verdict[400];
         trace_verdict_words(t, verdict, sizeof verdict);
-        fprintf(stderr, "warpscope: RACING: %s computed %.9g, %s\n", t->prov.version, (double)t->result, verdict);
+        fprintf(stderr, "warpscope: RACING: %s computed %.*g, %s\n", t->prov.version, result_digits(t), t->result, verdict);
     }
     if (trace_result_ok(t) != 0) return 0;
     char partials[400] = "";
     if (trace_unsummed_partials(t, partials + 2, sizeof partials - 2)) memcpy(partials, ": ", 2);
-    fprintf(stderr, "warpscope: WRONG RESULT: %s computed %.9g, the double-precision reference is %.17g; off by %.3g, more than the %.3g allowed for n = %" PRIu64 "%s\n",
-            t->prov.version, (double)t->result, t->reference, fabs((double)t->result - t->reference), t->tolerance, t->prov.n, partials);
+    fprintf(stderr, "warpscope: WRONG RESULT: %s computed %.*g, the double-precision reference is %.17g; off by %.3g, more than the %.3g allowed for n = %" PRIu64 "%s\n",
+            t->prov.version, result_digits(t), t->result, t->reference, fabs(t->result - t->reference), t->tolerance, t->prov.n, partials);
     return 1;
 }
 
@@ -255,9 +258,9 @@ int cmd_stats(const ws_call *k)
         json_str(p->device);
         printf(", \"block\": %u, \"n\": %" PRIu64 ", \"data\": ", p->block, p->n);
         json_str(p->data);
-        printf(", \"seed\": %" PRIu64 ", \"elems_per_thread\": %u, \"passes\": %zu, \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.17g, \"result_ok\": %s,\n"
+        printf(", \"seed\": %" PRIu64 ", \"elems_per_thread\": %u, \"passes\": %zu, \"result\": %.*g, \"reference\": %.17g, \"tolerance\": %.17g, \"result_ok\": %s,\n"
                " \"pass\": %u, \"block_index\": %u, \"phases\": [",
-               p->seed, p->elems_per_thread, t.npasses, (double)t.result, t.reference, t.tolerance,
+               p->seed, p->elems_per_thread, t.npasses, result_digits(&t), t.result, t.reference, t.tolerance,
                ok < 0 ? "null" : ok ? "true" : "false", pass, block);
         for (size_t i = 0; i < s.nphases; i++) {
             printf("%s\n  ", i ? "," : "");
@@ -300,7 +303,7 @@ int cmd_stats(const ws_call *k)
         }
         char verdict[400];
         trace_verdict_words(&t, verdict, sizeof verdict);
-        printf("\nresult %.9g, double-precision reference %.17g, difference %.3g: %s\n", (double)t.result, t.reference,
+        printf("\nresult %.*g, double-precision reference %.17g, difference %.3g: %s\n", result_digits(&t), t.result, t.reference,
                fabs((double)t.result - t.reference), verdict);
         char partials[400];
         if (trace_result_ok(&t) == 0 && trace_unsummed_partials(&t, partials, sizeof partials)) printf("%s\n", partials);
@@ -339,8 +342,8 @@ int cmd_capture(const ws_call *k)
         return EXIT_BAD;
     }
     if (now_s() - t0 > PROGRESS_QUIET_S) fprintf(stderr, "warpscope: wrote %s in %.1f s\n", c.out, now_s() - t0);
-    fprintf(stderr, "warpscope: %s captured on %s: %zu events, block %u, n %" PRIu64 ", result %.9g -> %s\n",
-            t.prov.version, t.prov.device, t.nevents, t.prov.block, t.prov.n, (double)t.result, c.out);
+    fprintf(stderr, "warpscope: %s captured on %s: %zu events, block %u, n %" PRIu64 ", result %.*g -> %s\n",
+            t.prov.version, t.prov.device, t.nevents, t.prov.block, t.prov.n, result_digits(&t), t.result, c.out);
     if (c.card) print_schedule(stderr, &t, 0, c.card, 0); /* --card: pass 0 on that card */
     print_prints(stdout, &t);
     return finish_with_result(&t);
@@ -366,10 +369,10 @@ int cmd_hazards(const ws_call *k)
     if (k->v[WF_JSON].given) {
         printf("{\"version\": \"%s\", \"block\": %u, \"n\": %" PRIu64 ", \"data\": \"%s\", \"seed\": %" PRIu64
                ", \"schedule\": \"%s\", \"drop_barrier\": %u, \"drop_syncwarp\": %u, \"race_check\": \"%s\",\n"
-               " \"result\": %.9g, \"reference\": %.17g, \"tolerance\": %.3g, \"right\": %s, \"verdict\": \"%s\", \"pairs\": %" PRIu64
+               " \"result\": %.*g, \"reference\": %.17g, \"tolerance\": %.3g, \"right\": %s, \"verdict\": \"%s\", \"pairs\": %" PRIu64
                ",\n \"hazards\": [",
                p->version, p->block, p->n, p->data, p->seed, p->schedule, p->drop_barrier, p->drop_syncwarp, p->race_check,
-               (double)t.result, t.reference, tol, right ? "true" : "false", verdict_names[trace_result_verdict(&t)], pairs);
+               result_digits(&t), t.result, t.reference, tol, right ? "true" : "false", verdict_names[trace_result_verdict(&t)], pairs);
         for (size_t i = 0; i < t.nhazards; i++) {
             const trace_hazard *h = &t.hazards[i];
             printf("%s\n  {\"kind\": \"%s\", \"space\": \"%s\", \"buffer\": \"%s\", \"pass\": %u, \"word\": %" PRId64
@@ -389,7 +392,7 @@ int cmd_hazards(const ws_call *k)
     printf("block %u, n %" PRIu64 ", data %s (seed %" PRIu64 "), schedule %s", p->block, p->n, p->data, p->seed, p->schedule);
     if (p->drop_barrier) printf(", without the __syncthreads() of line %u", p->drop_barrier);
     if (p->drop_syncwarp) printf(", without the __syncwarp() of line %u", p->drop_syncwarp);
-    printf("\nresult %.9g against the double-precision reference %.17g: %s\n", (double)t.result, t.reference,
+    printf("\nresult %.*g against the double-precision reference %.17g: %s\n", result_digits(&t), t.result, t.reference,
            right ? "right" : "WRONG");
     if (!t.nhazards) {
         printf("no hazards (%s memory watched)\n", p->race_check);
