@@ -68,6 +68,12 @@ static int json_named(const struct dirent *e, const char *prefix)
 }
 static int any_json(const struct dirent *e) { return json_named(e, ""); }
 static int bench_json(const struct dirent *e) { return json_named(e, "bench-"); }
+/* an exercise and its starting file, for the page's editor */
+static int exercise_file(const struct dirent *e)
+{
+    size_t n = strlen(e->d_name);
+    return json_named(e, "") || (e->d_name[0] != '.' && n > 3 && !strcmp(e->d_name + n - 3, ".cu"));
+}
 
 /* every file of dir that filter takes, as prefix/NAME */
 static int put_dir(pack *P, const char *dir, const char *prefix, int (*filter)(const struct dirent *), char *err, size_t errlen)
@@ -237,6 +243,15 @@ int web_pack_write(const web_pack_opts *o, web_pack_stats *st, char *err, size_t
         if (!rc && i == 0 && put_u32(P.f, 0)) rc = -1;
         if (!rc && i == 0 && put_u32(P.f, 0)) rc = -1;
         if (rc) snprintf(err, errlen, "%s: write error", out);
+    }
+    /* last, the exercises and their starting files: the page's editor offers them (the page builds
+     * nothing: warpscope serve traces and judges what the learner writes) */
+    char xdir[2048];
+    snprintf(xdir, sizeof xdir, "%s/exercises", o->lesson_dir);
+    DIR *xd = rc ? NULL : opendir(xdir);
+    if (xd) {
+        closedir(xd);
+        rc = put_dir(&P, xdir, "exercises", exercise_file, err, errlen);
     }
     free(P.w);
     if (!rc && o->cancel && *o->cancel) rc = -2; /* asked to stop during the last trace: nothing is kept */

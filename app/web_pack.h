@@ -10,7 +10,7 @@
  * name (a relative path), its size (4 bytes, little endian) and its bytes. An entry with an empty
  * name and no bytes marks the end of what the page's first picture needs (the lessons, themes,
  * results and v0's default capture, which come first): the page starts there while the rest
- * arrives. The page refuses a pack whose lengths run past its bytes or whose names leave their
+ * arrives. The exercises (exercises/NAME.json and their starting files) come last. The page refuses a pack whose lengths run past its bytes or whose names leave their
  * folder. The build gzips the pack (warpscope.pack.gz), which the page unzips as it arrives. */
 #ifndef WARPSCOPE_WEB_PACK_H
 #define WARPSCOPE_WEB_PACK_H
@@ -19,7 +19,8 @@
 
 typedef struct web_pack_opts {
     const char *dir;         /* where warpscope.pack goes */
-    const char *lesson_dir;  /* the lessons (their exercises stay out: the page compiles nothing) */
+    const char *lesson_dir;  /* the lessons; its exercises/ (each JSON and starting file) go last, for the
+                                editor, which sends what the learner writes to warpscope serve */
     const char *assets_dir;  /* themes, benchmark results */
     volatile int *cancel;    /* nonzero: stop, leaving no file */
 } web_pack_opts;

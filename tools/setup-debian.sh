@@ -15,7 +15,8 @@ set -e
 # The page (web/): clang's wasm32 target with lld, wasi-libc and its compiler runtime; cJSON's own
 # source, from Debian's source package, compiled for the page as the desktop links Debian's libcjson;
 # chromium, node and npm (Debian's nodejs and npm where neither program is there: a nodejs that
-# brings its own npm conflicts with Debian's) and npm's puppeteer-core for the browser test.
+# brings its own npm conflicts with Debian's) and npm's puppeteer-core for the browser test; the
+# page's kernel editor (web/editor/: CodeMirror and esbuild, at its lock file's versions).
 # libmicrohttpd-dev, libsqlite3-dev and libpq-dev: warpscope serve, the class server (HTTP, the class
 # record in SQLite, or in PostgreSQL)
 pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev file bubblewrap libseccomp-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium nginx libmicrohttpd-dev libsqlite3-dev libpq-dev"
@@ -29,6 +30,7 @@ need_cjson=0
 [ -f "$cjson_src/cJSON.c" ] || need_cjson=1
 need_npm=0
 [ -f "$here/tests/web/node_modules/puppeteer-core/package.json" ] || need_npm=1
+[ -f "$here/web/editor/node_modules/@codemirror/view/package.json" ] || need_npm=1
 [ -z "$missing" ] && [ $need_cjson -eq 0 ] && [ $need_npm -eq 0 ] && exit 0
 run=""
 if [ -n "$missing" ] || [ $need_cjson -eq 1 ]; then # what needs root: packages, and cJSON's source in /usr/local/src
@@ -69,5 +71,10 @@ if [ $need_npm -eq 1 ]; then
     if ! (cd "$here/tests/web" && npm ci --silent --no-audit --no-fund) >/dev/null 2>&1; then
         rm -rf "$here/tests/web/node_modules"
         echo "setup-debian.sh: npm ci failed (no registry?): the browser tests will be skipped" >&2
+    fi
+    # the page's editor, the same way: without it the page is built without its editor and says so
+    if ! (cd "$here/web/editor" && npm ci --silent --no-audit --no-fund) >/dev/null 2>&1; then
+        rm -rf "$here/web/editor/node_modules"
+        echo "setup-debian.sh: npm ci failed in web/editor (no registry?): the page will be built without its editor" >&2
     fi
 fi

@@ -202,6 +202,29 @@ static void drop_trouble(str_id what, const char *path, const char *detail)
     status(b);
 }
 
+/* The learner's own file, as the editor sent it to be traced: its text under the name its trace
+ * gives (provenance.source), for the source panel; the kernels the page carries come from
+ * sources_find. Each text is a new copy, so the scene sees a new text as new. */
+static struct {
+    char *name, *text;
+} own;
+static const char *page_source(const char *file)
+{
+    if (own.name && own.text && strcmp(file, own.name) == 0) return own.text;
+    return sources_find(file);
+}
+/* 0, or -1 when out of memory (the panel then says the source is not available) */
+PAGE_EXPORT("ws_source") int ws_source(const char *name, const char *text)
+{
+    char *n = strdup(name), *t = strdup(text);
+    free(own.name);
+    free(own.text);
+    own.name = n && t ? n : NULL;
+    own.text = n && t ? t : NULL;
+    if (!own.name) free(n), free(t);
+    return own.name ? 0 : -1;
+}
+
 /* A file the learner dropped on the page, at `path` in the page's files: a trace (JSON or the
  * compact encoding) opens in the first pane; benchmark results open the benchmark view. What does
  * not open says why on the status line (drop_trouble). 0, or -1. */
@@ -272,7 +295,7 @@ PAGE_EXPORT("ws_frame") int ws_frame(int w, int h, double now, int min_px, int l
     if (P.t > 1.0) P.t = 1.0;
     P.s.least_px = least_px; /* values smaller are left out (the title says so): the page's 12 CSS pixels on a dense screen */
     for (int again = 0; again < 2; again++) {
-        if (scene_update(&P.sc, &P.s, sources_find)) return -1;
+        if (scene_update(&P.sc, &P.s, page_source)) return -1;
         int px = panels_px(h, P.s.scale, P.s.presenter);
         panels_draw(&P.sc, &P.l, w, h, px < min_px && min_px <= 96 ? min_px : px, P.s.no_motion ? 1.0 : P.t);
         if (P.l.failed) return -1;

@@ -353,13 +353,29 @@
       notAnswer: 'That is not an answer to this question.',
       copied: 'The link is copied: it opens this picture.', notCopied: 'The browser would not copy; the link is in the address bar.',
       canvas: 'warpscope: the picture of the step. The text after the controls says what it shows.',
-      step: 'Step %1 of %2', line: 'line %1: %3', phase: 'phase %1',
+      step: 'Step %1 of %2', line: 'line %1: %3', lineOnly: 'line %1', phase: 'phase %1',
       question: 'Question: %1', right: 'Right.', wrong: 'Not quite.', revealed: 'The answer is shown.',
       menuOpen: 'The lessons. Choose one.',
       unknownAction: 'This link asks for what the page cannot do, left out: %1',
       badPack: 'The page\'s data (warpscope.pack) is damaged or incomplete (%1). Reload the page; if this stays, the site needs to be built again.',
       noWasm: 'This browser cannot run the page: it needs WebAssembly and a current browser (%1).',
       failed: 'The page stopped: %1', memory: 'out of memory while drawing',
+      write: 'Write a kernel', editorTitle: 'Your kernel', kernelSource: 'Kernel source', run: 'Run', check: 'Check',
+      entry: 'Entry', block: 'Block', exercise: 'Exercise', freeKernel: 'No exercise: a kernel of your own', yourName: 'Your name',
+      compareWith: 'Compare with', noCompare: 'Compare with: nothing',
+      needServe: 'Writing kernels needs `warpscope serve`: this page is a plain static site (the lessons work as they are).',
+      noEditor: 'This page was built without its editor (npm was missing): a plain text field stands in.',
+      running: 'Running your kernel…', checking: 'Checking your kernel against the exercise\'s goals…',
+      ran: 'Your kernel ran on the %1: n = %2, result %3; the double-precision sum of its input is %4 (%5). %6 steps.',
+      within: 'within the tolerance', off: 'off by %1', races: ' Races found: %1.', emulator: 'CPU emulator',
+      compileError: 'Line %1, column %2: %3', notOpened: 'The trace came back but did not open: %1',
+      busy: 'The server is busy: try again in %1 s.', tooBig: 'The file is too large for the server (1 MiB at most).',
+      serverSaid: 'The server answered %1: %2', noServerNow: 'The server did not answer (%1).',
+      badN: 'n must be a whole number from 1 to 67108864.', badBlock: 'Block must be a whole number from 1 to 1024.', noEntry: 'Say how to run the file: the entry, e.g. reduce<<<n / 256, 256>>>(in, out, n).',
+      nameFirst: 'Type your name first: the teacher sees your checks under it.',
+      checked: '%1 of %2 goals met in %3 runs.', solved: 'Every goal met: solved.', didNotRun: 'It did not run: %1',
+      missed: 'Missed: %1.', brokenAt: 'first broken at %1', measured: 'measured %1, goal %2', notRun: 'not measured',
+      bound_at_most: 'at most %1', bound_at_least: 'at least %1', bound_equals: '%1',
     },
     zh: {
       loading: '正在加载 warpscope……', loadingOf: '正在加载 warpscope：%1 / %2 kB',
@@ -372,13 +388,29 @@
       notAnswer: '这不是这道题的答案。',
       copied: '链接已复制：打开它就是这幅画面。', notCopied: '浏览器无法复制；链接就在地址栏中。',
       canvas: 'warpscope：这一步的画面。控件之后的文字说明它显示的内容。',
-      step: '第 %1 步，共 %2 步', line: '第 %1 行：%3', phase: '阶段 %1',
+      step: '第 %1 步，共 %2 步', line: '第 %1 行：%3', lineOnly: '第 %1 行', phase: '阶段 %1',
       question: '问题：%1', right: '正确。', wrong: '不太对。', revealed: '已显示答案。',
       menuOpen: '课程列表，请选择一课。',
       unknownAction: '此链接要求的操作本页无法完成，已略去：%1',
       badPack: '本页的数据（warpscope.pack）已损坏或不完整（%1）。请重新加载本页；若问题依旧，需要重新构建网站。',
       noWasm: '此浏览器无法运行本页：需要支持 WebAssembly 的较新浏览器（%1）。',
       failed: '本页已停止：%1', memory: '绘制时内存不足',
+      write: '编写内核', editorTitle: '你的内核', kernelSource: '内核源代码', run: '运行', check: '检查',
+      entry: '入口', block: '线程块', exercise: '练习', freeKernel: '不做练习：自己的内核', yourName: '你的名字',
+      compareWith: '对比', noCompare: '对比：无',
+      needServe: '编写内核需要 `warpscope serve`：本页是普通的静态网站（课程照常可用）。',
+      noEditor: '本页构建时没有编辑器（缺少 npm）：以普通文本框代替。',
+      running: '正在运行你的内核……', checking: '正在按练习的目标检查你的内核……',
+      ran: '你的内核在%1上运行：n = %2，结果 %3；输入的双精度和为 %4（%5）。共 %6 步。',
+      within: '在容差之内', off: '相差 %1', races: '发现竞争：%1 处。', emulator: 'CPU 模拟器',
+      compileError: '第 %1 行，第 %2 列：%3', notOpened: '跟踪已返回，但没有打开：%1',
+      busy: '服务器正忙：请 %1 秒后再试。', tooBig: '文件太大，服务器不接受（最多 1 MiB）。',
+      serverSaid: '服务器回答 %1：%2', noServerNow: '服务器没有回答（%1）。',
+      badN: 'n 必须是 1 到 67108864 之间的整数。', badBlock: '线程块必须是 1 到 1024 之间的整数。', noEntry: '请写明如何运行这个文件：入口，例如 reduce<<<n / 256, 256>>>(in, out, n)。',
+      nameFirst: '请先输入你的名字：老师按名字看到你的检查结果。',
+      checked: '达成 %1 / %2 个目标，共运行 %3 次。', solved: '所有目标都已达成：完成。', didNotRun: '没有运行：%1',
+      missed: '未达成：%1。', brokenAt: '最先在 %1 时被打破', measured: '测得 %1，目标 %2', notRun: '未测量',
+      bound_at_most: '至多 %1', bound_at_least: '至少 %1', bound_equals: '%1',
     },
   };
   const query = new URLSearchParams(location.search);
@@ -406,7 +438,7 @@
     const moving = wasm.ws_frame(canvas.width, canvas.height, performance.now(), Math.round(12 * dpr), dpr >= 1.5 ? Math.round(12 * dpr) : 0);
     if (moving < 0) { fail(W('failed', W('memory'))); return; }
     execute();
-    if (!firstPicture) { firstPicture = performance.now(); document.body.dataset.firstPicture = String(Math.round(firstPicture)); $('loading').hidden = true; }
+    if (!firstPicture) { firstPicture = performance.now(); document.body.dataset.firstPicture = String(Math.round(firstPicture)); $('loading').hidden = true; editorStart(); }
     const req = wasm.ws_requests();
     if (req & 1) savePng();
     if (req & 2) { if (document.fullscreenElement) document.exitFullscreen(); else document.documentElement.requestFullscreen().catch(() => {}); }
@@ -447,13 +479,15 @@
     $('answer').setAttribute('aria-label', W('yourAnswer'));
     $('menu-title').textContent = W('lessons'); $('versions-title').textContent = W('versions');
     canvas.setAttribute('aria-label', W('canvas'));
+    edWords();
   }
   function liveText(st) {
     const parts = [];
+    if (edSay) parts.push(edSay);
     if (st.overlay === 'menu') parts.push(W('menuOpen'));
     const comma = lang === 'zh' ? '，' : ', ', stop = lang === 'zh' ? '。' : '.';
     if (st.lesson) parts.push(st.lessonTitle + comma + W('page', st.page + 1, st.pages) + stop);
-    if (st.steps) parts.push(W('step', st.step, st.steps - 1) + (st.line ? comma + W('line', st.line, st.phase, (st.code || '').trim()) : '') + stop);
+    if (st.steps) parts.push(W('step', st.step, st.steps - 1) + (st.line ? comma + (st.code && st.code.trim() ? W('line', st.line, st.phase, st.code.trim()) : W('lineOnly', st.line)) : '') + stop);
     if (st.status) parts.push(st.status);
     if (st.lesson) {
       if (st.say) parts.push(st.say.replace(/\s+/g, ' '));
@@ -470,6 +504,8 @@
     S = st;
     if (st.lang !== lang) { lang = st.lang; words(); }
     document.body.classList.toggle('dark', st.theme === 'dark');
+    if (ed && st.theme !== was.theme) ed.setDark(st.theme === 'dark');
+    if (ed && st.lang !== was.lang) compareMenu();
     const live = liveText(st);
     if (live !== lastLive) { lastLive = live; $('live').textContent = live; }
     $('play').textContent = st.playing ? '❚❚' : '▷'; $('play').setAttribute('aria-pressed', String(!!st.playing));
@@ -527,12 +563,13 @@
     if (st.theme && st.theme !== 'light') q.set('theme', st.theme);
     if (st.overlay === 'menu') q.set('lesson', '');
     else if (st.lesson) { q.set('lesson', st.lessonId); q.set('page', String(st.page + 1)); }
-    else {
+    else if (!st.version || (st.versions || []).some((v) => v.id === st.version)) {
       if (st.version) q.set('version', st.version);
       if (st.compare) q.set('compare', st.compare);
       if (st.step >= 0) q.set('step', String(st.step));
-    }
+    } // a trace of the learner's own (dropped, or run from the editor) is not in the pack: no link opens it
     if (query.get('embed') === '1') q.set('embed', '1');
+    if (!$('editor').hidden) { q.set('editor', '1'); const x = exOf(exercise); if (x && ed) q.set('exercise', x.number); }
     const want = '?' + q.toString().replace(/=(&|$)/g, '$1');
     if (want === urlKeep) return;
     urlKeep = want;
@@ -558,7 +595,7 @@
     if (rest) { rest.then(() => call(fn)); return 1; }
     const r = fn(); redraw(); return r;
   }
-  function key(name) { return call(() => withString(name, (p) => wasm.ws_key(p))); }
+  function key(name) { edSay = ''; return call(() => withString(name, (p) => wasm.ws_key(p))); }
   function act(script) { return call(() => withString(script, (p) => wasm.ws_actions(p))); }
   function pos(e) { const r = canvas.getBoundingClientRect(), s = canvas.width / r.width; return [Math.round((e.clientX - r.left) * s), Math.round((e.clientY - r.top) * s)]; }
   function answer() {
@@ -573,8 +610,14 @@
   function listen() {
     window.addEventListener('keydown', (e) => {
       if (e.altKey) return;
-      const t = e.target, field = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA'), control = t && (t.tagName === 'BUTTON' || field);
+      const t = e.target, field = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT'), control = t && (t.tagName === 'BUTTON' || field);
       if (e.key === 'Escape' && (versionsOpen || !$('notice').hidden)) { showVersions(false); $('notice').hidden = true; e.preventDefault(); return; }
+      // the editor's area keeps its keys: Enter in its fields and Ctrl+Enter anywhere in it run the kernel
+      if (t && t.closest && t.closest('#editor')) {
+        if ((e.key === 'Enter' && t.tagName === 'INPUT' && t.id !== 'student') || (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !t.isContentEditable && t.tagName !== 'TEXTAREA')) { run(); e.preventDefault(); }
+        else if (e.key === 'Enter' && t.id === 'student') { check(); e.preventDefault(); }
+        return;
+      }
       if (field) { if (e.key === 'Enter') { answer(); e.preventDefault(); } return; }
       // Enter and Space on a focused button press that button; Tab moves between the controls
       if (control && (e.key === 'Enter' || e.key === ' ' || e.key === 'Tab')) return;
@@ -587,6 +630,7 @@
     $('lessons').addEventListener('click', () => { showVersions(false); if (S.overlay === 'menu') key('Escape'); else call(() => withString('', (p) => wasm.ws_learn(p))); });
     $('version').addEventListener('click', () => { showVersions(!versionsOpen); const f = $('versions-items').querySelector('button'); if (versionsOpen && f) f.focus(); });
     $('copy').addEventListener('click', copyLink);
+    editorListen();
     $('notice-close').addEventListener('click', () => { $('notice').hidden = true; canvas.focus(); });
     $('answer').addEventListener('input', () => { const t = $('answer').value.trim(); if (t && S.ask && S.ask !== 'number' && S.ask !== 'choice') call(() => withString(t, (p) => wasm.ws_answer_text(p))); });
     canvas.addEventListener('mousemove', (e) => { const [x, y] = pos(e); wasm.ws_mouse(0, x, y, e.buttons); redraw(); });
@@ -714,6 +758,287 @@
       if (page > 0) { const st = state(); if (st.lesson && page - 1 !== st.page) withString('lesson:' + (page - 1 - st.page), (p) => wasm.ws_actions(p)); }
     }
     if (bad.length) notice(W('unknownAction', bad.join(', ')));
+  }
+
+  // ---- the kernel editor: the learner's file traced by `warpscope serve` (POST api/trace) and shown
+  // as a dropped trace is, in every view; in an exercise judged (POST api/check) and its checklist
+  // shown. The editor (CodeMirror, editor.js beside the page, built from web/editor/) is loaded
+  // only when it is shown; as a plain static site (api/health does not answer) the area says that
+  // writing kernels needs the server. The text, entry, n and block are kept per exercise in the
+  // browser's storage, the student's name once.
+  const ED = 'warpscope-editor:'; // not under STORE: these are not files of the page
+  const FREE = { entry: 'reduce<<<(n + 255) / 256, 256>>>(in, out, n), reduce<<<1, 256>>>(out, out, (n + 255) / 256)', n: 4096, block: 256 };
+  const FREE_HEAD = {
+    en: '// A reduction of your own: each block sums 256 elements of in into out[blockIdx.x], and the\n// entry\'s second launch sums the blocks\' partial sums. Change it, then Run (Ctrl+Enter).\n',
+    zh: '// 你自己的归约：每个线程块把 in 的 256 个元素加到 out[blockIdx.x]，\n// 入口的第二次启动再把各块的部分和相加。改动它，然后运行（Ctrl+Enter）。\n',
+  };
+  const FREE_BODY = '#define BLOCK 256\n\n__global__ void reduce(const float *in, float *out, unsigned int n)\n{\n' +
+    '    __shared__ float s[BLOCK];\n    unsigned int t = threadIdx.x;\n    unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;\n' +
+    '    s[t] = i < n ? in[i] : 0.0f;\n    __syncthreads();\n    for (unsigned int half = blockDim.x / 2; half > 0; half /= 2) {\n' +
+    '        if (t < half) s[t] += s[t + half];\n        __syncthreads();\n    }\n    if (t == 0) out[blockIdx.x] = s[0];\n}\n';
+  let ed = null, edBoot = null, server = null, edSay = '', exercise = '', edBusy = false;
+  function stored(k, v) {
+    try {
+      if (v === undefined) return localStorage.getItem(ED + k);
+      if (v === null) localStorage.removeItem(ED + k); else localStorage.setItem(ED + k, v);
+    } catch (e) { /* no storage: kept for this visit only */ }
+    return null;
+  }
+  // the exercises the pack carries (exercises/NN-name.json and their starting files)
+  let exList = null;
+  function exercises() {
+    if (exList) return exList;
+    const list = [];
+    for (const k of [...files.keys()].sort()) {
+      const m = /^exercises\/((\d+)-[^/]+)\.json$/.exec(k);
+      if (!m) continue;
+      try {
+        const l = JSON.parse(DEC.decode(files.get(k))), x = l.exercise;
+        const start = files.get('exercises/' + x.start);
+        list.push({ id: m[1], number: m[2], title: l.title, entry: x.entry, n: (x.capture && x.capture.n) || FREE.n, block: 256,
+                    schedule: x.capture && x.capture.schedule, start: start ? DEC.decode(start) : '', goals: x.goals || [] });
+      } catch (e) { /* a file the page cannot read is left out of the list */ }
+    }
+    if (!rest) exList = list; // complete once the pack has arrived
+    return list;
+  }
+  const exOf = (id) => exercises().find((x) => x.id === id) || null;
+  function health() {
+    if (!server) server = fetch('api/health', { cache: 'no-store' }).then((r) => (r.ok ? r.json() : null)).then((j) => !!(j && j.ok === true), () => false);
+    return server;
+  }
+  // NAME.gz unzipped here, else NAME; null when neither is there
+  async function fetchText(name) {
+    try {
+      const r = await fetch(name + '.gz');
+      if (r.ok) {
+        const body = /gzip/.test(r.headers.get('Content-Encoding') || '') ? r.body : r.body.pipeThrough(new DecompressionStream('gzip'));
+        return await new Response(body).text();
+      }
+      const p = await fetch(name);
+      return p.ok ? await p.text() : null;
+    } catch (e) { return null; }
+  }
+  // the stand-in without the bundle: a plain text field that does what the editor is asked
+  function plainEditor(parent, o) {
+    const t = document.createElement('textarea');
+    t.value = o.doc; t.spellcheck = false; t.setAttribute('aria-label', o.label);
+    t.addEventListener('input', () => o.onChange(t.value));
+    t.addEventListener('keydown', (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) { e.preventDefault(); o.onRun(); } });
+    parent.appendChild(t);
+    return {
+      text: () => t.value, setText: (v) => { t.value = v; }, setLabel: (v) => t.setAttribute('aria-label', v), setDark() {}, clearMarks() {}, focus: () => t.focus(),
+      mark(line) { const lines = t.value.split('\n'); let at = 0; for (let i = 0; i < Math.min(line - 1, lines.length - 1); i++) at += lines[i].length + 1; t.focus(); t.setSelectionRange(at, at + (lines[line - 1] || '').length); },
+    };
+  }
+  function edNote(text) {
+    const p = $('editor-note');
+    p.textContent = '';
+    text.split('`').forEach((part, i) => { const n = i % 2 ? document.createElement('code') : document.createTextNode(part); if (i % 2) n.textContent = part; p.appendChild(n); });
+    p.hidden = false;
+  }
+  async function showEditor(open, remember) {
+    $('editor').hidden = !open;
+    $('write').setAttribute('aria-pressed', String(open));
+    if (remember) stored('open', open ? '1' : '0');
+    address(S);
+    redraw();
+    if (!open) return;
+    if (!(await health())) {
+      $('editor').classList.add('note');
+      for (const id of ['editor-fields', 'code', 'editor-actions', 'checklist']) $(id).hidden = true;
+      edNote(W('needServe'));
+      return;
+    }
+    await bootEditor();
+  }
+  function bootEditor() {
+    if (edBoot) return edBoot;
+    edBoot = (async () => {
+      if (rest) await rest.catch(() => {}); // the exercises come at the pack's end
+      exercise = stored('exercise') || '';
+      if (query.has('exercise')) exercise = (exercises().find((x) => x.number === query.get('exercise') || x.id === query.get('exercise')) || { id: '' }).id;
+      const kept = work(exercise);
+      const code = await fetchText('editor.js');
+      if (code && !window.wsEditor) { const sc = document.createElement('script'); sc.textContent = code; document.head.appendChild(sc); }
+      const o = { doc: kept.source, label: W('kernelSource'), dark: S.theme === 'dark', onRun: run, onChange: keep };
+      $('code').textContent = '';
+      ed = window.wsEditor ? window.wsEditor.create($('code'), o) : plainEditor($('code'), o);
+      if (!window.wsEditor) edNote(W('noEditor'));
+      fields(kept);
+      exerciseMenu(); compareMenu();
+      $('student').value = stored('student') || '';
+      shown(); address(S);
+      document.body.dataset.editor = window.wsEditor ? 'codemirror' : 'plain';
+    })();
+    return edBoot;
+  }
+  // what the learner has for an exercise ('' : a kernel of their own): kept, or its starting file
+  function work(id) {
+    let k = null;
+    try { k = JSON.parse(stored('work:' + (id || 'free')) || 'null'); } catch (e) { k = null; }
+    const x = exOf(id), d = x ? { source: x.start, entry: x.entry, n: x.n, block: x.block } : { source: FREE_HEAD[lang] + FREE_BODY, ...FREE };
+    return k && typeof k.source === 'string' ? { ...d, ...k } : d;
+  }
+  function keep() {
+    if (!ed) return;
+    stored('work:' + (exercise || 'free'), JSON.stringify({ source: ed.text(), entry: $('entry').value, n: $('n').value, block: $('block').value }));
+  }
+  function fields(k) { $('entry').value = k.entry; $('n').value = String(k.n); $('block').value = String(k.block); }
+  function shown() {
+    const x = exOf(exercise);
+    $('check').hidden = !x; $('student-row').hidden = !x;
+    if (!x) $('checklist').hidden = true;
+  }
+  function exerciseMenu() {
+    const m = $('exercise'), list = exercises();
+    m.textContent = '';
+    const add = (v, t) => { const o = document.createElement('option'); o.value = v; o.textContent = t; m.appendChild(o); };
+    add('', W('freeKernel'));
+    for (const x of list) add(x.id, x.number + ': ' + (x.title[lang] || x.title.en));
+    m.value = exOf(exercise) ? exercise : '';
+  }
+  function compareMenu() {
+    const m = $('compare-with'), was = m.value;
+    m.textContent = '';
+    const add = (v, t) => { const o = document.createElement('option'); o.value = v; o.textContent = t; m.appendChild(o); };
+    add('', W('noCompare'));
+    for (const v of S.versions || []) add(v.id, W('compareWith') + ': ' + v.id + ' ' + v.title);
+    m.value = was;
+  }
+  function chooseExercise(id) {
+    keep();
+    exercise = exOf(id) ? id : '';
+    stored('exercise', exercise || null);
+    const k = work(exercise);
+    ed.setText(k.source); fields(k); ed.clearMarks();
+    $('checklist').hidden = true; say('');
+    shown(); address(S);
+  }
+  function edWords() {
+    $('editor-title').textContent = W('editorTitle');
+    label('write', W('write'));
+    $('run').textContent = W('run'); $('run').title = W('run') + ' (Ctrl+Enter)';
+    $('check').textContent = W('check');
+    $('entry-label').textContent = W('entry'); $('block-label').textContent = W('block'); $('student-label').textContent = W('yourName');
+    $('exercise').setAttribute('aria-label', W('exercise')); $('compare-with').setAttribute('aria-label', W('compareWith'));
+    if (!$('editor-note').hidden && !ed) edNote(W('needServe'));
+    if (ed) { ed.setLabel(W('kernelSource')); exerciseMenu(); compareMenu(); if (!window.wsEditor) edNote(W('noEditor')); }
+  }
+  // the editor's status line, said in the live region too
+  function say(msg, bad) {
+    const st = $('editor-status');
+    st.textContent = msg; st.classList.toggle('bad', !!bad);
+    edSay = msg;
+    lastLive = liveText(S); $('live').textContent = lastLive;
+  }
+  const num = (x) => (typeof x !== 'number' ? String(x) : Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(7))));
+  function request() {
+    const n = Number($('n').value.trim()), block = Number($('block').value.trim()), entry = $('entry').value.trim();
+    if (!Number.isInteger(n) || n < 1 || n > 67108864) { say(W('badN'), true); $('n').focus(); return null; }
+    if (!Number.isInteger(block) || block < 1 || block > 1024) { say(W('badBlock'), true); $('block').focus(); return null; }
+    if (!entry) { say(W('noEntry'), true); $('entry').focus(); return null; }
+    const x = exOf(exercise), body = { source: ed.text(), entry, defines: [], n, block };
+    if (x && x.schedule) body.schedule = x.schedule;
+    return body;
+  }
+  async function post(path, body) {
+    const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const bytes = new Uint8Array(await r.arrayBuffer());
+    let json = null;
+    try { json = JSON.parse(DEC.decode(bytes)); } catch (e) { json = null; }
+    return { r, bytes, json };
+  }
+  // what an answer other than 200 says: the error at its line, or the server's trouble
+  function trouble(a) {
+    const e = a.json && a.json.error;
+    if (a.r.status === 422 && e && e.line > 0) {
+      ed.mark(e.line, e.column || 0, e.message || '');
+      say(W('compileError', e.line, e.column || 0, e.message || ''), true);
+    } else if (a.r.status === 429) say(W('busy', a.r.headers.get('Retry-After') || '1'), true);
+    else if (a.r.status === 413) say(W('tooBig'), true);
+    else say(W('serverSaid', a.r.status, (e && (e.message || e)) || a.r.statusText), true);
+  }
+  function busy(on) { edBusy = on; $('run').disabled = on; $('check').disabled = on; $('editor').setAttribute('aria-busy', String(on)); }
+  async function run() {
+    if (!ed || edBusy) return;
+    const body = request();
+    if (!body) return;
+    keep(); ed.clearMarks(); busy(true); say(W('running'));
+    try {
+      const a = await post('api/trace', body);
+      if (a.r.status !== 200 || !a.json) { trouble(a); return; }
+      const t = a.json;
+      // the source panel shows the text that was run, under the name its trace gives it
+      const src = body.source;
+      withString((t.provenance && t.provenance.source) || '', (pn) => withString(src, (ps) => wasm.ws_source(pn, ps)));
+      const rc = openBytes((exercise || 'kernel') + '.json', a.bytes);
+      if (rc !== 0) { say(W('notOpened', cstr(wasm.ws_status())), true); return; }
+      const cmp = $('compare-with').value;
+      if (cmp) act('compare:' + cmp);
+      const p = t.provenance || {}, d = t.result - t.reference;
+      const steps = state().steps;
+      say(W('ran', p.backend === 'cpu' ? W('emulator') : p.device || p.backend, p.n, num(t.result), num(t.reference),
+            Math.abs(d) <= (t.tolerance || 0) ? W('within') : W('off', num(d)), Math.max(0, steps - 1)) +
+          ((t.hazards || []).length ? W('races', t.hazards.length) : ''));
+      canvas.focus();
+    } catch (e) { say(W('noServerNow', e.message || String(e)), true); } finally { busy(false); }
+  }
+  async function check() {
+    const x = exOf(exercise);
+    if (!ed || edBusy || !x) return;
+    const student = $('student').value.trim();
+    if (!student) { say(W('nameFirst'), true); $('student').focus(); return; }
+    stored('student', student);
+    keep(); ed.clearMarks(); busy(true); say(W('checking'));
+    try {
+      const a = await post('api/check', { exercise: x.number, source: ed.text(), student });
+      if (a.r.status !== 200 || !a.json) { trouble(a); return; }
+      checklist(x, a.json.files ? a.json.files[0] : a.json);
+    } catch (e) { say(W('noServerNow', e.message || String(e)), true); } finally { busy(false); }
+  }
+  // the checklist: each goal met or missed, with what was measured and the first run that broke it
+  function checklist(x, f) {
+    const ul = $('checklist'), goals = (f && f.goals) || [], missed = [];
+    ul.textContent = ''; ul.hidden = false;
+    const li = (cls, text) => { const e = document.createElement('li'); e.className = cls; e.textContent = text; ul.appendChild(e); };
+    const head = W('checked', f.met || 0, goals.length, f.runs || 0);
+    li('head', f.solved ? head + ' ' + W('solved') : head);
+    if (f.error) {
+      li('head', W('didNotRun', f.error));
+      const m = /:(\d+):(\d+): (?:error: )?(.*)$/.exec(f.error);
+      if (m && !f.ran) ed.mark(+m[1], +m[2], m[3]);
+    }
+    goals.forEach((g, i) => {
+      const want = x.goals[i] || {}, text = (want.say && (want.say[lang] || want.say.en)) || g.goal;
+      const bound = ['at_most', 'at_least', 'equals'].find((b) => b in g);
+      const count = want.value && !/[<>=!]|has\(/.test(want.value);
+      let line = text;
+      if (g.value === null || g.value === undefined) line += lang === 'zh' ? '（' + W('notRun') + '）' : ' (' + W('notRun') + ')';
+      else if (count && bound) line += lang === 'zh' ? '：' + W('measured', num(g.value), W('bound_' + bound, num(g[bound]))) : ': ' + W('measured', num(g.value), W('bound_' + bound, num(g[bound])));
+      if (!g.met && g.broken_at) line += lang === 'zh' ? '，' + W('brokenAt', g.broken_at) : ', ' + W('brokenAt', g.broken_at);
+      li(g.met ? 'met' : 'missed', line);
+      if (!g.met) missed.push(line);
+    });
+    say(head + (f.error ? ' ' + W('didNotRun', f.error) : '') + (missed.length ? ' ' + W('missed', missed.join(lang === 'zh' ? '；' : '; ')) : f.solved ? ' ' + W('solved') : ''), !f.solved);
+  }
+  function editorListen() {
+    $('write').addEventListener('click', () => showEditor($('editor').hidden, true));
+    $('run').addEventListener('click', run);
+    $('check').addEventListener('click', check);
+    $('exercise').addEventListener('change', () => chooseExercise($('exercise').value));
+    $('compare-with').addEventListener('change', () => { const v = $('compare-with').value; if (S.steps) act(v ? 'compare:' + v : 'compare:off'); });
+    for (const id of ['entry', 'n', 'block']) $(id).addEventListener('change', keep);
+    $('student').addEventListener('change', () => stored('student', $('student').value.trim() || null));
+    if (window.ResizeObserver) new ResizeObserver(() => redraw()).observe(stage);
+  }
+  // after the first picture: the editor opens where it was left open, or where the address asks
+  // (?editor=1, or ?exercise=NN); it is never opened unasked, so a plain static site asks nothing
+  // of a server it does not have
+  function editorStart() {
+    if (query.get('embed') === '1') return;
+    const was = query.has('editor') ? query.get('editor') : query.has('exercise') ? '1' : stored('open');
+    if (was === '1') showEditor(true, false);
   }
 
   // what tests and the page's own console use
