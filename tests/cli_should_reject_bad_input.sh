@@ -17,7 +17,7 @@ printf '{"schema": "warpscope-trace",\n "schema_version": 1,\n "provenance": {]}
 printf 'WSTRACE\032garbage' >"$tmp/garbage.wstrace"
 head -c 200 "$tmp/ok.wstrace" >"$tmp/cut.wstrace"
 sed 's/"schema": "warpscope-trace"/"schema": "warpscope-lesson"/' "$tmp/ok.json" >"$tmp/schema.json"
-sed 's/"schema_version": [0-9]*/"schema_version": 7/' "$tmp/ok.json" >"$tmp/version.json"
+sed 's/"schema_version": [0-9]*/"schema_version": 99/' "$tmp/ok.json" >"$tmp/version.json"
 sed '0,/"w":0,/s//"w":40,/' "$tmp/ok.json" >"$tmp/warp.json"            # a warp outside the block
 sed '0,/"ph":0,/s//"ph":60000,/' "$tmp/ok.json" >"$tmp/phase.json"      # a phase past the limit
 sed '0,/"b":0,/s//"b":3,/' "$tmp/ok.json" >"$tmp/block.json"            # a block that was not traced
@@ -122,7 +122,7 @@ $tmp/empty.json:1:1: JSON syntax error	stats $tmp/empty.json
 $tmp/bad.json:3:17: JSON syntax error	stats $tmp/bad.json
 $tmp/deep.json:1:513: JSON syntax error: nesting deeper than 512 levels	stats $tmp/deep.json
 schema: expected "warpscope-trace"	stats $tmp/schema.json
-schema_version: this warpscope reads versions 1 to 4, the file is version 7	stats $tmp/version.json
+schema_version: this warpscope reads versions 1 to 7, the file is version 99	stats $tmp/version.json
 events[0].w: warp 40 is outside a block of 64 threads	stats $tmp/warp.json
 events[0].ph: expected an integer from 0 to 4095	render $tmp/phase.json -o $tmp/x.png
 events[0].b: block 3 is not one of the 1 traced blocks of pass 0	stats $tmp/block.json
