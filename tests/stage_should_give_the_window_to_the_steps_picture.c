@@ -9,10 +9,12 @@
  * - the step's picture, of the kind the step's events call for, marked as the stage's picture and
  *   at a third of the window or more: the area of the panel that is the step's picture (its
  *   rectangle in the draw list, with the register row under the top picture) over the window's;
- *   in compare, in each pane that has that picture, over the pane's half.
+ *   in compare, in each pane that has that picture, over the pane's half (at the kernel's end, the
+ *   result: its verdict in the large size, and the room left to the tree under it).
  *   Which picture that is comes from this test's own table of the issue's rule, read from the
  *   trace's events: banks on a bank conflict (bank = word % 32), the result at the kernel's end
- *   (the exit that is its last step), the tickets on an atomic, the lanes where a warp diverged (an event's mask short of its warp's lanes), the
+ *   (the exit that is its last step), the tickets on an atomic, the tree on a shared access that
+ *   races (one of the trace's hazards), the lanes where a warp diverged (an event's mask short of its warp's lanes), the
  *   tree where a shared store adds into a word stored before, banks on any other shared access,
  *   loads on a global one, shuffles on a shuffle, the lanes on a barrier or an earlier exit;
  * - the verdict (a panel "verdict" with its text) in every frame, and at the kernel's end no
@@ -118,6 +120,22 @@ static int step_adds(const view_model *m, size_t s)
     return 0;
 }
 
+/* an event of the step is one of the block's races (the trace's hazards) */
+static int step_races(const view_model *m, size_t s)
+{
+    const trace *t = m->t;
+    const view_step *st = &m->steps[s];
+    for (size_t i = 0; i < t->nhazards; i++) {
+        const trace_hazard *h = &t->hazards[i];
+        if (h->pass != m->pass) continue;
+        for (size_t k = 0; k < st->count; k++) {
+            int64_t ev = (int64_t)m->order[st->first + k];
+            if ((h->first.event == ev && h->first.block == m->block) || (h->second.event == ev && h->second.block == m->block)) return 1;
+        }
+    }
+    return 0;
+}
+
 static show step_show(const view_model *m, size_t s)
 {
     int kind = m->steps[s].kind;
@@ -125,6 +143,7 @@ static show step_show(const view_model *m, size_t s)
     if (a == TRACE_ADDR_SHARED && step_degree(m, s) > 1) return (show){0, "banks", "banks"};
     if (kind == TRACE_EXIT && s + 1 == m->nsteps) return (show){8, "stats", "result"};
     if (kind == TRACE_GLOBAL_ATOMIC) return (show){5, "picture", "tickets"};
+    if (a == TRACE_ADDR_SHARED && step_races(m, s)) return (show){2, "picture", "tree"};
     if (step_divergent(m, s)) return (show){1, "lanes", "lanes"};
     switch (a) {
     case TRACE_ADDR_SHARED: return kind == TRACE_SHARED_STORE && step_adds(m, s) ? (show){2, "picture", "tree"} : (show){3, "banks", "banks"};
@@ -252,6 +271,7 @@ static void check_frame(fixture *f, const char *what)
     for (int q = 0; q < panes; q++) {
         if (area[q] == 0) continue;
         with++;
+        if (a.rank == 8) continue; /* the kernel's end: the verdict in the large size, the tree under it takes the room */
         double share = area[q] * panes / ((double)w * h);
         double *cell = &least[size_at][f->s.compare][f->s.presenter];
         if (share < *cell) *cell = share;

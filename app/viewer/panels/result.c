@@ -51,15 +51,21 @@ void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     const trace_provenance *pv = &m->t->prov;
     dl_rect in = panel(u, "stats", r, S(u, STR_STATS_TITLE));
     const theme *th = u->th;
-    if (pane_class(p) == CLASS_END) { /* the kernel's end: its verdict first, in the large size */
+    char b[400];
+    int row = 0, end = pane_class(p) == CLASS_END, races = p->hz_count || u->sc->s->brk.schedule[0] || u->sc->s->brk.drop_barrier;
+    char drop[80] = "";
+    if (pv->drop_barrier) snprintf(drop, sizeof drop, ", -__syncthreads@%u", pv->drop_barrier);
+    if (end) { /* the kernel's end: its verdict first, in the large size, and its races under it */
         int vw = verdict_width(u, p, u->big);
         if (draw_verdict(u, p, (dl_rect){in.x, in.y, vw < in.w ? vw : in.w, u->blh}, u->big) || draw_verdict(u, p, (dl_rect){in.x, in.y, in.w, u->blh}, u->px)) {
             in.y += u->blh + u->pad / 2;
             in.h -= u->blh + u->pad / 2;
         }
+        if (races) {
+            snprintf(b, sizeof b, S(u, STR_STAT_HAZARDS), p->hz_count, pv->schedule[0] ? pv->schedule : "lockstep", drop);
+            line_at(u, in, row++, th->text, DL_FONT_UI, b);
+        }
     }
-    char b[400];
-    int row = 0;
     /* numbered from 0, as --phase, --step and stats number them */
     snprintf(b, sizeof b, S(u, STR_STAT_PHASE), p->st ? p->st->phase : 0, m->nphases ? m->nphases - 1 : 0, p->step, m->nsteps ? m->nsteps - 1 : 0);
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
@@ -96,9 +102,7 @@ void draw_stats(ui *u, const scene_pane *p, dl_rect r)
         if (y + u->lh <= in.y + in.h) dl_fill(u->l, (dl_rect){in.x, y, dl_text_width(u->l, DL_FONT_UI, u->px, b) + u->pad, u->lh}, th->wrong);
         line_at(u, in, row++, on_colour(th, th->wrong), DL_FONT_UI, b);
     } else line_at(u, in, row++, th->text, DL_FONT_UI, b);
-    if (p->hz_count || u->sc->s->brk.schedule[0] || u->sc->s->brk.drop_barrier) {
-        char drop[80] = "";
-        if (pv->drop_barrier) snprintf(drop, sizeof drop, ", -__syncthreads@%u", pv->drop_barrier);
+    if (races && !end) {
         snprintf(b, sizeof b, S(u, STR_STAT_HAZARDS), p->hz_count, pv->schedule[0] ? pv->schedule : "lockstep", drop);
         line_at(u, in, row++, p->hz_count ? th->conflict : th->text, DL_FONT_UI, b);
     }

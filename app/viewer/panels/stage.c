@@ -54,7 +54,7 @@ static const unsigned char stage_priority[CLASS_COUNT][PANEL_COUNT] = {
     [CLASS_TICKET] = {1, 0, 4, 2, 5, 3, 6},
     [CLASS_SHUFFLE] = {1, 0, 4, 2, 5, 3, 6},
     [CLASS_BARRIER] = {1, 2, 3, 0, 5, 4, 6},
-    [CLASS_END] = {2, 3, 4, 5, 6, 0, 1},
+    [CLASS_END] = {2, 1, 4, 5, 6, 0, 3}, /* the verdict, then the tree that made it */
     [CLASS_OTHER] = {1, 0, 3, 2, 5, 4, 6},
 };
 
@@ -84,6 +84,9 @@ stage_class pane_class(const scene_pane *p)
     if (trace_kind_addr((trace_kind)kind) == TRACE_ADDR_SHARED && p->worst_degree > 1) return CLASS_CONFLICT;
     if (kind == TRACE_EXIT && p->step + 1 >= p->m->nsteps) return CLASS_END; /* the kernel's end: its last step */
     if (kind == TRACE_GLOBAL_ATOMIC) return CLASS_TICKET; /* one thread draws the ticket: the tickets, not the idle lanes */
+    /* a shared access that races: the tree, where the wrong sum it leaves shows (under a schedule
+     * that runs lanes apart every step diverges: the race is the slide's point) */
+    if (p->hz_nstep && p->m->nnodes && trace_kind_addr((trace_kind)kind) == TRACE_ADDR_SHARED) return CLASS_TREE;
     if (pane_divergent(p)) return CLASS_DIVERGENT;
     switch (trace_kind_addr((trace_kind)kind)) {
     case TRACE_ADDR_SHARED: return kind == TRACE_SHARED_STORE && pane_adds(p) ? CLASS_TREE : CLASS_SHARED;
@@ -206,8 +209,13 @@ static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, i
         break;
     }
     case PANEL_STATS:
-        *min = 3 * lh + (pane_class(p) == CLASS_END ? u->blh + u->pad / 2 : 0);
-        *pref = (11 + p->hz_nstep) * lh + (pane_class(p) == CLASS_END ? u->blh + u->pad / 2 : 0);
+        if (pane_class(p) == CLASS_END) { /* the verdict, the races and the result: the tree that made them gets the rest */
+            *min = u->blh + u->pad / 2 + 2 * lh;
+            *pref = u->blh + u->pad / 2 + 4 * lh;
+            break;
+        }
+        *min = 3 * lh;
+        *pref = (11 + p->hz_nstep) * lh;
         break;
     default: break;
     }
@@ -343,8 +351,9 @@ static void stage_column(ui *u, int pi, const scene_pane *p, const scene_pane *b
         it[i] = (layout_item){.min_h = empty ? 0 : mn + chrome(u), .pref_h = empty ? 0 : pf + chrome(u), .summary_h = u->lh + u->pad / 2,
                               .priority = stage_priority_of(u, cls, ids[i]), .stretch = ids[i] == focus || (ids[i] == PANEL_SOURCE && n <= 2),
                               .claims = ids[i] == focus ? 2 : ids[i] == PANEL_SOURCE};
-        if (ids[i] == focus && it[i].pref_h < want) it[i].pref_h = want;
-        if (ids[i] == focus) it[i].claim_h = want; /* its share of the window, in place of summaries if need be */
+        int share = cls == CLASS_END ? 0 : want; /* the verdict is a few lines: the tree under it takes the room */
+        if (ids[i] == focus && it[i].pref_h < share) it[i].pref_h = share;
+        if (ids[i] == focus) it[i].claim_h = share; /* its share of the window, in place of summaries if need be */
     }
     layout_column(it, n, col.y, col.h, u->pad, sl);
     for (int i = 0; i < n; i++) {
