@@ -44,7 +44,7 @@ static int64_t wall_ms(void)
 
 /* ---- the learner's folder ---- */
 
-/* A learner's source is kept at a path named by its content, SRC/HASH-LENGTH/kernel.cu, so that the
+/* A learner's source is kept at a path named by its content, CACHE/serve-sources/HASH-LENGTH/kernel.cu, so that the
  * same source is the same path in every request, every server of this machine and after a restart:
  * the build's cache key holds the path (it is the #line of the rewrite), and a source seen before is
  * then built once. Written whole to a part file and renamed; kept (serve_sweep_sources removes

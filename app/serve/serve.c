@@ -550,10 +550,12 @@ int cmd_serve(const ws_call *k)
     }
     if (load_exercises(&s, dd.lessons, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     if (!(s.rec = record_open(state, db, err, sizeof err))) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
-    /* learners' sources beside the build cache, as private as it: CACHE-serve (0700, ours, no link) */
+    /* learners' sources in the build cache's folder, as private as it: CACHE/serve-sources (0700,
+     * ours, no link; the cache's eviction passes folders by), where a service may write (systemd's
+     * CacheDirectory) */
     char cache[4096];
     struct stat sst;
-    if (own_cache_dir(cache, sizeof cache) == 0) snprintf(s.sources, sizeof s.sources, "%s-serve", cache);
+    if (own_cache_dir(cache, sizeof cache) == 0) snprintf(s.sources, sizeof s.sources, "%s/serve-sources", cache);
     for (char *c = s.sources + 1; *c; c++) /* its parents, as the cache makes them */
         if (*c == '/') { *c = 0; mkdir(s.sources, 0700); *c = '/'; }
     if (!s.sources[0] || (mkdir(s.sources, 0700) && errno != EEXIST) || lstat(s.sources, &sst) || !S_ISDIR(sst.st_mode) ||

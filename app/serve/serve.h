@@ -44,7 +44,7 @@ typedef struct serve_ctx {
     char token[80];
     char include_dir[4200];   /* trace/capture/ws_cuda.h and friends for a learner's build */
     char tmp[4200];           /* the server's private folder (the page's data when it is written here) */
-    char sources[4200];       /* learners' sources by content (api.c: learner_write), beside the build cache */
+    char sources[4200];       /* learners' sources by content (api.c: learner_write), in the build cache's folder */
     char sandbox[400];        /* the protections in force, as sandbox_describe says them */
     char page_note[600];      /* "" when the page is served, else why not */
     serve_file *files;
