@@ -336,8 +336,7 @@ static const struct route {
     {"GET", "/api/class/last", 0, 0, 0, api_class_last},
     {"GET", "/api/class", 0, 0, 0, api_class},
     {"GET", "/class", 0, 0, 0, api_class_page},
-    {"GET", "/", 1, 0, 0, api_page},
-    {"HEAD", "/", 1, 0, 0, api_page},
+    {"GET", "/", 1, 0, 0, api_page}, /* HEAD asks any GET route: its headers, no body */
 };
 
 /* One connection's request as it arrives. */
@@ -376,14 +375,13 @@ static void client_of(struct MHD_Connection *c, char *out, size_t len)
 
 static serve_ctx *the_server;
 
-static enum MHD_Result send_reply(struct MHD_Connection *c, serve_reply *r, int head)
+static enum MHD_Result send_reply(struct MHD_Connection *c, serve_reply *r)
 {
+    /* the body as it is: a page file stays, an answer is freed when sent (a trace may be megabytes);
+     * to HEAD libmicrohttpd sends the length alone */
     struct MHD_Response *resp;
-    if (r->body_static) resp = MHD_create_response_from_buffer(head ? 0 : r->len, r->body, MHD_RESPMEM_PERSISTENT);
-    else {
-        resp = MHD_create_response_from_buffer(head ? 0 : r->len, r->body ? r->body : (char *)"", MHD_RESPMEM_MUST_COPY);
-        free(r->body);
-    }
+    if (r->body_static || !r->body) resp = MHD_create_response_from_buffer(r->body ? r->len : 0, r->body ? r->body : (char *)"", MHD_RESPMEM_PERSISTENT);
+    else if (!(resp = MHD_create_response_from_buffer_with_free_callback(r->len, r->body, free))) free(r->body);
     if (!resp) return MHD_NO;
     if (r->type) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
     if (r->header) MHD_add_response_header(resp, r->header, r->value);
@@ -430,12 +428,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     serve_reply r = {0};
     const struct route *rt = NULL, *path_match = NULL;
     for (size_t i = 0; i < sizeof routes / sizeof routes[0] && !rt; i++) {
+        if (routes[i].prefix && path_match) break; /* an address of the API asked with another method: 405, not a file */
         int hit = routes[i].prefix ? strncmp(url, routes[i].path, strlen(routes[i].path)) == 0 : strcmp(url, routes[i].path) == 0;
         if (!hit) continue;
         if (!path_match) path_match = &routes[i];
-        if (strcmp(method, routes[i].method) == 0) rt = &routes[i];
+        if (strcmp(method, routes[i].method) == 0 || (strcmp(method, "HEAD") == 0 && strcmp(routes[i].method, "GET") == 0)) rt = &routes[i];
     }
-    int head = strcmp(method, "HEAD") == 0;
     if (!rt && path_match) {
         reply_error(&r, 405, "%s %s: this address takes %s", method, url, path_match->method);
         r.header = MHD_HTTP_HEADER_ALLOW;
@@ -448,7 +446,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         rt->fn(s, &q, &r);
         if (rt->build) client_build_done(p->client);
     }
-    return send_reply(c, &r, head);
+    return send_reply(c, &r);
 }
 
 static void on_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
