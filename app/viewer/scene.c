@@ -339,6 +339,8 @@ static void compare_diff(scene *sc)
                      str_count(sc->lang, NOUN_WAVEFRONT, (unsigned long long)(p->worst_degree - 1), extra, sizeof extra));
         else if (p->bank_event >= 0)
             snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_NONE), id);
+        else if (p->st && p->st->kind == TRACE_EXIT && p->step + 1 >= p->m->nsteps) /* not "0 of 256 lanes work" */
+            snprintf(one, sizeof one, str_get(sc->lang, STR_DIFF_END), id);
         else {
             int work = 0;
             for (unsigned t = 0; t < p->m->threads; t++) work += p->lanes[t] == VIEW_LANE_WORKING;

@@ -270,6 +270,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_VERDICT_RIGHT_SHORT, "right: %.9g", "正确：%.9g")                                                      \
     X(STR_VERDICT_RACES_SHORT, ", %zu races", "，竞争 %zu 处")                                                   \
     X(STR_LEGEND_WRONG, "wrong sum", "错误的和")                                                                 \
+    X(STR_DIFF_END, "%s: the kernel has ended", "%s：内核已结束")                                               \
     X(STR_SOURCE_END, "the end of the kernel: these threads exit", "内核的结尾：这些线程退出")            \
     X(STR_LANES_DIVERGED, "warp %u at line %u: %u working, %u diverged (the branch not taken), %u idle",          \
       "线程束 %u 在第 %u 行：%u 个工作，%u 个分化（未走这条分支），%u 个空闲")                                      \

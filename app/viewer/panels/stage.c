@@ -205,7 +205,9 @@ static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, i
         if (p->bank_event < 0) break;
         int deg = p->worst_degree > 0 ? p->worst_degree : 1;
         *min = lh + (lh + 2) + 8 + deg * 6 + lh;
-        *pref = lh + (lh + 2) + 2 * lh + deg * (lh + 4) + lh;
+        int every = 1, numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31 ");
+        while (every < BANKS && every * (w / BANKS) < numw) every *= 2;
+        *pref = lh + (lh + 2) + 2 * lh + deg * (lh + 4) + every * lh; /* every bank's number, staggered where need be */
         break;
     }
     case PANEL_STATS:
