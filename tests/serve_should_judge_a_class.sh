@@ -96,6 +96,11 @@ st, body, _ = call("POST", "/api/trace", {"source": broken, "entry": "k<<<1, 32>
 err = json.loads(body).get("error", {}) if st == 422 else {}
 check(st == 422 and err.get("line") == 3 and "expected ';'" in err.get("message", ""), "a syntax error: 422 at line 3: %s %s" % (st, body[:300]))
 
+# an entry that is not a call of the file's own functions: 422, said of the entry
+st, body, _ = call("POST", "/api/trace", {"source": kernel, "entry": 'system("touch /tmp/x")'})
+err = json.loads(body).get("error", {}) if st == 422 else {}
+check(st == 422 and err.get("field") == "entry" and "system" in err.get("message", ""), "an entry calling system(): 422 on the entry: %s %s" % (st, body[:300]))
+
 # bad bodies: 413 over 1 MiB of source (and a body too large to read), 400 for JSON that is not, a missing field, a wrong type
 st, body, _ = call("POST", "/api/trace", {"source": "x" * ((1 << 20) + 1), "entry": "k<<<1, 32>>>(in, out, n)"})
 check(st == 413, "a source over 1 MiB: %s %s" % (st, body[:200]))

@@ -147,12 +147,17 @@ static const char *locate(const char *err, long *line, long *col)
     return err;
 }
 
-/* 422: {"error": {"line", "column", "message", "text"}} (line and column null when the message has none) */
-static void reply_learner_error(serve_reply *r, const char *err)
+/* 422: {"error": {"line", "column", "message", "text", "field"}}: line and column in kernel.cu (null when
+ * the message has none); field "entry" when the entry is what is wrong (its column then is the
+ * entry's), else "source" */
+static void reply_learner_error(serve_reply *r, char *err)
 {
     long line, col;
+    int entry = strncmp(err, "--entry:", 8) == 0 || strstr(err, "the entry ") != NULL;
+    if (strncmp(err, "--entry:", 8) == 0) memmove(err, err + 2, strlen(err + 2) + 1); /* the field's name, not the flag's */
     const char *msg = locate(err, &line, &col);
     cJSON *o = cJSON_CreateObject(), *e = cJSON_AddObjectToObject(o, "error");
+    cJSON_AddStringToObject(e, "field", entry ? "entry" : "source");
     if (line) cJSON_AddNumberToObject(e, "line", (double)line);
     else cJSON_AddNullToObject(e, "line");
     if (col) cJSON_AddNumberToObject(e, "column", (double)col);
@@ -335,7 +340,8 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
         trace_free(&t);
         if (*s->stop) { reply_error(r, 503, "the server is stopping"); return; }
         strip_dir(err, ld.dir);
-        reply_learner_error(r, err);
+        if (strstr(err, LEARNER_FILE) || strncmp(err, "--entry", 7) == 0) reply_learner_error(r, err); /* the learner's */
+        else reply_error(r, 500, "%s", err); /* the server's: a cache, a process that could not start */
         return;
     }
     snprintf(t.prov.source, sizeof t.prov.source, "%s", LEARNER_FILE);
