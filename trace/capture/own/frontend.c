@@ -82,6 +82,8 @@ static const char parse_prelude[] =
     "cudaError_t cudaEventCreate(cudaEvent_t *); cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = 0);\n"
     "cudaError_t cudaEventSynchronize(cudaEvent_t); cudaError_t cudaEventElapsedTime(float *, cudaEvent_t, cudaEvent_t);\n"
     "cudaError_t cudaEventDestroy(cudaEvent_t);\n"
+    "template <class T> cudaError_t cudaMemcpyToSymbol(const T &, const void *, size_t, size_t = 0, cudaMemcpyKind = cudaMemcpyHostToDevice);\n"
+    "template <class T> cudaError_t cudaMemcpyFromSymbol(void *, const T &, size_t, size_t = 0, cudaMemcpyKind = cudaMemcpyDeviceToHost);\n"
     "enum cudaDeviceAttr { cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrWarpSize = 10,\n"
     "  cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxThreadsPerMultiProcessor = 39,\n"
     "  cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,\n"
@@ -162,8 +164,6 @@ static const struct {
     {"grid_group", "use one launch per pass (cooperative_groups' thread_block, tiles of up to 32 threads and coalesced_threads are modelled)"},
     {"this_grid", "use one launch per pass (cooperative_groups' thread_block, tiles of up to 32 threads and coalesced_threads are modelled)"},
     {"cudaLaunchCooperativeKernel", "launch with <<<grid, block>>> and one launch per pass"},
-    {"cudaMemcpyToSymbol", "pass the value as a kernel argument, or keep it in a buffer from cudaMalloc"},
-    {"cudaMemcpyFromSymbol", "keep the value in a buffer from cudaMalloc and cudaMemcpy it"},
     {"labeled_partition", "use tiled_partition<32> or <16>, or coalesced_threads"},
     {"binary_partition", "use tiled_partition<32> or <16>, or coalesced_threads"},
     {"inclusive_scan", "scan with the tile's shfl_up"},
@@ -217,6 +217,8 @@ typedef struct rewriter {
     size_t nassigned, capassigned;
     CXCursor scalars[64]; /* __shared__ variables that are not arrays: each use becomes NAME[0] */
     size_t nscalars;
+    CXCursor devvars[64]; /* __device__ variables of file scope: each use in device code becomes NAME[0] */
+    size_t ndevvars;
 } rewriter;
 
 static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
@@ -460,6 +462,29 @@ static void rewrite_shared(rewriter *r, CXCursor c)
     }
 done:
     clang_disposeTokens(r->tu, tk.t, tk.n);
+}
+
+/* __device__ T name = v; of file scope -> __device__ ws_device_var<T> name = v; each use in device
+ * code then reads or writes its one element at the use's line (NAME[0]) */
+static void rewrite_device_var(rewriter *r, CXCursor c)
+{
+    CXType t = clang_getCursorType(c);
+    enum CXTypeKind k = clang_getCanonicalType(t).kind;
+    if (k == CXType_ConstantArray || k == CXType_IncompleteArray || k == CXType_DependentSizedArray || k == CXType_Pointer) {
+        refuse(r, c, "warpscope does not model a __device__ array or pointer yet: allocate the buffer with cudaMalloc and pass it to the kernel");
+        return;
+    }
+    unsigned at = offset_of(clang_getCursorLocation(c)), from = at, dev = at;
+    while (from > 0 && !strchr(";{}", r->src[from - 1])) from--;
+    for (unsigned i = from; i + 10 <= at; i++)
+        if (memcmp(r->src + i, "__device__", 10) == 0) { dev = i; break; }
+    if (dev == at) return;
+    char *tt = type_text(t);
+    if (!tt) { r->oom = 1; return; }
+    add_edit(r, dev, at - dev, "__device__ ws_device_var<%s> ", tt);
+    free(tt);
+    if (r->ndevvars < sizeof r->devvars / sizeof r->devvars[0]) r->devvars[r->ndevvars++] = c;
+    else refuse(r, c, "more than 64 __device__ variables: gather them in a buffer from cudaMalloc");
 }
 
 /* reinterpret_cast<T *>(p) in device code -> ws_cast<T>(p) */
@@ -808,6 +833,10 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             rewrite_shared(r, c);
             return CXChildVisit_Continue;
         }
+        if (!r->ladder && clang_getCursorKind(parent) == CXCursor_TranslationUnit && has_attr(c, CXCursor_CUDADeviceAttr)) {
+            rewrite_device_var(r, c);
+            return CXChildVisit_Continue;
+        }
         if (v->device) rewrite_pointer(r, c, v->kernel);
         if (v->kernel && !v->watching && watch_register(r, c, parent)) {
             v->watching = 1;
@@ -828,6 +857,11 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
         if (v->watching) read_register(r, c, v->watched);
         for (size_t i = 0; i < r->nscalars; i++)
             if (names_var(r, c, r->scalars[i])) {
+                add_edit(r, offset_of(clang_getRangeEnd(clang_getCursorExtent(c))), 0, "[0]");
+                if (!r->oom) r->edits[r->nedits - 1].first = 1;
+            }
+        for (size_t i = 0; v->device && i < r->ndevvars; i++)
+            if (names_var(r, c, r->devvars[i])) {
                 add_edit(r, offset_of(clang_getRangeEnd(clang_getCursorExtent(c))), 0, "[0]");
                 if (!r->oom) r->edits[r->nedits - 1].first = 1;
             }

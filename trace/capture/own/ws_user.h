@@ -380,6 +380,66 @@ inline T ws_cg_redux(int how, unsigned mask, T v, unsigned line)
 }
 inline void ws_cg_fail(unsigned line, const char *what) { ws_user_fail(line, what); }
 
+/* ---- __device__ variables of file scope (the front end writes ws_device_var<T>): each a global
+ * buffer of one T, made and set to its first value before the first launch (or the first
+ * cudaMemcpyToSymbol); each use in device code is a load or store of it at its line (NAME[0]) ---- */
+struct ws_device_var_base {
+    ws_device_var_base *next;
+    virtual void make() = 0;
+};
+inline ws_device_var_base *&ws_device_vars()
+{
+    static ws_device_var_base *head = nullptr;
+    return head;
+}
+inline void ws_make_device_vars()
+{
+    for (ws_device_var_base *v = ws_device_vars(); v; v = v->next) v->make();
+}
+template <class T>
+struct ws_device_var : ws_device_var_base {
+    T first;
+    T *dev;
+    int buf;
+    unsigned line;
+    ws_device_var(T v = T(), unsigned l = __builtin_LINE()) : first(v), dev(nullptr), buf(0), line(l)
+    {
+        next = ws_device_vars();
+        ws_device_vars() = this;
+    }
+    void make() override
+    {
+        if (dev) return;
+        dev = (T *)ws_user_malloc(sizeof(T), line);
+        ws_user_copy(dev, &first, sizeof(T), line);
+        int64_t off;
+        ws_user_buffer(dev, &buf, &off);
+    }
+    ws_ref<T> operator[](ws_index ix) const
+    {
+        if (!dev) ws_user_fail(ix.line, "a __device__ variable used outside a launch");
+        return ws_ptr<T>::make(ws_ptr<T>::GLOBAL, buf, 0, 0, 0)[ix];
+    }
+};
+template <class T>
+cudaError_t cudaMemcpyToSymbol(ws_device_var<T> &s, const void *src, size_t count, size_t offset = 0,
+                               cudaMemcpyKind = cudaMemcpyHostToDevice, unsigned line = __builtin_LINE())
+{
+    s.make();
+    if (offset > sizeof(T) || count > sizeof(T) - offset) ws_user_fail(line, "cudaMemcpyToSymbol past the end of the variable");
+    ws_user_copy((char *)s.dev + offset, src, count, line);
+    return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void *dst, ws_device_var<T> &s, size_t count, size_t offset = 0,
+                                 cudaMemcpyKind = cudaMemcpyDeviceToHost, unsigned line = __builtin_LINE())
+{
+    s.make();
+    if (offset > sizeof(T) || count > sizeof(T) - offset) ws_user_fail(line, "cudaMemcpyFromSymbol past the end of the variable");
+    ws_user_copy(dst, (char *)s.dev + offset, count, line);
+    return cudaSuccess;
+}
+
 /* ---- launches: K<<<g, b, s, stream>>>(args) is ws_launch(K, ws_config(g, b, s, stream))(args) ---- */
 struct ws_config {
     dim3 grid, block;
@@ -432,6 +492,7 @@ struct ws_kernel_call {
         static_assert(sizeof...(A) == sizeof...(P), "the launch passes a different number of arguments than the kernel takes");
         ws_closure<P...> cl{k, std::tuple<typename std::decay<P>::type...>(
                                    ws_launch_arg<typename std::decay<P>::type>::get(std::forward<A>(a))...)};
+        ws_make_device_vars();
         ws_user_launch(ws_trampoline<P...>, &cl, c.grid, c.block, c.shmem, c.line);
     }
 };

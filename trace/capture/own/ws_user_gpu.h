@@ -512,6 +512,15 @@ __device__ __forceinline__ T ws_step(reg<T> &r, int by, int post)
 #define WS_KERNEL_ENTRY
 #endif
 
+/* a __device__ variable of file scope (the front end writes ws_device_var<T>, and NAME[0] for each
+ * use in device code): CUDA's own, constant-initialised; cudaMemcpyToSymbol takes it as it is */
+template <class T>
+struct ws_device_var {
+    T v;
+    constexpr __host__ __device__ ws_device_var(T x = T()) : v(x) {}
+    __device__ __forceinline__ T &operator[](int) { return v; }
+};
+
 /* every loop's condition: the host counts its turns, and a traced kernel's loops stop after
  * WS_GPU_LOOP_SECONDS (warpscope says where a loop never ended) */
 __host__ __device__ __forceinline__ bool ws_tick(unsigned line = __builtin_LINE())
