@@ -59,15 +59,20 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
             {VIEW_LANE_BARRIER, STR_LEGEND_BARRIER}, {VIEW_LANE_EXITED, STR_LEGEND_EXITED}, {-1, STR_LEGEND_READ},
             {-2, STR_LEGEND_WRITTEN}, {-3, STR_LEGEND_CONFLICT}, {-4, STR_LEGEND_WRONG}};
         int line = 0, lines = u->compact ? 1 : 2;
-        for (size_t i = 0; i < sizeof legend / sizeof *legend && line < lines; i++) {
-            const char *name = S(u, legend[i].name);
+        /* a wrong or racing result: its colour's entry first, where even one line holds it */
+        int wrong = sc->pane[0].shown && (sc->pane[0].wrong_result || sc->pane[0].racing_result);
+        if (sc->compare) wrong |= sc->pane[1].shown && (sc->pane[1].wrong_result || sc->pane[1].racing_result);
+        size_t n = sizeof legend / sizeof *legend;
+        for (size_t i = 0; i < n && line < lines; i++) {
+            size_t k = wrong ? (i + n - 1) % n : i;
+            const char *name = S(u, legend[k].name);
             int w = sw + u->pad / 2 + dl_text_width(u->l, DL_FONT_UI, u->px, name);
             if (x + w > right && x > r.x + u->pad) { line++; x = r.x + u->pad; y += u->lh; }
             if (line >= lines) break;
-            dl_colour c = legend[i].state >= 0 ? lane_colour(th, legend[i].state) : legend[i].state == -1 ? th->read
-                                                                                      : legend[i].state == -2 ? th->write : legend[i].state == -3 ? th->conflict : th->wrong;
+            dl_colour c = legend[k].state >= 0 ? lane_colour(th, legend[k].state) : legend[k].state == -1 ? th->read
+                                                                                      : legend[k].state == -2 ? th->write : legend[k].state == -3 ? th->conflict : th->wrong;
             dl_fill(u->l, (dl_rect){x, y + (u->lh - sw) / 2, sw, sw}, c);
-            if (legend[i].state == -4) dl_outline(u->l, (dl_rect){x, y + (u->lh - sw) / 2, sw, sw}, th->text, 1); /* as the tree outlines it */
+            if (legend[k].state == -4) dl_outline(u->l, (dl_rect){x, y + (u->lh - sw) / 2, sw, sw}, th->text, 1); /* as the tree outlines it */
             dl_text(u->l, (dl_rect){x + sw + u->pad / 2, y, right - x - sw - u->pad / 2, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, name);
             x += w + 2 * u->pad;
         }
