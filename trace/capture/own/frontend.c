@@ -16,6 +16,8 @@ static const char parse_prelude[] =
     "#define __global__ __attribute__((global))\n"
     "#define __device__ __attribute__((device))\n"
     "#define __host__ __attribute__((host))\n"
+    /* the entry's in, out and h_in: the data's type (--type; own.c defines it), float by default */
+    "#ifndef WS_ENTRY_T\n#define WS_ENTRY_T float\n#endif\n"
     "#define __shared__ __attribute__((shared))\n"
     "#define __constant__ __attribute__((constant))\n"
     "#define __forceinline__ __inline__ __attribute__((always_inline))\n"
@@ -112,8 +114,7 @@ static const char parse_prelude[] =
  * as many floats (out), the count (n) and a host copy of the input (h_in). A value it returns is
  * the result; otherwise the result is out[0]. */
 static const char entry_head[] =
-    /* in, out and h_in are the data's type (--type; own.c defines WS_ENTRY_T), float by default */
-    "\n#ifndef WS_ENTRY_T\n#define WS_ENTRY_T float\n#endif"
+    /* in, out and h_in are the data's type, WS_ENTRY_T (ws_entry.h): float unless --type says */
     "\n#line 1 \"--entry\"\n"
     "extern \"C\" void ws_user_entry(WS_ENTRY_T *in, WS_ENTRY_T *out, unsigned n, WS_ENTRY_T *h_in, float *ws_result, int *ws_has_result) "
     "{ ws_call_entry([&]() { return (";

@@ -5,6 +5,11 @@
 #ifndef WARPSCOPE_WS_ENTRY_H
 #define WARPSCOPE_WS_ENTRY_H
 
+/* the type of the entry's in, out and h_in: --type's, which the build defines (own.c), else float */
+#ifndef WS_ENTRY_T
+#define WS_ENTRY_T float
+#endif
+
 template <class T>
 struct ws_is_void_t {
     enum { value = 0 };
