@@ -38,5 +38,34 @@ m=l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conf
 for s in "0 256 256 256" "1 256 256 256" "2 256 256 256" "3 256 128 64" "4 256 128 64" "5 256 128 64" "6 256 64 32" "7 256 64 32" "8 256 64 32"; do
     set -- $s
     "$tmp/driver" $1 $2 $3 $4 >>"$out/sums.txt" 2>&1
-    ncu --csv --metrics "$m" -c 1 "$tmp/driver" $1 $2 $3 $4 >"$out/ncu-$1.csv" 2>&1 || true
+    ncu --csv --metrics "$m" -c 1 "$tmp/driver" $1 $2 $3 $4 >>"$out/ncu.csv" 2>&1 || true
+done
+# threadFenceReduction's kernels, as its host code launches them (maxThreads 128, maxBlocks 64)
+cat >"$tmp/fence.cu" <<'CU'
+#include <cstdio>
+#include <cstdlib>
+#include "threadFenceReduction_kernel.cuh"
+int main(int argc, char **argv)
+{
+    int n = 65536, single = atoi(argv[1]);
+    float *h = (float *)malloc(n * sizeof(float)), *d_in, *d_out, r;
+    for (int i = 0; i < n; i++) h[i] = 1.0f;
+    cudaMalloc(&d_in, n * sizeof(float));
+    cudaMalloc(&d_out, n * sizeof(float));
+    cudaMemcpy(d_in, h, n * sizeof(float), cudaMemcpyHostToDevice);
+    if (single) reduceSinglePass(n, 128, 64, d_in, d_out);
+    else {
+        reduce(n, 128, 64, d_in, d_out);
+        reduce(64, 32, 1, d_out, d_out);
+    }
+    cudaMemcpy(&r, d_out, sizeof r, cudaMemcpyDeviceToHost);
+    printf("threadFence %s sum %.1f (%s)\n", single ? "single pass" : "two passes", r, cudaGetErrorString(cudaGetLastError()));
+    return 0;
+}
+CU
+cp "$src/threadFenceReduction_kernel.cuh" "$tmp/"
+nvcc -O3 -std=c++17 -arch=native -o "$tmp/fence" "$tmp/fence.cu"
+for single in 0 1; do
+    "$tmp/fence" $single >>"$out/sums.txt" 2>&1
+    ncu --csv --metrics "$m" -c 1 "$tmp/fence" $single >>"$out/ncu.csv" 2>&1 || true
 done
