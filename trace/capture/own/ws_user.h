@@ -273,6 +273,7 @@ inline unsigned atomicInc(const ws_ptr<unsigned> &p, unsigned limit, unsigned li
 enum ws_collect { WS_COLLECT_BALLOT, WS_COLLECT_ADD, WS_COLLECT_MIN, WS_COLLECT_MAX, WS_COLLECT_AND, WS_COLLECT_OR, WS_COLLECT_XOR, WS_COLLECT_LANES };
 struct ws_warp_table {
     int64_t value[32], answer[32];
+    unsigned line[32]; /* where each lane posted its value: lanes of another collective are not in the group */
     unsigned posted;
 };
 inline unsigned ws_lane_linear()
@@ -286,11 +287,14 @@ inline int64_t ws_collective(unsigned mask, int64_t v, int how, unsigned line)
     unsigned tid = ws_lane_linear(), lane = tid & 31u;
     ws_warp_table *w = &tables[(tid >> 5) & 31u];
     w->value[lane] = v;
+    w->line[lane] = line;
     w->posted |= 1u << lane;
     /* __activemask and coalesced_threads: the lanes that reach it together (mask 0 waits for none) */
     ws_plain_op(TRACE_WARP_SYNC, line, how == WS_COLLECT_LANES ? 0u : mask);
     if (w->posted >> lane & 1u) {
         unsigned group = how == WS_COLLECT_LANES ? w->posted : w->posted & (mask | 1u << lane);
+        for (unsigned l = 0; l < 32; l++)
+            if (w->line[l] != line) group &= ~(1u << l);
         int64_t r = how == WS_COLLECT_MIN ? INT64_MAX : how == WS_COLLECT_MAX ? INT64_MIN : how == WS_COLLECT_AND ? -1 : 0;
         for (unsigned l = 0; l < 32; l++) {
             if (!(group >> l & 1u)) continue;
