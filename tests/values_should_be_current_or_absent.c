@@ -108,8 +108,8 @@ static int by_place(const void *a, const void *b)
     return x->r.y != y->r.y ? (x->r.y < y->r.y ? -1 : 1) : (x->r.x > y->r.x) - (x->r.x < y->r.x);
 }
 
-/* Each row of boxes is one shuffle of the warp: lane by lane, left to right, the numbers drawn are
- * what that shuffle's lanes received (some shuffle of the warp done by this step; the model's
+/* Each row of boxes is one shuffle of the warp (all its lanes, or the first 16 or 8 where all 32
+ * values do not fit): lane by lane, left to right, the numbers drawn are what that shuffle's lanes received (some shuffle of the warp done by this step; the model's
  * view_shfl, from the trace); and either every box shows its number or none does. */
 static void check_shuffles(const fixture *f, const char *what)
 {
@@ -150,9 +150,9 @@ static void check_shuffles(const fixture *f, const char *what)
                 lanes[at] = sh->lane;
                 got[at] = sh->value;
             }
-            if (n != r1 - r0) continue;
+            if (n < r1 - r0) continue; /* a window of lanes 0 .. k where all 32 values do not fit at the least size */
             int all = 1;
-            for (size_t k = 0; k < n && all; k++) {
+            for (size_t k = 0; k < r1 - r0 && all; k++) {
                 char t[64];
                 snprintf(t, sizeof t, "%.*s", (int)boxes[r0 + k].text->len, dl_item_text(&f->l, boxes[r0 + k].text));
                 double v, slack;
