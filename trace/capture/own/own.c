@@ -60,7 +60,8 @@ typedef struct own_run {
 } own_run;
 
 static own_run *run;
-static own_build_info last_build;
+/* per thread: warpscope serve builds and judges on several threads at once, each reading its own */
+static _Thread_local own_build_info last_build;
 
 void own_last_build(own_build_info *info) { *info = last_build; }
 own_build_info *own_build_record(void) { return &last_build; }
