@@ -10,7 +10,7 @@
 enum { TREE_VALUE_PX_MIN = 12 }; /* the smallest the tree's values shrink to on a desktop, to fit a row */
 int tree_value_least(const ui *u)
 {
-    if (u->sc->s->presenter) return u->px;
+    if (u->sc->s->presenter) return value_least(u); /* 16 px at 1024x768: a block of 32 whole, as Harris draws 16 */
     return u->least > TREE_VALUE_PX_MIN ? u->least : TREE_VALUE_PX_MIN;
 }
 
@@ -53,6 +53,9 @@ static void draw_tree_titled(ui *u, int pi, const scene_pane *p, dl_rect r, str_
     while (cols > 8 && (cols > m->tree_words * 2 || inner / cols < need)) cols /= 2;
     while (cols > 2 && inner / cols < need_least) cols /= 2;
     if (cols > m->tree_words) cols = m->tree_words;
+    /* a tree of up to 32 words is drawn whole, every partner inside it, where its values fit at the
+     * least size (the values then take the largest size their boxes hold) */
+    if (m->tree_words <= 32 && cols < m->tree_words && p->slice < 0 && inner / m->tree_words >= need_least) cols = m->tree_words;
     int64_t lo = p->slice >= 0 ? p->slice * cols : p->tree_focus / cols * cols;
     if (lo + cols > m->tree_words) lo = m->tree_words - cols;
     if (lo < 0) lo = 0;
@@ -95,8 +98,21 @@ static void draw_tree_titled(ui *u, int pi, const scene_pane *p, dl_rect r, str_
         }
         while (vpx > least && vh + 2 > rh - 4) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx);
     }
+    while (vpx > least && dl_text_width(u->l, DL_FONT_MONO, vpx, widest) + 4 > cw) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx); /* as wide as a box */
     if (cw < 2 || rh < 3) return;
     int bh = rh - 4 < vh + 2 ? rh * 3 / 5 : vh + 2;
+    /* the thread that stored each sum, over its box, as Harris labels his rows, where the rows leave
+     * a line for it at a readable size */
+    int tid_px = u->sc->s->presenter ? value_least(u) : u->px * 3 / 4 > TREE_VALUE_PX_MIN ? u->px * 3 / 4 : TREE_VALUE_PX_MIN;
+    int tid_h = dl_text_height(u->l, DL_FONT_MONO, tid_px), tids = rh - bh >= tid_h + 2 && dl_text_width(u->l, DL_FONT_MONO, tid_px, "t000") <= cw - 2;
+    if (!tids && m->tree_words <= 32 && dl_text_width(u->l, DL_FONT_MONO, tid_px, "t00") <= cw - 2) {
+        /* a small tree keeps its thread ids: its values down to the least size to leave them a line */
+        while (vpx > least && vh + 2 + tid_h + 4 > rh) vh = dl_text_height(u->l, DL_FONT_MONO, --vpx);
+        if (vh + 2 + tid_h + 4 <= rh) {
+            bh = vh + 2; /* a box its value's height, the line above it for the thread */
+            tids = 1;
+        }
+    }
     if (bh < 2) bh = 2;
     int y0 = in.y + overview;
     dl_clip(u->l, in);
@@ -142,6 +158,8 @@ static void draw_tree_titled(ui *u, int pi, const scene_pane *p, dl_rect r, str_
         if (n->step == p->step || off) dl_outline(u->l, c, th->text, n->step == p->step ? 2 : 1);
         if (pi == 0 && n->buf == -1) lesson_marks(u, SESSION_ITEM_CELLS, (size_t)n->word, c);
         else if (n->buf == -1 && (size_t)n->word < m->nwords && p->tree[n->word]) dl_outline(u->l, c, th->subtree, 2);
+        if (tids)
+            dl_textf(u->l, (dl_rect){c.x, c.y - tid_h - 1, c.w, tid_h}, DL_FONT_MONO, tid_px, DL_CENTRE, th->dim, "t%u", n->thread);
         char v[48];
         snprintf(v, sizeof v, "%.6g", (double)n->value);
         if (n->step == p->step && holding_back(u)) snprintf(v, sizeof v, "?"); /* this step's sums wait for the answer */
