@@ -273,6 +273,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_DIFF_END, "%s: the kernel has ended", "%s：内核已结束")                                               \
     X(STR_SHFL_TITLE_WINDOW, "warp %u: shuffles, lanes 0 to %d (a value per box; arrows from the right come from lanes further on)", \
       "线程束 %u：洗牌，第 0 到 %d 号线程（每格一个值；从右边来的箭头来自更远的线程）")                          \
+    X(STR_GRID_CARD_ROWS, "the card's SMs in rows: how many of each SM's slots hold a block", "显卡的 SM，按行排列：每个 SM 有几个槽位正在运行线程块") \
     X(STR_SOURCE_END, "the end of the kernel: these threads exit", "内核的结尾：这些线程退出")            \
     X(STR_LANES_DIVERGED, "warp %u at line %u: %u working, %u diverged (the branch not taken), %u idle",          \
       "线程束 %u 在第 %u 行：%u 个工作，%u 个分化（未走这条分支），%u 个空闲")                                      \

@@ -128,11 +128,11 @@ static const str_id limit_str[CARD_LIMIT_COUNT] = {[CARD_LIMIT_THREADS] = STR_LI
 static void grid_card(ui *u, const scene_grid *g, dl_rect r)
 {
     const theme *th = u->th;
-    dl_text(u->l, (dl_rect){r.x, r.y, r.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_GRID_CARD_TITLE));
+    dl_rect title = {r.x, r.y, r.w, u->lh};
     r.y += u->lh;
     r.h -= u->lh;
     unsigned sms = g->nsm_slots, ns = g->nslots;
-    if (!sms || !ns || r.h < 4) return;
+    if (!sms || !ns || r.h < 4) { dl_text(u->l, title, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_GRID_CARD_TITLE)); return; }
     /* slots in rows of up to 8 inside a box; boxes in the columns that give the largest slots
      * (twice as wide as high: a block number fits) */
     unsigned scols = ns < 8 ? ns : 8, srows = (ns + scols - 1) / scols;
@@ -149,6 +149,39 @@ static void grid_card(ui *u, const scene_grid *g, dl_rect r)
     if (cw > 2 * (u->lh + 2) + dl_text_width(u->l, DL_FONT_MONO, u->px, "0000")) cw = 2 * (u->lh + 2) + dl_text_width(u->l, DL_FONT_MONO, u->px, "0000");
     if (cw < 1 || ch < 1) return;
     int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
+    int tiny = vh > ch - 1 || dl_text_width(u->l, DL_FONT_MONO, u->px, "0") > cw - 2;
+    dl_text(u->l, title, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, tiny ? STR_GRID_CARD_ROWS : STR_GRID_CARD_TITLE));
+    if (tiny) { /* slots too small to read: SMs in rows, with counts */
+        /* a box per SM saying how many of its slots hold a block ("8/8"), filled as far as they do;
+         * rows of SMs, each row's first SM number at its left: the card read at a glance */
+        int px = u->px, least = u->sc->s->presenter ? u->px : value_least(u); /* presenter mode: its own size or the slots as they were */
+        char widest[24], lab[24];
+        snprintf(widest, sizeof widest, "%u/%u", ns, ns);
+        snprintf(lab, sizeof lab, "SM %u ", sms - 1);
+        for (; px >= least; px--) {
+            int tw = dl_text_width(u->l, DL_FONT_MONO, px, widest) + 6, lw = dl_text_width(u->l, DL_FONT_MONO, px, lab), th_ = dl_text_height(u->l, DL_FONT_MONO, px) + 4;
+            int per = tw > 0 ? (r.w - lw) / tw : 0, nrows = per > 0 ? (int)((sms + (unsigned)per - 1) / (unsigned)per) : 0;
+            if (per < 1 || nrows * th_ > r.h) continue;
+            for (int row = 0; row < nrows; row++) {
+                unsigned s0 = (unsigned)(row * per);
+                int y = r.y + row * th_;
+                dl_textf(u->l, (dl_rect){r.x, y + 2, lw, th_ - 4}, DL_FONT_MONO, px, DL_LEFT, th->dim, "SM %u", s0);
+                for (unsigned sm = s0; sm < sms && sm < s0 + (unsigned)per; sm++) {
+                    unsigned busy = 0;
+                    int any = -1;
+                    for (unsigned k = 0; k < ns; k++)
+                        if (g->slots[(size_t)sm * ns + k] >= 0) busy++, any = any < 0 ? g->slots[(size_t)sm * ns + k] : any;
+                    dl_rect c = {r.x + lw + (int)(sm - s0) * tw, y, tw - 2, th_ - 2};
+                    dl_colour full = tile_colour(th, g->slots_done ? TILE_DONE : TILE_RUNNING), fill = mix(th->panel, full, (double)busy / ns);
+                    if (any >= 0) dl_fill_hit(u->l, c, fill, HIT_CODE(HIT_TILE, 0, (unsigned)any));
+                    else dl_fill(u->l, c, fill);
+                    dl_outline(u->l, c, th->grid, 1);
+                    dl_textf(u->l, (dl_rect){c.x + 1, c.y + 1, c.w - 2, c.h - 2}, DL_FONT_MONO, px, DL_CENTRE, on_colour(th, fill), "%u/%u", busy, ns);
+                }
+            }
+            return;
+        }
+    }
     for (unsigned sm = 0; sm < sms; sm++) {
         int bx = r.x + (int)(sm % (unsigned)cols) * bw, by = r.y + (int)(sm / (unsigned)cols) * bh;
         dl_rect box = {bx, by, (int)scols * cw + 2, (int)srows * ch + 2};
