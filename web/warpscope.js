@@ -368,7 +368,7 @@
       running: 'Running your kernel…', checking: 'Checking your kernel against the exercise\'s goals…',
       ran: 'Your kernel ran on the %1: n = %2, result %3; the double-precision sum of its input is %4 (%5). %6 steps.',
       within: 'within the tolerance', off: 'off by %1', races: ' Races found: %1.', emulator: 'CPU emulator',
-      compileError: 'Line %1, column %2: %3', notOpened: 'The trace came back but did not open: %1',
+      compileError: 'Line %1, column %2: %3', entryError: 'Entry, column %1: %2', entryErrorAll: 'Entry: %1', traceLink: 'The trace of this link did not come: %1', notOpened: 'The trace came back but did not open: %1',
       busy: 'The server is busy: try again in %1 s.', tooBig: 'The file is too large for the server (1 MiB at most).',
       serverSaid: 'The server answered %1: %2', noServerNow: 'The server did not answer (%1).',
       badN: 'n must be a whole number from 1 to 67108864.', badBlock: 'Block must be a whole number from 1 to 1024.', noEntry: 'Say how to run the file: the entry, e.g. reduce<<<n / 256, 256>>>(in, out, n).',
@@ -403,7 +403,7 @@
       running: '正在运行你的内核……', checking: '正在按练习的目标检查你的内核……',
       ran: '你的内核在%1上运行：n = %2，结果 %3；输入的双精度和为 %4（%5）。共 %6 步。',
       within: '在容差之内', off: '相差 %1', races: '发现竞争：%1 处。', emulator: 'CPU 模拟器',
-      compileError: '第 %1 行，第 %2 列：%3', notOpened: '跟踪已返回，但没有打开：%1',
+      compileError: '第 %1 行，第 %2 列：%3', entryError: '入口，第 %1 列：%2', entryErrorAll: '入口：%1', traceLink: '此链接的跟踪没有取到：%1', notOpened: '跟踪已返回，但没有打开：%1',
       busy: '服务器正忙：请 %1 秒后再试。', tooBig: '文件太大，服务器不接受（最多 1 MiB）。',
       serverSaid: '服务器回答 %1：%2', noServerNow: '服务器没有回答（%1）。',
       badN: 'n 必须是 1 到 67108864 之间的整数。', badBlock: '线程块必须是 1 到 1024 之间的整数。', noEntry: '请写明如何运行这个文件：入口，例如 reduce<<<n / 256, 256>>>(in, out, n)。',
@@ -567,7 +567,8 @@
       if (st.version) q.set('version', st.version);
       if (st.compare) q.set('compare', st.compare);
       if (st.step >= 0) q.set('step', String(st.step));
-    } // a trace of the learner's own (dropped, or run from the editor) is not in the pack: no link opens it
+    } else if (query.get('trace')) q.set('trace', query.get('trace')); // a trace the link named keeps its link
+    // (a trace of the learner's own, dropped or run from the editor, is not in the pack: no link opens it)
     if (query.get('embed') === '1') q.set('embed', '1');
     if (!$('editor').hidden) { q.set('editor', '1'); const x = exOf(exercise); if (x && ed) q.set('exercise', x.number); }
     const want = '?' + q.toString().replace(/=(&|$)/g, '$1');
@@ -758,6 +759,19 @@
       if (page > 0) { const st = state(); if (st.lesson && page - 1 !== st.page) withString('lesson:' + (page - 1 - st.page), (p) => wasm.ws_actions(p)); }
     }
     if (bad.length) notice(W('unknownAction', bad.join(', ')));
+    if (query.get('trace')) openLink(query.get('trace'));
+  }
+  // ?trace=PATH: a trace of this site (the class server's teacher opens a student's last try so)
+  async function openLink(link) {
+    try {
+      const u = new URL(link, location.href);
+      if (u.origin !== location.origin) throw new Error(link);
+      const r = await fetch(u.href, { cache: 'no-store' });
+      if (!r.ok) throw new Error(r.status + ' ' + r.statusText);
+      const bytes = new Uint8Array(await r.arrayBuffer());
+      if (rest) await rest.catch(() => {});
+      openBytes('trace.json', bytes);
+    } catch (e) { notice(W('traceLink', e.message || String(e))); }
   }
 
   // ---- the kernel editor: the learner's file traced by `warpscope serve` (POST api/trace) and shown
@@ -926,10 +940,10 @@
     if (ed) { ed.setLabel(W('kernelSource')); exerciseMenu(); compareMenu(); if (!window.wsEditor) edNote(W('noEditor')); }
   }
   // the editor's status line, said in the live region too
-  function say(msg, bad) {
+  function say(msg, bad, live) {
     const st = $('editor-status');
     st.textContent = msg; st.classList.toggle('bad', !!bad);
-    edSay = msg;
+    edSay = live || msg;
     lastLive = liveText(S); $('live').textContent = lastLive;
   }
   const num = (x) => (typeof x !== 'number' ? String(x) : Number.isInteger(x) ? String(x) : String(Number(x.toPrecision(7))));
@@ -952,7 +966,11 @@
   // what an answer other than 200 says: the error at its line, or the server's trouble
   function trouble(a) {
     const e = a.json && a.json.error;
-    if (a.r.status === 422 && e && e.line > 0) {
+    if (a.r.status === 422 && e && e.field === 'entry') { // the entry is what is wrong: marked in its field
+      const f = $('entry'), c = Math.max(0, (e.column || 1) - 1);
+      f.focus(); f.setSelectionRange(c, Math.min(f.value.length, c + 1));
+      say(e.column > 0 ? W('entryError', e.column, e.message || '') : W('entryErrorAll', e.message || ''), true);
+    } else if (a.r.status === 422 && e && e.line > 0) {
       ed.mark(e.line, e.column || 0, e.message || '');
       say(W('compileError', e.line, e.column || 0, e.message || ''), true);
     } else if (a.r.status === 429) say(W('busy', a.r.headers.get('Retry-After') || '1'), true);
@@ -1002,8 +1020,7 @@
     const ul = $('checklist'), goals = (f && f.goals) || [], missed = [];
     ul.textContent = ''; ul.hidden = false;
     const li = (cls, text) => { const e = document.createElement('li'); e.className = cls; e.textContent = text; ul.appendChild(e); };
-    const head = W('checked', f.met || 0, goals.length, f.runs || 0);
-    li('head', f.solved ? head + ' ' + W('solved') : head);
+    const head = W('checked', f.met || 0, goals.length, f.runs || 0); // on the status line above the list
     if (f.error) {
       li('head', W('didNotRun', f.error));
       const m = /:(\d+):(\d+): (?:error: )?(.*)$/.exec(f.error);
@@ -1020,7 +1037,9 @@
       li(g.met ? 'met' : 'missed', line);
       if (!g.met) missed.push(line);
     });
-    say(head + (f.error ? ' ' + W('didNotRun', f.error) : '') + (missed.length ? ' ' + W('missed', missed.join(lang === 'zh' ? '；' : '; ')) : f.solved ? ' ' + W('solved') : ''), !f.solved);
+    // the status line says how many; the live region reads the checklist out too
+    const sp = lang === 'zh' ? '' : ' ', short = head + (f.error ? sp + W('didNotRun', f.error) : f.solved ? sp + W('solved') : '');
+    say(short, !f.solved, short + (missed.length ? sp + W('missed', missed.join(lang === 'zh' ? '；' : '; ')) : ''));
   }
   function editorListen() {
     $('write').addEventListener('click', () => showEditor($('editor').hidden, true));

@@ -4,7 +4,8 @@
 // shows, and the live region names its result, checked against the double-precision sum (computed
 // here) of the input values the trace says the kernel loaded; a syntax error is marked at its line in
 // the editor and said in the status line and the live region; exercise 02 checked in the page shows
-// one line per goal of the exercise's file and the student appears in /api/class (with the token);
+// one line per goal of the exercise's file and the student appears in /api/class (with the token),
+// the teacher's link to that try (?trace=) opening it; a wrong entry is marked in its field;
 // the learner's text, exercise and name are kept across a reload; served as a plain static site,
 // the editor area says that writing kernels needs `warpscope serve`, in English and in Chinese.
 // Usage: node page_should_run_a_kernel_from_the_editor.js SITE_DIR WARPSCOPE SOURCE_DIR OUT_DIR.
@@ -174,6 +175,14 @@ const N = 200;
     check(new RegExp('^Line ' + badLine + ', column \\d+: ').test(status) && live.includes(status),
           `the status line and the live region say it: "${status}"`);
     await page.screenshot({ path: path.join(outDir, 'error.png') });
+    // a wrong entry is marked in its own field, not in the kernel's text
+    await typeKernel(page, KERNEL);
+    await field(page, 'entry', 'nosuch<<<1, 256>>>(in, out, n)');
+    await (await page.$('aria/Run[role="button"]')).click();
+    live = await liveWhen(page, /Entry(, column \d+)?: /, 120000);
+    const entryMark = await page.evaluate(() => [document.activeElement.id, document.getElementById('code').querySelector('.cm-lintRange-error') !== null]);
+    check(/Entry(, column \d+)?: /.test(live) && entryMark[0] === 'entry' && !entryMark[1], `a wrong entry is said and its field focused: "${live.slice(0, 120)}"`);
+    await field(page, 'entry', 'sum<<<1, 256>>>(in, out, n)');
 
     // exercise 02 checked in the page: one line per goal of its file, and the class has the student
     const ex = JSON.parse(fs.readFileSync(path.join(src, 'lessons/exercises/02-v1-padding.json'), 'utf8'));
@@ -196,8 +205,23 @@ const N = 200;
           `the live region names the goals missed: "${live.slice(0, 200)}"`);
     await page.screenshot({ path: path.join(outDir, 'check.png') });
     const cls = await get(server.base + 'api/class', { Authorization: 'Bearer ' + TOKEN });
-    check(cls.status === 200 && cls.body.includes('Ada Lovelace') && /v1-padding|"02/.test(cls.body),
-          `/api/class has the student and the exercise (${cls.status}: ${cls.body.slice(0, 200)})`);
+    let mine = null;
+    try { mine = JSON.parse(cls.body).students.find((st) => st.name === 'Ada Lovelace'); } catch (e) { mine = null; }
+    const tried = mine && mine.exercises.find((x) => x.exercise === ex.id);
+    check(cls.status === 200 && tried && tried.goals === ex.exercise.goals.length && tried.met === goals.filter((g) => g[0] === 'met').length,
+          `/api/class has the student and the exercise, with as many goals met as the page showed (${cls.status}: ${JSON.stringify(tried || cls.body.slice(0, 200))})`);
+    // the teacher's link to the student's last try opens it in the page (?trace=)
+    if (tried) {
+      const last = '/api/class/last?student=' + encodeURIComponent('Ada Lovelace') + '&exercise=' + encodeURIComponent(ex.id) + '&token=' + TOKEN;
+      const t = await browser.newPage();
+      await t.setViewport({ width: 1366, height: 768 });
+      await t.goto(server.base + '?trace=' + encodeURIComponent(last));
+      await t.waitForFunction(() => document.body.dataset.firstPicture, { timeout: 30000 });
+      await t.waitForFunction(() => window.warpscope.state().version === 'kernel', { timeout: 20000 }).catch(() => {});
+      const st = await t.evaluate(() => window.warpscope.state());
+      check(st.version === 'kernel' && st.steps > 1, `the teacher's link (?trace=/api/class/last...) opens the student's last try (${st.version}, ${st.steps} steps)`);
+      await t.close();
+    }
 
     // kept: the exercise, its text and the name, across a reload
     await typeKernel(page, '// mine\n' + start);
