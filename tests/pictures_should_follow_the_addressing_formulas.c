@@ -194,6 +194,17 @@ int main(void)
     dl_free(&before);
     fixture_close(&f);
 
+    /* v4s keeps its last warp's sum in a register between __syncwarp()s: its tree still reaches
+     * the block's sum, log2(64) = 6 rows down, the root the double sum of the input */
+    CHECK(fixture_open(&f, "v4s", 64, NULL, 1920, 1080) == 0, "setup v4s");
+    m = &f.s.pane[0].m;
+    const view_node *top = NULL;
+    for (size_t i = 0; i < m->nnodes; i++)
+        if (m->nodes[i].word == 0 && (!top || m->nodes[i].level > top->level)) top = &m->nodes[i];
+    CHECK(top && top->level + 1 == 6 && (double)top->value == m->t->reference, "v4s block 64: the tree's root is %g after %d rows, the input sums to %g in 6",
+          top ? (double)top->value : 0.0, top ? top->level + 1 : 0, m->t->reference);
+    fixture_close(&f);
+
     /* lanes to banks: v1, block 256, the first load of the loop */
     CHECK(fixture_open(&f, "v1", 256, NULL, 1920, 1080) == 0, "setup v1 256");
     m = &f.s.pane[0].m;

@@ -425,11 +425,12 @@ int analysis_tree(const trace *t, unsigned pass, unsigned block, analysis_edge *
     *edges = NULL;
     *nedges = 0;
     unsigned threads = pass < t->npasses ? t->passes[pass].block : t->prov.block;
-    /* per thread, the last loads since its last store in the same memory */
+    /* per thread, the last loads since its last store in the same memory, and where that store went */
     enum { KEEP = 4 };
-    typedef struct { int n; int buf[KEEP]; int64_t addr[KEEP]; } loads;
+    typedef struct { int n; int buf[KEEP]; int64_t addr[KEEP]; int last_buf; int64_t last; } loads;
     loads *ld = calloc(threads, sizeof *ld);
     if (!ld) return -1;
+    for (unsigned k = 0; k < threads; k++) ld[k].last = -1;
     size_t cap = 0;
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
@@ -451,8 +452,9 @@ int analysis_tree(const trace *t, unsigned pass, unsigned block, analysis_edge *
                 L->addr[L->n++] = a;
                 continue;
             }
-            /* a store into a cell this thread also read: every other cell it read was added in */
-            int read_self = 0;
+            /* a store into a cell this thread also read, or into the cell it stored last (a sum kept in
+             * a register between, as v4s's last warp keeps v): every other cell it read was added in */
+            int read_self = L->last == a && L->last_buf == buf;
             for (int j = 0; j < L->n; j++) read_self |= L->buf[j] == buf && L->addr[j] == a;
             for (int j = 0; read_self && j < L->n; j++) {
                 if (L->buf[j] != buf || L->addr[j] == a) continue;
@@ -465,6 +467,8 @@ int analysis_tree(const trace *t, unsigned pass, unsigned block, analysis_edge *
                 (*edges)[(*nedges)++] = (analysis_edge){buf, L->addr[j], a, e->phase, e->line, tid};
             }
             L->n = 0;
+            L->last = a;
+            L->last_buf = buf;
         }
     }
     free(ld);
