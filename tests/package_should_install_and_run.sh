@@ -78,5 +78,21 @@ rc=$?
     say "without its data: exit $rc: $(cat "$tmp/err") (wanted exit 2 and one line)"
 WARPSCOPE_DATA="$tmp/root/usr/share/warpscope" XDG_STATE_HOME="$tmp/state" "$tmp/alone" lesson list >/dev/null 2>"$tmp/err" ||
     say "WARPSCOPE_DATA did not point it at its data: $(cat "$tmp/err")"
+# the class server, where the build has it: its systemd unit runs the packaged program as the user
+# the postinst makes, on /var/lib/warpscope, off until enabled (no symlink of its own); the page
+if ! runit serve --state "$tmp/probe" --bind not-an-address 2>&1 | grep -q "built without the class server"; then
+    unit=usr/lib/systemd/system/warpscope-serve.service
+    dpkg-deb -c "$deb" >"$tmp/contents"
+    grep -q " \./$unit\$" "$tmp/contents" || say "dpkg-deb -c does not list $unit"
+    grep -qx 'ExecStart=/usr/bin/warpscope serve --state /var/lib/warpscope $WARPSCOPE_SERVE_ARGS' "$tmp/root/$unit" ||
+        say "$unit does not run /usr/bin/warpscope serve --state /var/lib/warpscope: $(grep ExecStart "$tmp/root/$unit")"
+    grep -qx "User=warpscope" "$tmp/root/$unit" || say "$unit does not run as the user warpscope"
+    grep -q "wants/warpscope-serve" "$tmp/contents" && say "the package enables the unit"
+    # the page it serves, where the build made one
+    [ ! -f "$build/web/index.html" ] || [ -f "$tmp/root/usr/share/warpscope/web/index.html" ] ||
+        say "the package has no usr/share/warpscope/web/index.html: the server would serve no page"
+    dpkg-deb --ctrl-tarfile "$deb" | tar -xOf - ./postinst >"$tmp/postinst" 2>/dev/null
+    grep -q "adduser --system --group" "$tmp/postinst" || say "the package's postinst makes no system user: $(head -c 300 "$tmp/postinst")"
+fi
 [ $fail -eq 0 ] && echo "package_should_install_and_run: ok ($(basename "$deb"), $(du -k "$deb" | cut -f1) KiB; Depends: $(cat "$tmp/depends"))"
 exit $fail
