@@ -226,7 +226,8 @@ PAGE_EXPORT("ws_source") int ws_source(const char *name, const char *text)
 }
 
 /* A file the learner dropped on the page, at `path` in the page's files: a trace (JSON or the
- * compact encoding) opens in the first pane; benchmark results open the benchmark view. What does
+ * compact encoding) opens in the first pane, leaving a lesson that was open (the lessons' menu
+ * opens one again); benchmark results open the benchmark view. What does
  * not open says why on the status line (drop_trouble). 0, or -1. */
 PAGE_EXPORT("ws_open") int ws_open(const char *path)
 {
@@ -237,6 +238,7 @@ PAGE_EXPORT("ws_open") int ws_open(const char *path)
         if (session_set_trace(&P.s, 0, &t, terr, sizeof terr) == 0) {
             P.s.compare = 0;
             P.s.overlay = OVERLAY_NONE;
+            P.s.lesson.active = 0; /* a lesson's narration and question are about its own capture, not this one */
             P.s.generation++;
             return 0;
         }

@@ -232,6 +232,13 @@ const N = 200;
       (document.querySelector('#code .cm-line') || {}).textContent || (document.querySelector('#code textarea') || {}).value || '']);
     check(kept[0] === '02-v1-padding' && kept[1] === 'Ada Lovelace' && kept[2].startsWith('// mine') && /[?&]editor=1&exercise=02/.test(page.url()),
           `after a reload the editor, the exercise, the name and the learner's text are kept (${page.url().replace(/^.*\?/, '?')}; ${JSON.stringify(kept).slice(0, 120)})`);
+    // run from inside a lesson: the learner's trace leaves the lesson (its narration is about its own capture)
+    await page.evaluate(() => window.warpscope.learn('02'));
+    const inLesson = await page.evaluate(() => window.warpscope.state().lesson);
+    await (await page.$('aria/Run[role="button"]')).click();
+    await liveWhen(page, /result/, 120000);
+    const after = await page.evaluate(() => [window.warpscope.state().lesson, window.warpscope.state().version, document.getElementById('lessonbar').hidden]);
+    check(inLesson === true && after[0] === false && after[1] === 'kernel' && after[2] === true, `Run in lesson 02 leaves the lesson for the kernel's trace (${JSON.stringify(after)})`);
     check(errors.length === 0, 'no console error' + (errors.length ? ': ' + errors.join(' | ') : ''));
     await page.close();
 

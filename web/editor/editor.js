@@ -4,7 +4,7 @@
 // only when it shows the editor; the script gives the page one function, window.wsEditor.create.
 import { EditorState, Compartment } from '@codemirror/state';
 import { EditorView, keymap, lineNumbers, highlightActiveLine, highlightActiveLineGutter, drawSelection } from '@codemirror/view';
-import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
+import { defaultKeymap, history, historyKeymap } from '@codemirror/commands';
 import { syntaxHighlighting, defaultHighlightStyle, HighlightStyle, bracketMatching, indentOnInput, indentUnit } from '@codemirror/language';
 import { cpp } from '@codemirror/lang-cpp';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
@@ -38,7 +38,7 @@ function create(parent, opts) {
         bracketMatching(), indentOnInput(), indentUnit.of('    '), EditorState.tabSize.of(4), cpp(), lintGutter(),
         keymap.of([
           { key: 'Mod-Enter', run: () => { if (opts.onRun) opts.onRun(); return true; } },
-          ...defaultKeymap, ...historyKeymap, indentWithTab,
+          ...defaultKeymap, ...historyKeymap,
         ]),
         label.of(EditorView.contentAttributes.of({ 'aria-label': opts.label || 'Kernel source' })),
         look.of(looks(!!opts.dark)),
