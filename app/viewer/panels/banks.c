@@ -94,20 +94,25 @@ void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
     /* every bank numbered, under its column: where two numbers do not fit side by side, staggered
      * over as many lines as it takes (0, 2, 4 … over 1, 3, 5 …); where those lines do not fit, every
      * other number */
-    int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "31 "), every = 1; /* a space between numbers */
     int numy = top + (deg > 1 ? deg : 1) * bh + u->pad / 2; /* the banks' numbers right under their words */
-    while (every < BANKS && every * cw < numw) every *= 2;
-    int lines = every, room = in.y + in.h - numy;
-    if (lines * u->lh > room && room >= 2 * u->lh && every > 1) lines = room / u->lh >= every ? every : 2; /* what fits */
-    if (lines * u->lh > room) lines = 1;
-    if (numy + lines * u->lh > in.y + in.h) numy = in.y + in.h - lines * u->lh;
+    int npx = u->px, nlh = u->lh, every = 1, room = in.y + in.h - numy;
+    for (int q = u->px; q >= value_least(u); q--) { /* the largest size down to the values' least at which every bank is numbered */
+        int w = dl_text_width(u->l, DL_FONT_MONO, q, "31 "), ev = 1, h = dl_text_height(u->l, DL_FONT_MONO, q);
+        while (ev < BANKS && ev * cw < w) ev *= 2;
+        if (q == u->px) every = ev;
+        if (ev * h <= room) { npx = q, nlh = h, every = ev; break; }
+    }
+    int lines = every;
+    if (lines * nlh > room && room >= 2 * nlh && every > 1) lines = room / nlh >= every ? every : 2; /* what fits */
+    if (lines * nlh > room) lines = 1;
+    if (numy + lines * nlh > in.y + in.h) numy = in.y + in.h - lines * nlh;
     int step = lines >= every ? 1 : every / lines; /* banks a line apart: 1 where every bank gets its number */
     for (int bank = 0; bank < BANKS; bank += step) {
         int line = (bank / step) % lines;
-        dl_rect nr = {in.x + bank * cw + cw / 2 - every * cw / 2, numy + line * u->lh, every * cw, u->lh};
+        dl_rect nr = {in.x + bank * cw + cw / 2 - every * cw / 2, numy + line * nlh, every * cw, nlh};
         if (nr.x < in.x) nr.w -= in.x - nr.x, nr.x = in.x; /* the first: from the panel's edge */
         if (nr.x + nr.w > in.x + in.w) nr.w = in.x + in.w - nr.x;
-        dl_textf(u->l, nr, DL_FONT_MONO, u->px, DL_CENTRE, th->dim, "%d", bank);
+        dl_textf(u->l, nr, DL_FONT_MONO, npx, DL_CENTRE, th->dim, "%d", bank);
     }
     dl_unclip(u->l);
 }
