@@ -203,6 +203,11 @@ const N = 200;
     // the starting file misses a goal by design (lesson check proves it)
     check(goals.some((g) => g[0] === 'missed') && /\d+ of \d+ goals met/.test(live) && /Missed: /.test(live),
           `the live region names the goals missed: "${live.slice(0, 200)}"`);
+    // and the checked file's picture, under the exercise's capture: its text in the source panel
+    await page.waitForFunction(() => !document.getElementById('run').disabled, { timeout: 120000 }).catch(() => {});
+    await page.waitForFunction(() => window.warpscope.list().items.some((i) => /g_odata\[blockIdx\.x\]/.test(i[11] || '')), { timeout: 10000 }).catch(() => {});
+    const pic = await page.evaluate(() => [window.warpscope.state().version, window.warpscope.state().steps, window.warpscope.list().items.some((i) => /g_odata\[blockIdx\.x\]/.test(i[11] || ''))]);
+    check(pic[0] === 'kernel' && pic[2], `the checked file's trace is shown after the checklist (${JSON.stringify(pic)})`);
     await page.screenshot({ path: path.join(outDir, 'check.png') });
     const cls = await get(server.base + 'api/class', { Authorization: 'Bearer ' + TOKEN });
     let mine = null;
