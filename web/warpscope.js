@@ -966,6 +966,7 @@
   // what an answer other than 200 says: the error at its line, or the server's trouble
   function trouble(a) {
     const e = a.json && a.json.error;
+    if (e && typeof e.message === 'string') e.message = e.message.replace(/^(fatal )?error:\s*/, ''); // the line says it is an error
     if (a.r.status === 422 && e && e.field === 'entry') { // the entry is what is wrong: marked in its field
       const f = $('entry'), c = Math.max(0, (e.column || 1) - 1);
       f.focus(); f.setSelectionRange(c, Math.min(f.value.length, c + 1));
