@@ -22,6 +22,7 @@
  * - in presenter mode at 1024x768, no label under 14 px and no value or code under 16 px. */
 #include <SDL_ttf.h>
 #include <ctype.h>
+#include <math.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -372,6 +373,40 @@ int main(void)
                     }
                 }
             }
+        }
+        fixture_close(&f);
+    }
+    /* the race slide: v4 at block 64 under the adversarial schedule, its last step, in presenter
+     * mode at 1024x768: the verdict says WRONG (the result off the reference by more than the
+     * trace's tolerance) and the race count (the trace's hazards in this block), in both languages,
+     * and the tree is drawn under it, not its summary */
+    CHECK(fixture_open(&f, "v4", 64, NULL, 1024, 768) == 0, "setup v4 adversarial");
+    fixture_act(&f, "schedule:adversarial,last,presenter");
+    {
+        const trace *t = &f.s.pane[0].t;
+        int wrong = fabs((double)t->result - t->reference) > t->tolerance;
+        size_t races = 0;
+        for (size_t i = 0; i < t->nhazards; i++) races += t->hazards[i].first.block == 0 || t->hazards[i].second.block == 0;
+        CHECK(wrong && races > 0, "v4 adversarial at block 64 should be wrong and racing (result %g, reference %g, %zu races)", (double)t->result,
+              t->reference, races);
+        for (int lang = 0; lang < 2; lang++) {
+            fixture_act(&f, lang ? "lang:zh" : "lang:en");
+            check_frame(&f, lang ? "v4 adversarial last step presenter zh" : "v4 adversarial last step presenter en");
+            char want_races[32], verdict[400] = "";
+            snprintf(want_races, sizeof want_races, "%zu", races);
+            int tree = 0;
+            for (size_t k = 0; k < (size_t)f.l.npanels; k++) {
+                const dl_panel *pp = &f.l.panels[k];
+                tree |= !strcmp(pp->name, "picture") && pp->kind && !strcmp(pp->kind, "tree");
+                if (strcmp(pp->name, "verdict") || verdict[0]) continue;
+                for (size_t i = 0; i < f.l.n; i++)
+                    if ((size_t)f.l.items[i].panel == k && f.l.items[i].kind == DL_TEXT)
+                        snprintf(verdict, sizeof verdict, "%.*s", (int)f.l.items[i].len, dl_item_text(&f.l, &f.l.items[i]));
+            }
+            const char *word = lang ? "\xe9\x94\x99\xe8\xaf\xaf" : "WRONG"; /* 错误 */
+            CHECK(strstr(verdict, word) && strstr(verdict, want_races), "the race slide's verdict reads \"%s\": it should say %s and %zu races", verdict, word,
+                  races);
+            CHECK(tree, "the race slide (%s) draws no tree under its verdict", lang ? "zh" : "en");
         }
         fixture_close(&f);
     }
