@@ -244,6 +244,15 @@ const N = 200;
     await liveWhen(page, /result/, 120000);
     const after = await page.evaluate(() => [window.warpscope.state().lesson, window.warpscope.state().version, document.getElementById('lessonbar').hidden]);
     check(inLesson === true && after[0] === false && after[1] === 'kernel' && after[2] === true, `Run in lesson 02 leaves the lesson for the kernel's trace (${JSON.stringify(after)})`);
+    // on a phone every control of the editor is a target of 44 CSS pixels or more
+    const phone = await browser.newPage();
+    await phone.setViewport({ width: 390, height: 844, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+    await phone.goto(server.base + '?lang=en&editor=1&exercise=02');
+    await phone.waitForFunction(() => document.body.dataset.editor, { timeout: 30000 }).catch(() => {});
+    const small = await phone.evaluate(() => [...document.querySelectorAll('#editor button, #editor input, #editor select, #write')]
+      .filter((e) => e.offsetParent !== null).map((e) => [e.id, Math.round(e.getBoundingClientRect().width), Math.round(e.getBoundingClientRect().height)]));
+    check(small.length >= 8 && small.every((t) => t[1] >= 44 && t[2] >= 44), `at 390x844 the editor's ${small.length} controls are 44 CSS pixels or more (${JSON.stringify(small.filter((t) => t[1] < 44 || t[2] < 44))})`);
+    await phone.close();
     check(errors.length === 0, 'no console error' + (errors.length ? ': ' + errors.join(' | ') : ''));
     await page.close();
 
