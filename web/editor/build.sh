@@ -11,7 +11,8 @@ rm -f "$out"
 without() { echo "web/editor: $1: the page is built without its editor"; touch "$stamp"; exit 0; }
 command -v npm >/dev/null 2>&1 && command -v node >/dev/null 2>&1 || without "no npm or node (Debian's nodejs and npm)"
 if [ ! -x node_modules/.bin/esbuild ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
-    npm ci --silent --no-audit --no-fund >/dev/null 2>&1 || { rm -rf node_modules; without "npm ci failed (no registry?)"; }
+    # a machine without the registry gives up within a minute or so, not after npm's long retries
+    npm ci --silent --no-audit --no-fund --fetch-retries=1 --fetch-timeout=30000 >/dev/null 2>&1 || { rm -rf node_modules; without "npm ci failed (no registry?)"; }
 fi
 tmp="$out.$$.js"
 if node_modules/.bin/esbuild editor.js --bundle --minify --format=iife --target=es2020 --log-level=warning --outfile="$tmp" &&
