@@ -239,6 +239,23 @@ int main(void)
         landed += lane >= 0 && it->x2 >= col_x[bank] && it->x2 < col_x[bank] + col_w;
     }
     CHECK(lines == 32 && red == 32 && landed == 32, "warp 0: %d lines, %d red, %d landing in bank (2*lane + 1) %% 32; 32 each expected", lines, red, landed);
+    /* each lane says the word it asks for: index + s = 2*s*tid + s, 2*lane + 1 at s = 1 */
+    int said = 0;
+    for (size_t i = 0; i < f.l.n; i++) {
+        const dl_item *c = &f.l.items[i];
+        if (c->kind != DL_FILL || HIT_KIND(c->hit) != HIT_LANE || c->panel < 0 || strcmp(f.l.panels[c->panel].name, "banks")) continue;
+        unsigned lane = HIT_INDEX(c->hit) % 32;
+        for (size_t j = 0; j < f.l.n; j++) {
+            const dl_item *t = &f.l.items[j];
+            if (t->kind != DL_TEXT || t->panel != c->panel || t->r.x < c->r.x || t->r.x + t->r.w > c->r.x + c->r.w || t->r.y < c->r.y ||
+                t->r.y + t->r.h > c->r.y + c->r.h)
+                continue;
+            char v[16];
+            snprintf(v, sizeof v, "%.*s", (int)t->len, dl_item_text(&f.l, t));
+            said += atoi(v) == (int)(2 * lane + 1);
+        }
+    }
+    CHECK(said == 32, "warp 0: %d of 32 lanes say the word they ask for (2*lane + 1)", said);
     fixture_close(&f);
 
     /* v7's shuffles */

@@ -50,16 +50,28 @@ void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
     if (bh < 2 || avail < 4) return;
     int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
     dl_clip(u->l, in);
-    /* the lanes */
+    /* the lanes, each saying the word it asks for where every word fits its cell at the values'
+     * least size or more (the lane's place says its number), else its lane number */
+    int64_t widest = 0;
+    for (int q = 0, n = trace_popcount(e->mask); q < n; q++)
+        if (t->lane_addr[e->lanes + (size_t)q] > widest) widest = t->lane_addr[e->lanes + (size_t)q];
+    char wbuf[24];
+    snprintf(wbuf, sizeof wbuf, "%lld", (long long)widest);
+    int wpx = 0;
+    for (int q = u->px; q >= value_least(u) && !wpx && !hold; q--)
+        if (dl_text_width(u->l, DL_FONT_MONO, q, wbuf) + 2 <= cw - 1 && dl_text_height(u->l, DL_FONT_MONO, q) <= lane_h - 2) wpx = q;
+    int wvh = wpx ? dl_text_height(u->l, DL_FONT_MONO, wpx) : 0;
     int k = 0;
     for (unsigned lane = 0; lane < WARP_SIZE; lane++) {
         dl_rect c = {in.x + (int)lane * cw, in.y, cw - 1, lane_h - 2};
         int on = e->mask >> lane & 1u;
         dl_fill_hit(u->l, c, on ? th->working : th->idle, HIT_CODE(HIT_LANE, pi, e->warp * WARP_SIZE + lane));
-        if (cw >= dl_text_width(u->l, DL_FONT_MONO, u->px, "00") + 2 && vh <= c.h)
+        int64_t wd = on ? t->lane_addr[e->lanes + (size_t)k] : -1;
+        if (wpx && wd >= 0) dl_textf(u->l, (dl_rect){c.x, c.y + (c.h - wvh) / 2, c.w, wvh}, DL_FONT_MONO, wpx, DL_CENTRE, th->background, "%lld", (long long)wd);
+        else if (!wpx && cw >= dl_text_width(u->l, DL_FONT_MONO, u->px, "00") + 2 && vh <= c.h)
             dl_textf(u->l, (dl_rect){c.x, c.y, c.w, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, "%u", lane);
         if (!on) continue;
-        int64_t wd = t->lane_addr[e->lanes + (size_t)k++];
+        k++;
         if (wd < 0) continue;
         const scene_bank *sb = &p->banks[wd % BANKS];
         int slot = 0;
