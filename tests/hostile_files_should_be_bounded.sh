@@ -43,10 +43,14 @@ json.dump(s, open(tmp + "/span.json", "w"))
 # a grid of 2^32 - 1 blocks declared, one traced; and one of 2^28 in every pass
 g = json.loads(json.dumps(t))
 g["passes"][0]["grid"] = 2 ** 32 - 1
+g["passes"][0]["grid_dim"] = [65537, 65535, 1]  # 2^32 - 1 = 65537 x 65535, within CUDA's x and y limits
 json.dump(g, open(tmp + "/grid32.json", "w"))
+g["passes"][0]["grid_dim"] = [1, 1, 1]  # a shape that does not multiply to the grid
+json.dump(g, open(tmp + "/grid-shape.json", "w"))
 g = json.loads(json.dumps(t))
 for p in g["passes"]:
     p["grid"] = 2 ** 28
+    p["grid_dim"] = [2 ** 28, 1, 1]
 json.dump(g, open(tmp + "/grid28.json", "w"))
 # 20,000 blocks of 1024 threads, each one barrier at phase 4095: threads x phases per block
 p = json.loads(json.dumps(t))
@@ -85,6 +89,8 @@ bytes=$(wc -c <"$tmp/out.json")
 python3 -c 'import json,sys; p=json.load(open(sys.argv[1]))["partials_all_blocks"]; assert list(p) == ["0"], p' "$tmp/out.json" ||
     say "stats --all-blocks of grid32.json: partials are not the one traced block"
 fenced $ws render "$tmp/grid28.json" --actions grid -o "$tmp/g.png" 2>"$tmp/err" || say "grid view of a 2^28 grid: exit $?: $(cat "$tmp/err")"
+fenced $ws stats "$tmp/grid-shape.json" >/dev/null 2>"$tmp/err"; rc=$?
+[ $rc -eq 2 ] && grep -q "grid_dim" "$tmp/err" || say "a grid whose shape is not its size: exit $rc (want 2 naming grid_dim): $(cat "$tmp/err")"
 fenced $ws stats "$tmp/phases.json" --all-blocks >"$tmp/out" 2>"$tmp/err" || say "stats --all-blocks of 20,000 blocks at phase 4095: exit $?: $(cat "$tmp/err")"
 grep -q "^total" "$tmp/out" || say "stats --all-blocks of phases.json printed no totals"
 fenced $ws render --bench "$tmp/peak.json" -o "$tmp/b.png" 2>"$tmp/err" || say "render --bench with a peak of 1e15: exit $?: $(cat "$tmp/err")"
