@@ -44,6 +44,9 @@ void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
     int cw = in.w / BANKS, lane_h = u->lh + 2, gap = in.h / 4 < 3 * u->lh ? in.h / 4 : 3 * u->lh;
     int spare = in.h - lane_h - u->lh - (deg > 1 ? deg : 1) * 6;
     if (gap > spare) gap = spare;
+    /* a stack gives the wires some of their room where that lets each wavefront say its number */
+    int numbered = in.h - lane_h - u->lh - (deg > 1 ? deg : 1) * (dl_text_height(u->l, DL_FONT_MONO, value_least(u)) + 2);
+    if (deg > 1 && gap > numbered && numbered >= u->lh) gap = numbered;
     if (gap < 8) gap = 8;
     int top = in.y + lane_h + gap, avail = in.y + in.h - u->lh - top, bh = deg ? avail / deg : avail;
     if (bh > u->lh + 4) bh = u->lh + 4;
@@ -81,7 +84,13 @@ void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
         int red = sb->nwords > 1 && !hold;
         dl_line(u->l, c.x + c.w / 2, c.y + c.h, bx, by, red ? th->conflict : th->dim, red ? 2 : 1);
     }
-    /* the banks: one box per distinct word, numbered by the wavefront that serves it */
+    /* the banks: one box per distinct word, numbered by the wavefront that serves it, at the
+     * largest size down to the values' least at which a number fits its box (an 8-way stack's too) */
+    int bpx = 0, bvh = 0;
+    for (int q = u->px; q >= value_least(u) && !bpx; q--) {
+        int h = dl_text_height(u->l, DL_FONT_MONO, q);
+        if (h <= bh - 1 && dl_text_width(u->l, DL_FONT_MONO, q, "00") <= cw - 3) bpx = q, bvh = h;
+    }
     for (int bank = 0; bank < BANKS; bank++) {
         const scene_bank *sb = &p->banks[bank];
         int x = in.x + bank * cw;
@@ -94,8 +103,8 @@ void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
             if (sb->nwords > 1 && hold) v[0] = '\0';
             else if (sb->nwords > 1) snprintf(v, sizeof v, "%d", q + 1); /* the wavefront */
             else snprintf(v, sizeof v, "%lld", (long long)sb->words[q]);
-            if (vh <= c.h && dl_text_width(u->l, DL_FONT_MONO, u->px, v) <= c.w - 2)
-                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - vh) / 2, c.w - 2, vh}, DL_FONT_MONO, u->px, DL_CENTRE, th->background, v);
+            if (bpx && bvh <= c.h && dl_text_width(u->l, DL_FONT_MONO, bpx, v) <= c.w - 2)
+                dl_text(u->l, (dl_rect){c.x + 1, c.y + (c.h - bvh) / 2, c.w - 2, bvh}, DL_FONT_MONO, bpx, DL_CENTRE, th->background, v);
         }
         if (!sb->nwords) {
             dl_fill_hit(u->l, (dl_rect){x, top, cw - 1, bh - 1}, th->panel, HIT_CODE(HIT_BANK, pi, bank)); /* clickable, quiet */
