@@ -37,11 +37,12 @@ fail=0
 say() { echo "FAIL: $*"; fail=1; }
 
 free_port() { python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
-# waits for PORT's /api/health (30 s)
+# waits for PORT's /api/health (30 s; python3, which the test needs anyway, rather than curl)
 healthy() {
     i=0
     while [ $i -lt 300 ]; do
-        curl -fsS "http://127.0.0.1:$1/api/health" >/dev/null 2>&1 && return 0
+        python3 -c 'import sys, urllib.request; urllib.request.urlopen("http://127.0.0.1:%s/api/health" % sys.argv[1], timeout=2)' "$1" \
+            >/dev/null 2>&1 && return 0
         sleep 0.1
         i=$((i + 1))
     done
