@@ -151,7 +151,7 @@ const N = 200;
       const steps = await page.evaluate(() => window.warpscope.state());
       check(steps.steps > 1 && steps.version === trace.provenance.version,
             `the trace opens in the viewer (${steps.steps} steps, version ${steps.version})`);
-      const panel = await page.evaluate(() => window.warpscope.list().items.map((i) => i[11]).filter(Boolean).join('\n'));
+      const panel = await page.evaluate(() => { window.warpscope.draw(); return window.warpscope.list().items.map((i) => i[11]).filter(Boolean).join('\n'); }); // the frame after the trace opened
       check(/s\[t\] \+= s\[t \+ half\]/.test(panel), 'the source panel shows the text that was run' + (/s\[t\] \+= s\[t \+ half\]/.test(panel) ? '' : ': ' + JSON.stringify(panel.slice(0, 600))));
       // compare: the learner's capture beside a ladder version
       await page.select('#compare-with', 'v2');
@@ -238,6 +238,7 @@ const N = 200;
     check(kept[0] === '02-v1-padding' && kept[1] === 'Ada Lovelace' && kept[2].startsWith('// mine') && /[?&]editor=1&exercise=02/.test(page.url()),
           `after a reload the editor, the exercise, the name and the learner's text are kept (${page.url().replace(/^.*\?/, '?')}; ${JSON.stringify(kept).slice(0, 120)})`);
     // run from inside a lesson: the learner's trace leaves the lesson (its narration is about its own capture)
+    await page.waitForFunction(() => window.warpscope.loaded(), { timeout: 30000 });
     await page.evaluate(() => window.warpscope.learn('02'));
     const inLesson = await page.evaluate(() => window.warpscope.state().lesson);
     await (await page.$('aria/Run[role="button"]')).click();
@@ -274,6 +275,7 @@ const N = 200;
                                            document.getElementById('code').offsetHeight, !!document.querySelector('#code .cm-editor')]);
       check(words.test(note[0]) && !note[1] && note[2] === 0 && !note[3], `static site (${lang}): "${note[0]}", no editor loaded`);
       // the lessons keep working
+      await p.waitForFunction(() => window.warpscope.loaded(), { timeout: 30000 }); // the rest of the pack
       await p.evaluate(() => window.warpscope.learn('02'));
       const st = await p.evaluate(() => window.warpscope.state());
       check(st.lesson === true, `static site (${lang}): lesson 02 opens`);
