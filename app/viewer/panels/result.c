@@ -44,6 +44,17 @@ int draw_verdict(ui *u, const scene_pane *p, dl_rect r, int px)
     return w;
 }
 
+/* a row of the counters; a wrong result or a race on the wrong colour (not the bank conflict's) */
+static void wrong_row(ui *u, dl_rect in, int row, int wrong, const char *b)
+{
+    int y = in.y + row * u->lh;
+    if (wrong && y + u->lh <= in.y + in.h) {
+        int w = dl_text_width(u->l, DL_FONT_UI, u->px, b) + u->pad;
+        dl_fill(u->l, (dl_rect){in.x, y, w < in.w ? w : in.w, u->lh}, u->th->wrong);
+    }
+    line_at(u, in, row, wrong ? on_colour(u->th, u->th->wrong) : u->th->text, DL_FONT_UI, b);
+}
+
 void draw_stats(ui *u, const scene_pane *p, dl_rect r)
 {
     const view_model *m = p->m;
@@ -97,20 +108,16 @@ void draw_stats(ui *u, const scene_pane *p, dl_rect r)
     line_at(u, in, row++, th->text, DL_FONT_UI, b);
     snprintf(b, sizeof b, S(u, p->wrong_result ? STR_STAT_WRONG : p->racing_result ? STR_STAT_RACING : STR_STAT_RESULT), (double)m->t->result,
              m->t->reference);
-    if (p->wrong_result || p->racing_result) { /* the result row on the wrong colour */
-        int y = in.y + row * u->lh;
-        if (y + u->lh <= in.y + in.h) dl_fill(u->l, (dl_rect){in.x, y, dl_text_width(u->l, DL_FONT_UI, u->px, b) + u->pad, u->lh}, th->wrong);
-        line_at(u, in, row++, on_colour(th, th->wrong), DL_FONT_UI, b);
-    } else line_at(u, in, row++, th->text, DL_FONT_UI, b);
+    wrong_row(u, in, row++, p->wrong_result || p->racing_result, b); /* the result */
     if (races && !end) {
         snprintf(b, sizeof b, S(u, STR_STAT_HAZARDS), p->hz_count, pv->schedule[0] ? pv->schedule : "lockstep", drop);
-        line_at(u, in, row++, p->hz_count ? th->conflict : th->text, DL_FONT_UI, b);
+        wrong_row(u, in, row++, p->hz_count != 0, b);
     }
     for (int k = 0; k < p->hz_nstep; k++) {
         const trace_hazard *h = &m->t->hazards[p->hz_step[k]];
         snprintf(b, sizeof b, S(u, STR_STAT_HAZARD), trace_hazard_words((trace_hazard_kind)h->kind), h->first.line, h->second.line,
                  (long long)h->word, h->first.thread, h->second.thread);
-        line_at(u, in, row++, th->conflict, DL_FONT_UI, b);
+        wrong_row(u, in, row++, 1, b);
     }
     const char *device = strcmp(pv->device, "CPU emulator") ? pv->device : S(u, STR_DEVICE_EMULATOR); /* trace.h's name for it */
     snprintf(b, sizeof b, S(u, STR_STAT_FROM), device, pv->backend, pv->block, (unsigned long long)pv->n, pv->data);

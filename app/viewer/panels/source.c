@@ -116,8 +116,12 @@ void draw_source(ui *u, const scene_pane *p, dl_rect r)
         dl_rect band = {in.x - u->pad / 2, y, in.w + u->pad, take * u->lh};
         if (here) dl_fill(u->l, band, u->th->line);
         lesson_marks(u, SESSION_ITEM_LINES, (size_t)ln, band);
-        for (int k = 0; k < p->hz_nlines; k++) /* a line in a race: a red bar beside it */
-            if (p->hz_lines[k] == (unsigned)ln) dl_fill(u->l, (dl_rect){band.x, y, u->pad > 3 ? u->pad - 1 : 2, band.h}, u->th->conflict);
+        for (int k = 0; k < p->hz_nlines; k++) /* a line in a race: a bar beside it in the wrong colour, outlined */
+            if (p->hz_lines[k] == (unsigned)ln) {
+                dl_rect bar = {band.x, y, u->pad > 3 ? u->pad - 1 : 2, band.h};
+                dl_fill(u->l, bar, u->th->wrong);
+                if (bar.w > 2) dl_outline(u->l, bar, u->th->text, 1);
+            }
         dl_textf(u->l, (dl_rect){in.x, y, numw, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, u->th->dim, "%3d", ln);
         if (here) {
             for (int k = 0; k < take; k++)
