@@ -147,6 +147,15 @@ static const char *locate(const char *err, long *line, long *col)
     return err;
 }
 
+/* 503 with Retry-After: the sandbox could not start (processes or namespaces at a limit for a moment) */
+static void reply_busy(serve_reply *r, const char *err)
+{
+    reply_error(r, 503, "%s", err);
+    snprintf(r->value_buf, sizeof r->value_buf, "%u", SERVE_BUSY_RETRY_S);
+    r->header = MHD_HTTP_HEADER_RETRY_AFTER;
+    r->value = r->value_buf;
+}
+
 /* 422: {"error": {"line", "column", "message", "text", "field"}}: line and column in kernel.cu (null when
  * the message has none); field "entry" when the entry is what is wrong (its column then is the
  * entry's), else "source" */
@@ -340,7 +349,8 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
         trace_free(&t);
         if (*s->stop) { reply_error(r, 503, "the server is stopping"); return; }
         strip_dir(err, ld.dir);
-        if (strstr(err, LEARNER_FILE) || strncmp(err, "--entry", 7) == 0) reply_learner_error(r, err); /* the learner's */
+        if (strstr(err, SANDBOX_BUSY)) reply_busy(r, err); /* the machine's, for a moment */
+        else if (strstr(err, LEARNER_FILE) || strncmp(err, "--entry", 7) == 0) reply_learner_error(r, err); /* the learner's */
         else reply_error(r, 500, "%s", err); /* the server's: a cache, a process that could not start */
         return;
     }
@@ -423,6 +433,7 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     learner_remove(&ld);
     if (rc || *s->stop) {
         if (*s->stop) reply_error(r, 503, "the server is stopping");
+        else if (strstr(err, SANDBOX_BUSY)) reply_busy(r, err);
         else reply_error(r, 500, "the exercise could not be judged: %s", err);
         free(j);
         free(picture);

@@ -20,6 +20,7 @@ enum {
     SERVE_N_MAX = 1 << 20,             /* elements of a trace asked for: a second of the emulator at most */
     SERVE_CLIENT_BUILDS = 4,           /* builds one client may have queued or running */
     SERVE_CLIENT_RATE = 1200,          /* requests one client may make in a minute (a lab behind one address) */
+    SERVE_BUSY_RETRY_S = 2,            /* Retry-After when the sandbox could not start for a moment */
     SERVE_CONNECTIONS = 1024,          /* connections at once (each a thread) */
     SERVE_CONNECTIONS_PER_IP = 256,    /* of them from one address */
     SERVE_IDLE_S = 60,                 /* an idle connection is closed after this */

@@ -41,6 +41,8 @@
 enum {
     NOBODY_ID = 65534,        /* Debian's nobody and nogroup */
     OUT_MAX = 64 << 10,       /* bytes of a step's messages kept */
+    REAP_GRACE_MS = 200,      /* how long the reaper waits for orphans still running after a step */
+    SANDBOX_TRIES = 4,        /* bubblewrap that could not make its namespaces is tried again */
     PROBE_SECONDS = 10,
 };
 
@@ -190,6 +192,38 @@ static void bwrap_view(argv_list *l, const char *work, const char *const *show, 
     push(l, "--");
 }
 
+/* In the step's first process: become the reaper of what the step leaves behind, fork, and let the
+ * child go on to run the step. Bubblewrap's process inside its PID namespace outlives the bwrap we
+ * wait for by a moment, and an orphan goes to the nearest subreaper, else to PID 1: in a container
+ * whose PID 1 reaps nothing, each step left a zombie of nobody, and RLIMIT_NPROC, which counts them,
+ * ran out after some hundred steps ("Creating new namespace failed: Resource temporarily
+ * unavailable"). This process waits for the step, reaps every orphan, and ends as the step ended.
+ * Returns in the child only (or here, when no fork is possible: then as before). */
+static void reap_below(void)
+{
+    if (prctl(PR_SET_CHILD_SUBREAPER, 1) != 0) return;
+    pid_t c = fork();
+    if (c <= 0) return;
+    int st = 0, cst = 0, done = 0;
+    double end_by = 0;
+    for (;;) {
+        pid_t w = waitpid(-1, &st, done ? WNOHANG : 0);
+        if (w == c) cst = st, done = 1, end_by = now_ms() + REAP_GRACE_MS;
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0) break; /* no child left */
+        if (w == 0) {     /* orphans still running after the step ended: PID 1 takes them */
+            if (now_ms() > end_by) break;
+            struct timespec ts = {0, 2000000};
+            nanosleep(&ts, NULL);
+        }
+    }
+    if (WIFSIGNALED(cst)) {
+        signal(WTERMSIG(cst), SIG_DFL);
+        raise(WTERMSIG(cst));
+    }
+    _exit(WIFEXITED(cst) ? WEXITSTATUS(cst) : 127);
+}
+
 /* Starts argv in a child of its own group, with limits; dropped to nobody when asked. Its output
  * goes to *fd_out. The child's environment is the few names a compiler needs. */
 static pid_t start(const char *const *argv, const char *work, const sandbox_limits *lim, int nobody, int host_env, int *fd_out, char *err,
@@ -229,6 +263,7 @@ static pid_t start(const char *const *argv, const char *work, const sandbox_limi
         dup2(p[1], 2);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, 0);
+        reap_below();
         struct rlimit r;
 #define LIMIT(res, v) (r.rlim_cur = r.rlim_max = (rlim_t)(v), setrlimit(res, &r))
         if (lim->as_bytes) LIMIT(RLIMIT_AS, lim->as_bytes);
@@ -430,10 +465,27 @@ int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t 
         for (int i = 0; job->argv[i]; i++) push(&l, job->argv[i]);
     }
     if (l.n >= (int)(sizeof l.a / sizeof l.a[0]) - 1) { snprintf(err, errlen, "too many arguments for the sandbox"); return -1; }
-    int fd;
-    pid_t pid = start(l.a, job->work, &lim, nobody, job->host_view, &fd, err, errlen);
-    if (pid < 0) return -1;
-    wait_for(pid, fd, lim.wall_s, job->cancel, out);
+    /* bubblewrap that could not make its namespaces (EAGAIN: the system's processes or namespaces
+     * at their limit for a moment, as under a class's load) is tried again, then said as the
+     * sandbox's failure, never as the learner's */
+    for (int attempt = 0;; attempt++) {
+        int fd;
+        pid_t pid = start(l.a, job->work, &lim, nobody, job->host_view, &fd, err, errlen);
+        if (pid < 0) return -1;
+        wait_for(pid, fd, lim.wall_s, job->cancel, out);
+        int unmade = l.a[0] != runner && out->exited && out->status == 1 && out->out && !strncmp(out->out, "bwrap: ", 7);
+        if (!unmade) break;
+        if (attempt + 1 == SANDBOX_TRIES || (job->cancel && *job->cancel)) {
+            snprintf(err, errlen, SANDBOX_BUSY " (%.*s): the machine is busy, try again", (int)strcspn(out->out, "\n"), out->out);
+            free(out->out);
+            out->out = NULL;
+            return -1;
+        }
+        free(out->out);
+        memset(out, 0, sizeof *out);
+        struct timespec ts = {0, (long)(100000000L << attempt)}; /* 0.1 s, 0.2 s, 0.4 s */
+        nanosleep(&ts, NULL);
+    }
     if (l.a[0] != runner && out->exited && out->status > 128 && out->status <= 128 + 64) { /* bubblewrap says a signal so */
         out->sig = out->status - 128;
         out->exited = 0;

@@ -74,6 +74,9 @@ void sandbox_remove(const char *work);
 /* Runs job; 0 when it could be started (out says how it ended), -1 with err when not. Free
  * out->out. */
 int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t errlen);
+/* How err begins when the sandbox itself could not start after its tries (the machine busy): the
+ * server's fault for the moment, never the learner's */
+#define SANDBOX_BUSY "the sandbox could not start"
 /* How it ended, in words for the learner ("stopped after 15 s", "used more than 2 GiB of memory"),
  * "" when it exited by itself. */
 void sandbox_ending(const sandbox_job *job, const sandbox_outcome *o, char *buf, size_t len);
