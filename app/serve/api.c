@@ -336,13 +336,14 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
     capture_desc d = {.version = OWN_VERSION, .kernel = ld.file, .entry = entry, .defines = defines, .include_dir = s->include_dir,
                       .n = (uint64_t)n, .block = (unsigned)block, .schedule = schedule && *schedule ? schedule : NULL, .data = data,
                       .seed = seed >= 0 ? (uint64_t)seed : 0, .seed_set = seed >= 0, .cancel = s->stop};
-    if (serve_job_begin(s, r)) { learner_remove(&ld); cJSON_Delete(o); return; }
+    int light = own_capture_cached(&d); /* built before: a run, not queued behind builds */
+    if (serve_job_begin(s, r, light)) { learner_remove(&ld); cJSON_Delete(o); return; }
     double t0 = now_ms();
     trace t;
     trace_init(&t);
     char err[8192] = "";
     int rc = capture_own(&d, &t, err, sizeof err);
-    serve_job_end(s, now_ms() - t0);
+    serve_job_end(s, now_ms() - t0, light);
     learner_remove(&ld);
     cJSON_Delete(o);
     if (rc) {
@@ -407,7 +408,7 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     const lesson_exercise *x = l->exercise;
     learner_dir ld;
     if (learner_write(s, source, strlen(source), &ld)) { reply_error(r, 500, "cannot write the source: %s", strerror(errno)); cJSON_Delete(o); return; }
-    if (serve_job_begin(s, r)) { learner_remove(&ld); cJSON_Delete(o); return; }
+    if (serve_job_begin(s, r, 0)) { learner_remove(&ld); cJSON_Delete(o); return; }
     double t0 = now_ms();
     exercise_judgement *j = calloc(1, sizeof *j);
     int rc = j ? exercise_judge(l, ld.file, s->include_dir, s->stop, j, err, sizeof err) : -1;
@@ -429,7 +430,7 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
         }
         trace_free(&t);
     }
-    serve_job_end(s, now_ms() - t0);
+    serve_job_end(s, now_ms() - t0, 0);
     learner_remove(&ld);
     if (rc || *s->stop) {
         if (*s->stop) reply_error(r, 503, "the server is stopping");

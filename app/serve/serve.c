@@ -228,9 +228,36 @@ void reply_error(serve_reply *r, unsigned status, const char *fmt, ...)
 
 /* ---- the build queue ---- */
 
-int serve_job_begin(serve_ctx *s, serve_reply *r)
+/* a cached trace's place: SERVE_LIGHT_PER_WORKER per worker run at once, as many wait as builds may */
+static int light_begin(serve_ctx *s, serve_reply *r)
+{
+    unsigned most = s->workers * SERVE_LIGHT_PER_WORKER;
+    if (s->light_running >= most && s->light_waiting >= s->queue_max) {
+        pthread_mutex_unlock(&s->mu);
+        reply_error(r, 429, "the server is running %u traces and %u more are waiting: try again in 1 s", most, s->queue_max);
+        snprintf(r->value_buf, sizeof r->value_buf, "1");
+        r->header = MHD_HTTP_HEADER_RETRY_AFTER;
+        r->value = r->value_buf;
+        return -1;
+    }
+    s->light_waiting++;
+    while (s->light_running >= most && !*s->stop) pthread_cond_wait(&s->cv, &s->mu);
+    s->light_waiting--;
+    if (*s->stop) {
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        reply_error(r, 503, "the server is stopping");
+        return -2;
+    }
+    s->light_running++;
+    pthread_mutex_unlock(&s->mu);
+    return 0;
+}
+
+int serve_job_begin(serve_ctx *s, serve_reply *r, int light)
 {
     pthread_mutex_lock(&s->mu);
+    if (light) return light_begin(s, r);
     if (s->running >= s->workers && s->waiting >= s->queue_max) {
         /* how long until a place is likely: the builds ahead, over the workers, at the measured pace */
         double avg = s->jobs_done ? s->job_ms_avg : 2000.0;
@@ -257,13 +284,17 @@ int serve_job_begin(serve_ctx *s, serve_reply *r)
     return 0;
 }
 
-void serve_job_end(serve_ctx *s, double ms)
+void serve_job_end(serve_ctx *s, double ms, int light)
 {
     pthread_mutex_lock(&s->mu);
-    s->running--;
-    s->jobs_done++;
-    s->job_ms_avg = s->jobs_done == 1 ? ms : 0.8 * s->job_ms_avg + 0.2 * ms;
-    pthread_cond_signal(&s->cv);
+    if (light) {
+        s->light_running--;
+    } else {
+        s->running--;
+        s->jobs_done++;
+        s->job_ms_avg = s->jobs_done == 1 ? ms : 0.8 * s->job_ms_avg + 0.2 * ms;
+    }
+    pthread_cond_broadcast(&s->cv); /* builds and cached runs wait on one condition */
     pthread_mutex_unlock(&s->mu);
 }
 

@@ -25,6 +25,7 @@ enum {
     SERVE_CONNECTIONS_PER_IP = 256,    /* of them from one address */
     SERVE_IDLE_S = 60,                 /* an idle connection is closed after this */
     SERVE_QUEUE_PER_WORKER = 8,        /* builds waiting for a worker, per worker, before 429 */
+    SERVE_LIGHT_PER_WORKER = 4,        /* cached traces (a run of ~0.1 s, no build) at once, per worker */
 };
 
 /* A file of the page, held in memory. */
@@ -59,6 +60,7 @@ typedef struct serve_ctx {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     unsigned workers, running, waiting, queue_max;
+    unsigned light_running, light_waiting; /* cached traces: runs alone, queued apart from builds */
     double job_ms_avg;        /* a build's time, averaged as they finish: the Retry-After */
     uint64_t jobs_done;
 } serve_ctx;
@@ -99,8 +101,9 @@ void reply_error(serve_reply *r, unsigned status, const char *fmt, ...) __attrib
 void reply_json(serve_reply *r, unsigned status, char *text); /* takes text */
 
 /* The build queue: waits for a worker (0), or says 429 (-1: full, r filled) or stop (-2). */
-int serve_job_begin(serve_ctx *s, serve_reply *r);
-void serve_job_end(serve_ctx *s, double ms);
+/* light: a trace whose build is cached (own_capture_cached): it waits only for other such runs */
+int serve_job_begin(serve_ctx *s, serve_reply *r, int light);
+void serve_job_end(serve_ctx *s, double ms, int light);
 
 /* Removes the folders of sources unused for max_age_s seconds. */
 void serve_sweep_sources(const char *dir, double max_age_s);

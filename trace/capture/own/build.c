@@ -487,6 +487,54 @@ static int check_defines(const capture_desc *d, char *err, size_t errlen)
     return 0;
 }
 
+/* The build's two keys: the rewrite's (the files, how the file is called and named, the front end),
+ * which every build of the file shares, and the build's (the rewrite's key, the compiler and
+ * flavour, warpscope's headers); cc and fe name the compiler and the front end. */
+static void build_keys(const capture_desc *d, int flavour, const own_inputs *in, char *cc, size_t cclen, char *fe, size_t felen,
+                       uint64_t *rkey_out, uint64_t *key_out)
+{
+    char *text = NULL;
+    size_t len;
+    resolve(flavours[flavour].compiler(), cc, cclen);
+    sandbox_beside_self("warpscope-frontend", fe, felen); /* the front end runs as a program of its own */
+    uint64_t rkey = fnv_blob(0xcbf29ce484222325ull, &in->file);
+    for (int i = 0; i < in->nbeside; i++) rkey = fnv_blob(rkey, &in->beside[i]);
+    for (int i = 0; i < in->nours; i++) rkey = fnv_blob(rkey, &in->ours[i]);
+    rkey = fnv_str(rkey, d->entry ? d->entry : "");
+    rkey = fnv_str(rkey, d->kernel);
+    for (int i = 0; d->defines && d->defines[i]; i++) rkey = fnv_str(rkey, d->defines[i]);
+    if (own_read_plain(fe, OWN_FRONTEND_MAX, &text, &len) == 0) rkey = fnv(rkey, text, len); /* a new front end rewrites again (a program: bytes, NULs and all) */
+    free(text);
+    uint64_t key = fnv_str(rkey, cc);
+    key = fnv_str(key, flavours[flavour].tag);
+    if (flavours[flavour].gpu) key = gpu_identity(key, cc); /* built for this machine's GPU, by this nvcc */
+    *rkey_out = rkey;
+    *key_out = key;
+}
+
+int own_build_cached(const capture_desc *d, int flavour)
+{
+    char err[300], cc[4200], fe[4200], dir[4096], path[4400];
+    uint64_t rkey, key;
+    own_inputs *in = calloc(1, sizeof *in);
+    int found = 0;
+    if (in && check_defines(d, err, sizeof err) == 0 && read_inputs(d, in, err, sizeof err) == 0 &&
+        cache_open(dir, sizeof dir, err, sizeof err) == 0) {
+        build_keys(d, flavour, in, cc, sizeof cc, fe, sizeof fe, &rkey, &key);
+        struct stat st;
+        const char *const kinds[] = {"so", "fail"};
+        for (size_t i = 0; i < 2 && !found; i++) {
+            snprintf(path, sizeof path, "%s/%016" PRIx64 ".%s.%s", dir, key, flavours[flavour].tag, kinds[i]);
+            found = lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid();
+        }
+        snprintf(path, sizeof path, "%s/%016" PRIx64 ".fail", dir, rkey);
+        if (!found) found = lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid();
+    }
+    if (in) free_inputs(in);
+    free(in);
+    return found;
+}
+
 int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *err, size_t errlen)
 {
     own_build_info *info = own_build_record();
@@ -499,23 +547,8 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     char *text = NULL, work[4200] = "", cc[4200], dir[4096], fe[4200];
     size_t len;
     if (read_inputs(d, in, err, errlen)) goto done;
-    resolve(flavours[flavour].compiler(), cc, sizeof cc);
-    sandbox_beside_self("warpscope-frontend", fe, sizeof fe); /* the front end runs as a program of its own */
-    /* two keys: the rewrite's (the files, how the file is called and named, the front end), which
-     * every build of the file shares, and the build's (the rewrite's key, the compiler and flavour,
-     * warpscope's headers) */
-    uint64_t rkey = fnv_blob(0xcbf29ce484222325ull, &in->file);
-    for (int i = 0; i < in->nbeside; i++) rkey = fnv_blob(rkey, &in->beside[i]);
-    for (int i = 0; i < in->nours; i++) rkey = fnv_blob(rkey, &in->ours[i]);
-    rkey = fnv_str(rkey, d->entry ? d->entry : "");
-    rkey = fnv_str(rkey, d->kernel);
-    for (int i = 0; d->defines && d->defines[i]; i++) rkey = fnv_str(rkey, d->defines[i]);
-    if (own_read_plain(fe, OWN_FRONTEND_MAX, &text, &len) == 0) rkey = fnv(rkey, text, len); /* a new front end rewrites again (a program: bytes, NULs and all) */
-    free(text);
-    text = NULL;
-    uint64_t key = fnv_str(rkey, cc);
-    key = fnv_str(key, flavours[flavour].tag);
-    if (flavours[flavour].gpu) key = gpu_identity(key, cc); /* built for this machine's GPU, by this nvcc */
+    uint64_t rkey, key;
+    build_keys(d, flavour, in, cc, sizeof cc, fe, sizeof fe, &rkey, &key);
     if (cache_open(dir, sizeof dir, err, errlen)) goto done;
     char src[4400], fail[4400], rfail[4400];
     snprintf(so, solen, "%s/%016" PRIx64 ".%s.so", dir, key, flavours[flavour].tag);

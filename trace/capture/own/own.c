@@ -313,6 +313,28 @@ int own_check(const capture_desc *d, uint64_t *n, char *err, size_t errlen)
 
 /* The learner's file, built in the sandbox, then run there by warpscope-run (runner_main.c), which
  * calls own_run_so; the trace comes back through the validating reader. */
+/* d as its build sees it: a type other than float is the entry's WS_ENTRY_T, one define more */
+static void typed_desc(const capture_desc *d, capture_desc *typed, const char **defines, char *entry_type, size_t len)
+{
+    *typed = *d;
+    if (trace_type_from_name(d->type) == TRACE_TYPE_FLOAT) return;
+    int k = 0;
+    for (; d->defines && d->defines[k] && k <= OWN_DEFINES_MAX; k++) defines[k] = d->defines[k];
+    snprintf(entry_type, len, "WS_ENTRY_T=%s", d->type);
+    defines[k++] = entry_type;
+    defines[k] = NULL;
+    typed->defines = defines;
+}
+
+int own_capture_cached(const capture_desc *d)
+{
+    capture_desc typed;
+    const char *defines[OWN_DEFINES_MAX + 3];
+    char entry_type[48];
+    typed_desc(d, &typed, defines, entry_type, sizeof entry_type);
+    return own_build_cached(&typed, OWN_EMU);
+}
+
 int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     uint64_t n;
@@ -333,17 +355,10 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     double t0 = now_ms();
     /* --type: the entry's in, out and h_in are T * (frontend.c's entry, WS_ENTRY_T), one more macro
      * of the build and so of its cache key */
-    capture_desc typed = *d;
+    capture_desc typed;
     const char *defines[OWN_DEFINES_MAX + 3];
     char entry_type[48];
-    if (trace_type_from_name(d->type) != TRACE_TYPE_FLOAT) {
-        int k = 0;
-        for (; d->defines && d->defines[k] && k <= OWN_DEFINES_MAX; k++) defines[k] = d->defines[k];
-        snprintf(entry_type, sizeof entry_type, "WS_ENTRY_T=%s", d->type);
-        defines[k++] = entry_type;
-        defines[k] = NULL;
-        typed.defines = defines;
-    }
+    typed_desc(d, &typed, defines, entry_type, sizeof entry_type);
     if (own_build(&typed, OWN_EMU, so, sizeof so, err, errlen)) return -1;
     if (sandbox_work(work, sizeof work, err, errlen)) return -1;
     snprintf(copy, sizeof copy, "%s/learner.so", work);

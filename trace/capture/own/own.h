@@ -57,6 +57,11 @@ enum { OWN_EMU, OWN_GPU_TRACED, OWN_GPU_PLAIN };
 /* The file built for the emulator, or by nvcc for this machine's GPU, traced or plain (the
  * benchmark's): 0 with the shared object's path in so (from the cache when it is there), or -1. */
 int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *err, size_t errlen);
+/* 1 when own_build would answer from the cache (the object, or a failure it keeps), else 0: a
+ * cached trace is a run of about a tenth of a second, which a server need not queue behind builds */
+int own_build_cached(const capture_desc *d, int flavour);
+/* own_build_cached for what capture_own builds of d */
+int own_capture_cached(const capture_desc *d);
 /* an --entry given and n within bounds (*n: d's, or 256) */
 int own_check(const capture_desc *d, uint64_t *n, char *err, size_t errlen);
 /* Runs here(job, t, ...) in a child process that hands the trace back (a crash there is the
