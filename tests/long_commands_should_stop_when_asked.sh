@@ -56,7 +56,7 @@ for sig in INT TERM; do
     check "hazards (adversarial search)" $sig "$ws" hazards --version v4_novolatile --n 2^22 --schedule adversarial
     check "render, capturing" $sig "$ws" render --version v2 --n 2^24 --workers 1 -o x.png
     check "render --frames" $sig sh -c "mkdir frames && exec \"$ws\" render --version v0 --block 1024 --frames frames"
-    check "export gif" $sig "$ws" export --version v0 --block 1024 -o x.gif
+    check "export gif" $sig "$ws" export --version v0 --block 1024 --size 1920x1080 --fps 50 -o x.gif # about 2.5 s: 279 frames
     check "export png frames" $sig "$ws" export --version v0 --block 1024 -o pngs/
     check "export svg, capturing" $sig "$ws" export --version v2 --n 2^24 --workers 1 --step 3 -o x.svg
     check "lesson check" $sig "$ws" lesson check "$tmp/long-lesson.json"
