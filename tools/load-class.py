@@ -14,7 +14,8 @@ per-client limits count each student. The teacher's view polls GET /api/class ev
 
 Prints p50/p95/p99 of /api/trace for new builds (right and wrong files) and for cached ones (the
 hostile files apart: a loop that never ends takes the sandbox's 15 s), of /api/check and
-/api/class; the build rate (new files built and answered per second, traced and checked); the
+/api/class; the build rate (new files built and answered per second, traced and checked), and each
+server's own (--server, default --url: what it ran, by kind, and for how long each ran); the
 count of each status code; what came back other than expected (a right file not 200, a syntax error
 not 422 at its line, anything but 200, 422 and 429); and checks that nothing was lost from the class record: every check the server
 accepted (200) is counted in /api/class under its student and exercise (the server's record starts
@@ -22,7 +23,7 @@ empty), the last one's judgement shown, its time no earlier than it was sent.
 Where the server is on this machine, a hostile file's marker must not appear in /tmp.
 
 usage: load-class.py --token T [--url URL] [--students S] [--duration SECONDS] [--period SECONDS]
-                     [--poll SECONDS] [--exercise NAME] [--seed N] [--one-address] [--json OUT]
+                     [--poll SECONDS] [--exercise NAME] [--seed N] [--one-address] [--server URL]... [--json OUT]
 Exit 0 when nothing unexpected came back and nothing was lost, 1 otherwise, 2 on bad flags.
 Python 3's standard library only.
 """
@@ -153,8 +154,15 @@ def parse_flags(argv):
     p.add_argument("--one-address", action="store_true",
                    help="every student from this machine's one address (a lab behind NAT); by default, against a server on "
                         "127.0.0.1, each student connects from an address of its own (127.1.X.Y), as a lab's machines do")
+    p.add_argument("--server", action="append", default=[], metavar="URL",
+                   help="a server whose own figures (GET /api/health's \"ran\") are printed at the end; repeat it for each "
+                        "server behind a proxy (default: --url)")
     p.add_argument("--json", metavar="OUT", help="also write the figures to OUT as JSON")
     a = p.parse_args(argv)
+    for url in a.server:
+        s = urllib.parse.urlsplit(url)
+        if s.scheme not in ("http", "https") or not s.hostname:
+            p.error("--server: '%s' is not an http:// or https:// address" % url)
     u = urllib.parse.urlsplit(a.url)
     if u.scheme not in ("http", "https") or not u.hostname:
         p.error("--url: '%s' is not an http:// or https:// address" % a.url)
@@ -408,6 +416,17 @@ def lost_records(rec, view):
     return lost
 
 
+def server_figures(url, timeout):
+    """What one server says it ran (GET /api/health's "ran"), or why there is nothing."""
+    status, raw, _, _ = Client(url, timeout).request("GET", "/api/health")
+    if status != 200:
+        return "/api/health answered %s" % status
+    try:
+        return json.loads(raw)["ran"]
+    except (ValueError, KeyError, TypeError):
+        return "/api/health says nothing of what it ran (an older warpscope?)"
+
+
 def fmt_ms(v):
     return "-" if v is None else "%.0f" % (v * 1000.0)
 
@@ -484,6 +503,20 @@ def main(argv):
         print("hostile files: %d markers looked for in %s, %d made" % (len(markers), marker_dir, len(escaped)))
     for line in escaped:
         print("  escaped: " + line)
+    figures["servers"] = {}
+    for url in args.server or [args.url]:
+        ran = server_figures(url, args.timeout)
+        figures["servers"][url] = ran
+        if not isinstance(ran, dict):
+            print("server %s: %s" % (url, ran))
+            continue
+        up = ran.get("up_s") or 0
+        parts = []
+        for kind in ("built", "checked", "cached"):
+            k = ran.get(kind, {})
+            parts.append("%d %s (mean %s ms, longest %s ms)" % (k.get("count", 0), kind, k.get("mean_ms"), k.get("max_ms")))
+        rate = (ran.get("built", {}).get("count", 0) + ran.get("checked", {}).get("count", 0)) / up if up else 0
+        print("server %s, up %.0f s: %s; %.2f new files a second" % (url, up, ", ".join(parts), rate))
     print("tries answered 429 until the student's next try: %d" % rec.given_up)
     print("unexpected answers: %d" % len(rec.unexpected))
     for line in rec.unexpected[:20]:

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <microhttpd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -278,6 +279,18 @@ void api_health(serve_ctx *s, const serve_request *q, serve_reply *r)
     cJSON_AddNumberToObject(o, "building", s->running);
     cJSON_AddNumberToObject(o, "waiting", s->waiting);
     cJSON_AddNumberToObject(o, "queue", s->queue_max);
+    /* what it ran since it started, by kind: how many, and their time running (a class's build rate
+     * is built.count over up_s; several servers behind a proxy each say their own) */
+    static const char *const kinds[SERVE_JOB_KINDS] = {[SERVE_JOB_BUILT] = "built", [SERVE_JOB_CACHED] = "cached", [SERVE_JOB_CHECK] = "checked"};
+    cJSON *ran = cJSON_AddObjectToObject(o, "ran");
+    cJSON_AddNumberToObject(ran, "up_s", floor((now_ms() - s->started_ms) / 100.0) / 10.0);
+    for (int k = 0; k < SERVE_JOB_KINDS; k++) {
+        const serve_tally *t = &s->tally[k];
+        cJSON *e = cJSON_AddObjectToObject(ran, kinds[k]);
+        cJSON_AddNumberToObject(e, "count", (double)t->count);
+        cJSON_AddNumberToObject(e, "mean_ms", t->count ? round(t->ms / (double)t->count) : 0);
+        cJSON_AddNumberToObject(e, "max_ms", round(t->max_ms));
+    }
     pthread_mutex_unlock(&s->mu);
     cJSON_AddNumberToObject(o, "source_max", SERVE_SOURCE_MAX);
     reply_json(r, 200, cJSON_PrintUnformatted(o));
@@ -336,14 +349,14 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
     capture_desc d = {.version = OWN_VERSION, .kernel = ld.file, .entry = entry, .defines = defines, .include_dir = s->include_dir,
                       .n = (uint64_t)n, .block = (unsigned)block, .schedule = schedule && *schedule ? schedule : NULL, .data = data,
                       .seed = seed >= 0 ? (uint64_t)seed : 0, .seed_set = seed >= 0, .cancel = s->stop};
-    int light = own_capture_cached(&d); /* built before: a run, not queued behind builds */
-    if (serve_job_begin(s, r, light)) { learner_remove(&ld); cJSON_Delete(o); return; }
+    serve_job kind = own_capture_cached(&d) ? SERVE_JOB_CACHED : SERVE_JOB_BUILT; /* built before: a run, not queued behind builds */
+    if (serve_job_begin(s, r, kind)) { learner_remove(&ld); cJSON_Delete(o); return; }
     double t0 = now_ms();
     trace t;
     trace_init(&t);
     char err[8192] = "";
     int rc = capture_own(&d, &t, err, sizeof err);
-    serve_job_end(s, now_ms() - t0, light);
+    serve_job_end(s, now_ms() - t0, kind);
     learner_remove(&ld);
     cJSON_Delete(o);
     if (rc) {
@@ -408,7 +421,7 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     const lesson_exercise *x = l->exercise;
     learner_dir ld;
     if (learner_write(s, source, strlen(source), &ld)) { reply_error(r, 500, "cannot write the source: %s", strerror(errno)); cJSON_Delete(o); return; }
-    if (serve_job_begin(s, r, 0)) { learner_remove(&ld); cJSON_Delete(o); return; }
+    if (serve_job_begin(s, r, SERVE_JOB_CHECK)) { learner_remove(&ld); cJSON_Delete(o); return; }
     double t0 = now_ms();
     exercise_judgement *j = calloc(1, sizeof *j);
     int rc = j ? exercise_judge(l, ld.file, s->include_dir, s->stop, j, err, sizeof err) : -1;
@@ -430,7 +443,7 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
         }
         trace_free(&t);
     }
-    serve_job_end(s, now_ms() - t0, 0);
+    serve_job_end(s, now_ms() - t0, SERVE_JOB_CHECK);
     learner_remove(&ld);
     if (rc || *s->stop) {
         if (*s->stop) reply_error(r, 503, "the server is stopping");

@@ -254,10 +254,10 @@ static int light_begin(serve_ctx *s, serve_reply *r)
     return 0;
 }
 
-int serve_job_begin(serve_ctx *s, serve_reply *r, int light)
+int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind)
 {
     pthread_mutex_lock(&s->mu);
-    if (light) return light_begin(s, r);
+    if (kind == SERVE_JOB_CACHED) return light_begin(s, r);
     if (s->running >= s->workers && s->waiting >= s->queue_max) {
         /* how long until a place is likely: the builds ahead, over the workers, at the measured pace */
         double avg = s->jobs_done ? s->job_ms_avg : 2000.0;
@@ -284,10 +284,14 @@ int serve_job_begin(serve_ctx *s, serve_reply *r, int light)
     return 0;
 }
 
-void serve_job_end(serve_ctx *s, double ms, int light)
+void serve_job_end(serve_ctx *s, double ms, serve_job kind)
 {
     pthread_mutex_lock(&s->mu);
-    if (light) {
+    serve_tally *t = &s->tally[kind];
+    t->count++;
+    t->ms += ms;
+    if (ms > t->max_ms) t->max_ms = ms;
+    if (kind == SERVE_JOB_CACHED) {
         s->light_running--;
     } else {
         s->running--;
@@ -537,6 +541,9 @@ int cmd_serve(const ws_call *k)
     memset(&s, 0, sizeof s);
     s.workers = v[WF_WORKERS].given ? (unsigned)v[WF_WORKERS].num : cores > 0 ? (unsigned)cores : 1;
     s.queue_max = s.workers * SERVE_QUEUE_PER_WORKER;
+    struct timespec mono;
+    clock_gettime(CLOCK_MONOTONIC, &mono); /* api.c's clock: /api/health's up_s */
+    s.started_ms = (double)mono.tv_sec * 1e3 + (double)mono.tv_nsec / 1e6;
     s.stop = &stop_signal;
     if (v[WF_TOKEN].given) {
         const char *t = v[WF_TOKEN].text;

@@ -42,6 +42,13 @@ typedef struct serve_exercise {
     lesson l;
 } serve_exercise;
 
+/* The jobs the server runs: a trace built (a new file), a trace whose build is cached, a check. */
+typedef enum serve_job { SERVE_JOB_BUILT, SERVE_JOB_CACHED, SERVE_JOB_CHECK, SERVE_JOB_KINDS } serve_job;
+typedef struct serve_tally {
+    uint64_t count;
+    double ms, max_ms; /* their time running (not waiting), in all, and the longest */
+} serve_tally;
+
 typedef struct serve_ctx {
     char token[80];
     char include_dir[4200];   /* trace/capture/ws_cuda.h and friends for a learner's build */
@@ -63,6 +70,8 @@ typedef struct serve_ctx {
     unsigned light_running, light_waiting; /* cached traces: runs alone, queued apart from builds */
     double job_ms_avg;        /* a build's time, averaged as they finish: the Retry-After */
     uint64_t jobs_done;
+    serve_tally tally[SERVE_JOB_KINDS]; /* what this server ran, by kind (GET /api/health) */
+    double started_ms;
 } serve_ctx;
 
 /* What a handler answers. body is malloc'd (or NULL); header/value one extra header (may be NULL). */
@@ -101,9 +110,9 @@ void reply_error(serve_reply *r, unsigned status, const char *fmt, ...) __attrib
 void reply_json(serve_reply *r, unsigned status, char *text); /* takes text */
 
 /* The build queue: waits for a worker (0), or says 429 (-1: full, r filled) or stop (-2). */
-/* light: a trace whose build is cached (own_capture_cached): it waits only for other such runs */
-int serve_job_begin(serve_ctx *s, serve_reply *r, int light);
-void serve_job_end(serve_ctx *s, double ms, int light);
+/* SERVE_JOB_CACHED (own_capture_cached said its build is there) waits only for other such runs */
+int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind);
+void serve_job_end(serve_ctx *s, double ms, serve_job kind);
 
 /* Removes the folders of sources unused for max_age_s seconds. */
 void serve_sweep_sources(const char *dir, double max_age_s);

@@ -272,52 +272,60 @@ int capture_race_wanted(const capture_desc *d)
     return !d->no_race_check && (!d->n || d->n <= RACE_GLOBAL_MAX_WORDS);
 }
 
+void capture_search_order(const capture_desc *d, int i, capture_desc *c)
+{
+    *c = *d;
+    c->schedule = "lockstep";
+    c->warp_order = NULL;
+    if (i >= 0) schedule_candidate((size_t)i, &c->schedule, &c->warp_order);
+}
+
+void capture_search_label(const capture_desc *c, int found, trace *t)
+{
+    if (found >= 0) snprintf(t->prov.schedule, sizeof t->prov.schedule, "adversarial: %s, warps %s", c->schedule, c->warp_order);
+    else snprintf(t->prov.schedule, sizeof t->prov.schedule, "adversarial: none changed the result");
+}
+
 /* The adversarial search on the emulator: captures d under lockstep and then under each of the
  * schedules' candidate orders in turn, and keeps the first whose result differs from lockstep's
  * bit for bit, else lockstep's capture. t's provenance names the order kept ("adversarial:
- * lanes-up, warps in-order"). `run` captures one order: the ladder's capture_cpu, or a kernel of
- * one's own (capture_own). 0, or -1 with why in err. */
-typedef int (*capture_fn)(const capture_desc *d, trace *t, char *err, size_t errlen);
-static int capture_adversarial(const capture_desc *d, capture_fn run, trace *t, char *err, size_t errlen)
+ * lanes-up, warps in-order"). A kernel of one's own searches inside its one sandboxed run
+ * (runner_main.c), with the same orders and labels. 0, or -1 with why in err. */
+static int capture_adversarial(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
-    capture_desc c = *d;
-    c.schedule = "lockstep";
-    c.warp_order = NULL;
-    if (run(&c, t, err, errlen)) return -1;
+    capture_desc c;
+    capture_search_order(d, -1, &c);
+    if (capture_cpu(&c, t, err, errlen)) return -1;
     double base = t->result;
     /* the search compares results only: its candidates skip the race detector (which would run
      * their blocks one after another) and share one emulator; the order that changes the result
      * is captured again as the caller asked, race check included (captures are deterministic) */
     emu *own = c.emu ? NULL : emu_create();
     if (!c.emu && !own) { trace_free(t); snprintf(err, errlen, "out of memory"); return -1; }
-    if (own) c.emu = own;
-    c.no_race_check = 1;
     int found = -1, rc = 0;
-    for (size_t i = 0; i < schedule_candidates() && found < 0 && rc == 0; i++) {
+    for (int i = 0; i < (int)schedule_candidates() && found < 0 && rc == 0; i++) {
         trace u;
         trace_init(&u);
-        schedule_candidate(i, &c.schedule, &c.warp_order);
-        rc = run(&c, &u, err, errlen);
-        if (rc == 0 && memcmp(&u.result, &base, sizeof base) != 0) found = (int)i;
+        capture_search_order(d, i, &c);
+        c.no_race_check = 1;
+        if (own) c.emu = own;
+        rc = capture_cpu(&c, &u, err, errlen);
+        if (rc == 0 && memcmp(&u.result, &base, sizeof base) != 0) found = i;
         trace_free(&u);
     }
     if (rc == 0 && found >= 0) {
         trace u;
         trace_init(&u);
-        c.no_race_check = d->no_race_check;
-        schedule_candidate((size_t)found, &c.schedule, &c.warp_order);
-        rc = run(&c, &u, err, errlen);
+        capture_search_order(d, found, &c);
+        if (own) c.emu = own;
+        rc = capture_cpu(&c, &u, err, errlen);
         trace_free(t);
         if (rc) trace_free(&u);
-        else {
-            *t = u;
-            snprintf(t->prov.schedule, sizeof t->prov.schedule, "adversarial: %s, warps %s", c.schedule, c.warp_order);
-        }
-    } else if (rc == 0) {
-        snprintf(t->prov.schedule, sizeof t->prov.schedule, "adversarial: none changed the result");
-    } else {
+        else *t = u;
+    } else if (rc) {
         trace_free(t);
     }
+    if (rc == 0) capture_search_label(&c, found, t);
     if (own) emu_destroy(own);
     return rc ? -1 : 0;
 }
@@ -328,7 +336,7 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen)
     int adversarial;
     if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen))
         return -1;
-    if (adversarial) return capture_adversarial(d, capture_cpu, t, err, errlen);
+    if (adversarial) return capture_adversarial(d, t, err, errlen);
     cpu_ctx *x = calloc(1, sizeof *x);
     if (!x || !(x->e = d->emu ? d->emu : emu_create())) {
         free(x);
@@ -388,10 +396,7 @@ int capture_with(const char *backend, const capture_desc *d, trace *t, char *not
             snprintf(err, errlen, "--backend must be auto, cpu or gpu, got \"%s\"", backend);
             return -1;
         }
-        emu_schedule s;
-        int adversarial;
-        if (schedule_parse(d->schedule, &s, &adversarial, err, errlen)) return -1;
-        return adversarial ? capture_adversarial(d, capture_own, t, err, errlen) : capture_own(d, t, err, errlen);
+        return capture_own(d, t, err, errlen); /* --schedule adversarial: searched in its sandboxed run */
     }
     if (!backend || !strcmp(backend, "cpu")) return capture_cpu(d, t, err, errlen);
     if (emulator_only(d) && strcmp(backend, "cpu")) {

@@ -78,6 +78,11 @@ int capture_cpu(const capture_desc *d, trace *t, char *err, size_t errlen);
  * dropped: the barriers and __syncwarp calls the switches left out. */
 struct race;
 int capture_cpu_finish(const capture_desc *d, struct race *r, const uint64_t dropped[2], trace *t, char *err, size_t errlen);
+/* The adversarial search's orders: c is d under order i (-1: lockstep, warps in order; 0 ..
+ * schedule_candidates() - 1: the candidates, most telling first); the label of the trace it keeps
+ * (found: the candidate whose result differed from lockstep's, c its order; -1: none did). */
+void capture_search_order(const capture_desc *d, int i, capture_desc *c);
+void capture_search_label(const capture_desc *c, int found, trace *t);
 /* Whether the race detector watches a capture of this size (its shadow of global memory is bounded). */
 int capture_race_wanted(const capture_desc *d);
 /* On the GPU (a CUDA build with a device); -1 with "no CUDA device: ..." and the like otherwise. */

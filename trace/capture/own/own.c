@@ -342,7 +342,7 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     emu_schedule s;
     int adversarial;
     if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen)) return -1;
-    if (adversarial) { snprintf(err, errlen, "--schedule adversarial does not run a kernel of your own yet: pick one, e.g. its:1"); return -1; }
+    /* --schedule adversarial: searched by warpscope-run, inside the one sandboxed run */
     const char *unsafe = getenv("WARPSCOPE_UNSAFE"); /* --unsafe: the user's own file */
     if (!sandbox_confines_files() && !(unsafe && strcmp(unsafe, "1") == 0)) {
         char what[400];
@@ -391,7 +391,8 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     int said_ok = own_read_plain(msg, 4096, &said, &len) == 0;
     if (o.cancelled) snprintf(err, errlen, "interrupted");
     else if (o.timed_out)
-        snprintf(err, errlen, "%s: %s: a loop that never ends, or a wait? (its host code and kernels have 15 s)", d->kernel, ending);
+        snprintf(err, errlen, "%s: %s: a loop that never ends, or a wait? (its host code and kernels have 15 s%s)", d->kernel, ending,
+                 adversarial ? ", which the adversarial search's runs share: a smaller --n" : "");
     else if (o.exited && o.status == 0 && said_ok && strcmp(said, OWN_TRACED) == 0)
         rc = trace_read_file(t, out, err, errlen);
     else if (o.exited && o.status == 2 && said_ok && len)
@@ -507,6 +508,7 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
     if (own_check(d, &n, err, errlen) || schedule_parse(d->schedule, &s, &adversarial, err, errlen) ||
         schedule_parse_warps(d->warp_order, &s, err, errlen))
         return -1;
+    if (adversarial) { snprintf(err, errlen, "the adversarial search picks an order before a run"); return -1; }
     void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!handle) { snprintf(err, errlen, "%s: cannot load its build: %s", d->kernel, dlerror()); return -1; }
     own_entry_fn entry = (own_entry_fn)(uintptr_t)dlsym(handle, "ws_user_entry");

@@ -3,7 +3,8 @@
  *   warpscope-run trace WORK SO OUT KERNEL ENTRY N DATA SEED SEED_SET BLOCKS_TRACED SCHEDULE WARP_ORDER
  *                 DROP_BARRIER DROP_SYNCWARP NO_RACE_CHECK RESULT (in or out) CARD
  *       loads SO (a learner's file built for the emulator), calls its entry and writes the trace to
- *       OUT in the compact encoding: 0 with "traced" in WORK/message; or 2 with the learner's error there
+ *       OUT in the compact encoding: 0 with "traced" in WORK/message; or 2 with the learner's error there;
+ *       SCHEDULE adversarial: the search first (search() below), each order's run a child of its own
  *   warpscope-run confine WORK [FILE...] -- PROGRAM ARGS...     (a build's step: the front end, the compiler)
  *   warpscope-run confine-calls WORK -- PROGRAM ARGS...        (a GPU's build: system calls only)
  *   warpscope-run probe: confines itself as a run would, and exits 0 where that works
@@ -14,10 +15,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "trace/capture/capture.h"
 #include "trace/capture/own/own.h"
 #include "trace/capture/own/sandbox.h"
+#include "trace/capture/schedule.h"
 
 static int say(const char *work, const char *msg)
 {
@@ -31,21 +35,78 @@ static int say(const char *work, const char *msg)
     return 2;
 }
 
+/* c's result, from a child of this process confined as a run is (fork comes before anything of the
+ * learner's is loaded here; the child can neither fork nor exec): 0, or -1 when the run failed, for
+ * whatever reason (the trace's own run then fails as it did, and says why). */
+static int result_in_child(const capture_desc *c, const char *so, const char *work, double *result)
+{
+    int fd[2];
+    if (pipe(fd)) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) { close(fd[0]); close(fd[1]); return -1; }
+    if (pid == 0) {
+        close(fd[0]);
+        char err[1024];
+        trace t;
+        trace_init(&t);
+        int ok = sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err) == 0 && own_run_so(c, so, &t, err, sizeof err) == 0 &&
+                 write(fd[1], &t.result, sizeof t.result) == (ssize_t)sizeof t.result;
+        fflush(NULL);
+        _exit(ok ? 0 : 3);
+    }
+    close(fd[1]);
+    double r;
+    ssize_t got = 0;
+    for (ssize_t k; got < (ssize_t)sizeof r && (k = read(fd[0], (char *)&r + got, sizeof r - (size_t)got)) > 0;) got += k;
+    close(fd[0]);
+    int status;
+    while (waitpid(pid, &status, 0) < 0) {}
+    if (got != (ssize_t)sizeof r || !WIFEXITED(status) || WEXITSTATUS(status)) return -1;
+    *result = r;
+    return 0;
+}
+
+/* --schedule adversarial (capture.h's search, in one sandboxed run): lockstep's result and each
+ * candidate order's, each from a child, until one differs bit for bit; *pick is then the order this
+ * process traces (race check as asked), *found the candidate (-1: none differed, lockstep). A run
+ * that fails ends the search at its order, which the trace then runs and fails as it did. */
+static void search(const capture_desc *d, const char *so, const char *work, capture_desc *pick, int *found)
+{
+    double base = 0, r;
+    *found = -1;
+    for (int i = -1; i < (int)schedule_candidates(); i++) {
+        capture_search_order(d, i, pick);
+        capture_desc c = *pick;
+        c.no_race_check = 1;
+        if (result_in_child(&c, so, work, &r)) return;
+        if (i < 0) base = r;
+        else if (memcmp(&r, &base, sizeof r)) { *found = i; return; }
+    }
+    capture_search_order(d, -1, pick);
+}
+
 static int trace_mode(int argc, char **argv)
 {
     if (argc != 20) { fprintf(stderr, "warpscope-run trace: 18 arguments expected\n"); return 2; }
     const char *work = argv[2], *so = argv[3], *out = argv[4];
     char err[1024];
-    if (sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err)) return say(work, err);
     capture_desc d = {.version = OWN_VERSION, .kernel = argv[5], .entry = argv[6], .n = strtoull(argv[7], NULL, 10),
                       .data = *argv[8] ? argv[8] : NULL, .seed = strtoull(argv[9], NULL, 10), .seed_set = atoi(argv[10]),
                       .blocks_traced = (unsigned)strtoul(argv[11], NULL, 10), .schedule = *argv[12] ? argv[12] : NULL,
                       .warp_order = *argv[13] ? argv[13] : NULL, .drop_barrier = (unsigned)strtoul(argv[14], NULL, 10),
                       .drop_syncwarp = (unsigned)strtoul(argv[15], NULL, 10), .no_race_check = atoi(argv[16]),
                       .result_in = strcmp(argv[17], "in") == 0, .card = argv[18], .type = argv[19]};
+    emu_schedule s;
+    int adversarial = 0, found = -1;
+    capture_desc pick = d;
+    if (schedule_parse(d.schedule, &s, &adversarial, err, sizeof err) == 0 && adversarial) search(&d, so, work, &pick, &found);
+    if (sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err)) return say(work, err);
     trace t;
     trace_init(&t);
-    if (own_run_so(&d, so, &t, err, sizeof err) || trace_write_file(&t, out, err, sizeof err)) {
+    int rc = own_run_so(&pick, so, &t, err, sizeof err);
+    if (rc == 0 && adversarial) capture_search_label(&pick, found, &t);
+    if (rc || trace_write_file(&t, out, err, sizeof err)) {
         trace_free(&t);
         return say(work, err);
     }
