@@ -256,5 +256,11 @@ for i in 1 2 3 4 5 6; do
 done
 total=$(du -sb "$tmp/small/warpscope" | cut -f1)
 [ "$total" -le 120000 ] || say "the cache holds $total bytes, past twice its 60000"
+# the emulator's precompiled header: one, in a cache of the default size, readable by the build's
+# steps (nobody); none in a small one
+ls "$tmp/plant/warpscope/"pch-*/trace/capture/ws_cuda.h.gch >/dev/null 2>&1 || say "no precompiled header in a cache of the default size"
+[ "$(ls -d "$tmp/plant/warpscope/"pch-* 2>/dev/null | wc -l)" -le 1 ] || say "more than one precompiled header kept"
+[ -z "$(find "$tmp/plant/warpscope/" -name '*.gch' ! -perm -0444)" ] || say "a precompiled header the build's steps cannot read"
+ls -d "$tmp/small/warpscope/"pch-* >/dev/null 2>&1 && say "a precompiled header in a cache of 60000 bytes"
 
 exit $fail

@@ -161,6 +161,24 @@ except OSError:
 check(not os.path.exists(marker), "system() wrote a marker outside the sandbox")
 check(not connected, "the hostile file reached a listener of this machine")
 
+# what the server ran, by kind, as /api/health counts it: the traces built and the two checks
+st, body, _ = call("GET", "/api/health")
+ran = json.loads(body).get("ran", {}) if st == 200 else {}
+check(ran.get("checked", {}).get("count") == 2 and ran.get("built", {}).get("count", 0) >= 2 and ran["checked"]["mean_ms"] > 0,
+      "health counts what ran (2 checks, the traces built): %s" % ran)
+
+# the page's files may be kept by a browser and are asked again: 304 while the file is the same
+st, page, hd = call("GET", "/")
+etag = hd.get("ETag") if st == 200 else None
+check(etag and hd.get("Cache-Control") == "no-cache", "the page has an ETag and is asked again: %s %s %s" % (st, etag, hd.get("Cache-Control")))
+if etag:
+    st, body, _ = call("GET", "/", headers={"If-None-Match": etag})
+    check(st == 304 and not body, "the page again with its ETag: %s, %d bytes" % (st, len(body)))
+    st, body, _ = call("GET", "/", headers={"If-None-Match": '"0000000000000000"'})
+    check(st == 200 and body == page, "the page with another ETag: %s" % st)
+st, _, hd = call("GET", "/api/class", headers=auth)
+check(hd.get("Cache-Control") == "no-store", "an answer is never kept: %s" % hd.get("Cache-Control"))
+
 # the teacher's view: 401 without the token or with another, 200 with it, both students there
 st, _, hd = call("GET", "/api/class")
 check(st == 401 and "Bearer" in (hd.get("WWW-Authenticate") or ""), "the class without a token: %s" % st)

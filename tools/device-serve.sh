@@ -5,7 +5,8 @@
 #                                           libclang's builtin headers into .devserve/serve.tar.xz
 #   tools/device-serve.sh OUT [STUDENTS [SECONDS]]   there, from the repository root (as root):
 #                                           the server on its cores, the class played against it;
-#                                           the figures in OUT (load.txt, load.json, serve.log, env.txt)
+#                                           the figures in OUT (load.txt, load.json, serve.log, env.txt;
+#                                           probe.txt: WS_PROBE=FILE, a script run against the idle server)
 set -u
 root="$PWD"
 
@@ -74,6 +75,8 @@ until curl -fsS http://127.0.0.1:18080/api/health >/dev/null 2>&1 || python3 -c 
     [ $i -gt 100 ] && { echo "the server did not start" >>"$out/serve.log"; kill $server; exit 1; }
     sleep 0.2
 done
+# a script of one's own against the idle server first (WS_PROBE=FILE PORT, its output in probe.txt)
+[ -n "${WS_PROBE:-}" ] && python3 "$WS_PROBE" 18080 >"$out/probe.txt" 2>&1
 # the load generator on the same machine: its 200 threads sleep most of the time
 PYTHONUNBUFFERED=1 timeout $((seconds + 180)) python3 tools/load-class.py --url http://127.0.0.1:18080 --token $token --students "$students" \
     --duration "$seconds" --json "$out/load.json" >"$out/load.txt" 2>&1

@@ -620,11 +620,17 @@ void api_page(serve_ctx *s, const serve_request *q, serve_reply *r)
     if (!*name) name = "index.html";
     for (size_t i = 0; i < s->nfiles; i++) {
         if (strcmp(s->files[i].name, name)) continue;
+        const char *held = q->header(q->conn, MHD_HTTP_HEADER_IF_NONE_MATCH);
+        r->etag = s->files[i].etag;
+        r->body_static = 1;
+        if (held && strstr(held, s->files[i].etag)) { /* the browser's copy is this one */
+            r->status = 304;
+            return;
+        }
         r->status = 200;
         r->type = s->files[i].type;
         r->body = (char *)s->files[i].data;
         r->len = s->files[i].len;
-        r->body_static = 1;
         return;
     }
     if (strcmp(name, "index.html") == 0) {

@@ -4,7 +4,8 @@
  * Limits: a body's size (413 past SERVE_BODY_MAX, read no further), requests per client and minute
  * and builds per client (429), connections at once and per address (libmicrohttpd refuses the
  * rest), and the build queue: --workers builds at once, SERVE_QUEUE_PER_WORKER more waiting per
- * worker, then 429 with a Retry-After measured from the builds that finished. A learner's file is
+ * worker, then 429 with a Retry-After measured from the builds that finished; a trace (Run) goes
+ * before a check, and checks leave a quarter of the workers (one of 2 or 3) to traces. A learner's file is
  * built and run in the sandbox (trace/capture/own), never in this process. SIGINT and SIGTERM stop
  * it: running builds are cancelled, waiting ones answered 503, then the daemon is stopped. */
 #define _GNU_SOURCE
@@ -101,6 +102,9 @@ static int add_file(serve_ctx *s, const char *dir, const char *rel)
     s->files = grown;
     snprintf(f.name, sizeof f.name, "%s", rel);
     f.type = content_type(rel);
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a of the bytes */
+    for (size_t i = 0; i < f.len; i++) h = (h ^ f.data[i]) * 0x100000001b3ull;
+    snprintf(f.etag, sizeof f.etag, "\"%016llx\"", (unsigned long long)h);
     s->files[s->nfiles++] = f;
     return 0;
 }
@@ -270,9 +274,15 @@ int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind)
         r->value = r->value_buf;
         return -1;
     }
+    /* a trace waits for a worker; a check also for no trace waiting and a worker checks may take */
+    unsigned check = kind == SERVE_JOB_CHECK;
     s->waiting++;
-    while (s->running >= s->workers && !*s->stop) pthread_cond_wait(&s->cv, &s->mu);
+    s->builds_waiting += !check;
+    while (!*s->stop && (s->running >= s->workers || (check && (s->builds_waiting || s->checks_running >= s->checks_most))))
+        pthread_cond_wait(&s->cv, &s->mu);
     s->waiting--;
+    s->builds_waiting -= !check;
+    if (!check && !s->builds_waiting) pthread_cond_broadcast(&s->cv); /* the checks held back for it */
     if (*s->stop) {
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
@@ -280,6 +290,7 @@ int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind)
         return -2;
     }
     s->running++;
+    s->checks_running += check;
     pthread_mutex_unlock(&s->mu);
     return 0;
 }
@@ -295,6 +306,7 @@ void serve_job_end(serve_ctx *s, double ms, serve_job kind)
         s->light_running--;
     } else {
         s->running--;
+        s->checks_running -= kind == SERVE_JOB_CHECK;
         s->jobs_done++;
         s->job_ms_avg = s->jobs_done == 1 ? ms : 0.8 * s->job_ms_avg + 0.2 * ms;
     }
@@ -422,7 +434,10 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, serve_reply *r)
     if (r->header) MHD_add_response_header(resp, r->header, r->value);
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
     MHD_add_response_header(resp, "Referrer-Policy", "no-referrer"); /* the teacher's token stays in its address */
-    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+    /* a page file may be kept and is asked again each time (304 while its ETag holds: a lab of thirty
+     * on a slow link loads the page's megabytes once); answers and the teacher's page are never kept */
+    if (r->etag) MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
+    MHD_add_response_header(resp, MHD_HTTP_HEADER_CACHE_CONTROL, r->etag ? "no-cache" : "no-store");
     enum MHD_Result ret = MHD_queue_response(c, r->status, resp);
     MHD_destroy_response(resp);
     return ret;
@@ -541,6 +556,8 @@ int cmd_serve(const ws_call *k)
     memset(&s, 0, sizeof s);
     s.workers = v[WF_WORKERS].given ? (unsigned)v[WF_WORKERS].num : cores > 0 ? (unsigned)cores : 1;
     s.queue_max = s.workers * SERVE_QUEUE_PER_WORKER;
+    s.checks_most = s.workers - s.workers / SERVE_CHECKS_KEEP_FREE;
+    if (s.workers > 1 && s.checks_most == s.workers) s.checks_most--; /* 2 or 3 workers: one is kept for traces */
     struct timespec mono;
     clock_gettime(CLOCK_MONOTONIC, &mono); /* api.c's clock: /api/health's up_s */
     s.started_ms = (double)mono.tv_sec * 1e3 + (double)mono.tv_nsec / 1e6;

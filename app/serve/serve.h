@@ -26,6 +26,8 @@ enum {
     SERVE_IDLE_S = 60,                 /* an idle connection is closed after this */
     SERVE_QUEUE_PER_WORKER = 8,        /* builds waiting for a worker, per worker, before 429 */
     SERVE_LIGHT_PER_WORKER = 4,        /* cached traces (a run of ~0.1 s, no build) at once, per worker */
+    SERVE_CHECKS_KEEP_FREE = 4,        /* of every this many workers, one a check may not take: a trace is Run, pressed
+                                        * while the learner waits, and a check is 18 runs or more */
 };
 
 /* A file of the page, held in memory. */
@@ -34,6 +36,7 @@ typedef struct serve_file {
     const char *type;  /* its Content-Type */
     unsigned char *data;
     size_t len;
+    char etag[24];     /* "\"HEX\"": its content's hash, for a browser's If-None-Match */
 } serve_file;
 
 /* One exercise the server judges. */
@@ -67,6 +70,7 @@ typedef struct serve_ctx {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     unsigned workers, running, waiting, queue_max;
+    unsigned checks_running, checks_most, builds_waiting; /* traces go first; checks take checks_most workers at most */
     unsigned light_running, light_waiting; /* cached traces: runs alone, queued apart from builds */
     double job_ms_avg;        /* a build's time, averaged as they finish: the Retry-After */
     uint64_t jobs_done;
@@ -80,7 +84,8 @@ typedef struct serve_reply {
     const char *type;
     char *body;
     size_t len;
-    int body_static;          /* 1: body is not to be freed (a page file) */
+    int body_static;          /* 1: body is not to be freed (a page file): kept by browsers, asked again each time (ETag) */
+    const char *etag;         /* a page file's ETag, or NULL */
     const char *header, *value;
     char value_buf[32];
 } serve_reply;

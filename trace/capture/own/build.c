@@ -228,6 +228,40 @@ static int write_inputs(const own_inputs *in, const char *work)
     return 0;
 }
 
+/* ---- the emulator's precompiled header ---- */
+
+/* warpscope's ws_cuda.h, which every emulator build includes first, compiled once by the host
+ * compiler with the build's flags and kept in the cache as pch-KEY/trace/capture/ws_cuda.h.gch
+ * (KEY: the compiler, the flags, warpscope's headers and stubs). Each build is shown that folder
+ * read-only and names it first in -I: GCC takes the .gch where it is valid for the build (it checks
+ * its own version, the flags and the macros the build defines) and reads the header itself where
+ * not, so a learner's build never depends on it being there. It is made as a build's step is, in
+ * the sandbox, from warpscope's headers alone; where that fails, a pch-KEY.fail says so and builds
+ * go on without. Parsing the header was three quarters of an emulator build's compile. */
+static const char pch_rel[] = "trace/capture/ws_cuda.h";
+static const uint64_t PCH_CACHE_MIN = (uint64_t)256 << 20; /* a cache smaller than this keeps no precompiled header (18 MB) */
+
+static uint64_t pch_key(const own_inputs *in, const char *cc, const char **flags)
+{
+    uint64_t k = fnv_str(0xcbf29ce484222325ull, cc);
+    for (int i = 0; flags[i]; i++) k = fnv_str(k, flags[i]);
+    for (int i = 0; i < in->nours; i++) k = fnv_blob(k, &in->ours[i]);
+    return k;
+}
+
+/* Removes the precompiled headers of other keys (an older warpscope's, another compiler's). */
+static void pch_sweep(const char *cache, const char *keep)
+{
+    DIR *dp = opendir(cache);
+    for (struct dirent *e; dp && (e = readdir(dp));) {
+        if (strncmp(e->d_name, "pch-", 4) != 0 || strcmp(e->d_name, keep) == 0 || strncmp(e->d_name, keep, strlen(keep)) == 0) continue;
+        char p[4400];
+        snprintf(p, sizeof p, "%s/%s", cache, e->d_name);
+        sandbox_remove(p);
+    }
+    if (dp) closedir(dp);
+}
+
 /* ---- the cache ---- */
 
 int own_cache_dir(char *buf, size_t len)
@@ -302,17 +336,27 @@ static int oldest_first(const void *a, const void *b)
 
 /* Before `incoming` bytes are kept: past the cache's size, the least recently used files go until
  * it holds three quarters of it. */
-static void cache_evict(const char *dir, uint64_t incoming)
+static uint64_t cache_max(void)
 {
     const char *e = getenv("WARPSCOPE_CACHE_MAX");
-    uint64_t max = e && *e ? strtoull(e, NULL, 10) : cache_max_default, total = incoming;
+    return e && *e ? strtoull(e, NULL, 10) : cache_max_default;
+}
+
+static void cache_evict(const char *dir, uint64_t incoming)
+{
+    uint64_t max = cache_max(), total = incoming;
     DIR *dp = opendir(dir);
     if (!dp) return;
     size_t n = 0, cap = 0;
     cache_file *f = NULL;
     for (struct dirent *de; (de = readdir(dp));) {
         struct stat st;
-        if (de->d_name[0] == '.' || fstatat(dirfd(dp), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode)) continue;
+        char gch[600];
+        snprintf(gch, sizeof gch, "%s/%s.gch", de->d_name, pch_rel); /* a precompiled header's folder: its one file */
+        if (de->d_name[0] == '.') continue;
+        if (strncmp(de->d_name, "pch-", 4) == 0 ? fstatat(dirfd(dp), gch, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode)
+                                                : fstatat(dirfd(dp), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
+            continue;
         if (n == cap) {
             cache_file *g = realloc(f, (cap = cap ? cap * 2 : 64) * sizeof *f);
             if (!g) break;
@@ -326,8 +370,12 @@ static void cache_evict(const char *dir, uint64_t incoming)
     }
     if (total > max) {
         qsort(f, n, sizeof *f, oldest_first);
-        for (size_t i = 0; i < n && total > max / 4 * 3; i++)
-            if (unlinkat(dirfd(dp), f[i].name, 0) == 0) total -= (uint64_t)f[i].bytes;
+        for (size_t i = 0; i < n && total > max / 4 * 3; i++) {
+            char p[4400];
+            snprintf(p, sizeof p, "%s/%s", dir, f[i].name);
+            if (strncmp(f[i].name, "pch-", 4) == 0) sandbox_remove(p), total -= (uint64_t)f[i].bytes;
+            else if (unlinkat(dirfd(dp), f[i].name, 0) == 0) total -= (uint64_t)f[i].bytes;
+        }
     }
     free(f);
     closedir(dp);
@@ -465,6 +513,93 @@ static int step(const capture_desc *d, const char *what, char *const *argv, cons
     }
     free(o.out);
     return rc;
+}
+
+/* The precompiled header for an emulator build by cc (made here when it is not yet in the cache):
+ * 0 with the .gch's path in gch, -1 when the build goes without. */
+static int pch_ready(const capture_desc *d, const own_inputs *in, const char *cc, const char *cache, char *gch, size_t gchlen)
+{
+    const char *pch_flags[9];
+    int nf = 0;
+    for (int i = 0; i < 8 && flavours[OWN_EMU].flags[i]; i++) /* the build's flags, less -shared (a link's) */
+        if (strcmp(flavours[OWN_EMU].flags[i], "-shared")) pch_flags[nf++] = flavours[OWN_EMU].flags[i];
+    pch_flags[nf] = NULL;
+    char name[64], dir[4400], fail[4500];
+    snprintf(name, sizeof name, "pch-%016" PRIx64, pch_key(in, cc, pch_flags));
+    snprintf(dir, sizeof dir, "%s/%s", cache, name);
+    snprintf(gch, gchlen, "%s/%s.gch", dir, pch_rel);
+    snprintf(fail, sizeof fail, "%s.fail", dir);
+    struct stat st;
+    if (lstat(gch, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) {
+        utimensat(AT_FDCWD, gch, NULL, AT_SYMLINK_NOFOLLOW); /* used now: the last to go */
+        return 0;
+    }
+    if (lstat(fail, &st) == 0 || cache_max() < PCH_CACHE_MIN) return -1; /* a cache that small keeps none */
+    char work[4200], err[OWN_MSG_MAX], part[4500], at[4700];
+    if (sandbox_work(work, sizeof work, err, sizeof err)) return -1;
+    own_inputs ours = *in; /* warpscope's headers and stubs alone: nothing of the learner's */
+    ours.nbeside = 0;
+    snprintf(ours.file.rel, sizeof ours.file.rel, "src/none.h");
+    ours.file.text = (char *)"";
+    ours.file.len = 0;
+    int rc = -1;
+    char i1[4400], i2[4400], i3[4400], hdr[4400], out[4400];
+    snprintf(i1, sizeof i1, "-I%s/inc", work);
+    snprintf(i2, sizeof i2, "-I%s/inc/trace/capture", work);
+    snprintf(i3, sizeof i3, "-I%s/inc/%s", work, stubs_rel);
+    snprintf(hdr, sizeof hdr, "%s/inc/%s", work, pch_rel);
+    snprintf(out, sizeof out, "%s/out.gch", work);
+    char *argv[16] = {(char *)cc};
+    int na = 1;
+    for (int i = 0; pch_flags[i]; i++) argv[na++] = (char *)pch_flags[i];
+    argv[na++] = i1;
+    argv[na++] = i2;
+    argv[na++] = i3;
+    argv[na++] = "-x";
+    argv[na++] = "c++-header";
+    argv[na++] = hdr;
+    argv[na++] = "-o";
+    argv[na++] = out;
+    argv[na] = NULL;
+    char *text = NULL;
+    size_t len;
+    if (write_inputs(&ours, work) == 0) {
+        int s = step(d, "the precompiled header", argv, work, 0, in, err, sizeof err);
+        if (s > 0) cache_write(fail, err, strlen(err)); /* not again: builds go on without it */
+        /* into a folder of its own, whole or not at all: made aside, then renamed into place */
+        static unsigned seq;
+        snprintf(part, sizeof part, "%s.%ld.%u.part", dir, (long)getpid(), __atomic_add_fetch(&seq, 1u, __ATOMIC_RELAXED));
+        snprintf(at, sizeof at, "%s/%s.gch", part, pch_rel);
+        char *slash = strrchr(at, '/');
+        if (s == 0 && own_read_plain(out, (size_t)256 << 20, &text, &len) == 0) {
+            *slash = 0;
+            int made = mkdirs(at, 0755) == 0 && chmod(part, 0755) == 0;
+            *slash = '/';
+            /* readable by the build's steps, which may run as nobody */
+            if (made && (cache_evict(cache, len), write_new(at, text, len, 0644) == 0) && (rename(part, dir) == 0 || (errno == ENOTEMPTY || errno == EEXIST))) rc = 0;
+            sandbox_remove(part);
+            if (rc == 0) pch_sweep(cache, name);
+        }
+    }
+    free(text);
+    sandbox_remove(work);
+    return rc == 0 && lstat(gch, &st) == 0 ? 0 : -1;
+}
+
+/* The precompiled header into a build's folder, as work/pch/trace/capture/ws_cuda.h.gch: a second
+ * name of the cache's file where both are on one file system, else a copy (the build's steps,
+ * which may run as nobody, cannot see into the cache). 0, or -1: the build goes without. */
+static int pch_place(const capture_desc *d, const own_inputs *in, const char *cc, const char *cache, const char *work)
+{
+    char gch[4600], to[4400];
+    if (pch_ready(d, in, cc, cache, gch, sizeof gch)) return -1;
+    snprintf(to, sizeof to, "%s/pch/%s", work, pch_rel);
+    char *slash = strrchr(to, '/');
+    *slash = 0;
+    int made = mkdirs(to, 0755) == 0;
+    *slash = '/';
+    strcat(to, ".gch");
+    return made && (link(gch, to) == 0 || own_copy_plain(gch, to, (size_t)256 << 20) == 0) ? 0 : -1;
 }
 
 /* --define: NAME or NAME=VALUE, at most OWN_DEFINES_MAX of them, each under OWN_DEFINE_LEN bytes */
@@ -605,6 +740,11 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     char *argv[32 + OWN_DEFINES_MAX] = {cc};
     int na = 1;
     for (int i = 0; i < 8 && flavours[flavour].flags[i]; i++) argv[na++] = (char *)flavours[flavour].flags[i];
+    char ipch[4500];
+    if (flavour == OWN_EMU && pch_place(d, in, cc, dir, work) == 0) {
+        snprintf(ipch, sizeof ipch, "-I%s/pch", work); /* first: where the compiler looks for ws_cuda.h(.gch) */
+        argv[na++] = ipch;
+    }
     argv[na++] = i1;
     argv[na++] = i2;
     if (flavour == OWN_EMU) argv[na++] = i3; /* the emulator's stubs of CUDA's headers; nvcc has its own */
