@@ -120,6 +120,7 @@ if check(st == 200, "the model solution checked: %s %s" % (st, body[:300])):
     f = json.loads(body)["files"][0]
     check(f["solved"] and f["met"] == len(f["goals"]) and all(g["met"] for g in f["goals"]), "the model solution meets every goal: %s" % f)
 st, body, _ = call("POST", "/api/check", {"exercise": "v1-padding", "source": racing, "student": "李雷"})
+racing_answer = body
 if check(st == 200, "the racing copy checked: %s %s" % (st, body[:300])):
     f = json.loads(body)["files"][0]
     races = [g for g in f["goals"] if g["goal"].startswith("no races")]
@@ -161,6 +162,10 @@ except OSError:
 check(not os.path.exists(marker), "system() wrote a marker outside the sandbox")
 check(not connected, "the hostile file reached a listener of this machine")
 
+# the racing copy checked again: the same answer, from the judgement kept (no third check ran), a second try
+st, again, _ = call("POST", "/api/check", {"exercise": "02", "source": racing, "student": "李雷"})
+check(st == 200 and json.loads(again)["files"] == json.loads(racing_answer)["files"], "the racing copy checked again: %s %s" % (st, again[:300]))
+
 # what the server ran, by kind, as /api/health counts it: the traces built and the two checks
 st, body, _ = call("GET", "/api/health")
 ran = json.loads(body).get("ran", {}) if st == 200 else {}
@@ -192,7 +197,7 @@ def class_view():
 before = class_view()
 ana, li = before.get("Ana", {}).get("exercise-v1-padding"), before.get("李雷", {}).get("exercise-v1-padding")
 check(ana and ana["solved"] and ana["first_missed"] is None and ana["tries"] == 1, "Ana's try: %s" % ana)
-check(li and not li["solved"] and li["first_missed"] and li["met"] < li["goals"], "李雷's try: %s" % li)
+check(li and not li["solved"] and li["first_missed"] and li["met"] < li["goals"] and li["tries"] == 2, "李雷's two tries: %s" % li)
 st, body, _ = call("GET", "/class?token=" + token + "&lang=zh")
 check(st == 200 and "班级" in body.decode(), "the teacher's page in Chinese: %s" % st)
 st, _, _ = call("GET", "/class")

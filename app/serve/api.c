@@ -11,6 +11,7 @@
 #include <limits.h>
 #include <math.h>
 #include <microhttpd.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -376,6 +377,56 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
 
 /* ---- POST /api/check ---- */
 
+/* Checks judged before: the emulator is deterministic, so a file judged is judged the same again.
+ * The last VERDICTS_KEPT judgements that every run finished (a run stopped by its wall clock on a
+ * loaded machine is judged again), each with its exercise and the source's bytes compared whole,
+ * answer a Check pressed again at once; the try is recorded as any other. */
+enum { VERDICTS_KEPT = 64, VERDICT_SOURCE_MAX = 64 << 10 };
+typedef struct verdict {
+    char exercise[128];
+    char *source;        /* NULL: an empty place */
+    exercise_judgement j;
+    char *picture;       /* the exercise's own capture, as JSON (may be NULL) */
+    uint64_t used;
+} verdict;
+static verdict verdicts[VERDICTS_KEPT];
+static uint64_t verdicts_clock;
+static pthread_mutex_t verdicts_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* 1 with the judgement and a copy of its picture when this exercise's file was judged before */
+static int verdict_find(const char *exercise, const char *source, exercise_judgement *j, char **picture)
+{
+    int found = 0;
+    pthread_mutex_lock(&verdicts_mu);
+    for (int i = 0; i < VERDICTS_KEPT && !found; i++) {
+        verdict *v = &verdicts[i];
+        if (!v->source || strcmp(v->exercise, exercise) || strcmp(v->source, source)) continue;
+        *j = v->j;
+        *picture = v->picture ? strdup(v->picture) : NULL;
+        v->used = ++verdicts_clock;
+        found = 1;
+    }
+    pthread_mutex_unlock(&verdicts_mu);
+    return found;
+}
+
+static void verdict_keep(const char *exercise, const char *source, const exercise_judgement *j, const char *picture)
+{
+    if (j->error[0] || strlen(source) > VERDICT_SOURCE_MAX || strlen(exercise) >= sizeof verdicts[0].exercise) return;
+    pthread_mutex_lock(&verdicts_mu);
+    verdict *v = &verdicts[0];
+    for (int i = 1; i < VERDICTS_KEPT && v->source; i++) /* an empty place, else the least recently used */
+        if (!verdicts[i].source || verdicts[i].used < v->used) v = &verdicts[i];
+    free(v->source);
+    free(v->picture);
+    snprintf(v->exercise, sizeof v->exercise, "%s", exercise);
+    v->source = strdup(source);
+    v->picture = picture ? strdup(picture) : NULL;
+    v->j = *j;
+    v->used = ++verdicts_clock;
+    pthread_mutex_unlock(&verdicts_mu);
+}
+
 /* The report of one file, as `exercise check --json` writes it (its "files" holds this file). */
 static cJSON *check_report(serve_ctx *s, const lesson *l, const exercise_judgement *j)
 {
@@ -385,6 +436,33 @@ static cJSON *check_report(serve_ctx *s, const lesson *l, const exercise_judgeme
     cJSON_AddItemToObject(report, "files", files);
     cJSON_AddItemToArray(files, exercise_report_file(l, LEARNER_FILE, j));
     return report;
+}
+
+/* The answer to a check, and its try in the class record: takes j and picture. */
+static void check_answer(serve_ctx *s, serve_reply *r, const lesson *l, exercise_judgement *j, char *picture, const char *student)
+{
+    const lesson_exercise *x = l->exercise;
+    cJSON *report = check_report(s, l, j);
+    int first_missed = -1;
+    for (size_t g = 0; g < x->ngoals && first_missed < 0; g++)
+        if (j->marks[g].state != EXERCISE_MET) first_missed = (int)g;
+    char *report_text = cJSON_PrintUnformatted(report);
+    record_try tr = {.student = student, .exercise = l->id, .at_ms = wall_ms(), .met = (int)j->met, .goals = (int)x->ngoals,
+                     .first_missed = first_missed, .ran = j->runs > 0, .error = j->error, .report = report_text ? report_text : "{}",
+                     .trace = picture};
+    char rerr[600];
+    if (s->rec->ops->add(s->rec, &tr, rerr, sizeof rerr)) {
+        fprintf(stderr, "warpscope: serve: a try of %s by a student was not recorded: %s\n", l->id, rerr);
+        reply_error(r, 503, "the judgement was made but the class record could not be written (%s): try again", rerr);
+    } else {
+        cJSON_AddStringToObject(report, "student", student);
+        cJSON_AddBoolToObject(report, "recorded", 1);
+        reply_json(r, 200, cJSON_PrintUnformatted(report));
+    }
+    free(report_text);
+    cJSON_Delete(report);
+    free(picture);
+    free(j);
 }
 
 void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
@@ -419,14 +497,15 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     }
     const lesson *l = &s->ex[i].l;
     const lesson_exercise *x = l->exercise;
-    learner_dir ld;
-    if (learner_write(s, source, strlen(source), &ld)) { reply_error(r, 500, "cannot write the source: %s", strerror(errno)); cJSON_Delete(o); return; }
-    if (serve_job_begin(s, r, SERVE_JOB_CHECK)) { learner_remove(&ld); cJSON_Delete(o); return; }
-    double t0 = now_ms();
     exercise_judgement *j = calloc(1, sizeof *j);
-    int rc = j ? exercise_judge(l, ld.file, s->include_dir, s->stop, j, err, sizeof err) : -1;
-    if (!j) snprintf(err, sizeof err, "out of memory");
     char *picture = NULL; /* the exercise's own capture of the file: the picture the teacher opens */
+    if (!j) { reply_error(r, 500, "out of memory"); cJSON_Delete(o); return; }
+    if (verdict_find(l->id, source, j, &picture)) { check_answer(s, r, l, j, picture, student); cJSON_Delete(o); return; }
+    learner_dir ld;
+    if (learner_write(s, source, strlen(source), &ld)) { reply_error(r, 500, "cannot write the source: %s", strerror(errno)); free(j); cJSON_Delete(o); return; }
+    if (serve_job_begin(s, r, SERVE_JOB_CHECK)) { learner_remove(&ld); free(j); cJSON_Delete(o); return; }
+    double t0 = now_ms();
+    int rc = exercise_judge(l, ld.file, s->include_dir, s->stop, j, err, sizeof err);
     if (rc == 0 && j->runs > 0 && !*s->stop) {
         const char *defines[5] = {NULL};
         size_t nd = 0;
@@ -455,27 +534,8 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
         return;
     }
     strip_dir(j->error, ld.dir);
-    cJSON *report = check_report(s, l, j);
-    int first_missed = -1;
-    for (size_t g = 0; g < x->ngoals && first_missed < 0; g++)
-        if (j->marks[g].state != EXERCISE_MET) first_missed = (int)g;
-    char *report_text = cJSON_PrintUnformatted(report);
-    record_try tr = {.student = student, .exercise = l->id, .at_ms = wall_ms(), .met = (int)j->met, .goals = (int)x->ngoals,
-                     .first_missed = first_missed, .ran = j->runs > 0, .error = j->error, .report = report_text ? report_text : "{}",
-                     .trace = picture};
-    char rerr[600];
-    if (s->rec->ops->add(s->rec, &tr, rerr, sizeof rerr)) {
-        fprintf(stderr, "warpscope: serve: a try of %s by a student was not recorded: %s\n", l->id, rerr);
-        reply_error(r, 503, "the judgement was made but the class record could not be written (%s): try again", rerr);
-    } else {
-        cJSON_AddStringToObject(report, "student", student);
-        cJSON_AddBoolToObject(report, "recorded", 1);
-        reply_json(r, 200, cJSON_PrintUnformatted(report));
-    }
-    free(report_text);
-    cJSON_Delete(report);
-    free(picture);
-    free(j);
+    if (!*s->stop && picture) verdict_keep(l->id, source, j, picture);
+    check_answer(s, r, l, j, picture, student);
     cJSON_Delete(o);
 }
 
