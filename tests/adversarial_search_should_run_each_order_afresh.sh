@@ -4,13 +4,7 @@
 # the host code) never reaches the next. A right kernel's search keeps lockstep's answer (256 ones
 # sum to 256) and says none changed it; a racing one (the barrier left out) keeps the first order
 # whose result differs from lockstep's, and that order, asked for by name, gives the same result.
-ws="$1"
-own="$2/tests/own"
-command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache"
-fail=0
+. "$(dirname "$0")/own_test_setup.sh"
 
 # prints "SCHEDULE|RESULT" of a capture
 show() { python3 -c 'import json, sys; t = json.load(open(sys.argv[1])); print("%s|%g" % (t["provenance"]["schedule"], float(t["result"])))' "$1"; }

@@ -4,13 +4,7 @@
 # threads there are), and threads and blocks are numbered as CUDA linearises them, x fastest.
 # References: the sum of n ones is n; a random-int input's sum is the double sum of the values the
 # trace shows loaded; each load's element is the linear-id formula b * threads + 32 w + lane.
-ws="$1"
-own="$2/tests/own"
-command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache"
-fail=0
+. "$(dirname "$0")/own_test_setup.sh"
 k="$own/any_block_shape.cu"
 
 # capture NAME 'bx, by, bz, gx, gy' N DATA [flags]: the trace in $tmp/NAME.json (and .wstrace)

@@ -3,13 +3,7 @@
 # with the host block after it) are traced and judged; a learner's mistakes are reported at their
 # line; a second run does not compile again. Expected values come from the data (--data ones: the
 # sum is n) and from the addressing formula, not from warpscope.
-ws="$1"
-own="$2/tests/own"
-command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache"
-fail=0
+. "$(dirname "$0")/own_test_setup.sh"
 
 # runs warpscope, wants exit code $1 and a stderr line matching $2 (grep -E)
 expect() {

@@ -4,13 +4,7 @@
 # them after the result ("printf output (N lines):", "block B thread T: text"), the capture's limits
 # cut a flood and say so, the compact trace keeps them, and seed 001's first code block (a kernel
 # that only prints) runs. Expected lines come from the formulas: ramp data, in[i] = i.
-ws="$1"
-own="$2/tests/own"
-command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache"
-fail=0
+. "$(dirname "$0")/own_test_setup.sh"
 k="$own/printf_per_thread.cu"
 
 # every thread of a block of 64, ramp data: "t=T v=T.0 even|odd", warp 0's lanes, then warp 1's

@@ -5,13 +5,7 @@
 # overflows is reported WRONG with the true sum, and the double sum against a compensated (fsum,
 # exactly rounded) sum of the same values. The trace keeps every value exactly: the values the
 # trace shows loaded are the input itself.
-ws="$1"
-own="$2/tests/own"
-command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache"
-fail=0
+. "$(dirname "$0")/own_test_setup.sh"
 k="$own/typed_sum.cu"
 entry='typed_sum<<<(n + 255) / 256, 256>>>(in, out, n)'
 
