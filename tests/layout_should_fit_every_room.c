@@ -2,7 +2,11 @@
  * 3840x2160, at three text scales (1, Ctrl+ twice, presenter mode), in English and Chinese, for a
  * small block, a 1024-thread block, compare, the help, the grid view (every block traced, one
  * traced, v8's tickets, the last pass, a GPU trace's SMs) and the benchmark view: every text box lies
- * inside its panel and no text box overlaps another. Presenter text is at least 24 px at 768 lines. */
+ * inside its panel and no text box overlaps another. Presenter text is at least 24 px at 768 lines.
+ * The grid, benchmark and passes views' key lines are read whole: every key of the line (split at
+ * '|') lies whole in one text of the footer and, measured from where it starts there, ends inside
+ * the footer. The grid view's launch plan says each pass's shape ("G x B", from the trace) whole
+ * inside its tab, and its title lines above the plan are not cut ("…"). */
 #include <SDL_ttf.h>
 #include <stdlib.h>
 
@@ -12,6 +16,90 @@
 static const int sizes[][2] = {{1024, 768}, {1280, 720}, {1366, 768}, {1920, 1080}, {3840, 2160}};
 
 static int frames_checked;
+
+/* item i's text, NUL-terminated */
+static const char *item_text(const fixture *f, const dl_item *it, char *b, size_t len)
+{
+    snprintf(b, len, "%.*s", (int)it->len, dl_item_text(&f->l, it));
+    return b;
+}
+
+static int panel_named(const fixture *f, const char *name)
+{
+    for (int p = 0; p < f->l.npanels; p++)
+        if (f->l.panels[p].name && !strcmp(f->l.panels[p].name, name)) return p;
+    return -1;
+}
+
+/* The keys' line of the grid, the benchmark and the passes views: each of its keys (the line split
+ * at '|') is drawn whole in one text of the footer, and measured in that text's font, from where it
+ * starts there, it ends inside the footer. */
+static void check_keys(fixture *f, const char *what, int w, int h)
+{
+    str_id id = f->s.overlay == OVERLAY_GRID ? (f->s.lesson.active ? STR_GRID_KEYS_LESSON : STR_GRID_KEYS)
+              : f->s.overlay == OVERLAY_BENCH ? STR_BENCH_KEYS : f->s.overlay == OVERLAY_PASSES ? STR_PASSES_KEYS : STR_COUNT;
+    int footer = panel_named(f, "footer");
+    if (id == STR_COUNT || footer < 0 || f->sc.status[0] || f->sc.diff[0]) return; /* a status may take the keys' place */
+    dl_rect pr = f->l.panels[footer].r;
+    const char *keys = str_get(f->s.lang, id);
+    for (const char *k = keys; *k;) {
+        while (*k == ' ' || *k == '|') k++;
+        const char *end = strchr(k, '|');
+        size_t kl = end ? (size_t)(end - k) : strlen(k);
+        while (kl && k[kl - 1] == ' ') kl--;
+        char key[200], b[1024];
+        snprintf(key, sizeof key, "%.*s", (int)kl, k);
+        k = end ? end : k + strlen(k);
+        if (!key[0]) continue;
+        int found = 0;
+        for (size_t i = 0; i < f->l.n && !found; i++) {
+            const dl_item *it = &f->l.items[i];
+            if (it->kind != DL_TEXT || it->panel != footer) continue;
+            const char *at = strstr(item_text(f, it, b, sizeof b), key);
+            if (!at) continue;
+            found = 1;
+            char before[1024];
+            snprintf(before, sizeof before, "%.*s", (int)(at - b), b);
+            int x = it->r.x + dl_text_width(&f->l, it->font, it->px, before), kw = dl_text_width(&f->l, it->font, it->px, key);
+            CHECK(x + kw <= pr.x + pr.w, "%s %dx%d: the key \"%s\" runs from x %d to %d, past the footer's right edge %d", what, w, h, key, x, x + kw,
+                  pr.x + pr.w);
+        }
+        CHECK(found, "%s %dx%d: the key \"%s\" is not drawn whole in the footer", what, w, h, key);
+    }
+}
+
+/* The grid view's launch plan and title: every tab (a pass's hit area) holds its pass's shape
+ * ("G x B", from the trace) whole, inside the tab; the title lines above the tabs are not cut. */
+static void check_grid_plan(fixture *f, const char *what, int w, int h)
+{
+    if (f->s.overlay != OVERLAY_GRID) return;
+    const trace *t = &f->s.pane[0].t;
+    int top = h;
+    for (size_t i = 0; i < f->l.n; i++) {
+        const dl_item *it = &f->l.items[i];
+        if (it->kind != DL_FILL || it->hit >> 24 != HIT_PASS) continue;
+        unsigned k = it->hit & 0x7FFFFFu;
+        if (it->r.y < top) top = it->r.y;
+        if (k >= t->npasses) { CHECK(0, "%s %dx%d: a tab for pass %u of %zu", what, w, h, k, t->npasses); continue; }
+        char shape[64], b[1024];
+        snprintf(shape, sizeof shape, "%u x %u", t->passes[k].grid, t->passes[k].block);
+        int whole = 0;
+        for (size_t j = 0; j < f->l.n; j++) {
+            const dl_item *tx = &f->l.items[j];
+            if (tx->kind != DL_TEXT || !dl_rect_inside(it->r, tx->r)) continue;
+            item_text(f, tx, b, sizeof b);
+            whole |= strstr(b, shape) && !strstr(b, "\xE2\x80\xA6") && dl_text_width(&f->l, tx->font, tx->px, b) <= it->r.w;
+        }
+        CHECK(whole, "%s %dx%d: pass %u's tab does not say its shape %s whole", what, w, h, k, shape);
+    }
+    int grid = panel_named(f, "grid");
+    for (size_t i = 0; i < f->l.n && top < h; i++) {
+        const dl_item *it = &f->l.items[i];
+        char b[1024];
+        if (it->kind == DL_TEXT && it->panel == grid && it->r.y + it->r.h <= top)
+            CHECK(!strstr(item_text(f, it, b, sizeof b), "\xE2\x80\xA6"), "%s %dx%d: the grid's title is cut: \"%s\"", what, w, h, b);
+    }
+}
 
 static void check_frame(fixture *f, const char *what, int w, int h)
 {
@@ -29,6 +117,8 @@ static void check_frame(fixture *f, const char *what, int w, int h)
         if (f->s.presenter && h == 768) CHECK(it->px >= 24, "%s: presenter text of %d px at 768 lines", what, it->px);
     }
     fixture_check_no_overlaps(f, what, w, h);
+    check_keys(f, what, w, h);
+    check_grid_plan(f, what, w, h);
 }
 
 static void rooms(fixture *f, const char *what)

@@ -191,10 +191,13 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "网格：2^20 个元素（4096 个 256 线程的线程块：卡上分几波运行），或恢复原大小")                                   \
     X(STR_TRACING, "tracing every block: %s (Esc stops)", "正在跟踪全部线程块：%s（Esc 停止）")                      \
     X(STR_KEY_GRID_WAVE, "grid: the next / previous wave of blocks on the card", "网格：卡上的下一波 / 上一波线程块") \
-    X(STR_GRID_TITLE, "%s — pass %u: a grid of %u x %u threads reduces %llu elements",                           \
-      "%s — 第 %u 轮：%u x %u 个线程的网格归约 %llu 个元素")                                                         \
+    X(STR_GRID_TITLE, "%s — %s", "%s — %s") /* the version's name, then the pass (on two lines where one is too narrow) */ \
+    X(STR_GRID_TITLE_PASS, "pass %u: a grid of %u x %u threads reduces %llu elements",                           \
+      "第 %u 轮：%u x %u 个线程的网格归约 %llu 个元素")                                                         \
     X(STR_GRID_PLAN, "launch plan:", "启动计划：")                                                               \
     X(STR_GRID_PASS, "pass %u: %u x %u, n_in %llu", "第 %u 轮：%u x %u，输入 %llu 个元素")                               \
+    X(STR_GRID_PASS_SHAPE, "pass %u: %u x %u", "第 %u 轮：%u x %u") /* a tab where the whole one does not fit */ \
+    X(STR_GRID_PLAN_MORE, "+%u more", "另有 %u 轮") /* the passes whose tabs do not fit */ \
     X(STR_GRID_WAITING, "not started", "未开始")                                                                 \
     X(STR_GRID_RUNNING, "running", "运行中")                                                                     \
     X(STR_GRID_DONE, "done: its partial sum", "完成：它的部分和")                                                  \

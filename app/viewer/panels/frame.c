@@ -46,6 +46,46 @@ static void draw_help(ui *u, dl_rect r)
     }
 }
 
+/* The keys' line ("PgDn/PgUp: wave  |  Left/Right: pass  |  ..."): whole keys, as many to a line
+ * as fit r.w, over up to rows lines: a key that does not fit goes whole onto the next line, and
+ * only a key wider than a line alone is broken, by the wrapper. Where the rows cannot hold every
+ * key, the last row holds the rest, cut. Returns the lines drawn. */
+static int draw_keys(ui *u, dl_rect r, int rows, dl_colour c, const char *keys)
+{
+    static const char sep[] = "  |  "; /* how every key line in strings.h separates its keys */
+    char line[400] = "", cand[400];
+    int n = 0;
+    for (const char *k = keys; *k && n < rows;) {
+        const char *end = strstr(k, sep), *next = end ? end + strlen(sep) : k + strlen(k);
+        int kl = (int)((end ? end : next) - k);
+        snprintf(cand, sizeof cand, "%s%s%.*s", line, line[0] ? sep : "", kl, k);
+        if (dl_text_width(u->l, DL_FONT_UI, u->px, cand) <= r.w) { /* the key joins the line */
+            snprintf(line, sizeof line, "%s", cand);
+            k = next;
+            if (*k) continue;
+        } else if (line[0] && n + 1 == rows) { /* the last row: the rest of the keys, cut */
+            snprintf(cand, sizeof cand, "%s%s%s", line, sep, k);
+            snprintf(line, sizeof line, "%s", cand);
+        } else if (!line[0]) { /* one key wider than a line: the wrapper breaks it */
+            const char *starts[8];
+            size_t lens[8];
+            snprintf(line, sizeof line, "%.*s", kl, k);
+            int m = wrap(u, line, r.w, u->px, starts, lens, 8);
+            for (int i = 0; i < m && n < rows; i++, n++) {
+                snprintf(cand, sizeof cand, "%.*s", (int)lens[i], starts[i]);
+                dl_text(u->l, (dl_rect){r.x, r.y + n * u->lh, r.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, c, cand);
+            }
+            line[0] = '\0';
+            k = next;
+            continue;
+        }
+        dl_text(u->l, (dl_rect){r.x, r.y + n * u->lh, r.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, c, line);
+        n++;
+        line[0] = '\0';
+    }
+    return n;
+}
+
 static void draw_footer(ui *u, dl_rect r, int with_legend)
 {
     const scene *sc = u->sc;
@@ -90,9 +130,9 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
     else /* in a lesson PgDn and PgUp turn its pages (keys.c's lesson rows come first) */
         snprintf(b, sizeof b, S(u, sc->s->lesson.active ? STR_FOOTER_HINT_LESSON : STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED),
                  sc->s->speed);
-    if (!(u->compact && tell)) {
-        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
-        y += u->lh;
+    if (!(u->compact && tell)) { /* the keys take the lines the footer has free, the status keeping one */
+        int rows = (r.y + r.h - y) / u->lh - (tell ? 1 : 0);
+        y += draw_keys(u, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, rows > 1 ? rows : 1, th->dim, b) * u->lh;
     }
     if (sc->overlay == OVERLAY_QUIT) {
         dl_fill(u->l, (dl_rect){r.x, y, r.w, u->lh}, th->conflict);

@@ -18,28 +18,94 @@ static int fits_text(ui *u, dl_rect box, dl_font f, dl_colour c, const char *s)
     return 1;
 }
 
-/* The launch plan as a row of passes, the selected one filled; returns the row's height. */
+/* A pass's tab: the whole of it ("pass 0: 128 x 256, n_in 65536") or its pass and shape alone;
+ * its text in b, its width returned. */
+static int plan_tab(ui *u, const trace *t, unsigned k, int whole, char *b, size_t len)
+{
+    const trace_pass *p = &t->passes[k];
+    if (whole) snprintf(b, len, S(u, STR_GRID_PASS), k, p->grid, p->block, (unsigned long long)p->n_in);
+    else snprintf(b, len, S(u, STR_GRID_PASS_SHAPE), k, p->grid, p->block);
+    return dl_text_width(u->l, DL_FONT_MONO, u->px, b) + 2 * u->pad;
+}
+
+/* The launch plan as a row of passes, the selected one filled; returns the row's height. Each tab
+ * is drawn whole or not at all: the first of these that fits the row is drawn (the label, the
+ * selected tab, the others): every tab whole; the others by pass and shape; all by pass and shape;
+ * the same without the label. Where even that is too wide (naive's many launches), the tabs
+ * around the selected one that fit, and a count of the passes left out. */
 static int grid_plan(ui *u, const scene_grid *g, dl_rect in)
 {
+    static const struct { int label, sel_whole, rest_whole; } forms[] = {{1, 1, 1}, {1, 1, 0}, {1, 0, 0}, {0, 0, 0}};
     const theme *th = u->th;
     const trace *t = g->t;
-    int lw = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_GRID_PLAN)) + u->pad;
-    dl_text(u->l, (dl_rect){in.x, in.y, lw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, S(u, STR_GRID_PLAN));
-    int x = in.x + lw, avail = in.w - lw, gap = u->pad;
-    int fair = g->npasses ? (avail - (int)g->npasses * gap) / (int)g->npasses : avail;
-    for (unsigned k = 0; k < g->npasses; k++) {
-        char b[120];
-        snprintf(b, sizeof b, S(u, STR_GRID_PASS), k, t->passes[k].grid, t->passes[k].block, (unsigned long long)t->passes[k].n_in);
-        int w = dl_text_width(u->l, DL_FONT_MONO, u->px, b) + 2 * u->pad;
-        if (w > fair) w = fair; /* many passes (naive): each gets its share, text shortened */
-        if (w < 4 || x + w > in.x + in.w) break;
+    const unsigned np = g->npasses;
+    char b[120];
+    int lw = dl_text_width(u->l, DL_FONT_UI, u->px, S(u, STR_GRID_PLAN)) + u->pad, gap = u->pad;
+    size_t f = 0;
+    unsigned lo = 0, hi = np ? np - 1 : 0; /* the tabs drawn: [lo, hi] */
+    for (; f < sizeof forms / sizeof forms[0]; f++) {
+        int w = forms[f].label ? lw : 0;
+        for (unsigned k = 0; k < np; k++) w += plan_tab(u, t, k, k == g->pass ? forms[f].sel_whole : forms[f].rest_whole, b, sizeof b) + gap;
+        if (w - gap <= in.w) break;
+    }
+    const size_t nforms = sizeof forms / sizeof forms[0];
+    int label = f < nforms && forms[f].label, sel_whole = f < nforms && forms[f].sel_whole, rest_whole = f < nforms && forms[f].rest_whole;
+    if (f == nforms && np) { /* too many: the selected tab and its neighbours, then the rest counted */
+        lo = hi = g->pass;
+        int used = plan_tab(u, t, g->pass, 0, b, sizeof b);
+        for (int grew = 1; grew;) {
+            grew = 0;
+            for (int side = 0; side < 2; side++) {
+                if (side ? lo == 0 : hi + 1 >= np) continue;
+                unsigned k = side ? lo - 1 : hi + 1, left = np - (hi - lo + 2);
+                int w = used + gap + plan_tab(u, t, k, 0, b, sizeof b);
+                if (left) snprintf(b, sizeof b, S(u, STR_GRID_PLAN_MORE), left);
+                if (w + (left ? gap + dl_text_width(u->l, DL_FONT_UI, u->px, b) : 0) > in.w) continue;
+                used = w;
+                if (side) lo--;
+                else hi++;
+                grew = 1;
+            }
+        }
+    }
+    int x = in.x;
+    if (label) {
+        dl_text(u->l, (dl_rect){in.x, in.y, lw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, S(u, STR_GRID_PLAN));
+        x += lw;
+    }
+    for (unsigned k = lo; np && k <= hi; k++) {
+        int sel = k == g->pass, w = plan_tab(u, t, k, sel ? sel_whole : rest_whole, b, sizeof b);
         dl_rect c = {x, in.y, w, u->lh};
-        int sel = k == g->pass;
         dl_fill_hit(u->l, c, sel ? th->accent : th->background, HIT_CODE(HIT_PASS, 0, k));
         dl_text(u->l, (dl_rect){c.x + u->pad, c.y, c.w - 2 * u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, sel ? th->background : th->text, b);
         x += w + gap;
     }
+    if (np && hi - lo + 1 < np) {
+        snprintf(b, sizeof b, S(u, STR_GRID_PLAN_MORE), np - (hi - lo + 1));
+        dl_text(u->l, (dl_rect){x, in.y, in.x + in.w - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    }
     return u->lh + u->pad;
+}
+
+/* The title: the version's name and the pass on one line where they fit at the title's size, else
+ * the name on one line and the pass on the next (each shrunk towards the text's size before
+ * anything is cut); returns its height. */
+static int grid_title(ui *u, const scene_grid *g, const trace_pass *tp, dl_rect in)
+{
+    char pass[200], b[400];
+    snprintf(pass, sizeof pass, S(u, STR_GRID_TITLE_PASS), g->pass, tp->grid, tp->block, (unsigned long long)tp->n_in);
+    snprintf(b, sizeof b, S(u, STR_GRID_TITLE), g->name, pass);
+    if (dl_text_width(u->l, DL_FONT_UI, u->big, b) <= in.w) {
+        dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, b);
+        return u->blh;
+    }
+    const char *lines[] = {g->name, pass};
+    for (int i = 0; i < 2; i++) {
+        int px = u->big;
+        while (px > u->px && dl_text_width(u->l, DL_FONT_UI, px, lines[i]) > in.w) px--;
+        dl_text(u->l, (dl_rect){in.x, in.y + i * u->blh, in.w, u->blh}, DL_FONT_UI, px, DL_LEFT, u->th->text, lines[i]);
+    }
+    return 2 * u->blh;
 }
 
 /* the legend of tile states, on one line */
@@ -213,9 +279,7 @@ void draw_grid(ui *u, dl_rect r)
     const trace *t = g->t;
     const trace_pass *tp = &t->passes[g->pass];
     char b[400];
-    snprintf(b, sizeof b, S(u, STR_GRID_TITLE), g->name, g->pass, tp->grid, tp->block, (unsigned long long)tp->n_in);
-    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, th->text, b);
-    int y = in.y + u->blh + u->pad;
+    int y = in.y + grid_title(u, g, tp, in) + u->pad;
     y += grid_plan(u, g, (dl_rect){in.x, y, in.w, u->lh});
     grid_legend(u, (dl_rect){in.x, y, in.w, u->lh});
     y += u->lh;
