@@ -216,7 +216,6 @@ static void grid_card(ui *u, const scene_grid *g, dl_rect r)
     if (cw < 1 || ch < 1) return;
     int vh = dl_text_height(u->l, DL_FONT_MONO, u->px);
     int tiny = vh > ch - 1 || dl_text_width(u->l, DL_FONT_MONO, u->px, "0") > cw - 2;
-    dl_text(u->l, title, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, tiny ? STR_GRID_CARD_ROWS : STR_GRID_CARD_TITLE));
     if (tiny) { /* slots too small to read: SMs in rows, with counts */
         /* a box per SM saying how many of its slots hold a block ("8/8"), filled as far as they do;
          * rows of SMs, each row's first SM number at its left: the card read at a glance */
@@ -228,6 +227,7 @@ static void grid_card(ui *u, const scene_grid *g, dl_rect r)
             int tw = dl_text_width(u->l, DL_FONT_MONO, px, widest) + 6, lw = dl_text_width(u->l, DL_FONT_MONO, px, lab), th_ = dl_text_height(u->l, DL_FONT_MONO, px) + 4;
             int per = tw > 0 ? (r.w - lw) / tw : 0, nrows = per > 0 ? (int)((sms + (unsigned)per - 1) / (unsigned)per) : 0;
             if (per < 1 || nrows * th_ > r.h) continue;
+            dl_text(u->l, title, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_GRID_CARD_ROWS));
             for (int row = 0; row < nrows; row++) {
                 unsigned s0 = (unsigned)(row * per);
                 int y = r.y + row * th_;
@@ -248,6 +248,8 @@ static void grid_card(ui *u, const scene_grid *g, dl_rect r)
             return;
         }
     }
+    /* the rows do not fit either (presenter mode keeps its size): the boxes, as the title says */
+    dl_text(u->l, title, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_GRID_CARD_TITLE));
     for (unsigned sm = 0; sm < sms; sm++) {
         int bx = r.x + (int)(sm % (unsigned)cols) * bw, by = r.y + (int)(sm / (unsigned)cols) * bh;
         dl_rect box = {bx, by, (int)scols * cw + 2, (int)srows * ch + 2};
@@ -264,6 +266,19 @@ static void grid_card(ui *u, const scene_grid *g, dl_rect r)
             }
         }
     }
+}
+
+/* What the strip of the pass's output says: who reads it, or the result. */
+static void flow_says(ui *u, const scene_grid *g, char *b, size_t len)
+{
+    const trace *t = g->t;
+    const trace_pass *tp = &t->passes[g->pass];
+    if (g->pass + 1 < g->npasses && tp->stride) /* the naive version: one launch per stride, in place */
+        snprintf(b, len, S(u, STR_GRID_FLOW_IN_PLACE), g->pass, tp->stride, 2 * tp->stride, g->pass + 1);
+    else if (g->pass + 1 < g->npasses) snprintf(b, len, S(u, STR_GRID_FLOW), g->pass, g->blocks, g->pass + 1);
+    else if (g->last_block >= 0) snprintf(b, len, S(u, STR_GRID_TICKETS), g->last_block, g->blocks);
+    else if (g->ntiles > 1) snprintf(b, len, "%s", S(u, STR_GRID_TICKETS_UNTRACED));
+    else snprintf(b, len, S(u, STR_GRID_RESULT), g->pass, (double)t->result, t->reference);
 }
 
 /* the strip of a pass's output: element i of n at [x(i), x(i + 1)) */
@@ -337,8 +352,17 @@ void draw_grid(ui *u, dl_rect r)
     /* the flow below the tiles: the pass's output as a strip, and who reads it */
     /* a lesson's grid is about the card: its SMs get the room, the output strip none */
     int lesson = s->lesson.active;
-    int flow = !lesson && (g->pass + 1 < g->npasses || g->last_block >= 0 || g->ntiles > 1);
-    int strip_h = flow ? 4 * u->lh + 2 * u->pad : lesson ? 0 : 2 * u->lh;
+    int strips = !lesson && (g->pass + 1 < g->npasses || g->last_block >= 0 || g->ntiles > 1);
+    /* what the strip says: on up to FLOW_LINES lines where one line is too narrow for it */
+    enum { FLOW_LINES = 3 };
+    char flow[400];
+    const char *starts[FLOW_LINES + 1];
+    size_t lens[FLOW_LINES + 1];
+    flow_says(u, g, flow, sizeof flow);
+    int flow_lines = lesson ? 0 : wrap(u, flow, in.w, u->px, starts, lens, FLOW_LINES + 1);
+    if (flow_lines > FLOW_LINES) flow_lines = 1; /* more than that: one line, cut */
+    int strip_h = strips ? 4 * u->lh + 2 * u->pad : lesson ? 0 : 2 * u->lh;
+    if (flow_lines > 1) strip_h += (flow_lines - 1) * u->lh;
     dl_rect area = {in.x, y + u->pad / 2, in.w, in.y + in.h - strip_h - (y + u->pad / 2)};
     if (area.h < 4 || g->ntiles == 0) return;
     /* under the tiles, the card: a GPU trace with no recorded runs, a row per SM, its blocks in
@@ -384,12 +408,12 @@ void draw_grid(ui *u, dl_rect r)
     int more_h = shown < n ? u->lh : 0; /* the line that counts the blocks not drawn */
     if (sm_h && old_rows) grid_sms(u, g, (dl_rect){in.x, area.y + rows * tht + more_h + u->pad, in.w, sm_h});
     else if (sm_h) grid_card(u, g, (dl_rect){in.x, area.y + rows * tht + more_h + u->pad, in.w, sm_h});
-    dl_rect strip = {in.x, area.y + rows * tht + more_h + (sm_h ? sm_h + u->pad : 0) + u->lh + u->pad, in.w, u->lh};
+    dl_rect strip = {in.x, area.y + rows * tht + more_h + (sm_h ? sm_h + u->pad : 0) + (flow_lines > 1 ? flow_lines : 1) * u->lh + u->pad, in.w, u->lh};
     if (strip.y + 3 * u->lh > in.y + in.h) strip.y = in.y + in.h - 3 * u->lh;
     size_t nout = n;
     /* one row of tiles: a link from each to the element of the strip it wrote (more rows would
      * cross each other's links: there the strip's numbers say which element is whose) */
-    if (flow && rows == 1 && shown == n && !sm_h) /* not across the SMs' boxes */
+    if (strips && rows == 1 && shown == n && !sm_h) /* not across the SMs' boxes */
         for (size_t i = 0; i < n; i++)
             dl_line(u->l, area.x + (int)i * tw + (tw - gap) / 2, area.y + tht - gap, (strip_x(strip, i, n) + strip_x(strip, i + 1, n)) / 2,
                     strip.y, th->dim, 1);
@@ -430,14 +454,13 @@ void draw_grid(ui *u, dl_rect r)
     }
     /* the strip: what the pass wrote to global memory, and who reads it */
     if (lesson) return;
-    if (g->pass + 1 < g->npasses && tp->stride) /* the naive version: one launch per stride, in place */
-        snprintf(b, sizeof b, S(u, STR_GRID_FLOW_IN_PLACE), g->pass, tp->stride, 2 * tp->stride, g->pass + 1);
-    else if (g->pass + 1 < g->npasses) snprintf(b, sizeof b, S(u, STR_GRID_FLOW), g->pass, g->blocks, g->pass + 1);
-    else if (g->last_block >= 0) snprintf(b, sizeof b, S(u, STR_GRID_TICKETS), g->last_block, g->blocks);
-    else if (n > 1) snprintf(b, sizeof b, "%s", S(u, STR_GRID_TICKETS_UNTRACED));
-    else snprintf(b, sizeof b, S(u, STR_GRID_RESULT), g->pass, (double)t->result, t->reference);
-    dl_text(u->l, (dl_rect){in.x, strip.y - u->lh - u->pad / 2, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, b);
-    if (!flow) return;
+    if (flow_lines > 1) { /* wrapped over the lines kept for it above the strip */
+        int y0 = strip.y - flow_lines * u->lh - u->pad / 2;
+        text_block(u, (dl_rect){in.x, y0, in.w, flow_lines * u->lh}, y0, u->px, th->text, flow);
+    } else {
+        dl_text(u->l, (dl_rect){in.x, strip.y - u->lh - u->pad / 2, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, flow);
+    }
+    if (!strips) return;
     int every = 1, numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "0000") + u->pad;
     while ((size_t)every < nout && every * strip.w / (int)nout < numw) every *= 2;
     for (size_t i = 0; i < nout; i++) {
