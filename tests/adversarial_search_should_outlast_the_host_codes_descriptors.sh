@@ -1,0 +1,37 @@
+#!/bin/sh
+# --schedule adversarial on a kernel of one's own runs each order in a child of the one sandboxed
+# run, which hands its result back through a descriptor of its own. What the learner's host code
+# does with descriptors it did not open (here: closes 3 to 63 once its kernel has run) must not
+# change what the search finds: the barrier left out, with and without that host code, keeps the
+# same order and the same result, and a search that kept an order says so (a trace labelled
+# "none changed the result" has lockstep's result).
+ws="$1"
+own="$2/tests/own"
+command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache"
+fail=0
+"$ws" --version | grep -q "^sandbox for a learner's file: bubblewrap" || { echo "SKIP: no bubblewrap sandbox here"; exit 77; }
+
+# prints "SCHEDULE|RESULT" of a capture
+show() { python3 -c 'import json, sys; t = json.load(open(sys.argv[1])); print("%s|%g" % (t["provenance"]["schedule"], float(t["result"])))' "$1"; }
+{ echo '#include <unistd.h>'; cat "$own/barrier_left_out.cu"; echo 'void run(float *in, float *out) { k<<<1, 256>>>(in, out); }'; } >"$tmp/plain.cu"
+{ echo '#include <unistd.h>'; cat "$own/barrier_left_out.cu"
+  echo 'void run(float *in, float *out) { k<<<1, 256>>>(in, out); for (int fd = 3; fd < 64; fd++) close(fd); }'; } >"$tmp/closes.cu"
+for f in plain closes; do
+    for s in lockstep adversarial; do
+        "$ws" capture --kernel "$tmp/$f.cu" --entry 'run(in, out)' --n 256 --data ones --schedule $s -o "$tmp/$f.$s.json" >/dev/null 2>&1
+        eval "${f}_$s=\$(show \"\$tmp/\$f.\$s.json\")"
+    done
+done
+case "$plain_adversarial" in "adversarial: "*", warps "*) ;; *) echo "FAIL: the racing kernel's search names no order: '$plain_adversarial'"; fail=1 ;; esac
+[ "$closes_adversarial" = "$plain_adversarial" ] ||
+    { echo "FAIL: host code that closes descriptors changed the search: '$closes_adversarial', without it '$plain_adversarial'"; fail=1; }
+for f in plain closes; do
+    eval "a=\$${f}_adversarial l=\$${f}_lockstep"
+    case "$a" in "adversarial: none changed the result|"*) [ "${a#*|}" = "${l#*|}" ] ||
+        { echo "FAIL: $f.cu: labelled 'none changed the result' with result ${a#*|}, lockstep's ${l#*|}"; fail=1; } ;; esac
+done
+[ $fail -eq 0 ] && echo "ok: the search finds '$plain_adversarial' whatever the host code does with its descriptors"
+exit $fail
