@@ -420,7 +420,7 @@
 
   // ---- the frame loop ----
   let pending = false, firstPicture = 0;
-  const stage = $('stage');
+  const stage = $('picture'); // the canvas's box: the stage less a list open beside or below it
   function size() {
     const dpr = window.devicePixelRatio || 1;
     const cw = Math.max(1, stage.clientWidth), ch = Math.max(1, stage.clientHeight);
@@ -515,7 +515,7 @@
     $('version-id').textContent = st.version || '—';
     $('version').disabled = !!st.lesson;
     // a lesson's own row: its pages, the answer field, Answer and Hint
-    $('lessonbar').hidden = !st.lesson;
+    $('lessonbar').hidden = !st.lesson; document.body.classList.toggle('lesson', !!st.lesson);
     if (st.lesson) {
       $('page').textContent = (st.page + 1) + ' / ' + st.pages; $('page').title = W('page', st.page + 1, st.pages);
       $('page-prev').disabled = st.page <= 0;
