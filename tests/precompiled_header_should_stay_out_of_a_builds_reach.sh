@@ -3,7 +3,7 @@
 # build's steps work in a folder they may write: whatever they write there must not reach the
 # cache's copy, or one hostile file (one that takes over its compiler, which parses it) changes
 # every later file's build. The compiler here stands for one taken over: given a file that names
-# POISON_ME, it writes into the precompiled header its build was shown (one that drops
+# POISON_ME, it writes into every precompiled header its -I folders hold (one that drops
 # __syncthreads). Then a right file built afresh must still sum 256 ones to 256, and the cache's
 # header must keep its bytes. Run where the steps are the cache's owner (any user but root; as
 # root, warpscope is run as nobody for this); skips without bubblewrap or runuser.
@@ -29,12 +29,17 @@ mkdir -p "$tmp/bin" "$tmp/cache" "$tmp/out" "$tmp/class"
 cat >"$tmp/bin/cxx" <<EOF
 #!/bin/sh
 src=""
-for a; do case "\$a" in *rewrite.cpp) src=\$a ;; esac; done
-g=\$(pwd)/pch/trace/capture/ws_cuda.h.gch
-if [ -n "\$src" ] && grep -q POISON_ME "\$src" && [ -f "\$g" ]; then
+g=""
+for a; do
+    case "\$a" in
+    *rewrite.cpp) src=\$a ;;
+    -I*) [ -f "\${a#-I}/trace/capture/ws_cuda.h.gch" ] && g="\$g \${a#-I}/trace/capture/ws_cuda.h.gch" ;;
+    esac
+done
+if [ -n "\$src" ] && grep -q POISON_ME "\$src" && [ -n "\$g" ]; then
     mkdir -p p && cp -r inc p/ && printf '\n#define __syncthreads() ((void)0)\n' >>p/inc/trace/capture/ws_cuda.h &&
         "$real" -std=c++17 -O1 -fPIC -w -DWS_EMU -DWS_USER -Ip/inc -Ip/inc/trace/capture -Ip/inc/trace/capture/own/include \\
-            -x c++-header p/inc/trace/capture/ws_cuda.h -o p/x.gch && cat p/x.gch >"\$g"
+            -x c++-header p/inc/trace/capture/ws_cuda.h -o p/x.gch && for f in \$g; do cat p/x.gch >"\$f"; done
 fi
 exec "$real" "\$@"
 EOF

@@ -258,11 +258,22 @@ static int light_begin(serve_ctx *s, serve_reply *r)
     return 0;
 }
 
+/* Whether a job of this kind may take a worker now: a trace when one is free and no check that has
+ * waited SERVE_CHECK_AGE_S is owed it; a check when one is free, checks hold fewer than checks_most,
+ * and no trace waits (or it has itself waited that long). */
+static int may_start(const serve_ctx *s, int check, int aged)
+{
+    if (s->running >= s->workers) return 0;
+    if (!check) return !(s->checks_aged && s->checks_running < s->checks_most);
+    return s->checks_running < s->checks_most && (!s->builds_waiting || aged);
+}
+
 int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind)
 {
     pthread_mutex_lock(&s->mu);
     if (kind == SERVE_JOB_CACHED) return light_begin(s, r);
-    if (s->running >= s->workers && s->waiting >= s->queue_max) {
+    int check = kind == SERVE_JOB_CHECK, aged = 0;
+    if (!may_start(s, check, 0) && s->waiting >= s->queue_max) {
         /* how long until a place is likely: the builds ahead, over the workers, at the measured pace */
         double avg = s->jobs_done ? s->job_ms_avg : 2000.0;
         unsigned secs = (unsigned)ceil(avg * ((double)s->waiting / s->workers + 1.0) / 1000.0);
@@ -274,23 +285,31 @@ int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind)
         r->value = r->value_buf;
         return -1;
     }
-    /* a trace waits for a worker; a check also for no trace waiting and a worker checks may take */
-    unsigned check = kind == SERVE_JOB_CHECK;
+    /* a trace (Run, which the learner waits for) goes before a waiting check, but a check that has
+     * waited SERVE_CHECK_AGE_S goes before traces: checks are never starved */
+    struct timespec deadline;
+    clock_gettime(CLOCK_REALTIME, &deadline);
+    deadline.tv_sec += SERVE_CHECK_AGE_S;
     s->waiting++;
-    s->builds_waiting += !check;
-    while (!*s->stop && (s->running >= s->workers || (check && (s->builds_waiting || s->checks_running >= s->checks_most))))
-        pthread_cond_wait(&s->cv, &s->mu);
+    s->builds_waiting += (unsigned)!check;
+    while (!*s->stop && !may_start(s, check, aged)) {
+        if (!check || aged) { pthread_cond_wait(&s->cv, &s->mu); continue; }
+        if (pthread_cond_timedwait(&s->cv, &s->mu, &deadline) == ETIMEDOUT) {
+            aged = 1;
+            s->checks_aged++;
+        }
+    }
     s->waiting--;
-    s->builds_waiting -= !check;
-    if (!check && !s->builds_waiting) pthread_cond_broadcast(&s->cv); /* the checks held back for it */
+    s->builds_waiting -= (unsigned)!check;
+    s->checks_aged -= (unsigned)aged;
+    pthread_cond_broadcast(&s->cv); /* who waited on this one (a check behind this trace, a trace behind an aged check) looks again */
     if (*s->stop) {
-        pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
         reply_error(r, 503, "the server is stopping");
         return -2;
     }
     s->running++;
-    s->checks_running += check;
+    s->checks_running += (unsigned)check;
     pthread_mutex_unlock(&s->mu);
     return 0;
 }
@@ -306,7 +325,7 @@ void serve_job_end(serve_ctx *s, double ms, serve_job kind)
         s->light_running--;
     } else {
         s->running--;
-        s->checks_running -= kind == SERVE_JOB_CHECK;
+        s->checks_running -= (unsigned)(kind == SERVE_JOB_CHECK);
         s->jobs_done++;
         s->job_ms_avg = s->jobs_done == 1 ? ms : 0.8 * s->job_ms_avg + 0.2 * ms;
     }

@@ -26,6 +26,7 @@ enum {
     SERVE_IDLE_S = 60,                 /* an idle connection is closed after this */
     SERVE_QUEUE_PER_WORKER = 8,        /* builds waiting for a worker, per worker, before 429 */
     SERVE_LIGHT_PER_WORKER = 4,        /* cached traces (a run of ~0.1 s, no build) at once, per worker */
+    SERVE_CHECK_AGE_S = 10,            /* a check waiting this long goes before the traces that came after it */
     SERVE_CHECKS_KEEP_FREE = 4,        /* of every this many workers, one a check may not take: a trace is Run, pressed
                                         * while the learner waits, and a check is 18 runs or more */
 };
@@ -71,6 +72,7 @@ typedef struct serve_ctx {
     pthread_cond_t cv;
     unsigned workers, running, waiting, queue_max;
     unsigned checks_running, checks_most, builds_waiting; /* traces go first; checks take checks_most workers at most */
+    unsigned checks_aged;     /* checks that waited SERVE_CHECK_AGE_S: they go before traces */
     unsigned light_running, light_waiting; /* cached traces: runs alone, queued apart from builds */
     double job_ms_avg;        /* a build's time, averaged as they finish: the Retry-After */
     uint64_t jobs_done;

@@ -232,8 +232,8 @@ static int write_inputs(const own_inputs *in, const char *work)
 
 /* warpscope's ws_cuda.h, which every emulator build includes first, compiled once by the host
  * compiler with the build's flags and kept in the cache as pch-KEY/trace/capture/ws_cuda.h.gch
- * (KEY: the compiler, the flags, warpscope's headers and stubs). Each build is shown that folder
- * read-only and names it first in -I: GCC takes the .gch where it is valid for the build (it checks
+ * (KEY: the compiler, the flags, warpscope's headers and stubs). Each build reads it where its
+ * steps cannot write it (pch_place) and names its folder first in -I: GCC takes the .gch where it is valid for the build (it checks
  * its own version, the flags and the macros the build defines) and reads the header itself where
  * not, so a learner's build never depends on it being there. It is made as a build's step is, in
  * the sandbox, from warpscope's headers alone; where that fails, a pch-KEY.fail says so and builds
@@ -244,22 +244,14 @@ static const uint64_t PCH_CACHE_MIN = (uint64_t)256 << 20; /* a cache smaller th
 static uint64_t pch_key(const own_inputs *in, const char *cc, const char **flags)
 {
     uint64_t k = fnv_str(0xcbf29ce484222325ull, cc);
+    struct stat st; /* the compiler program itself: a new compiler makes its own (GCC would refuse the old one) */
+    if (stat(cc, &st) == 0) {
+        k = fnv(k, &st.st_size, sizeof st.st_size);
+        k = fnv(k, &st.st_mtime, sizeof st.st_mtime);
+    }
     for (int i = 0; flags[i]; i++) k = fnv_str(k, flags[i]);
     for (int i = 0; i < in->nours; i++) k = fnv_blob(k, &in->ours[i]);
     return k;
-}
-
-/* Removes the precompiled headers of other keys (an older warpscope's, another compiler's). */
-static void pch_sweep(const char *cache, const char *keep)
-{
-    DIR *dp = opendir(cache);
-    for (struct dirent *e; dp && (e = readdir(dp));) {
-        if (strncmp(e->d_name, "pch-", 4) != 0 || strcmp(e->d_name, keep) == 0 || strncmp(e->d_name, keep, strlen(keep)) == 0) continue;
-        char p[4400];
-        snprintf(p, sizeof p, "%s/%s", cache, e->d_name);
-        sandbox_remove(p);
-    }
-    if (dp) closedir(dp);
 }
 
 /* ---- the cache ---- */
@@ -480,10 +472,10 @@ static void first_error(const char *out, const char *path, const char *work, con
 
 /* Runs one step in the sandbox: 0 when it succeeded, 1 when it failed (err says why: its first
  * error, or how it was stopped), -1 when it could not run or was interrupted. */
-static int step(const capture_desc *d, const char *what, char *const *argv, const char *work, int gpu, const own_inputs *in,
-                char *err, size_t errlen)
+static int step_showing(const capture_desc *d, const char *what, char *const *argv, const char *work, int gpu, const char *const *show,
+                        const own_inputs *in, char *err, size_t errlen)
 {
-    sandbox_job job = {.mode = SANDBOX_BUILD, .argv = (const char *const *)argv, .work = work, .cancel = d->cancel, .host_view = gpu};
+    sandbox_job job = {.mode = SANDBOX_BUILD, .argv = (const char *const *)argv, .work = work, .show = show, .cancel = d->cancel, .host_view = gpu};
     sandbox_outcome o;
     if (sandbox_run(&job, &o, err, errlen)) return -1;
     char ending[300];
@@ -515,6 +507,12 @@ static int step(const capture_desc *d, const char *what, char *const *argv, cons
     return rc;
 }
 
+static int step(const capture_desc *d, const char *what, char *const *argv, const char *work, int gpu, const own_inputs *in,
+                char *err, size_t errlen)
+{
+    return step_showing(d, what, argv, work, gpu, NULL, in, err, errlen);
+}
+
 /* The precompiled header for an emulator build by cc (made here when it is not yet in the cache):
  * 0 with the .gch's path in gch, -1 when the build goes without. */
 static int pch_ready(const capture_desc *d, const own_inputs *in, const char *cc, const char *cache, char *gch, size_t gchlen)
@@ -534,7 +532,9 @@ static int pch_ready(const capture_desc *d, const own_inputs *in, const char *cc
         utimensat(AT_FDCWD, gch, NULL, AT_SYMLINK_NOFOLLOW); /* used now: the last to go */
         return 0;
     }
-    if (lstat(fail, &st) == 0 || cache_max() < PCH_CACHE_MIN) return -1; /* a cache that small keeps none */
+    /* one that failed is not tried again for a day (a step stopped by a busy machine fails too); a
+     * cache that small keeps none */
+    if ((lstat(fail, &st) == 0 && time(NULL) - st.st_mtime < 24 * 3600) || cache_max() < PCH_CACHE_MIN) return -1;
     char work[4200], err[OWN_MSG_MAX], part[4500], at[4700];
     if (sandbox_work(work, sizeof work, err, sizeof err)) return -1;
     own_inputs ours = *in; /* warpscope's headers and stubs alone: nothing of the learner's */
@@ -565,7 +565,7 @@ static int pch_ready(const capture_desc *d, const own_inputs *in, const char *cc
     size_t len;
     if (write_inputs(&ours, work) == 0) {
         int s = step(d, "the precompiled header", argv, work, 0, in, err, sizeof err);
-        if (s > 0) cache_write(fail, err, strlen(err)); /* not again: builds go on without it */
+        if (s > 0) cache_write(fail, err, strlen(err)); /* not again for a while: builds go on without it */
         /* into a folder of its own, whole or not at all: made aside, then renamed into place */
         static unsigned seq;
         snprintf(part, sizeof part, "%s.%ld.%u.part", dir, (long)getpid(), __atomic_add_fetch(&seq, 1u, __ATOMIC_RELAXED));
@@ -578,7 +578,6 @@ static int pch_ready(const capture_desc *d, const own_inputs *in, const char *cc
             /* readable by the build's steps, which may run as nobody */
             if (made && (cache_evict(cache, len), write_new(at, text, len, 0644) == 0) && (rename(part, dir) == 0 || (errno == ENOTEMPTY || errno == EEXIST))) rc = 0;
             sandbox_remove(part);
-            if (rc == 0) pch_sweep(cache, name);
         }
     }
     free(text);
@@ -586,20 +585,29 @@ static int pch_ready(const capture_desc *d, const own_inputs *in, const char *cc
     return rc == 0 && lstat(gch, &st) == 0 ? 0 : -1;
 }
 
-/* The precompiled header into a build's folder, as work/pch/trace/capture/ws_cuda.h.gch: a second
- * name of the cache's file where both are on one file system, else a copy (the build's steps,
- * which may run as nobody, cannot see into the cache). 0, or -1: the build goes without. */
-static int pch_place(const capture_desc *d, const own_inputs *in, const char *cc, const char *cache, const char *work)
+/* Where a build finds the precompiled header, never where its steps may write it (a step that a
+ * hostile file took over would change every later build): where the steps run as nobody, a second
+ * name of the cache's file (root's, 0644) in the build's folder, as work/pch/...; else the cache's
+ * own folder, shown to the steps read-only (bubblewrap binds it read-only, Landlock lets them read
+ * it only). 0 with the folder to name first in -I in inc, -1: the build goes without. */
+static int pch_place(const capture_desc *d, const own_inputs *in, const char *cc, const char *cache, const char *work, char *inc,
+                     size_t inclen)
 {
     char gch[4600], to[4400];
     if (pch_ready(d, in, cc, cache, gch, sizeof gch)) return -1;
+    if (!(sandbox_protections() & SANDBOX_NOBODY)) {
+        snprintf(inc, inclen, "%.*s", (int)(strlen(gch) - strlen(pch_rel) - 5), gch); /* .../pch-KEY, less /trace/capture/ws_cuda.h.gch */
+        return 0;
+    }
     snprintf(to, sizeof to, "%s/pch/%s", work, pch_rel);
     char *slash = strrchr(to, '/');
     *slash = 0;
     int made = mkdirs(to, 0755) == 0;
     *slash = '/';
     strcat(to, ".gch");
-    return made && (link(gch, to) == 0 || own_copy_plain(gch, to, (size_t)256 << 20) == 0) ? 0 : -1;
+    if (!made || link(gch, to)) return -1; /* another file system: the build goes without */
+    snprintf(inc, inclen, "%s/pch", work);
+    return 0;
 }
 
 /* --define: NAME or NAME=VALUE, at most OWN_DEFINES_MAX of them, each under OWN_DEFINE_LEN bytes */
@@ -740,10 +748,12 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     char *argv[32 + OWN_DEFINES_MAX] = {cc};
     int na = 1;
     for (int i = 0; i < 8 && flavours[flavour].flags[i]; i++) argv[na++] = (char *)flavours[flavour].flags[i];
-    char ipch[4500];
-    if (flavour == OWN_EMU && pch_place(d, in, cc, dir, work) == 0) {
-        snprintf(ipch, sizeof ipch, "-I%s/pch", work); /* first: where the compiler looks for ws_cuda.h(.gch) */
+    char pch[4400], ipch[4500];
+    const char *show[2] = {NULL, NULL};
+    if (flavour == OWN_EMU && pch_place(d, in, cc, dir, work, pch, sizeof pch) == 0) {
+        snprintf(ipch, sizeof ipch, "-I%s", pch); /* first: where the compiler looks for ws_cuda.h(.gch) */
         argv[na++] = ipch;
+        if (strncmp(pch, work, strlen(work)) != 0) show[0] = pch; /* the cache's folder, read-only */
     }
     argv[na++] = i1;
     argv[na++] = i2;
@@ -760,7 +770,7 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     argv[na++] = "-o";
     argv[na++] = out;
     argv[na] = NULL;
-    int s = step(d, "the compiler", argv, work, flavours[flavour].gpu, in, err, errlen);
+    int s = step_showing(d, "the compiler", argv, work, flavours[flavour].gpu, show, in, err, errlen);
     if (s) {
         if (s > 0) cache_write(fail, err, strlen(err));
         goto done;

@@ -383,6 +383,9 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
                           num[3], num[4], num[5], d->result_in ? "in" : "out", d->card ? d->card : CARD_DEFAULT,
                           d->type ? d->type : "float", NULL};
     sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel};
+    /* the adversarial search's orders each have a run's wall clock (warpscope-run keeps them), and the
+     * whole run the time of all of them and the trace's own */
+    if (adversarial) job.lim.wall_s = sandbox_run_wall_s() * (unsigned)(schedule_candidates() + 2);
     sandbox_outcome o;
     if (sandbox_run(&job, &o, err, errlen)) goto done;
     char ending[300], *said = NULL;
@@ -391,8 +394,8 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     int said_ok = own_read_plain(msg, 4096, &said, &len) == 0;
     if (o.cancelled) snprintf(err, errlen, "interrupted");
     else if (o.timed_out)
-        snprintf(err, errlen, "%s: %s: a loop that never ends, or a wait? (its host code and kernels have 15 s%s)", d->kernel, ending,
-                 adversarial ? ", which the adversarial search's runs share: a smaller --n" : "");
+        snprintf(err, errlen, "%s: %s: a loop that never ends, or a wait? (its host code and kernels have %u s)", d->kernel, ending,
+                 sandbox_run_wall_s());
     else if (o.exited && o.status == 0 && said_ok && strcmp(said, OWN_TRACED) == 0)
         rc = trace_read_file(t, out, err, errlen);
     else if (o.exited && o.status == 2 && said_ok && len)

@@ -4,18 +4,23 @@
  *                 DROP_BARRIER DROP_SYNCWARP NO_RACE_CHECK RESULT (in or out) CARD
  *       loads SO (a learner's file built for the emulator), calls its entry and writes the trace to
  *       OUT in the compact encoding: 0 with "traced" in WORK/message; or 2 with the learner's error there;
- *       SCHEDULE adversarial: the search first (search() below), each order's run a child of its own
+ *       SCHEDULE adversarial: the search first (search() below), each order's run a child of its own,
+ *       its result in WORK/order.result
  *   warpscope-run confine WORK [FILE...] -- PROGRAM ARGS...     (a build's step: the front end, the compiler)
  *   warpscope-run confine-calls WORK -- PROGRAM ARGS...        (a GPU's build: system calls only)
  *   warpscope-run probe: confines itself as a run would, and exits 0 where that works
  *       confines itself to WORK and the system (and FILE...) and execs PROGRAM
  * What it writes is read back by warpscope through the validating reader; nothing it says is
  * trusted beyond that. */
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "trace/capture/capture.h"
@@ -36,54 +41,90 @@ static int say(const char *work, const char *msg)
 }
 
 /* c's result, from a child of this process confined as a run is (fork comes before anything of the
- * learner's is loaded here; the child can neither fork nor exec): 0, or -1 when the run failed, for
- * whatever reason (the trace's own run then fails as it did, and says why). */
+ * learner's is loaded here; the child can neither fork nor exec). The child writes it to a file of
+ * its folder that it opens only once the learner's code has returned, so that nothing that code
+ * does with the descriptors it finds (closing them all, writing into them) reaches the search; the
+ * file is removed before each child starts. 0; -1 when the run failed (the trace's own run then
+ * fails as it did, and says why); -2 when it ran past a run's wall clock; -3 when no child could
+ * be started. */
 static int result_in_child(const capture_desc *c, const char *so, const char *work, double *result)
 {
-    int fd[2];
-    if (pipe(fd)) return -1;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/order.result", work);
+    unlink(path);
     fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0) { close(fd[0]); close(fd[1]); return -1; }
+    if (pid < 0) return -3;
     if (pid == 0) {
-        close(fd[0]);
         char err[1024];
         trace t;
         trace_init(&t);
-        int ok = sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err) == 0 && own_run_so(c, so, &t, err, sizeof err) == 0 &&
-                 write(fd[1], &t.result, sizeof t.result) == (ssize_t)sizeof t.result;
+        int ok = sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err) == 0 && own_run_so(c, so, &t, err, sizeof err) == 0;
+        if (ok) {
+            int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+            ok = fd >= 0 && write(fd, &t.result, sizeof t.result) == (ssize_t)sizeof t.result;
+            if (fd >= 0) ok &= close(fd) == 0;
+        }
         fflush(NULL);
         _exit(ok ? 0 : 3);
     }
-    close(fd[1]);
-    double r;
-    ssize_t got = 0;
-    for (ssize_t k; got < (ssize_t)sizeof r && (k = read(fd[0], (char *)&r + got, sizeof r - (size_t)got)) > 0;) got += k;
-    close(fd[0]);
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {}
-    if (got != (ssize_t)sizeof r || !WIFEXITED(status) || WEXITSTATUS(status)) return -1;
-    *result = r;
-    return 0;
+    /* each order has a run's wall clock of its own, as it had when each was a sandboxed run */
+    int status = 0;
+    struct timespec t0, now, nap = {0, 1000000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR)) break;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9 > (double)sandbox_run_wall_s()) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            unlink(path);
+            return -2;
+        }
+        nanosleep(&nap, NULL);
+        if (nap.tv_nsec < 5000000) nap.tv_nsec += 1000000;
+    }
+    char *text = NULL;
+    size_t len = 0;
+    int ok = WIFEXITED(status) && WEXITSTATUS(status) == 0 && own_read_plain(path, 64, &text, &len) == 0 && len == sizeof *result;
+    if (ok) memcpy(result, text, sizeof *result);
+    free(text);
+    unlink(path);
+    return ok ? 0 : -1;
 }
 
 /* --schedule adversarial (capture.h's search, in one sandboxed run): lockstep's result and each
  * candidate order's, each from a child, until one differs bit for bit; *pick is then the order this
  * process traces (race check as asked), *found the candidate (-1: none differed, lockstep). A run
- * that fails ends the search at its order, which the trace then runs and fails as it did. */
-static void search(const capture_desc *d, const char *so, const char *work, capture_desc *pick, int *found)
+ * that fails ends the search at its order, which the trace then runs and fails as it did (found
+ * names it). 0, or -1 with why in err: an order that never ended, or no process to run it in. */
+static int search(const capture_desc *d, const char *so, const char *work, capture_desc *pick, int *found, char *err, size_t errlen)
 {
     double base = 0, r;
     *found = -1;
     for (int i = -1; i < (int)schedule_candidates(); i++) {
-        capture_search_order(d, i, pick);
-        capture_desc c = *pick;
+        capture_desc c;
+        capture_search_order(d, i, &c);
+        *pick = c;
         c.no_race_check = 1;
-        if (result_in_child(&c, so, work, &r)) return;
+        int rc = result_in_child(&c, so, work, &r);
+        if (rc == -2) {
+            snprintf(err, errlen, "%s: still running after %u s under the adversarial search's order %s, warps %s, and stopped: a loop that "
+                                  "never ends, or a wait? (its host code and kernels have %u s, each order's run)",
+                     d->kernel, sandbox_run_wall_s(), c.schedule, c.warp_order ? c.warp_order : "in-order", sandbox_run_wall_s());
+            return -1;
+        }
+        if (rc == -3) {
+            snprintf(err, errlen, "the adversarial search could not start a process for its order %s (%s): try again", c.schedule, strerror(errno));
+            return -1;
+        }
+        if (rc) { *found = i; return 0; }
         if (i < 0) base = r;
-        else if (memcmp(&r, &base, sizeof r)) { *found = i; return; }
+        else if (memcmp(&r, &base, sizeof r)) { *found = i; return 0; }
     }
     capture_search_order(d, -1, pick);
+    return 0;
 }
 
 static int trace_mode(int argc, char **argv)
@@ -100,7 +141,8 @@ static int trace_mode(int argc, char **argv)
     emu_schedule s;
     int adversarial = 0, found = -1;
     capture_desc pick = d;
-    if (schedule_parse(d.schedule, &s, &adversarial, err, sizeof err) == 0 && adversarial) search(&d, so, work, &pick, &found);
+    if (schedule_parse(d.schedule, &s, &adversarial, err, sizeof err) == 0 && adversarial && search(&d, so, work, &pick, &found, err, sizeof err))
+        return say(work, err);
     if (sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err)) return say(work, err);
     trace t;
     trace_init(&t);

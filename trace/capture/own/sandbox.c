@@ -56,6 +56,8 @@ static const sandbox_limits limits[] = {
     [SANDBOX_RUN] = {.wall_s = 15, .cpu_s = 20, .as_bytes = (uint64_t)2 << 30, .fsize_bytes = (uint64_t)1 << 30, .nproc = 512, .nofile = 256},
 };
 
+unsigned sandbox_run_wall_s(void) { return limits[SANDBOX_RUN].wall_s; }
+
 static sandbox_limits limits_of(const sandbox_job *j)
 {
     sandbox_limits l = limits[j->mode], g = j->lim;
@@ -564,7 +566,8 @@ static int confine_calls(sandbox_mode mode, char *err, size_t errlen)
         SCMP_SYS(setns), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key), SCMP_SYS(bpf), SCMP_SYS(perf_event_open),
         SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(delete_module), SCMP_SYS(kexec_load), SCMP_SYS(reboot),
         SCMP_SYS(io_uring_setup), SCMP_SYS(userfaultfd), SCMP_SYS(open_by_handle_at), SCMP_SYS(name_to_handle_at)};
-    static const int denied_in_run[] = {SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(setsid), SCMP_SYS(tkill)};
+    static const int denied_in_run[] = {SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork),   SCMP_SYS(vfork),
+                                        SCMP_SYS(setsid), SCMP_SYS(setpgid),  SCMP_SYS(tkill)}; /* out of the group the wall clock kills */
     scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
     if (!ctx) { snprintf(err, errlen, "seccomp: cannot start a filter"); return -1; }
     int rc = 0;

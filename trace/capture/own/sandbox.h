@@ -60,6 +60,8 @@ enum {
     SANDBOX_NOBODY = 16,    /* warpscope is root: the steps run as nobody */
 };
 unsigned sandbox_protections(void);
+/* The wall clock of one run (its limits[SANDBOX_RUN]), in seconds. */
+unsigned sandbox_run_wall_s(void);
 /* "bubblewrap (no network, private files), seccomp, Landlock, limits (2 GiB, 15 s run / 60 s build)" */
 void sandbox_describe(char *buf, size_t len);
 /* Whether the file system is confined (namespaces or Landlock): without it warpscope refuses to run
