@@ -53,9 +53,14 @@ static int result_in_child(const capture_desc *c, const char *so, const char *wo
     snprintf(path, sizeof path, "%s/order.result", work);
     unlink(path);
     fflush(NULL);
+    sigset_t chld, old;
+    sigemptyset(&chld);
+    sigaddset(&chld, SIGCHLD);
+    sigprocmask(SIG_BLOCK, &chld, &old); /* its end is waited for, with a deadline, by sigtimedwait */
     pid_t pid = fork();
-    if (pid < 0) return -3;
+    if (pid < 0) { sigprocmask(SIG_SETMASK, &old, NULL); return -3; }
     if (pid == 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
         char err[1024];
         trace t;
         trace_init(&t);
@@ -69,21 +74,27 @@ static int result_in_child(const capture_desc *c, const char *so, const char *wo
         _exit(ok ? 0 : 3);
     }
     /* each order has a run's wall clock of its own, as it had when each was a sandboxed run */
-    int status = 0;
-    struct timespec t0, now, nap = {0, 1000000};
+    int status = 0, late = 0;
+    struct timespec t0, now;
     clock_gettime(CLOCK_MONOTONIC, &t0);
     for (;;) {
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid || (w < 0 && errno != EINTR)) break;
         clock_gettime(CLOCK_MONOTONIC, &now);
-        if ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9 > (double)sandbox_run_wall_s()) {
+        double left = (double)sandbox_run_wall_s() - ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
+        if (left <= 0) {
             kill(pid, SIGKILL);
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-            unlink(path);
-            return -2;
+            late = 1;
+            break;
         }
-        nanosleep(&nap, NULL);
-        if (nap.tv_nsec < 5000000) nap.tv_nsec += 1000000;
+        struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+        sigtimedwait(&chld, NULL, &wait); /* a child's end, the deadline, or another signal: look again */
+    }
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (late) {
+        unlink(path);
+        return -2;
     }
     char *text = NULL;
     size_t len = 0;
