@@ -2,7 +2,7 @@
 // the CDP: Emulation.setDeviceMetricsOverride and Emulation.setTouchEmulationEnabled). At 390x844
 // (pixel ratio 3), 360x740 (pixel ratio 2) and 844x390 in landscape, in the states a student meets
 // (the first screen, the versions' list open, a version picked by a tap, the lessons' menu open, a
-// lesson's question, compare, the kernel editor), four rules read from the DOM, none from the page's own code:
+// lesson's question, compare, a notice, the kernel editor), four rules read from the DOM, none from the page's own code:
 //  - no visible control (a button, field, list or dialog) overlaps the canvas's box;
 //  - no visible element reaches past the viewport's left or right edge, and the page does not
 //    scroll sideways;
@@ -34,15 +34,17 @@ const SCREENS = [
   { name: '360x740', width: 360, height: 740, deviceScaleFactor: 2, mobile: true },
   { name: '844x390', width: 844, height: 390, deviceScaleFactor: 3, mobile: true, screenOrientation: { type: 'landscapePrimary', angle: 90 } },
 ];
-// a state: the address, then the controls tapped
+// a state: the address, the controls tapped, and what must be shown then (so that no rule
+// holds because the state never came)
 const STATES = [
-  ['the first screen', '?lang=en', []],
-  ['the versions\' list', '?lang=en', ['#version']],
-  ['the lessons\' menu', '?lang=en', ['#lessons']],
-  ['a lesson\'s question', '?lang=en&lesson=02', ['#page-next']],
-  ['compare', '?lang=en&version=v2&compare=v3&step=20', []],
-  ['the first screen in Chinese', '?lang=zh', []],
-  ['the kernel editor', '?lang=en&editor=1', []],
+  ['the first screen', '?lang=en', [], '#bar'],
+  ['the versions\' list', '?lang=en', ['#version'], '#versions-items button'],
+  ['the lessons\' menu', '?lang=en', ['#lessons'], '#menu-items button'],
+  ['a lesson\'s question', '?lang=en&lesson=02', ['#page-next'], '#answer'],
+  ['compare', '?lang=en&version=v2&compare=v3&step=20', [], '#compare[aria-pressed=true]'],
+  ['the first screen in Chinese', '?lang=zh', [], '#bar'],
+  ['a notice', '?lang=en&actions=foo', [], '#notice-close'],
+  ['the kernel editor', '?lang=en&editor=1', [], '#run'],
 ];
 
 const types = { '.html': 'text/html', '.js': 'text/javascript' };
@@ -68,6 +70,7 @@ async function open(ctx, url, screen) {
   const { name, ...metrics } = screen;
   await cdp.send('Emulation.setDeviceMetricsOverride', metrics);
   await cdp.send('Emulation.setTouchEmulationEnabled', { enabled: true, maxTouchPoints: 5 });
+  page.cdp = cdp;
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.firstPicture || !document.getElementById('trouble').hidden, { timeout: 20000 });
   await page.waitForFunction(() => !document.getElementById('trouble').hidden || window.warpscope.loaded(), { timeout: 20000 });
@@ -123,10 +126,11 @@ const some = (list) => list.length ? ': ' + [...new Set(list)].slice(0, 6).join(
 async function main() {
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   const base = `http://127.0.0.1:${server.address().port}/`;
-  const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox'] });
+  // no viewport of puppeteer's own: the screen is the CDP's override alone, screenshots included
+  const browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox'], defaultViewport: null });
   try {
     for (const screen of SCREENS) {
-      for (const [what, query, taps] of STATES) {
+      for (const [what, query, taps, must] of STATES) {
         const ctx = await browser.createBrowserContext();
         const { page, errors } = await open(ctx, base + query, screen);
         const tapped = [];
@@ -134,11 +138,13 @@ async function main() {
         if (/editor/.test(query)) tapped.push(await page.waitForFunction(() => document.body.dataset.editor, { timeout: 20000 }).then(() => true, () => false));
         await sleep(500); // the picture has been drawn at its new size
         const shot = `${screen.name}-${what.replace(/[^a-z0-9]+/gi, '-').replace(/-$/, '')}.png`;
-        await page.screenshot({ path: path.join(outDir, shot) });
+        const png = await page.cdp.send('Page.captureScreenshot', { format: 'png' }); // in device pixels
+        fs.writeFileSync(path.join(outDir, shot), Buffer.from(png.data, 'base64'));
         const r = await page.evaluate(rules, { control: LEAST_CONTROL, text: LEAST_TEXT });
+        const seen = await page.evaluate((sel) => { const e = document.querySelector(sel); return !!e && !e.closest('[hidden]') && e.getBoundingClientRect().height > 0; }, must);
         const at = `${screen.name}, ${what}`;
-        check(tapped.every(Boolean) && r.canvas[2] > 0 && r.canvas[3] > 0 && r.controls > 0,
-              `${at}: the page opens with its picture (canvas ${r.canvas.join(',')}) and ${r.controls} controls${taps.length ? ', ' + taps.join(' then ') + ' tapped' : ''}`);
+        check(tapped.every(Boolean) && seen && r.canvas[2] > 0 && r.canvas[3] > 0 && r.controls > 0,
+              `${at}: the page opens with its picture (canvas ${r.canvas.join(',')}) and ${r.controls} controls${taps.length ? ', ' + taps.join(' then ') + ' tapped' : ''}, ${must} ${seen ? 'shown' : 'NOT shown'}`);
         check(!r.over.length, `${at}: no visible control overlaps the picture${some(r.over)}`);
         check(!r.wide.length && r.scroll <= r.vw, `${at}: nothing reaches past the ${r.vw} px viewport (the page is ${r.scroll} px wide)${some(r.wide)}`);
         check(!r.small.length, `${at}: every control is at least ${LEAST_CONTROL}x${LEAST_CONTROL} CSS px${some(r.small)}`);
