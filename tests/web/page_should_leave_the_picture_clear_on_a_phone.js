@@ -1,8 +1,9 @@
 // The page on a phone leaves its picture clear (Debian's chromium, headless, its screen set through
 // the CDP: Emulation.setDeviceMetricsOverride and Emulation.setTouchEmulationEnabled). At 390x844
-// (pixel ratio 3), 360x740 (pixel ratio 2) and 844x390 in landscape, in the states a student meets
-// (the first screen, the versions' list open, a version picked by a tap, the lessons' menu open, a
-// lesson's question, compare, a notice, the kernel editor), four rules read from the DOM, none from the page's own code:
+// (pixel ratio 3), 360x740 (pixel ratio 2) and both in landscape (844x390, 740x360), in the states
+// a student meets (the first screen, the versions' list open, a version picked by a tap, the
+// lessons' menu open, a lesson's question, compare, a notice, the kernel editor), four rules read
+// from the DOM, none from the page's own code:
 //  - no visible control (a button, field, list or dialog) overlaps the canvas's box;
 //  - no visible element reaches past the viewport's left or right edge, and the page does not
 //    scroll sideways;
@@ -33,6 +34,7 @@ const SCREENS = [
   { name: '390x844', width: 390, height: 844, deviceScaleFactor: 3, mobile: true },
   { name: '360x740', width: 360, height: 740, deviceScaleFactor: 2, mobile: true },
   { name: '844x390', width: 844, height: 390, deviceScaleFactor: 3, mobile: true, screenOrientation: { type: 'landscapePrimary', angle: 90 } },
+  { name: '740x360', width: 740, height: 360, deviceScaleFactor: 2, mobile: true, screenOrientation: { type: 'landscapePrimary', angle: 90 } },
 ];
 // a state: the address, the controls tapped, and what must be shown then (so that no rule
 // holds because the state never came)
