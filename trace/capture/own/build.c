@@ -232,12 +232,14 @@ static int write_inputs(const own_inputs *in, const char *work)
 
 /* warpscope's ws_cuda.h, which every emulator build includes first, compiled once by the host
  * compiler with the build's flags and kept in the cache as pch-KEY/trace/capture/ws_cuda.h.gch
- * (KEY: the compiler, the flags, warpscope's headers and stubs). Each build reads it where its
- * steps cannot write it (pch_place) and names its folder first in -I: GCC takes the .gch where it is valid for the build (it checks
- * its own version, the flags and the macros the build defines) and reads the header itself where
- * not, so a learner's build never depends on it being there. It is made as a build's step is, in
- * the sandbox, from warpscope's headers alone; where that fails, a pch-KEY.fail says so and builds
- * go on without. Parsing the header was three quarters of an emulator build's compile. */
+ * (KEY: the compiler program, the flags, warpscope's headers and stubs; counted in the cache's
+ * size and let go as its files are). Each build reads it where its steps cannot write it
+ * (pch_place) and names its folder first in -I: GCC takes the .gch where it is valid for the build
+ * (it checks its own version, the flags and the macros the build defines) and reads the header
+ * itself where not, so a learner's build never depends on it being there. It is made as a build's
+ * step is, in the sandbox, from warpscope's headers alone; where that fails, pch-KEY.fail says so
+ * and builds go without for a day. Parsing the header was three quarters of an emulator build's
+ * compile. */
 static const char pch_rel[] = "trace/capture/ws_cuda.h";
 static const uint64_t PCH_CACHE_MIN = (uint64_t)256 << 20; /* a cache smaller than this keeps no precompiled header (18 MB) */
 
