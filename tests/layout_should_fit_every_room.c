@@ -1,13 +1,17 @@
 /* The layout at the rooms the viewer is used in: at 1024x768, 1280x720, 1366x768, 1920x1080 and
  * 3840x2160, at three text scales (1, Ctrl+ twice, presenter mode), in English and Chinese, for a
- * small block, a 1024-thread block, compare, the help, the grid view (every block traced, one
+ * small block, a 1024-thread block, compare (at a step of the tree, and at a shared store), the help, the grid view (every block traced, one
  * traced, v8's tickets, the last pass, a GPU trace's SMs) and the benchmark view: every text box lies
- * inside its panel and no text box overlaps another. Presenter text is at least 24 px at 768 lines.
+ * inside its panel and no text box overlaps another. Presenter text is at least 24 px at 768 lines
+ * (a picture's numbers, the values' floor: 16 px).
  * The grid, benchmark and passes views' key lines are read whole: every key of the line (split at
  * '|') lies whole in one text of the footer and, measured from where it starts there, ends inside
  * the footer. The grid view's launch plan says each pass's shape ("G x B", from the trace) whole
- * inside its tab, and its title lines above the plan are not cut ("…"). */
+ * inside its tab, and its title lines above the plan are not cut ("…"). Each pane's banks panel
+ * says the pane's conflict degree whole: counted from the trace (the most distinct words the step's
+ * warp asks of one bank), it stands as a whole number in a text of the panel that is not cut. */
 #include <SDL_ttf.h>
+#include <ctype.h>
 #include <stdlib.h>
 
 #include "check.h"
@@ -101,6 +105,50 @@ static void check_grid_plan(fixture *f, const char *what, int w, int h)
     }
 }
 
+/* the conflict degree of event e, from its lanes' words: the most distinct words of one bank */
+static int degree_of(const trace *t, const trace_event *e)
+{
+    int n = trace_popcount(e->mask), deg = 0;
+    for (int q = 0; q < n; q++) {
+        int64_t a = t->lane_addr[e->lanes + (size_t)q], words = 0;
+        for (int k = 0; k < n; k++) {
+            int64_t b = t->lane_addr[e->lanes + (size_t)k];
+            if (((b % 32) + 32) % 32 != ((a % 32) + 32) % 32) continue;
+            int first = 1; /* count each word of the bank once: at its first lane */
+            for (int j = 0; j < k; j++) first &= t->lane_addr[e->lanes + (size_t)j] != b;
+            words += first;
+        }
+        if (words > deg) deg = (int)words;
+    }
+    return deg;
+}
+
+/* every banks panel (or its one-line summary) of a pane says the pane's conflict degree whole: a
+ * text of the panel, not cut, with more than digits in it, holds the number with no digit either side */
+static void check_conflicts(fixture *f, const char *what, int w, int h)
+{
+    for (int pn = 0; pn < f->l.npanels; pn++) {
+        const char *name = f->l.panels[pn].name;
+        if (!name || (strcmp(name, "banks") && strcmp(name, "banks summary"))) continue;
+        int pi = f->sc.compare && f->l.panels[pn].r.x >= w / 2;
+        const scene_pane *sp = &f->sc.pane[pi];
+        if (sp->bank_event < 0) continue;
+        const trace *t = sp->m->t;
+        char num[16], b[1024];
+        snprintf(num, sizeof num, "%d", degree_of(t, &t->events[sp->bank_event]));
+        int whole = 0;
+        for (size_t i = 0; i < f->l.n && !whole; i++) {
+            const dl_item *it = &f->l.items[i];
+            if (it->kind != DL_TEXT || it->panel != pn) continue;
+            item_text(f, it, b, sizeof b);
+            if (strstr(b, "\xE2\x80\xA6") || strspn(b, "0123456789 ") == strlen(b)) continue;
+            for (const char *at = strstr(b, num); at && !whole; at = strstr(at + 1, num))
+                whole = (at == b || !isdigit((unsigned char)at[-1])) && !isdigit((unsigned char)at[strlen(num)]);
+        }
+        CHECK(whole, "%s %dx%d: pane %d's banks panel does not say its conflict degree %s whole", what, w, h, pi, num);
+    }
+}
+
 static void check_frame(fixture *f, const char *what, int w, int h)
 {
     fixture_frame(f, w, h, 0);
@@ -114,11 +162,15 @@ static void check_frame(fixture *f, const char *what, int w, int h)
         CHECK(dl_rect_inside(pr, it->r), "%s %dx%d: text \"%.*s\" at (%d,%d %dx%d) leaves panel %s (%d,%d %dx%d)", what, w, h, (int)it->len,
               dl_item_text(&f->l, it), it->r.x, it->r.y, it->r.w, it->r.h, f->l.panels[it->panel].name, pr.x, pr.y, pr.w, pr.h);
         CHECK(dl_rect_inside((dl_rect){0, 0, w, h}, it->r), "%s %dx%d: text leaves the window", what, w, h);
-        if (f->s.presenter && h == 768) CHECK(it->px >= 24, "%s: presenter text of %d px at 768 lines", what, it->px);
+        /* a picture's numbers (a bank's, a lane's) keep the values' floor, 16 px at 768 lines */
+        char b[1024];
+        int value = it->font == DL_FONT_MONO && strspn(item_text(f, it, b, sizeof b), "0123456789 ") == strlen(b);
+        if (f->s.presenter && h == 768) CHECK(it->px >= (value ? 16 : 24), "%s: presenter text \"%s\" of %d px at 768 lines", what, b, it->px);
     }
     fixture_check_no_overlaps(f, what, w, h);
     check_keys(f, what, w, h);
     check_grid_plan(f, what, w, h);
+    check_conflicts(f, what, w, h);
 }
 
 static void rooms(fixture *f, const char *what)
@@ -144,6 +196,8 @@ int main(void)
     rooms(&f, "v1 block 64");
     fixture_act(&f, "compare:v2");
     rooms(&f, "v1 | v2");
+    fixture_act(&f, "seek-step:5"); /* a shared store: v1's two-way conflict beside v2's none */
+    rooms(&f, "v1 | v2 step 5");
     fixture_act(&f, "compare:off,help");
     rooms(&f, "help");
     fixture_act(&f, "help");

@@ -244,6 +244,7 @@ static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t 
     char name[120];
     trace_name(sc, m->t, name, sizeof name);
     snprintf(p->title, sizeof p->title, str_get(sc->lang, STR_PANE_BLOCK), name, m->pass, m->block); /* which block of the grid */
+    snprintf(p->name, sizeof p->name, "%s", name);
     snprintf(p->summary, sizeof p->summary, "%s", v ? (zh ? v->summary_zh : v->summary) : "");
     if (reserve(p, m->threads, m->nwords)) return -1;
     view_lanes(m, step, p->lanes);

@@ -31,6 +31,7 @@ typedef struct scene_pane {
     const view_model *m;
     const char *source;      /* kernel text, or NULL */
     char title[160], summary[200];
+    char name[120];          /* the title's version and its name alone ("v1: ..."), for a title on two lines */
     size_t step;
     const view_step *st;     /* NULL if the trace has no steps */
     /* arrays sized to the block and its shared words (owned) */

@@ -17,6 +17,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_BANKS_NONE, "banks: no shared-memory access in this step", "bank：这一步没有访问共享内存")                \
     X(STR_BANKS_TITLE, "lanes to banks: warp %u %s, conflict degree %d (%s)",                                   \
       "线程到 bank：线程束 %u %s，冲突度 %d（%s）")                                                                  \
+    X(STR_BANKS_TITLE_SHORT, "warp %u %s: conflict degree %d", "线程束 %u %s：冲突度 %d") /* where the whole title does not fit: the extra wavefronts are the footer's */ \
     X(STR_BANKS_ASKING, "lanes to banks: warp %u %s (answer first: the conflicts show after)", "线程到 bank：线程束 %u %s（请先作答，之后再显示冲突）") \
     X(STR_LOAD, "load", "读")                                                                                    \
     X(STR_STORE, "store", "写")                                                                                  \
@@ -74,9 +75,11 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_STATE_EXITED, "exited", "已退出")                                                                     \
     X(STR_SUM_WARP_PART, "%u of %u working", "%u / %u 工作")                                                 \
     X(STR_SUM_TREE, "reduction tree: %zu partial sums so far, %zu in this step", "归约树：至今 %zu 个部分和，本步 %zu 个") \
+    X(STR_SUM_TREE_SHORT, "tree: %zu partial sums, %zu now", "归约树：%zu 个部分和，本步 %zu 个") /* where the whole line does not fit */ \
     X(STR_SUM_LOADS, "global memory: elements %lld to %lld, %d sectors (fewest %d)", "全局内存：元素 %lld 到 %lld，%d 个扇区（最少 %d）") \
     X(STR_SUM_SHFL, "shuffles of warp %u: %zu values received so far", "线程束 %u 的洗牌：至今收到 %zu 个值")        \
     X(STR_SUM_MEMORY, "shared memory: %zu words; this step reads %zu and writes %zu", "共享内存：%zu 个字；本步读 %zu 个，写 %zu 个") \
+    X(STR_SUM_MEMORY_SHORT, "shared: %zu words, %zu read, %zu written", "共享内存 %zu 字：读 %zu，写 %zu") /* where the whole line does not fit */ \
     X(STR_SUM_LANES, "threads: %s", "线程：%s")                                                                  \
     X(STR_SUM_STATS, "phase %u (of 0 to %u), step %zu (of 0 to %zu); bank conflicts %llu; result %.9g (reference %.9g)", \
       "阶段 %u（0 到 %u），步骤 %zu（0 到 %zu）；bank 冲突 %llu；结果 %.9g（参考值 %.9g）")                              \
@@ -130,6 +133,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_REG_TITLE_NO_VALUES, "%s, a register of warp %u's lanes: the values do not fit the cells (Ctrl + or a larger window)", \
       "%s（寄存器），线程束 %u 的各 lane：单元格放不下数值（Ctrl + 或放大窗口可查看）")                                    \
     X(STR_BANKS_FORMULA, "line %u: %s   bank = word %% 32", "第 %u 行：%s   bank = 字 %% 32")                    \
+    X(STR_BANKS_FORMULA_SHORT, "line %u   bank = word %% 32", "第 %u 行   bank = 字 %% 32") /* the line's code is the source panel's */ \
     X(STR_KEY_REPLAY, "replay the step's motion", "重放这一步的动画")                                     \
     X(STR_KEY_MOTION, "motion on / off (reduced motion)", "动画 开 / 关（减少动态效果）")                 \
     X(STR_DIFF_CONFLICT, "%s: %d-way conflict, %s", "%s：%d 路 bank 冲突，%s")                      \
@@ -164,6 +168,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_EXERCISE_SOLVED, "every goal met: solved", "所有目标都已达成：完成")                                         \
     X(STR_MENU_TITLE, "Lessons (Down/Up, Enter)", "课程（上下键选择，回车打开）")                              \
     X(STR_PANE_BLOCK, "%s — pass %u, block %u", "%s — 第 %u 轮，线程块 %u")                                  \
+    X(STR_PANE_WHERE, "pass %u, block %u", "第 %u 轮，线程块 %u") /* the title's second line where one is too narrow */ \
     X(STR_KEY_GRID, "the whole grid: every block of every pass", "整个网格：每一轮的每个线程块") \
     X(STR_KEY_PASSES, "the launches as Harris draws them: level by level, each block to its partial sum", "按 Harris 的图看各次启动：逐层，每个线程块归约出一个部分和") \
     X(STR_PASSES_TITLE, "kernel decomposition: %u launches reduce %llu elements, level by level", "内核分解：%u 次启动逐层归约 %llu 个元素") \

@@ -10,16 +10,19 @@ dl_colour warp_colour(const theme *th, unsigned warp)
 /* Lanes to banks: the warp's 32 lanes above the 32 banks, a line from each lane to the word it
  * asks of its bank; words of one bank are served one wavefront after another (numbered), and the
  * lines into a bank with more than one word are drawn in the conflict colour. */
-/* "lanes to banks: warp 0 store, conflict degree 8 (7 extra wavefronts)"; while a lesson asks,
- * without the degree */
-void banks_title(ui *u, const scene_pane *p, char *b, size_t len)
+/* "lanes to banks: warp 0 store, conflict degree 8 (7 extra wavefronts)"; where that is wider than
+ * w, "warp 0 store: conflict degree 8" (the footer says the extra wavefronts in compare, the
+ * wavefronts' numbers in the picture); while a lesson asks, without the degree */
+void banks_title(ui *u, const scene_pane *p, int w, char *b, size_t len)
 {
     const trace_event *e = &p->m->t->events[p->bank_event];
     int deg = p->worst_degree;
-    char extra[64];
+    char extra[64], full[300], shrt[200];
     str_count(u->L, NOUN_WAVEFRONT, (unsigned long long)(deg > 1 ? deg - 1 : 0), extra, sizeof extra);
-    if (holding_back(u)) snprintf(b, len, S(u, STR_BANKS_ASKING), e->warp, str_kind(u->L, e->kind));
-    else snprintf(b, len, S(u, STR_BANKS_TITLE), e->warp, str_kind(u->L, e->kind), deg, extra);
+    if (holding_back(u)) { snprintf(b, len, S(u, STR_BANKS_ASKING), e->warp, str_kind(u->L, e->kind)); return; }
+    snprintf(full, sizeof full, S(u, STR_BANKS_TITLE), e->warp, str_kind(u->L, e->kind), deg, extra);
+    snprintf(shrt, sizeof shrt, S(u, STR_BANKS_TITLE_SHORT), e->warp, str_kind(u->L, e->kind), deg);
+    fit_text(u, w, full, shrt, b, len);
 }
 
 void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
@@ -30,12 +33,13 @@ void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves)
     char title[200];
     int deg = p->worst_degree;
     int hold = holding_back(u);
-    banks_title(u, p, title, sizeof title);
+    banks_title(u, p, panel_inner(u, r).w, title, sizeof title);
     dl_rect in = panel(u, "banks", r, title);
     const theme *th = u->th;
     char code[160], b[260];
     trace_text_line_copy(p->source, e->line, code, sizeof code);
     snprintf(b, sizeof b, S(u, STR_BANKS_FORMULA), e->line, code);
+    if (dl_text_width(u->l, DL_FONT_MONO, u->px, b) > in.w) snprintf(b, sizeof b, S(u, STR_BANKS_FORMULA_SHORT), e->line); /* the code: the source panel's */
     dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->dim, b);
     in.y += u->lh;
     in.h -= u->lh;

@@ -24,6 +24,20 @@ dl_rect panel(ui *u, const char *name, dl_rect r, const char *title)
     return in;
 }
 
+/* The size from px down towards the text size at which s fits w (the text size where nothing smaller
+ * would be read at the back: dl_text cuts it there) */
+int fit_px(ui *u, dl_font f, int px, const char *s, int w)
+{
+    while (px > u->px && dl_text_width(u->l, f, px, s) > w) px--;
+    return px;
+}
+
+/* full where it fits w in the UI font at the text size, else shrt: into b */
+void fit_text(ui *u, int w, const char *full, const char *shrt, char *b, size_t len)
+{
+    snprintf(b, len, "%s", dl_text_width(u->l, DL_FONT_UI, u->px, full) <= w ? full : shrt);
+}
+
 /* the content rect panel() gives r when it has a title, without drawing anything */
 dl_rect panel_inner(const ui *u, dl_rect r)
 {

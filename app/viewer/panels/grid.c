@@ -101,8 +101,7 @@ static int grid_title(ui *u, const scene_grid *g, const trace_pass *tp, dl_rect 
     }
     const char *lines[] = {g->name, pass};
     for (int i = 0; i < 2; i++) {
-        int px = u->big;
-        while (px > u->px && dl_text_width(u->l, DL_FONT_UI, px, lines[i]) > in.w) px--;
+        int px = fit_px(u, DL_FONT_UI, u->big, lines[i], in.w);
         dl_text(u->l, (dl_rect){in.x, in.y + i * u->blh, in.w, u->blh}, DL_FONT_UI, px, DL_LEFT, u->th->text, lines[i]);
     }
     return 2 * u->blh;

@@ -38,6 +38,8 @@ static inline int holding_back(const ui *u) { return session_asking(u->sc->s); }
 
 dl_rect panel(ui *u, const char *name, dl_rect r, const char *title); /* background, title; the content below */
 dl_rect panel_inner(const ui *u, dl_rect r);                           /* what panel() gives, drawing nothing */
+int fit_px(ui *u, dl_font f, int px, const char *s, int w);          /* px shrunk towards the text size until s fits w */
+void fit_text(ui *u, int w, const char *full, const char *shrt, char *b, size_t len); /* full if it fits w, else shrt */
 void line_at(ui *u, dl_rect in, int row, dl_colour c, dl_font f, const char *s);
 dl_colour mix(dl_colour a, dl_colour b, double t);
 dl_colour lane_colour(const theme *th, int state);
@@ -62,7 +64,7 @@ void draw_memory(ui *u, int pi, const scene_pane *p, dl_rect r);        /* memor
 void warps_in_words(ui *u, const scene_pane *p, unsigned from, unsigned to, char *b, size_t len); /* lanes.c */
 void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r);
 dl_colour warp_colour(const theme *th, unsigned warp);                  /* banks.c */
-void banks_title(ui *u, const scene_pane *p, char *b, size_t len);
+void banks_title(ui *u, const scene_pane *p, int w, char *b, size_t len); /* shortened where wider than w */
 void draw_banks(ui *u, int pi, const scene_pane *p, dl_rect r, int waves);
 int tree_value_least(const ui *u);                                      /* tree.c */
 void draw_tree(ui *u, int pi, const scene_pane *p, dl_rect r);
@@ -78,6 +80,7 @@ int verdict_line(ui *u, const scene_pane *p, char *b, size_t len);
 /* the verdict as a badge right-aligned in r (the wrong colour when wrong or racing); its width, 0 if it does not fit */
 int draw_verdict(ui *u, const scene_pane *p, dl_rect r, int px);
 int verdict_width(ui *u, const scene_pane *p, int px);
+int verdict_width_brief(ui *u, const scene_pane *p, int px); /* the brief one's ("right: 1140") */
 int tickets_known(const scene_pane *p);                                  /* tickets.c */
 void draw_tickets(ui *u, const scene_pane *p, dl_rect r);
 void tickets_summary(ui *u, const scene_pane *p, char *b, size_t len);

@@ -21,6 +21,13 @@ int verdict_width(ui *u, const scene_pane *p, int px)
     return dl_text_width(u->l, DL_FONT_UI, px, b) + 2 * u->pad;
 }
 
+int verdict_width_brief(ui *u, const scene_pane *p, int px)
+{
+    char b[300];
+    verdict_text(u, p, b, sizeof b, 1);
+    return dl_text_width(u->l, DL_FONT_UI, px, b) + 2 * u->pad;
+}
+
 /* in full where it fits, else in brief ("WRONG: 3968 ≠ 4096, 12 races"), cut only where not even that fits */
 int draw_verdict(ui *u, const scene_pane *p, dl_rect r, int px)
 {

@@ -224,8 +224,9 @@ static void measure(ui *u, int panel_id, const scene_pane *p, int w, int *min, i
     if (*pref < *min) *pref = *min;
 }
 
-/* What a panel says in one line when it has no room to draw. */
-static void summary(ui *u, int panel_id, const scene_pane *p, char *b, size_t len)
+/* What a panel says in one line of width w when it has no room to draw (a shorter wording where
+ * the whole one is wider than w). */
+static void summary(ui *u, int panel_id, const scene_pane *p, int w, char *b, size_t len)
 {
     const view_model *m = p->m;
     b[0] = '\0';
@@ -253,25 +254,31 @@ static void summary(ui *u, int panel_id, const scene_pane *p, char *b, size_t le
             if (!m->nnodes || m->tree_words <= 0) { snprintf(b, len, "%s", S(u, STR_TREE_NONE)); break; }
             size_t sofar = 0, now = 0;
             for (size_t i = 0; i < m->nnodes; i++) { sofar += m->nodes[i].step <= p->step; now += m->nodes[i].step == p->step; }
-            snprintf(b, len, S(u, STR_SUM_TREE), sofar, now);
+            char full[300], shrt[200];
+            snprintf(full, sizeof full, S(u, STR_SUM_TREE), sofar, now);
+            snprintf(shrt, sizeof shrt, S(u, STR_SUM_TREE_SHORT), sofar, now);
+            fit_text(u, w, full, shrt, b, len);
         }
         break;
     case PANEL_MEMORY: {
         if (!m->nwords) { snprintf(b, len, "%s", S(u, STR_SHARED_NONE)); break; }
         size_t rd = 0, wr = 0;
         for (size_t i = 0; i < m->nwords; i++) { rd += p->touched[i] == 1; wr += p->touched[i] == 2; }
-        snprintf(b, len, S(u, STR_SUM_MEMORY), m->nwords, rd, wr);
+        char full[300], shrt[200];
+        snprintf(full, sizeof full, S(u, STR_SUM_MEMORY), m->nwords, rd, wr);
+        snprintf(shrt, sizeof shrt, S(u, STR_SUM_MEMORY_SHORT), m->nwords, rd, wr);
+        fit_text(u, w, full, shrt, b, len);
         break;
     }
     case PANEL_LANES: {
-        char w[400];
-        warps_in_words(u, p, 0, m->nwarps, w, sizeof w);
-        snprintf(b, len, S(u, STR_SUM_LANES), w);
+        char ws[400];
+        warps_in_words(u, p, 0, m->nwarps, ws, sizeof ws);
+        snprintf(b, len, S(u, STR_SUM_LANES), ws);
         break;
     }
     case PANEL_BANKS:
         if (p->bank_event < 0) { snprintf(b, len, "%s", S(u, STR_BANKS_NONE)); break; }
-        banks_title(u, p, b, len);
+        banks_title(u, p, w, b, len);
         break;
     case PANEL_STATS: {
         const view_counts *c = &p->counts;
@@ -299,7 +306,7 @@ static void draw_summary(ui *u, int panel_id, const scene_pane *p, dl_rect r)
     char b[600];
     dl_panel_begin(u->l, summary_names[panel_id], r);
     dl_fill(u->l, r, u->th->panel);
-    summary(u, panel_id, p, b, sizeof b);
+    summary(u, panel_id, p, r.w - 2 * u->pad, b, sizeof b);
     dl_text(u->l, (dl_rect){r.x + u->pad, r.y + (r.h - u->lh) / 2, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->text, b);
 }
 
@@ -388,13 +395,26 @@ void draw_pane(ui *u, int pi, dl_rect r, stage_class cls, long share)
     if (!p->shown) return;
     int waves = moving && u->ease > 0 ? (int)ceil(u->ease * to->worst_degree) : BANKS;
     const scene_pane *bp = moving && u->ease > 0 ? to : p;
-    /* the verdict is never hidden: beside the title where both fit, else on a line of its own */
+    /* the verdict is never hidden: beside the title where both fit, else on a line of its own. A
+     * title too wide for the pane's line goes on two: the version's name (shrunk towards the text
+     * size before anything is cut), then the pass and block, with the verdict beside them where
+     * both fit (in brief where only that fits: "right: 1140") */
     int compact = u->compact, vw = verdict_width(u, p, u->px), tw = dl_text_width(u->l, DL_FONT_UI, u->big, p->title);
-    int beside = tw + vw + 3 * u->pad <= r.w, head = u->blh + (compact ? 0 : u->lh) + (beside ? 0 : u->lh);
+    int tx = r.x + u->pad, inw = r.w - 2 * u->pad;
+    int beside = tw + vw + 3 * u->pad <= r.w, split = !beside && tw > inw;
+    char where[80];
+    snprintf(where, sizeof where, S(u, STR_PANE_WHERE), p->m->pass, p->m->block);
+    int ww = dl_text_width(u->l, DL_FONT_UI, u->px, where), shared = split && ww + verdict_width_brief(u, p, u->px) + 3 * u->pad <= r.w;
+    int head = u->blh + (compact ? 0 : u->lh) + (beside || shared ? 0 : u->lh) + (split ? u->lh : 0);
     dl_panel_begin(u->l, "title", (dl_rect){r.x, r.y, r.w, head});
-    dl_text(u->l, (dl_rect){r.x + u->pad, r.y, beside ? tw + u->pad : r.w - 2 * u->pad, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, p->title);
-    if (!compact) dl_text(u->l, (dl_rect){r.x + u->pad, r.y + u->blh, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, p->summary);
-    draw_verdict(u, p, beside ? (dl_rect){r.x + u->pad, r.y, r.w - 2 * u->pad, u->blh} : (dl_rect){r.x + u->pad, r.y + head - u->lh, r.w - 2 * u->pad, u->lh}, u->px);
+    int y = r.y + u->blh;
+    if (split) {
+        dl_text(u->l, (dl_rect){tx, r.y, inw, u->blh}, DL_FONT_UI, fit_px(u, DL_FONT_UI, u->big, p->name, inw), DL_LEFT, u->th->text, p->name);
+        dl_text(u->l, (dl_rect){tx, y, shared ? ww + u->pad : inw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->text, where);
+        y += u->lh;
+    } else dl_text(u->l, (dl_rect){tx, r.y, beside ? tw + u->pad : inw, u->blh}, DL_FONT_UI, u->big, DL_LEFT, u->th->text, p->title);
+    if (!compact) dl_text(u->l, (dl_rect){tx, y, inw, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->dim, p->summary);
+    draw_verdict(u, p, beside ? (dl_rect){tx, r.y, inw, u->blh} : shared ? (dl_rect){tx + ww + u->pad, r.y + u->blh, inw - ww - u->pad, u->lh} : (dl_rect){tx, r.y + head - u->lh, inw, u->lh}, u->px);
     unsigned shown = u->sc->s->panels ? u->sc->s->panels : ~0u;
     int has_timeline = (shown >> PANEL_TIMELINE) & 1;
     int top = r.y + head + u->pad, tl_h = has_timeline ? (compact ? u->lh / 2 + 2 * u->pad + 3 : 2 * u->lh + 2 * u->pad) : 0;
