@@ -83,6 +83,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_SUM_LANES, "threads: %s", "线程：%s")                                                                  \
     X(STR_SUM_STATS, "phase %u (of 0 to %u), step %zu (of 0 to %zu); bank conflicts %llu; result %.9g (reference %.9g)", \
       "阶段 %u（0 到 %u），步骤 %zu（0 到 %zu）；bank 冲突 %llu；结果 %.9g（参考值 %.9g）")                              \
+    X(STR_SUM_STATS_SHORT, "%s; bank conflicts %llu; step %zu of %zu", "%s；bank 冲突 %llu；步骤 %zu / %zu") /* the brief verdict first, where the whole line does not fit */ \
+    X(STR_SUM_STATS_LEAST, "%s; bank conflicts %llu", "%s；bank 冲突 %llu") /* where not even that fits: the step is the timeline's */ \
     X(STR_SUM_SOURCE, "line %u: %s", "第 %u 行：%s")                                                             \
     X(STR_FINE_ON, "warp by warp: each step is one warp's instruction", "逐线程束：每步是一个线程束的一条指令")      \
     X(STR_FINE_OFF, "each step: all warps at one point of the code", "每步：所有线程束在代码的同一处")             \

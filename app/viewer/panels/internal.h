@@ -81,6 +81,7 @@ int verdict_line(ui *u, const scene_pane *p, char *b, size_t len);
 int draw_verdict(ui *u, const scene_pane *p, dl_rect r, int px);
 int verdict_width(ui *u, const scene_pane *p, int px);
 int verdict_width_brief(ui *u, const scene_pane *p, int px); /* the brief one's ("right: 1140") */
+int verdict_line_brief(ui *u, const scene_pane *p, char *b, size_t len); /* "right: 1140" */
 int tickets_known(const scene_pane *p);                                  /* tickets.c */
 void draw_tickets(ui *u, const scene_pane *p, dl_rect r);
 void tickets_summary(ui *u, const scene_pane *p, char *b, size_t len);

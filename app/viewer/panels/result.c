@@ -21,10 +21,12 @@ int verdict_width(ui *u, const scene_pane *p, int px)
     return dl_text_width(u->l, DL_FONT_UI, px, b) + 2 * u->pad;
 }
 
+int verdict_line_brief(ui *u, const scene_pane *p, char *b, size_t len) { return verdict_text(u, p, b, len, 1); }
+
 int verdict_width_brief(ui *u, const scene_pane *p, int px)
 {
     char b[300];
-    verdict_text(u, p, b, sizeof b, 1);
+    verdict_line_brief(u, p, b, sizeof b);
     return dl_text_width(u->l, DL_FONT_UI, px, b) + 2 * u->pad;
 }
 

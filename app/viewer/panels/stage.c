@@ -285,9 +285,19 @@ static void summary(ui *u, int panel_id, const scene_pane *p, int w, char *b, si
         char v[300];
         verdict_line(u, p, v, sizeof v);
         int k = snprintf(b, len, "%s; ", v);
+        unsigned long long conflicts = c->conflicts_load + c->conflicts_store;
         if (k > 0 && (size_t)k < len)
             snprintf(b + k, len - (size_t)k, S(u, STR_SUM_STATS), p->st ? p->st->phase : 0, m->nphases ? m->nphases - 1 : 0, p->step, m->nsteps ? m->nsteps - 1 : 0,
-                     (unsigned long long)(c->conflicts_load + c->conflicts_store), (double)m->t->result, m->t->reference);
+                     conflicts, (double)m->t->result, m->t->reference);
+        /* too wide: the brief verdict, the conflicts and the step; else without the step */
+        char full[600], shrt[400];
+        snprintf(full, sizeof full, "%s", b);
+        verdict_line_brief(u, p, v, sizeof v);
+        snprintf(shrt, sizeof shrt, S(u, STR_SUM_STATS_SHORT), v, conflicts, p->step, m->nsteps ? m->nsteps - 1 : 0);
+        fit_text(u, w, full, shrt, b, len);
+        snprintf(full, sizeof full, "%s", b);
+        snprintf(shrt, sizeof shrt, S(u, STR_SUM_STATS_LEAST), v, conflicts);
+        fit_text(u, w, full, shrt, b, len);
         break;
     }
     default: break;
