@@ -5,13 +5,7 @@
 # change what the search finds: the barrier left out, with and without that host code, keeps the
 # same order and the same result, and a search that kept an order says so (a trace labelled
 # "none changed the result" has lockstep's result).
-ws="$1"
-own="$2/tests/own"
-command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_CACHE_HOME="$tmp/cache"
-fail=0
+. "$(dirname "$0")/own_test_setup.sh"
 "$ws" --version | grep -q "^sandbox for a learner's file: bubblewrap" || { echo "SKIP: no bubblewrap sandbox here"; exit 77; }
 
 # prints "SCHEDULE|RESULT" of a capture
