@@ -1,10 +1,11 @@
 #!/bin/sh
 # --schedule adversarial on a kernel of one's own runs each order in a child of the one sandboxed
-# run, which hands its result back through a descriptor of its own. What the learner's host code
+# run, which hands its result back in a file written once the host code has returned. What the host code
 # does with descriptors it did not open (here: closes 3 to 63 once its kernel has run) must not
 # change what the search finds: the barrier left out, with and without that host code, keeps the
 # same order and the same result, and a search that kept an order says so (a trace labelled
-# "none changed the result" has lockstep's result).
+# "none changed the result" has lockstep's result); host code that blocks where the result is written
+# gets an error, not a label.
 . "$(dirname "$0")/own_test_setup.sh"
 "$ws" --version | grep -q "^sandbox for a learner's file: bubblewrap" || { echo "SKIP: no bubblewrap sandbox here"; exit 77; }
 
@@ -27,5 +28,15 @@ for f in plain closes; do
     case "$a" in "adversarial: none changed the result|"*) [ "${a#*|}" = "${l#*|}" ] ||
         { echo "FAIL: $f.cu: labelled 'none changed the result' with result ${a#*|}, lockstep's ${l#*|}"; fail=1; } ;; esac
 done
+# host code that takes the place where an order's result is written (a folder of that name): the
+# search never learns that order's result, and says so (exit 2) rather than label a trace
+{ echo '#include <sys/stat.h>'; cat "$own/barrier_left_out.cu"
+  echo 'void run(float *in, float *out) { mkdir("order.result", 0700); k<<<1, 256>>>(in, out); }'; } >"$tmp/blocks.cu"
+"$ws" capture --kernel "$tmp/blocks.cu" --entry 'run(in, out)' --n 256 --data ones --schedule adversarial -o "$tmp/blocks.json" \
+    >"$tmp/blocks.out" 2>&1
+rc=$?
+[ $rc -eq 2 ] && grep -q "left no result" "$tmp/blocks.out" && [ ! -e "$tmp/blocks.json" ] ||
+    { echo "FAIL: host code that blocks the search's result: exit $rc, $(cat "$tmp/blocks.out")"; fail=1; }
+
 [ $fail -eq 0 ] && echo "ok: the search finds '$plain_adversarial' whatever the host code does with its descriptors"
 exit $fail

@@ -51,7 +51,7 @@ static int result_in_child(const capture_desc *c, const char *so, const char *wo
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/order.result", work);
-    unlink(path);
+    sandbox_remove(path); /* whatever is there, a folder the learner's code made included */
     fflush(NULL);
     sigset_t chld, old;
     sigemptyset(&chld);
@@ -108,12 +108,14 @@ static int result_in_child(const capture_desc *c, const char *so, const char *wo
 /* --schedule adversarial (capture.h's search, in one sandboxed run): lockstep's result and each
  * candidate order's, each from a child, until one differs bit for bit; *pick is then the order this
  * process traces (race check as asked), *found the candidate (-1: none differed, lockstep). A run
- * that fails ends the search at its order, which the trace then runs and fails as it did (found
- * names it). 0, or -1 with why in err: an order that never ended, or no process to run it in. */
-static int search(const capture_desc *d, const char *so, const char *work, capture_desc *pick, int *found, char *err, size_t errlen)
+ * that fails ends the search at its order (*failed), which the trace then runs and fails as it did;
+ * where that run ends after all, the trace is refused rather than labelled with an order untried. 0, or -1 with why in err: an order that never ended, or no process to run it in. */
+static int search(const capture_desc *d, const char *so, const char *work, capture_desc *pick, int *found, int *failed, char *err,
+                  size_t errlen)
 {
     double base = 0, r;
     *found = -1;
+    *failed = 0;
     for (int i = -1; i < (int)schedule_candidates(); i++) {
         capture_desc c;
         capture_search_order(d, i, &c);
@@ -130,7 +132,7 @@ static int search(const capture_desc *d, const char *so, const char *work, captu
             snprintf(err, errlen, "the adversarial search could not start a process for its order %s (%s): try again", c.schedule, strerror(errno));
             return -1;
         }
-        if (rc) { *found = i; return 0; }
+        if (rc) { *found = i, *failed = 1; return 0; }
         if (i < 0) base = r;
         else if (memcmp(&r, &base, sizeof r)) { *found = i; return 0; }
     }
@@ -150,14 +152,20 @@ static int trace_mode(int argc, char **argv)
                       .drop_syncwarp = (unsigned)strtoul(argv[15], NULL, 10), .no_race_check = atoi(argv[16]),
                       .result_in = strcmp(argv[17], "in") == 0, .card = argv[18], .type = argv[19]};
     emu_schedule s;
-    int adversarial = 0, found = -1;
+    int adversarial = 0, found = -1, failed = 0;
     capture_desc pick = d;
-    if (schedule_parse(d.schedule, &s, &adversarial, err, sizeof err) == 0 && adversarial && search(&d, so, work, &pick, &found, err, sizeof err))
+    if (schedule_parse(d.schedule, &s, &adversarial, err, sizeof err) == 0 && adversarial && search(&d, so, work, &pick, &found, &failed, err, sizeof err))
         return say(work, err);
     if (sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err)) return say(work, err);
     trace t;
     trace_init(&t);
     int rc = own_run_so(&pick, so, &t, err, sizeof err);
+    if (rc == 0 && failed) { /* the search never learnt what this order gives: it says so, it does not guess */
+        snprintf(err, sizeof err, "%s: under --schedule adversarial its run with the order %s, warps %s left no result, yet ran again it "
+                 "ends: does its host code remove, replace or write the files of its folder?", d.kernel, pick.schedule,
+                 pick.warp_order ? pick.warp_order : "in-order");
+        rc = -1;
+    }
     if (rc == 0 && adversarial) capture_search_label(&pick, found, &t);
     if (rc || trace_write_file(&t, out, err, sizeof err)) {
         trace_free(&t);
