@@ -55,9 +55,10 @@ typedef struct learner_dir {
     char dir[PATH_MAX + 256], file[PATH_MAX + 272];
 } learner_dir;
 
-static uint64_t fnv1a(uint64_t h, const char *p, size_t n)
+uint64_t serve_fnv1a(uint64_t h, const void *p, size_t n)
 {
-    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++) h = (h ^ b[i]) * 1099511628211ull;
     return h;
 }
 
@@ -79,7 +80,7 @@ static int same_file(const char *path, const char *text, size_t len)
 static int learner_write(serve_ctx *s, const char *source, size_t len, learner_dir *ld)
 {
     static unsigned seq;
-    uint64_t a = fnv1a(14695981039346656037ull, source, len), b = fnv1a(0x9e3779b97f4a7c15ull, source, len);
+    uint64_t a = serve_fnv1a(SERVE_FNV_BASIS, source, len), b = serve_fnv1a(0x9e3779b97f4a7c15ull, source, len);
     snprintf(ld->dir, sizeof ld->dir, "%s/%016llx%016llx-%zu", s->sources, (unsigned long long)a, (unsigned long long)b, len);
     snprintf(ld->file, sizeof ld->file, "%s/" LEARNER_FILE, ld->dir);
     if (mkdir(ld->dir, 0700) && errno != EEXIST) return -1;

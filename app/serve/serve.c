@@ -102,9 +102,7 @@ static int add_file(serve_ctx *s, const char *dir, const char *rel)
     s->files = grown;
     snprintf(f.name, sizeof f.name, "%s", rel);
     f.type = content_type(rel);
-    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a of the bytes */
-    for (size_t i = 0; i < f.len; i++) h = (h ^ f.data[i]) * 0x100000001b3ull;
-    snprintf(f.etag, sizeof f.etag, "\"%016llx\"", (unsigned long long)h);
+    snprintf(f.etag, sizeof f.etag, "\"%016llx\"", (unsigned long long)serve_fnv1a(SERVE_FNV_BASIS, f.data, f.len));
     s->files[s->nfiles++] = f;
     return 0;
 }
@@ -346,8 +344,7 @@ static pthread_mutex_t clients_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static client_slot *client_find(const char *addr)
 {
-    uint64_t h = 1469598103934665603ull;
-    for (const unsigned char *p = (const unsigned char *)addr; *p; p++) h = (h ^ *p) * 1099511628211ull;
+    uint64_t h = serve_fnv1a(SERVE_FNV_BASIS, addr, strlen(addr));
     for (size_t k = 0; k < 16; k++) { /* a short probe; a full table reuses the oldest of the probed slots */
         client_slot *c = &clients[(h + k) % CLIENT_SLOTS];
         if (!c->addr[0] || strcmp(c->addr, addr) == 0) return c;

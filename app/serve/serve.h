@@ -112,6 +112,10 @@ void api_class_last(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_page(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_page(serve_ctx *s, const serve_request *q, serve_reply *r);
 
+/* FNV-1a of n bytes from h (SERVE_FNV_BASIS to start): the server's one hash, for names and tags, never for trust. */
+#define SERVE_FNV_BASIS 14695981039346656037ull
+uint64_t serve_fnv1a(uint64_t h, const void *p, size_t n);
+
 /* A JSON error {"error": {"message": ...}} with this status. */
 void reply_error(serve_reply *r, unsigned status, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 void reply_json(serve_reply *r, unsigned status, char *text); /* takes text */
