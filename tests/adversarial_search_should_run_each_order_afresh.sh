@@ -9,8 +9,12 @@
 # prints "SCHEDULE|RESULT" of a capture
 show() { python3 -c 'import json, sys; t = json.load(open(sys.argv[1])); print("%s|%g" % (t["provenance"]["schedule"], float(t["result"])))' "$1"; }
 
-# the host code answers n / 2 the second time it runs in a process: every order must see n
-"$ws" capture --kernel "$own/answers_once_per_process.cu" --entry 'run(in, out, n)' --n 256 --data ones --schedule adversarial \
+# one block's tree sum, with host code that answers n / 2 the second time it runs in a process (a
+# static count of its calls): every order must see n
+{ cat "$own/one_block_sum.cu"
+  printf '%s\n' 'static int calls = 0;' 'void run(const float *in, float *out, unsigned n)' \
+      '{ calls++; k<<<1, 256>>>(in, out, calls == 1 ? n : n / 2); }'; } >"$tmp/answers_once_per_process.cu"
+"$ws" capture --kernel "$tmp/answers_once_per_process.cu" --entry 'run(in, out, n)' --n 256 --data ones --schedule adversarial \
     -o "$tmp/once.json" >/dev/null 2>"$tmp/err" || { echo "FAIL: the adversarial capture of a right kernel"; cat "$tmp/err"; fail=1; }
 got=$(show "$tmp/once.json")
 [ "$got" = "adversarial: none changed the result|256" ] ||
