@@ -1027,6 +1027,31 @@ static int f_add_chain(call *k, query_value *out)
     cost_figures c;
     return cost_of(k, &c) ? -1 : set_number(out, c.steps);
 }
+/* what a check verified of the capture (certify.h): only an exercise's check has it */
+static const certify_facts *pane_facts(call *k)
+{
+    const certify_facts *f = k->c->facts;
+    if (!f) call_fail(k, "measured only when an exercise is checked (its run verified against the check's own input)%s", "", 0);
+    return f;
+}
+static int f_verified(call *k, query_value *out)
+{
+    const certify_facts *f = pane_facts(k);
+    return f ? set_bool(out, f->verified) : -1;
+}
+#define FACT(fn, field)                                              \
+    static int fn(call *k, query_value *out)                         \
+    {                                                                \
+        const certify_facts *f = pane_facts(k);                      \
+        return f ? set_number(out, f->verified ? (double)f->field : NAN) : -1; \
+    }
+FACT(f_result_chain, result_chain)
+FACT(f_shuffles_used, shuffles_used)
+FACT(f_input_adds, input_adds)
+FACT(f_loads_in_flight, loads_in_flight)
+FACT(f_result_by_last_ticket, result_by_last_ticket)
+FACT(f_result_blocks, result_blocks)
+#undef FACT
 static int f_instructions_per_element(call *k, query_value *out)
 {
     cost_figures c;
@@ -1237,6 +1262,13 @@ static const function functions[] = {
     {"passes", 0, 0, "pane", f_passes, "launches of the plan", 0},
     {"adds", 0, 0, "pane", f_adds, "additions the traced blocks executed, every pass (warpscope stats' cost)", 0},
     {"add_chain", 0, 0, "pane", f_add_chain, "the longest chain of dependent adds, through every pass", 0},
+    {"verified", 0, 0, "", f_verified, "the run checked against the check's own input: every load, every add, the result (exercises)", 0},
+    {"result_chain", 0, 0, "", f_result_chain, "the longest chain of dependent adds behind the verified result (exercises)", 0},
+    {"shuffles_used", 0, 0, "", f_shuffles_used, "shuffled values, one per receiving lane, that take part in the verified result (exercises)", 0},
+    {"input_adds", 0, 0, "", f_input_adds, "adds of two input elements in the result's data flow: the first add during load (exercises)", 0},
+    {"loads_in_flight", 0, 0, "", f_loads_in_flight, "the most input elements one thread read before a write used them (exercises)", 0},
+    {"result_by_last_ticket", 0, 0, "", f_result_by_last_ticket, "1 when the block that stored the result drew its launch's last ticket (exercises)", 0},
+    {"result_blocks", 0, 0, "", f_result_blocks, "blocks, over every launch, whose writes take part in the verified result (exercises)", 0},
     {"instructions_per_element", 0, 0, "pane", f_instructions_per_element, "loads, stores, atomics, shuffles, barriers and adds per thread, over the input elements read", 0},
     {"grid", 0, 0, "pane,pass", f_grid, "blocks of a pass (pass=P, default 0)", 0},
     {"sms", 0, 0, "pane,pass", f_sms, "SMs of the step's card (show.card; else the trace's GPU, else h100)", 0},

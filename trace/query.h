@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace/certify.h"
 #include "trace/results.h"
 #include "trace/trace.h"
 #include "trace/view.h"
@@ -50,6 +51,7 @@ typedef struct query_pane {
 typedef struct query_ctx {
     query_pane pane[2];
     const results *r;
+    const certify_facts *facts; /* what an exercise's check verified of pane 0's trace (certify.h); NULL elsewhere */
     const char *card;   /* the card the schedule functions use (trace/cards.h id); NULL: the trace's GPU or h100 */
 } query_ctx;
 

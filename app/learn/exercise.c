@@ -1,12 +1,19 @@
 /* exercise: judging a kernel file against an exercise's goals (see exercise.h). */
 #include "app/learn/exercise.h"
 
+#define _GNU_SOURCE /* getentropy */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "app/learn/progress.h"
 #include "trace/capture/capture.h"
+#include "trace/capture/race.h"
+#include "trace/certify.h"
+#include "trace/input.h"
 #include "trace/ladder.h"
 #include "trace/query.h"
 #include "trace/view.h"
@@ -20,20 +27,163 @@ static int goal_met(const lesson_goal *g, double v)
     }
 }
 
-/* One run of the hidden test suite: a size under a schedule. */
+/* One run of the hidden test suite: a size under a schedule, on data of its own seed. */
 typedef struct judge_run {
     uint64_t n;
     const char *schedule; /* "" lockstep */
+    uint64_t seed;
+    int own;              /* the exercise's own capture (its size, drawn): the topic goals' run */
 } judge_run;
+
+/* The suite is drawn when a file is judged, so that no file can know it: a secret seed of the
+ * check's own (the kernel sees each run's input only as it runs), and each size the exercise lists
+ * moved by up to a quarter either way (a size under 8 stays: the edge cases 1 and 8 are the point). */
+static uint64_t suite_secret(void)
+{
+    uint64_t s = 0;
+    if (getentropy(&s, sizeof s)) { /* never expected; the clock and the address then */
+        struct timespec ts;
+        clock_gettime(CLOCK_MONOTONIC, &ts);
+        s = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)ts.tv_sec ^ (uint64_t)(uintptr_t)&ts;
+    }
+    return s;
+}
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static uint64_t drawn_size(uint64_t listed, uint64_t secret)
+{
+    if (listed < 8) return listed;
+    uint64_t spread = listed / 4;
+    return listed - spread + mix(secret) % (2 * spread + 1);
+}
+
+/* Adversarial orders and interleavings search the fewest blocks that can interact: their runs are
+ * the suite's sizes up to this many elements (every size under lockstep). */
+enum { JUDGE_SEARCH_N_MAX = 1280 };
+/* blocks_traced for a check: every block of every launch (the verifier replays them all) */
+#define JUDGE_BLOCKS_ALL 0x7fffffffu
+
+/* The races of a trace, found again by the race detector replayed over its events in the order they
+ * ran, so that a run cannot drop its own: the detector is the emulator's (race.h), fed what the
+ * emulator fed it (each lane's access, a barrier's release when a warp's phase moves on, each
+ * __syncwarp, fence and atomic). 0, or -1 when out of memory. */
+static int races_again(trace *t)
+{
+    race *r = race_create(-1);
+    if (!r) return -1;
+    const emu_observer *o = race_observer(r);
+    uint32_t pass = UINT32_MAX, block = UINT32_MAX, epoch = 0;
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->pass != pass) {
+            pass = e->pass;
+            block = UINT32_MAX;
+            o->launch(o->ctx, e->pass, e->pass < t->npasses ? t->passes[e->pass].grid : 0, e->pass < t->npasses ? t->passes[e->pass].block : 0);
+        }
+        if (e->block != block) {
+            block = e->block;
+            epoch = 0;
+            o->block(o->ctx, e->block);
+        }
+        for (; epoch < e->phase; epoch++) o->barrier(o->ctx);
+        if (e->kind == TRACE_WARP_SYNC) { o->warp_sync(o->ctx, e->warp, e->mask); continue; }
+        size_t k = 0;
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
+            if (!(e->mask >> l & 1u)) continue;
+            unsigned tid = e->warp * WARP_SIZE + l;
+            if (e->kind == TRACE_FENCE) { o->fence(o->ctx, tid); continue; }
+            if (!trace_kind_has_data((trace_kind)e->kind) || trace_kind_addr((trace_kind)e->kind) == TRACE_ADDR_LANE) continue;
+            int64_t addr = t->lane_addr[e->lanes + k++];
+            int global = e->kind == TRACE_GLOBAL_LOAD || e->kind == TRACE_GLOBAL_STORE || e->kind == TRACE_GLOBAL_ATOMIC;
+            unsigned words = trace_event_words(e);
+            emu_access a = {global, e->buf, global ? addr * (int64_t)words : addr, words,
+                            e->kind == TRACE_SHARED_STORE || e->kind == TRACE_GLOBAL_STORE || e->kind == TRACE_GLOBAL_ATOMIC,
+                            e->kind == TRACE_GLOBAL_ATOMIC, e->block, tid, e->warp, e->line, (int64_t)i};
+            o->access(o->ctx, &a);
+        }
+    }
+    free(t->hazards);
+    t->hazards = NULL;
+    t->nhazards = 0;
+    int rc = race_status(r) || race_to_trace(r, t) ? -1 : 0;
+    race_destroy(r);
+    return rc;
+}
+
+/* A run's trace made trustworthy, or said not to be: its provenance must be the run the check asked
+ * for, its events a consistent execution on the check's own input (certify.h); then the result, the
+ * reference, the tolerance and the races are the check's, not what the run wrote. 0 (f says whether
+ * it was verified), or -1 when out of memory. */
+static int verify_run(trace *t, const lesson_exercise *x, const judge_run *r, certify_facts *f, char *err, size_t errlen)
+{
+    memset(f, 0, sizeof *f);
+    const char *data = x->data[0] ? x->data : "random-int";
+    if (t->prov.n != r->n || t->prov.seed != r->seed || strcmp(t->prov.data, data)) {
+        snprintf(f->why, sizeof f->why, "the trace is not of the run the check asked for (its size, data or seed differ)");
+        return 0;
+    }
+    float *xf = malloc((size_t)(r->n ? r->n : 1) * sizeof *xf);
+    double *xd = malloc((size_t)(r->n ? r->n : 1) * sizeof *xd);
+    if (!xf || !xd) { free(xf); free(xd); snprintf(err, errlen, "out of memory"); return -1; }
+    int rc = 0;
+    if (input_fill(data, r->seed, xf, r->n)) {
+        snprintf(f->why, sizeof f->why, "the data \"%s\" is not one warpscope makes", data);
+    } else {
+        double sum = 0;
+        for (uint64_t i = 0; i < r->n; i++) xd[i] = xf[i], sum += xf[i];
+        certify_input in = {.in = xd, .n = r->n, .op = x->operation == LESSON_MAX ? CERTIFY_MAX : CERTIFY_SUM};
+        rc = certify_trace(t, &in, f, err, errlen);
+        if (rc == 0 && f->verified) {
+            t->result = f->result;
+            t->reference = sum;
+            t->tolerance = capture_tolerance(xf, r->n);
+            if (races_again(t)) { snprintf(err, errlen, "out of memory"); rc = -1; }
+        }
+    }
+    free(xf);
+    free(xd);
+    return rc;
+}
 
 static int goal_applies(const lesson_exercise *x, const lesson_goal *g, const judge_run *r, int in_suite)
 {
-    return g->every_run ? in_suite : r->n == (x->n ? x->n : x->sizes[0]) && strcmp(r->schedule, g->schedule) == 0;
+    (void)x;
+    return g->every_run ? in_suite : r->own && strcmp(r->schedule, g->schedule) == 0;
 }
 
 static void run_name(const judge_run *r, char *buf, size_t len)
 {
     snprintf(buf, len, "n = %llu, %s", (unsigned long long)r->n, r->schedule[0] ? r->schedule : "lockstep");
+}
+
+/* Marks the goals of run r that are still open as not met there (why: 1 the run did not finish, 2 it
+ * could not be verified) */
+static void break_goals(const lesson_exercise *x, exercise_judgement *out, const judge_run *r, int in_suite, const char *name, int why,
+                        int keep_verified)
+{
+    for (size_t j = 0; j < x->ngoals; j++) {
+        exercise_mark *mk = &out->marks[j];
+        if (!goal_applies(x, &x->goals[j], r, in_suite) || mk->state == EXERCISE_NOT_MET) continue;
+        if (keep_verified && strstr(query_text(x->goals[j].value), "verified()")) continue;
+        mk->state = EXERCISE_NOT_MET;
+        mk->failed = why;
+        snprintf(mk->run, sizeof mk->run, "%s", name);
+    }
+}
+
+/* 1 when every goal run r would measure is already broken: the run can tell nothing more */
+static int run_decided(const lesson_exercise *x, const exercise_judgement *out, const judge_run *r, int in_suite)
+{
+    for (size_t j = 0; j < x->ngoals; j++)
+        if (goal_applies(x, &x->goals[j], r, in_suite) && out->marks[j].state != EXERCISE_NOT_MET) return 0;
+    return 1;
 }
 
 int exercise_judge(const lesson *l, const char *file, const char *include_dir, volatile int *cancel,
@@ -47,42 +197,46 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
     for (size_t k = 0, d = 0; k < 4; k++)
         if (x->defines[k][0]) defines[d++] = x->defines[k];
     /* the runs: the exercise's own capture under each schedule its topic goals name, then every size
-     * under every schedule of the suite (when a goal asks for every run); each once */
+     * under lockstep and the small ones under every schedule of the suite (when a goal asks for every
+     * run); each once, each size drawn now and each run on data of a seed of its own */
     enum { RUNS_MAX = LESSON_GOALS_MAX + LESSON_SIZES_MAX * LESSON_SCHEDULES_MAX };
     judge_run runs[RUNS_MAX];
     int suite[RUNS_MAX];
     size_t nruns = 0;
     int any_every = 0;
-    uint64_t own_n = x->n ? x->n : x->sizes[0];
+    uint64_t secret = suite_secret();
+    uint64_t own_listed = x->n ? x->n : x->sizes[0], own_n = drawn_size(own_listed, mix(secret ^ own_listed));
     for (size_t i = 0; i < x->ngoals; i++) {
         any_every |= x->goals[i].every_run;
         if (x->goals[i].every_run) continue;
         int seen = 0;
-        for (size_t r = 0; r < nruns && !seen; r++) seen = runs[r].n == own_n && !strcmp(runs[r].schedule, x->goals[i].schedule);
-        if (!seen) suite[nruns] = 0, runs[nruns++] = (judge_run){own_n, x->goals[i].schedule};
+        for (size_t r = 0; r < nruns && !seen; r++) seen = runs[r].own && !strcmp(runs[r].schedule, x->goals[i].schedule);
+        if (!seen) suite[nruns] = 0, runs[nruns++] = (judge_run){own_n, x->goals[i].schedule, 0, 1};
     }
-    for (size_t s = 0; any_every && s < x->nsizes; s++)
+    for (size_t sz = 0; any_every && sz < x->nsizes; sz++)
         for (size_t c = 0; c < x->nschedules; c++) {
-            judge_run r = {x->sizes[s], x->schedules[c]};
+            judge_run r = {drawn_size(x->sizes[sz], mix(secret ^ x->sizes[sz])), x->schedules[c], 0, 0};
+            if (r.schedule[0] && strcmp(r.schedule, "lockstep") && r.n > JUDGE_SEARCH_N_MAX) continue;
             size_t at = nruns;
             for (size_t q = 0; q < nruns && at == nruns; q++)
                 if (runs[q].n == r.n && !strcmp(runs[q].schedule, r.schedule)) at = q;
             if (at == nruns) runs[nruns++] = r;
             suite[at] = 1;
         }
+    for (size_t ri = 0; ri < nruns; ri++) runs[ri].seed = mix(secret + 0x5EED + ri) >> 11; /* a trace holds seeds up to 2^53 */
     for (size_t ri = 0; ri < nruns; ri++) {
         const judge_run *r = &runs[ri];
+        if (ri > 0 && run_decided(x, out, r, suite[ri])) continue; /* stop at what a file cannot meet */
         char name[64];
         run_name(r, name, sizeof name);
+        /* every block traced: the verifier replays the whole computation */
         capture_desc d = {.version = OWN_VERSION, .kernel = file, .entry = x->entry, .defines = defines, .include_dir = include_dir,
-                          .block = x->block, .n = r->n, .data = x->data[0] ? x->data : NULL, .schedule = r->schedule[0] ? r->schedule : NULL,
-                          .blocks_traced = 1, .cancel = cancel};
+                          .block = x->block, .n = r->n, .data = x->data[0] ? x->data : NULL, .seed = r->seed, .seed_set = 1,
+                          .schedule = r->schedule[0] ? r->schedule : NULL, .blocks_traced = JUDGE_BLOCKS_ALL, .cancel = cancel};
         trace t;
         trace_init(&t);
         char why[1024];
         int failed = capture_with("cpu", &d, &t, NULL, 0, why, sizeof why);
-        view_model m;
-        if (!failed && view_build(&m, &t, 0, 0, 0, why, sizeof why)) failed = 1;
         out->runs++;
         if (failed) {
             trace_free(&t);
@@ -93,30 +247,40 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
                 return 0;
             }
             if (!out->error[0]) snprintf(out->error, sizeof out->error, "at %s: %.900s", name, why);
-            for (size_t j = 0; j < x->ngoals; j++) { /* the goals of this run: broken here */
-                exercise_mark *mk = &out->marks[j];
-                if (!goal_applies(x, &x->goals[j], r, suite[ri]) || mk->state == EXERCISE_NOT_MET) continue;
-                mk->state = EXERCISE_NOT_MET;
-                mk->failed = 1;
-                snprintf(mk->run, sizeof mk->run, "%s", name);
-            }
+            break_goals(x, out, r, suite[ri], name, 1, 0);
             continue;
         }
+        certify_facts facts;
+        if (verify_run(&t, x, r, &facts, err, errlen)) { trace_free(&t); return -1; }
+        view_model m;
+        int built = facts.verified && view_build(&m, &t, 0, 0, 0, why, sizeof why) == 0;
+        if (!facts.verified || !built) { /* nothing of this run is believed but that it failed */
+            if (!out->error[0]) {
+                if (!facts.verified && facts.line) snprintf(out->error, sizeof out->error, "at %s: the run could not be verified at line %u: %.700s", name, facts.line, facts.why);
+                else if (!facts.verified) snprintf(out->error, sizeof out->error, "at %s: the run could not be verified: %.800s", name, facts.why);
+                else snprintf(out->error, sizeof out->error, "at %s: %.900s", name, why);
+            }
+            break_goals(x, out, r, suite[ri], name, 2, !facts.verified);
+            if (!built && facts.verified) { trace_free(&t); continue; }
+        }
         /* every goal is read at the block's last step: its counters are the block's totals */
-        query_ctx ctx = {.pane = {{&t, &m, m.nsteps ? m.nsteps - 1 : 0}}};
-        int rc = 0;
-        for (size_t j = 0; j < x->ngoals && !rc; j++) {
+        query_ctx ctx = {.pane = {{&t, built ? &m : NULL, built && m.nsteps ? m.nsteps - 1 : 0}}, .facts = &facts};
+        for (size_t j = 0; j < x->ngoals; j++) {
             const lesson_goal *g = &x->goals[j];
             exercise_mark *mk = &out->marks[j];
             if (!goal_applies(x, g, r, suite[ri]) || mk->state == EXERCISE_NOT_MET) continue;
             query_value v;
             char msg[400];
             if (query_eval(g->value, &ctx, &v, msg, sizeof msg) || v.type == QUERY_SET) {
-                char w[600];
-                lesson_where(l, g->pos, w, sizeof w);
-                snprintf(err, errlen, "%sgoal %zu: %s", w, j + 1, v.type == QUERY_SET ? "the value is a set: count() makes it a number" : msg);
-                rc = -1;
-                break;
+                /* a goal that cannot be measured on this run is not met there, and says why: one
+                 * file never stops a batch (a kernel without a barrier has no phase 1 to count) */
+                if (!out->error[0])
+                    snprintf(out->error, sizeof out->error, "at %s: goal %zu could not be measured: %.600s", name, j + 1,
+                             v.type == QUERY_SET ? "the value is a set" : msg);
+                mk->state = EXERCISE_NOT_MET;
+                mk->failed = 3;
+                snprintf(mk->run, sizeof mk->run, "%s", name);
+                continue;
             }
             int met = goal_met(g, v.num);
             if (mk->state == EXERCISE_MET && met) continue; /* the first run's value stands */
@@ -134,9 +298,8 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
             mk->state = met ? EXERCISE_MET : EXERCISE_NOT_MET;
             if (!met && (g->every_run || nruns > 1)) snprintf(mk->run, sizeof mk->run, "%s", name);
         }
-        view_free(&m);
+        if (built) view_free(&m);
         trace_free(&t);
-        if (rc) return -1;
     }
     for (size_t i = 0; i < x->ngoals; i++) out->met += out->marks[i].state == EXERCISE_MET;
     return 0;
@@ -189,8 +352,10 @@ static void broken_at(const exercise_mark *m, lesson_lang lang, char *buf, size_
 {
     if (m->state != EXERCISE_NOT_MET || !m->run[0]) return;
     size_t at = strlen(buf);
-    snprintf(buf + at, len - at, lang == LESSON_ZH ? "（首次出错：%s%s）" : " (first broken at %s%s)", m->run,
-             m->failed ? (lang == LESSON_ZH ? "，未运行完" : ", which did not finish") : "");
+    /* why a run told nothing: m->failed's order (exercise_mark) */
+    static const char *const how[LESSON_LANGS][4] = {{"", ", which did not finish", ", which could not be verified", ", where it could not be measured"},
+                                                     {"", "，未运行完", "，无法验证", "，无法测量"}};
+    snprintf(buf + at, len - at, lang == LESSON_ZH ? "（首次出错：%s%s）" : " (first broken at %s%s)", m->run, how[lang][m->failed & 3]);
 }
 
 void exercise_goal_line(const lesson_goal *g, const exercise_mark *m, lesson_lang lang, char *buf, size_t len)

@@ -593,7 +593,9 @@ static int ask_sees_its_picture(reader *r, const cJSON *a, const char *w, const 
 
 /* ---- an exercise ---- */
 
-static const char *const exercise_keys[] = {"task", "start", "entry", "defines", "capture", "runs", "goals", "hints", NULL};
+static const char *const exercise_keys[] = {"task", "start", "entry", "defines", "capture", "runs", "operation", "goals", "hints", NULL};
+/* what the exercise's kernels compute, which a check's verifier replays (certify.h): lesson_op's order */
+static const char *const exercise_operations[LESSON_OPS] = {"sum", "max"};
 static const char *const goal_keys[] = {"say", "value", "at_most", "at_least", "equals", "schedule", "every_run", NULL};
 static const char *const exercise_runs_keys[] = {"n", "schedules", NULL};
 static const char *const exercise_capture_keys[] = {"block", "n", "data", NULL};
@@ -716,6 +718,12 @@ static int parse_exercise(reader *r, const cJSON *x, const char *dir)
             if (!ok) return bad(r, c, "capture.data: expected ones, ramp, random-int, random-float or random-negative");
             snprintf(e->data, sizeof e->data, "%s", c->valuestring);
         }
+    }
+    if ((v = get(x, "operation"))) {
+        size_t k = 0;
+        while (k < LESSON_OPS && !(cJSON_IsString(v) && strcmp(v->valuestring, exercise_operations[k]) == 0)) k++;
+        if (k == LESSON_OPS) return bad(r, v, "exercise.operation: expected \"sum\" or \"max\"");
+        e->operation = (lesson_op)k;
     }
     if ((v = get(x, "runs")) && parse_runs(r, v, e)) return -1;
     if (!e->nsizes) e->sizes[e->nsizes++] = e->n ? e->n : 256;

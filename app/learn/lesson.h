@@ -145,6 +145,9 @@ typedef struct lesson_goal {
 
 enum { LESSON_GOALS_MAX = 12, LESSON_HINTS_MAX = 8, LESSON_SIZES_MAX = 8, LESSON_SCHEDULES_MAX = 4 };
 
+/* what an exercise's kernels compute ("operation"): a sum (default) or a maximum */
+typedef enum lesson_op { LESSON_SUM, LESSON_MAX, LESSON_OPS } lesson_op;
+
 typedef struct lesson_exercise {
     char start[512];           /* resolved against the lesson's folder (the model solutions live with the tests) */
     lesson_pos start_pos;
@@ -153,6 +156,7 @@ typedef struct lesson_exercise {
     unsigned block;            /* the capture: 0 / "" take capture's defaults */
     uint64_t n;
     char data[16];
+    lesson_op operation;
     /* the runs every_run goals are measured in, as a hidden test suite: each size under each
      * schedule ("runs": {"n": [...], "schedules": [...]}); default: n under lockstep */
     uint64_t sizes[LESSON_SIZES_MAX];

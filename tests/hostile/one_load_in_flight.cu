@@ -1,0 +1,18 @@
+// Hostile: a plain grid-stride loop, each load added before the next is read (one load in flight),
+// then the tree. Right and race free; exercise 06 must refuse it for its loads in flight.
+#define BLOCK 256
+
+__global__ void reduce(const float *g_idata, float *g_odata, unsigned int n)
+{
+    __shared__ float sdata[BLOCK];
+    unsigned int tid = threadIdx.x;
+    float sum = 0.0f;
+    for (unsigned int i = blockIdx.x * blockDim.x + tid; i < n; i += blockDim.x * gridDim.x) sum += g_idata[i];
+    sdata[tid] = sum;
+    __syncthreads();
+    for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+        if (tid < s) sdata[tid] += sdata[tid + s];
+        __syncthreads();
+    }
+    if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
