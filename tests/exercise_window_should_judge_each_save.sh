@@ -1,7 +1,7 @@
 #!/bin/sh
 # exercise start: the starting file is copied into a folder of the learner's (said on stderr), the
-# window judges it (4 of 5 goals for exercise 2: v1's bank conflicts), and when the learner saves
-# the model solution over their copy the window judges it again (5 of 5) and records the exercise
+# window judges it (6 of 7 goals for exercise 2: v1's bank conflicts), and when the learner saves
+# the model solution over their copy the window judges it again (7 of 7) and records the exercise
 # as solved (exercise list). A copy already there is kept; one that does not compile still opens. Under Xvfb, driven by keys (S saves a
 # screenshot); skipped (77) without xvfb-run.
 ws="$1"
@@ -32,8 +32,8 @@ rc=$?
 wait $editor
 [ $rc -eq 0 ] || { echo "FAIL: exercise start exited $rc: $(cat err)"; exit 1; }
 grep -q "your copy of the starting file: mine/02-v1-padding.cu" err || { echo "FAIL: where the copy went is not said:"; cat err; fail=1; }
-grep -q "02-v1-padding.cu: 4 of 5 goals met" err || { echo "FAIL: the starting file was not judged 4 of 5:"; cat err; fail=1; }
-grep -q "02-v1-padding.cu: 5 of 5 goals met" err || { echo "FAIL: the saved solution was not judged 5 of 5:"; cat err; fail=1; }
+grep -q "02-v1-padding.cu: 6 of 7 goals met" err || { echo "FAIL: the starting file was not judged 6 of 7:"; cat err; fail=1; }
+grep -q "02-v1-padding.cu: 7 of 7 goals met" err || { echo "FAIL: the saved solution was not judged 7 of 7:"; cat err; fail=1; }
 "$ws" exercise list >list 2>&1
 grep -q "^02  v1-padding .*solved" list || { echo "FAIL: exercise 2 is not recorded as solved:"; cat list; fail=1; }
 # again: the learner's copy is kept, not overwritten by the starting file
@@ -44,6 +44,6 @@ cmp -s mine/02-v1-padding.cu "$root/tests/exercises/02-v1-padding.solution.cu" |
 sed -i 's/__syncthreads();/__syncthreads()/' mine/02-v1-padding.cu
 timeout 60 xvfb-run -a -s "-screen 0 1024x768x24" "$ws" exercise start 2 --dir mine --keys "q,q" 2>err3
 rc=$?
-[ $rc -eq 0 ] && grep -q "02-v1-padding.cu: 0 of 5 goals met" err3 || { echo "FAIL: a copy that does not compile did not open (exit $rc):"; cat err3; fail=1; }
+[ $rc -eq 0 ] && grep -q "02-v1-padding.cu: 0 of 7 goals met" err3 || { echo "FAIL: a copy that does not compile did not open (exit $rc):"; cat err3; fail=1; }
 [ $fail = 0 ] && echo "the exercise window judges each save: ok"
 exit $fail
