@@ -5,7 +5,7 @@
 #   SameSite=Strict cookie) and a name taken by one session is refused to another (409); a try is the
 #   session's, whatever name its body says; the teacher opens a class with a code and a roster (a
 #   wrong code 404, a name off the roster 403), removes a student's tries, closes the class (a try
-#   then 403); twenty students behind one address Run at once and none is refused (429); a student's
+#   then 401: join the open one); twenty students behind one address Run at once and none is refused (429); a student's
 #   second Run replaces the first (409 for the first, 200 for the second);
 # - the record bounded: the same Check twice is one row (pressed twice), the same picture of two
 #   students one blob; a --state folder open to others, or a class.db that is a link, is refused;
@@ -233,10 +233,10 @@ check(st == 403, "a name off the roster: 403: %s" % st)
 st, body, _ = call("POST", "/api/join", {"name": "Cy", "code": "LAB7"}, who="Cy")
 check(st == 200, "Cy joins with the code: %s %s" % (st, body[:200]))
 st, body, _ = call("POST", "/api/check", {"exercise": "02", "source": good}, who="Ana")
-check(st == 403 and "closed" in message(body), "Ana's class, closed when the new one opened: 403: %s %s" % (st, body[:200]))
+check(st == 401 and "closed" in message(body), "Ana's class, closed when the new one opened: 401 (join again): %s %s" % (st, body[:200]))
 st, body, _ = call("POST", "/api/class/state", {"state": "archived"}, who="teacher")
 st2, body2, _ = call("POST", "/api/check", {"exercise": "02", "source": good}, who="Cy")
-check(st == 200 and st2 == 403, "the class archived, Cy's Check: %s %s" % (st, st2))
+check(st == 200 and st2 == 401, "the class archived, Cy's Check: %s %s" % (st, st2))
 
 # SIGTERM stops it promptly
 t0 = time.time()

@@ -729,8 +729,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     } else if (strcmp(method, "POST") == 0 && post_checked(c, &r)) {
     } else if (q.session && (rc = record_session(s->rec, q.session, &q.class_id, name, sizeof name, key, sizeof key)) < 0 && rc != RECORD_CLOSED) {
         reply_error(&r, 503, "the class record could not be read: %s", key);
-    } else if (rt->who == WHO_STUDENT && rc == RECORD_CLOSED) {
-        reply_error(&r, 403, "the class you joined is closed: ask the teacher");
+    } else if (rt->who == WHO_STUDENT && rc == RECORD_CLOSED) { /* 401: the page joins the open class again, with the name typed */
+        reply_error(&r, 401, "the class you joined is closed: join the open one (the teacher gives its code)");
     } else if (rt->who == WHO_STUDENT && rc) {
         reply_error(&r, 401, "join the class first (POST /api/join {\"name\": \"YOUR NAME\"}): the page does it when you give your name");
     } else if (rt->who == WHO_TEACHER && !serve_teacher(s, &q)) {
