@@ -767,11 +767,24 @@ static void on_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MH
     conn_phase(c, PHASE_HEADERS); /* a kept-alive connection's next request: its headers' deadline from now */
 }
 
+/* libmicrohttpd's messages, at most LOG_PER_MINUTE a minute: a client that opens and drops
+ * thousands of connections must not fill the journal */
+enum { LOG_PER_MINUTE = 30 };
 static void log_mhd(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;
-    fprintf(stderr, "warpscope: serve: ");
-    vfprintf(stderr, fmt, ap);
+    static time_t minute;
+    static unsigned said;
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, ap);
+    pthread_mutex_lock(&mu);
+    time_t now = time(NULL) / 60;
+    if (now != minute) { minute = now; said = 0; }
+    if (said < LOG_PER_MINUTE) fprintf(stderr, "warpscope: serve: %s%s", line, line[0] && line[strlen(line) - 1] == '\n' ? "" : "\n");
+    else if (said == LOG_PER_MINUTE) fprintf(stderr, "warpscope: serve: more of libmicrohttpd's messages this minute left out\n");
+    said++;
+    pthread_mutex_unlock(&mu);
 }
 
 /* ---- the command ---- */
@@ -915,7 +928,10 @@ int cmd_serve(const ws_call *k)
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);
     the_server = &s;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC | MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
+    /* poll(), not select(): select() takes no descriptor past FD_SETSIZE (1024), and the connections
+     * allowed are more */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+                     (v6 ? MHD_USE_IPv6 : 0);
     struct MHD_Daemon *daemon = stop_signal ? NULL :
         MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
                          MHD_OPTION_NOTIFY_COMPLETED, on_done, &s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
