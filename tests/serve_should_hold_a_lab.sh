@@ -108,7 +108,7 @@ st, body, _ = call("POST", "/api/join", {"name": "Ana"}, headers={"Content-Type"
 check(st == 415 and message(body), "a POST as text/plain: 415: %s %s" % (st, body[:200]))
 st, body, _ = call("POST", "/api/join", {"name": "Ana"}, headers={"Origin": "http://evil.example"})
 check(st == 403 and message(body), "a POST from another Origin: 403: %s %s" % (st, body[:200]))
-for raw, what in ((b'{"name": "\xff\xfe"}', "invalid UTF-8"), (b'{"name": "A\\u0000B"}', "a NUL"), (b'{"name": "   "}', "blank"),
+for raw, what in ((b'{"name": "\xff\xfe"}', "invalid UTF-8"), (b'{"name": "\xed\xa0\x80"}', "a UTF-16 surrogate"), (b'{"name": "\xe0\x80\xaf"}', "an overlong form"), (b'{"name": "A\\u0000B"}', "a NUL"), (b'{"name": "   "}', "blank"),
                   (json.dumps({"name": "x" * 65}).encode(), "65 characters"), (b'{"name": "a\\u0007"}', "a control character")):
     st, body, _ = call("POST", "/api/join", raw=raw, who="bad")
     check(st == 400 and message(body), "a name of %s: 400 with one line: %s %s" % (what, st, body[:200]))

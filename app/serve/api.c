@@ -294,6 +294,10 @@ static int plain_text(const char *s)
         for (size_t i = 1; i < n; i++)
             if ((p[i] & 0xC0) != 0x80) return 0;
         if (n == 2 && p[0] == 0xC2 && p[1] < 0xA0) return 0; /* C1 controls */
+        /* overlong forms, UTF-16's surrogates, past U+10FFFF: not UTF-8 (RFC 3629) */
+        if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0) || (p[0] == 0xF0 && p[1] < 0x90) || p[0] > 0xF4 ||
+            (p[0] == 0xF4 && p[1] >= 0x90))
+            return 0;
         p += n;
     }
     return 1;
