@@ -47,7 +47,7 @@ typedef enum ws_flag {
     /* help */
     WF_MAN, WF_COMPLETION, WF_MARKDOWN,
     /* serve */
-    WF_PORT, WF_BIND, WF_STATE, WF_TOKEN, WF_DB,
+    WF_PORT, WF_BIND, WF_STATE, WF_TOKEN, WF_DB, WF_RUN_LIMIT,
     WF_COUNT
 } ws_flag;
 

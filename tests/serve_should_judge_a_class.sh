@@ -24,7 +24,7 @@ fi
 export HOME="$tmp/home" XDG_CACHE_HOME="$tmp/cache"
 mkdir -p "$HOME"
 python3 - "$ws" "$src" "$tmp" <<'EOF'
-import json, math, os, re, signal, socket, subprocess, sys, threading, time, urllib.request, urllib.error
+import http.cookiejar, json, math, os, re, signal, socket, subprocess, sys, threading, time, urllib.request, urllib.error
 ws, src, tmp = sys.argv[1:4]
 state = tmp + "/state"
 token = "teacher-token-42"
@@ -49,12 +49,15 @@ def start():
     port = int(m.group(1))
     threading.Thread(target=lambda: server.stdout.read(), daemon=True).start()
 
-def call(method, path, body=None, headers=None, raw=None):
+# each student is a browser of their own: a cookie jar (the session the server gives at /api/join)
+jars = {}
+def call(method, path, body=None, headers=None, raw=None, who=None):
     data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
     req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path), data=data, method=method,
                                  headers={"Content-Type": "application/json", **(headers or {})})
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jars.setdefault(who, http.cookiejar.CookieJar())))
     try:
-        r = urllib.request.urlopen(req, timeout=300)
+        r = opener.open(req, timeout=300)
         return r.status, r.read(), r.headers
     except urllib.error.HTTPError as e:
         return e.code, e.read(), e.headers
@@ -67,6 +70,10 @@ def stop(sig):
 
 start()
 auth = {"Authorization": "Bearer " + token}
+# the students join the class the server opened at its start (no code): each gets a session
+for who in ("Ana", "李雷", "runner"):
+    st, body, hd = call("POST", "/api/join", {"name": who}, who=who)
+    check(st == 200 and "HttpOnly" in (hd.get("Set-Cookie") or "") and "SameSite=Strict" in hd.get("Set-Cookie"), "%s joins: %s %s %s" % (who, st, body[:200], hd.get("Set-Cookie")))
 
 # health: the protections in force are named
 st, body, _ = call("GET", "/api/health")
@@ -76,7 +83,7 @@ check(st == 200 and h.get("ok") is True and "bubblewrap" in h.get("sandbox", "")
 # a right kernel: 200, and its result is the double sum of the input it loaded, within a float tree's tolerance
 kernel = open(src + "/tests/own/one_block_sum.cu").read()
 n = 200
-st, body, _ = call("POST", "/api/trace", {"source": kernel, "entry": "k<<<1, 256>>>(in, out, n)", "n": n, "data": "random-float"})
+st, body, _ = call("POST", "/api/trace", who="runner", body={"source": kernel, "entry": "k<<<1, 256>>>(in, out, n)", "n": n, "data": "random-float"})
 if check(st == 200, "a right kernel traced: %s %s" % (st, body[:300])):
     t = json.loads(body)
     inputs = {}
@@ -92,34 +99,34 @@ if check(st == 200, "a right kernel traced: %s %s" % (st, body[:300])):
 
 # a syntax error: 422 at its line
 broken = "__global__ void k(const float *in, float *out, unsigned n)\n{\n    out[0] = in[0]\n}\n"
-st, body, _ = call("POST", "/api/trace", {"source": broken, "entry": "k<<<1, 32>>>(in, out, n)"})
+st, body, _ = call("POST", "/api/trace", who="runner", body={"source": broken, "entry": "k<<<1, 32>>>(in, out, n)"})
 err = json.loads(body).get("error", {}) if st == 422 else {}
 check(st == 422 and err.get("line") == 3 and "expected ';'" in err.get("message", ""), "a syntax error: 422 at line 3: %s %s" % (st, body[:300]))
 
 # an entry that is not a call of the file's own functions: 422, said of the entry
-st, body, _ = call("POST", "/api/trace", {"source": kernel, "entry": 'system("touch /tmp/x")'})
+st, body, _ = call("POST", "/api/trace", who="runner", body={"source": kernel, "entry": 'system("touch /tmp/x")'})
 err = json.loads(body).get("error", {}) if st == 422 else {}
 check(st == 422 and err.get("field") == "entry" and "system" in err.get("message", ""), "an entry calling system(): 422 on the entry: %s %s" % (st, body[:300]))
 
 # bad bodies: 413 over 1 MiB of source (and a body too large to read), 400 for JSON that is not, a missing field, a wrong type
-st, body, _ = call("POST", "/api/trace", {"source": "x" * ((1 << 20) + 1), "entry": "k<<<1, 32>>>(in, out, n)"})
+st, body, _ = call("POST", "/api/trace", who="runner", body={"source": "x" * ((1 << 20) + 1), "entry": "k<<<1, 32>>>(in, out, n)"})
 check(st == 413, "a source over 1 MiB: %s %s" % (st, body[:200]))
-st, body, _ = call("POST", "/api/trace", raw=b"[" * (5 << 20))
+st, body, _ = call("POST", "/api/trace", raw=b"[" * (5 << 20), who="runner")
 check(st == 413, "a body of 5 MiB: %s %s" % (st, body[:200]))
 for raw, what in ((b"{\"source\": ", "JSON cut short"), (b"{\"entry\": \"k()\"}", "no source"), (b"{\"source\": 5, \"entry\": \"k()\"}", "a number for the source"),
-                  (b"{\"source\": \"\", \"entry\": \"k()\", \"n\": -4}", "n below 1"), (b"{\"exercise\": \"02\", \"source\": \"\"}", "no student")):
-    st, body, _ = call("POST", "/api/check" if b"exercise" in raw else "/api/trace", raw=raw)
+                  (b"{\"source\": \"\", \"entry\": \"k()\", \"n\": -4}", "n below 1"), (b"{\"exercise\": \"02\"}", "no source")):
+    st, body, _ = call("POST", "/api/check" if b"exercise" in raw else "/api/trace", raw=raw, who="runner")
     check(st == 400 and json.loads(body)["error"]["message"], "%s: 400 with a message: %s %s" % (what, st, body[:200]))
 
 # exercise 02: the model solution meets every goal; a copy without the loop's barrier races and does not
 good = open(src + "/tests/exercises/02-v1-padding.solution.cu").read()
 racing = re.sub(r"(\n\s*\}\n)\s*__syncthreads\(\);\n(\s*\}\n)", r"\1\2", good, count=1)
 check(racing != good, "the racing copy lost its barrier")
-st, body, _ = call("POST", "/api/check", {"exercise": "02", "source": good, "student": "Ana"})
+st, body, _ = call("POST", "/api/check", {"exercise": "02", "source": good}, who="Ana")
 if check(st == 200, "the model solution checked: %s %s" % (st, body[:300])):
     f = json.loads(body)["files"][0]
     check(f["solved"] and f["met"] == len(f["goals"]) and all(g["met"] for g in f["goals"]), "the model solution meets every goal: %s" % f)
-st, body, _ = call("POST", "/api/check", {"exercise": "v1-padding", "source": racing, "student": "李雷"})
+st, body, _ = call("POST", "/api/check", {"exercise": "v1-padding", "source": racing}, who="李雷")
 racing_answer = body
 if check(st == 200, "the racing copy checked: %s %s" % (st, body[:300])):
     f = json.loads(body)["files"][0]
@@ -151,7 +158,7 @@ void run(const float *in, float *out, unsigned n)
     k<<<1, 256>>>(in, out, n);
 }
 """ % (marker, listen.getsockname()[1])
-st, body, _ = call("POST", "/api/trace", {"source": hostile, "entry": "run(in, out, n)", "n": 256, "data": "ones"})
+st, body, _ = call("POST", "/api/trace", who="runner", body={"source": hostile, "entry": "run(in, out, n)", "n": 256, "data": "ones"})
 check(st == 200 and json.loads(body)["result"] == 256, "the hostile file's kernel still runs (its sum of 256 ones): %s %s" % (st, body[:300]))
 connected = False
 try:
@@ -163,7 +170,7 @@ check(not os.path.exists(marker), "system() wrote a marker outside the sandbox")
 check(not connected, "the hostile file reached a listener of this machine")
 
 # the racing copy checked again: the same answer, from the judgement kept (no third check ran), a second try
-st, again, _ = call("POST", "/api/check", {"exercise": "02", "source": racing, "student": "李雷"})
+st, again, _ = call("POST", "/api/check", {"exercise": "02", "source": racing}, who="李雷")
 check(st == 200 and json.loads(again)["files"] == json.loads(racing_answer)["files"], "the racing copy checked again: %s %s" % (st, again[:300]))
 
 # what the server ran, by kind, as /api/health counts it: the traces built and the two checks
@@ -198,11 +205,13 @@ before = class_view()
 ana, li = before.get("Ana", {}).get("exercise-v1-padding"), before.get("李雷", {}).get("exercise-v1-padding")
 check(ana and ana["solved"] and ana["first_missed"] is None and ana["tries"] == 1, "Ana's try: %s" % ana)
 check(li and not li["solved"] and li["first_missed"] and li["met"] < li["goals"] and li["tries"] == 2, "李雷's two tries: %s" % li)
-st, body, _ = call("GET", "/class?token=" + token + "&lang=zh")
-check(st == 200 and "班级" in body.decode(), "the teacher's page in Chinese: %s" % st)
-st, _, _ = call("GET", "/class")
-check(st == 401, "the teacher's page without its token: %s" % st)
-st, body, _ = call("GET", "/api/class/last?student=Ana&exercise=exercise-v1-padding&token=" + token)
+st, body, _ = call("GET", "/class")
+check(st == 200 and 'type="password"' in body.decode() and "api/class/signin" in body.decode(), "the teacher's page signed out is its sign-in: %s" % st)
+st, _, hd = call("POST", "/api/class/signin", {"token": token}, who="teacher")
+check(st == 200 and "HttpOnly" in (hd.get("Set-Cookie") or ""), "the teacher signs in: %s %s" % (st, hd.get("Set-Cookie")))
+st, body, _ = call("GET", "/class?lang=zh", who="teacher")
+check(st == 200 and "班级" in body.decode() and "/api/class" in body.decode() and token not in body.decode(), "the teacher's page in Chinese, signed in: %s" % st)
+st, body, _ = call("GET", "/api/class/last?student=Ana&exercise=exercise-v1-padding", headers=auth)
 check(st == 200 and json.loads(body).get("schema") == "warpscope-trace", "Ana's last picture: %s %s" % (st, body[:200]))
 
 # a restart keeps the record: SIGTERM stops it promptly and cleanly, then kill -9 loses nothing
@@ -210,8 +219,8 @@ rc, secs = stop(signal.SIGTERM)
 check(rc == 0 and secs < 10, "SIGTERM: exit %s after %.1f s" % (rc, secs))
 start()
 check(class_view() == before, "the class after a restart is the class before it")
-st, body, _ = call("POST", "/api/check", {"exercise": "02", "source": good, "student": "Ana"})
-check(st == 200, "a try after the restart: %s" % st)
+st, body, _ = call("POST", "/api/check", {"exercise": "02", "source": good + "// again"}, who="Ana")
+check(st == 200, "a try after the restart (the session kept): %s" % st)
 server.kill()
 server.wait()
 start()

@@ -106,7 +106,7 @@ stop_all() {
 # the student's tries through nginx, each followed by both instances' teacher's view
 tries() {
     python3 - "$n" "$a" "$b" "$token" "$src" "$tmp/nginx/logs/access.log" "$1" <<'PY'
-import json, sys, time, urllib.request, urllib.error
+import http.cookiejar, json, sys, time, urllib.request, urllib.error
 nginx, a, b, token, src, log, part = sys.argv[1:]
 right = open(src + "/tests/exercises/02-v1-padding.solution.cu").read()
 racing = right.replace("__syncthreads();\n    }", "\n    }")
@@ -114,6 +114,8 @@ assert racing != right, "the model solution no longer has the loop's barrier thi
 student = "ada-" + part
 fails = []
 
+jar = http.cookiejar.CookieJar()  # the student's browser: the session one instance gave, which the other knows
+opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
 def call(port, method, path, body=None, auth=False):
     req = urllib.request.Request("http://127.0.0.1:%s%s" % (port, path), method=method,
                                  data=json.dumps(body).encode() if body is not None else None)
@@ -122,7 +124,7 @@ def call(port, method, path, body=None, auth=False):
     if auth:
         req.add_header("Authorization", "Bearer " + token)
     try:
-        with urllib.request.urlopen(req, timeout=300) as r:
+        with opener.open(req, timeout=300) as r:
             return r.status, r.read()
     except urllib.error.HTTPError as e:
         return e.code, e.read()
@@ -136,11 +138,14 @@ def met_in(view, name):
                     return e
     return None
 
+status, raw = call(nginx, "POST", "/api/join", {"name": student})
+if status != 200:
+    fails.append("%s could not join through nginx: %s %s" % (student, status, raw[:200]))
 upstreams = []
 for k in range(4):
     good = k % 2 == 0
     sent = time.time()
-    status, raw = call(nginx, "POST", "/api/check", {"exercise": "02-v1-padding", "source": right if good else racing, "student": student})
+    status, raw = call(nginx, "POST", "/api/check", {"exercise": "02-v1-padding", "source": right if good else racing})
     if status != 200:
         fails.append("try %d through nginx: %s %s" % (k + 1, status, raw[:200]))
         continue
@@ -180,7 +185,7 @@ PY
 }
 
 # ---- SQLite: one --state folder for both ----
-mkdir "$tmp/state"
+mkdir -m 700 "$tmp/state"
 together=1
 start_all --state "$tmp/state"
 tries sqlite || fail=1
@@ -205,7 +210,7 @@ else
     $asuser "$pgctl" -D "$tmp/pg" -w -l "$tmp/pgsock/log" \
         -o "-p $pgport -k $tmp/pgsock -c listen_addresses=127.0.0.1" start >"$tmp/pgctl.log" 2>&1 ||
         { echo "FAIL: pg_ctl start:"; tail -n 20 "$tmp/pgctl.log" "$tmp/pgsock/log"; exit 1; }
-    mkdir "$tmp/state2"
+    mkdir -m 700 "$tmp/state2"
     together=0 # the first instance makes the tables, then the second starts
     start_all --state "$tmp/state2" --db "postgres://warpscope@127.0.0.1:$pgport/postgres"
     tries postgres || fail=1

@@ -74,7 +74,15 @@ trap 'rm -rf "$tmp"' EXIT
         echo '[ -d /var/tmp ] && mount -t tmpfs -o mode=1777 tmpfs /var/tmp || true'
     fi
     if yes ProtectHome; then
+        # the build and the source stay where they are also when they live in a home (a clone in
+        # /root, run as root): each is kept aside and put back, read-only, on the empty homes, whose
+        # fresh folders (0755) the user nobody may pass through as it may pass through /usr
+        hkeep=$(for d in "$src" "$(dirname "$ws")"; do case "$d" in /home/* | /root/* | /run/user/*) echo "$d" ;; esac; done | sort -u)
+        i=0
+        for d in $hkeep; do i=$((i + 1)); echo "mkdir -p /mnt/hkeep$i && mount --bind '$d' /mnt/hkeep$i"; done
         echo 'for h in /home /root /run/user; do [ -d $h ] && mount -t tmpfs -o mode=755 tmpfs $h || true; done'
+        i=0
+        for d in $hkeep; do i=$((i + 1)); echo "mkdir -p '$d' && mount --bind /mnt/hkeep$i '$d' && mount -o remount,bind,ro '$d'"; done
     fi
     # the service's own folder (its StateDirectory and CacheDirectory): writable, its user's
     echo 'mkdir -p /mnt/state && chown 65534:65534 /mnt/state'

@@ -22,8 +22,18 @@ accepted (200) is counted in /api/class under its student and exercise (the serv
 empty), the last one's judgement shown, its time no earlier than it was sent.
 Where the server is on this machine, a hostile file's marker must not appear in /tmp.
 
+Each student joins the class first (POST /api/join with their name: the session the server gives,
+a cookie, goes with every try after; the server's limits count students, not addresses).
+
+--lab plays an exercise lab instead: most tries (--checks, default 60 %) are Checks across every
+exercise of lessons/exercises/ (each the exercise's model solution from tests/exercises/, tagged so
+that it is judged afresh; one in three of them with a syntax error), the rest Runs as above. The
+figures are then given per kind: /api/check by exercise and in all, new builds, cached traces, each
+with p50/p95/p99, its 429s and the tries lost.
+
 usage: load-class.py --token T [--url URL] [--students S] [--duration SECONDS] [--period SECONDS]
                      [--poll SECONDS] [--exercise NAME] [--seed N] [--one-address] [--server URL]... [--json OUT]
+                     [--lab [--checks FRACTION] [--source-dir DIR]]
 Exit 0 when nothing unexpected came back and nothing was lost, 1 otherwise, 2 on bad flags.
 Python 3's standard library only.
 """
@@ -158,7 +168,13 @@ def parse_flags(argv):
                    help="a server whose own figures (GET /api/health's \"ran\") are printed at the end; repeat it for each "
                         "server behind a proxy (default: --url)")
     p.add_argument("--json", metavar="OUT", help="also write the figures to OUT as JSON")
+    p.add_argument("--lab", action="store_true", help="an exercise lab: most tries Checks across every exercise, the rest Runs")
+    p.add_argument("--checks", type=positive(float), default=0.6, help="with --lab, the fraction of tries that are Checks (default 0.6)")
+    p.add_argument("--source-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
+                   help="with --lab, warpscope's source (lessons/exercises/, tests/exercises/; default this script's ..)")
     a = p.parse_args(argv)
+    if a.checks > 1:
+        p.error("--checks: a fraction, 0 to 1")
     for url in a.server:
         s = urllib.parse.urlsplit(url)
         if s.scheme not in ("http", "https") or not s.hostname:
@@ -185,9 +201,12 @@ class Client:
         self.base = u.path.rstrip("/")
         self.timeout = timeout
         self.source = (source, 0) if source else None
+        self.session = None     # the ws_session cookie the server gave at /api/join
 
     def request(self, method, path, body=None, headers=None):
         h = dict(headers or {})
+        if self.session:
+            h["Cookie"] = "ws_session=" + self.session
         data = None
         if body is not None:
             data = json.dumps(body).encode()
@@ -200,6 +219,9 @@ class Client:
             r = c.getresponse()
             raw = r.read()
             status, retry = r.status, r.getheader("Retry-After")
+            cookie = r.getheader("Set-Cookie") or ""
+            if cookie.startswith("ws_session="):
+                self.session = cookie.split(";")[0].split("=", 1)[1]
             c.close()
         except (OSError, http.client.HTTPException) as e:
             return "failed: " + type(e).__name__, None, time.monotonic() - t0, None
@@ -219,6 +241,8 @@ class Record:
     def __init__(self):
         self.lock = threading.Lock()
         self.times = {"trace-new": [], "trace-cached": [], "trace-hostile": [], "check": [], "class": []}
+        self.overloads = {}             # kind -> 429s answered
+        self.check_times = {}           # exercise id -> seconds of its checks (--lab)
         self.codes = {}                 # endpoint -> status -> count
         self.unexpected = []            # lines
         self.built = {"trace": 0, "check": 0}  # new files built and answered (200 or 422; a check 200)
@@ -280,7 +304,7 @@ def excerpt(raw):
     return ": " + t
 
 
-def send(rec, client, path, body, until):
+def send(rec, client, path, body, until, kind=None):
     """POST body; on 429, again after Retry-After (as a student presses Run again), while that is
     before until. The last answer: status, body, seconds that request took."""
     while True:
@@ -288,6 +312,8 @@ def send(rec, client, path, body, until):
         rec.count(path, status)
         if status != OVERLOAD:
             return status, raw, dt
+        with rec.lock:
+            rec.overloads[kind or path] = rec.overloads.get(kind or path, 0) + 1
         try:
             wait = max(0.5, float(retry))
         except (TypeError, ValueError):
@@ -299,8 +325,51 @@ def send(rec, client, path, body, until):
         time.sleep(wait)
 
 
+def load_lab(source_dir):
+    """[(exercise file's name, model solution's text)] for every exercise with a model solution"""
+    found = []
+    ex_dir = os.path.join(source_dir, "lessons", "exercises")
+    for f in sorted(os.listdir(ex_dir)):
+        if f.endswith(".json"):
+            sol = os.path.join(source_dir, "tests", "exercises", f[:-5] + ".solution.cu")
+            if os.path.exists(sol):
+                with open(sol) as fh:
+                    found.append((f[:-5], fh.read()))
+    return found
+
+
+def lab_check(args, rec, client, name, number, k, rng, next_at, stop_at):
+    """One Check of the lab: an exercise's model solution, tagged; one in three with a syntax error."""
+    ex, model = rng.choice(args.lab_exercises)
+    broken = rng.random() < 1.0 / 3.0
+    src = "// %s\n" % tag(rng, number, k) + model + ("\nthis line is not C\n" if broken else "")
+    sent_at = time.time()
+    status, raw, dt = send(rec, client, "/api/check", {"exercise": ex, "source": src}, min(next_at, stop_at), "check")
+    if status != 200:
+        if status != OVERLOAD:
+            with rec.lock:
+                rec.unexpected.append("/api/check: %s's %s of %s was answered %s%s" % (name, "broken file" if broken else "model solution", ex, status, excerpt(raw)))
+        return
+    met = all_goals_met(json.loads(raw))
+    exid = json.loads(raw).get("exercise", ex)
+    with rec.lock:
+        rec.times["check"].append(dt)
+        rec.check_times.setdefault(ex, []).append(dt)
+        rec.built["check"] += 1
+        count = rec.accepted.get((name, exid), (0, 0, None))[0]
+        rec.accepted[(name, exid)] = (count + 1, sent_at, met)
+        if met is not None and met == broken:
+            rec.unexpected.append("/api/check: %s's %s of %s judged %s" % (name, "broken file" if broken else "model solution", ex, "solved" if met else "not solved"))
+
+
 def student(args, rec, client, number, stop_at, rng, marker_dir, markers):
     name = "student-%03d" % number
+    status, raw, _, _ = client.request("POST", "/api/join", {"name": name})
+    rec.count("/api/join", status)
+    if status != 200:
+        with rec.lock:
+            rec.unexpected.append("/api/join: %s was answered %s%s" % (name, status, excerpt(raw)))
+        return
     sent_before = []            # bodies this student sent and had answered
     k = 0
     next_at = time.monotonic() + rng.uniform(0, args.period)
@@ -312,15 +381,18 @@ def student(args, rec, client, number, stop_at, rng, marker_dir, markers):
             time.sleep(next_at - now)
         next_at += args.period
         k += 1
+        if args.lab and rng.random() < args.checks:
+            lab_check(args, rec, client, name, number, k, rng, next_at, stop_at)
+            continue
         kind, src, entry, marker = make_try(rng, number, k, marker_dir)
         if marker:
             with rec.lock:
                 markers.append(marker)
-        if rng.random() < 0.25 and kind in ("right", "racing"):
+        if not args.lab and rng.random() < 0.25 and kind in ("right", "racing"):
             # an exercise check: the model solution or the same file racing
-            body = {"exercise": args.exercise, "source": src, "student": name}
+            body = {"exercise": args.exercise, "source": src}
             sent_at = time.time()
-            status, raw, dt = send(rec, client, "/api/check", body, min(next_at, stop_at))
+            status, raw, dt = send(rec, client, "/api/check", body, min(next_at, stop_at), "check")
             if status == 200:
                 try:
                     met = all_goals_met(json.loads(raw))
@@ -343,7 +415,7 @@ def student(args, rec, client, number, stop_at, rng, marker_dir, markers):
                     rec.unexpected.append("/api/check: %s's %s file was answered %s%s" % (name, kind, status, excerpt(raw)))
         else:
             body = {"source": src, "entry": entry, "defines": [], "n": N, "block": 256, "schedule": "lockstep"}
-            status, raw, dt = send(rec, client, "/api/trace", body, min(next_at, stop_at))
+            status, raw, dt = send(rec, client, "/api/trace", body, min(next_at, stop_at), "trace-hostile" if kind in HOSTILE else "trace-new")
             if status in (200, 422):
                 with rec.lock:
                     rec.times["trace-hostile" if kind in HOSTILE else "trace-new"].append(dt)
@@ -354,7 +426,7 @@ def student(args, rec, client, number, stop_at, rng, marker_dir, markers):
         if sent_before and rng.random() < 0.5 and time.monotonic() + 4 < min(next_at, stop_at):
             time.sleep(rng.uniform(0.5, 3.0))
             kind, body = rng.choice(sent_before)
-            status, raw, dt = send(rec, client, "/api/trace", body, min(next_at, stop_at))
+            status, raw, dt = send(rec, client, "/api/trace", body, min(next_at, stop_at), "trace-hostile" if kind in HOSTILE else "trace-cached")
             if status in (200, 422):
                 with rec.lock:
                     rec.times["trace-hostile" if kind in HOSTILE else "trace-cached"].append(dt)
@@ -433,6 +505,10 @@ def fmt_ms(v):
 
 def main(argv):
     args = parse_flags(argv)
+    args.lab_exercises = load_lab(args.source_dir) if args.lab else []
+    if args.lab and not args.lab_exercises:
+        sys.stderr.write("load-class.py: --lab: no exercise with a model solution under %s (lessons/exercises/, tests/exercises/)\n" % args.source_dir)
+        return 2
     client = Client(args.url, args.timeout)
     status, raw, _, _ = client.request("GET", "/api/health")
     if status != 200:
@@ -454,7 +530,7 @@ def main(argv):
     t.start()
     threads = []
     for i in range(args.students):
-        mine = Client(args.url, args.timeout, "127.1.%d.%d" % (i // 250, i % 250 + 2)) if spread else client
+        mine = Client(args.url, args.timeout, "127.1.%d.%d" % (i // 250, i % 250 + 2) if spread else None)  # a session each
         th = threading.Thread(target=student, args=(args, rec, mine, i + 1, stop_at, random.Random(master.getrandbits(64)), marker_dir, markers), daemon=True)
         th.start()
         threads.append(th)
@@ -490,7 +566,15 @@ def main(argv):
         v = rec.times[key]
         row = {"count": len(v), "p50": percentile(v, 50), "p95": percentile(v, 95), "p99": percentile(v, 99), "max": max(v) if v else None}
         figures["latency_ms"][key] = {k: (round(x * 1000.0, 1) if isinstance(x, float) else x) for k, x in row.items()}
-        print("%-22s %6d %8s %8s %8s %8s" % (label, row["count"], fmt_ms(row["p50"]), fmt_ms(row["p95"]), fmt_ms(row["p99"]), fmt_ms(row["max"])))
+        print("%-22s %6d %8s %8s %8s %8s  429s %d" % (label, row["count"], fmt_ms(row["p50"]), fmt_ms(row["p95"]), fmt_ms(row["p99"]), fmt_ms(row["max"]),
+                                                    rec.overloads.get(key, 0)))
+        figures["latency_ms"][key]["429s"] = rec.overloads.get(key, 0)
+    if args.lab:
+        figures["checks_by_exercise_ms"] = {}
+        for ex, v in sorted(rec.check_times.items()):
+            figures["checks_by_exercise_ms"][ex] = {"count": len(v), "p50": round(percentile(v, 50) * 1000.0, 1), "p95": round(percentile(v, 95) * 1000.0, 1),
+                                                    "p99": round(percentile(v, 99) * 1000.0, 1)}
+            print("  %-20s %6d %8s %8s %8s" % ("check " + ex[:14], len(v), fmt_ms(percentile(v, 50)), fmt_ms(percentile(v, 95)), fmt_ms(percentile(v, 99))))
     built = sum(rec.built.values())
     print("build rate: %d new files built and answered in %.0f s (%d traced, %d checked), %.2f a second" %
           (built, elapsed, rec.built["trace"], rec.built["check"], built / elapsed))

@@ -901,7 +901,7 @@
   function fields(k) { $('entry').value = k.entry; $('n').value = String(k.n); $('block').value = String(k.block); }
   function shown() {
     const x = exOf(exercise);
-    $('check').hidden = !x; $('student-row').hidden = !x;
+    $('check').hidden = !x; $('student-row').hidden = false; // a Run is a student's too (the class server's limits are per student)
     if (!x) $('checklist').hidden = true;
   }
   function exerciseMenu() {
@@ -956,12 +956,24 @@
     if (x && x.schedule) body.schedule = x.schedule;
     return body;
   }
-  async function post(path, body) {
+  async function post(path, body, again) {
     const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     const bytes = new Uint8Array(await r.arrayBuffer());
     let json = null;
     try { json = JSON.parse(DEC.decode(bytes)); } catch (e) { json = null; }
+    // the class server knows a student by the session it gives at api/join (a cookie this page cannot
+    // read): a Run or Check answered 401 joins with the name typed (and the class's code, ?join=CODE
+    // of this page's address), then is sent once more
+    if (r.status === 401 && !again && $('student').value.trim()) {
+      const j = await join($('student').value.trim());
+      return j.r.status === 200 ? post(path, body, true) : j;
+    }
     return { r, bytes, json };
+  }
+  async function join(name) {
+    const j = await post('api/join', { name, code: query.get('join') || stored('code') || '' }, true);
+    if (j.r.status === 200) { stored('joined', name); if (query.get('join')) stored('code', query.get('join')); }
+    return j;
   }
   // what an answer other than 200 says: the error at its line, or the server's trouble
   function trouble(a) {
@@ -989,6 +1001,8 @@
     keep(); if (!quiet) { ed.clearMarks(); say(W('running')); }
     busy(true);
     try {
+      const name = $('student').value.trim(); // a name typed and not yet joined with: joined first (a Run is the session's)
+      if (name && stored('joined') !== name) { const j = await join(name); if (j.r.status !== 200) { if (!quiet) trouble(j); return; } }
       const a = await post('api/trace', body);
       if (a.r.status !== 200 || !a.json) { if (!quiet) trouble(a); return; }
       const t = a.json;
@@ -1017,7 +1031,8 @@
     keep(); ed.clearMarks(); busy(true); say(W('checking'));
     let ran = false;
     try {
-      const a = await post('api/check', { exercise: x.number, source: ed.text(), student });
+      if (stored('joined') !== student) { const j = await join(student); if (j.r.status !== 200) { trouble(j); return; } } // a name changed: joined anew
+      const a = await post('api/check', { exercise: x.number, source: ed.text() });
       if (a.r.status !== 200 || !a.json) { trouble(a); return; }
       const f = a.json.files ? a.json.files[0] : a.json;
       checklist(x, f);

@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -185,9 +186,43 @@ static void reply_learner_error(serve_reply *r, char *err)
 
 /* ---- the request's JSON ---- */
 
+/* The body's JSON within a budget, before cJSON sees it: its values (a scalar, an array, an object
+ * each one; a key is not) at most SERVE_JSON_VALUES, nested at most SERVE_JSON_DEPTH, and no NUL
+ * in a string (\u0000 would cut it where C reads it). 0, or -1 with r filled (400). */
+static int json_budget(const char *b, size_t n, serve_reply *r)
+{
+    size_t values = 0, depth = 0;
+    int in_string = 0;
+    for (size_t i = 0; i < n; i++) {
+        char c = b[i];
+        if (in_string) {
+            if (c == '\\') {
+                if (i + 5 < n && b[i + 1] == 'u' && !memcmp(b + i + 2, "0000", 4)) {
+                    reply_error(r, 400, "a NUL character (\\u0000) in a string of the body: none is allowed");
+                    return -1;
+                }
+                i++;
+            } else if (c == '"') in_string = 0;
+            continue;
+        }
+        if (c == '"') { in_string = 1; values++; continue; }
+        if (c == ':') { values--; continue; } /* the string before it was a key */
+        if (c == '[' || c == '{') {
+            values++;
+            if (++depth > SERVE_JSON_DEPTH) { reply_error(r, 400, "the body's JSON is nested deeper than %d", SERVE_JSON_DEPTH); return -1; }
+        } else if (c == ']' || c == '}') {
+            if (depth) depth--;
+        } else if (c == ',' || c == ' ' || c == '\n' || c == '\r' || c == '\t') {
+        } else if (!i || strchr(",[:{ \n\r\t", b[i - 1])) values++; /* a number, true, false, null begins */
+        if (values > SERVE_JSON_VALUES) { reply_error(r, 400, "the body's JSON holds more than %d values", SERVE_JSON_VALUES); return -1; }
+    }
+    return 0;
+}
+
 /* Parses the body into an object: NULL with r filled (400) when it is not one. */
 static cJSON *body_object(const serve_request *q, serve_reply *r)
 {
+    if (json_budget(q->body, q->len, r)) return NULL;
     const char *end = NULL;
     cJSON *o = cJSON_ParseWithLengthOpts(q->body, q->len, &end, 0);
     if (!o) {
@@ -259,9 +294,92 @@ static int plain_text(const char *s)
         for (size_t i = 1; i < n; i++)
             if ((p[i] & 0xC0) != 0x80) return 0;
         if (n == 2 && p[0] == 0xC2 && p[1] < 0xA0) return 0; /* C1 controls */
+        /* overlong forms, UTF-16's surrogates, past U+10FFFF: not UTF-8 (RFC 3629) */
+        if ((p[0] == 0xE0 && p[1] < 0xA0) || (p[0] == 0xED && p[1] >= 0xA0) || (p[0] == 0xF0 && p[1] < 0x90) || p[0] > 0xF4 ||
+            (p[0] == 0xF4 && p[1] >= 0x90))
+            return 0;
         p += n;
     }
     return 1;
+}
+
+/* A student's name: 1 to SERVE_NAME_CHARS characters of UTF-8 text, no control characters, not
+ * only spaces. */
+static int name_ok(const char *name)
+{
+    if (!plain_text(name) || !name[strspn(name, " ")]) return 0;
+    size_t chars = 0;
+    for (const unsigned char *p = (const unsigned char *)name; *p; p++) chars += (*p & 0xC0) != 0x80;
+    return chars >= 1 && chars <= SERVE_NAME_CHARS;
+}
+
+/* The names warpscope's own headers use (the learner's build includes them after the defines):
+ * a define of one of them would break a line of the header, so it is refused with the field's
+ * name. Read once from the headers the build includes. */
+static const char *const header_files[] = {"trace/capture/ws_cuda.h", "trace/capture/emu.h", "trace/capture/own/ws_user.h"};
+static char *header_words;     /* " word word ... ": each name once, between spaces */
+static pthread_mutex_t header_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int is_word(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_'; }
+
+static int header_uses(serve_ctx *s, const char *name, size_t len)
+{
+    pthread_mutex_lock(&header_mu);
+    if (!header_words) {
+        size_t cap = 1 << 16, used = 1;
+        header_words = calloc(1, cap);
+        if (header_words) header_words[0] = ' ';
+        for (size_t f = 0; header_words && f < sizeof header_files / sizeof header_files[0]; f++) {
+            char path[sizeof s->include_dir + 64];
+            snprintf(path, sizeof path, "%s/%s", s->include_dir, header_files[f]);
+            FILE *in = fopen(path, "re");
+            char line[4096];
+            while (in && fgets(line, sizeof line, in)) {
+                for (char *w = line; *w;) {
+                    if (!is_word(*w) || (*w >= '0' && *w <= '9')) { while (is_word(*w)) w++; if (*w) w++; continue; }
+                    size_t n = 0;
+                    while (is_word(w[n])) n++;
+                    char probe[80];
+                    if (n < sizeof probe - 2) {
+                        snprintf(probe, sizeof probe, " %.*s ", (int)n, w);
+                        if (!strstr(header_words, probe) && used + n + 2 < cap) {
+                            memcpy(header_words + used, probe + 1, n + 1);
+                            used += n + 1;
+                        }
+                    }
+                    w += n;
+                }
+            }
+            if (in) fclose(in);
+        }
+    }
+    char probe[OWN_DEFINE_LEN + 3];
+    snprintf(probe, sizeof probe, " %.*s ", (int)len, name);
+    int used = header_words && strstr(header_words, probe) != NULL;
+    pthread_mutex_unlock(&header_mu);
+    return used;
+}
+
+/* defines: NAME or NAME=VALUE, NAME a C identifier that neither begins with _ (the compiler's) nor
+ * is a name of warpscope's headers, VALUE without control characters. 0, or -1 with r filled (400). */
+static int defines_ok(serve_ctx *s, const char *d, serve_reply *r)
+{
+    size_t n = 0;
+    while (is_word(d[n])) n++;
+    if (!n || (d[0] >= '0' && d[0] <= '9') || (d[n] && d[n] != '=')) {
+        reply_error(r, 400, "the field \"defines\": \"%.60s\" is not NAME or NAME=VALUE (NAME a C identifier)", d);
+        return -1;
+    }
+    if (d[0] == '_' || header_uses(s, d, n)) {
+        reply_error(r, 400, "the field \"defines\": %.*s is a name warpscope's CUDA header uses (or the compiler's, beginning with _): choose another",
+                    (int)(n < 64 ? n : 64), d);
+        return -1;
+    }
+    if (!plain_text(d + n)) {
+        reply_error(r, 400, "the field \"defines\": the value of %.*s holds a control character or is not UTF-8", (int)(n < 64 ? n : 64), d);
+        return -1;
+    }
+    return 0;
 }
 
 /* ---- GET /api/health ---- */
@@ -300,6 +418,23 @@ void api_health(serve_ctx *s, const serve_request *q, serve_reply *r)
 }
 
 /* ---- POST /api/trace ---- */
+
+/* The files whose cached run took SERVE_SLOW_RUN_MS or more (by their source and entry): a small
+ * table, the oldest replaced. mark: 1 notes one, 0 asks. */
+enum { SLOW_KEPT = 256 };
+static uint64_t slow_keys[SLOW_KEPT];
+static unsigned slow_next;
+static pthread_mutex_t slow_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int slow_run(uint64_t key, int mark)
+{
+    int found = 0;
+    pthread_mutex_lock(&slow_mu);
+    for (unsigned i = 0; i < SLOW_KEPT && !found; i++) found = slow_keys[i] == key;
+    if (mark && !found) slow_keys[slow_next++ % SLOW_KEPT] = key;
+    pthread_mutex_unlock(&slow_mu);
+    return found;
+}
 
 void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
 {
@@ -343,6 +478,7 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
                 cJSON_Delete(o);
                 return;
             }
+            if (defines_ok(s, e->valuestring, r)) { cJSON_Delete(o); return; }
             defines[nd++] = e->valuestring;
         }
     }
@@ -350,20 +486,26 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
     if (learner_write(s, source, strlen(source), &ld)) { reply_error(r, 500, "cannot write the source: %s", strerror(errno)); cJSON_Delete(o); return; }
     capture_desc d = {.version = OWN_VERSION, .kernel = ld.file, .entry = entry, .defines = defines, .include_dir = s->include_dir,
                       .n = (uint64_t)n, .block = (unsigned)block, .schedule = schedule && *schedule ? schedule : NULL, .data = data,
-                      .seed = seed >= 0 ? (uint64_t)seed : 0, .seed_set = seed >= 0, .cancel = s->stop};
-    serve_job kind = own_capture_cached(&d) ? SERVE_JOB_CACHED : SERVE_JOB_BUILT; /* built before: a run, not queued behind builds */
-    if (serve_job_begin(s, r, kind)) { learner_remove(&ld); cJSON_Delete(o); return; }
+                      .seed = seed >= 0 ? (uint64_t)seed : 0, .seed_set = seed >= 0, .cancel = q->cancel};
+    /* built before: a run, not queued behind builds; unless its run was slow before (a loop), which
+     * then waits with the builds instead of holding a cached trace's place */
+    uint64_t run_key = serve_fnv1a(serve_fnv1a(SERVE_FNV_BASIS, source, strlen(source)), entry, strlen(entry));
+    serve_job kind = own_capture_cached(&d) && !slow_run(run_key, 0) ? SERVE_JOB_CACHED : SERVE_JOB_BUILT;
+    if (serve_job_begin(s, r, kind, q->cancel)) { learner_remove(&ld); cJSON_Delete(o); return; }
     double t0 = now_ms();
     trace t;
     trace_init(&t);
     char err[8192] = "";
     int rc = capture_own(&d, &t, err, sizeof err);
-    serve_job_end(s, now_ms() - t0, kind);
+    double ms = now_ms() - t0;
+    serve_job_end(s, ms, kind);
+    if (kind == SERVE_JOB_CACHED && ms > SERVE_SLOW_RUN_MS) slow_run(run_key, 1);
     learner_remove(&ld);
     cJSON_Delete(o);
     if (rc) {
         trace_free(&t);
         if (*s->stop) { reply_error(r, 503, "the server is stopping"); return; }
+        if (*q->cancel) { reply_error(r, 409, "this Run was replaced by your newer one"); return; }
         strip_dir(err, ld.dir);
         if (strstr(err, SANDBOX_BUSY)) reply_busy(r, err); /* the machine's, for a moment */
         else if (strstr(err, LEARNER_FILE) || strncmp(err, "--entry", 7) == 0) reply_learner_error(r, err); /* the learner's */
@@ -439,20 +581,45 @@ static cJSON *check_report(serve_ctx *s, const lesson *l, const exercise_judgeme
     return report;
 }
 
-/* The answer to a check, and its try in the class record: takes j and picture. */
-static void check_answer(serve_ctx *s, serve_reply *r, const lesson *l, exercise_judgement *j, char *picture, const char *student)
+/* What identifies a judgement in the record: the goals met, each goal's state, whether it ran, the
+ * error (the values measured and the run that broke a goal vary with the hidden input: a Check
+ * pressed again with the same outcome is the same judgement). */
+static char *judgement_key(const lesson_exercise *x, const exercise_judgement *j)
 {
+    char *key = NULL;
+    char states[LESSON_GOALS_MAX + 1];
+    size_t g = 0;
+    for (; g < x->ngoals && g < LESSON_GOALS_MAX; g++) states[g] = (char)('0' + (int)j->marks[g].state);
+    states[g] = 0;
+    uint64_t h = serve_fnv1a(SERVE_FNV_BASIS, j->error, strlen(j->error));
+    if (asprintf(&key, "%zu/%zu %s %d %016llx", j->met, x->ngoals, states, j->runs > 0, (unsigned long long)h) < 0) key = NULL;
+    return key;
+}
+
+/* The answer to a check, and its try in the class record: takes j and picture. */
+static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, const lesson *l, exercise_judgement *j, char *picture,
+                         const char *source)
+{
+    const char *student = q->student;
     const lesson_exercise *x = l->exercise;
     cJSON *report = check_report(s, l, j);
     int first_missed = -1;
     for (size_t g = 0; g < x->ngoals && first_missed < 0; g++)
         if (j->marks[g].state != EXERCISE_MET) first_missed = (int)g;
     char *report_text = cJSON_PrintUnformatted(report);
-    record_try tr = {.student = student, .exercise = l->id, .at_ms = wall_ms(), .met = (int)j->met, .goals = (int)x->ngoals,
-                     .first_missed = first_missed, .ran = j->runs > 0, .error = j->error, .report = report_text ? report_text : "{}",
-                     .trace = picture};
+    char *key = judgement_key(x, j);
+    record_try tr = {.class_id = q->class_id, .student = student, .exercise = l->id, .at_ms = wall_ms(), .met = (int)j->met,
+                     .goals = (int)x->ngoals, .first_missed = first_missed, .ran = j->runs > 0, .error = j->error, .judgement = key ? key : "",
+                     .report = report_text ? report_text : "{}", .trace = picture, .source = source};
     char rerr[600];
-    if (s->rec->ops->add(s->rec, &tr, rerr, sizeof rerr)) {
+    int rc = s->rec ? record_add(s->rec, &tr, rerr, sizeof rerr) : -1;
+    free(key);
+    if (rc == RECORD_STUDENT_FULL)
+        reply_error(r, 403, "your record is full: %d different judgements kept; ask the teacher to remove your tries", RECORD_ROWS_PER_STUDENT);
+    else if (rc == RECORD_BYTES_FULL)
+        reply_error(r, 403, "the class record is full (%d MiB of pictures and sources): ask the teacher to remove tries or archive a class",
+                    RECORD_BYTES_MAX >> 20);
+    else if (rc) {
         fprintf(stderr, "warpscope: serve: a try of %s by a student was not recorded: %s\n", l->id, rerr);
         reply_error(r, 503, "the judgement was made but the class record could not be written (%s): try again", rerr);
     } else {
@@ -471,7 +638,7 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     static const char *const fields[] = {"exercise", "source", "student", NULL};
     cJSON *o = body_object(q, r);
     if (!o) return;
-    const char *name, *source, *student;
+    const char *name, *source, *student; /* the student is the session's: a name sent must be its own */
     char number[24];
     const cJSON *ex = cJSON_GetObjectItemCaseSensitive(o, "exercise");
     if (cJSON_IsNumber(ex) && ex->valuedouble >= 0 && ex->valuedouble < 1000 && ex->valuedouble == (double)(int)ex->valuedouble) {
@@ -479,12 +646,12 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
         cJSON_ReplaceItemInObjectCaseSensitive(o, "exercise", cJSON_CreateString(number));
     }
     if (known_fields(o, fields, r) || text_field(o, "exercise", 1, SERVE_FIELD_MAX, &name, r) ||
-        text_field(o, "source", 1, SERVE_SOURCE_MAX, &source, r) || text_field(o, "student", 1, 64, &student, r)) {
+        text_field(o, "source", 1, SERVE_SOURCE_MAX, &source, r) || text_field(o, "student", 0, 4 * SERVE_NAME_CHARS, &student, r)) {
         cJSON_Delete(o);
         return;
     }
-    if (!*student || !plain_text(student)) {
-        reply_error(r, 400, "the field \"student\" must be a name of 1 to 64 bytes of UTF-8 text, without control characters");
+    if (student && strcmp(student, q->student)) {
+        reply_error(r, 400, "the field \"student\": you joined the class as %s (a try is always the session's)", q->student);
         cJSON_Delete(o);
         return;
     }
@@ -501,19 +668,19 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     exercise_judgement *j = calloc(1, sizeof *j);
     char *picture = NULL; /* the exercise's own capture of the file: the picture the teacher opens */
     if (!j) { reply_error(r, 500, "out of memory"); cJSON_Delete(o); return; }
-    if (verdict_find(l->id, source, j, &picture)) { check_answer(s, r, l, j, picture, student); cJSON_Delete(o); return; }
+    if (verdict_find(l->id, source, j, &picture)) { check_answer(s, q, r, l, j, picture, source); cJSON_Delete(o); return; }
     learner_dir ld;
     if (learner_write(s, source, strlen(source), &ld)) { reply_error(r, 500, "cannot write the source: %s", strerror(errno)); free(j); cJSON_Delete(o); return; }
-    if (serve_job_begin(s, r, SERVE_JOB_CHECK)) { learner_remove(&ld); free(j); cJSON_Delete(o); return; }
+    if (serve_job_begin(s, r, SERVE_JOB_CHECK, q->cancel)) { learner_remove(&ld); free(j); cJSON_Delete(o); return; }
     double t0 = now_ms();
-    int rc = exercise_judge(l, ld.file, s->include_dir, s->stop, j, err, sizeof err);
+    int rc = exercise_judge(l, ld.file, s->include_dir, q->cancel, j, err, sizeof err);
     if (rc == 0 && j->runs > 0 && !*s->stop) {
         const char *defines[5] = {NULL};
         size_t nd = 0;
         for (size_t k = 0; k < 4; k++)
             if (x->defines[k][0]) defines[nd++] = x->defines[k];
         capture_desc d = {.version = OWN_VERSION, .kernel = ld.file, .entry = x->entry, .defines = defines, .include_dir = s->include_dir,
-                          .block = x->block, .n = x->n, .data = x->data[0] ? x->data : NULL, .cancel = s->stop};
+                          .block = x->block, .n = x->n, .data = x->data[0] ? x->data : NULL, .cancel = q->cancel};
         trace t;
         trace_init(&t);
         char terr[2048];
@@ -525,8 +692,8 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     }
     serve_job_end(s, now_ms() - t0, SERVE_JOB_CHECK);
     learner_remove(&ld);
-    if (rc || *s->stop) {
-        if (*s->stop) reply_error(r, 503, "the server is stopping");
+    if (rc || *s->stop || *q->cancel) {
+        if (*s->stop || *q->cancel) reply_error(r, 503, "the server is stopping");
         else if (strstr(err, SANDBOX_BUSY)) reply_busy(r, err);
         else reply_error(r, 500, "the exercise could not be judged: %s", err);
         free(j);
@@ -536,37 +703,120 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     }
     strip_dir(j->error, ld.dir);
     if (!*s->stop && picture) verdict_keep(l->id, source, j, picture);
-    check_answer(s, r, l, j, picture, student);
+    check_answer(s, q, r, l, j, picture, source);
     cJSON_Delete(o);
+}
+
+/* ---- who asks: the teacher, a student ---- */
+
+void serve_secret(char *out)
+{
+    unsigned char raw[SERVE_SESSION_HEX / 2];
+    size_t got = 0;
+    while (got < sizeof raw) {
+        ssize_t k = getrandom(raw + got, sizeof raw - got, 0);
+        if (k > 0) got += (size_t)k;
+    }
+    for (size_t i = 0; i < sizeof raw; i++) snprintf(out + 2 * i, 3, "%02x", raw[i]);
+}
+
+/* a and b equal, in time that does not depend on where they differ */
+static int same_secret(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    unsigned char diff = (unsigned char)(n != m);
+    for (size_t i = 0; i < n; i++) diff |= (unsigned char)(a[i] ^ (i < m ? b[i] : 0));
+    return diff == 0;
+}
+
+/* The teacher: "Authorization: Bearer TOKEN" (scripts), or the cookie of a sign-in at /class (the
+ * page). Never a token in an address: a projector shows the address bar. */
+int serve_teacher(serve_ctx *s, const serve_request *q)
+{
+    const char *h = q->header(q->conn, MHD_HTTP_HEADER_AUTHORIZATION);
+    if (h && strncmp(h, "Bearer ", 7) == 0) return same_secret(s->token, h + 7);
+    const char *c = MHD_lookup_connection_value(q->conn, MHD_COOKIE_KIND, "ws_teacher");
+    int yes = 0;
+    char err[300];
+    if (c && strlen(c) == SERVE_SESSION_HEX && strspn(c, "0123456789abcdef") == SERVE_SESSION_HEX)
+        record_teacher_is(s->rec, c, wall_ms(), &yes, err, sizeof err);
+    return yes;
+}
+
+/* a cookie the page's scripts cannot read and no other site's request carries */
+static void set_cookie(serve_reply *r, const char *name, const char *value, int max_age_s)
+{
+    snprintf(r->cookie, sizeof r->cookie, "%s=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%d", name, value, max_age_s);
+}
+
+/* POST /api/class/signin {"token": T}: the teacher's cookie for a day */
+void api_class_signin(serve_ctx *s, const serve_request *q, serve_reply *r)
+{
+    static const char *const fields[] = {"token", NULL};
+    cJSON *o = body_object(q, r);
+    const char *token;
+    if (!o) return;
+    if (known_fields(o, fields, r) || text_field(o, "token", 1, 200, &token, r)) { cJSON_Delete(o); return; }
+    int ok = same_secret(s->token, token);
+    cJSON_Delete(o);
+    if (!ok) { reply_error(r, 401, "that is not the class's token (warpscope serve printed it, or was given it with --token)"); return; }
+    char secret[SERVE_SESSION_HEX + 1], err[600];
+    serve_secret(secret);
+    if (record_teacher_add(s->rec, secret, wall_ms(), err, sizeof err)) { reply_error(r, 503, "the class record could not be written: %s", err); return; }
+    set_cookie(r, "ws_teacher", secret, 12 * 3600);
+    reply_json(r, 200, strdup("{\"signed_in\": true}\n"));
+}
+
+/* POST /api/join {"name": NAME, "code": CODE}: the student's session (a cookie), their name taken
+ * in the open class whose code it is ("" or none: the class without a code) */
+void api_join(serve_ctx *s, const serve_request *q, serve_reply *r)
+{
+    static const char *const fields[] = {"name", "code", NULL};
+    cJSON *o = body_object(q, r);
+    const char *name, *code;
+    if (!o) return;
+    if (known_fields(o, fields, r) || text_field(o, "name", 1, 4 * SERVE_NAME_CHARS, &name, r) || text_field(o, "code", 0, 64, &code, r)) {
+        cJSON_Delete(o);
+        return;
+    }
+    if (!name_ok(name)) {
+        reply_error(r, 400, "the field \"name\" must be 1 to %d characters of UTF-8 text, without control characters", SERVE_NAME_CHARS);
+        cJSON_Delete(o);
+        return;
+    }
+    char secret[SERVE_SESSION_HEX + 1], err[600];
+    if (q->session) snprintf(secret, sizeof secret, "%s", q->session);
+    else serve_secret(secret);
+    int64_t cls = 0;
+    int rc = record_join(s->rec, code ? code : "", name, secret, wall_ms(), &cls, err, sizeof err);
+    static const struct {
+        int rc;
+        unsigned status;
+        const char *say;
+    } refusals[] = {
+        {RECORD_NO_CLASS, 404, "no class is open with that code: ask the teacher for it"},
+        {RECORD_NAME_TAKEN, 409, "another student of this class joined with that name: add your family name or a number"},
+        {RECORD_NOT_ON_ROSTER, 403, "that name is not on the class's roster: write it as the teacher's list has it"},
+        {RECORD_CLASS_FULL, 403, "the class is full"},
+    };
+    for (size_t i = 0; i < sizeof refusals / sizeof refusals[0]; i++)
+        if (rc == refusals[i].rc) { reply_error(r, refusals[i].status, "%s", refusals[i].say); cJSON_Delete(o); return; }
+    if (rc) { reply_error(r, 503, "the class record could not be written: %s", err); cJSON_Delete(o); return; }
+    cJSON *a = cJSON_CreateObject();
+    cJSON_AddStringToObject(a, "name", name);
+    cJSON_AddNumberToObject(a, "class", (double)cls);
+    cJSON_Delete(o);
+    set_cookie(r, "ws_session", secret, 30 * 86400);
+    reply_json(r, 200, cJSON_PrintUnformatted(a));
+    cJSON_Delete(a);
 }
 
 /* ---- the teacher's view ---- */
 
-/* The token, from "Authorization: Bearer T" or (for links the page opens) ?token=T: compared in
- * time that does not depend on where it differs. */
-static int authorised(serve_ctx *s, const serve_request *q, int query_too)
-{
-    const char *h = q->header(q->conn, MHD_HTTP_HEADER_AUTHORIZATION), *given = NULL;
-    if (h && strncmp(h, "Bearer ", 7) == 0) given = h + 7;
-    else if (query_too) given = q->arg(q->conn, "token");
-    if (!given) return 0;
-    size_t n = strlen(s->token), m = strlen(given);
-    unsigned char diff = (unsigned char)(n != m);
-    for (size_t i = 0; i < n; i++) diff |= (unsigned char)(s->token[i] ^ (i < m ? given[i] : 0));
-    return diff == 0;
-}
-
-static void unauthorised(serve_reply *r)
-{
-    reply_error(r, 401, "the class is shown with its token: the header Authorization: Bearer TOKEN (warpscope serve printed it)");
-    r->header = MHD_HTTP_HEADER_WWW_AUTHENTICATE;
-    r->value = "Bearer realm=\"warpscope class\"";
-}
-
 typedef struct class_build {
     serve_ctx *s;
     cJSON *students, *current;
-    char name[80];
+    char name[4 * SERVE_NAME_CHARS + 1];
 } class_build;
 
 static const lesson *exercise_by_id(serve_ctx *s, const char *id)
@@ -610,9 +860,45 @@ static void add_row(void *ud, const record_row *row)
     cJSON_AddItemToArray(b->current, e);
 }
 
+typedef struct classes_build {
+    cJSON *list;
+    int64_t want;    /* the class asked for (0: the open one, else the newest) */
+    cJSON *chosen;
+} classes_build;
+
+static void add_class(void *ud, const record_class *c)
+{
+    classes_build *b = ud;
+    cJSON *k = cJSON_CreateObject();
+    cJSON_AddNumberToObject(k, "id", (double)c->id);
+    cJSON_AddStringToObject(k, "code", c->code);
+    cJSON_AddStringToObject(k, "roster", c->roster);
+    cJSON_AddStringToObject(k, "state", c->state);
+    cJSON_AddNumberToObject(k, "opened_ms", (double)c->opened_ms);
+    cJSON_AddNumberToObject(k, "students", c->students);
+    cJSON_AddItemToArray(b->list, k);
+    if (b->want == c->id) b->chosen = k;
+}
+
+/* the class a teacher's request names (?class=ID, or "class" in its body): 0 for the open one */
+static int64_t class_named(const serve_request *q, const cJSON *body)
+{
+    const cJSON *f = body ? cJSON_GetObjectItemCaseSensitive(body, "class") : NULL;
+    if (cJSON_IsNumber(f) && f->valuedouble >= 1 && f->valuedouble < 1e15) return (int64_t)f->valuedouble;
+    const char *a = q->arg(q->conn, "class");
+    return a && strspn(a, "0123456789") == strlen(a) && strlen(a) < 16 ? strtoll(a, NULL, 10) : 0;
+}
+
+/* which class: the one named, else the open one, else the newest; 0 when there is none */
+static int64_t class_which(serve_ctx *s, int64_t named, char *err, size_t errlen, int *fail)
+{
+    int64_t open_id = 0;
+    *fail = record_classes(s->rec, NULL, NULL, &open_id, err, errlen) != 0;
+    return named ? named : open_id;
+}
+
 void api_class(serve_ctx *s, const serve_request *q, serve_reply *r)
 {
-    if (!authorised(s, q, 0)) { unauthorised(r); return; }
     cJSON *o = cJSON_CreateObject(), *exs = cJSON_AddArrayToObject(o, "exercises");
     for (size_t i = 0; i < s->nex; i++) {
         const lesson *l = &s->ex[i].l;
@@ -628,48 +914,163 @@ void api_class(serve_ctx *s, const serve_request *q, serve_reply *r)
         }
         cJSON_AddItemToArray(exs, e);
     }
-    class_build b = {.s = s, .students = cJSON_AddArrayToObject(o, "students")};
     char err[600];
-    if (s->rec->ops->list(s->rec, add_row, &b, err, sizeof err)) {
+    int fail;
+    classes_build cb = {.list = cJSON_AddArrayToObject(o, "classes")};
+    cb.want = class_which(s, class_named(q, NULL), err, sizeof err, &fail);
+    class_build b = {.s = s, .students = cJSON_AddArrayToObject(o, "students")};
+    if (fail || record_classes(s->rec, add_class, &cb, NULL, err, sizeof err) ||
+        (cb.want && record_list(s->rec, cb.want, add_row, &b, err, sizeof err))) {
         cJSON_Delete(o);
         reply_error(r, 503, "the class record could not be read: %s", err);
         return;
     }
+    if (cb.chosen) cJSON_AddItemReferenceToObject(o, "class", cb.chosen);
+    else cJSON_AddNullToObject(o, "class");
     reply_json(r, 200, cJSON_PrintUnformatted(o));
     cJSON_Delete(o);
 }
 
-void api_class_last(serve_ctx *s, const serve_request *q, serve_reply *r)
+/* GET /api/class/last and /api/class/source ?student=NAME&exercise=ID[&class=ID]: the picture (a
+ * trace) or the source of that student's latest try */
+static void class_part(serve_ctx *s, const serve_request *q, serve_reply *r, const char *what)
 {
-    if (!authorised(s, q, 1)) { unauthorised(r); return; }
     const char *student = q->arg(q->conn, "student"), *exercise = q->arg(q->conn, "exercise");
     if (!student || !exercise) { reply_error(r, 400, "give ?student=NAME&exercise=ID"); return; }
     char *text = NULL, err[600];
-    if (s->rec->ops->last_trace(s->rec, student, exercise, &text, err, sizeof err)) {
+    int fail;
+    int64_t cls = class_which(s, class_named(q, NULL), err, sizeof err, &fail);
+    if (fail || record_last(s->rec, cls, student, exercise, what, &text, err, sizeof err)) {
         reply_error(r, 503, "the class record could not be read: %s", err);
         return;
     }
-    if (!text) { reply_error(r, 404, "no picture of %s's last try of %s (it did not run?)", student, exercise); return; }
-    reply_json(r, 200, text);
+    if (!text) { reply_error(r, 404, "no %s of %.64s's last try of %.64s (it did not run?)", what, student, exercise); return; }
+    if (strcmp(what, "picture") == 0) { reply_json(r, 200, text); return; }
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "student", student);
+    cJSON_AddStringToObject(o, "exercise", exercise);
+    cJSON_AddStringToObject(o, "source", text);
+    free(text);
+    reply_json(r, 200, cJSON_PrintUnformatted(o));
+    cJSON_Delete(o);
 }
 
+void api_class_last(serve_ctx *s, const serve_request *q, serve_reply *r) { class_part(s, q, r, "picture"); }
+void api_class_source(serve_ctx *s, const serve_request *q, serve_reply *r) { class_part(s, q, r, "source"); }
+
+/* POST /api/class/open {"code": CODE, "roster": [NAME...]}: a new class, the others closed. A code
+ * of letters and digits (none given: six made here; "": anyone who reaches the server joins);
+ * a roster: the names that may join (none: any name). */
+void api_class_open(serve_ctx *s, const serve_request *q, serve_reply *r)
+{
+    static const char *const fields[] = {"code", "roster", NULL};
+    cJSON *o = body_object(q, r);
+    const char *code;
+    if (!o) return;
+    if (known_fields(o, fields, r) || text_field(o, "code", 0, 32, &code, r)) { cJSON_Delete(o); return; }
+    char made[8];
+    if (!code) { /* letters and digits no one misreads on a projector */
+        static const char alphabet[] = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+        unsigned char raw[6];
+        while (getrandom(raw, sizeof raw, 0) != (ssize_t)sizeof raw) {}
+        for (size_t i = 0; i < sizeof raw; i++) made[i] = alphabet[raw[i] % (sizeof alphabet - 1)];
+        made[6] = 0;
+        code = made;
+    }
+    if (strspn(code, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != strlen(code)) {
+        reply_error(r, 400, "the field \"code\": letters and digits, at most 32");
+        cJSON_Delete(o);
+        return;
+    }
+    char *roster = calloc(1, 1);
+    size_t rlen = 0;
+    const cJSON *ro = cJSON_GetObjectItemCaseSensitive(o, "roster"), *e;
+    if (ro && !cJSON_IsNull(ro) && !cJSON_IsArray(ro)) { reply_error(r, 400, "the field \"roster\" must be an array of names"); goto out; }
+    cJSON_ArrayForEach(e, ro) {
+        if (!cJSON_IsString(e) || !name_ok(e->valuestring)) {
+            reply_error(r, 400, "the field \"roster\": each name 1 to %d characters of UTF-8 text, without control characters", SERVE_NAME_CHARS);
+            goto out;
+        }
+        size_t n = strlen(e->valuestring);
+        char *grown = realloc(roster, rlen + n + 2);
+        if (!grown) { reply_error(r, 500, "out of memory"); goto out; }
+        roster = grown;
+        memcpy(roster + rlen, e->valuestring, n);
+        rlen += n;
+        roster[rlen++] = '\n';
+        roster[rlen] = 0;
+    }
+    int64_t id;
+    char err[600];
+    if (record_class_open(s->rec, code, roster, wall_ms(), &id, err, sizeof err)) reply_error(r, 503, "the class record could not be written: %s", err);
+    else {
+        cJSON *a = cJSON_CreateObject();
+        cJSON_AddNumberToObject(a, "id", (double)id);
+        cJSON_AddStringToObject(a, "code", code);
+        reply_json(r, 200, cJSON_PrintUnformatted(a));
+        cJSON_Delete(a);
+    }
+out:
+    free(roster);
+    cJSON_Delete(o);
+}
+
+/* POST /api/class/state {"class": ID, "state": "open" | "closed" | "archived"} */
+void api_class_state(serve_ctx *s, const serve_request *q, serve_reply *r)
+{
+    static const char *const fields[] = {"class", "state", NULL}, *const states[] = {"open", "closed", "archived"};
+    cJSON *o = body_object(q, r);
+    const char *state;
+    if (!o) return;
+    if (known_fields(o, fields, r) || text_field(o, "state", 1, 16, &state, r)) { cJSON_Delete(o); return; }
+    size_t i = 0;
+    while (i < 3 && strcmp(states[i], state)) i++;
+    char err[600];
+    int fail;
+    int64_t cls = class_which(s, class_named(q, o), err, sizeof err, &fail);
+    if (i == 3) reply_error(r, 400, "the field \"state\" is open, closed or archived");
+    else if (fail || !cls) reply_error(r, 404, "no such class");
+    else if (record_class_state(s->rec, cls, states[i], err, sizeof err)) reply_error(r, 503, "the class record could not be written: %s", err);
+    else {
+        char *a = NULL;
+        if (asprintf(&a, "{\"class\": %lld, \"state\": \"%s\"}\n", (long long)cls, states[i]) < 0) a = NULL;
+        reply_json(r, 200, a);
+    }
+    cJSON_Delete(o);
+}
+
+/* POST /api/class/remove {"class": ID, "student": NAME}: the student's tries gone (their name stays theirs) */
+void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r)
+{
+    static const char *const fields[] = {"class", "student", NULL};
+    cJSON *o = body_object(q, r);
+    const char *student;
+    if (!o) return;
+    if (known_fields(o, fields, r) || text_field(o, "student", 1, 4 * SERVE_NAME_CHARS, &student, r)) { cJSON_Delete(o); return; }
+    char err[600];
+    int fail;
+    int64_t n = 0, cls = class_which(s, class_named(q, o), err, sizeof err, &fail);
+    if (fail || !cls) reply_error(r, 404, "no such class");
+    else if (record_remove_tries(s->rec, cls, student, &n, err, sizeof err)) reply_error(r, 503, "the class record could not be written: %s", err);
+    else {
+        cJSON *a = cJSON_CreateObject();
+        cJSON_AddStringToObject(a, "student", student);
+        cJSON_AddNumberToObject(a, "removed", (double)n);
+        reply_json(r, 200, cJSON_PrintUnformatted(a));
+        cJSON_Delete(a);
+    }
+    cJSON_Delete(o);
+}
+
+/* GET /class: the teacher's page once signed in, else the form that signs in (the token typed, sent
+ * in a POST's body, never in an address) */
 void api_class_page(serve_ctx *s, const serve_request *q, serve_reply *r)
 {
     const char *lang = q->arg(q->conn, "lang");
     int zh = lang && strcmp(lang, "zh") == 0;
-    if (!authorised(s, q, 1)) {
-        unauthorised(r);
-        free(r->body);
-        r->type = "text/html; charset=utf-8";
-        r->body = strdup(zh ? "<!doctype html><meta charset=utf-8><title>班级</title><p>需要班级的令牌：/class?token=令牌（warpscope serve 启动时打印）。\n"
-                            : "<!doctype html><meta charset=utf-8><title>Class</title><p>The class needs its token: /class?token=TOKEN "
-                              "(warpscope serve printed it when it started).\n");
-        r->len = r->body ? strlen(r->body) : 0;
-        return;
-    }
     r->status = 200;
     r->type = "text/html; charset=utf-8";
-    r->body = class_page_html(s->token, zh, &r->len);
+    r->body = class_page_html(serve_teacher(s, q), zh, &r->len);
     if (!r->body) reply_error(r, 500, "out of memory");
 }
 

@@ -1,8 +1,32 @@
-/* record: which back end keeps the class (record.h). */
+/* record: the class record's logic and SQL, once for both back ends (record.h). Statements use
+ * ?N parameters (record_pg.c writes them $N), text in and text out; what needs to hold together
+ * (a join, a try) is one transaction. */
+#define _GNU_SOURCE
 #include "app/serve/record.h"
 
+#include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+/* The tables (lab_*: a record of an earlier warpscope keeps its own tables beside them, untouched).
+ * lab_tries holds one row per distinct judgement of a student's exercise; its picture and source
+ * are hashes into lab_blobs, where each content is kept once. */
+const char record_schema[] =
+    "CREATE TABLE IF NOT EXISTS lab_classes (id BIGINT PRIMARY KEY, code TEXT NOT NULL, roster TEXT NOT NULL, state TEXT NOT NULL,"
+    " opened_ms BIGINT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS lab_students (class BIGINT NOT NULL, name TEXT NOT NULL, session TEXT NOT NULL UNIQUE,"
+    " joined_ms BIGINT NOT NULL, PRIMARY KEY (class, name));"
+    "CREATE TABLE IF NOT EXISTS lab_tries (class BIGINT NOT NULL, student TEXT NOT NULL, exercise TEXT NOT NULL, judgement TEXT NOT NULL,"
+    " at_ms BIGINT NOT NULL, times INTEGER NOT NULL, met INTEGER NOT NULL, goals INTEGER NOT NULL, first_missed INTEGER NOT NULL,"
+    " ran INTEGER NOT NULL, error TEXT NOT NULL, report TEXT NOT NULL, picture TEXT, source TEXT,"
+    " PRIMARY KEY (class, student, exercise, judgement));"
+    "CREATE TABLE IF NOT EXISTS lab_latest (class BIGINT NOT NULL, student TEXT NOT NULL, exercise TEXT NOT NULL, judgement TEXT NOT NULL,"
+    " at_ms BIGINT NOT NULL, tries INTEGER NOT NULL, PRIMARY KEY (class, student, exercise));"
+    "CREATE TABLE IF NOT EXISTS lab_blobs (hash TEXT PRIMARY KEY, bytes BIGINT NOT NULL, body TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS lab_teachers (session TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);";
+
+enum { TEACHER_SESSION_MS = 12 * 3600 * 1000 }; /* a teacher signs in once a day of teaching */
 
 record *record_open(const char *state_dir, const char *db, char *err, size_t errlen)
 {
@@ -19,4 +43,385 @@ record *record_open(const char *state_dir, const char *db, char *err, size_t err
 void record_close(record *r)
 {
     if (r) r->ops->close(r);
+}
+
+/* ---- rows into C ---- */
+
+/* the first column of the first row, copied (NULL when none) */
+typedef struct one_text {
+    char *text;
+    int rows;
+} one_text;
+
+static int take_one(void *ud, int ncol, const char *const *col)
+{
+    one_text *o = ud;
+    if (!o->rows++ && ncol > 0 && col[0]) o->text = strdup(col[0]);
+    return 0;
+}
+
+static int sql(record *r, const char *q, int n, const char *const *p, record_row_fn row, void *ud, char *err, size_t errlen)
+{
+    return r->ops->sql(r, q, n, p, row, ud, err, errlen);
+}
+
+/* one number (the first column of the first row): 0 with it in *v (0 when no row) */
+static int sql_num(record *r, const char *q, int n, const char *const *p, int64_t *v, char *err, size_t errlen)
+{
+    one_text o = {0};
+    int rc = sql(r, q, n, p, take_one, &o, err, errlen);
+    *v = o.text ? strtoll(o.text, NULL, 10) : 0;
+    free(o.text);
+    return rc;
+}
+
+static void num_text(char *buf, size_t len, int64_t v) { snprintf(buf, len, "%" PRId64, v); }
+
+/* a content's name: two FNV-1a of different bases and its length (the record's names for blobs,
+ * which a student cannot aim at another's: a blob is shown only to the teacher, under its try) */
+static void blob_hash(const char *text, char out[56])
+{
+    uint64_t a = 14695981039346656037ull, b = 0x9e3779b97f4a7c15ull;
+    size_t n = strlen(text);
+    for (size_t i = 0; i < n; i++) {
+        a = (a ^ (unsigned char)text[i]) * 1099511628211ull;
+        b = (b ^ (unsigned char)text[i]) * 1099511628211ull;
+    }
+    snprintf(out, 56, "%016llx%016llx-%zu", (unsigned long long)a, (unsigned long long)b, n);
+}
+
+/* ---- classes ---- */
+
+typedef struct classes_ud {
+    record_class_fn each;
+    void *ud;
+    int64_t *open_id;
+} classes_ud;
+
+static int class_row(void *ud, int ncol, const char *const *col)
+{
+    classes_ud *c = ud;
+    if (ncol < 6) return 0;
+    record_class k = {.id = strtoll(col[0], NULL, 10), .code = col[1] ? col[1] : "", .roster = col[2] ? col[2] : "",
+                      .state = col[3] ? col[3] : "", .opened_ms = strtoll(col[4], NULL, 10), .students = atoi(col[5] ? col[5] : "0")};
+    if (c->open_id && !*c->open_id && strcmp(k.state, "open") == 0) *c->open_id = k.id;
+    if (c->each) c->each(c->ud, &k);
+    return 0;
+}
+
+int record_classes(record *r, record_class_fn each, void *ud, int64_t *open_id, char *err, size_t errlen)
+{
+    classes_ud c = {each, ud, open_id};
+    if (open_id) *open_id = 0;
+    return sql(r,
+               "SELECT c.id, c.code, c.roster, c.state, c.opened_ms, (SELECT COUNT(*) FROM lab_students s WHERE s.class = c.id)"
+               " FROM lab_classes c ORDER BY c.id DESC",
+               0, NULL, class_row, &c, err, errlen);
+}
+
+typedef struct open_ud {
+    const char *code, *roster;
+    int64_t now, id;
+} open_ud;
+
+static int open_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    open_ud *o = ud;
+    int64_t last;
+    if (sql_num(r, "SELECT COALESCE(MAX(id), 0) FROM lab_classes", 0, NULL, &last, err, errlen)) return -1;
+    o->id = last + 1;
+    char id[24], now[24];
+    num_text(id, sizeof id, o->id);
+    num_text(now, sizeof now, o->now);
+    const char *p[4] = {id, o->code, o->roster, now};
+    if (sql(r, "UPDATE lab_classes SET state = 'closed' WHERE state = 'open'", 0, NULL, NULL, NULL, err, errlen)) return -1;
+    return sql(r, "INSERT INTO lab_classes (id, code, roster, state, opened_ms) VALUES (?1, ?2, ?3, 'open', ?4)", 4, p, NULL, NULL, err, errlen);
+}
+
+int record_class_open(record *r, const char *code, const char *roster, int64_t now_ms, int64_t *id, char *err, size_t errlen)
+{
+    open_ud o = {code, roster, now_ms, 0};
+    int rc = r->ops->txn(r, open_txn, &o, err, errlen);
+    *id = o.id;
+    return rc;
+}
+
+int record_class_state(record *r, int64_t id, const char *state, char *err, size_t errlen)
+{
+    char ids[24];
+    num_text(ids, sizeof ids, id);
+    const char *p[2] = {state, ids};
+    return sql(r, "UPDATE lab_classes SET state = ?1 WHERE id = ?2", 2, p, NULL, NULL, err, errlen);
+}
+
+/* ---- students ---- */
+
+/* whether name is a line of roster */
+static int on_roster(const char *roster, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *line = roster; *line;) {
+        size_t len = strcspn(line, "\n");
+        if (len == n && memcmp(line, name, n) == 0) return 1;
+        line += len + (line[len] == '\n');
+    }
+    return 0;
+}
+
+typedef struct join_ud {
+    const char *code, *name, *session;
+    int64_t now, class_id;
+} join_ud;
+
+static int join_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    join_ud *j = ud;
+    const char *pc[1] = {j->code};
+    one_text roster = {0};
+    int64_t id;
+    if (sql_num(r, "SELECT id FROM lab_classes WHERE state = 'open' AND code = ?1 ORDER BY id DESC", 1, pc, &id, err, errlen)) return -1;
+    if (!id) return RECORD_NO_CLASS;
+    char ids[24], now[24];
+    num_text(ids, sizeof ids, id);
+    num_text(now, sizeof now, j->now);
+    const char *pi[1] = {ids};
+    if (sql(r, "SELECT roster FROM lab_classes WHERE id = ?1", 1, pi, take_one, &roster, err, errlen)) return -1;
+    int listed = !roster.text || !*roster.text || on_roster(roster.text, j->name);
+    free(roster.text);
+    if (!listed) return RECORD_NOT_ON_ROSTER;
+    /* the name's holder, if any */
+    one_text holder = {0};
+    const char *pn[2] = {ids, j->name};
+    if (sql(r, "SELECT session FROM lab_students WHERE class = ?1 AND name = ?2", 2, pn, take_one, &holder, err, errlen)) return -1;
+    if (holder.text) {
+        int mine = strcmp(holder.text, j->session) == 0;
+        free(holder.text);
+        j->class_id = id;
+        return mine ? 0 : RECORD_NAME_TAKEN;
+    }
+    int64_t students;
+    if (sql_num(r, "SELECT COUNT(*) FROM lab_students WHERE class = ?1", 1, pi, &students, err, errlen)) return -1;
+    if (students >= RECORD_STUDENTS_PER_CLASS) return RECORD_CLASS_FULL;
+    /* a session is one student: joining under another name leaves the first */
+    const char *ps[1] = {j->session};
+    if (sql(r, "DELETE FROM lab_students WHERE session = ?1", 1, ps, NULL, NULL, err, errlen)) return -1;
+    const char *pa[4] = {ids, j->name, j->session, now};
+    if (sql(r, "INSERT INTO lab_students (class, name, session, joined_ms) VALUES (?1, ?2, ?3, ?4)", 4, pa, NULL, NULL, err, errlen))
+        return -1;
+    j->class_id = id;
+    return 0;
+}
+
+int record_join(record *r, const char *code, const char *name, const char *session, int64_t now_ms, int64_t *class_id, char *err, size_t errlen)
+{
+    join_ud j = {code, name, session, now_ms, 0};
+    int rc = r->ops->txn(r, join_txn, &j, err, errlen);
+    *class_id = j.class_id;
+    return rc;
+}
+
+typedef struct session_ud {
+    int64_t class_id;
+    char *name, *state;
+    int rows;
+} session_ud;
+
+static int session_row(void *ud, int ncol, const char *const *col)
+{
+    session_ud *s = ud;
+    if (s->rows++ || ncol < 3) return 0;
+    s->class_id = strtoll(col[0], NULL, 10);
+    s->name = col[1] ? strdup(col[1]) : NULL;
+    s->state = col[2] ? strdup(col[2]) : NULL;
+    return 0;
+}
+
+int record_session(record *r, const char *session, int64_t *class_id, char *name, size_t namelen, char *err, size_t errlen)
+{
+    session_ud s = {0};
+    const char *p[1] = {session};
+    int rc = sql(r, "SELECT s.class, s.name, c.state FROM lab_students s JOIN lab_classes c ON c.id = s.class WHERE s.session = ?1", 1, p,
+                 session_row, &s, err, errlen);
+    if (!rc && !s.name) rc = 1;
+    else if (!rc) {
+        *class_id = s.class_id;
+        snprintf(name, namelen, "%s", s.name);
+        if (!s.state || strcmp(s.state, "open")) rc = RECORD_CLOSED;
+    }
+    free(s.name);
+    free(s.state);
+    return rc;
+}
+
+/* ---- tries ---- */
+
+/* a blob kept (once): 0, or RECORD_BYTES_FULL when the record holds its most */
+static int blob_put(record *r, const char *text, char hash[56], char *err, size_t errlen)
+{
+    blob_hash(text, hash);
+    const char *ph[1] = {hash};
+    int64_t have, bytes;
+    if (sql_num(r, "SELECT COUNT(*) FROM lab_blobs WHERE hash = ?1", 1, ph, &have, err, errlen)) return -1;
+    if (have) return 0;
+    if (sql_num(r, "SELECT COALESCE(SUM(bytes), 0) FROM lab_blobs", 0, NULL, &bytes, err, errlen)) return -1;
+    if (bytes + (int64_t)strlen(text) > RECORD_BYTES_MAX) return RECORD_BYTES_FULL;
+    char len[24];
+    num_text(len, sizeof len, (int64_t)strlen(text));
+    const char *p[3] = {hash, len, text};
+    return sql(r, "INSERT INTO lab_blobs (hash, bytes, body) VALUES (?1, ?2, ?3) ON CONFLICT (hash) DO NOTHING", 3, p, NULL, NULL, err, errlen);
+}
+
+/* the blobs no try holds any more go */
+static int blobs_sweep(record *r, char *err, size_t errlen)
+{
+    return sql(r,
+               "DELETE FROM lab_blobs WHERE hash NOT IN (SELECT picture FROM lab_tries WHERE picture IS NOT NULL)"
+               " AND hash NOT IN (SELECT source FROM lab_tries WHERE source IS NOT NULL)",
+               0, NULL, NULL, NULL, err, errlen);
+}
+
+static int add_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    const record_try *t = ud;
+    char cls[24], at[24], met[16], goals[16], first[16], ran[4], pic[56] = "", src[56] = "";
+    num_text(cls, sizeof cls, t->class_id);
+    num_text(at, sizeof at, t->at_ms);
+    snprintf(met, sizeof met, "%d", t->met);
+    snprintf(goals, sizeof goals, "%d", t->goals);
+    snprintf(first, sizeof first, "%d", t->first_missed);
+    snprintf(ran, sizeof ran, "%d", t->ran);
+    const char *pk[4] = {cls, t->student, t->exercise, t->judgement};
+    int64_t have, rows;
+    if (sql_num(r, "SELECT COUNT(*) FROM lab_tries WHERE class = ?1 AND student = ?2 AND exercise = ?3 AND judgement = ?4", 4, pk, &have, err,
+                errlen))
+        return -1;
+    if (!have) {
+        if (sql_num(r, "SELECT COUNT(*) FROM lab_tries WHERE class = ?1 AND student = ?2", 2, pk, &rows, err, errlen)) return -1;
+        if (rows >= RECORD_ROWS_PER_STUDENT) return RECORD_STUDENT_FULL;
+    }
+    int rc;
+    if (t->trace && (rc = blob_put(r, t->trace, pic, err, errlen))) return rc;
+    if (t->source && (rc = blob_put(r, t->source, src, err, errlen))) return rc;
+    const char *p[13] = {cls, t->student, t->exercise, t->judgement, at, met, goals, first, ran, t->error ? t->error : "",
+                         t->report ? t->report : "{}", pic[0] ? pic : NULL, src[0] ? src : NULL};
+    if (sql(r,
+            "INSERT INTO lab_tries (class, student, exercise, judgement, at_ms, times, met, goals, first_missed, ran, error, report, picture, source)"
+            " VALUES (?1, ?2, ?3, ?4, ?5, 1, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)"
+            " ON CONFLICT (class, student, exercise, judgement) DO UPDATE SET at_ms = excluded.at_ms, times = lab_tries.times + 1,"
+            " report = excluded.report, picture = excluded.picture, source = excluded.source",
+            13, p, NULL, NULL, err, errlen) ||
+        sql(r,
+            "INSERT INTO lab_latest (class, student, exercise, judgement, at_ms, tries) VALUES (?1, ?2, ?3, ?4, ?5, 1)"
+            " ON CONFLICT (class, student, exercise) DO UPDATE SET judgement = excluded.judgement, at_ms = excluded.at_ms,"
+            " tries = lab_latest.tries + 1",
+            5, p, NULL, NULL, err, errlen))
+        return -1;
+    /* a try of the same judgement replaced its picture and source: what no try holds goes */
+    return have ? blobs_sweep(r, err, errlen) : 0;
+}
+
+int record_add(record *r, const record_try *t, char *err, size_t errlen)
+{
+    return r->ops->txn(r, add_txn, (void *)t, err, errlen);
+}
+
+typedef struct list_ud {
+    record_each_fn each;
+    void *ud;
+} list_ud;
+
+static int list_row(void *ud, int ncol, const char *const *col)
+{
+    list_ud *l = ud;
+    if (ncol < 8) return 0;
+    record_row row = {col[0], col[1], strtoll(col[2], NULL, 10), atoi(col[3]), atoi(col[4]), atoi(col[5]), atoi(col[6]), atoi(col[7])};
+    l->each(l->ud, &row);
+    return 0;
+}
+
+int record_list(record *r, int64_t class_id, record_each_fn each, void *ud, char *err, size_t errlen)
+{
+    char cls[24];
+    num_text(cls, sizeof cls, class_id);
+    const char *p[1] = {cls};
+    list_ud l = {each, ud};
+    return sql(r,
+               "SELECT l.student, l.exercise, l.at_ms, t.met, t.goals, t.first_missed, t.ran, l.tries FROM lab_latest l JOIN lab_tries t"
+               " ON t.class = l.class AND t.student = l.student AND t.exercise = l.exercise AND t.judgement = l.judgement"
+               " WHERE l.class = ?1 ORDER BY l.student, l.exercise",
+               1, p, list_row, &l, err, errlen);
+}
+
+int record_last(record *r, int64_t class_id, const char *student, const char *exercise, const char *what, char **text, char *err,
+                size_t errlen)
+{
+    char cls[24];
+    num_text(cls, sizeof cls, class_id);
+    const char *p[3] = {cls, student, exercise};
+    /* one statement per column: the column's name is never built from a request */
+    static const char *const by_what[2][2] = {
+        {"picture", "SELECT b.body FROM lab_latest l JOIN lab_tries t ON t.class = l.class AND t.student = l.student AND t.exercise = l.exercise"
+                    " AND t.judgement = l.judgement JOIN lab_blobs b ON b.hash = t.picture WHERE l.class = ?1 AND l.student = ?2 AND l.exercise = ?3"},
+        {"source", "SELECT b.body FROM lab_latest l JOIN lab_tries t ON t.class = l.class AND t.student = l.student AND t.exercise = l.exercise"
+                   " AND t.judgement = l.judgement JOIN lab_blobs b ON b.hash = t.source WHERE l.class = ?1 AND l.student = ?2 AND l.exercise = ?3"},
+    };
+    *text = NULL;
+    for (size_t i = 0; i < 2; i++) {
+        if (strcmp(what, by_what[i][0])) continue;
+        one_text o = {0};
+        int rc = sql(r, by_what[i][1], 3, p, take_one, &o, err, errlen);
+        *text = o.text;
+        return rc;
+    }
+    snprintf(err, errlen, "no such part of a try: %s", what);
+    return -1;
+}
+
+typedef struct remove_ud {
+    const char *cls, *student;
+    int64_t n;
+} remove_ud;
+
+static int remove_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    remove_ud *m = ud;
+    const char *p[2] = {m->cls, m->student};
+    if (sql_num(r, "SELECT COUNT(*) FROM lab_tries WHERE class = ?1 AND student = ?2", 2, p, &m->n, err, errlen) ||
+        sql(r, "DELETE FROM lab_tries WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen) ||
+        sql(r, "DELETE FROM lab_latest WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen))
+        return -1;
+    return blobs_sweep(r, err, errlen);
+}
+
+int record_remove_tries(record *r, int64_t class_id, const char *student, int64_t *n, char *err, size_t errlen)
+{
+    char cls[24];
+    num_text(cls, sizeof cls, class_id);
+    remove_ud m = {cls, student, 0};
+    int rc = r->ops->txn(r, remove_txn, &m, err, errlen);
+    *n = m.n;
+    return rc;
+}
+
+int record_teacher_add(record *r, const char *session, int64_t now_ms, char *err, size_t errlen)
+{
+    char now[24], old[24];
+    num_text(now, sizeof now, now_ms);
+    num_text(old, sizeof old, now_ms - TEACHER_SESSION_MS);
+    const char *p[2] = {session, now}, *po[1] = {old};
+    return sql(r, "DELETE FROM lab_teachers WHERE at_ms < ?1", 1, po, NULL, NULL, err, errlen) ||
+                   sql(r, "INSERT INTO lab_teachers (session, at_ms) VALUES (?1, ?2)", 2, p, NULL, NULL, err, errlen)
+               ? -1
+               : 0;
+}
+
+int record_teacher_is(record *r, const char *session, int64_t now_ms, int *yes, char *err, size_t errlen)
+{
+    char old[24];
+    num_text(old, sizeof old, now_ms - TEACHER_SESSION_MS);
+    const char *p[2] = {session, old};
+    int64_t n;
+    int rc = sql_num(r, "SELECT COUNT(*) FROM lab_teachers WHERE session = ?1 AND at_ms >= ?2", 2, p, &n, err, errlen);
+    *yes = !rc && n > 0;
+    return rc;
 }

@@ -1,9 +1,16 @@
-/* record: the class record, what each student's tries of each exercise came to. One seam, a table
- * of functions, and two back ends behind it: SQLite in a folder (record_sqlite.c: DIR/class.db, WAL,
- * so it survives a restart and a kill -9, and several servers on one folder see each other's tries)
- * and PostgreSQL through libpq (record_pg.c: --db postgres://..., for servers on several machines).
- * Each try is kept (the log), and each student's latest per exercise (what the teacher sees, with the
- * trace of that try, the picture a click opens). Functions return 0, or -1 with err. */
+/* record: the class record. Classes (opened by the teacher, with a join code or a roster), the
+ * students who joined them (each a session: a name taken once per class), and what each student's
+ * tries came to: one row per distinct judgement per student and exercise (a Check pressed again
+ * with the same outcome counts a time, it adds no row), with the picture and the source of its
+ * latest try kept once by content (a blob table keyed by a hash of the bytes), and each student's
+ * latest per exercise (what the teacher sees). Quotas bound it: rows per student, students per
+ * class, blob bytes per record.
+ *
+ * One seam: the logic and its SQL are here (record.c), once; a back end gives three calls, a
+ * statement with text parameters (?1, ?2 ...; NULL is SQL NULL) whose rows come back as text, a
+ * transaction around a function, and close. Two back ends: SQLite in a folder (record_sqlite.c:
+ * DIR/class.db, WAL) and PostgreSQL through libpq (record_pg.c, --db postgres://...). Functions
+ * return 0, or -1 with err (or a RECORD_* refusal, below). */
 #ifndef WARPSCOPE_RECORD_H
 #define WARPSCOPE_RECORD_H
 
@@ -12,35 +19,16 @@
 
 typedef struct record record;
 
-/* One try of an exercise. */
-typedef struct record_try {
-    const char *student, *exercise;  /* the exercise's id */
-    int64_t at_ms;                   /* when, ms since 1970 (UTC) */
-    int met, goals;                  /* goals met, of how many */
-    int first_missed;                /* the index of the first goal missed; -1 when none */
-    int ran;                         /* 0: it did not build or run */
-    const char *error;               /* why not ("" none) */
-    const char *report;              /* the judgement, as /api/check answered it (JSON) */
-    const char *trace;               /* the trace of the exercise's capture (JSON), or NULL */
-} record_try;
-
-/* A student's latest try of an exercise, as the list gives it (strings owned by the record until
- * the next call on the same thread... copied into the caller's callback, which must copy them). */
-typedef struct record_row {
-    const char *student, *exercise;
-    int64_t at_ms;
-    int met, goals, first_missed, ran, tries;
-} record_row;
-
-typedef void (*record_each_fn)(void *ud, const record_row *row);
+/* A row of a statement: its columns as text (NULL for SQL NULL). Nonzero stops the statement. */
+typedef int (*record_row_fn)(void *ud, int ncol, const char *const *col);
+typedef int (*record_txn_fn)(record *r, void *ud, char *err, size_t errlen);
 
 typedef struct record_ops {
     const char *name; /* "sqlite", "postgresql" */
-    int (*add)(record *r, const record_try *t, char *err, size_t errlen);
-    /* every student's latest try of each exercise, ordered by student then exercise */
-    int (*list)(record *r, record_each_fn each, void *ud, char *err, size_t errlen);
-    /* the trace of a student's latest try (malloc'd; NULL with 0 when there is none) */
-    int (*last_trace)(record *r, const char *student, const char *exercise, char **trace, char *err, size_t errlen);
+    /* one statement; within a transaction when called from its function */
+    int (*sql)(record *r, const char *sql, int nparams, const char *const *params, record_row_fn row, void *ud, char *err, size_t errlen);
+    /* fn inside one transaction: committed when it returns 0, rolled back otherwise (its value returned) */
+    int (*txn)(record *r, record_txn_fn fn, void *ud, char *err, size_t errlen);
     void (*close)(record *r);
 } record_ops;
 
@@ -50,13 +38,93 @@ struct record {
     char where[512]; /* what it is, for the start-up line: "SQLite DIR/class.db (WAL)" */
 };
 
+/* Refusals (not errors of the record): the caller answers them with a 4xx. */
+enum {
+    RECORD_NO_CLASS = -2,   /* no open class with that code */
+    RECORD_NAME_TAKEN = -3, /* another session holds the name in this class */
+    RECORD_NOT_ON_ROSTER = -4,
+    RECORD_CLASS_FULL = -5, /* students per class */
+    RECORD_STUDENT_FULL = -6, /* distinct judgements per student */
+    RECORD_BYTES_FULL = -7, /* blob bytes of the record */
+    RECORD_CLOSED = -8,     /* the session's class is closed or archived */
+};
+
+/* The quotas, each with why. */
+enum {
+    RECORD_STUDENTS_PER_CLASS = 1000,      /* a lecture hall, twice over */
+    RECORD_ROWS_PER_STUDENT = 500,         /* distinct judgements: nine exercises of a dozen goals each, tried every way, fit */
+    RECORD_BYTES_MAX = 1024 * 1024 * 1024, /* pictures and sources, each kept once: 1 GiB of disk (a picture is 33-317 kB) */
+};
+
+/* One try of an exercise by a student of a class. */
+typedef struct record_try {
+    int64_t class_id;
+    const char *student, *exercise;  /* the exercise's id */
+    int64_t at_ms;                   /* when, ms since 1970 (UTC) */
+    int met, goals;                  /* goals met, of how many */
+    int first_missed;                /* the index of the first goal missed; -1 when none */
+    int ran;                         /* 0: it did not build or run */
+    const char *error;               /* why not ("" none) */
+    const char *judgement;           /* what identifies the judgement (the goals met, the error): equal text, one row */
+    const char *report;              /* the judgement, as /api/check answered it (JSON) */
+    const char *trace;               /* the trace of the exercise's capture (JSON), or NULL */
+    const char *source;              /* the learner's source */
+} record_try;
+
+/* A student's latest try of an exercise, as the list gives it. */
+typedef struct record_row {
+    const char *student, *exercise;
+    int64_t at_ms;
+    int met, goals, first_missed, ran, tries;
+} record_row;
+typedef void (*record_each_fn)(void *ud, const record_row *row);
+
+/* A class as the teacher's view lists it. */
+typedef struct record_class {
+    int64_t id, opened_ms;
+    const char *code;   /* "" : anyone who reaches the server may join */
+    const char *roster; /* names, one a line; "" : any name */
+    const char *state;  /* "open", "closed", "archived" */
+    int students;
+} record_class;
+typedef void (*record_class_fn)(void *ud, const record_class *c);
+
 /* Opens the record: db (postgres://... or postgresql://...) when given, else the SQLite file in
- * state_dir (made 0700 if missing). */
+ * state_dir (made 0700 if missing; refused when it or class.db is a link, not ours, or open to
+ * others, as the build cache's folder is). Its tables are made when missing. */
 record *record_open(const char *state_dir, const char *db, char *err, size_t errlen);
 void record_close(record *r);
+
+/* The classes, newest first; the open one (the newest open) in *open_id (0: none). */
+int record_classes(record *r, record_class_fn each, void *ud, int64_t *open_id, char *err, size_t errlen);
+/* Opens a class (the others open are closed): its id in *id. */
+int record_class_open(record *r, const char *code, const char *roster, int64_t now_ms, int64_t *id, char *err, size_t errlen);
+/* "open", "closed" or "archived" */
+int record_class_state(record *r, int64_t id, const char *state, char *err, size_t errlen);
+/* A student joins the open class whose code is code with this session: 0, or a RECORD_* refusal.
+ * The same session joining again with its own name is 0. */
+int record_join(record *r, const char *code, const char *name, const char *session, int64_t now_ms, int64_t *class_id, char *err, size_t errlen);
+/* Who a session is: 0 with the class and the name (out, namelen), RECORD_CLOSED when its class is
+ * not open, 1 when no one. */
+int record_session(record *r, const char *session, int64_t *class_id, char *name, size_t namelen, char *err, size_t errlen);
+/* Keeps a try: 0, or RECORD_STUDENT_FULL / RECORD_BYTES_FULL. */
+int record_add(record *r, const record_try *t, char *err, size_t errlen);
+/* Every student's latest try of each exercise in a class, ordered by student then exercise. */
+int record_list(record *r, int64_t class_id, record_each_fn each, void *ud, char *err, size_t errlen);
+/* The picture (what = "picture") or source ("source") of a student's latest try (malloc'd; NULL
+ * with 0 when there is none). */
+int record_last(record *r, int64_t class_id, const char *student, const char *exercise, const char *what, char **text, char *err,
+                size_t errlen);
+/* Removes a student's tries in a class (and the blobs no try holds any more): rows removed in *n. */
+int record_remove_tries(record *r, int64_t class_id, const char *student, int64_t *n, char *err, size_t errlen);
+/* The teacher's sign-in (a session of the teacher's): kept, and asked for. */
+int record_teacher_add(record *r, const char *session, int64_t now_ms, char *err, size_t errlen);
+int record_teacher_is(record *r, const char *session, int64_t now_ms, int *yes, char *err, size_t errlen);
 
 /* the back ends (NULL: not in this build; err says why) */
 record *record_open_sqlite(const char *dir, char *err, size_t errlen);
 record *record_open_pg(const char *url, char *err, size_t errlen);
+/* the tables, for each back end (the same SQL serves both) */
+extern const char record_schema[];
 
 #endif

@@ -24,6 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -231,7 +232,13 @@ void reply_error(serve_reply *r, unsigned status, const char *fmt, ...)
 /* ---- the build queue ---- */
 
 /* a cached trace's place: SERVE_LIGHT_PER_WORKER per worker run at once, as many wait as builds may */
-static int light_begin(serve_ctx *s, serve_reply *r)
+static int replaced(serve_reply *r)
+{
+    reply_error(r, 409, "this Run was replaced by your newer one");
+    return -3;
+}
+
+static int light_begin(serve_ctx *s, serve_reply *r, volatile int *cancel)
 {
     unsigned most = s->workers * SERVE_LIGHT_PER_WORKER;
     if (s->light_running >= most && s->light_waiting >= s->queue_max) {
@@ -243,8 +250,13 @@ static int light_begin(serve_ctx *s, serve_reply *r)
         return -1;
     }
     s->light_waiting++;
-    while (s->light_running >= most && !*s->stop) pthread_cond_wait(&s->cv, &s->mu);
+    while (s->light_running >= most && !*s->stop && !*cancel) pthread_cond_wait(&s->cv, &s->mu);
     s->light_waiting--;
+    if (*cancel && !*s->stop) {
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+        return replaced(r);
+    }
     if (*s->stop) {
         pthread_cond_broadcast(&s->cv);
         pthread_mutex_unlock(&s->mu);
@@ -266,10 +278,10 @@ static int may_start(const serve_ctx *s, int check, int aged)
     return s->checks_running < s->checks_most && (!s->builds_waiting || aged);
 }
 
-int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind)
+int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind, volatile int *cancel)
 {
     pthread_mutex_lock(&s->mu);
-    if (kind == SERVE_JOB_CACHED) return light_begin(s, r);
+    if (kind == SERVE_JOB_CACHED) return light_begin(s, r, cancel);
     int check = kind == SERVE_JOB_CHECK, aged = 0;
     if (!may_start(s, check, 0) && s->waiting >= s->queue_max) {
         /* how long until a place is likely: the builds ahead, over the workers, at the measured pace */
@@ -290,7 +302,7 @@ int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind)
     deadline.tv_sec += SERVE_CHECK_AGE_S;
     s->waiting++;
     s->builds_waiting += (unsigned)!check;
-    while (!*s->stop && !may_start(s, check, aged)) {
+    while (!*s->stop && !*cancel && !may_start(s, check, aged)) {
         if (!check || aged) { pthread_cond_wait(&s->cv, &s->mu); continue; }
         if (pthread_cond_timedwait(&s->cv, &s->mu, &deadline) == ETIMEDOUT) {
             aged = 1;
@@ -301,6 +313,10 @@ int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind)
     s->builds_waiting -= (unsigned)!check;
     s->checks_aged -= (unsigned)aged;
     pthread_cond_broadcast(&s->cv); /* who waited on this one (a check behind this trace, a trace behind an aged check) looks again */
+    if (*cancel && !*s->stop) {
+        pthread_mutex_unlock(&s->mu);
+        return replaced(r);
+    }
     if (*s->stop) {
         pthread_mutex_unlock(&s->mu);
         reply_error(r, 503, "the server is stopping");
@@ -331,83 +347,228 @@ void serve_job_end(serve_ctx *s, double ms, serve_job kind)
     pthread_mutex_unlock(&s->mu);
 }
 
-/* ---- clients: requests per minute and builds in flight, by address ---- */
+/* ---- clients: requests per minute and builds in flight, by student (a session) or, without
+ * one, by address: a lab behind one NAT address is sixty students, each with limits of its own ---- */
 
-enum { CLIENT_SLOTS = 4096 };
+enum { CLIENT_SLOTS = 8192 };
 typedef struct client_slot {
-    char addr[64];
+    char key[200];            /* "s CLASS NAME" for a student, "a ADDRESS" for an address */
     time_t minute;
     unsigned requests, builds;
+    int check;                /* the build in flight is a check (not replaced: a second is refused) */
+    volatile int *cancel;     /* the build in flight's flag (NULL: none) */
 } client_slot;
 static client_slot clients[CLIENT_SLOTS];
 static pthread_mutex_t clients_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static client_slot *client_find(const char *addr)
+static client_slot *client_find(const char *key)
 {
-    uint64_t h = serve_fnv1a(SERVE_FNV_BASIS, addr, strlen(addr));
-    for (size_t k = 0; k < 16; k++) { /* a short probe; a full table reuses the oldest of the probed slots */
+    uint64_t h = serve_fnv1a(SERVE_FNV_BASIS, key, strlen(key));
+    client_slot *oldest = NULL;
+    for (size_t k = 0; k < 16; k++) { /* a short probe; a full table reuses the oldest idle slot of the probed ones */
         client_slot *c = &clients[(h + k) % CLIENT_SLOTS];
-        if (!c->addr[0] || strcmp(c->addr, addr) == 0) return c;
+        if (!c->key[0] || strcmp(c->key, key) == 0) return c;
+        if (!c->builds && (!oldest || c->minute < oldest->minute)) oldest = c;
     }
-    client_slot *c = &clients[h % CLIENT_SLOTS];
+    client_slot *c = oldest ? oldest : &clients[h % CLIENT_SLOTS];
     memset(c, 0, sizeof *c);
     return c;
 }
 
-/* 0, or -1 when the client is over its rate (r filled with 429) */
-static int client_admit(const char *addr, int build, serve_reply *r)
+static void retry_after(serve_reply *r, unsigned secs)
 {
-    time_t minute = time(NULL) / 60;
-    pthread_mutex_lock(&clients_mu);
-    client_slot *c = client_find(addr);
-    if (!c->addr[0]) snprintf(c->addr, sizeof c->addr, "%s", addr);
-    if (c->minute != minute) { c->minute = minute; c->requests = 0; }
-    int over = ++c->requests > SERVE_CLIENT_RATE, busy = build && c->builds >= SERVE_CLIENT_BUILDS;
-    if (!over && build) c->builds++;
-    unsigned wait = over ? (unsigned)(60 - time(NULL) % 60) : 1;
-    pthread_mutex_unlock(&clients_mu);
-    if (!over && !busy) return 0;
-    if (over) reply_error(r, 429, "more than %d requests from %s in a minute: try again in %u s", SERVE_CLIENT_RATE, addr, wait);
-    else reply_error(r, 429, "%s already has %d builds waiting or running: try again when one is answered", addr, SERVE_CLIENT_BUILDS);
-    snprintf(r->value_buf, sizeof r->value_buf, "%u", wait);
+    snprintf(r->value_buf, sizeof r->value_buf, "%u", secs);
     r->header = MHD_HTTP_HEADER_RETRY_AFTER;
     r->value = r->value_buf;
+}
+
+/* 0, or -1 when the client is over its rate or has a check in flight (r filled with 429). A build
+ * (build: 1 a Run, 2 a Check) while a Run is in flight stops that Run: the student's newest is the
+ * one answered. */
+static int client_admit(serve_ctx *s, const char *key, const char *who, int build, volatile int *cancel, serve_reply *r)
+{
+    time_t now = time(NULL), minute = now / 60;
+    unsigned rate = key[0] == 's' ? SERVE_STUDENT_RATE : SERVE_CLIENT_RATE;
+    pthread_mutex_lock(&clients_mu);
+    client_slot *c = client_find(key);
+    if (!c->key[0]) snprintf(c->key, sizeof c->key, "%s", key);
+    if (c->minute != minute) { c->minute = minute; c->requests = 0; }
+    int over = ++c->requests > rate, busy = build && c->builds && c->check;
+    if (!over && !busy && build) {
+        if (c->cancel) *c->cancel = 1; /* the Run in flight: replaced */
+        c->builds++;
+        c->check = build == 2;
+        c->cancel = cancel;
+    }
+    unsigned wait = over ? (unsigned)(60 - now % 60) : 2;
+    pthread_mutex_unlock(&clients_mu);
+    if (!over && !busy) {
+        if (build) { /* a replaced Run waiting for a place looks at its flag */
+            pthread_mutex_lock(&s->mu);
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+        }
+        return 0;
+    }
+    if (over) reply_error(r, 429, "more than %u requests from %s in a minute: try again in %u s", rate, who, wait);
+    else reply_error(r, 429, "your Check is still being judged: its answer comes first");
+    retry_after(r, wait);
     return -1;
 }
 
-static void client_build_done(const char *addr)
+static void client_build_done(const char *key, volatile int *cancel)
 {
     pthread_mutex_lock(&clients_mu);
-    client_slot *c = client_find(addr);
+    client_slot *c = client_find(key);
     if (c->builds) c->builds--;
+    if (c->cancel == cancel) { c->cancel = NULL; c->check = 0; }
     pthread_mutex_unlock(&clients_mu);
+}
+
+/* every build in flight stops (SIGINT, SIGTERM) */
+static void clients_cancel_all(void)
+{
+    pthread_mutex_lock(&clients_mu);
+    for (size_t i = 0; i < CLIENT_SLOTS; i++)
+        if (clients[i].cancel) *clients[i].cancel = 1;
+    pthread_mutex_unlock(&clients_mu);
+}
+
+/* ---- connections: a deadline for the headers and one for the body ----
+ * libmicrohttpd's timeout is for a quiet connection: a byte every few seconds resets it, so 2000
+ * connections trickling headers would hold every place. Each connection is noted here as it opens
+ * (MHD_OPTION_NOTIFY_CONNECTION), with the phase it is in and since when; the main loop shuts down
+ * (shutdown(2), never close: the descriptor stays libmicrohttpd's) those past their phase's deadline.
+ * A request being answered (a build it waits for) has none. */
+enum { PHASE_HEADERS, PHASE_BODY, PHASE_ANSWER };
+typedef struct conn_note {
+    int fd;
+    int phase;
+    double since;
+    struct conn_note *prev, *next;
+} conn_note;
+static conn_note *conns;
+static pthread_mutex_t conns_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void on_connection(void *cls, struct MHD_Connection *c, void **socket_context, enum MHD_ConnectionNotificationCode code)
+{
+    (void)cls;
+    if (code == MHD_CONNECTION_NOTIFY_STARTED) {
+        const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+        conn_note *n = calloc(1, sizeof *n);
+        if (!n) return;
+        n->fd = ci ? (int)ci->connect_fd : -1;
+        n->since = mono_s();
+        pthread_mutex_lock(&conns_mu);
+        n->next = conns;
+        if (conns) conns->prev = n;
+        conns = n;
+        pthread_mutex_unlock(&conns_mu);
+        *socket_context = n;
+    } else if (code == MHD_CONNECTION_NOTIFY_CLOSED && *socket_context) {
+        conn_note *n = *socket_context;
+        pthread_mutex_lock(&conns_mu);
+        if (n->prev) n->prev->next = n->next;
+        else conns = n->next;
+        if (n->next) n->next->prev = n->prev;
+        pthread_mutex_unlock(&conns_mu);
+        free(n);
+        *socket_context = NULL;
+    }
+}
+
+static void conn_phase(struct MHD_Connection *c, int phase)
+{
+    const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+    if (!ci || !ci->socket_context) return;
+    conn_note *n = ci->socket_context;
+    pthread_mutex_lock(&conns_mu);
+    n->phase = phase;
+    n->since = mono_s();
+    pthread_mutex_unlock(&conns_mu);
+}
+
+/* the connections past their deadline: shut down (their thread sees the end and closes them) */
+static unsigned conns_sweep(void)
+{
+    static const double deadline[] = {[PHASE_HEADERS] = SERVE_HEADERS_S, [PHASE_BODY] = SERVE_BODY_S, [PHASE_ANSWER] = 1e300};
+    double now = mono_s();
+    unsigned cut = 0;
+    pthread_mutex_lock(&conns_mu);
+    for (conn_note *n = conns; n; n = n->next)
+        if (n->fd >= 0 && now - n->since > deadline[n->phase]) {
+            shutdown(n->fd, SHUT_RDWR);
+            n->fd = -1;
+            cut++;
+        }
+    pthread_mutex_unlock(&conns_mu);
+    return cut;
+}
+
+/* ---- bodies: one budget for every body in flight ---- */
+
+static size_t bodies_held;
+static pthread_mutex_t bodies_mu = PTHREAD_MUTEX_INITIALIZER;
+
+/* 0 when n more bytes fit the budget (then they are counted), -1 when not */
+static int bodies_take(size_t n)
+{
+    pthread_mutex_lock(&bodies_mu);
+    int ok = bodies_held + n <= SERVE_BODIES_BUDGET;
+    if (ok) bodies_held += n;
+    pthread_mutex_unlock(&bodies_mu);
+    return ok ? 0 : -1;
+}
+
+static void bodies_give(size_t n)
+{
+    pthread_mutex_lock(&bodies_mu);
+    bodies_held -= n;
+    pthread_mutex_unlock(&bodies_mu);
 }
 
 /* ---- routing ---- */
 
+/* who may ask: anyone, a student who joined (a session), the teacher (the token or a sign-in) */
+enum { WHO_ANYONE, WHO_STUDENT, WHO_TEACHER };
 typedef void (*route_fn)(serve_ctx *s, const serve_request *q, serve_reply *r);
 static const struct route {
     const char *method, *path;
     int prefix;     /* 1: path is a prefix (the page's files) */
-    int build;      /* 1: it builds a learner's file (the per-client build limit) */
-    int body;       /* 1: it takes a body */
+    int build;      /* 1: a Run (a second replaces it), 2: a Check: each builds a learner's file */
+    int who;
     route_fn fn;
 } routes[] = {
-    {"GET", "/api/health", 0, 0, 0, api_health},
-    {"POST", "/api/trace", 0, 1, 1, api_trace},
-    {"POST", "/api/check", 0, 1, 1, api_check},
-    {"GET", "/api/class/last", 0, 0, 0, api_class_last},
-    {"GET", "/api/class", 0, 0, 0, api_class},
-    {"GET", "/class", 0, 0, 0, api_class_page},
-    {"GET", "/", 1, 0, 0, api_page}, /* HEAD asks any GET route: its headers, no body */
+    {"GET", "/api/health", 0, 0, WHO_ANYONE, api_health},
+    {"POST", "/api/join", 0, 0, WHO_ANYONE, api_join},
+    {"POST", "/api/trace", 0, 1, WHO_STUDENT, api_trace},
+    {"POST", "/api/check", 0, 2, WHO_STUDENT, api_check},
+    {"GET", "/api/class/last", 0, 0, WHO_TEACHER, api_class_last},
+    {"GET", "/api/class/source", 0, 0, WHO_TEACHER, api_class_source},
+    {"POST", "/api/class/signin", 0, 0, WHO_ANYONE, api_class_signin},
+    {"POST", "/api/class/open", 0, 0, WHO_TEACHER, api_class_open},
+    {"POST", "/api/class/state", 0, 0, WHO_TEACHER, api_class_state},
+    {"POST", "/api/class/remove", 0, 0, WHO_TEACHER, api_class_remove},
+    {"GET", "/api/class", 0, 0, WHO_TEACHER, api_class},
+    {"GET", "/class", 0, 0, WHO_ANYONE, api_class_page},
+    {"GET", "/", 1, 0, WHO_ANYONE, api_page}, /* HEAD asks any GET route: its headers, no body */
 };
 
 /* One connection's request as it arrives. */
 typedef struct pending {
     char *body;
     size_t len, cap;
-    int too_big;
+    size_t held;              /* bytes of the budget it holds */
+    int too_big, no_room;
     char client[64];
+    volatile int cancel;      /* its build's flag (serve_request.cancel) */
 } pending;
 
 static const char *get_arg(void *conn, const char *name) { return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name); }
@@ -448,8 +609,9 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, serve_reply *r)
     if (!resp) return MHD_NO;
     if (r->type) MHD_add_response_header(resp, MHD_HTTP_HEADER_CONTENT_TYPE, r->type);
     if (r->header) MHD_add_response_header(resp, r->header, r->value);
+    if (r->cookie[0]) MHD_add_response_header(resp, MHD_HTTP_HEADER_SET_COOKIE, r->cookie);
     MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
-    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer"); /* the teacher's token stays in its address */
+    MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
     /* a page file may be kept and is asked again each time (304 while its ETag holds: a lab of thirty
      * on a slow link loads the page's megabytes once); answers and the teacher's page are never kept */
     if (r->etag) MHD_add_response_header(resp, MHD_HTTP_HEADER_ETAG, r->etag);
@@ -457,6 +619,42 @@ static enum MHD_Result send_reply(struct MHD_Connection *c, serve_reply *r)
     enum MHD_Result ret = MHD_queue_response(c, r->status, resp);
     MHD_destroy_response(resp);
     return ret;
+}
+
+/* A POST comes as JSON from the server's own page: Content-Type application/json (a form of
+ * another site cannot send it without asking first, which this server never allows), and an
+ * Origin, when the browser sends one, naming the Host asked. 0, or -1 with r filled (415, 403). */
+static int post_checked(struct MHD_Connection *c, serve_reply *r)
+{
+    const char *type = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_TYPE);
+    const char *origin = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Origin");
+    const char *host = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
+    const char *site = MHD_lookup_connection_value(c, MHD_HEADER_KIND, "Sec-Fetch-Site");
+    size_t tn = type ? strcspn(type, ";") : 0;
+    while (tn && type[tn - 1] == ' ') tn--;
+    if (!type || tn != 16 || strncasecmp(type, "application/json", 16)) {
+        reply_error(r, 415, "a POST's body is JSON: Content-Type: application/json");
+        return -1;
+    }
+    if (origin) {
+        const char *rest = !strncmp(origin, "http://", 7) ? origin + 7 : !strncmp(origin, "https://", 8) ? origin + 8 : NULL;
+        if (!rest || !host || strcasecmp(rest, host)) {
+            reply_error(r, 403, "a POST comes from this server's own page (its Origin names another site)");
+            return -1;
+        }
+    }
+    if (site && strcmp(site, "same-origin") && strcmp(site, "none")) {
+        reply_error(r, 403, "a POST comes from this server's own page (Sec-Fetch-Site: %.40s)", site);
+        return -1;
+    }
+    return 0;
+}
+
+/* the session's cookie, when it is one the server could have given */
+static const char *session_of(struct MHD_Connection *c)
+{
+    const char *v = MHD_lookup_connection_value(c, MHD_COOKIE_KIND, "ws_session");
+    return v && strlen(v) == SERVE_SESSION_HEX && strspn(v, "0123456789abcdef") == SERVE_SESSION_HEX ? v : NULL;
 }
 
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const char *url, const char *method, const char *version,
@@ -468,29 +666,44 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     if (!p) { /* the headers: nothing of the body yet */
         if (!(p = calloc(1, sizeof *p))) return MHD_NO;
         *con_cls = p;
+        conn_phase(c, PHASE_BODY);
         const char *cl = MHD_lookup_connection_value(c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-        if (cl && strtoull(cl, NULL, 10) > SERVE_BODY_MAX) p->too_big = 1;
+        unsigned long long want = cl ? strtoull(cl, NULL, 10) : 0;
+        if (want > SERVE_BODY_MAX) p->too_big = 1;
+        else if (want) { /* the whole body's place, taken from the budget before a byte of it is read */
+            if (bodies_take((size_t)want + 1)) p->no_room = 1;
+            else if (!(p->body = malloc((size_t)want + 1))) { bodies_give((size_t)want + 1); p->no_room = 1; }
+            else p->held = p->cap = (size_t)want + 1;
+        }
         client_of(c, p->client, sizeof p->client);
         return MHD_YES;
     }
-    if (*upload_size) { /* a piece of the body */
+    if (*upload_size) { /* a piece of the body: kept while it fits its size and the budget, else dropped */
         if (!p->too_big && p->len + *upload_size > SERVE_BODY_MAX) p->too_big = 1;
-        if (!p->too_big) {
-            if (p->len + *upload_size + 1 > p->cap) {
+        if (!p->too_big && !p->no_room) {
+            if (p->len + *upload_size + 1 > p->cap) { /* a body without a length (chunked) grows within the budget */
                 size_t cap = p->cap ? p->cap : 65536;
                 while (cap < p->len + *upload_size + 1) cap *= 2;
-                char *b = realloc(p->body, cap);
-                if (!b) { p->too_big = 1; *upload_size = 0; return MHD_YES; }
-                p->body = b;
-                p->cap = cap;
+                size_t more = cap - p->held;
+                char *b = NULL;
+                if (bodies_take(more) == 0 && !(b = realloc(p->body, cap))) bodies_give(more);
+                if (!b) p->no_room = 1;
+                else {
+                    p->held = cap;
+                    p->body = b;
+                    p->cap = cap;
+                }
             }
-            memcpy(p->body + p->len, upload, *upload_size);
-            p->len += *upload_size;
-            p->body[p->len] = 0;
+            if (!p->no_room) {
+                memcpy(p->body + p->len, upload, *upload_size);
+                p->len += *upload_size;
+                p->body[p->len] = 0;
+            }
         }
         *upload_size = 0;
         return MHD_YES;
     }
+    conn_phase(c, PHASE_ANSWER);
     serve_reply r = {0};
     const struct route *rt = NULL, *path_match = NULL;
     for (size_t i = 0; i < sizeof routes / sizeof routes[0] && !rt; i++) {
@@ -500,35 +713,78 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!path_match) path_match = &routes[i];
         if (strcmp(method, routes[i].method) == 0 || (strcmp(method, "HEAD") == 0 && strcmp(routes[i].method, "GET") == 0)) rt = &routes[i];
     }
+    serve_request q = {.method = method, .path = url, .body = p->body ? p->body : "", .len = p->len, .client = p->client,
+                       .arg = get_arg, .header = get_header, .conn = c, .session = session_of(c), .cancel = &p->cancel};
+    char name[4 * SERVE_NAME_CHARS + 1] = "", key[200];
+    int rc = 1;
     if (!rt && path_match) {
         reply_error(&r, 405, "%s %s: this address takes %s", method, url, path_match->method);
         r.header = MHD_HTTP_HEADER_ALLOW;
         r.value = path_match->method;
     } else if (!rt) reply_error(&r, 404, "%s: no such address", url);
     else if (p->too_big) reply_error(&r, 413, "the request's body is over %d MiB (a kernel's source may be 1 MiB)", SERVE_BODY_MAX >> 20);
-    else if (client_admit(p->client, rt->build, &r) == 0) {
-        serve_request q = {.method = method, .path = url, .body = p->body ? p->body : "", .len = p->len, .client = p->client,
-                           .arg = get_arg, .header = get_header, .conn = c};
-        rt->fn(s, &q, &r);
-        if (rt->build) client_build_done(p->client);
+    else if (p->no_room) {
+        reply_error(&r, 503, "the server holds its most of requests' bodies at once: try again in 1 s");
+        retry_after(&r, 1);
+    } else if (strcmp(method, "POST") == 0 && post_checked(c, &r)) {
+    } else if (q.session && (rc = record_session(s->rec, q.session, &q.class_id, name, sizeof name, key, sizeof key)) < 0 && rc != RECORD_CLOSED) {
+        reply_error(&r, 503, "the class record could not be read: %s", key);
+    } else if (rt->who == WHO_STUDENT && rc == RECORD_CLOSED) { /* 401: the page joins the open class again, with the name typed */
+        reply_error(&r, 401, "the class you joined is closed: join the open one (the teacher gives its code)");
+    } else if (rt->who == WHO_STUDENT && rc) {
+        reply_error(&r, 401, "join the class first (POST /api/join {\"name\": \"YOUR NAME\"}): the page does it when you give your name");
+    } else if (rt->who == WHO_TEACHER && !serve_teacher(s, &q)) {
+        reply_error(&r, 401, "this is the teacher's: sign in at /class (or send Authorization: Bearer TOKEN)");
+        r.header = MHD_HTTP_HEADER_WWW_AUTHENTICATE;
+        r.value = "Bearer realm=\"warpscope class\"";
+    } else {
+        if (!rc) q.student = name;
+        if (q.student) snprintf(key, sizeof key, "s %lld %s", (long long)q.class_id, name);
+        else snprintf(key, sizeof key, "a %s", p->client);
+        if (client_admit(s, key, q.student ? "you" : p->client, rt->build, &p->cancel, &r) == 0) {
+            rt->fn(s, &q, &r);
+            if (rt->build) client_build_done(key, &p->cancel);
+        }
     }
+    /* the body is answered: its place in the budget is free */
+    free(p->body);
+    p->body = NULL;
+    bodies_give(p->held);
+    p->held = 0;
     return send_reply(c, &r);
 }
 
 static void on_done(void *cls, struct MHD_Connection *c, void **con_cls, enum MHD_RequestTerminationCode toe)
 {
-    (void)cls, (void)c, (void)toe;
+    (void)cls, (void)toe;
     pending *p = *con_cls;
-    if (p) free(p->body);
+    if (p) {
+        free(p->body);
+        bodies_give(p->held);
+    }
     free(p);
     *con_cls = NULL;
+    conn_phase(c, PHASE_HEADERS); /* a kept-alive connection's next request: its headers' deadline from now */
 }
 
+/* libmicrohttpd's messages, at most LOG_PER_MINUTE a minute: a client that opens and drops
+ * thousands of connections must not fill the journal */
+enum { LOG_PER_MINUTE = 30 };
 static void log_mhd(void *cls, const char *fmt, va_list ap)
 {
     (void)cls;
-    fprintf(stderr, "warpscope: serve: ");
-    vfprintf(stderr, fmt, ap);
+    static time_t minute;
+    static unsigned said;
+    static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+    char line[512];
+    vsnprintf(line, sizeof line, fmt, ap);
+    pthread_mutex_lock(&mu);
+    time_t now = time(NULL) / 60;
+    if (now != minute) { minute = now; said = 0; }
+    if (said < LOG_PER_MINUTE) fprintf(stderr, "warpscope: serve: %s%s", line, line[0] && line[strlen(line) - 1] == '\n' ? "" : "\n");
+    else if (said == LOG_PER_MINUTE) fprintf(stderr, "warpscope: serve: more of libmicrohttpd's messages this minute left out\n");
+    said++;
+    pthread_mutex_unlock(&mu);
 }
 
 /* ---- the command ---- */
@@ -612,6 +868,8 @@ int cmd_serve(const ws_call *k)
     if (find_data(&dd, 1, 1)) return EXIT_BAD;
     find_web(web, sizeof web);
     snprintf(s.include_dir, sizeof s.include_dir, "%s", dd.include);
+    /* a learner's run on a server shares its workers: its own wall clock, set before any run */
+    sandbox_set_run_wall_s(v[WF_RUN_LIMIT].given ? (unsigned)v[WF_RUN_LIMIT].num : SERVE_RUN_LIMIT_S);
     sandbox_describe(s.sandbox, sizeof s.sandbox); /* probed once, before any thread asks */
     if (!sandbox_confines_files() && !(getenv("WARPSCOPE_UNSAFE") && strcmp(getenv("WARPSCOPE_UNSAFE"), "1") == 0)) {
         fprintf(stderr, "warpscope: this machine cannot confine a learner's program (%s): serve runs strangers' files and refuses to start\n", s.sandbox);
@@ -619,6 +877,23 @@ int cmd_serve(const ws_call *k)
     }
     if (load_exercises(&s, dd.lessons, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     if (!(s.rec = record_open(state, db, err, sizeof err))) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    /* a class open from the start (anyone who reaches the server joins with a name) when none is:
+     * the teacher opens one with a code or a roster at /class */
+    int opened = -1;
+    for (int tries = 0; tries < 3 && opened; tries++) /* servers starting together on one record: one opens it, the others see it */
+        opened = record_classes(s.rec, NULL, NULL, &s.class_open, err, sizeof err) ||
+                 (!s.class_open && record_class_open(s.rec, "", "", (int64_t)time(NULL) * 1000, &s.class_open, err, sizeof err));
+    if (opened) {
+        fprintf(stderr, "warpscope: %s\n", err);
+        record_close(s.rec);
+        return EXIT_BAD;
+    }
+    /* a connection is a descriptor: as many as the connections allowed, and the builds' own */
+    struct rlimit nofile;
+    if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < 2 * SERVE_CONNECTIONS + 256) {
+        nofile.rlim_cur = nofile.rlim_max < 2 * SERVE_CONNECTIONS + 256 ? nofile.rlim_max : 2 * SERVE_CONNECTIONS + 256;
+        setrlimit(RLIMIT_NOFILE, &nofile);
+    }
     /* learners' sources in the build cache's folder, as private as it: CACHE/serve-sources (0700,
      * ours, no link; the cache's eviction passes folders by), where a service may write (systemd's
      * CacheDirectory) */
@@ -653,10 +928,14 @@ int cmd_serve(const ws_call *k)
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);
     the_server = &s;
-    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_ITC | MHD_USE_ERROR_LOG | (v6 ? MHD_USE_IPv6 : 0);
+    /* poll(), not select(): select() takes no descriptor past FD_SETSIZE (1024), and the connections
+     * allowed are more */
+    unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL | MHD_USE_ITC | MHD_USE_ERROR_LOG |
+                     (v6 ? MHD_USE_IPv6 : 0);
     struct MHD_Daemon *daemon = stop_signal ? NULL :
         MHD_start_daemon(flags, (uint16_t)port, NULL, NULL, on_request, &s, MHD_OPTION_EXTERNAL_LOGGER, log_mhd, NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&addr,
-                         MHD_OPTION_NOTIFY_COMPLETED, on_done, &s, MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONNECTIONS,
+                         MHD_OPTION_NOTIFY_COMPLETED, on_done, &s, MHD_OPTION_NOTIFY_CONNECTION, on_connection, &s,
+                         MHD_OPTION_CONNECTION_LIMIT, (unsigned)SERVE_CONNECTIONS,
                          MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned)SERVE_CONNECTIONS_PER_IP, MHD_OPTION_CONNECTION_TIMEOUT,
                          (unsigned)SERVE_IDLE_S, MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u, MHD_OPTION_END);
     int rc = 0;
@@ -671,13 +950,16 @@ int cmd_serve(const ws_call *k)
         printf("warpscope serve %s (%s) on http://%s:%u/ (%u workers, %s)\n", ws_version, ws_commit, host, bound, s.workers, s.rec->where);
         if (s.page_note[0]) printf("note: %s\n", s.page_note);
         printf("sandbox: %s\n", s.sandbox);
-        if (v[WF_TOKEN].given) printf("the class: http://%s:%u/class?token=(your --token)\n", host, bound);
-        else printf("the class: http://%s:%u/class?token=%s\n", host, bound, s.token);
+        /* the token is typed once at /class, never carried in an address (a projector shows it) */
+        printf("the class: http://%s:%u/class (sign in with %s)\n", host, bound, v[WF_TOKEN].given ? "your --token" : "the token below");
+        if (!v[WF_TOKEN].given) printf("the teacher's token: %s\n", s.token);
         fflush(stdout);
-        while (!stop_signal) {
+        for (unsigned tick = 0; !stop_signal; tick++) {
             struct timespec ts = {0, 100 * 1000 * 1000};
             nanosleep(&ts, NULL);
+            if (tick % 5 == 0) conns_sweep(); /* twice a second: a deadline is met within half a second */
         }
+        clients_cancel_all();
         /* no new connections; the waiting builds are answered 503 and the running ones cancelled,
          * each answered before the connections close (5 s at most) */
         MHD_socket listener = MHD_quiesce_daemon(daemon);

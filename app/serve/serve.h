@@ -16,19 +16,34 @@ enum {
     SERVE_SOURCE_MAX = 1 << 20,        /* bytes of a learner's source: the build's own limit (build.c: OWN_FILE_MAX) */
     SERVE_BODY_MAX = 4 << 20,          /* bytes of a request body: 1 MiB of source escaped in JSON stays below it
                                           (unless most of it is control characters, \u00XX); nginx's limit too */
-    SERVE_FIELD_MAX = 256,             /* bytes of entry, schedule, a define, a student's name, an exercise */
+    SERVE_BODIES_BUDGET = 64 << 20,    /* bytes of every body in flight together: sixteen of the largest; past it a body
+                                          is refused (503, Retry-After) and not kept */
+    SERVE_JSON_VALUES = 256,           /* values a body's JSON may hold (the fields, 48 defines): parsed only within it,
+                                          so that 4 MB of [0,0,...] is refused before cJSON makes 2 million nodes */
+    SERVE_JSON_DEPTH = 8,              /* nesting of a body's JSON */
+    SERVE_FIELD_MAX = 256,             /* bytes of entry, schedule, a define, an exercise */
+    SERVE_NAME_CHARS = 64,             /* characters of a student's name */
     SERVE_N_MAX = 1 << 20,             /* elements of a trace asked for: a second of the emulator at most */
-    SERVE_CLIENT_BUILDS = 4,           /* builds one client may have queued or running */
-    SERVE_CLIENT_RATE = 1200,          /* requests one client may make in a minute (a lab behind one address) */
+    SERVE_STUDENT_RATE = 600,          /* requests one student (a session) may make in a minute */
+    SERVE_CLIENT_RATE = 1200,          /* requests of one address without a session in a minute: the page's files and the
+                                          joins of a lab behind one address (60 students load the page's dozen files) */
     SERVE_BUSY_RETRY_S = 2,            /* Retry-After when the sandbox could not start for a moment */
-    SERVE_CONNECTIONS = 1024,          /* connections at once (each a thread) */
-    SERVE_CONNECTIONS_PER_IP = 256,    /* of them from one address */
-    SERVE_IDLE_S = 60,                 /* an idle connection is closed after this */
+    SERVE_CONNECTIONS = 4096,          /* connections at once (each a thread of a few pages while it waits) */
+    SERVE_CONNECTIONS_PER_IP = 384,    /* of them from one address: a lab of 60 browsers behind one NAT address at six
+                                          each; eight addresses at most still leave a quarter of the places free */
+    SERVE_HEADERS_S = 10,              /* a request's headers arrive within this of its connection (or of the answer before
+                                          it on a kept-alive one), else the connection is closed */
+    SERVE_BODY_S = 60,                 /* and its body within this of its headers (4 MiB at 70 kB/s) */
+    SERVE_IDLE_S = 30,                 /* a connection quiet this long is closed */
     SERVE_QUEUE_PER_WORKER = 8,        /* builds waiting for a worker, per worker, before 429 */
     SERVE_LIGHT_PER_WORKER = 4,        /* cached traces (a run of ~0.1 s, no build) at once, per worker */
+    SERVE_SLOW_RUN_MS = 1000,          /* a cached trace that ran this long is queued with builds from then on: a loop
+                                          never holds the places of other students' cached traces twice */
     SERVE_CHECK_AGE_S = 10,            /* a check waiting this long goes before the traces that came after it */
     SERVE_CHECKS_KEEP_FREE = 4,        /* of every this many workers, one a check may not take: a trace is Run, pressed
                                         * while the learner waits, and a check is 18 runs or more */
+    SERVE_RUN_LIMIT_S = 5,             /* a learner's run on the server, unless --run-limit says (the command line's is 15 s) */
+    SERVE_SESSION_HEX = 32,            /* a session's secret: 128 random bits, in hex */
 };
 
 /* A file of the page, held in memory. */
@@ -55,6 +70,7 @@ typedef struct serve_tally {
 
 typedef struct serve_ctx {
     char token[80];
+    int64_t class_open;       /* the class open at start (record_classes), for the start-up line */
     char include_dir[4200];   /* trace/capture/ws_cuda.h and friends for a learner's build */
     char tmp[4200];           /* the server's private folder (the page's data when it is written here) */
     char sources[4200];       /* learners' sources by content (api.c: learner_write), in the build cache's folder */
@@ -90,6 +106,7 @@ typedef struct serve_reply {
     const char *etag;         /* a page file's ETag, or NULL */
     const char *header, *value;
     char value_buf[32];
+    char cookie[160];         /* a Set-Cookie, or "" */
 } serve_reply;
 
 /* A request as a handler sees it. */
@@ -98,6 +115,11 @@ typedef struct serve_request {
     const char *body;
     size_t len;
     const char *client;       /* its address (or X-Real-IP from a proxy on this machine) */
+    const char *session;      /* the student's session (its cookie), or NULL */
+    const char *student;      /* who it is (the session's name), or NULL */
+    int64_t class_id;         /* and the class */
+    volatile int *cancel;     /* set when this request's build is to stop: the student's next Run replaces it, or the
+                                 server stops */
     const char *(*arg)(void *conn, const char *name);    /* a query argument, or NULL */
     const char *(*header)(void *conn, const char *name); /* a request header, or NULL */
     void *conn;
@@ -110,6 +132,17 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_last(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_page(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_source(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_signin(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_open(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_state(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_join(serve_ctx *s, const serve_request *q, serve_reply *r);
+
+/* Whether the request is the teacher's: the token in Authorization: Bearer, or the cookie of a sign-in. */
+int serve_teacher(serve_ctx *s, const serve_request *q);
+/* 128 random bits in hex (out: SERVE_SESSION_HEX + 1 bytes) */
+void serve_secret(char *out);
 void api_page(serve_ctx *s, const serve_request *q, serve_reply *r);
 
 /* FNV-1a of n bytes from h (SERVE_FNV_BASIS to start): the server's one hash, for names and tags, never for trust. */
@@ -122,13 +155,15 @@ void reply_json(serve_reply *r, unsigned status, char *text); /* takes text */
 
 /* The build queue: waits for a worker (0), or says 429 (-1: full, r filled) or stop (-2). */
 /* SERVE_JOB_CACHED (own_capture_cached said its build is there) waits only for other such runs */
-int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind);
+/* cancel: the request's own (its build replaced by the student's next Run: -3, r filled with 409) */
+int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind, volatile int *cancel);
 void serve_job_end(serve_ctx *s, double ms, serve_job kind);
 
 /* Removes the folders of sources unused for max_age_s seconds. */
 void serve_sweep_sources(const char *dir, double max_age_s);
 
 /* The teacher's page (class_page.c), in English or Chinese: its HTML. */
-char *class_page_html(const char *token, int zh, size_t *len);
+/* signed_in 0: the sign-in form. */
+char *class_page_html(int signed_in, int zh, size_t *len);
 
 #endif

@@ -51,12 +51,19 @@ enum {
  * seconds more: the wall clock, which names the limit, comes first), its hard limit a second after
  * its soft one (SIGXCPU is seen, not a bare SIGKILL). The address space is not limited under
  * AddressSanitizer, whose shadow memory reserves terabytes. */
-static const sandbox_limits limits[] = {
+static sandbox_limits limits[] = { /* a run's wall clock may be set once, before any run (sandbox_set_run_wall_s) */
     [SANDBOX_BUILD] = {.wall_s = 60, .cpu_s = 65, .as_bytes = (uint64_t)2 << 30, .fsize_bytes = (uint64_t)64 << 20, .nproc = 512, .nofile = 256},
     [SANDBOX_RUN] = {.wall_s = 15, .cpu_s = 20, .as_bytes = (uint64_t)2 << 30, .fsize_bytes = (uint64_t)1 << 30, .nproc = 512, .nofile = 256},
 };
 
 unsigned sandbox_run_wall_s(void) { return limits[SANDBOX_RUN].wall_s; }
+
+void sandbox_set_run_wall_s(unsigned s)
+{
+    if (s) limits[SANDBOX_RUN] = (sandbox_limits){.wall_s = s, .cpu_s = s + 5, .as_bytes = limits[SANDBOX_RUN].as_bytes,
+                                                  .fsize_bytes = limits[SANDBOX_RUN].fsize_bytes, .nproc = limits[SANDBOX_RUN].nproc,
+                                                  .nofile = limits[SANDBOX_RUN].nofile};
+}
 
 static sandbox_limits limits_of(const sandbox_job *j)
 {

@@ -62,6 +62,8 @@ enum {
 unsigned sandbox_protections(void);
 /* The wall clock of one run (its limits[SANDBOX_RUN]), in seconds. */
 unsigned sandbox_run_wall_s(void);
+/* Sets it (and the CPU limit behind it, 5 s more) for every run after; 0 keeps it. Called once, before any run. */
+void sandbox_set_run_wall_s(unsigned s);
 /* "bubblewrap (no network, private files), seccomp, Landlock, limits (2 GiB, 15 s run / 60 s build)" */
 void sandbox_describe(char *buf, size_t len);
 /* Whether the file system is confined (namespaces or Landlock): without it warpscope refuses to run
