@@ -5,6 +5,8 @@
 #                                 libraries into .devlib, each file's rewrite into .devcache (the
 #                                 device has no libclang; nvcc builds the rewrites there)
 #   tools/device-own.sh OUT       on the device machine, from the repository root: results into OUT
+#   tools/device-own.sh prepare bench, then tools/device-own.sh OUT bench: only bench --kernel of the
+#                                 exercises' model solutions, each by its exercise's entry
 set -u
 root="$PWD"
 
@@ -48,25 +50,24 @@ EOF
 bench_cases() {
     cat <<'EOF'
 tests/own/seed001_reduction.cu|reduction(out, in, 256, n)|
-tests/exercises/06-grid-stride.solution.cu|ENTRY
-tests/exercises/07-shuffles.solution.cu|ENTRY
-tests/exercises/08-last-block.solution.cu|ENTRY
 EOF
+    for f in tests/exercises/*.solution.cu; do echo "$f|ENTRY|"; done
 }
 
 entry_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exercise"]["entry"])' "lessons/exercises/$(basename "${1%.solution.cu}").json"; }
 
+only="${2:-}"
 if [ "${1:-}" = prepare ]; then
     rm -rf .devlib .devcache && mkdir -p .devlib/lib .devcache
     cp build/warpscope build/warpscope-frontend build/warpscope-run .devlib/
     ldd build/warpscope build/warpscope-run | awk '/=> \// { print $3 }' | sort -u | grep -Ev '/(libc|libm|libdl|libpthread|librt)\.so' |
         xargs -I{} cp -L {} .devlib/lib/
     export XDG_CACHE_HOME="$root/.devcache"
-    verify_cases | while IFS='|' read -r f e d n; do
+    [ "$only" = bench ] || verify_cases | while IFS='|' read -r f e d n; do
         ./build/warpscope capture --backend gpu --kernel "$f" --entry "$e" ${d:+--define "$d"} --n "$n" -o /tmp/devown.json >/dev/null 2>&1
         ./build/warpscope stats --kernel "$f" --entry "$e" ${d:+--define "$d"} --n "$n" >/dev/null 2>&1
     done
-    fault_cases | while IFS='|' read -r f e n; do
+    [ "$only" = bench ] || fault_cases | while IFS='|' read -r f e n; do
         ./build/warpscope capture --backend gpu --kernel "$f" --entry "$e" --n "$n" -o /tmp/devown.json >/dev/null 2>&1
     done
     bench_cases | while IFS='|' read -r f e d; do
@@ -75,7 +76,7 @@ if [ "${1:-}" = prepare ]; then
         ./build/warpscope stats --kernel "$f" --entry "$e" ${d:+--define "$d"} --n 65536 --data random-float >/dev/null 2>&1
     done
     # what tests/own_kernel_gpu.sh runs, by the paths ctest gives it
-    { echo "/work/main/tests/own/seed004_reduce0.cu|reduce0<<<1, 256>>>(in, out)|THREAD_PER_BLOCK=256"
+    [ "$only" = bench ] || { echo "/work/main/tests/own/seed004_reduce0.cu|reduce0<<<1, 256>>>(in, out)|THREAD_PER_BLOCK=256"
       echo "/work/main/tests/own/seed001_reduction.cu|reduction(out, in, 256, n)|"
       fault_cases | while IFS='|' read -r f e n; do echo "/work/main/$f|$e|"; done
       for j in lessons/exercises/*.json; do
@@ -101,6 +102,15 @@ ln -sf "$root/trace/capture/emu.h" "$root/trace/capture/ws_cuda.h" $data/include
 ln -sfn "$root/trace/capture/own" $data/include/trace/capture/own
 export WARPSCOPE_DATA=$data
 { nvidia-smi --query-gpu=name,driver_version --format=csv; command -v nvcc c++; nvcc --version | tail -n 2; } >"$out/env.txt" 2>&1
+if [ "$only" = bench ]; then
+    bench_cases | while IFS='|' read -r f e d; do
+        [ "$e" = ENTRY ] && e=$(entry_of "$f")
+        echo "### $f: $e"
+        timeout 200 "$ws" bench --kernel "$f" --entry "$e" ${d:+--define "$d"} --sizes 2^20,2^24 --modes launch --reps 10 >/tmp/run.txt 2>&1
+        echo "exit $?"; tail -n 12 /tmp/run.txt
+    done >"$out/bench.txt" 2>&1
+    exit 0
+fi
 
 {
     verify_cases | while IFS='|' read -r f e d n; do

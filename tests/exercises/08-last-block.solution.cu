@@ -24,14 +24,21 @@ __global__ void reduce(const float *g_idata, float *partial, unsigned int *count
     }
     __syncthreads();
 
-    if (amLast && tid == 0) {
+    /* the last block sums the partials as every block sums its elements: each thread a few, then
+     * the tree (one thread alone would add them one after another: 65536 adds at 2^24) */
+    if (amLast) {
         float total = 0.0f;
-        for (unsigned int b = 0; b < gridDim.x; b++) total += partial[b];
-        g_odata[0] = total;
+        for (unsigned int b = tid; b < gridDim.x; b += blockDim.x) total += partial[b];
+        sdata[tid] = total;
+        __syncthreads();
+        for (unsigned int s = blockDim.x / 2; s > 0; s >>= 1) {
+            if (tid < s) sdata[tid] += sdata[tid + s];
+            __syncthreads();
+        }
+        if (tid == 0) g_odata[0] = sdata[0];
     }
 }
 
-// the first half of the input on one grid, then all of it on another
 void run(const float *in, float *out, unsigned int n)
 {
     float *partial;
