@@ -70,53 +70,6 @@ enum { JUDGE_SEARCH_N_MAX = 1280 };
 /* blocks_traced for a check: every block of every launch (the verifier replays them all) */
 #define JUDGE_BLOCKS_ALL 0x7fffffffu
 
-/* The races of a trace, found again by the race detector replayed over its events in the order they
- * ran, so that a run cannot drop its own: the detector is the emulator's (race.h), fed what the
- * emulator fed it (each lane's access, a barrier's release when a warp's phase moves on, each
- * __syncwarp, fence and atomic). 0, or -1 when out of memory. */
-static int races_again(trace *t)
-{
-    race *r = race_create(-1);
-    if (!r) return -1;
-    const emu_observer *o = race_observer(r);
-    uint32_t pass = UINT32_MAX, block = UINT32_MAX, epoch = 0;
-    for (size_t i = 0; i < t->nevents; i++) {
-        const trace_event *e = &t->events[i];
-        if (e->pass != pass) {
-            pass = e->pass;
-            block = UINT32_MAX;
-            o->launch(o->ctx, e->pass, e->pass < t->npasses ? t->passes[e->pass].grid : 0, e->pass < t->npasses ? t->passes[e->pass].block : 0);
-        }
-        if (e->block != block) {
-            block = e->block;
-            epoch = 0;
-            o->block(o->ctx, e->block);
-        }
-        for (; epoch < e->phase; epoch++) o->barrier(o->ctx);
-        if (e->kind == TRACE_WARP_SYNC) { o->warp_sync(o->ctx, e->warp, e->mask); continue; }
-        size_t k = 0;
-        for (unsigned l = 0; l < WARP_SIZE; l++) {
-            if (!(e->mask >> l & 1u)) continue;
-            unsigned tid = e->warp * WARP_SIZE + l;
-            if (e->kind == TRACE_FENCE) { o->fence(o->ctx, tid); continue; }
-            if (!trace_kind_has_data((trace_kind)e->kind) || trace_kind_addr((trace_kind)e->kind) == TRACE_ADDR_LANE) continue;
-            int64_t addr = t->lane_addr[e->lanes + k++];
-            int global = e->kind == TRACE_GLOBAL_LOAD || e->kind == TRACE_GLOBAL_STORE || e->kind == TRACE_GLOBAL_ATOMIC;
-            unsigned words = trace_event_words(e);
-            emu_access a = {global, e->buf, global ? addr * (int64_t)words : addr, words,
-                            e->kind == TRACE_SHARED_STORE || e->kind == TRACE_GLOBAL_STORE || e->kind == TRACE_GLOBAL_ATOMIC,
-                            e->kind == TRACE_GLOBAL_ATOMIC, e->block, tid, e->warp, e->line, (int64_t)i};
-            o->access(o->ctx, &a);
-        }
-    }
-    free(t->hazards);
-    t->hazards = NULL;
-    t->nhazards = 0;
-    int rc = race_status(r) || race_to_trace(r, t) ? -1 : 0;
-    race_destroy(r);
-    return rc;
-}
-
 /* A run's trace made trustworthy, or said not to be: its provenance must be the run the check asked
  * for, its events a consistent execution on the check's own input (certify.h); then the result, the
  * reference, the tolerance and the races are the check's, not what the run wrote. 0 (f says whether
@@ -144,7 +97,7 @@ static int verify_run(trace *t, const lesson_exercise *x, const judge_run *r, ce
             t->result = f->result;
             t->reference = sum;
             t->tolerance = capture_tolerance(xf, r->n);
-            if (races_again(t)) { snprintf(err, errlen, "out of memory"); rc = -1; }
+            if (race_replay(t)) { snprintf(err, errlen, "out of memory"); rc = -1; }
         }
     }
     free(xf);

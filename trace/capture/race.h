@@ -48,6 +48,11 @@ int race_status(const race *r);
 int race_watched_global(const race *r);
 /* Appends the hazards to t (trace_add_hazard). 0, or -1 when out of memory. */
 int race_to_trace(const race *r, trace *t);
+/* Replaces t's hazards with those the detector finds in t's events, replayed in the order they ran
+ * (each lane's access, a barrier's release where a warp's phase moves on, each __syncwarp, fence
+ * and atomic), so that a check believes no hazards list a run wrote itself. Only the traced blocks'
+ * accesses are seen: a check traces every block. 0, or -1 when out of memory. */
+int race_replay(trace *t);
 
 #ifdef __cplusplus
 }
