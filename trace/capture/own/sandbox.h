@@ -41,7 +41,11 @@ typedef struct sandbox_job {
     int host_view;            /* 1: the machine's own files and environment (a GPU's build: nvcc asks the GPU
                                  what it is): no namespaces and no Landlock; limits and seccomp */
     volatile int *cancel;     /* nonzero: stop it */
+    int hand_fd;              /* > 0: a descriptor of the caller's (opened close-on-exec) that the step gets
+                                 as descriptor SANDBOX_HANDED_FD, and no other process does */
 } sandbox_job;
+/* the number the step finds hand_fd under */
+#define SANDBOX_HANDED_FD 3
 
 typedef struct sandbox_outcome {
     int exited, status;   /* exited normally, with this status */
@@ -58,15 +62,22 @@ enum {
     SANDBOX_SECCOMP = 4,    /* a system-call filter: no sockets, no process or exec in a run */
     SANDBOX_LIMITS = 8,     /* rlimits, a wall clock and a process group killed whole */
     SANDBOX_NOBODY = 16,    /* warpscope is root: the steps run as nobody */
+    SANDBOX_ROOT = 32,      /* warpscope is root and no step could run as nobody: they would run as root */
 };
 unsigned sandbox_protections(void);
 /* The wall clock of one run (its limits[SANDBOX_RUN]), in seconds. */
 unsigned sandbox_run_wall_s(void);
+/* The wall clock of one whole check (--schedule adversarial: every order of the search and the
+ * trace's own run together), in seconds: one deadline, however many times the file is loaded. */
+unsigned sandbox_check_wall_s(void);
 /* "bubblewrap (no network, private files), seccomp, Landlock, limits (2 GiB, 15 s run / 60 s build)" */
 void sandbox_describe(char *buf, size_t len);
 /* Whether the file system is confined (namespaces or Landlock): without it warpscope refuses to run
  * a file unless told it is the user's own (--unsafe). */
 int sandbox_confines_files(void);
+/* Whether a learner's program would run as root (warpscope is root and nobody does not work here):
+ * warpscope then refuses it unless told it is the user's own (--unsafe). */
+int sandbox_runs_as_root(void);
 
 /* A private folder for one build or run, 0700, usable by the user the steps run as: 0 with the
  * path in buf (size len), or -1. sandbox_remove deletes it and what is in it. */
