@@ -1,6 +1,6 @@
 // Hostile: after warpscope-run has written the trace and said "traced", a destructor puts a link
 // in the trace's place, to FOREIGN (a trace of the teacher's, of another file), and a second
-// destructor (SPARSE set) makes the trace a sparse file of a gigabyte instead. Either way,
+// destructor (SPARSE set) makes the trace file (the one warpscope opened) a sparse gigabyte instead. Either way,
 // warpscope must read what the run wrote, or refuse: never the other file, never a gigabyte.
 #include <fcntl.h>
 #include <signal.h>
@@ -20,8 +20,7 @@ struct ws_after {
 #ifdef SPARSE
         signal(SIGXFSZ, SIG_IGN);
         int fd = open("trace.wstrace", O_WRONLY);
-        if (fd >= 0) ftruncate(fd, (off_t)1 << 30);
-        for (int d = 3; d < 16; d++) ftruncate(d, (off_t)1 << 30);
+        if (fd >= 0) ftruncate(fd, ((off_t)1 << 30) - 4096);
 #else
         unlink("trace.wstrace");
         symlink(FOREIGN, "trace.wstrace");

@@ -461,9 +461,29 @@ static void first_error(const char *out, const char *path, const char *work, con
         if (has_error && !pick) pick = l;
     }
     if (!pick) pick = out && *out ? out : "the step failed and said nothing";
-    char line[OWN_MSG_MAX], src[4200];
+    char line[OWN_MSG_MAX], src[4200], inc[4200];
     snprintf(line, sizeof line, "%.*s", (int)strcspn(pick, "\n"), pick);
     snprintf(src, sizeof src, "%s/src/", work);
+    snprintf(inc, sizeof inc, "%s/inc/", work);
+    if (strncmp(line, inc, strlen(inc)) == 0) {
+        /* an error inside warpscope's own headers (a folder that is gone once the build ends): said
+         * at the learner's line that led there (the compiler's "required from here"), else without a path */
+        const char *what = strstr(line, "error: ");
+        what = what ? what + 7 : line;
+        for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+            size_t ll = strcspn(l, "\n");
+            char one[OWN_MSG_MAX];
+            snprintf(one, sizeof one, "%.*s", (int)ll, l);
+            if (strncmp(one, path, plen) == 0 && one[plen] == ':' && strstr(one, "required from here")) {
+                unsigned at = 0, col = 0;
+                sscanf(l + plen + 1, "%u:%u", &at, &col);
+                snprintf(err, errlen, "%s:%u:%u: error: %s (warpscope's emulator cannot build this line: please report it)", path, at, col, what);
+                return;
+            }
+        }
+        snprintf(err, errlen, "%s: error: %s (in warpscope's emulator: please report it)", path, what);
+        return;
+    }
     char *at = strstr(line, src);
     if (at) { /* a header beside the file: named where the learner keeps it */
         snprintf(err, errlen, "%.*s%s/%s", (int)(at - line), line, in->dir, at + strlen(src));

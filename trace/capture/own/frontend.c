@@ -198,6 +198,8 @@ static int unmodelled_words(const char *msg, char *buf, size_t len)
 typedef struct edit {
     unsigned off, len, seq;
     int first; /* an insertion that binds to the text before it (a name's .v): before others at its offset */
+    int inner; /* an insertion that closes an operand (ws_divisor's): right after those binding to the text
+                * before it, before the closings of what encloses it (a loop's condition) */
     char *text;
 } edit;
 
@@ -243,7 +245,7 @@ static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, .
     va_end(aq);
     va_end(ap);
     if (!text) { r->oom = 1; return; }
-    r->edits[r->nedits++] = (edit){off, len, (unsigned)r->nedits, 0, text};
+    r->edits[r->nedits++] = (edit){.off = off, .len = len, .seq = (unsigned)r->nedits, .text = text};
 }
 
 /* file:line:col as the learner reads it (the entry's text says "--entry") */
@@ -782,6 +784,8 @@ static void check_call(rewriter *r, CXCursor c)
     clang_disposeString(s);
 }
 
+static void guard_division(rewriter *r, CXCursor c);
+
 typedef struct visit_ctx {
     rewriter *r;
     int device;  /* inside a __global__ or __device__ function */
@@ -853,6 +857,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     case CXCursor_BinaryOperator:
     case CXCursor_CompoundAssignOperator:
         if (v->watching) note_assignment(r, c, v->watched);
+        if (v->device && !r->ladder) guard_division(r, c);
         return CXChildVisit_Recurse;
     case CXCursor_DeclRefExpr:
         if (v->watching) read_register(r, c, v->watched);
@@ -993,6 +998,34 @@ static void operator_of(rewriter *r, CXCursor c, CXCursor operand, char *buf, si
         break;
     }
     clang_disposeTokens(r->tu, tk.t, tk.n);
+}
+
+/* An integer division or remainder in device code: its divisor becomes ws_divisor(DIVISOR, LINE),
+ * which is the divisor (constexpr where it is constant) and, in the emulator, stops the launch at
+ * the line when it is zero, as nvcc's program would compute garbage there (no trap on a GPU, but
+ * SIGFPE on the CPU the emulator runs on, which named no line). Only where the expression's own
+ * type is an integer (its operands converted so): float division is left as written. */
+static void guard_division(rewriter *r, CXCursor c)
+{
+    CXType ty = clang_getCanonicalType(clang_getCursorType(c));
+    if (ty.kind < CXType_Char_U || ty.kind > CXType_Int128 || ty.kind == CXType_Char16 || ty.kind == CXType_Char32 ||
+        ty.kind == CXType_WChar)
+        return;
+    kids k = kids_of(c);
+    if (k.n != 2) return;
+    char op[8];
+    unsigned at = 0;
+    operator_of(r, c, k.c[0], op, sizeof op, &at);
+    if (strcmp(op, "/") && strcmp(op, "%") && strcmp(op, "/=") && strcmp(op, "%=")) return;
+    CXSourceRange x = clang_getCursorExtent(k.c[1]);
+    CXSourceLocation b = clang_getRangeStart(x), e = clang_getRangeEnd(x);
+    if (!clang_Location_isFromMainFile(b) || !clang_Location_isFromMainFile(e)) return;
+    unsigned from = offset_of(b), to = offset_of(e), line = 0;
+    if (to <= from || from <= at) return; /* written through a macro: left alone */
+    clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+    add_edit(r, from, 0, "ws_divisor(");
+    add_edit(r, to, 0, ", %uu)", line);
+    if (!r->oom) r->edits[r->nedits - 1].inner = 1;
 }
 
 static int one_of(const char *s, const char *const *set)
@@ -1324,6 +1357,7 @@ static int by_offset(const void *a, const void *b)
      * in the order they were made */
     if ((x->len == 0) != (y->len == 0)) return x->len == 0 ? -1 : 1;
     if (x->first != y->first) return x->first ? -1 : 1;
+    if (x->inner != y->inner) return x->inner ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
