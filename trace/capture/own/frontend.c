@@ -1590,8 +1590,14 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
     /* the path is the learner's bytes: written as a C string literal, so that nothing in it is
      * read as code and the compiler's messages still name it */
     char *lit = c_string_literal(in->path);
-    char *head = lit ? malloc(strlen(lit) + 64) : NULL;
-    if (head) sprintf(head, "%s#line 1 \"%s\"\n", in->ladder ? "" : "#include \"trace/capture/ws_cuda.h\"\n", lit);
+    /* a learner's file is built as CUDA sees it, whichever compiler builds it: __CUDACC__ defined
+     * (clang -x cuda and nvcc define it, and the parse above had it), and none of the macros that
+     * chose warpscope's build of its headers left for the file to test */
+    static const char learner_head[] = "#include \"trace/capture/ws_cuda.h\"\n"
+                                       "#undef WS_EMU\n#undef WS_USER\n#undef WS_GPU_TRACE\n"
+                                       "#ifndef __CUDACC__\n#define __CUDACC__ 1\n#endif\n";
+    char *head = lit ? malloc(strlen(lit) + sizeof learner_head + 64) : NULL;
+    if (head) sprintf(head, "%s#line 1 \"%s\"\n", in->ladder ? "" : learner_head, lit);
     free(lit);
     if (!head || !(*out = apply_edits(&r, head))) { free(head); snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
     free(head);
