@@ -786,6 +786,18 @@ static void check_call(rewriter *r, CXCursor c)
 
 static void guard_division(rewriter *r, CXCursor c);
 
+/* a variable of the host: one of file or namespace scope (or a class's static member) that is
+ * neither __device__, __constant__ nor __shared__, nor const (a constant nvcc lets device code read) */
+static int host_variable(CXCursor d)
+{
+    if (clang_getCursorKind(d) != CXCursor_VarDecl || clang_isConstQualifiedType(clang_getCursorType(d))) return 0;
+    enum CXCursorKind scope = clang_getCursorKind(clang_getCursorSemanticParent(d));
+    int global = scope == CXCursor_TranslationUnit || scope == CXCursor_Namespace || scope == CXCursor_StructDecl ||
+                 scope == CXCursor_ClassDecl;
+    if (!global || !clang_Location_isFromMainFile(clang_getCursorLocation(d))) return 0;
+    return !has_attr(d, CXCursor_CUDADeviceAttr) && !has_attr(d, CXCursor_CUDAConstantAttr) && !has_attr(d, CXCursor_CUDASharedAttr);
+}
+
 typedef struct visit_ctx {
     rewriter *r;
     int device;  /* inside a __global__ or __device__ function */
@@ -842,6 +854,15 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             rewrite_device_var(r, c);
             return CXChildVisit_Continue;
         }
+        /* what clang's CUDA analysis of the device side refuses, as nvcc does (the parse above is
+         * the host side's): a static variable of a device function that is not __shared__ (the
+         * emulator would have shared one array among all threads of all blocks, untraced) */
+        if (v->device && !r->ladder && clang_Cursor_getStorageClass(c) == CX_SC_Static &&
+            !clang_isConstQualifiedType(clang_getCursorType(c))) {
+            refuse(r, c, "within a __device__ or __global__ function only __shared__ variables, or const ones, may be static, as "
+                         "nvcc says: declare it __shared__ for the block's shared memory");
+            return CXChildVisit_Break;
+        }
         if (v->device) rewrite_pointer(r, c, v->kernel);
         if (v->kernel && !v->watching && watch_register(r, c, parent)) {
             v->watching = 1;
@@ -860,6 +881,11 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
         if (v->device && !r->ladder) guard_division(r, c);
         return CXChildVisit_Recurse;
     case CXCursor_DeclRefExpr:
+        if (v->device && !r->ladder && host_variable(clang_getCursorReferenced(c))) {
+            refuse(r, c, "a host variable used in device code, which nvcc refuses (\"reference to a __host__ variable in a "
+                         "__device__ function\"): make it __device__, or pass its value to the kernel as an argument");
+            return CXChildVisit_Break;
+        }
         if (v->watching) read_register(r, c, v->watched);
         for (size_t i = 0; i < r->nscalars; i++)
             if (names_var(r, c, r->scalars[i])) {

@@ -3,10 +3,12 @@
  * the host compiler, warpscope-run), started here in a process group of its own with limits (CPU
  * time, address space, file size, processes, open files, a wall clock), and, where the machine has
  * them, in Debian's bubblewrap (no network, no view of home or of files the step does not need,
- * writes only to one private folder); inside, warpscope-run adds seccomp (no sockets; a run may not
- * start a process, exec, or signal another) and Landlock (the same folders, enforced by the kernel
- * where no namespaces are). As root, each step runs as the user nobody. At the wall clock the
- * whole group is killed, and with bubblewrap the whole namespace: no grandchild is left.
+ * writes only to one private folder); inside, warpscope-run adds seccomp (a build: no sockets,
+ * tracing or mounts; a run: an allow-list of the calls a run makes, so no process, exec, socket or
+ * signal to another) and Landlock (the same folders, enforced by the kernel where no namespaces
+ * are). As root, each step runs as the user nobody; where nobody does not work, a learner's program
+ * is refused unless --unsafe. At the wall clock the whole group is killed, and with bubblewrap the
+ * whole namespace: no grandchild is left.
  *
  * The protections in force are probed once per process and said by sandbox_describe. */
 #ifndef WARPSCOPE_SANDBOX_H
