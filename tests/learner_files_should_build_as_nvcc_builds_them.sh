@@ -13,7 +13,7 @@ echo "$out" | grep -q "^result 256," || { echo "FAIL: a .cu file beside it, incl
 out=$("$ws" stats --kernel "$own/beside/includes_from_above.cu" --entry 'run(in, out, n)' --n 256 --data ones 2>&1)
 rc=$?
 [ $rc -eq 2 ] || { echo "FAIL: an include from the folder above exited $rc, not 2: $out"; fail=1; }
-echo "$out" | grep -q 'includes_from_above.cu:2: error: #include "../one_block_sum.cu" names a file outside the folder' ||
+echo "$out" | grep -q 'includes_from_above.cu:2:10: error: #include "../one_block_sum.cu" names a file outside the folder' ||
     { echo "FAIL: an include from the folder above is not refused in words: $out"; fail=1; }
 echo "$out" | grep -q "fragment" && { echo "FAIL: a file with an include from above is called a fragment: $out"; fail=1; }
 [ "$(echo "$out" | wc -l)" -eq 1 ] || { echo "FAIL: more than one line: $out"; fail=1; }

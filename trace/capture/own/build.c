@@ -146,8 +146,9 @@ static int named_includes(const char *text, size_t len, const char *who, own_inp
                     int outside = name[0] == '/' || strcmp(name, "..") == 0 || strncmp(name, "../", 3) == 0 || strstr(name, "/../") ||
                                   (strlen(name) > 3 && strcmp(name + strlen(name) - 3, "/..") == 0);
                     if (outside) {
-                        snprintf(err, errlen, "%s:%u: error: #include %c%s%c names a file outside the folder of %s: only the files "
-                                 "beside it are taken into its build (copy it there)", who, line, close == '"' ? '"' : '<', name, close, who);
+                        snprintf(err, errlen, "%s:%u:%u: error: #include %c%s%c names a file outside the folder of %s: only the files "
+                                 "beside it are taken into its build (copy it there)", who, line, (unsigned)(from - i), close == '"' ? '"' : '<',
+                                 name, close, who);
                         return -1;
                     }
                     if (close == '"' && !strchr(name, '/')) add(in, name);
