@@ -43,13 +43,14 @@ python3 - "$tmp/k.cpp" "$dir/k.cu" <<'PY' || say "the rewrite's #line is not the
 import codecs, os, sys
 out = open(sys.argv[1], "rb").read().split(b"\n")
 path = os.fsencode(sys.argv[2])
-head = out[1]
+at = next(i for i, l in enumerate(out) if l.startswith(b'#line 1 "'))  # after warpscope's own head lines
+head = out[at]
 assert head.startswith(b'#line 1 "') and head.endswith(b'"'), head
 body = head[len(b'#line 1 "'):-1]
 assert b'"' not in body.replace(b'\\\\', b'').replace(b'\\"', b''), head   # no quote ends it early
 assert codecs.escape_decode(body)[0] == path, (body, path)                   # Python reads C's escapes
 lines = open(sys.argv[2], "rb").read().count(b"\n")
-assert out.index(b'#line 1 "--entry"') == 2 + lines + 1, "the file's lines moved"          # each edit stays on its line
+assert out.index(b'#line 1 "--entry"') == at + 1 + lines + 1, "the file's lines moved"     # each edit stays on its line
 PY
 "$ws" stats --json --kernel "$dir/k.cu" --entry 'k<<<1, 256>>>(in, out)' --n 256 --data ones >"$tmp/r.json" 2>"$tmp/err" ||
     { say "the file in the hostile folder did not run:"; cat "$tmp/err"; }

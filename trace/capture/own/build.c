@@ -61,6 +61,7 @@ typedef struct own_inputs {
     own_blob ours[24]; /* runtime headers and stubs, under inc/ */
     int nours;
     char dir[4096];    /* the learner's folder, as messages name it */
+    size_t beside_bytes; /* the files beside it taken so far, their bytes together */
 } own_inputs;
 
 static double now_ms(void)
@@ -117,6 +118,67 @@ static int has_suffix(const char *name)
     return 0;
 }
 
+/* The files a text names in `#include "NAME"` lines: NAME beside it (any extension: NVIDIA's
+ * samples include .cu files) is called back with add; a name that leaves the folder (an absolute
+ * path, or a "..") is refused in words, since only the file's own folder is taken into its build.
+ * A line-based look, as the preprocessor's own lines are: an include inside a block comment is taken too. */
+static int named_includes(const char *text, size_t len, const char *who, own_inputs *in, char *err, size_t errlen,
+                          void (*add)(own_inputs *, const char *))
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < len; line++) {
+        size_t e = i;
+        while (e < len && text[e] != '\n') e++;
+        size_t k = i;
+        while (k < e && (text[k] == ' ' || text[k] == '\t')) k++;
+        if (k < e && text[k] == '#') {
+            k++;
+            while (k < e && (text[k] == ' ' || text[k] == '\t')) k++;
+            if (e - k > 7 && strncmp(text + k, "include", 7) == 0) {
+                k += 7;
+                while (k < e && (text[k] == ' ' || text[k] == '\t')) k++;
+                char close = k < e && text[k] == '"' ? '"' : k < e && text[k] == '<' ? '>' : 0;
+                size_t from = k + 1, to = from;
+                while (close && to < e && text[to] != close) to++;
+                if (close && to < e && to > from && to - from < 256) {
+                    char name[256];
+                    snprintf(name, sizeof name, "%.*s", (int)(to - from), text + from);
+                    int outside = name[0] == '/' || strcmp(name, "..") == 0 || strncmp(name, "../", 3) == 0 || strstr(name, "/../") ||
+                                  (strlen(name) > 3 && strcmp(name + strlen(name) - 3, "/..") == 0);
+                    if (outside) {
+                        snprintf(err, errlen, "%s:%u:%u: error: #include %c%s%c names a file outside the folder of %s: only the files "
+                                 "beside it are taken into its build (copy it there)", who, line, (unsigned)(from - i), close == '"' ? '"' : '<',
+                                 name, close, who);
+                        return -1;
+                    }
+                    if (close == '"' && !strchr(name, '/')) add(in, name);
+                }
+            }
+        }
+        i = e + 1;
+    }
+    return 0;
+}
+
+/* one file beside the learner's that its text (or a file it includes) names: taken whatever its
+ * extension, once */
+static void add_named(own_inputs *in, const char *name)
+{
+    char rel[512];
+    snprintf(rel, sizeof rel, "src/%s", name);
+    if (strcmp(rel, in->file.rel) == 0 || in->nbeside == OWN_BESIDE_MAX || name[0] == '.') return;
+    for (int i = 0; i < in->nbeside; i++)
+        if (strcmp(in->beside[i].rel, rel) == 0) return;
+    char p[8192];
+    snprintf(p, sizeof p, "%s/%s", in->dir, name);
+    own_blob *b = &in->beside[in->nbeside];
+    if (own_read_plain(p, OWN_FILE_MAX, &b->text, &b->len)) return; /* not there: the compiler says so at the line */
+    if (in->beside_bytes + b->len > OWN_BESIDE_BYTES) { free(b->text); b->text = NULL; return; }
+    in->beside_bytes += b->len;
+    snprintf(b->rel, sizeof b->rel, "%s", rel);
+    in->nbeside++;
+}
+
 /* Reads everything the build compiles, once. */
 static int read_inputs(const capture_desc *d, own_inputs *in, char *err, size_t errlen)
 {
@@ -140,6 +202,14 @@ static int read_inputs(const capture_desc *d, own_inputs *in, char *err, size_t 
         in->nbeside++;
     }
     if (dir) closedir(dir);
+    /* and what the file and those it includes name, whatever the extension */
+    in->beside_bytes = total;
+    if (named_includes(in->file.text, in->file.len, d->kernel, in, err, errlen, add_named)) return -1;
+    for (int i = 0; i < in->nbeside; i++) {
+        char who[4700];
+        snprintf(who, sizeof who, "%s/%s", in->dir, in->beside[i].rel + 4);
+        if (named_includes(in->beside[i].text, in->beside[i].len, who, in, err, errlen, add_named)) return -1;
+    }
     qsort(in->beside, (size_t)in->nbeside, sizeof in->beside[0], by_name); /* the key does not follow readdir's order */
     const char *inc = d->include_dir ? d->include_dir : ".";
     for (size_t i = 0; i < sizeof runtime_headers / sizeof runtime_headers[0]; i++) {
@@ -461,9 +531,29 @@ static void first_error(const char *out, const char *path, const char *work, con
         if (has_error && !pick) pick = l;
     }
     if (!pick) pick = out && *out ? out : "the step failed and said nothing";
-    char line[OWN_MSG_MAX], src[4200];
+    char line[OWN_MSG_MAX], src[4200], inc[4200];
     snprintf(line, sizeof line, "%.*s", (int)strcspn(pick, "\n"), pick);
     snprintf(src, sizeof src, "%s/src/", work);
+    snprintf(inc, sizeof inc, "%s/inc/", work);
+    if (strncmp(line, inc, strlen(inc)) == 0) {
+        /* an error inside warpscope's own headers (a folder that is gone once the build ends): said
+         * at the learner's line that led there (the compiler's "required from here"), else without a path */
+        const char *what = strstr(line, "error: ");
+        what = what ? what + 7 : line;
+        for (const char *l = out; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL) {
+            size_t ll = strcspn(l, "\n");
+            char one[OWN_MSG_MAX];
+            snprintf(one, sizeof one, "%.*s", (int)ll, l);
+            if (strncmp(one, path, plen) == 0 && one[plen] == ':' && strstr(one, "required from here")) {
+                unsigned at = 0, col = 0;
+                sscanf(l + plen + 1, "%u:%u", &at, &col);
+                snprintf(err, errlen, "%s:%u:%u: error: %s (warpscope's emulator cannot build this line: please report it)", path, at, col, what);
+                return;
+            }
+        }
+        snprintf(err, errlen, "%s: error: %s (in warpscope's emulator: please report it)", path, what);
+        return;
+    }
     char *at = strstr(line, src);
     if (at) { /* a header beside the file: named where the learner keeps it */
         snprintf(err, errlen, "%.*s%s/%s", (int)(at - line), line, in->dir, at + strlen(src));

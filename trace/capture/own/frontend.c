@@ -198,6 +198,8 @@ static int unmodelled_words(const char *msg, char *buf, size_t len)
 typedef struct edit {
     unsigned off, len, seq;
     int first; /* an insertion that binds to the text before it (a name's .v): before others at its offset */
+    int inner; /* an insertion that closes an operand (ws_divisor's): right after those binding to the text
+                * before it, before the closings of what encloses it (a loop's condition) */
     char *text;
 } edit;
 
@@ -243,7 +245,7 @@ static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, .
     va_end(aq);
     va_end(ap);
     if (!text) { r->oom = 1; return; }
-    r->edits[r->nedits++] = (edit){off, len, (unsigned)r->nedits, 0, text};
+    r->edits[r->nedits++] = (edit){.off = off, .len = len, .seq = (unsigned)r->nedits, .text = text};
 }
 
 /* file:line:col as the learner reads it (the entry's text says "--entry") */
@@ -782,6 +784,20 @@ static void check_call(rewriter *r, CXCursor c)
     clang_disposeString(s);
 }
 
+static void guard_division(rewriter *r, CXCursor c);
+
+/* a variable of the host: one of file or namespace scope (or a class's static member) that is
+ * neither __device__, __constant__ nor __shared__, nor const (a constant nvcc lets device code read) */
+static int host_variable(CXCursor d)
+{
+    if (clang_getCursorKind(d) != CXCursor_VarDecl || clang_isConstQualifiedType(clang_getCursorType(d))) return 0;
+    enum CXCursorKind scope = clang_getCursorKind(clang_getCursorSemanticParent(d));
+    int global = scope == CXCursor_TranslationUnit || scope == CXCursor_Namespace || scope == CXCursor_StructDecl ||
+                 scope == CXCursor_ClassDecl;
+    if (!global || !clang_Location_isFromMainFile(clang_getCursorLocation(d))) return 0;
+    return !has_attr(d, CXCursor_CUDADeviceAttr) && !has_attr(d, CXCursor_CUDAConstantAttr) && !has_attr(d, CXCursor_CUDASharedAttr);
+}
+
 typedef struct visit_ctx {
     rewriter *r;
     int device;  /* inside a __global__ or __device__ function */
@@ -838,6 +854,15 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             rewrite_device_var(r, c);
             return CXChildVisit_Continue;
         }
+        /* what clang's CUDA analysis of the device side refuses, as nvcc does (the parse above is
+         * the host side's): a static variable of a device function that is not __shared__ (the
+         * emulator would have shared one array among all threads of all blocks, untraced) */
+        if (v->device && !r->ladder && clang_Cursor_getStorageClass(c) == CX_SC_Static &&
+            !clang_isConstQualifiedType(clang_getCursorType(c))) {
+            refuse(r, c, "within a __device__ or __global__ function only __shared__ variables, or const ones, may be static, as "
+                         "nvcc says: declare it __shared__ for the block's shared memory");
+            return CXChildVisit_Break;
+        }
         if (v->device) rewrite_pointer(r, c, v->kernel);
         if (v->kernel && !v->watching && watch_register(r, c, parent)) {
             v->watching = 1;
@@ -853,8 +878,14 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
     case CXCursor_BinaryOperator:
     case CXCursor_CompoundAssignOperator:
         if (v->watching) note_assignment(r, c, v->watched);
+        if (v->device && !r->ladder) guard_division(r, c);
         return CXChildVisit_Recurse;
     case CXCursor_DeclRefExpr:
+        if (v->device && !r->ladder && host_variable(clang_getCursorReferenced(c))) {
+            refuse(r, c, "a host variable used in device code, which nvcc refuses (\"reference to a __host__ variable in a "
+                         "__device__ function\"): make it __device__, or pass its value to the kernel as an argument");
+            return CXChildVisit_Break;
+        }
         if (v->watching) read_register(r, c, v->watched);
         for (size_t i = 0; i < r->nscalars; i++)
             if (names_var(r, c, r->scalars[i])) {
@@ -993,6 +1024,34 @@ static void operator_of(rewriter *r, CXCursor c, CXCursor operand, char *buf, si
         break;
     }
     clang_disposeTokens(r->tu, tk.t, tk.n);
+}
+
+/* An integer division or remainder in device code: its divisor becomes ws_divisor(DIVISOR, LINE),
+ * which is the divisor (constexpr where it is constant) and, in the emulator, stops the launch at
+ * the line when it is zero, as nvcc's program would compute garbage there (no trap on a GPU, but
+ * SIGFPE on the CPU the emulator runs on, which named no line). Only where the expression's own
+ * type is an integer (its operands converted so): float division is left as written. */
+static void guard_division(rewriter *r, CXCursor c)
+{
+    CXType ty = clang_getCanonicalType(clang_getCursorType(c));
+    if (ty.kind < CXType_Char_U || ty.kind > CXType_Int128 || ty.kind == CXType_Char16 || ty.kind == CXType_Char32 ||
+        ty.kind == CXType_WChar)
+        return;
+    kids k = kids_of(c);
+    if (k.n != 2) return;
+    char op[8];
+    unsigned at = 0;
+    operator_of(r, c, k.c[0], op, sizeof op, &at);
+    if (strcmp(op, "/") && strcmp(op, "%") && strcmp(op, "/=") && strcmp(op, "%=")) return;
+    CXSourceRange x = clang_getCursorExtent(k.c[1]);
+    CXSourceLocation b = clang_getRangeStart(x), e = clang_getRangeEnd(x);
+    if (!clang_Location_isFromMainFile(b) || !clang_Location_isFromMainFile(e)) return;
+    unsigned from = offset_of(b), to = offset_of(e), line = 0;
+    if (to <= from || from <= at) return; /* written through a macro: left alone */
+    clang_getSpellingLocation(clang_getCursorLocation(c), NULL, &line, NULL, NULL);
+    add_edit(r, from, 0, "ws_divisor(");
+    add_edit(r, to, 0, ", %uu)", line);
+    if (!r->oom) r->edits[r->nedits - 1].inner = 1;
 }
 
 static int one_of(const char *s, const char *const *set)
@@ -1324,6 +1383,7 @@ static int by_offset(const void *a, const void *b)
      * in the order they were made */
     if ((x->len == 0) != (y->len == 0)) return x->len == 0 ? -1 : 1;
     if (x->first != y->first) return x->first ? -1 : 1;
+    if (x->inner != y->inner) return x->inner ? -1 : 1;
     return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -1556,8 +1616,14 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
     /* the path is the learner's bytes: written as a C string literal, so that nothing in it is
      * read as code and the compiler's messages still name it */
     char *lit = c_string_literal(in->path);
-    char *head = lit ? malloc(strlen(lit) + 64) : NULL;
-    if (head) sprintf(head, "%s#line 1 \"%s\"\n", in->ladder ? "" : "#include \"trace/capture/ws_cuda.h\"\n", lit);
+    /* a learner's file is built as CUDA sees it, whichever compiler builds it: __CUDACC__ defined
+     * (clang -x cuda and nvcc define it, and the parse above had it), and none of the macros that
+     * chose warpscope's build of its headers left for the file to test */
+    static const char learner_head[] = "#include \"trace/capture/ws_cuda.h\"\n"
+                                       "#undef WS_EMU\n#undef WS_USER\n#undef WS_GPU_TRACE\n"
+                                       "#ifndef __CUDACC__\n#define __CUDACC__ 1\n#endif\n";
+    char *head = lit ? malloc(strlen(lit) + sizeof learner_head + 64) : NULL;
+    if (head) sprintf(head, "%s#line 1 \"%s\"\n", in->ladder ? "" : learner_head, lit);
     free(lit);
     if (!head || !(*out = apply_edits(&r, head))) { free(head); snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
     free(head);

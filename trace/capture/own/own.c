@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -36,6 +37,8 @@ enum {
     OWN_LOOP_TURNS = 1 << 20,             /* turns of its loops one thread may make in one block */
     OWN_MAX_EVENTS = 1 << 21,             /* warp instructions a capture may record */
 };
+/* the largest trace a run may write (its file size limit) and warpscope reads back */
+#define OWN_TRACE_MAX ((uint64_t)256 << 20)
 static const uint64_t own_host_turns = (uint64_t)1 << 32; /* turns of the host code's loops */
 
 
@@ -55,6 +58,7 @@ typedef struct own_run {
         unsigned block, turns;
     } turns[TRACE_BLOCK_THREADS_MAX];
     unsigned launches;
+    unsigned host_line; /* the host code's last line warpscope saw (a CUDA call, a loop's turn) */
     jmp_buf out;
     char err[1024];
 } own_run;
@@ -113,15 +117,29 @@ void ws_user_fail(unsigned line, const char *what)
     host_fail("%s", msg);
 }
 
+/* Device memory is out of the host code's reach, as on a GPU: each buffer pages of its own, no
+ * access while the host code runs (PROT_NONE), opened while a launch runs and for the copies of
+ * cudaMemcpy and cudaMemset, which alone cross. A host access faults; on_fault names it. */
+static size_t pages_of(size_t bytes)
+{
+    size_t page = (size_t)sysconf(_SC_PAGESIZE);
+    return (bytes ? (bytes + page - 1) / page : 1) * page;
+}
+
+static void device_reach(int open)
+{
+    for (int i = 0; run && i < run->nbufs; i++) mprotect(run->bufs[i].p, pages_of(run->bufs[i].bytes), open ? PROT_READ | PROT_WRITE : PROT_NONE);
+}
+
 static int add_buffer(size_t bytes, const char *name)
 {
     if (run->nbufs == OWN_BUFFERS) return -1;
-    size_t rounded = (bytes + 15) / 16 * 16;
-    unsigned char *m = calloc(rounded ? rounded : 16, 1);
-    if (!m) return -1;
+    void *mm = mmap(NULL, pages_of(bytes), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0); /* zeroed, as calloc's were */
+    if (mm == MAP_FAILED) return -1;
+    unsigned char *m = mm;
     int id = run->nbufs;
     if (emu_set_buffer(run->e, id, m, bytes) || trace_add_buffer(run->t, name, 0)) {
-        free(m);
+        munmap(m, pages_of(bytes));
         return -1;
     }
     run->bufs[id] = (own_span){m, bytes};
@@ -136,6 +154,8 @@ void *ws_user_malloc(size_t bytes, unsigned line)
     snprintf(name, sizeof name, "line%u", line);
     int id = add_buffer(bytes, name);
     if (id < 0) host_fail("line %u: cudaMalloc: out of memory, or more than %d buffers", line, OWN_BUFFERS - 2);
+    run->host_line = line;
+    if (!emu_in_kernel()) device_reach(0);
     return run->bufs[id].p;
 }
 
@@ -176,15 +196,21 @@ static void check_span(const void *p, size_t bytes, const char *what, unsigned l
 
 void ws_user_copy(void *dst, const void *src, size_t bytes, unsigned line)
 {
+    run->host_line = line;
     check_span(dst, bytes, "cudaMemcpy into it", line);
     check_span(src, bytes, "cudaMemcpy out of it", line);
-    memmove(dst, src, bytes);
+    device_reach(1);
+    memmove(dst, src, bytes); /* a bad host pointer faults here, in warpscope's code: on_fault names the call */
+    device_reach(0);
 }
 
 void ws_user_memset(void *dst, int v, size_t bytes, unsigned line)
 {
+    run->host_line = line;
     check_span(dst, bytes, "cudaMemset", line);
+    device_reach(1);
     memset(dst, v, bytes);
+    device_reach(0);
 }
 
 unsigned ws_user_shmem(void) { return run->shmem; }
@@ -240,6 +266,7 @@ void ws_user_tick(unsigned line)
         }
         return;
     }
+    run->host_line = line;
     if (run->d->cancel && *run->d->cancel) host_fail("interrupted");
     if (++run->host_turns > own_host_turns)
         host_fail("line %u: the host code's loops have turned 2^32 times; a loop that never ends?", line);
@@ -278,7 +305,10 @@ void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 
                     .observer = run->race ? race_observer(run->race) : NULL, .drop_barrier = d->drop_barrier,
                     .drop_syncwarp = d->drop_syncwarp};
     run->launches++;
+    run->host_line = line;
+    device_reach(1);
     int rc = emu_run(run->e, &l);
+    device_reach(0);
     run->dropped[0] += emu_dropped(run->e, TRACE_BARRIER);
     run->dropped[1] += emu_dropped(run->e, TRACE_WARP_SYNC);
     if (rc) host_fail("%s", emu_last_error(run->e));
@@ -335,6 +365,30 @@ int own_capture_cached(const capture_desc *d)
     return own_build_cached(&typed, OWN_EMU);
 }
 
+/* The trace warpscope-run wrote into the descriptor it was handed: its size is checked against
+ * the run's limit before a byte is read (a sparse file of a gigabyte costs nothing to make), then
+ * it is read whole and through the validating reader. */
+static int read_handed_trace(const capture_desc *d, int fd, trace *t, char *err, size_t errlen)
+{
+    struct stat st;
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { snprintf(err, errlen, "%s: its trace cannot be read: %s", d->kernel, strerror(errno)); return -1; }
+    if (st.st_size <= 0 || (uint64_t)st.st_size > OWN_TRACE_MAX) {
+        snprintf(err, errlen, "%s: its trace is %lld bytes, outside what a run writes (1 to %d MiB): refused unread", d->kernel,
+                 (long long)st.st_size, (int)(OWN_TRACE_MAX >> 20));
+        return -1;
+    }
+    size_t len = (size_t)st.st_size, got = 0;
+    char *buf = malloc(len);
+    if (!buf) { snprintf(err, errlen, "out of memory for a trace of %zu bytes", len); return -1; }
+    for (ssize_t k; got < len && (k = pread(fd, buf + got, len - got, (off_t)got)) > 0;) got += (size_t)k;
+    char msg[300];
+    trace_init(t);
+    int rc = got == len ? trace_from_bin(t, buf, len, msg, sizeof msg) : (snprintf(msg, sizeof msg, "shorter than it said"), -1);
+    free(buf);
+    if (rc) snprintf(err, errlen, "%s: its trace: %s", d->kernel, msg);
+    return rc;
+}
+
 int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     uint64_t n;
@@ -351,6 +405,13 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
                               "only for a file of your own", d->kernel, what);
         return -1;
     }
+    /* as root where nobody does not work here, the learner's code would run as root */
+    if (sandbox_runs_as_root() && !(unsafe && strcmp(unsafe, "1") == 0)) {
+        snprintf(err, errlen, "%s: warpscope runs as root and cannot run a learner's program as an unprivileged user here (the user "
+                              "nobody does not work): run warpscope as a user of its own, or give --unsafe, only for a file of your own",
+                 d->kernel);
+        return -1;
+    }
     char so[4400], work[4200], copy[4400], out[4400], msg[4400];
     double t0 = now_ms();
     /* --type: the entry's in, out and h_in are T * (frontend.c's entry, WS_ENTRY_T), one more macro
@@ -361,10 +422,18 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     typed_desc(d, &typed, defines, entry_type, sizeof entry_type);
     if (own_build(&typed, OWN_EMU, so, sizeof so, err, errlen)) return -1;
     if (sandbox_work(work, sizeof work, err, errlen)) return -1;
+    int tfd = -1;
     snprintf(copy, sizeof copy, "%s/learner.so", work);
     snprintf(out, sizeof out, "%s/trace.wstrace", work);
     snprintf(msg, sizeof msg, "%s/message", work);
     int rc = -1;
+    /* the trace comes back through this descriptor, opened here before the run: what the learner's
+     * code does to the names in its folder (a link where the trace was) never reaches what is read */
+    tfd = open(out, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (tfd < 0) {
+        snprintf(err, errlen, "%s: cannot make the run's trace file in %s: %s", d->kernel, work, strerror(errno));
+        goto done;
+    }
     if (own_copy_plain(so, copy, (size_t)64 << 20)) {
         snprintf(err, errlen, "%s: cannot read its build from the cache (%s)", d->kernel, so);
         goto done;
@@ -378,14 +447,17 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     snprintf(num[5], sizeof num[5], "%d", !capture_race_wanted(d));
     char runner[4200];
     sandbox_runner(runner, sizeof runner);
-    const char *argv[] = {runner, "trace", work, copy, out, d->kernel, d->entry, num[0], d->data ? d->data : "", num[1],
+    char handed[16];
+    snprintf(handed, sizeof handed, "fd:%d", SANDBOX_HANDED_FD);
+    const char *argv[] = {runner, "trace", work, copy, handed, d->kernel, d->entry, num[0], d->data ? d->data : "", num[1],
                           d->seed_set ? "1" : "0", num[2], d->schedule ? d->schedule : "", d->warp_order ? d->warp_order : "",
                           num[3], num[4], num[5], d->result_in ? "in" : "out", d->card ? d->card : CARD_DEFAULT,
                           d->type ? d->type : "float", NULL};
-    sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel};
-    /* the adversarial search's orders each have a run's wall clock (warpscope-run keeps them), and the
-     * whole run the time of all of them and the trace's own */
-    if (adversarial) job.lim.wall_s = sandbox_run_wall_s() * (unsigned)(schedule_candidates() + 2);
+    sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel, .hand_fd = tfd,
+                       .lim = {.fsize_bytes = OWN_TRACE_MAX}};
+    /* the adversarial search's orders share one deadline, the check's (warpscope-run gives each a
+     * run's wall clock within it): a file that takes its time at each load cannot multiply it */
+    if (adversarial) job.lim.wall_s = sandbox_check_wall_s();
     sandbox_outcome o;
     if (sandbox_run(&job, &o, err, errlen)) goto done;
     char ending[300], *said = NULL;
@@ -393,11 +465,14 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     sandbox_ending(&job, &o, ending, sizeof ending);
     int said_ok = own_read_plain(msg, 4096, &said, &len) == 0;
     if (o.cancelled) snprintf(err, errlen, "interrupted");
+    else if (o.timed_out && adversarial)
+        snprintf(err, errlen, "%s: %s: --schedule adversarial loads the file once per order, and a check has %u s for all of them "
+                              "(a loop that never ends, or a wait?)", d->kernel, ending, sandbox_check_wall_s());
     else if (o.timed_out)
         snprintf(err, errlen, "%s: %s: a loop that never ends, or a wait? (its host code and kernels have %u s)", d->kernel, ending,
                  sandbox_run_wall_s());
     else if (o.exited && o.status == 0 && said_ok && strcmp(said, OWN_TRACED) == 0)
-        rc = trace_read_file(t, out, err, errlen);
+        rc = read_handed_trace(d, tfd, t, err, errlen);
     else if (o.exited && o.status == 2 && said_ok && len)
         snprintf(err, errlen, "%s", said);
     else if (ending[0])
@@ -409,6 +484,7 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     free(said);
     free(o.out);
 done:
+    if (tfd >= 0) close(tfd);
     sandbox_remove(work);
     last_build.run_ms = now_ms() - t0 - last_build.build_ms;
     return rc;
@@ -501,6 +577,49 @@ static int typed_result(trace_type ty, const unsigned char *p, double *result)
     }
 }
 
+/* A fault in the learner's program: host code that touched device memory is told so at the line
+ * warpscope last saw it at, as a GPU would stop it (a segmentation fault) but in words; an integer
+ * division by zero in a kernel (SIGFPE, on a fiber of the launch) ends the launch with the thread
+ * named. Anything else is the program's own crash: the default action, which the parent reports.
+ * Synchronous faults in the learner's code: what the handler calls does not interrupt warpscope's. */
+static void on_fault(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    if (run && (sig == SIGSEGV || sig == SIGBUS) && !emu_in_kernel()) {
+        for (int i = 0; i < run->nbufs; i++) {
+            const unsigned char *a = si->si_addr, *p = run->bufs[i].p;
+            if (a < p || a >= p + pages_of(run->bufs[i].bytes)) continue;
+            char msg[600], at[32] = "";
+            if (run->host_line) snprintf(at, sizeof at, "line %u: ", run->host_line);
+            snprintf(msg, sizeof msg, "%shost code %sread or wrote device memory (buffer %s, byte %zu), which on a GPU stops the program "
+                     "with a segmentation fault: only cudaMemcpy moves data between host and device", at,
+                     at[0] ? "at or after this line (the last CUDA call or loop turn warpscope saw) " : "", run->t->buffers[i].name, (size_t)(a - p));
+            own_at_line(run->err, sizeof run->err, run->path, msg);
+            longjmp(run->out, 1); /* SA_NODEFER: SIGSEGV stays unblocked */
+        }
+    }
+    if (run && sig == SIGFPE && emu_in_kernel()) {
+        char msg[300];
+        snprintf(msg, sizeof msg, "thread %u of block %u divided an integer by zero (or the most negative int by -1), which has no value "
+                 "on a GPU", emu_thread_rank(), emu_block_rank());
+        emu_abort(msg); /* ends this thread's fiber: it never returns here */
+    }
+    signal(sig, SIG_DFL); /* the program's own crash: it happens again, and ends it */
+}
+
+static void catch_faults(int on)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    if (!on) sa.sa_handler = SIG_DFL, sa.sa_flags = 0;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGFPE, &sa, NULL);
+}
+
 /* In warpscope-run, confined: the learner's program loaded and run in the emulator, its host
  * code, its launches, the trace. */
 int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_t errlen)
@@ -549,10 +668,14 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
     float result = 0;
     int has_result = 0;
     if (setjmp(r->out)) {
+        device_reach(1);
         snprintf(err, errlen, "%s", r->err);
         goto out;
     }
+    catch_faults(1);
+    device_reach(0);
     entry((float *)r->bufs[in].p, (float *)r->bufs[outb].p, (unsigned)n, (float *)h_typed, &result, &has_result);
+    device_reach(1);
     if (!r->launches) { snprintf(err, errlen, "%s: --entry '%s' launched no kernel", d->kernel, d->entry); goto out; }
     (void)result; /* what a host function returns is never the result: the buffer is */
     (void)has_result;
@@ -566,7 +689,7 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
 out:
     run = NULL;
     if (rc) trace_free(t);
-    for (int i = 0; i < r->nbufs; i++) free(r->bufs[i].p);
+    for (int i = 0; i < r->nbufs; i++) munmap(r->bufs[i].p, pages_of(r->bufs[i].bytes));
     race_destroy(r->race);
     emu_clear_buffers(r->e);
     if (!d->emu) emu_destroy(r->e);

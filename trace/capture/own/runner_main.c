@@ -3,7 +3,7 @@
  *   warpscope-run trace WORK SO OUT KERNEL ENTRY N DATA SEED SEED_SET BLOCKS_TRACED SCHEDULE WARP_ORDER
  *                 DROP_BARRIER DROP_SYNCWARP NO_RACE_CHECK RESULT (in or out) CARD
  *       loads SO (a learner's file built for the emulator), calls its entry and writes the trace to
- *       OUT in the compact encoding: 0 with "traced" in WORK/message; or 2 with the learner's error there;
+ *       OUT (fd:N, the descriptor warpscope handed on, or a path) in the compact encoding: 0 with "traced" in WORK/message; or 2 with the learner's error there;
  *       SCHEDULE adversarial: the search first (search() below), each order's run a child of its own,
  *       its result in WORK/order.result
  *   warpscope-run confine WORK [FILE...] -- PROGRAM ARGS...     (a build's step: the front end, the compiler)
@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +41,13 @@ static int say(const char *work, const char *msg)
     return 2;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
 /* c's result, from a child of this process confined as a run is (fork comes before anything of the
  * learner's is loaded here; the child can neither fork nor exec). The child writes it to a file of
  * its folder that it opens only once the learner's code has returned, so that nothing that code
@@ -47,7 +55,7 @@ static int say(const char *work, const char *msg)
  * file is removed before each child starts. 0; -1 when the run failed (the trace's own run then
  * fails as it did, and says why); -2 when it ran past a run's wall clock; -3 when no child could
  * be started. */
-static int result_in_child(const capture_desc *c, const char *so, const char *work, double *result)
+static int result_in_child(const capture_desc *c, const char *so, const char *work, double deadline, double *result)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/order.result", work);
@@ -73,15 +81,13 @@ static int result_in_child(const capture_desc *c, const char *so, const char *wo
         fflush(NULL);
         _exit(ok ? 0 : 3);
     }
-    /* each order has a run's wall clock of its own, as it had when each was a sandboxed run */
+    /* each order has a run's wall clock, within the search's one deadline */
     int status = 0, late = 0;
-    struct timespec t0, now;
-    clock_gettime(CLOCK_MONOTONIC, &t0);
+    double t0 = now_s(), end = t0 + sandbox_run_wall_s() < deadline ? t0 + sandbox_run_wall_s() : deadline;
     for (;;) {
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid || (w < 0 && errno != EINTR)) break;
-        clock_gettime(CLOCK_MONOTONIC, &now);
-        double left = (double)sandbox_run_wall_s() - ((double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) / 1e9);
+        double left = end - now_s();
         if (left <= 0) {
             kill(pid, SIGKILL);
             while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
@@ -116,16 +122,21 @@ static int search(const capture_desc *d, const char *so, const char *work, captu
     double base = 0, r;
     *found = -1;
     *failed = 0;
+    /* one deadline for the whole search, leaving the trace's own run a run's wall clock within the
+     * check's (warpscope kills the whole run at the check's): a file that takes its time at each
+     * load does not take it once per order */
+    double start = now_s(), deadline = start + (double)(sandbox_check_wall_s() - sandbox_run_wall_s());
     for (int i = -1; i < (int)schedule_candidates(); i++) {
         capture_desc c;
         capture_search_order(d, i, &c);
         *pick = c;
         c.no_race_check = 1;
-        int rc = result_in_child(&c, so, work, &r);
+        int rc = now_s() >= deadline ? -2 : result_in_child(&c, so, work, deadline, &r);
         if (rc == -2) {
-            snprintf(err, errlen, "%s: still running after %u s under the adversarial search's order %s, warps %s, and stopped: a loop that "
-                                  "never ends, or a wait? (its host code and kernels have %u s, each order's run)",
-                     d->kernel, sandbox_run_wall_s(), c.schedule, c.warp_order ? c.warp_order : "in-order", sandbox_run_wall_s());
+            snprintf(err, errlen, "%s: still running after %.0f s under the adversarial search (order %s, warps %s), and stopped: a loop "
+                                  "that never ends, or a wait? (a run has %u s, and the search %u s for all its orders, each a load of the file)",
+                     d->kernel, now_s() - start, c.schedule, c.warp_order ? c.warp_order : "in-order", sandbox_run_wall_s(),
+                     sandbox_check_wall_s() - sandbox_run_wall_s());
             return -1;
         }
         if (rc == -3) {
@@ -140,6 +151,51 @@ static int search(const capture_desc *d, const char *so, const char *work, captu
     return 0;
 }
 
+/* OUT is "fd:N", a descriptor warpscope opened and handed on (sandbox.h: hand_fd), or a path (a
+ * run started by hand). The descriptor is moved out of the way of the learner's code before it
+ * is loaded (host code that closes descriptors 3 to 63 is the learner's to write), and the file it
+ * names noted: at the end the trace goes into that file, through the descriptor, or where the
+ * learner's code closed it, through WORK/trace.wstrace if that is still the same file (never
+ * through a link or a file put in its place). Written from its start, whatever was written into it. */
+static int trace_fd = -1;
+static struct stat trace_st;
+
+static void keep_trace_fd(const char *out)
+{
+    if (strncmp(out, "fd:", 3)) return;
+    int fd = atoi(out + 3);
+    if (fstat(fd, &trace_st) == 0) trace_fd = fcntl(fd, F_DUPFD_CLOEXEC, 200);
+    if (trace_fd >= 0) close(fd);
+}
+
+static int same_file(int fd)
+{
+    struct stat st;
+    return fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_dev == trace_st.st_dev && st.st_ino == trace_st.st_ino;
+}
+
+static int write_trace(const trace *t, const char *work, const char *out, char *err, size_t errlen)
+{
+    if (strncmp(out, "fd:", 3)) return trace_write_file(t, out, err, errlen);
+    int fd = same_file(trace_fd) ? dup(trace_fd) : -1;
+    if (fd < 0) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/trace.wstrace", work);
+        fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (!same_file(fd)) {
+            if (fd >= 0) close(fd);
+            snprintf(err, errlen, "the run's trace file was closed and replaced by its host code: nothing to write the trace into");
+            return -1;
+        }
+    }
+    FILE *f = fd >= 0 && ftruncate(fd, 0) == 0 && lseek(fd, 0, SEEK_SET) == 0 ? fdopen(fd, "w") : NULL;
+    int bad = !f || trace_write_compact(t, f) != 0;
+    if (f) bad |= fclose(f) != 0;
+    else if (fd >= 0) close(fd);
+    if (bad) snprintf(err, errlen, "cannot write the trace: %s", strerror(errno));
+    return bad ? -1 : 0;
+}
+
 static int trace_mode(int argc, char **argv)
 {
     if (argc != 20) { fprintf(stderr, "warpscope-run trace: 18 arguments expected\n"); return 2; }
@@ -151,6 +207,7 @@ static int trace_mode(int argc, char **argv)
                       .warp_order = *argv[13] ? argv[13] : NULL, .drop_barrier = (unsigned)strtoul(argv[14], NULL, 10),
                       .drop_syncwarp = (unsigned)strtoul(argv[15], NULL, 10), .no_race_check = atoi(argv[16]),
                       .result_in = strcmp(argv[17], "in") == 0, .card = argv[18], .type = argv[19]};
+    keep_trace_fd(out);
     emu_schedule s;
     int adversarial = 0, found = -1, failed = 0;
     capture_desc pick = d;
@@ -167,7 +224,7 @@ static int trace_mode(int argc, char **argv)
         rc = -1;
     }
     if (rc == 0 && adversarial) capture_search_label(&pick, found, &t);
-    if (rc || trace_write_file(&t, out, err, sizeof err)) {
+    if (rc || write_trace(&t, work, out, err, sizeof err)) {
         trace_free(&t);
         return say(work, err);
     }

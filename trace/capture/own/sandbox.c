@@ -57,6 +57,8 @@ static sandbox_limits limits[] = { /* a run's wall clock may be set once, before
 };
 
 unsigned sandbox_run_wall_s(void) { return limits[SANDBOX_RUN].wall_s; }
+/* four runs' time: a search of about 2 s at most on the course notes' kernels, and time to spare */
+unsigned sandbox_check_wall_s(void) { return 4 * limits[SANDBOX_RUN].wall_s; }
 
 void sandbox_set_run_wall_s(unsigned s)
 {
@@ -235,8 +237,8 @@ static void reap_below(void)
 
 /* Starts argv in a child of its own group, with limits; dropped to nobody when asked. Its output
  * goes to *fd_out. The child's environment is the few names a compiler needs. */
-static pid_t start(const char *const *argv, const char *work, const sandbox_limits *lim, int nobody, int host_env, int *fd_out, char *err,
-                   size_t errlen)
+static pid_t start(const char *const *argv, const char *work, const sandbox_limits *lim, int nobody, int host_env, int hand_fd, int *fd_out,
+                   char *err, size_t errlen)
 {
     extern char **environ;
     int p[2];
@@ -272,6 +274,9 @@ static pid_t start(const char *const *argv, const char *work, const sandbox_limi
         dup2(p[1], 2);
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, 0);
+        /* the one descriptor handed on: opened close-on-exec by the caller, so that no other step
+         * started meanwhile (warpscope serve starts several at once) inherits it */
+        if (hand_fd > 0 && (hand_fd == SANDBOX_HANDED_FD ? fcntl(hand_fd, F_SETFD, 0) : dup2(hand_fd, SANDBOX_HANDED_FD)) < 0) _exit(126);
         reap_below();
         struct rlimit r;
 #define LIMIT(res, v) (r.rlim_cur = r.rlim_max = (rlim_t)(v), setrlimit(res, &r))
@@ -377,7 +382,7 @@ static int chain_works(int namespaces, int as_nobody)
     lim.as_bytes = 0;
     int fd;
     char err[256];
-    pid_t pid = start(l.a, NULL, &lim, as_nobody, 0, &fd, err, sizeof err);
+    pid_t pid = start(l.a, NULL, &lim, as_nobody, 0, 0, &fd, err, sizeof err);
     if (pid < 0) return 0;
     sandbox_outcome o = {0};
     wait_for(pid, fd, PROBE_SECONDS, NULL, &o);
@@ -395,9 +400,10 @@ static unsigned probe(void)
     for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
         if ((tries[i].namespaces && !ns) || (tries[i].nobody && !nobody)) continue;
         if (chain_works(tries[i].namespaces, tries[i].nobody))
-            return p | (tries[i].namespaces ? SANDBOX_NAMESPACES : 0) | (tries[i].nobody ? SANDBOX_NOBODY : 0);
+            return p | (tries[i].namespaces ? SANDBOX_NAMESPACES : 0) | (tries[i].nobody ? SANDBOX_NOBODY : 0) |
+                   (root && !tries[i].nobody ? SANDBOX_ROOT : 0);
     }
-    return p & ~(unsigned)SANDBOX_LANDLOCK; /* nothing confines the files: --unsafe alone runs a file */
+    return (p & ~(unsigned)SANDBOX_LANDLOCK) | (root ? SANDBOX_ROOT : 0); /* nothing confines the files: --unsafe alone runs a file */
 }
 
 /* probed once: the machine does not change while warpscope runs */
@@ -409,17 +415,20 @@ unsigned sandbox_protections(void)
     return cached;
 }
 
+int sandbox_runs_as_root(void) { return (sandbox_protections() & SANDBOX_ROOT) != 0; }
+
 int sandbox_confines_files(void) { return (sandbox_protections() & (SANDBOX_NAMESPACES | SANDBOX_LANDLOCK)) != 0; }
 
 void sandbox_describe(char *buf, size_t len)
 {
     unsigned p = sandbox_protections();
     const sandbox_limits *b = &limits[SANDBOX_BUILD], *r = &limits[SANDBOX_RUN];
-    snprintf(buf, len, "%s%s%s, limits (%s%u s a run, %u s a build, files of %u MiB a build)%s%s",
+    snprintf(buf, len, "%s%s%s, limits (%s%u s a run, %u s a build, files of %u MiB a build)%s%s%s",
              p & SANDBOX_NAMESPACES ? "bubblewrap (no network, private files and /tmp), " : "no namespaces (no bubblewrap or user namespaces), ",
-             p & SANDBOX_LANDLOCK ? "Landlock, " : "no Landlock, ", "seccomp",
+             p & SANDBOX_LANDLOCK ? "Landlock, " : "no Landlock, ", "seccomp (an allow-list in a run)",
              WS_ASAN ? "" : "2 GiB, ", r->wall_s, b->wall_s, (unsigned)(b->fsize_bytes >> 20), p & SANDBOX_NOBODY ? ", as nobody" : "",
-             sandbox_confines_files() ? "" : "; files NOT confined: others' files need --unsafe");
+             sandbox_confines_files() ? "" : "; files NOT confined: others' files need --unsafe",
+             p & SANDBOX_ROOT ? "; runs as root (nobody does not work here): others' files need --unsafe" : "");
 }
 
 int sandbox_work(char *buf, size_t len, char *err, size_t errlen)
@@ -479,7 +488,7 @@ int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t 
      * sandbox's failure, never as the learner's */
     for (int attempt = 0;; attempt++) {
         int fd;
-        pid_t pid = start(l.a, job->work, &lim, nobody, job->host_view, &fd, err, errlen);
+        pid_t pid = start(l.a, job->work, &lim, nobody, job->host_view, job->hand_fd, &fd, err, errlen);
         if (pid < 0) return -1;
         wait_for(pid, fd, lim.wall_s, job->cancel, out);
         int unmade = l.a[0] != runner && out->exited && out->status == 1 && out->out && !strncmp(out->out, "bwrap: ", 7);
@@ -562,10 +571,40 @@ static int confine_files(const char *work, const char *const *show, char *err, s
     return 0;
 }
 
-/* What no step may do (sockets, tracing, mounting, the kernel's keys and modules), and what a run
- * may not do besides (start a process, exec, signal another). Anything else is allowed: the
- * namespaces and Landlock confine the files, the limits the resources. */
-static int confine_calls(sandbox_mode mode, char *err, size_t errlen)
+/* The system calls a learner's program makes when the emulator runs it (warpscope-run after it
+ * confined itself: loading the object, its host code's stdio, memory and clock, the emulator's
+ * fibers, writing the trace to the descriptor it was handed), found with `strace -f -c` on the
+ * course notes' kernels and the tests' files, and the file calls a C++ program makes in its own
+ * folder (Landlock or the namespaces confine where). Nothing else: every other call fails with
+ * EPERM, so that a process, a signal to another (kill, tgkill, pidfd_send_signal, rt_sigqueueinfo,
+ * rt_tgsigqueueinfo), a socket or any of the kernel's rarer surfaces is out of reach. */
+static const char *const run_calls[] = {
+    "read", "write", "readv", "writev", "pread64", "pwrite64", "lseek", "close", "fstat", "newfstatat", "statx", "stat", "lstat",
+    "openat", "open", "access", "faccessat", "faccessat2", "readlink", "readlinkat", "getdents64", "getcwd", "fcntl", "dup", "dup2",
+    "dup3", "ioctl", "ftruncate", "fsync", "fdatasync", "mkdir", "mkdirat", "unlink", "unlinkat", "rename", "renameat", "renameat2",
+    "rmdir", "umask", "fchmod", "poll", "ppoll", "select", "pselect6", "pipe", "pipe2",
+    "mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "msync", "mincore",
+    "rt_sigaction", "rt_sigprocmask", "rt_sigreturn", "sigaltstack", "rt_sigpending", "rt_sigsuspend", "rt_sigtimedwait",
+    "futex", "set_robust_list", "get_robust_list", "rseq", "set_tid_address", "sched_yield", "sched_getaffinity", "membarrier",
+    "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday", "time", "getrandom", "prlimit64", "getrlimit",
+    "getrusage", "times", "sysinfo", "uname", "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups",
+    "getresuid", "getresgid", "getpgrp", "getcpu", "arch_prctl", "exit", "exit_group",
+};
+
+static int rule_by_name(scmp_filter_ctx ctx, uint32_t action, const char *name)
+{
+    int nr = seccomp_syscall_resolve_name(name);
+    if (nr == __NR_SCMP_ERROR) return 0; /* not a call of this architecture */
+    return seccomp_rule_add(ctx, action, nr, 0);
+}
+
+/* What no step may do (sockets, tracing, mounting, the kernel's keys and modules): a build's
+ * compilers start processes and exec them, so a build's filter is a deny-list, the namespaces and
+ * Landlock confining its files and the limits its resources. A run of the emulator (allow_list)
+ * is held to run_calls; a run on the GPU, whose driver makes calls of its own after CUDA started
+ * threads, keeps the deny-list with a run's additions (no process, no exec, no signal to another,
+ * by any of the calls that send one). */
+static int confine_calls(sandbox_mode mode, int allow_list, char *err, size_t errlen)
 {
     static const int denied[] = {
         SCMP_SYS(socket), SCMP_SYS(connect), SCMP_SYS(bind), SCMP_SYS(listen), SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv),
@@ -573,23 +612,36 @@ static int confine_calls(sandbox_mode mode, char *err, size_t errlen)
         SCMP_SYS(setns), SCMP_SYS(keyctl), SCMP_SYS(add_key), SCMP_SYS(request_key), SCMP_SYS(bpf), SCMP_SYS(perf_event_open),
         SCMP_SYS(init_module), SCMP_SYS(finit_module), SCMP_SYS(delete_module), SCMP_SYS(kexec_load), SCMP_SYS(reboot),
         SCMP_SYS(io_uring_setup), SCMP_SYS(userfaultfd), SCMP_SYS(open_by_handle_at), SCMP_SYS(name_to_handle_at)};
-    static const int denied_in_run[] = {SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(fork),   SCMP_SYS(vfork),
-                                        SCMP_SYS(setsid), SCMP_SYS(setpgid),  SCMP_SYS(tkill)}; /* out of the group the wall clock kills */
-    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    static const char *const denied_in_run[] = {"execve", "execveat", "fork", "vfork", "setsid", "setpgid", "tkill", "pidfd_open",
+                                                 "pidfd_send_signal", "pidfd_getfd", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
+                                                 "process_madvise", "kcmp", "prctl", "seccomp"};
+    allow_list = allow_list && mode == SANDBOX_RUN && !WS_ASAN; /* a sanitizer's runtime makes calls of its own */
+    scmp_filter_ctx ctx = seccomp_init(allow_list ? SCMP_ACT_ERRNO(EPERM) : SCMP_ACT_ALLOW);
     if (!ctx) { snprintf(err, errlen, "seccomp: cannot start a filter"); return -1; }
     int rc = 0;
-    for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), denied[i], 0);
+    if (allow_list) {
+        for (size_t i = 0; i < sizeof run_calls / sizeof run_calls[0]; i++) rc |= rule_by_name(ctx, SCMP_ACT_ALLOW, run_calls[i]);
+    } else {
+        for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), denied[i], 0);
+        if (mode == SANDBOX_RUN)
+            for (size_t i = 0; i < sizeof denied_in_run / sizeof denied_in_run[0]; i++)
+                rc |= rule_by_name(ctx, SCMP_ACT_ERRNO(EPERM), denied_in_run[i]);
+    }
     if (mode == SANDBOX_RUN) {
-        for (size_t i = 0; i < sizeof denied_in_run / sizeof denied_in_run[0]; i++)
-            rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), denied_in_run[i], 0);
         /* threads only: a clone without CLONE_THREAD is a new process; clone3 says it is not there,
          * so that a thread library falls back to clone */
-        rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0));
+        uint32_t thread = allow_list ? SCMP_ACT_ALLOW : SCMP_ACT_ERRNO(EPERM);
+        rc |= seccomp_rule_add(ctx, thread, SCMP_SYS(clone), 1, SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, allow_list ? CLONE_THREAD : 0));
         rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
         /* signals to itself only (abort() is tgkill of its own process) */
         scmp_datum_t self = (scmp_datum_t)getpid();
-        rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, self));
-        rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_NE, self));
+        if (allow_list) {
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_EQ, self));
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_EQ, self));
+        } else {
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(kill), 1, SCMP_A0(SCMP_CMP_NE, self));
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(tgkill), 1, SCMP_A0(SCMP_CMP_NE, self));
+        }
     }
     if (!rc) rc = seccomp_load(ctx);
     seccomp_release(ctx);
@@ -607,7 +659,9 @@ int sandbox_confine_apart(unsigned cpu_s, char *err, size_t errlen)
         return -1;
     }
 #undef LIMIT
-    return sandbox_confine_self(SANDBOX_RUN, NULL, NULL, err, errlen);
+    if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) { snprintf(err, errlen, "no_new_privs: %s", strerror(errno)); return -1; }
+    prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    return confine_calls(SANDBOX_RUN, 0, err, errlen);
 }
 
 int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const *show, char *err, size_t errlen)
@@ -615,5 +669,5 @@ int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const 
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) { snprintf(err, errlen, "no_new_privs: %s", strerror(errno)); return -1; }
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* nothing of this user may trace it */
     if (confine_files(work, show, err, errlen)) return -1;
-    return confine_calls(mode, err, errlen);
+    return confine_calls(mode, 1, err, errlen);
 }

@@ -3,10 +3,12 @@
  * the host compiler, warpscope-run), started here in a process group of its own with limits (CPU
  * time, address space, file size, processes, open files, a wall clock), and, where the machine has
  * them, in Debian's bubblewrap (no network, no view of home or of files the step does not need,
- * writes only to one private folder); inside, warpscope-run adds seccomp (no sockets; a run may not
- * start a process, exec, or signal another) and Landlock (the same folders, enforced by the kernel
- * where no namespaces are). As root, each step runs as the user nobody. At the wall clock the
- * whole group is killed, and with bubblewrap the whole namespace: no grandchild is left.
+ * writes only to one private folder); inside, warpscope-run adds seccomp (a build: no sockets,
+ * tracing or mounts; a run: an allow-list of the calls a run makes, so no process, exec, socket or
+ * signal to another) and Landlock (the same folders, enforced by the kernel where no namespaces
+ * are). As root, each step runs as the user nobody; where nobody does not work, a learner's program
+ * is refused unless --unsafe. At the wall clock the whole group is killed, and with bubblewrap the
+ * whole namespace: no grandchild is left.
  *
  * The protections in force are probed once per process and said by sandbox_describe. */
 #ifndef WARPSCOPE_SANDBOX_H
@@ -41,7 +43,11 @@ typedef struct sandbox_job {
     int host_view;            /* 1: the machine's own files and environment (a GPU's build: nvcc asks the GPU
                                  what it is): no namespaces and no Landlock; limits and seccomp */
     volatile int *cancel;     /* nonzero: stop it */
+    int hand_fd;              /* > 0: a descriptor of the caller's (opened close-on-exec) that the step gets
+                                 as descriptor SANDBOX_HANDED_FD, and no other process does */
 } sandbox_job;
+/* the number the step finds hand_fd under */
+#define SANDBOX_HANDED_FD 3
 
 typedef struct sandbox_outcome {
     int exited, status;   /* exited normally, with this status */
@@ -58,17 +64,24 @@ enum {
     SANDBOX_SECCOMP = 4,    /* a system-call filter: no sockets, no process or exec in a run */
     SANDBOX_LIMITS = 8,     /* rlimits, a wall clock and a process group killed whole */
     SANDBOX_NOBODY = 16,    /* warpscope is root: the steps run as nobody */
+    SANDBOX_ROOT = 32,      /* warpscope is root and no step could run as nobody: they would run as root */
 };
 unsigned sandbox_protections(void);
 /* The wall clock of one run (its limits[SANDBOX_RUN]), in seconds. */
 unsigned sandbox_run_wall_s(void);
 /* Sets it (and the CPU limit behind it, 5 s more) for every run after; 0 keeps it. Called once, before any run. */
 void sandbox_set_run_wall_s(unsigned s);
+/* The wall clock of one whole check (--schedule adversarial: every order of the search and the
+ * trace's own run together), in seconds: one deadline, however many times the file is loaded. */
+unsigned sandbox_check_wall_s(void);
 /* "bubblewrap (no network, private files), seccomp, Landlock, limits (2 GiB, 15 s run / 60 s build)" */
 void sandbox_describe(char *buf, size_t len);
 /* Whether the file system is confined (namespaces or Landlock): without it warpscope refuses to run
  * a file unless told it is the user's own (--unsafe). */
 int sandbox_confines_files(void);
+/* Whether a learner's program would run as root (warpscope is root and nobody does not work here):
+ * warpscope then refuses it unless told it is the user's own (--unsafe). */
+int sandbox_runs_as_root(void);
 
 /* A private folder for one build or run, 0700, usable by the user the steps run as: 0 with the
  * path in buf (size len), or -1. sandbox_remove deletes it and what is in it. */

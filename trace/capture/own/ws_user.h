@@ -444,6 +444,14 @@ cudaError_t cudaMemcpyFromSymbol(void *dst, ws_device_var<T> &s, size_t count, s
     return cudaSuccess;
 }
 
+/* the divisor of an integer division or remainder in device code (the front end writes
+ * ws_divisor(D, LINE)): zero stops the launch at its line, which the CPU would stop with SIGFPE */
+template <class T>
+constexpr T ws_divisor(T v, unsigned line)
+{
+    return v == T(0) ? (ws_user_fail(line, "an integer divided by zero (its value on a GPU is undefined)"), v) : v;
+}
+
 /* ---- launches: K<<<g, b, s, stream>>>(args) is ws_launch(K, ws_config(g, b, s, stream))(args) ---- */
 struct ws_config {
     dim3 grid, block;
@@ -481,8 +489,13 @@ struct ws_launch_arg<ws_ptr<T>> {
     template <class A>
     static ws_ptr<T> get(A &&a)
     {
-        if constexpr (std::is_pointer<typename std::decay<A>::type>::value) return ws_ptr<T>((T *)(const void *)a);
-        else return ws_ptr<T>(std::forward<A>(a));
+        typedef typename std::decay<A>::type D;
+        if constexpr (std::is_pointer<D>::value) return ws_ptr<T>((T *)(const void *)a);
+        /* a literal 0 (or NULL) for a pointer, as CUDA takes it: the argument reaches here as an int */
+        else if constexpr (std::is_integral<D>::value) {
+            if (a != 0) ws_user_fail(0, "a launch passes a nonzero integer where the kernel takes a pointer");
+            return ws_ptr<T>();
+        } else return ws_ptr<T>(std::forward<A>(a));
     }
 };
 

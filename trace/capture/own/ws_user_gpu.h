@@ -76,6 +76,10 @@ __device__ __forceinline__ void ws_gpu_store<float4>(float4 *p, float4 v)
     *p = v;
 }
 
+/* the front end's ws_divisor(D, LINE) (ws_user.h): on the GPU the divisor as written */
+template <class T>
+__host__ __device__ constexpr T ws_divisor(T v, unsigned) { return v; }
+
 template <class T>
 struct ws_ptr;
 
