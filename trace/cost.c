@@ -11,6 +11,18 @@ enum {
     OPS_MAX = 64 /* operands a thread may hold between writes: v8's tile is 16 values (four float4s) */
 };
 
+/* ---- the bytes the count holds (cost_figures.scratch_bytes): what it asked the allocator for ---- */
+
+typedef struct scratch {
+    uint64_t held, peak;
+} scratch;
+
+static void scratch_add(scratch *s, size_t bytes)
+{
+    s->held += bytes;
+    if (s->held > s->peak) s->peak = s->held;
+}
+
 /* ---- a map from a 64-bit key to a slot, open addressing ---- */
 
 typedef struct map {
@@ -18,11 +30,13 @@ typedef struct map {
     void *vals;
     size_t size, used, vsize;
     unsigned bits; /* size = 2^bits */
+    scratch *sc;
 } map;
 
 /* size: a power of two, at least 2 */
-static int map_init(map *m, size_t vsize, size_t size)
+static int map_init(map *m, size_t vsize, size_t size, scratch *sc)
 {
+    m->sc = sc;
     m->size = size;
     m->bits = 0;
     while (((size_t)1 << m->bits) < size) m->bits++;
@@ -30,11 +44,14 @@ static int map_init(map *m, size_t vsize, size_t size)
     m->vsize = vsize;
     m->keys = calloc(m->size, sizeof *m->keys);
     m->vals = calloc(m->size, vsize);
-    return m->keys && m->vals ? 0 : -1;
+    if (!m->keys || !m->vals) return -1;
+    scratch_add(sc, m->size * (sizeof *m->keys + vsize));
+    return 0;
 }
 
 static void map_free(map *m)
 {
+    if (m->keys && m->vals) m->sc->held -= m->size * (sizeof *m->keys + m->vsize);
     free(m->keys);
     free(m->vals);
 }
@@ -69,7 +86,7 @@ static void *map_get(map *m, uint64_t key)
 {
     if ((m->used + 1) * 2 > m->size) {
         map n;
-        if (map_init(&n, m->vsize, m->size * 2)) { map_free(&n); return NULL; }
+        if (map_init(&n, m->vsize, m->size * 2, m->sc)) { map_free(&n); return NULL; }
         for (size_t i = 0; i < m->size; i++) {
             if (!m->keys[i]) continue;
             size_t j = map_slot(&n, m->keys[i] - 1);
@@ -124,6 +141,7 @@ typedef struct block_state {
     thread_state *threads;
     size_t cap; /* threads allocated */
     map shared; /* word -> depth (unsigned) */
+    scratch *sc;
     struct block_state *next_free;
 } block_state;
 
@@ -137,6 +155,7 @@ static void block_state_free(block_state *b)
 {
     while (b) {
         block_state *n = b->next_free;
+        b->sc->held -= sizeof *b + b->cap * sizeof *b->threads;
         free(b->threads);
         map_free(&b->shared);
         free(b);
@@ -145,19 +164,22 @@ static void block_state_free(block_state *b)
 }
 
 /* A state for a block of `warps` warps: a freed one when there is one. NULL when out of memory. */
-static block_state *block_state_take(block_state **pool, unsigned warps)
+static block_state *block_state_take(block_state **pool, unsigned warps, scratch *sc)
 {
     block_state *b = *pool;
     if (b) *pool = b->next_free;
     else {
-        b = calloc(1, sizeof *b);
-        if (!b || map_init(&b->shared, sizeof(unsigned), 64)) { block_state_free(b); return NULL; }
+        if (!(b = calloc(1, sizeof *b))) return NULL;
+        b->sc = sc;
+        scratch_add(sc, sizeof *b);
+        if (map_init(&b->shared, sizeof(unsigned), 64, sc)) { block_state_free(b); return NULL; }
     }
     b->next_free = NULL;
     size_t n = (size_t)warps * WARP_SIZE;
     if (n > b->cap) {
         thread_state *x = realloc(b->threads, n * sizeof *x);
         if (!x) { block_state_free(b); return NULL; }
+        scratch_add(sc, (n - b->cap) * sizeof *x);
         b->threads = x;
         b->cap = n;
     }
@@ -238,12 +260,13 @@ int cost_compute(const trace *t, cost_figures *out)
     memset(out, 0, sizeof *out);
     map cells, blocks;
     block_state *pool = NULL;
+    scratch sc = {0, 0};
     int rc = -1;
     memset(&cells, 0, sizeof cells);
     memset(&blocks, 0, sizeof blocks);
     unsigned char written[TRACE_BUFFERS_MAX];
     memset(written, 0, sizeof written);
-    if (map_init(&cells, sizeof(unsigned), 1024) || map_init(&blocks, sizeof(block_info), 1024)) goto done;
+    if (map_init(&cells, sizeof(unsigned), 1024, &sc) || map_init(&blocks, sizeof(block_info), 1024, &sc)) goto done;
     /* the input: global buffers no event stores to; each block's last event and its warps */
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
@@ -265,7 +288,7 @@ int cost_compute(const trace *t, cost_figures *out)
         const trace_event *e = &t->events[i];
         if (e->pass < TRACE_PASSES_MAX && e->pass > 0 && !pass_base[e->pass]) pass_base[e->pass] = steps;
         block_info *bi = map_find(&blocks, (uint64_t)e->pass << 32 | e->block);
-        if (!bi->st && !(bi->st = block_state_take(&pool, bi->warps))) goto done;
+        if (!bi->st && !(bi->st = block_state_take(&pool, bi->warps, &sc))) goto done;
         block_state *bs = bi->st;
         unsigned width = trace_event_width(e);
         int shuffle = e->kind == TRACE_SHUFFLE;
@@ -345,6 +368,7 @@ int cost_compute(const trace *t, cost_figures *out)
         out->instructions_per_element = (double)out->instructions / (double)out->elements;
         out->adds_per_element = (double)out->adds / (double)out->elements;
     }
+    out->scratch_bytes = sc.peak;
     rc = 0;
 done:
     if (rc) /* blocks still live when a step failed */
