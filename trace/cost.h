@@ -40,6 +40,12 @@ typedef struct cost_figures {
     /* the same per pass (launch): adds, its longest chain counted from the pass's own input, blocks traced */
     uint64_t pass_adds[TRACE_PASSES_MAX];
     unsigned pass_steps[TRACE_PASSES_MAX], pass_blocks_traced[TRACE_PASSES_MAX];
+    /* the most bytes the count held at once, as asked of the allocator: the states of the blocks
+     * whose events were under way (a thread's operands, a block's shared words), the global elements
+     * stored, and a few words a block. The emulator writes one block after another, so this grows
+     * with the blocks and elements, not with the blocks times their threads (the memory benchmark
+     * and test bound it). */
+    uint64_t scratch_bytes;
 } cost_figures;
 
 /* 0, or -1 when out of memory. */

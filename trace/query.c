@@ -942,46 +942,48 @@ static int f_uninitialised_reads(call *k, query_value *out)
 {
     const trace *t = pane_trace(k);
     if (!t) return -1;
-    enum { WORDS = TRACE_SHARED_WORDS_MAX, BLOCKS_MAX = 4096 };
-    uint64_t *stored = malloc((WORDS + 63) / 64 * sizeof *stored);
-    struct { uint32_t pass, block; } *blocks = malloc(BLOCKS_MAX * sizeof *blocks);
-    if (!stored || !blocks) {
-        free(stored);
-        free(blocks);
-        return call_fail(k, "out of memory%s", "", 0);
-    }
+    /* the first BLOCKS_MAX traced blocks, in the order they first appear, each with the shared words
+     * it has stored so far; one pass over the events (a scan of every event per block was
+     * quadratic: seconds for a whole 2^20-element grid) */
+    enum { WORDS = TRACE_SHARED_WORDS_MAX, SET_WORDS = (WORDS + 63) / 64, BLOCKS_MAX = 4096, SLOTS = 2 * BLOCKS_MAX };
+    typedef struct { uint64_t key; int index; } slot; /* key: pass, block, + 1; 0 empty */
+    slot *slots = calloc(SLOTS, sizeof *slots);
+    uint64_t **stored = calloc(BLOCKS_MAX, sizeof *stored);
+    int fail = !slots || !stored;
     size_t nb = 0;
-    for (size_t i = 0; i < t->nevents && nb < BLOCKS_MAX; i++) { /* the traced blocks, each once */
-        const trace_event *e = &t->events[i];
-        int seen = nb && blocks[nb - 1].pass == e->pass && blocks[nb - 1].block == e->block;
-        for (size_t j = 0; j < nb && !seen; j++) seen = blocks[j].pass == e->pass && blocks[j].block == e->block;
-        if (!seen) blocks[nb].pass = e->pass, blocks[nb++].block = e->block;
-    }
     double reads = 0;
-    for (size_t b = 0; b < nb; b++) {
-        memset(stored, 0, (WORDS + 63) / 64 * sizeof *stored);
-        for (size_t i = 0; i < t->nevents; i++) {
-            const trace_event *e = &t->events[i];
-            if (e->pass != blocks[b].pass || e->block != blocks[b].block) continue;
-            if (e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) continue;
-            unsigned span = trace_event_words(e);
-            size_t lane = 0;
-            for (unsigned l = 0; l < WARP_SIZE; l++) {
-                if (!(e->mask >> l & 1u)) continue;
-                int64_t w0 = t->lane_addr[e->lanes + lane++];
-                int unset = 0;
-                for (unsigned c = 0; c < span; c++) {
-                    int64_t w = w0 + (int64_t)c;
-                    if (w < 0 || w >= WORDS) continue;
-                    if (e->kind == TRACE_SHARED_STORE) stored[w / 64] |= (uint64_t)1 << (w % 64);
-                    else unset |= !(stored[w / 64] >> (w % 64) & 1u);
-                }
-                reads += unset;
+    for (size_t i = 0; i < t->nevents && !fail; i++) {
+        const trace_event *e = &t->events[i];
+        uint64_t key = ((uint64_t)e->pass << 32 | e->block) + 1;
+        size_t h = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 51) & (SLOTS - 1);
+        while (slots[h].key && slots[h].key != key) h = (h + 1) & (SLOTS - 1);
+        if (!slots[h].key) {
+            if (nb == BLOCKS_MAX) continue; /* past the blocks counted: no new slot */
+            slots[h].key = key;
+            slots[h].index = (int)nb++;
+        }
+        if (e->kind != TRACE_SHARED_LOAD && e->kind != TRACE_SHARED_STORE) continue;
+        uint64_t **set = &stored[slots[h].index];
+        if (!*set && !(*set = calloc(SET_WORDS, sizeof **set))) { fail = 1; break; }
+        unsigned span = trace_event_words(e);
+        size_t lane = 0;
+        for (unsigned l = 0; l < WARP_SIZE; l++) {
+            if (!(e->mask >> l & 1u)) continue;
+            int64_t w0 = t->lane_addr[e->lanes + lane++];
+            int unset = 0;
+            for (unsigned c = 0; c < span; c++) {
+                int64_t w = w0 + (int64_t)c;
+                if (w < 0 || w >= WORDS) continue;
+                if (e->kind == TRACE_SHARED_STORE) (*set)[w / 64] |= (uint64_t)1 << (w % 64);
+                else unset |= !((*set)[w / 64] >> (w % 64) & 1u);
             }
+            reads += unset;
         }
     }
+    for (size_t b = 0; stored && b < nb; b++) free(stored[b]);
     free(stored);
-    free(blocks);
+    free(slots);
+    if (fail) return call_fail(k, "out of memory%s", "", 0);
     return set_number(out, reads);
 }
 /* the largest element of the input, regenerated from the trace's data pattern and seed */
