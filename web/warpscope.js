@@ -429,7 +429,7 @@
       checked: '达成 %1 / %2 个目标，共运行 %3 次。', solved: '所有目标都已达成：完成。', didNotRun: '没有运行：%1',
       missed: '未达成：%1。', brokenAt: '最先在 %1 时被打破', measured: '测得 %1，目标 %2', notRun: '未测量',
       bound_at_most: '至多 %1', bound_at_least: '至少 %1', bound_equals: '%1',
-      stepOf: '%1，第 %2 步，共 %3 步', atLine: '，第 %1 行', lanes: '：%1 个在工作，%2 个分化，%3 个空闲', atBarrier: '，%1 个在屏障处等待', exited: '，%1 个已退出',
+      stepOf: '%1，第 %2 步，共 %3 步', atLine: '，第 %1 行', lanes: '：%1 个线程在工作，%2 个分化，%3 个空闲', atBarrier: '，%1 个在屏障处等待', exited: '，%1 个已退出',
       conflict: '；warp %1：bank 冲突度 %2', noConflict: '；没有 bank 冲突', partials: '；存入 %1 个部分和', partial1: '；存入 1 个部分和',
       shuffle: '；warp %1 洗牌：%2 个 lane 从%4方 %3 个 lane 处取值', up: '上', down: '下', ticket: '；线程块 %1 取到第 %2 号',
       result: '；结果 %1，参考值 %2：%3', v_right: '正确', v_wrong: '错误', v_racing: '此处正确但有竞争', v_unchecked: '未检查',
