@@ -121,6 +121,13 @@ PAGE_EXPORT("ws_start") int ws_start(void)
 
 PAGE_EXPORT("ws_error") const char *ws_error(void) { return P.err; }
 
+/* The page is on a touch screen (a coarse pointer, or a touch seen): the picture's texts name the
+ * page's buttons (Answer, ›) instead of keys (Enter, PgDn). */
+PAGE_EXPORT("ws_touch") void ws_touch(int on)
+{
+    if (P.s.touch != !!on) P.s.touch = !!on, P.s.generation++;
+}
+
 PAGE_EXPORT("ws_learn") int ws_learn(const char *name);
 
 /* A key by its name as keys.h reads them ("Right", "Shift+Right", "PageDown", "l"): 1 when the

@@ -895,6 +895,9 @@
       wasm._initialize();
       if (wasm.ws_start() !== 0) throw new Error(cstr(wasm.ws_error()));
       listen();
+      // a phone's texts name its buttons, not keys: known from a coarse pointer, or the first touch
+      if (window.matchMedia && window.matchMedia('(pointer: coarse)').matches) wasm.ws_touch(1);
+      window.addEventListener('touchstart', () => { wasm.ws_touch(1); redraw(); }, { once: true, passive: true });
       opening();
       frame();
       document.body.dataset.loadMs = String(Math.round(performance.now() - t0));

@@ -18,7 +18,8 @@
 //    puts focus on its first control; a letter typed while a button has focus does nothing of
 //    the key table's (l, t, x), and the setting turns single-key shortcuts off;
 //  - a phone (390x844, touch) reaches phase, speed, break-it, grid, benchmark, theme, language,
-//    screenshot and open-a-trace (a file picker) from the page's own controls;
+//    screenshot and open-a-trace (a file picker) from the page's own controls, and a lesson's
+//    texts in the picture name its buttons (Tap, Answer, ›), not keys (PgDn, Enter, H);
 //  - at 320x256 CSS px the page scrolls vertically, the picture is at least 160 px high and a
 //    lesson's answer field can be scrolled to.
 // Usage: node page_should_reach_every_user.js SITE_DIR OUT_DIR (screenshots of each state go
@@ -297,6 +298,14 @@ async function phone() {
   await sleep(300);
   check(await page.evaluate(() => window.warpscope.state().theme) === 'dark', 'the menu\'s Theme entry switches the theme');
   await close(page);
+  // a lesson on a phone names the page's buttons, not keys: the picture's texts (the draw list)
+  const lp = await open('?lang=en&lesson=02', PHONE);
+  await clickSel(lp, '#page-next');
+  await sleep(400);
+  const texts = await lp.evaluate(() => { window.warpscope.draw(); return window.warpscope.items ? JSON.stringify(window.warpscope.list()) : ''; });
+  const keysNamed = ['PgDn', 'PgUp', 'Enter', 'H: show', 'Space play'].filter((k) => texts.includes(k));
+  check(!keysNamed.length && /Tap to pick/.test(texts) && /Answer/.test(texts), `a lesson's question on a phone names the buttons (Tap, Answer, ›), no key (${keysNamed.join(', ') || 'none named'})`);
+  await close(lp);
 }
 
 // ---- 400% zoom: 320x256 CSS px ----
