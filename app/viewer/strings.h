@@ -54,8 +54,8 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "%s  |  每秒 %.1f 步  |  空格 播放  左/右 单步  PgUp/PgDn 阶段  ? 按键")                                     \
     X(STR_FOOTER_HINT_LESSON, "%s  |  %.1f steps/s  |  Space play  Left/Right step  PgDn/PgUp lesson  ? keys", \
       "%s  |  每秒 %.1f 步  |  空格 播放  左/右 单步  PgDn/PgUp 课程翻页  ? 按键")                      \
-    X(STR_FOOTER_HINT_TOUCH, "%s  |  %.1f steps/s  |  ▷ play  ◀ ▶ step  ⋯ phase, speed and more  ? help", \
-      "%s  |  每秒 %.1f 步  |  ▷ 播放  ◀ ▶ 单步  ⋯ 阶段、速度等  ? 帮助")                   \
+    X(STR_FOOTER_HINT_TOUCH, "%s  |  %.1f steps/s  |  ▷ play  ◀ ▶ step  More: phase, speed  ? help", \
+      "%s  |  每秒 %.1f 步  |  ▷ 播放  ◀ ▶ 单步  更多：阶段、速度  ? 帮助")                   \
     X(STR_FOOTER_HINT_LESSON_TOUCH, "%s  |  %.1f steps/s  |  ▷ play  ◀ ▶ step  ‹ › page  ? help", \
       "%s  |  每秒 %.1f 步  |  ▷ 播放  ◀ ▶ 单步  ‹ › 翻页  ? 帮助")                   \
     X(STR_HELP_TITLE, "Keys (Esc closes)", "按键（Esc 关闭）")                                                    \
