@@ -61,8 +61,28 @@ if root.tag != ns + "svg" or root.get("width") != "1280" or root.get("height") !
     print("FAIL: svg root", root.tag, root.get("width"), root.get("height")); ok = False
 if not any(t == title for t in texts):
     print("FAIL: svg: no <text> with the title %r" % title); ok = False
-if not any(t.endswith(line) and line.strip() for t in texts):
-    print("FAIL: svg: no <text> with the source line %r" % line); ok = False
+# the line's indentation is its x, as the PNG measured it (spaces inside a <text> share the spacing
+# that textLength adds, so a browser moved an indented line's first glyph off its column): the
+# code column's advance, from an unindented line's width over its characters, times the spaces
+# puts the line where a line at the column's left edge plus the indent would start
+code = [t for t in root.iter(ns + "text") if "Mono" in (t.get("font-family") or "") and t.get("textLength")]
+at = [t for t in code if (t.text or "") == line.strip()]
+if not line.strip() or not at:
+    print("FAIL: svg: no <text> with the source line %r" % line.strip()); ok = False
+else:
+    y = at[0].get("y")
+    row = sorted((int(t.get("x")), t) for t in code if t.get("y") == y)
+    flush = sorted((t for t in code if (t.text or "") in ("{", "}") and int(t.get("x")) > int(row[0][0])), key=lambda t: int(t.get("x")))
+    lead = len(line) - len(line.lstrip(" "))
+    if not flush:
+        print("FAIL: svg: no code line at the column's left edge ({ or }) to measure from"); ok = False
+    else:
+        adv = int(flush[0].get("textLength")) / len(flush[0].text)
+        want = int(flush[0].get("x")) + lead * adv
+        if abs(int(at[0].get("x")) - want) > 1:
+            print("FAIL: svg: the line %r starts at x %s, not at its column plus %d spaces of %.1f px (%.1f)" % (line.strip(), at[0].get("x"), lead, adv, want)); ok = False
+    if any(t.text and t.text.startswith(" ") and t.get("textLength") for t in code):
+        print("FAIL: svg: a code <text> that begins with spaces (they share textLength's spacing)"); ok = False
 if not all(t.get("font-family") and t.get("font-size") for t in root.iter(ns + "text")):
     print("FAIL: svg: a <text> without font-family or font-size"); ok = False
 # a browser draws it as the PNG: each text keeps its spaces (Chromium does not take xml:space from

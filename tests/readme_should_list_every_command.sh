@@ -1,6 +1,6 @@
 #!/bin/sh
 # The README's list of commands is the command table's: the lines between the two markers of
-# README.md's "Commands" section must be exactly what `warpscope help --markdown` prints (from
+# the "Commands" section of docs/reference.md (which README.md links) must be exactly what `warpscope help --markdown` prints (from
 # app/commands.c). When a command is added or its synopsis changes, paste the new output there.
 ws="$1"
 readme="$2"

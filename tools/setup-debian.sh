@@ -15,7 +15,7 @@ set -e
 # The page (web/): clang's wasm32 target with lld, wasi-libc and its compiler runtime; cJSON's own
 # source, from Debian's source package, compiled for the page as the desktop links Debian's libcjson;
 # chromium, node and npm (Debian's nodejs and npm where neither program is there: a nodejs that
-# brings its own npm conflicts with Debian's) and npm's puppeteer-core for the browser test; the
+# brings its own npm conflicts with Debian's) and npm's puppeteer-core and axe-core for the browser tests; the
 # page's kernel editor (web/editor/: CodeMirror and esbuild, at its lock file's versions).
 # libmicrohttpd-dev, libsqlite3-dev and libpq-dev: warpscope serve, the class server (HTTP, the class
 # record in SQLite, or in PostgreSQL)
@@ -30,6 +30,7 @@ need_cjson=0
 [ -f "$cjson_src/cJSON.c" ] || need_cjson=1
 need_npm=0
 [ -f "$here/tests/web/node_modules/puppeteer-core/package.json" ] || need_npm=1
+[ -f "$here/tests/web/node_modules/axe-core/axe.min.js" ] || need_npm=1
 [ -f "$here/web/editor/node_modules/@codemirror/view/package.json" ] || need_npm=1
 [ -z "$missing" ] && [ $need_cjson -eq 0 ] && [ $need_npm -eq 0 ] && exit 0
 run=""
@@ -46,8 +47,18 @@ if [ -n "$missing" ] || [ $need_cjson -eq 1 ]; then # what needs root: packages,
     fi
 fi
 if [ -n "$missing" ]; then
-    $run apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $run apt-get install -y -qq --no-install-recommends $missing
+    # a few lines of what comes, apt's and dpkg's thousands to a log; a failure shows its end
+    log="${TMPDIR:-/tmp}/warpscope-setup.log"
+    echo "setup-debian.sh: installing $(echo $missing | wc -w) Debian packages:"
+    echo "  compilers and libraries (build-essential, cmake, SDL2, cJSON, boost.context, giflib, libclang),"
+    echo "  a Chinese font, the page's toolchain (clang, lld, wasi-libc), chromium and node for the browser tests,"
+    echo "  the class server's libraries (libmicrohttpd, SQLite, PostgreSQL's client), the sandbox (bubblewrap, seccomp), nginx;"
+    echo "  apt's and dpkg's output goes to $log"
+    if ! { $run apt-get update -qq && DEBIAN_FRONTEND=noninteractive $run apt-get install -y -qq --no-install-recommends $missing; } >"$log" 2>&1; then
+        tail -n 20 "$log" >&2
+        echo "setup-debian.sh: apt-get failed (its last lines above; all of it in $log)" >&2
+        exit 1
+    fi
 fi
 if [ $need_cjson -eq 1 ]; then
     # Debian's source package of the libcjson installed above, through a source list of our own

@@ -121,6 +121,13 @@ PAGE_EXPORT("ws_start") int ws_start(void)
 
 PAGE_EXPORT("ws_error") const char *ws_error(void) { return P.err; }
 
+/* The page is on a touch screen (a coarse pointer, or a touch seen): the picture's texts name the
+ * page's buttons (Answer, ›) instead of keys (Enter, PgDn). */
+PAGE_EXPORT("ws_touch") void ws_touch(int on)
+{
+    if (P.s.touch != !!on) P.s.touch = !!on, P.s.generation++;
+}
+
 PAGE_EXPORT("ws_learn") int ws_learn(const char *name);
 
 /* A key by its name as keys.h reads them ("Right", "Shift+Right", "PageDown", "l"): 1 when the
@@ -362,6 +369,68 @@ PAGE_EXPORT("ws_status") const char *ws_status(void)
 
 /* ---- the page's own controls (warpscope.js): what they show and the actions they make ---- */
 
+/* What the step's picture shows, as numbers for the live region's sentence (warpscope.js says it
+ * in the page's language): taken from the scene the picture is drawn from (its lanes, its worst
+ * bank conflict, the tree's stores, the shuffle, the atomic), never typed in, so the words and the
+ * picture cannot disagree. Pane i of the scene; nothing when it shows no step. */
+static void step_facts(cJSON *o, int i)
+{
+    const scene_pane *p = &P.sc.pane[i];
+    if (!p->shown || !p->m || !p->st || !p->lanes) return;
+    const view_model *m = p->m;
+    cJSON *f = cJSON_AddObjectToObject(o, i ? "facts2" : "facts");
+    if (!f) return;
+    cJSON_AddStringToObject(f, "version", m->t->prov.version);
+    cJSON_AddStringToObject(f, "kind", trace_kind_label((trace_kind)p->st->kind));
+    /* the lanes as the lanes panel colours them: one count per view_lane state */
+    static const char *const lane_names[] = {"idle", "working", "diverged", "barrier", "exited"};
+    unsigned count[sizeof lane_names / sizeof *lane_names] = {0};
+    for (unsigned t = 0; t < m->threads; t++)
+        if (p->lanes[t] < sizeof lane_names / sizeof *lane_names) count[p->lanes[t]]++;
+    for (size_t k = 0; k < sizeof lane_names / sizeof *lane_names; k++) cJSON_AddNumberToObject(f, lane_names[k], count[k]);
+    cJSON_AddNumberToObject(f, "threads", m->threads);
+    /* the banks: the step's worst shared access, as the banks panel draws it by default */
+    if (p->worst_event >= 0) {
+        cJSON_AddNumberToObject(f, "bankWarp", m->t->events[p->worst_event].warp);
+        cJSON_AddNumberToObject(f, "bankDegree", m->facts[p->worst_event].bank_degree);
+    }
+    /* the tree: the partial sums this step stores, and all stored up to it */
+    unsigned stored = 0, so_far = 0;
+    for (size_t k = 0; k < m->nnodes; k++) {
+        stored += m->nodes[k].step == p->step;
+        so_far += m->nodes[k].step <= p->step;
+    }
+    cJSON_AddNumberToObject(f, "partials", stored);
+    cJSON_AddNumberToObject(f, "partialsSoFar", so_far);
+    /* a shuffle: its warp, how many lanes received, and from how far */
+    unsigned sh = 0;
+    for (size_t k = 0; k < m->nshfl; k++)
+        if (m->shfl[k].step == p->step && m->shfl[k].warp == p->shfl_warp) {
+            if (!sh) {
+                cJSON_AddNumberToObject(f, "shuffleWarp", m->shfl[k].warp);
+                cJSON_AddNumberToObject(f, "shuffleDelta", (double)m->shfl[k].src - (double)m->shfl[k].lane);
+            }
+            sh++;
+        }
+    if (sh) cJSON_AddNumberToObject(f, "shuffleLanes", sh);
+    /* an atomic (the last block's ticket): the lanes that took part and the value the first drew */
+    if (p->st->kind == TRACE_GLOBAL_ATOMIC) {
+        for (size_t k = 0; k < p->st->count; k++) {
+            const trace_event *e = &m->t->events[m->order[p->st->first + k]];
+            if (e->kind != TRACE_GLOBAL_ATOMIC || !e->mask) continue;
+            cJSON_AddNumberToObject(f, "ticket", m->t->values[e->vals]);
+            cJSON_AddNumberToObject(f, "ticketBlock", m->block);
+            break;
+        }
+    }
+    cJSON_AddBoolToObject(f, "last", p->step + 1 >= m->nsteps);
+    static const char *const verdicts[] = {[TRACE_UNCHECKED] = "unchecked", [TRACE_RIGHT] = "right", [TRACE_RACING] = "racing", [TRACE_WRONG] = "wrong"};
+    cJSON_AddNumberToObject(f, "result", m->t->result);
+    cJSON_AddNumberToObject(f, "reference", m->t->reference);
+    trace_verdict v = trace_result_verdict(m->t);
+    cJSON_AddStringToObject(f, "verdict", (unsigned)v < sizeof verdicts / sizeof *verdicts ? verdicts[v] : "unchecked");
+}
+
 /* Everything the page's controls and its live region read, as JSON: the step and its line, the
  * status line, the lesson's narration, question and answer state, the menu, the versions, and
  * what the address keeps (version, compare, step, lesson and page, language, theme). */
@@ -390,6 +459,8 @@ PAGE_EXPORT("ws_state_json") const char *ws_state_json(void)
         cJSON_AddStringToObject(o, "code", code);
     }
     cJSON_AddStringToObject(o, "title", P.sc.pane[0].title);
+    step_facts(o, 0);
+    if (s->compare) step_facts(o, 1);
     cJSON_AddStringToObject(o, "status", P.sc.status[0] ? P.sc.status : ws_status());
     cJSON_AddBoolToObject(o, "playing", s->playing);
     static const char *const overlays[] = {"", "help", "bench", "quit", "menu", "grid"};
@@ -516,4 +587,27 @@ PAGE_EXPORT("ws_menu_choose") int ws_menu_choose(int i)
     a.i = 0;
     apply(&a);
     return 0;
+}
+
+/* Help as the page's own list (the canvas's help is a picture a screen reader cannot read): the
+ * key table's lines in the page's language, from keys_help as the help screen draws them, as JSON
+ * [[label, text], ...]. */
+PAGE_EXPORT("ws_help_json") const char *ws_help_json(void)
+{
+    static char *out;
+    static keys_help_line lines[96];
+    free(out);
+    out = NULL;
+    size_t n = keys_help(P.s.lang, 1, lines, sizeof lines / sizeof *lines);
+    cJSON *a = cJSON_CreateArray();
+    for (size_t i = 0; a && i < n; i++) {
+        cJSON *row = cJSON_CreateArray();
+        if (!row) break;
+        cJSON_AddItemToArray(row, cJSON_CreateString(lines[i].label));
+        cJSON_AddItemToArray(row, cJSON_CreateString(lines[i].text));
+        cJSON_AddItemToArray(a, row);
+    }
+    out = a ? cJSON_PrintUnformatted(a) : NULL;
+    cJSON_Delete(a);
+    return out ? out : "[]";
 }

@@ -376,6 +376,24 @@
       checked: '%1 of %2 goals met in %3 runs.', solved: 'Every goal met: solved.', didNotRun: 'It did not run: %1',
       missed: 'Missed: %1.', brokenAt: 'first broken at %1', measured: 'measured %1, goal %2', notRun: 'not measured',
       bound_at_most: 'at most %1', bound_at_least: 'at least %1', bound_equals: '%1',
+      // the step's sentence (liveText): what its picture shows, from the scene's facts
+      stepOf: '%1, step %2 of %3', atLine: ', line %1', lanes: ': %1 working, %2 diverged, %3 idle', atBarrier: ', %1 at the barrier', exited: ', %1 exited',
+      conflict: '; warp %1: bank conflict degree %2', noConflict: '; no bank conflict', partials: '; %1 partial sums stored', partial1: '; 1 partial sum stored',
+      shuffle: '; warp %1 shuffles: %2 lanes take a value from %3 lanes %4', up: 'up', down: 'down', ticket: '; block %1 draws ticket %2',
+      result: '; result %1, reference %2: %3', v_right: 'right', v_wrong: 'wrong', v_racing: 'right here but racing', v_unchecked: 'not checked',
+      comparing: 'Comparing %1 with %2. ', kind_shared_load: 'shared load', kind_shared_store: 'shared store', kind_global_load: 'global load',
+      kind_global_store: 'global store', kind_global_atomic: 'atomic', kind_shuffle: 'shuffle', kind_barrier: 'barrier', kind_warp_sync: 'warp sync', kind_exit: 'exit',
+      hasQuestion: 'This page asks a question: Read (Shift+R) reads it.', read: 'Read', readAloud: 'Read the page aloud (Shift+R)',
+      more: 'More', moreTitle: 'More controls', helpTitle: 'What each control does', helpKeys: 'Keys (when the picture has focus)',
+      phasePrev: 'Previous phase', phaseNext: 'Next phase', slower: 'Slower', faster: 'Faster', schedule: 'Break it: another schedule',
+      drop: 'Break it: drop a barrier', undrop: 'Put the barriers back', grid: 'The grid of blocks', passes: 'The passes', bench: 'The benchmark',
+      theme: 'Light or dark', language: '中文', motion: 'Motion on or off', screenshot: 'Save a screenshot', openTrace: 'Open a trace…',
+      shortcutsOn: 'Single-key shortcuts: on', shortcutsOff: 'Single-key shortcuts: off', navSteps: 'Steps and views', navLesson: 'The lesson',
+      c_step: 'one step back or forward (Left, Right; a swipe on a phone)', c_play: 'plays the steps, or pauses (Space)', c_lessons: 'the lessons: choose one',
+      c_version: 'the versions of the kernel: open one', c_compare: 'shows two versions side by side (C)', c_help: 'this list (F1)',
+      c_write: 'write and run a kernel of your own', c_more: 'phase, speed, break it, grid, benchmark, theme, language, screenshot, open a trace',
+      c_copy: 'copies a link that opens this picture', c_pages: 'a lesson\'s pages (PgUp, PgDn; a swipe on a phone)', c_read: 'reads the lesson\'s page and question aloud (Shift+R)',
+      c_answer: 'type your answer, then Answer (Enter); Hint shows it (H)', c_picture: 'the picture: a tap on a lane or a cell shows its details',
     },
     zh: {
       loading: '正在加载 warpscope……', loadingOf: '正在加载 warpscope：%1 / %2 kB',
@@ -411,6 +429,23 @@
       checked: '达成 %1 / %2 个目标，共运行 %3 次。', solved: '所有目标都已达成：完成。', didNotRun: '没有运行：%1',
       missed: '未达成：%1。', brokenAt: '最先在 %1 时被打破', measured: '测得 %1，目标 %2', notRun: '未测量',
       bound_at_most: '至多 %1', bound_at_least: '至少 %1', bound_equals: '%1',
+      stepOf: '%1，第 %2 步，共 %3 步', atLine: '，第 %1 行', lanes: '：%1 个线程在工作，%2 个分化，%3 个空闲', atBarrier: '，%1 个在屏障处等待', exited: '，%1 个已退出',
+      conflict: '；warp %1：bank 冲突度 %2', noConflict: '；没有 bank 冲突', partials: '；存入 %1 个部分和', partial1: '；存入 1 个部分和',
+      shuffle: '；warp %1 洗牌：%2 个 lane 从%4方 %3 个 lane 处取值', up: '上', down: '下', ticket: '；线程块 %1 取到第 %2 号',
+      result: '；结果 %1，参考值 %2：%3', v_right: '正确', v_wrong: '错误', v_racing: '此处正确但有竞争', v_unchecked: '未检查',
+      comparing: '对比 %1 与 %2。', kind_shared_load: '共享内存读', kind_shared_store: '共享内存写', kind_global_load: '全局内存读',
+      kind_global_store: '全局内存写', kind_global_atomic: '原子操作', kind_shuffle: '洗牌', kind_barrier: '屏障', kind_warp_sync: '线程束同步', kind_exit: '退出',
+      hasQuestion: '本页有一道题：“朗读”（Shift+R）读出它。', read: '朗读', readAloud: '朗读本页（Shift+R）',
+      more: '更多', moreTitle: '更多控件', helpTitle: '各个控件的作用', helpKeys: '按键（画面有焦点时）',
+      phasePrev: '上一阶段', phaseNext: '下一阶段', slower: '慢一些', faster: '快一些', schedule: '弄坏它：换一种调度',
+      drop: '弄坏它：去掉一个屏障', undrop: '恢复屏障', grid: '线程块网格', passes: '各次启动', bench: '基准测试',
+      theme: '浅色或深色', language: 'English', motion: '动画开或关', screenshot: '保存截图', openTrace: '打开跟踪文件……',
+      shortcutsOn: '单键快捷键：开', shortcutsOff: '单键快捷键：关', navSteps: '步骤与视图', navLesson: '课程',
+      c_step: '后退或前进一步（左、右方向键；手机上滑动）', c_play: '播放或暂停（空格）', c_lessons: '课程：选择一课',
+      c_version: '内核的各个版本：打开一个', c_compare: '并排显示两个版本（C）', c_help: '本列表（F1）',
+      c_write: '编写并运行你自己的内核', c_more: '阶段、速度、弄坏它、网格、基准测试、主题、语言、截图、打开跟踪文件',
+      c_copy: '复制打开这幅画面的链接', c_pages: '课程的各页（PgUp、PgDn；手机上滑动）', c_read: '朗读本页课程和题目（Shift+R）',
+      c_answer: '输入答案，然后“作答”（回车）；“提示”显示答案（H）', c_picture: '画面：点一下 lane 或单元格可看到详情',
     },
   };
   const query = new URLSearchParams(location.search);
@@ -474,6 +509,13 @@
     label('step-prev', W('prevStep')); label('step-next', W('nextStep')); label('play', W('play'));
     label('lessons', W('lessons')); label('version', W('version')); label('compare', W('compare')); label('help', W('help'));
     label('copy', W('copy')); label('page-prev', W('prevPage')); label('page-next', W('nextPage')); label('notice-close', W('close'));
+    label('more', W('more')); label('read', W('read')); $('read').title = W('readAloud');
+    versionName();
+    $('bar').setAttribute('aria-label', W('navSteps')); $('lessonbar').setAttribute('aria-label', W('navLesson'));
+    $('more-title').textContent = W('moreTitle'); $('help-title').textContent = W('helpTitle'); $('help-keys-title').textContent = W('helpKeys');
+    for (const b of document.querySelectorAll('#more-items [data-w]')) b.textContent = W(b.dataset.w);
+    shortcutsShown();
+    helpItems.key = '';
     $('answer-go').textContent = W('answer'); $('answer-go').removeAttribute('aria-label');
     $('hint').textContent = W('hint'); $('hint').title = W('hint') + ' (H)';
     $('answer').setAttribute('aria-label', W('yourAnswer'));
@@ -481,20 +523,67 @@
     canvas.setAttribute('aria-label', W('canvas'));
     edWords();
   }
+  // the Version button's name holds what it shows ("v2 Version"): a name that says less than the
+  // button shows is one a speech user cannot say (WCAG 2.5.3)
+  function versionName() { const n = $('version-id').textContent + ' ' + W('version'); $('version').setAttribute('aria-label', n); $('version').title = n; $('version').querySelector('.label').textContent = W('version'); }
+  // The step's sentence: what its picture shows, from the facts the scene drew it from (web/page.c's
+  // step_facts): the version and step, the lanes, the worst bank conflict, the tree's stores, a
+  // shuffle, a ticket, and at the last step the result and its verdict.
+  function stepSentence(st, f) {
+    const t = [W('stepOf', f.version || st.version, st.step, st.steps - 1)];
+    if (st.line) t.push(W('atLine', st.line));
+    if (f.kind && WORDS.en['kind_' + f.kind]) t.push(lang === 'zh' ? '（' + W('kind_' + f.kind) + '）' : ' (' + W('kind_' + f.kind) + ')');
+    t.push(W('lanes', f.working, f.diverged, f.idle));
+    if (f.barrier) t.push(W('atBarrier', f.barrier));
+    if (f.exited) t.push(W('exited', f.exited));
+    if (f.bankDegree > 1) t.push(W('conflict', f.bankWarp, f.bankDegree));
+    else if (f.bankDegree === 1) t.push(W('noConflict'));
+    if (f.partials) t.push(f.partials === 1 ? W('partial1') : W('partials', f.partials));
+    if (f.shuffleLanes) t.push(W('shuffle', f.shuffleWarp, f.shuffleLanes, Math.abs(f.shuffleDelta), W(f.shuffleDelta > 0 ? 'down' : 'up')));
+    if (f.ticket !== undefined) t.push(W('ticket', f.ticketBlock, f.ticket));
+    if (f.last) t.push(W('result', num(f.result), num(f.reference), W('v_' + f.verdict)));
+    return t.join('') + (lang === 'zh' ? '。' : '.');
+  }
+  // What the live region says after a change: one short sentence of what the picture shows. The
+  // lesson's narration and question, the step's code line and the explanation of an answer are
+  // read on request (Read, Shift+R: readAloud), not on every page turn or step.
   function liveText(st) {
     const parts = [];
     if (edSay) parts.push(edSay);
     if (st.overlay === 'menu') parts.push(W('menuOpen'));
     const comma = lang === 'zh' ? '，' : ', ', stop = lang === 'zh' ? '。' : '.';
     if (st.lesson) parts.push(st.lessonTitle + comma + W('page', st.page + 1, st.pages) + stop);
-    if (st.steps) parts.push(W('step', st.step, st.steps - 1) + (st.line ? comma + (st.code && st.code.trim() ? W('line', st.line, st.phase, st.code.trim()) : W('lineOnly', st.line)) : '') + stop);
+    if (st.compare && st.facts && st.facts2) parts.push(W('comparing', st.version, st.compare));
+    if (st.steps && st.facts) parts.push(stepSentence(st, st.facts));
+    else if (st.steps) parts.push(W('step', st.step, st.steps - 1) + (st.line ? comma + W('lineOnly', st.line) : '') + stop);
+    if (st.compare && st.facts2) parts.push(stepSentence(Object.assign({}, st, { line: 0 }), st.facts2));
     if (st.status) parts.push(st.status);
-    if (st.lesson) {
-      if (st.say) parts.push(st.say.replace(/\s+/g, ' '));
-      if (st.ask && st.prompt) parts.push(W('question', st.prompt.replace(/\s+/g, ' ')));
-      if (st.ask && st.answerState !== 'open') parts.push(W(st.answerState) + (st.explain ? ' ' + st.explain.replace(/\s+/g, ' ') : ''));
-    }
+    if (st.lesson && st.ask && st.answerState === 'open') parts.push(W('hasQuestion'));
+    if (st.lesson && st.ask && st.answerState !== 'open') parts.push(W(st.answerState));
     return parts.join(lang === 'zh' ? '' : ' ');
+  }
+  // Read (Shift+R): the step's line of code, and in a lesson its page's narration, question and
+  // the answer's explanation
+  function readAloud() {
+    const st = S, parts = [], comma = lang === 'zh' ? '，' : ', ', stop = lang === 'zh' ? '。' : '.';
+    if (st.lesson) parts.push(st.lessonTitle + comma + W('page', st.page + 1, st.pages) + stop);
+    if (st.lesson && st.say) parts.push(st.say.replace(/\s+/g, ' '));
+    if (st.lesson && st.ask && st.prompt) parts.push(W('question', st.prompt.replace(/\s+/g, ' ')));
+    if (st.lesson && st.ask && st.answerState !== 'open') parts.push(W(st.answerState) + (st.explain ? ' ' + st.explain.replace(/\s+/g, ' ') : ''));
+    if (st.line) parts.push(st.code && st.code.trim() ? W('line', st.line, st.phase, st.code.trim()) + stop : '');
+    setLive(parts.join(lang === 'zh' ? '' : ' '), true);
+  }
+  // the live region: while playing, at most one line a second (the latest), so a screen reader is
+  // not flooded; a change asked for (Read) at once
+  let liveAt = 0, liveTimer = 0, liveNext = '';
+  function setLive(text, now) {
+    liveNext = text;
+    const wait = S.playing && !now ? 1000 - (performance.now() - liveAt) : 0;
+    if (wait > 0) { if (!liveTimer) liveTimer = setTimeout(() => { liveTimer = 0; setLive(liveNext, true); }, wait); return; }
+    clearTimeout(liveTimer); liveTimer = 0;
+    liveAt = performance.now();
+    if ($('live').textContent === text) $('live').textContent = ''; // the same words asked again are said again
+    $('live').textContent = text;
   }
   function chrome() {
     const json = cstr(wasm.ws_state_json());
@@ -507,12 +596,12 @@
     if (ed && st.theme !== was.theme) ed.setDark(st.theme === 'dark');
     if (ed && st.lang !== was.lang) compareMenu();
     const live = liveText(st);
-    if (live !== lastLive) { lastLive = live; $('live').textContent = live; }
+    if (live !== lastLive) { lastLive = live; setLive(live); }
     $('play').textContent = st.playing ? '❚❚' : '▷'; $('play').setAttribute('aria-pressed', String(!!st.playing));
     $('compare').setAttribute('aria-pressed', String(!!st.compare));
-    $('help').setAttribute('aria-pressed', String(st.overlay === 'help'));
+    $('help').setAttribute('aria-pressed', String(st.overlay === 'help' || helpOpen));
     $('lessons').setAttribute('aria-pressed', String(st.overlay === 'menu'));
-    $('version-id').textContent = st.version || '—';
+    if ($('version-id').textContent !== (st.version || '—')) { $('version-id').textContent = st.version || '—'; versionName(); }
     $('version').disabled = !!st.lesson;
     // a lesson's own row: its pages, the answer field, Answer and Hint
     $('lessonbar').hidden = !st.lesson; document.body.classList.toggle('lesson', !!st.lesson);
@@ -539,10 +628,38 @@
       });
       if (menu.length && !was.menu) setTimeout(() => { const f = items.querySelector('button'); if (f) f.focus(); }, 0);
     }
+    // the menu closed: focus back on the button that opened it; a lesson opened from it: on the
+    // lesson's first control (a lesson opened by its link leaves focus where it is, on the page)
+    if (was.overlay === 'menu' && st.overlay !== 'menu' && $('menu').contains(document.activeElement) || (!menu.length && document.activeElement === document.body && was.overlay === 'menu'))
+      (st.lesson && !was.lesson ? $('read') : $('lessons')).focus();
+    // Help: the key table's lines as the page's own list (the canvas's is a picture)
+    showHelp(st.overlay === 'help' || helpOpen);
     showVersions(versionsOpen);
     address(st);
   }
+  const helpItems = { key: '' };
+  let helpOpen = false; // the Help button's list (F1 and ? on the picture also draw the key table there)
+  const CONTROLS = [['step-prev', 'c_step'], ['play', 'c_play'], ['lessons', 'c_lessons'], ['version', 'c_version'], ['compare', 'c_compare'],
+                    ['help', 'c_help'], ['write', 'c_write'], ['more', 'c_more'], ['copy', 'c_copy'], ['page-next', 'c_pages'], ['read', 'c_read'],
+                    ['answer', 'c_answer'], ['warpscope', 'c_picture']];
+  function showHelp(open) {
+    const was = !$('helplist').hidden;
+    $('helplist').hidden = !open;
+    if (!open) { if (was && $('helplist').contains(document.activeElement)) $('help').focus(); return; }
+    if (helpItems.key !== lang) {
+      helpItems.key = lang;
+      const li = (ul, head, text) => { const e = document.createElement('li'); const k = document.createElement('kbd'); k.textContent = head; e.append(k, ' ', text); ul.appendChild(e); };
+      const uc = $('help-controls'), uk = $('help-keys');
+      uc.textContent = ''; uk.textContent = '';
+      const named = { 'step-prev': W('prevStep') + ', ' + W('nextStep'), 'page-next': W('prevPage') + ', ' + W('nextPage'), answer: W('yourAnswer') + ', ' + W('answer') + ', ' + W('hint') };
+      for (const [id, w] of CONTROLS) li(uc, named[id] || (id === 'warpscope' ? 'warpscope' : $(id).getAttribute('aria-label') || $(id).textContent), W(w));
+      let rows = [];
+      try { rows = JSON.parse(cstr(wasm.ws_help_json())); } catch (e) { rows = []; }
+      for (const [k, t] of rows) li(uk, k, t);
+    }
+  }
   function showVersions(open) {
+    if (versionsOpen && !open && $('versions').contains(document.activeElement)) setTimeout(() => $('version').focus(), 0);
     versionsOpen = open && !S.lesson;
     $('versions').hidden = !versionsOpen;
     $('version').setAttribute('aria-expanded', String(versionsOpen));
@@ -552,7 +669,7 @@
     items.dataset.key = key; items.textContent = '';
     for (const v of S.versions || []) {
       const b = document.createElement('button'); b.type = 'button'; b.textContent = v.id + ': ' + v.title;
-      b.addEventListener('click', () => { showVersions(false); act('version:' + v.id); canvas.focus(); });
+      b.addEventListener('click', () => { versionsOpen = false; showVersions(false); act('version:' + v.id); $('version').focus(); });
       items.appendChild(b);
     }
   }
@@ -608,11 +725,36 @@
     $('notice').hidden = true;
     key('Return');
   }
+  // single-key shortcuts (WCAG 2.1.4): on unless the setting turned them off (kept in the browser)
+  let shortcuts = true;
+  try { shortcuts = localStorage.getItem('warpscope-shortcuts') !== 'off'; } catch (e) { shortcuts = true; }
+  function shortcutsShown() { const b = $('shortcuts'); b.textContent = W(shortcuts ? 'shortcutsOn' : 'shortcutsOff'); b.setAttribute('aria-pressed', String(shortcuts)); }
+  // More: the controls a keyboard reaches by letters, for a finger and for everyone
+  let moreOpen = false;
+  function showMore(open) {
+    if (moreOpen && !open && $('more-menu').contains(document.activeElement)) setTimeout(() => $('more').focus(), 0);
+    moreOpen = open;
+    $('more-menu').hidden = !open; $('more').setAttribute('aria-expanded', String(open));
+    if (open) { showVersions(false); const f = $('more-items').querySelector('button'); if (f) f.focus(); }
+  }
+  // arrows within a list of buttons (the lessons' menu, the versions, More): Down and Up move, Home
+  // and End go to its ends; Enter presses the button that has focus
+  function listMove(e) {
+    const list = e.target.closest && e.target.closest('#menu-items, #versions-items, #more-items');
+    if (!list || !/^(ArrowDown|ArrowUp|Home|End)$/.test(e.key)) return false;
+    const bs = [...list.querySelectorAll('button')].filter((b) => !b.disabled && !b.hidden), i = bs.indexOf(e.target);
+    const j = e.key === 'Home' ? 0 : e.key === 'End' ? bs.length - 1 : Math.max(0, Math.min(bs.length - 1, i + (e.key === 'ArrowDown' ? 1 : -1)));
+    if (bs[j]) bs[j].focus();
+    e.preventDefault();
+    return true;
+  }
   function listen() {
     window.addEventListener('keydown', (e) => {
       if (e.altKey) return;
-      const t = e.target, field = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT'), control = t && (t.tagName === 'BUTTON' || field);
-      if (e.key === 'Escape' && (versionsOpen || !$('notice').hidden)) { showVersions(false); $('notice').hidden = true; e.preventDefault(); return; }
+      const t = e.target, field = t && (t.tagName === 'INPUT' || t.tagName === 'TEXTAREA' || t.tagName === 'SELECT' || t.isContentEditable), control = t && (t.tagName === 'BUTTON' || field);
+      if (listMove(e)) return;
+      if (e.key === 'Escape' && (versionsOpen || moreOpen || helpOpen || !$('notice').hidden)) { showVersions(false); showMore(false); if (helpOpen) { helpOpen = false; lastJson = ''; chrome(); } $('notice').hidden = true; e.preventDefault(); return; }
+      if (e.key === 'Escape' && (S.overlay === 'menu' || S.overlay === 'help') && control) { key('Escape'); e.preventDefault(); return; }
       // the editor's area keeps its keys: Enter in its fields and Ctrl+Enter anywhere in it run the kernel
       if (t && t.closest && t.closest('#editor')) {
         if ((e.key === 'Enter' && t.tagName === 'INPUT' && t.id !== 'student') || (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !t.isContentEditable && t.tagName !== 'TEXTAREA')) { run(); e.preventDefault(); }
@@ -624,13 +766,34 @@
       if (control && (e.key === 'Enter' || e.key === ' ' || e.key === 'Tab')) return;
       if (e.key === 'Tab') return;
       const name = keyName(e);
+      // a letter, digit or sign acts only on the picture (or with nothing focused), never while a
+      // button has focus, and not at all with the setting off: a speech user's words or a stray
+      // key must not switch the language or the theme
+      const single = name && e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey;
+      if (single && (control || !shortcuts)) return;
+      if (name === 'Shift+r') { readAloud(); e.preventDefault(); return; }
       // F5 is a clicker's "start the show": it must not reload the page under the lecture
       if ((name && key(name)) || e.key === 'F5') e.preventDefault();
     });
     for (const b of document.querySelectorAll('button[data-key]')) b.addEventListener('click', () => key(b.dataset.key));
-    $('lessons').addEventListener('click', () => { showVersions(false); if (S.overlay === 'menu') key('Escape'); else call(() => withString('', (p) => wasm.ws_learn(p))); });
-    $('version').addEventListener('click', () => { showVersions(!versionsOpen); const f = $('versions-items').querySelector('button'); if (versionsOpen && f) f.focus(); });
+    $('lessons').addEventListener('click', () => { showVersions(false); showMore(false); helpOpen = false; if (S.overlay === 'menu') key('Escape'); else call(() => withString('', (p) => wasm.ws_learn(p))); });
+    $('version').addEventListener('click', () => { showMore(false); helpOpen = false; showVersions(!versionsOpen); const f = $('versions-items').querySelector('button'); if (versionsOpen && f) f.focus(); });
     $('copy').addEventListener('click', copyLink);
+    $('more').addEventListener('click', () => showMore(!moreOpen));
+    $('help').addEventListener('click', () => { showMore(false); showVersions(false); if (S.overlay === 'help') key('Escape'); helpOpen = S.overlay === 'help' ? false : !helpOpen; lastJson = ''; chrome(); });
+    $('read').addEventListener('click', readAloud);
+    $('read-more').addEventListener('click', () => { showMore(false); readAloud(); });
+    $('shortcuts').addEventListener('click', () => { shortcuts = !shortcuts; try { localStorage.setItem('warpscope-shortcuts', shortcuts ? 'on' : 'off'); } catch (e) { /* kept for this visit */ } shortcutsShown(); });
+    // a picked entry of More closes it, but for those pressed again and again (phase, speed)
+    for (const b of document.querySelectorAll('#more-items button[data-key]')) if (!/^(PageUp|PageDown|-|=)$/.test(b.dataset.key)) b.addEventListener('click', () => showMore(false));
+    // open a trace or results from a file picker (a phone has no drag and drop)
+    $('open-trace').addEventListener('click', () => $('trace-file').click());
+    $('trace-file').addEventListener('change', async () => {
+      const f = $('trace-file').files[0]; if (!f) return;
+      showMore(false);
+      openBytes(f.name, new Uint8Array(await f.arrayBuffer()));
+      $('trace-file').value = '';
+    });
     editorListen();
     $('notice-close').addEventListener('click', () => { $('notice').hidden = true; canvas.focus(); });
     $('answer').addEventListener('input', () => { const t = $('answer').value.trim(); if (t && S.ask && S.ask !== 'number' && S.ask !== 'choice') call(() => withString(t, (p) => wasm.ws_answer_text(p))); });
@@ -732,6 +895,9 @@
       wasm._initialize();
       if (wasm.ws_start() !== 0) throw new Error(cstr(wasm.ws_error()));
       listen();
+      // a phone's texts name its buttons, not keys: known from a coarse pointer, or the first touch
+      if (window.matchMedia && window.matchMedia('(pointer: coarse)').matches) wasm.ws_touch(1);
+      window.addEventListener('touchstart', () => { wasm.ws_touch(1); redraw(); }, { once: true, passive: true });
       opening();
       frame();
       document.body.dataset.loadMs = String(Math.round(performance.now() - t0));

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <string.h>
 
+/* leading spaces a <text> turns into its x: more than any line of code indents */
+enum { SVG_INDENT_MAX = 256 };
+
 static const char *const default_family[DL_FONT_COUNT] = {
     [DL_FONT_UI] = "'WenQuanYi Micro Hei', 'Noto Sans CJK SC', 'Noto Sans', 'DejaVu Sans', sans-serif",
     [DL_FONT_MONO] = "'DejaVu Sans Mono', 'WenQuanYi Micro Hei Mono', monospace",
@@ -129,12 +132,33 @@ int rsvg_write(FILE *f, const dl_list *l, int w, int h, const rsvg_opts *o)
              * inherit xml:space from the root. Its width is the PNG's (a code column lines up with
              * the PNG's, whose advances are whole pixels) through the spacing between glyphs only,
              * never by stretching them (spacingAndGlyphs drew a lone "}" as wide as its line). */
+            /* A line's leading spaces become its x, as the PNG measured them: textLength's spacing
+             * is shared by every glyph, the indentation's spaces too, so where the browser's
+             * glyphs are narrower or wider than the PNG's (an ellipsis or a Chinese character from
+             * another font) an indented line's first glyph moved by the spaces' share (v1 step 11:
+             * up to 18 px off its column). */
+            const char *txt = dl_item_text(l, it);
+            size_t len = it->len, lead = 0;
+            while (lead < len && lead < SVG_INDENT_MAX && txt[lead] == ' ') lead++;
+            int x = r.x, tw = r.w;
+            if (lead && lead < len) {
+                char spaces[SVG_INDENT_MAX + 1];
+                memset(spaces, ' ', lead);
+                spaces[lead] = '\0';
+                int ind = dl_text_width(l, (dl_font)font, it->px, spaces);
+                if (ind > 0 && (tw <= 0 || ind < tw)) {
+                    x += ind;
+                    if (tw > 0) tw -= ind;
+                    txt += lead;
+                    len -= lead;
+                }
+            }
             fprintf(f, "<text xml:space=\"preserve\" style=\"white-space:pre\" x=\"%d\" y=\"%d\" font-family=\"%s\" font-size=\"%d\"",
-                    r.x, r.y + asc, fam, it->px);
-            if (r.w > 0) fprintf(f, " textLength=\"%d\" lengthAdjust=\"spacing\"", r.w);
+                    x, r.y + asc, fam, it->px);
+            if (tw > 0) fprintf(f, " textLength=\"%d\" lengthAdjust=\"spacing\"", tw);
             colour_attr(f, "fill", it->c);
             fputc('>', f);
-            put_escaped(f, dl_item_text(l, it), it->len);
+            put_escaped(f, txt, len);
             fputs("</text>\n", f);
             break;
         }

@@ -220,6 +220,7 @@ typedef struct session {
     int quit;
     int page;            /* the browser's page: it cannot quit nor export (those keys do nothing there) */
     int least_px;        /* the least text the platform can read (the page: 12 CSS pixels at its pixel ratio); 0: the panels' own */
+    int touch;           /* the platform is a touch screen (the page on a phone): texts name its buttons, not keys */
     unsigned fullscreen_requests, screenshot_requests; /* the window carries these out */
     int recording;             /* ACT_RECORD: the first marks where, the second asks for an export */
     long record_from;          /* pane 0's step when recording started */

@@ -54,6 +54,10 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
       "%s  |  每秒 %.1f 步  |  空格 播放  左/右 单步  PgUp/PgDn 阶段  ? 按键")                                     \
     X(STR_FOOTER_HINT_LESSON, "%s  |  %.1f steps/s  |  Space play  Left/Right step  PgDn/PgUp lesson  ? keys", \
       "%s  |  每秒 %.1f 步  |  空格 播放  左/右 单步  PgDn/PgUp 课程翻页  ? 按键")                      \
+    X(STR_FOOTER_HINT_TOUCH, "%s  |  %.1f steps/s  |  ▷ play  ◀ ▶ step  More: phase, speed  ? help", \
+      "%s  |  每秒 %.1f 步  |  ▷ 播放  ◀ ▶ 单步  更多：阶段、速度  ? 帮助")                   \
+    X(STR_FOOTER_HINT_LESSON_TOUCH, "%s  |  %.1f steps/s  |  ▷ play  ◀ ▶ step  ‹ › page  ? help", \
+      "%s  |  每秒 %.1f 步  |  ▷ 播放  ◀ ▶ 单步  ‹ › 翻页  ? 帮助")                   \
     X(STR_HELP_TITLE, "Keys (Esc closes)", "按键（Esc 关闭）")                                                    \
     X(STR_QUIT_ASK, "Quit warpscope? Press Esc or Q again to quit, any other key to stay.",                      \
       "退出 warpscope？再按 Esc 或 Q 退出，按其他键继续。")                                                        \
@@ -149,7 +153,11 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_LESSON_STEP, "%s   step %zu of %zu", "%s   第 %zu / %zu 步")                                     \
     X(STR_LESSON_ASK_PICK, "Click to pick, then Enter.  H: show the answer", "点击选择，然后回车。H：显示答案") \
     X(STR_LESSON_ASK_TYPE, "Type the answer, then Enter: %s", "输入答案后回车：%s")                           \
+    X(STR_LESSON_ASK_PICK_TOUCH, "Tap to pick, or type them; then Answer.  Hint: show the answer",             \
+      "点按选择，或输入编号；然后点“作答”。“提示”：显示答案")                                                   \
+    X(STR_LESSON_ASK_TYPE_TOUCH, "Type the answer, then Answer: %s", "输入答案后点“作答”：%s")                           \
     X(STR_LESSON_RIGHT, "Right.  PgDn: next", "正确。PgDn：下一步")                                           \
+    X(STR_LESSON_RIGHT_TOUCH, "Right.  ›: next page", "正确。›：下一页")                                           \
     X(STR_LESSON_WRONG, "Not quite.  Try again, or H for the answer", "不完全对。再试一次，或按 H 查看答案")   \
     X(STR_HINT_PICK, "Your picks: %u right, %u wrong (in red); %u missing from the answer.", "你的选择：%u 个对，%u 个错（红色）；答案中还缺 %u 个。") \
     X(STR_HINT_HIGH, "Fewer than %s.", "比 %s 小。")                                                             \
@@ -160,6 +168,7 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_LESSON_AT_START, "This is the lesson's first step: PgDn goes on", "这是本课第一步：PgDn 继续")          \
     X(STR_LESSON_REVEALED, "The answer: %s", "答案：%s")                                                     \
     X(STR_LESSON_NEXT, "PgDn: next   PgUp: back", "PgDn：下一步   PgUp：上一步")                            \
+    X(STR_LESSON_NEXT_TOUCH, "›: next page   ‹: back", "›：下一页   ‹：上一页")                            \
     X(STR_EXERCISE_HEAD, "%s   goals met: %zu of %zu", "%s   已达成目标：%zu / %zu")                                  \
     X(STR_MENU_EXERCISE, "exercise %.2s: %s", "练习 %.2s：%s")                                                        \
     X(STR_MENU_EXERCISE_START, "an exercise is written in your editor: warpscope exercise start %.2s", "练习在你的编辑器里写：warpscope exercise start %.2s") \

@@ -41,6 +41,9 @@ function create(parent, opts) {
           ...defaultKeymap, ...historyKeymap,
         ]),
         label.of(EditorView.contentAttributes.of({ 'aria-label': opts.label || 'Kernel source' })),
+        // the text is in the Tab order by its own index, so its scrolling box is reached by keys
+        // (axe-core's scrollable-region-focusable: a contenteditable alone is not counted)
+        EditorView.contentAttributes.of({ tabindex: '0' }),
         look.of(looks(!!opts.dark)),
         EditorView.updateListener.of((u) => {
           if (!u.docChanged) return;

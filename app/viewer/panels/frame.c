@@ -128,7 +128,7 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
     else if (sc->overlay == OVERLAY_GRID) snprintf(b, sizeof b, "%s", S(u, sc->s->lesson.active ? STR_GRID_KEYS_LESSON : STR_GRID_KEYS));
     else if (sc->overlay == OVERLAY_PASSES) snprintf(b, sizeof b, "%s", S(u, STR_PASSES_KEYS));
     else /* in a lesson PgDn and PgUp turn its pages (keys.c's lesson rows come first) */
-        snprintf(b, sizeof b, S(u, sc->s->lesson.active ? STR_FOOTER_HINT_LESSON : STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED),
+        snprintf(b, sizeof b, S_DEVICE(u, sc->s->lesson.active ? STR_FOOTER_HINT_LESSON : STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED),
                  sc->s->speed);
     if (!(u->compact && tell)) { /* the keys take the lines the footer has free, the status keeping one */
         int rows = (r.y + r.h - y) / u->lh - (tell ? 1 : 0);

@@ -29,6 +29,20 @@ typedef struct ui {
 } ui;
 
 static inline const char *S(const ui *u, str_id id) { return str_get(u->L, id); }
+/* A text that names keys, in the words of the device in use: on a touch screen (the page on a
+ * phone) the one that names the page's buttons instead (one table: the key text and its touch
+ * text). */
+static inline const char *S_DEVICE(const ui *u, str_id id)
+{
+    static const struct { str_id keys, touch; } touch_words[] = {
+        {STR_FOOTER_HINT, STR_FOOTER_HINT_TOUCH},         {STR_FOOTER_HINT_LESSON, STR_FOOTER_HINT_LESSON_TOUCH},
+        {STR_LESSON_ASK_PICK, STR_LESSON_ASK_PICK_TOUCH}, {STR_LESSON_ASK_TYPE, STR_LESSON_ASK_TYPE_TOUCH},
+        {STR_LESSON_RIGHT, STR_LESSON_RIGHT_TOUCH},       {STR_LESSON_NEXT, STR_LESSON_NEXT_TOUCH},
+    };
+    for (size_t i = 0; u->sc->s->touch && i < sizeof touch_words / sizeof *touch_words; i++)
+        if (touch_words[i].keys == id) return S(u, touch_words[i].touch);
+    return S(u, id);
+}
 static inline dl_rect inset(dl_rect r, int d) { return (dl_rect){r.x + d, r.y + d, r.w - 2 * d, r.h - 2 * d}; }
 /* While a lesson's question is open, the pictures that would give the answer away hold back:
  * ask before show. */

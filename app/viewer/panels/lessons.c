@@ -56,17 +56,17 @@ int draw_narration(ui *u, dl_rect r)
         }
         const char *state = NULL;
         char sb[600];
-        if (L->state == ANSWER_RIGHT) state = S(u, STR_LESSON_RIGHT);
+        if (L->state == ANSWER_RIGHT) state = S_DEVICE(u, STR_LESSON_RIGHT);
         else if (L->state == ANSWER_WRONG) state = S(u, STR_LESSON_WRONG);
         else if (L->state == ANSWER_REVEALED) { snprintf(sb, sizeof sb, S(u, STR_LESSON_REVEALED), L->answer_text); state = sb; }
-        else if (L->ask == ASK_NUMBER || L->ask == ASK_CHOICE) { snprintf(sb, sizeof sb, S(u, STR_LESSON_ASK_TYPE), L->typed[0] ? L->typed : "_"); state = sb; }
-        else state = S(u, STR_LESSON_ASK_PICK);
+        else if (L->ask == ASK_NUMBER || L->ask == ASK_CHOICE) { snprintf(sb, sizeof sb, S_DEVICE(u, STR_LESSON_ASK_TYPE), L->typed[0] ? L->typed : "_"); state = sb; }
+        else state = S_DEVICE(u, STR_LESSON_ASK_PICK);
         y = text_block(u, in, y + u->pad, px, L->state == ANSWER_RIGHT ? th->working : L->state == ANSWER_WRONG ? th->conflict : th->accent, state);
         if (L->explain[0]) y = text_block(u, in, y, px, th->text, L->explain);
     }
     if (y + u->lh <= in.y + in.h)
         dl_text(u->l, (dl_rect){in.x, in.y + in.h - u->lh, in.w, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->dim,
-                S(u, L->exercise ? STR_EXERCISE_KEYS : STR_LESSON_NEXT));
+                L->exercise ? S(u, STR_EXERCISE_KEYS) : S_DEVICE(u, STR_LESSON_NEXT));
     return y + u->lh + u->pad - r.y; /* the height its text takes, with the keys' line */
 }
 
