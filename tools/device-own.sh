@@ -46,12 +46,12 @@ tests/own/barrier_in_a_branch.cu|k<<<1, 64>>>(in, out)|64
 EOF
 }
 
-# file | entry | defines : timed by bench --kernel
+# file | entry | defines : timed by bench --kernel (WS_BENCH_ONLY=PATTERN: those whose line matches)
 bench_cases() {
-    cat <<'EOF'
+    { cat <<'EOF'
 tests/own/seed001_reduction.cu|reduction(out, in, 256, n)|
 EOF
-    for f in tests/exercises/*.solution.cu; do echo "$f|ENTRY|"; done
+      for f in tests/exercises/*.solution.cu; do echo "$f|ENTRY|"; done; } | grep -e "${WS_BENCH_ONLY:-.}"
 }
 
 entry_of() { python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exercise"]["entry"])' "lessons/exercises/$(basename "${1%.solution.cu}").json"; }

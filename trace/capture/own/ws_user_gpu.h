@@ -28,6 +28,11 @@
 #include "trace/capture/own/ws_entry.h"
 #include "trace/capture/own/ws_user_gpu_api.h"
 
+/* the front end's ws_divisor(D, LINE) (ws_user.h): on the GPU the divisor as written,
+ * in the traced build and the plain (the benchmark's) alike */
+template <class T>
+__host__ __device__ constexpr T ws_divisor(T v, unsigned) { return v; }
+
 #if defined(WS_GPU_TRACE)
 /* ======================= traced ======================= */
 
@@ -75,10 +80,6 @@ __device__ __forceinline__ void ws_gpu_store<float4>(float4 *p, float4 v)
 {
     *p = v;
 }
-
-/* the front end's ws_divisor(D, LINE) (ws_user.h): on the GPU the divisor as written */
-template <class T>
-__host__ __device__ constexpr T ws_divisor(T v, unsigned) { return v; }
 
 template <class T>
 struct ws_ptr;
