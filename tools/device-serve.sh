@@ -78,7 +78,7 @@ done
 # a script of one's own against the idle server first (WS_PROBE=FILE PORT, its output in probe.txt)
 [ -n "${WS_PROBE:-}" ] && python3 "$WS_PROBE" 18080 >"$out/probe.txt" 2>&1
 # the load generator on the same machine: its 200 threads sleep most of the time
-PYTHONUNBUFFERED=1 timeout $((seconds + 180)) python3 tools/load-class.py --url http://127.0.0.1:18080 --token $token --students "$students" \
+PYTHONUNBUFFERED=1 timeout $((seconds + 180)) python3 tools/load-class.py --url http://127.0.0.1:18080 --token $token --students "$students" ${WS_LOAD_ARGS:-} \
     --duration "$seconds" --json "$out/load.json" >"$out/load.txt" 2>&1
 echo "load-class exit $?" >>"$out/load.txt"
 uptime >>"$out/env.txt"
