@@ -73,11 +73,11 @@ printf '__global__ void k(float *o) { o[0] = y; }\n' >"$tmp/class/$broken"  # a 
 python3 - "$tmp/out" <<'PY' || { say "the text report:"; cat -A "$tmp/out"; }
 import re, sys
 lines = open(sys.argv[1], "rb").read().decode("utf-8").split("\n")[:-1]
-assert lines[0].startswith("exercise ") and lines[1].startswith("sandbox: ") and len(lines) == 2 + 2 * 4, lines   # two header lines, and a name and 3 goals per file
+assert lines[0].startswith("exercise ") and lines[1].startswith("sandbox: ") and len(lines) == 2 + 2 * 6, lines   # two header lines, and a name and 5 goals per file
 files = [l for l in lines[2:] if not l.startswith("  [")]
 assert len(files) == 2, files
-assert re.fullmatch(r'"good\\nfake\.cu: 3 of 3 goals met in 15 runs\\n\\xFF\\u202E\.cu": 3 of 3 goals met in \d+ runs', files[0]), files[0]
-assert re.fullmatch(r'"bad\\x1B\[2J\\tx\.cu": 0 of 3 goals met in 0 runs; did not run: bad\\x1B\[2J\\tx\.cu:1:\d+: error: .*', files[1]), files[1]
+assert re.fullmatch(r'"good\\nfake\.cu: 3 of 3 goals met in 15 runs\\n\\xFF\\u202E\.cu": 5 of 5 goals met in \d+ runs', files[0]), files[0]
+assert re.fullmatch(r'"bad\\x1B\[2J\\tx\.cu": 0 of 5 goals met in 0 runs; did not run: bad\\x1B\[2J\\tx\.cu:1:\d+: error: .*', files[1]), files[1]
 PY
 (cd "$tmp/class" && "$ws" exercise check 4 "$forged" "$broken" "nothing$(printf '\376').cu" --json >"$tmp/out.json" 2>"$tmp/err")
 [ $? = 2 ] || { say "exercise check --json with a missing file did not exit 2"; cat "$tmp/err"; }
