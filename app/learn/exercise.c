@@ -105,9 +105,8 @@ static int verify_run(trace *t, const lesson_exercise *x, const judge_run *r, ce
     return rc;
 }
 
-static int goal_applies(const lesson_exercise *x, const lesson_goal *g, const judge_run *r, int in_suite)
+static int goal_applies(const lesson_goal *g, const judge_run *r, int in_suite)
 {
-    (void)x;
     return g->every_run ? in_suite : r->own && strcmp(r->schedule, g->schedule) == 0;
 }
 
@@ -123,7 +122,7 @@ static void break_goals(const lesson_exercise *x, exercise_judgement *out, const
 {
     for (size_t j = 0; j < x->ngoals; j++) {
         exercise_mark *mk = &out->marks[j];
-        if (!goal_applies(x, &x->goals[j], r, in_suite) || mk->state == EXERCISE_NOT_MET) continue;
+        if (!goal_applies(&x->goals[j], r, in_suite) || mk->state == EXERCISE_NOT_MET) continue;
         if (keep_verified && strstr(query_text(x->goals[j].value), "verified()")) continue;
         mk->state = EXERCISE_NOT_MET;
         mk->failed = why;
@@ -135,7 +134,7 @@ static void break_goals(const lesson_exercise *x, exercise_judgement *out, const
 static int run_decided(const lesson_exercise *x, const exercise_judgement *out, const judge_run *r, int in_suite)
 {
     for (size_t j = 0; j < x->ngoals; j++)
-        if (goal_applies(x, &x->goals[j], r, in_suite) && out->marks[j].state != EXERCISE_NOT_MET) return 0;
+        if (goal_applies(&x->goals[j], r, in_suite) && out->marks[j].state != EXERCISE_NOT_MET) return 0;
     return 1;
 }
 
@@ -221,7 +220,7 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
         for (size_t j = 0; j < x->ngoals; j++) {
             const lesson_goal *g = &x->goals[j];
             exercise_mark *mk = &out->marks[j];
-            if (!goal_applies(x, g, r, suite[ri]) || mk->state == EXERCISE_NOT_MET) continue;
+            if (!goal_applies(g, r, suite[ri]) || mk->state == EXERCISE_NOT_MET) continue;
             query_value v;
             char msg[400];
             if (query_eval(g->value, &ctx, &v, msg, sizeof msg) || v.type == QUERY_SET) {
