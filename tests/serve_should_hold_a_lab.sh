@@ -169,10 +169,15 @@ def loop_run():
     first["st"], first["body"], _ = call("POST", "/api/trace", {"source": loop + "// first\n", "entry": entry}, who="Ana")
 t = threading.Thread(target=loop_run)
 t.start()
-time.sleep(1.0)
+# the second is sent once the first is in flight (building or tracing), however loaded the machine
+for _ in range(100):
+    h = json.loads(call("GET", "/api/health")[1])
+    if h.get("building", 0) + h.get("tracing", 0) >= 1:
+        break
+    time.sleep(0.05)
 st, body, _ = call("POST", "/api/trace", {"source": kernel, "entry": entry, "n": 256}, who="Ana")
 t.join()
-check(first.get("st") == 409 and st == 200, "a second Run replaces the first: the first %s, the second %s" % (first.get("st"), st))
+check(first.get("st") == 409 and st == 200, "a second Run replaces the first: the first %s %s, the second %s" % (first.get("st"), message(first.get("body", b"")), st))
 
 # ---- long runs: the server's own limit; loops hold up no one's cached trace ----
 t0 = time.time()

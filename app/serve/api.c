@@ -397,6 +397,7 @@ void api_health(serve_ctx *s, const serve_request *q, serve_reply *r)
     pthread_mutex_lock(&s->mu);
     cJSON_AddNumberToObject(o, "workers", s->workers);
     cJSON_AddNumberToObject(o, "building", s->running);
+    cJSON_AddNumberToObject(o, "tracing", s->light_running); /* runs of files built before */
     cJSON_AddNumberToObject(o, "waiting", s->waiting);
     cJSON_AddNumberToObject(o, "queue", s->queue_max);
     /* what it ran since it started, by kind: how many, and their time running (a class's build rate
