@@ -33,3 +33,11 @@ int capture_with(const char *backend, const capture_desc *d, trace *t, char *not
     if (note && notelen) note[0] = '\0';
     return capture_cpu(d, t, err, errlen);
 }
+
+/* the page judges no file: a check runs where the emulator does (warpscope exercise check, serve) */
+int capture_batch(const capture_desc *d, capture_batch_run *runs, size_t nruns, char *err, size_t errlen)
+{
+    (void)d, (void)runs, (void)nruns;
+    snprintf(err, errlen, "the page runs no kernel file: warpscope exercise check, or a class's server, judges it");
+    return -1;
+}

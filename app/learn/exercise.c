@@ -138,6 +138,9 @@ static int run_decided(const lesson_exercise *x, const exercise_judgement *out, 
     return 1;
 }
 
+static int judge_runs(const lesson_exercise *x, const capture_desc *d, const judge_run *runs, const int *suite, capture_batch_run *batch,
+                      size_t nruns, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen);
+
 int exercise_judge(const lesson *l, const char *file, const char *include_dir, volatile int *cancel,
                    exercise_judgement *out, char *err, size_t errlen)
 {
@@ -176,24 +179,45 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
             suite[at] = 1;
         }
     for (size_t ri = 0; ri < nruns; ri++) runs[ri].seed = mix(secret + 0x5EED + ri) >> 11; /* a trace holds seeds up to 2^53 */
+    /* every run in one sandbox, every block traced: the verifier replays the whole computation, and
+     * the races are found again from the events (verify_run), so the run looks for none itself */
+    capture_desc d = {.version = OWN_VERSION, .kernel = file, .entry = x->entry, .defines = defines, .include_dir = include_dir,
+                      .block = x->block, .data = x->data[0] ? x->data : NULL, .seed_set = 1, .blocks_traced = JUDGE_BLOCKS_ALL,
+                      .no_race_check = 1, .cancel = cancel};
+    capture_batch_run *batch = calloc(nruns ? nruns : 1, sizeof *batch);
+    if (!batch) { snprintf(err, errlen, "out of memory"); return -1; }
+    for (size_t ri = 0; ri < nruns; ri++)
+        batch[ri] = (capture_batch_run){.n = runs[ri].n, .seed = runs[ri].seed, .schedule = runs[ri].schedule[0] ? runs[ri].schedule : NULL};
+    char why[1024];
+    int rc = judge_runs(x, &d, runs, suite, batch, nruns, out, why, sizeof why, err, errlen);
+    for (size_t ri = 0; ri < nruns; ri++) trace_free(&batch[ri].t);
+    free(batch);
+    return rc;
+}
+
+/* exercise_judge's runs, judged as they come back from the batch */
+static int judge_runs(const lesson_exercise *x, const capture_desc *d, const judge_run *runs, const int *suite, capture_batch_run *batch,
+                      size_t nruns, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen)
+{
+    if (capture_batch(d, batch, nruns, why, whylen)) {
+        if (d->cancel && *d->cancel) { snprintf(err, errlen, "interrupted"); return -1; }
+        snprintf(out->error, sizeof out->error, "%s", why); /* it does not build, or cannot run here: it did not run */
+        return 0;
+    }
+    if (d->cancel && *d->cancel) { snprintf(err, errlen, "interrupted"); return -1; }
     for (size_t ri = 0; ri < nruns; ri++) {
         const judge_run *r = &runs[ri];
         if (ri > 0 && run_decided(x, out, r, suite[ri])) continue; /* stop at what a file cannot meet */
         char name[64];
         run_name(r, name, sizeof name);
-        /* every block traced: the verifier replays the whole computation */
-        capture_desc d = {.version = OWN_VERSION, .kernel = file, .entry = x->entry, .defines = defines, .include_dir = include_dir,
-                          .block = x->block, .n = r->n, .data = x->data[0] ? x->data : NULL, .seed = r->seed, .seed_set = 1,
-                          .schedule = r->schedule[0] ? r->schedule : NULL, .blocks_traced = JUDGE_BLOCKS_ALL, .cancel = cancel};
-        trace t;
-        trace_init(&t);
-        char why[1024];
-        int failed = capture_with("cpu", &d, &t, NULL, 0, why, sizeof why);
+        trace t = batch[ri].t;
+        trace_init(&batch[ri].t);
+        int failed = batch[ri].rc != 0;
+        snprintf(why, whylen, "%s", batch[ri].err);
         out->runs++;
         if (failed) {
             trace_free(&t);
-            if (cancel && *cancel) { snprintf(err, errlen, "interrupted"); return -1; }
-            if (ri == 0) { /* the first run failed (it does not build, or its own capture fails): it did not run */
+            if (ri == 0) { /* the first run failed (its own capture fails): it did not run */
                 snprintf(out->error, sizeof out->error, "%s", why);
                 out->runs = 0;
                 return 0;
@@ -205,7 +229,7 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
         certify_facts facts;
         if (verify_run(&t, x, r, &facts, err, errlen)) { trace_free(&t); return -1; }
         view_model m;
-        int built = facts.verified && view_build(&m, &t, 0, 0, 0, why, sizeof why) == 0;
+        int built = facts.verified && view_build(&m, &t, 0, 0, 0, why, whylen) == 0;
         if (!facts.verified || !built) { /* nothing of this run is believed but that it failed */
             if (!out->error[0]) {
                 if (!facts.verified && facts.line) snprintf(out->error, sizeof out->error, "at %s: the run could not be verified at line %u: %.700s", name, facts.line, facts.why);

@@ -381,6 +381,15 @@ static int capture_gpu_apart(const capture_desc *d, trace *t, char *err, size_t 
     return own_run_apart(d, gpu_here, (void *)d, 0, t, err, errlen);
 }
 
+int capture_batch(const capture_desc *d, capture_batch_run *runs, size_t nruns, char *err, size_t errlen)
+{
+    if (!d->kernel) {
+        snprintf(err, errlen, "a batch of runs is a learner's file's (--kernel)");
+        return -1;
+    }
+    return capture_own_batch(d, runs, nruns, err, errlen);
+}
+
 int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen)
 {
     if (note && notelen) note[0] = '\0';

@@ -92,6 +92,19 @@ void capture_gpu_driver(char *buf, size_t len);
 /* backend "cpu", "gpu" or "auto" (the GPU when the build has CUDA and a device is present,
  * otherwise the emulator; *note says which and why). */
 int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen);
+/* One run of a batch: its size, seed and schedule (NULL: lockstep); filled: rc 0 and its trace, -1
+ * and why it failed, or 1 not run (err says why). */
+typedef struct capture_batch_run {
+    uint64_t n, seed;
+    const char *schedule;
+    int rc;
+    trace t;
+    char err[1024];
+} capture_batch_run;
+/* Several runs of d's learner's file (d->kernel) on the emulator, each as capture_with("cpu") would
+ * capture d with the run's size, seed and schedule, all in one sandbox (a check's runs): 0 with each
+ * run filled, or -1 and err when none could run (the file does not build, the sandbox). */
+int capture_batch(const capture_desc *d, capture_batch_run *runs, size_t nruns, char *err, size_t errlen);
 
 /* A capture's name as a file name ("v8_b64_n4096_random-int_s-_e0_t1_its-1_d0"): the fields that
  * make its trace (version, block, n, data, seed, elements per thread, blocks traced, schedule,

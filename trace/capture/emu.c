@@ -752,6 +752,25 @@ static void run_warp(emu *e, unsigned w, int record, unsigned phase)
     }
 }
 
+/* thread i's guard page below its stack: an overflow faults; set once, on first use */
+static void guard(emu *e, unsigned i)
+{
+    for (; e->guarded <= i; e->guarded++)
+        mprotect(e->stacks + (size_t)e->guarded * e->stack_stride, e->stack_stride - EMU_STACK, PROT_NONE);
+}
+
+int emu_prepare(emu *e, unsigned threads, unsigned workers)
+{
+    if (threads > EMU_MAX_THREADS) threads = EMU_MAX_THREADS;
+    if (workers > EMU_MAX_WORKERS) workers = EMU_MAX_WORKERS;
+    for (unsigned k = 0; k < workers; k++) {
+        emu *w = k ? e->helpers[k] : e;
+        if (!w && !(w = e->helpers[k] = emu_create())) return -1;
+        if (threads) guard(w, threads - 1);
+    }
+    return 0;
+}
+
 /* A fresh fiber on thread i's stack. Stacks are reused from block to block: make_fcontext only
  * writes the start frame at the top. */
 static void init_fiber(emu *e, unsigned i, unsigned nthreads)
@@ -763,10 +782,7 @@ static void init_fiber(emu *e, unsigned i, unsigned nthreads)
     if (i >= nthreads) { t->state = TS_EXITED; return; }
     t->state = TS_READY;
     char *stack = stack_of(e, t);
-    if (i >= e->guarded) { /* guard page below the stack: an overflow faults; set once, on first use */
-        mprotect(stack - (e->stack_stride - EMU_STACK), e->stack_stride - EMU_STACK, PROT_NONE);
-        e->guarded = i + 1;
-    }
+    guard(e, i);
 #ifdef EMU_ASAN
     /* a fiber abandoned after an error leaves its frames' redzones poisoned */
     ASAN_UNPOISON_MEMORY_REGION(stack, EMU_STACK);

@@ -166,6 +166,10 @@ typedef struct emu_launch {
 
 emu *emu_create(void);
 void emu_destroy(emu *e);
+/* Made ready ahead: the stacks of `workers` workers and the guard pages of their first `threads`
+ * fibers, so that each process forked from this one (a run of a check's batch) inherits them
+ * instead of setting hundreds of guard pages itself. 0, or -1 out of memory. */
+int emu_prepare(emu *e, unsigned threads, unsigned workers);
 const char *emu_last_error(const emu *e);
 /* Global memory the kernels may touch, by buffer id (the id events record): 0 to EMU_MAX_BUFFERS - 1,
  * more than a trace may name (TRACE_BUFFERS_MAX). */

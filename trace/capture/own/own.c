@@ -37,8 +37,6 @@ enum {
     OWN_LOOP_TURNS = 1 << 20,             /* turns of its loops one thread may make in one block */
     OWN_MAX_EVENTS = 1 << 21,             /* warp instructions a capture may record */
 };
-/* the largest trace a run may write (its file size limit) and warpscope reads back */
-#define OWN_TRACE_MAX ((uint64_t)256 << 20)
 static const uint64_t own_host_turns = (uint64_t)1 << 32; /* turns of the host code's loops */
 
 
@@ -389,14 +387,37 @@ static int read_handed_trace(const capture_desc *d, int fd, trace *t, char *err,
     return rc;
 }
 
-int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
+/* How a run ended (o, of job; said: its last word, WORK/message, or NULL): 0 when it wrote its
+ * trace, else -1 and why, in the learner's terms. */
+static int run_ended(const capture_desc *d, int adversarial, const sandbox_job *job, const sandbox_outcome *o, const char *said,
+                     size_t len, char *err, size_t errlen)
 {
-    uint64_t n;
-    if (own_check(d, &n, err, errlen)) return -1;
-    emu_schedule s;
-    int adversarial;
-    if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen)) return -1;
-    /* --schedule adversarial: searched by warpscope-run, inside the one sandboxed run */
+    char ending[300];
+    sandbox_ending(job, o, ending, sizeof ending);
+    if (o->cancelled) snprintf(err, errlen, "interrupted");
+    else if (o->timed_out && adversarial)
+        snprintf(err, errlen, "%s: %s: --schedule adversarial loads the file once per order, and a check has %u s for all of them "
+                              "(a loop that never ends, or a wait?)", d->kernel, ending, sandbox_check_wall_s());
+    else if (o->timed_out)
+        snprintf(err, errlen, "%s: %s: a loop that never ends, or a wait? (its host code and kernels have %u s)", d->kernel, ending,
+                 sandbox_run_wall_s());
+    else if (o->exited && o->status == 0 && said && strcmp(said, OWN_TRACED) == 0)
+        return 0;
+    else if (o->exited && o->status == 2 && said && len)
+        snprintf(err, errlen, "%s", said);
+    else if (ending[0])
+        snprintf(err, errlen, "%s: the program %s%s", d->kernel, ending,
+                 o->sig == SIGSEGV || o->sig == SIGBUS ? ": a bad pointer in its host code, or an array of a thread written past its end" :
+                 o->sig == SIGABRT ? " (abort(), or out of its 2 GiB of memory)" : "");
+    else
+        snprintf(err, errlen, "%s: the program ended (exit status %d) before warpscope had its trace: does it call exit()?", d->kernel,
+                 o->status);
+    return -1;
+}
+
+/* 0 when a learner's program may run here: confined, and not as root; else -1 and why */
+static int may_run(const capture_desc *d, char *err, size_t errlen)
+{
     const char *unsafe = getenv("WARPSCOPE_UNSAFE"); /* --unsafe: the user's own file */
     if (!sandbox_confines_files() && !(unsafe && strcmp(unsafe, "1") == 0)) {
         char what[400];
@@ -412,6 +433,18 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
                  d->kernel);
         return -1;
     }
+    return 0;
+}
+
+int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
+{
+    uint64_t n;
+    if (own_check(d, &n, err, errlen)) return -1;
+    emu_schedule s;
+    int adversarial;
+    if (schedule_parse(d->schedule, &s, &adversarial, err, errlen) || schedule_parse_warps(d->warp_order, &s, err, errlen)) return -1;
+    /* --schedule adversarial: searched by warpscope-run, inside the one sandboxed run */
+    if (may_run(d, err, errlen)) return -1;
     char so[4400], work[4200], copy[4400], out[4400], msg[4400];
     double t0 = now_ms();
     /* --type: the entry's in, out and h_in are T * (frontend.c's entry, WS_ENTRY_T), one more macro
@@ -460,33 +493,146 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     if (adversarial) job.lim.wall_s = sandbox_check_wall_s();
     sandbox_outcome o;
     if (sandbox_run(&job, &o, err, errlen)) goto done;
-    char ending[300], *said = NULL;
+    char *said = NULL;
     size_t len = 0;
-    sandbox_ending(&job, &o, ending, sizeof ending);
     int said_ok = own_read_plain(msg, 4096, &said, &len) == 0;
-    if (o.cancelled) snprintf(err, errlen, "interrupted");
-    else if (o.timed_out && adversarial)
-        snprintf(err, errlen, "%s: %s: --schedule adversarial loads the file once per order, and a check has %u s for all of them "
-                              "(a loop that never ends, or a wait?)", d->kernel, ending, sandbox_check_wall_s());
-    else if (o.timed_out)
-        snprintf(err, errlen, "%s: %s: a loop that never ends, or a wait? (its host code and kernels have %u s)", d->kernel, ending,
-                 sandbox_run_wall_s());
-    else if (o.exited && o.status == 0 && said_ok && strcmp(said, OWN_TRACED) == 0)
-        rc = read_handed_trace(d, tfd, t, err, errlen);
-    else if (o.exited && o.status == 2 && said_ok && len)
-        snprintf(err, errlen, "%s", said);
-    else if (ending[0])
-        snprintf(err, errlen, "%s: the program %s%s", d->kernel, ending,
-                 o.sig == SIGSEGV || o.sig == SIGBUS ? ": a bad pointer in its host code, or an array of a thread written past its end" :
-                 o.sig == SIGABRT ? " (abort(), or out of its 2 GiB of memory)" : "");
-    else
-        snprintf(err, errlen, "%s: the program ended (exit status %d) before warpscope had its trace: does it call exit()?", d->kernel, o.status);
+    if (run_ended(d, adversarial, &job, &o, said_ok ? said : NULL, len, err, errlen) == 0) rc = read_handed_trace(d, tfd, t, err, errlen);
     free(said);
     free(o.out);
 done:
     if (tfd >= 0) close(tfd);
     sandbox_remove(work);
     last_build.run_ms = now_ms() - t0 - last_build.build_ms;
+    return rc;
+}
+
+/* One record of a batch's file (warpscope-run's batch_record) read into run r: 0, or -1 when the
+ * file ends or is not what warpscope-run writes (the runs from there are not run). */
+static int batch_take(const capture_desc *d, const char *buf, size_t len, size_t *at, size_t want, capture_batch_run *r, const sandbox_job *job)
+{
+    const char *p = buf + *at, *nl = memchr(p, '\n', len - *at);
+    if (!nl || nl - p > 150) return -1;
+    char head[160];
+    memcpy(head, p, (size_t)(nl - p));
+    head[nl - p] = 0;
+    size_t i, mlen;
+    unsigned long long tlen;
+    int exited, status, sig, late, used = 0;
+    if (sscanf(head, "RUN %zu %d %d %d %d %zu %llu%n", &i, &exited, &status, &sig, &late, &mlen, &tlen, &used) != 7 ||
+        (size_t)used != strlen(head) || i != want || mlen > 4096)
+        return -1;
+    size_t body = (size_t)(nl + 1 - buf);
+    if (mlen > len - body || tlen > len - body - mlen) return -1;
+    *at = body + mlen + (size_t)tlen;
+    char said[4097];
+    memcpy(said, buf + body, mlen);
+    said[mlen] = 0;
+    capture_desc c = *d;
+    c.n = r->n, c.seed = r->seed, c.schedule = r->schedule;
+    emu_schedule sc;
+    int adversarial = 0;
+    schedule_parse(c.schedule, &sc, &adversarial, r->err, sizeof r->err);
+    sandbox_outcome o = {.exited = exited, .status = status, .sig = sig, .timed_out = late};
+    r->rc = -1;
+    if (exited && status == 3) snprintf(r->err, sizeof r->err, "%s: its traces together are over %d MiB", d->kernel, (int)(OWN_TRACE_MAX >> 20));
+    else if (run_ended(&c, adversarial, job, &o, mlen ? said : NULL, mlen, r->err, sizeof r->err) == 0) {
+        char msg[300];
+        if (tlen && trace_from_bin(&r->t, buf + body + mlen, (size_t)tlen, msg, sizeof msg) == 0) r->rc = 0;
+        else snprintf(r->err, sizeof r->err, "%s: its trace: %s", d->kernel, tlen ? msg : "empty");
+    }
+    return 0;
+}
+
+int capture_own_batch(const capture_desc *d, capture_batch_run *runs, size_t nruns, char *err, size_t errlen)
+{
+    for (size_t i = 0; i < nruns; i++) {
+        trace_init(&runs[i].t);
+        runs[i].rc = 1;
+        snprintf(runs[i].err, sizeof runs[i].err, "not run: the run at the first size did not finish");
+    }
+    uint64_t n;
+    if (!nruns || own_check(d, &n, err, errlen) || may_run(d, err, errlen)) return nruns ? -1 : 0;
+    char (*arg)[96] = calloc(nruns, sizeof *arg);
+    const char **argv = calloc(nruns + 20, sizeof *argv);
+    if (!arg || !argv) { free(arg); free(argv); snprintf(err, errlen, "out of memory"); return -1; }
+    int rc = -1, tfd = -1;
+    char so[4400], work[4200] = "", copy[4400], out[4400];
+    for (size_t i = 0; i < nruns; i++) {
+        capture_desc c = *d;
+        c.n = runs[i].n, c.seed = runs[i].seed, c.schedule = runs[i].schedule;
+        emu_schedule sc;
+        int adversarial;
+        if (own_check(&c, &n, err, errlen) || schedule_parse(c.schedule, &sc, &adversarial, err, errlen)) goto done;
+        snprintf(arg[i], sizeof arg[i], "%" PRIu64 ",%" PRIu64 ",%s", n, c.seed, c.schedule && *c.schedule ? c.schedule : "-");
+    }
+    capture_desc typed;
+    const char *defines[OWN_DEFINES_MAX + 3];
+    char entry_type[48];
+    typed_desc(d, &typed, defines, entry_type, sizeof entry_type);
+    if (own_build(&typed, OWN_EMU, so, sizeof so, err, errlen) || sandbox_work(work, sizeof work, err, errlen)) goto done;
+    snprintf(copy, sizeof copy, "%s/learner.so", work);
+    snprintf(out, sizeof out, "%s/runs", work);
+    tfd = open(out, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (tfd < 0) { snprintf(err, errlen, "%s: cannot make the runs' file in %s: %s", d->kernel, work, strerror(errno)); goto done; }
+    if (own_copy_plain(so, copy, (size_t)64 << 20)) { snprintf(err, errlen, "%s: cannot read its build from the cache (%s)", d->kernel, so); goto done; }
+    char num[5][32], runner[4200], handed[16];
+    unsigned check_s = sandbox_check_wall_s();
+    snprintf(num[0], sizeof num[0], "%u", d->blocks_traced ? d->blocks_traced : 1);
+    snprintf(num[1], sizeof num[1], "%d", d->no_race_check);
+    snprintf(num[2], sizeof num[2], "%u", sandbox_run_wall_s());
+    snprintf(num[3], sizeof num[3], "%u", check_s);
+    snprintf(num[4], sizeof num[4], "%u", d->block ? d->block : 256);
+    sandbox_runner(runner, sizeof runner);
+    snprintf(handed, sizeof handed, "fd:%d", SANDBOX_HANDED_FD);
+    size_t k = 0;
+    const char *head[] = {runner, "batch", work, copy, handed, d->kernel, d->entry, d->data ? d->data : "", num[0], num[1],
+                          d->result_in ? "in" : "out", d->card ? d->card : CARD_DEFAULT, d->type ? d->type : "float", num[2], num[3], num[4]};
+    for (; k < sizeof head / sizeof head[0]; k++) argv[k] = head[k];
+    for (size_t i = 0; i < nruns; i++) argv[k++] = arg[i];
+    argv[k] = NULL;
+    /* one deadline for the check, which warpscope-run keeps (each run a run's wall clock within it);
+     * this one stands behind it */
+    sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel, .hand_fd = tfd,
+                       .lim = {.fsize_bytes = OWN_TRACE_MAX, .wall_s = check_s + 5, .cpu_s = check_s + 10}};
+    sandbox_outcome o;
+    if (sandbox_run(&job, &o, err, errlen)) goto done;
+    char said[300] = ""; /* warpscope-run's own complaint, if any (never the learner's: its runs say theirs in their records) */
+    if (o.out) snprintf(said, sizeof said, "%.*s", (int)strcspn(o.out, "\n"), o.out);
+    free(o.out);
+    if (o.cancelled) { snprintf(err, errlen, "interrupted"); goto done; }
+    /* what the batch wrote, record by record; a run it never reached says how the batch ended */
+    struct stat st;
+    char *buf = NULL;
+    size_t len = 0, at = 0, got = 0;
+    if (fstat(tfd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && (uint64_t)st.st_size <= OWN_TRACE_MAX && (buf = malloc((size_t)st.st_size))) {
+        len = (size_t)st.st_size;
+        for (ssize_t r; got < len && (r = pread(tfd, buf + got, len - got, (off_t)got)) > 0;) got += (size_t)r;
+        len = got;
+    }
+    sandbox_job one = {.mode = SANDBOX_RUN}; /* a run's own limits, which each run of the batch had */
+    size_t i = 0;
+    for (; i < nruns && batch_take(d, buf, len, &at, i, &runs[i], &one) == 0; i++) {}
+    free(buf);
+    if (i == 0) { /* the batch itself failed before its first run: as a run would */
+        capture_desc c = *d;
+        c.n = runs[0].n, c.seed = runs[0].seed, c.schedule = runs[0].schedule;
+        run_ended(&c, 0, &job, &o, NULL, 0, err, errlen);
+        if (!o.timed_out && !o.sig)
+            snprintf(err, errlen, "%s: its runs ended (exit status %d) before the first was written%s%s", d->kernel, o.status, said[0] ? ": " : "", said);
+        goto done;
+    }
+    if (i < nruns && (runs[i - 1].rc == 0 || i > 1)) { /* stopped before the end, but not at its first run's failure */
+        char ending[300];
+        sandbox_ending(&job, &o, ending, sizeof ending);
+        for (size_t j = i; j < nruns; j++)
+            snprintf(runs[j].err, sizeof runs[j].err, "%s: not run: its runs %s", d->kernel, ending[0] ? ending : "ended early");
+    }
+    rc = 0;
+done:
+    if (tfd >= 0) close(tfd);
+    if (work[0]) sandbox_remove(work);
+    free(arg);
+    free(argv);
     return rc;
 }
 

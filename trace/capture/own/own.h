@@ -22,6 +22,11 @@ extern "C" {
 /* 0, or -1 with a message (a compile error as the compiler wrote it at the learner's line). */
 int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen);
 
+/* capture_batch of a learner's file (capture.h): d's file built once, then warpscope-run runs each
+ * of runs, each in a process of its own started from the file's own globals, one after another
+ * within one check's deadline; the batch stops at its first run when that one fails. */
+int capture_own_batch(const capture_desc *d, capture_batch_run *runs, size_t nruns, char *err, size_t errlen);
+
 /* Where the compiled files are kept: $XDG_CACHE_HOME/warpscope, or ~/.cache/warpscope. */
 int own_cache_dir(char *buf, size_t len);
 
@@ -38,6 +43,8 @@ own_build_info *own_build_record(void); /* the one own_build fills */
 /* --define: at most this many macros, each NAME=VALUE shorter than OWN_DEFINE_LEN bytes */
 enum { OWN_DEFINES_MAX = 48, OWN_DEFINE_LEN = 256 };
 
+/* the most a run's trace (or a batch's traces together) may be: what warpscope reads back */
+#define OWN_TRACE_MAX ((uint64_t)256 << 20)
 /* warpscope-run's last word in WORK/message when the trace is written */
 #define OWN_TRACED "traced"
 /* In warpscope-run: loads so (the file built for the emulator) and runs d's entry into t; 0 or -1. */

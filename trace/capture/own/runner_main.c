@@ -6,6 +6,7 @@
  *       OUT (fd:N, the descriptor warpscope handed on, or a path) in the compact encoding: 0 with "traced" in WORK/message; or 2 with the learner's error there;
  *       SCHEDULE adversarial: the search first (search() below), each order's run a child of its own,
  *       its result in WORK/order.result
+ *   warpscope-run batch WORK SO OUT ... RUN...: every run of a check, each in a child (batch_mode)
  *   warpscope-run confine WORK [FILE...] -- PROGRAM ARGS...     (a build's step: the front end, the compiler)
  *   warpscope-run confine-calls WORK -- PROGRAM ARGS...        (a GPU's build: system calls only)
  *   warpscope-run probe: confines itself as a run would, and exits 0 where that works
@@ -48,6 +49,29 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
+/* Waits for child pid (SIGCHLD blocked in *chld, the mask to restore in *old) for a run's wall clock
+ * or until deadline, whichever is first; past it the child is killed. 1 when it was, else 0. */
+static int wait_child(pid_t pid, const sigset_t *chld, const sigset_t *old, double deadline, int *status)
+{
+    int late = 0;
+    double t0 = now_s(), end = t0 + sandbox_run_wall_s() < deadline ? t0 + sandbox_run_wall_s() : deadline;
+    for (;;) {
+        pid_t w = waitpid(pid, status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR)) break;
+        double left = end - now_s();
+        if (left <= 0) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, status, 0) < 0 && errno == EINTR) {}
+            late = 1;
+            break;
+        }
+        struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+        sigtimedwait(chld, NULL, &wait); /* a child's end, the deadline, or another signal: look again */
+    }
+    sigprocmask(SIG_SETMASK, old, NULL);
+    return late;
+}
+
 /* c's result, from a child of this process confined as a run is (fork comes before anything of the
  * learner's is loaded here; the child can neither fork nor exec). The child writes it to a file of
  * its folder that it opens only once the learner's code has returned, so that nothing that code
@@ -82,22 +106,7 @@ static int result_in_child(const capture_desc *c, const char *so, const char *wo
         _exit(ok ? 0 : 3);
     }
     /* each order has a run's wall clock, within the search's one deadline */
-    int status = 0, late = 0;
-    double t0 = now_s(), end = t0 + sandbox_run_wall_s() < deadline ? t0 + sandbox_run_wall_s() : deadline;
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        if (w == pid || (w < 0 && errno != EINTR)) break;
-        double left = end - now_s();
-        if (left <= 0) {
-            kill(pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-            late = 1;
-            break;
-        }
-        struct timespec wait = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
-        sigtimedwait(&chld, NULL, &wait); /* a child's end, the deadline, or another signal: look again */
-    }
-    sigprocmask(SIG_SETMASK, &old, NULL);
+    int status = 0, late = wait_child(pid, &chld, &old, deadline, &status);
     if (late) {
         unlink(path);
         return -2;
@@ -116,16 +125,13 @@ static int result_in_child(const capture_desc *c, const char *so, const char *wo
  * process traces (race check as asked), *found the candidate (-1: none differed, lockstep). A run
  * that fails ends the search at its order (*failed), which the trace then runs and fails as it did;
  * where that run ends after all, the trace is refused rather than labelled with an order untried. 0, or -1 with why in err: an order that never ended, or no process to run it in. */
-static int search(const capture_desc *d, const char *so, const char *work, capture_desc *pick, int *found, int *failed, char *err,
-                  size_t errlen)
+static int search(const capture_desc *d, const char *so, const char *work, double deadline, capture_desc *pick, int *found, int *failed,
+                  char *err, size_t errlen)
 {
     double base = 0, r;
     *found = -1;
     *failed = 0;
-    /* one deadline for the whole search, leaving the trace's own run a run's wall clock within the
-     * check's (warpscope kills the whole run at the check's): a file that takes its time at each
-     * load does not take it once per order */
-    double start = now_s(), deadline = start + (double)(sandbox_check_wall_s() - sandbox_run_wall_s());
+    double start = now_s();
     for (int i = -1; i < (int)schedule_candidates(); i++) {
         capture_desc c;
         capture_search_order(d, i, &c);
@@ -211,7 +217,12 @@ static int trace_mode(int argc, char **argv)
     emu_schedule s;
     int adversarial = 0, found = -1, failed = 0;
     capture_desc pick = d;
-    if (schedule_parse(d.schedule, &s, &adversarial, err, sizeof err) == 0 && adversarial && search(&d, so, work, &pick, &found, &failed, err, sizeof err))
+    /* one deadline for the whole search, leaving the trace's own run a run's wall clock within the
+     * check's (warpscope kills the whole run at the check's): a file that takes its time at each
+     * load does not take it once per order */
+    double deadline = now_s() + (double)(sandbox_check_wall_s() - sandbox_run_wall_s());
+    if (schedule_parse(d.schedule, &s, &adversarial, err, sizeof err) == 0 && adversarial &&
+        search(&d, so, work, deadline, &pick, &found, &failed, err, sizeof err))
         return say(work, err);
     if (sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err)) return say(work, err);
     trace t;
@@ -233,9 +244,145 @@ static int trace_mode(int argc, char **argv)
     return 0;
 }
 
+/* ---- batch: every run of a check, one sandbox ---- */
+
+/* One run of a batch, in a child of the batch's process (which never loads the learner's file, so
+ * each run starts from the file's own globals, as a program of its own would): the child confines
+ * itself, runs c (the adversarial search's pick, found: its candidate) and writes the trace into
+ * trace_fd. Never returns. */
+static void batch_child(const capture_desc *c, int found, int failed, int adversarial, const char *so, const char *work)
+{
+    char err[1024];
+    trace t;
+    trace_init(&t);
+    if (sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err)) _exit(say(work, err));
+    int rc = own_run_so(c, so, &t, err, sizeof err);
+    if (rc == 0 && failed) {
+        snprintf(err, sizeof err, "%s: under --schedule adversarial its run with the order %s, warps %s left no result, yet ran again it "
+                 "ends: does its host code remove, replace or write the files of its folder?", c->kernel, c->schedule,
+                 c->warp_order ? c->warp_order : "in-order");
+        rc = -1;
+    }
+    if (rc == 0 && adversarial) capture_search_label(c, found, &t);
+    if (rc || write_trace(&t, work, "fd:", err, sizeof err)) _exit(say(work, err));
+    say(work, OWN_TRACED);
+    fflush(NULL);
+    _exit(0);
+}
+
+/* Appends run i's record to out: "RUN I EXITED STATUS SIGNAL TIMED_OUT MESSAGE_BYTES TRACE_BYTES\n",
+ * the message (WORK/message), then the trace (what the child wrote into trace_fd), at most room
+ * bytes of trace (a longer one is left out: the run then says so). 0, or -1 when out cannot be written. */
+static int batch_record(int out, size_t i, int exited, int status, int sig, int late, const char *work, uint64_t *room)
+{
+    char path[4200], head[200];
+    snprintf(path, sizeof path, "%s/message", work);
+    char *msg = NULL;
+    size_t mlen = 0;
+    if (own_read_plain(path, 4096, &msg, &mlen)) mlen = 0;
+    struct stat st;
+    uint64_t tlen = exited && status == 0 && same_file(trace_fd) && fstat(trace_fd, &st) == 0 && st.st_size > 0 ? (uint64_t)st.st_size : 0;
+    if (tlen > *room) tlen = 0, status = 3; /* 3: past the batch's room for traces */
+    int hl = snprintf(head, sizeof head, "RUN %zu %d %d %d %d %zu %" PRIu64 "\n", i, exited, status, sig, late, mlen, tlen);
+    int bad = write(out, head, (size_t)hl) != hl || (mlen && write(out, msg, mlen) != (ssize_t)mlen);
+    free(msg);
+    char buf[1 << 16];
+    for (uint64_t at = 0; !bad && at < tlen;) {
+        ssize_t k = pread(trace_fd, buf, tlen - at < sizeof buf ? (size_t)(tlen - at) : sizeof buf, (off_t)at);
+        if (k <= 0) { /* shorter than it said: the reader refuses the cut trace */
+            memset(buf, 0, sizeof buf);
+            k = tlen - at < sizeof buf ? (ssize_t)(tlen - at) : (ssize_t)sizeof buf;
+        }
+        bad = write(out, buf, (size_t)k) != k;
+        at += (uint64_t)k;
+    }
+    *room -= tlen;
+    return bad ? -1 : 0;
+}
+
+/* warpscope-run batch WORK SO OUT KERNEL ENTRY DATA BLOCKS_TRACED NO_RACE_CHECK RESULT CARD TYPE RUN_WALL_S CHECK_WALL_S THREADS RUN...
+ * RUN: N,SEED,SCHEDULE (SCHEDULE "-": lockstep). Each run as `trace` runs it, each in a child of
+ * this process, one after another, all within CHECK_WALL_S; the emulator's stacks made once here
+ * (THREADS fibers' guard pages) and inherited. OUT (fd:N) receives a record per run (batch_record);
+ * a run that fails takes its record and the next one runs, but for the first: the batch stops
+ * there (a file that does not run at its first size is not judged further). */
+static int batch_mode(int argc, char **argv)
+{
+    if (argc < 17 || strncmp(argv[4], "fd:", 3)) { fprintf(stderr, "warpscope-run batch: 15 arguments and runs expected\n"); return 2; }
+    const char *work = argv[2], *so = argv[3];
+    capture_desc base = {.version = OWN_VERSION, .kernel = argv[5], .entry = argv[6], .data = *argv[7] ? argv[7] : NULL, .seed_set = 1,
+                         .blocks_traced = (unsigned)strtoul(argv[8], NULL, 10), .no_race_check = atoi(argv[9]),
+                         .result_in = strcmp(argv[10], "in") == 0, .card = argv[11], .type = argv[12]};
+    sandbox_set_run_wall_s((unsigned)strtoul(argv[13], NULL, 10));
+    double deadline = now_s() + strtod(argv[14], NULL);
+    int out = fcntl(atoi(argv[4] + 3), F_DUPFD_CLOEXEC, 230); /* above the learner's reach (3 to 63), under the 256 a run may open */
+    if (out < 0) { fprintf(stderr, "warpscope-run batch: no descriptor %s\n", argv[4]); return 2; }
+    close(atoi(argv[4] + 3));
+    emu *e = emu_create();
+    if (!e || emu_prepare(e, (unsigned)strtoul(argv[15], NULL, 10), emu_default_workers())) return say(work, "out of memory for the emulator");
+    base.emu = e;
+    uint64_t room = OWN_TRACE_MAX - 4096;
+    char path[4200], msgpath[4200], err[1024];
+    snprintf(path, sizeof path, "%s/trace.wstrace", work);
+    snprintf(msgpath, sizeof msgpath, "%s/message", work);
+    for (int a = 16; a < argc; a++) {
+        size_t i = (size_t)(a - 16);
+        capture_desc d = base;
+        char sched[64] = "";
+        unsigned long long n = 0, seed = 0;
+        if (sscanf(argv[a], "%llu,%llu,%63s", &n, &seed, sched) != 3) { fprintf(stderr, "warpscope-run batch: bad run %s\n", argv[a]); return 2; }
+        d.n = n, d.seed = seed, d.schedule = strcmp(sched, "-") ? sched : NULL;
+        sandbox_remove(msgpath);
+        sandbox_remove(path);
+        int tfd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        trace_fd = tfd >= 0 ? fcntl(tfd, F_DUPFD_CLOEXEC, 200) : -1;
+        if (tfd >= 0) close(tfd);
+        if (trace_fd < 0 || fstat(trace_fd, &trace_st)) return say(work, "cannot make a run's trace file in its folder");
+        emu_schedule sc;
+        int adversarial = 0, found = -1, failed = 0, exited = 1, status = 2, late = 0, sig = 0;
+        capture_desc pick = d;
+        if (now_s() >= deadline) {
+            say(work, "not run: the check's time was spent on the runs before");
+        } else if (schedule_parse(d.schedule, &sc, &adversarial, err, sizeof err) ||
+                   (adversarial && search(&d, so, work, deadline - sandbox_run_wall_s(), &pick, &found, &failed, err, sizeof err))) {
+            say(work, err);
+        } else {
+            fflush(NULL);
+            sigset_t chld, old;
+            sigemptyset(&chld);
+            sigaddset(&chld, SIGCHLD);
+            sigprocmask(SIG_BLOCK, &chld, &old);
+            pid_t pid = fork();
+            if (pid == 0) {
+                sigprocmask(SIG_SETMASK, &old, NULL);
+                close(out);
+                batch_child(&pick, found, failed, adversarial, so, work);
+            }
+            if (pid < 0) {
+                sigprocmask(SIG_SETMASK, &old, NULL);
+                say(work, "cannot start a process for the run: try again");
+            } else {
+                int st = 0;
+                late = wait_child(pid, &chld, &old, deadline, &st);
+                exited = !late && WIFEXITED(st);
+                status = exited ? WEXITSTATUS(st) : 0;
+                sig = !late && WIFSIGNALED(st) ? WTERMSIG(st) : 0;
+            }
+        }
+        if (batch_record(out, i, exited, status, sig, late, work, &room)) return 2;
+        close(trace_fd);
+        trace_fd = -1;
+        if (i == 0 && !(exited && status == 0)) break;
+    }
+    sandbox_remove(msgpath);
+    sandbox_remove(path);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "trace") == 0) return trace_mode(argc, argv);
+    if (argc > 1 && strcmp(argv[1], "batch") == 0) return batch_mode(argc, argv);
     if (argc == 2 && strcmp(argv[1], "probe") == 0) { /* warpscope asks whether the sandbox holds here */
         char err[1024];
         if (sandbox_confine_self(SANDBOX_RUN, "/tmp", NULL, err, sizeof err)) { fprintf(stderr, "warpscope-run: %s\n", err); return 1; }
