@@ -1,6 +1,7 @@
 #!/bin/sh
-# --schedule adversarial on a kernel of one's own runs each order in a child of the one sandboxed
-# run, which hands its result back in a file written once the host code has returned. What the host code
+# --schedule adversarial on a kernel of one's own runs its orders in a child of the one sandboxed
+# run (the file loaded once, its globals put back before each order; where that cannot be, a child
+# per order), which hands its findings back through a descriptor of the run's. What the host code
 # does with descriptors it did not open (here: closes 3 to 63 once its kernel has run) must not
 # change what the search finds: the barrier left out, with and without that host code, keeps the
 # same order and the same result, and a search that kept an order says so (a trace labelled
@@ -28,15 +29,26 @@ for f in plain closes; do
     case "$a" in "adversarial: none changed the result|"*) [ "${a#*|}" = "${l#*|}" ] ||
         { echo "FAIL: $f.cu: labelled 'none changed the result' with result ${a#*|}, lockstep's ${l#*|}"; fail=1; } ;; esac
 done
-# host code that takes the place where an order's result is written (a folder of that name): the
-# search never learns that order's result, and says so (exit 2) rather than label a trace
+# host code that takes the place where the search's progress is written (a folder of that name,
+# the name of the per-order search's file) or writes into every descriptor it finds: the search is
+# not blocked, and finds the order that breaks the sum as without it; or, where it cannot learn an
+# order's result, says so (exit 2) rather than label a trace
 { echo '#include <sys/stat.h>'; cat "$own/barrier_left_out.cu"
   echo 'void run(float *in, float *out) { mkdir("order.result", 0700); k<<<1, 256>>>(in, out); }'; } >"$tmp/blocks.cu"
-"$ws" capture --kernel "$tmp/blocks.cu" --entry 'run(in, out)' --n 256 --data ones --schedule adversarial -o "$tmp/blocks.json" \
-    >"$tmp/blocks.out" 2>&1
-rc=$?
-[ $rc -eq 2 ] && grep -q "left no result" "$tmp/blocks.out" && [ ! -e "$tmp/blocks.json" ] ||
-    { echo "FAIL: host code that blocks the search's result: exit $rc, $(cat "$tmp/blocks.out")"; fail=1; }
+{ echo '#include <unistd.h>'; cat "$own/barrier_left_out.cu"
+  echo 'void run(float *in, float *out) { k<<<1, 256>>>(in, out); for (int fd = 3; fd < 256; fd++) if (write(fd, "xxxxxxxxxxxxxxxx", 16) < 0) {} }'; } >"$tmp/scribbles.cu"
+for f in blocks scribbles; do
+    "$ws" capture --kernel "$tmp/$f.cu" --entry 'run(in, out)' --n 256 --data ones --schedule adversarial -o "$tmp/$f.json" \
+        >"$tmp/$f.out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ]; then
+        grep -q "left no result" "$tmp/$f.out" && [ ! -e "$tmp/$f.json" ] ||
+            { echo "FAIL: $f.cu: exit 2 without saying the search was blocked: $(cat "$tmp/$f.out")"; fail=1; }
+    else
+        [ -e "$tmp/$f.json" ] && [ "$(show "$tmp/$f.json")" = "$plain_adversarial" ] ||
+            { echo "FAIL: $f.cu: exit $rc, the search kept '$(show "$tmp/$f.json" 2>/dev/null)', without it '$plain_adversarial': $(cat "$tmp/$f.out")"; fail=1; }
+    fi
+done
 
 [ $fail -eq 0 ] && echo "ok: the search finds '$plain_adversarial' whatever the host code does with its descriptors"
 exit $fail

@@ -13,8 +13,11 @@
  *       confines itself to WORK and the system (and FILE...) and execs PROGRAM
  * What it writes is read back by warpscope through the validating reader; nothing it says is
  * trusted beyond that. */
+#define _GNU_SOURCE /* dl_iterate_phdr */
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <link.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,6 +123,132 @@ static int result_in_child(const capture_desc *c, const char *so, const char *wo
     return ok ? 0 : -1;
 }
 
+/* ---- the search's orders in one process ---- */
+
+/* The learner's file's writable memory as it was loaded (its globals, __device__ variables among
+ * them; not the part made read-only after relocation), kept to be put back before each order of
+ * the search: each order then starts from the file's own globals, as a fresh load would, without
+ * a process of its own. What the search finds is a hint of the order worth tracing, never a fact
+ * the judge believes: a file's host code decides what each order's result is, in a process of its
+ * own or not; the trace of the order kept is verified, and its races found from its events. */
+enum { SEGS_MAX = 8 };
+static struct seg {
+    char *at, *copy;
+    size_t len;
+} segs[SEGS_MAX];
+static int nsegs;
+static const char *segs_of;
+
+static int find_segs(struct dl_phdr_info *info, size_t size, void *ud)
+{
+    (void)size, (void)ud;
+    if (!info->dlpi_name || strcmp(info->dlpi_name, segs_of)) return 0;
+    uintptr_t page = (uintptr_t)sysconf(_SC_PAGESIZE), relro_lo = 0, relro_hi = 0;
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_GNU_RELRO) continue;
+        relro_lo = (info->dlpi_addr + ph->p_vaddr) & ~(page - 1);
+        relro_hi = (info->dlpi_addr + ph->p_vaddr + ph->p_memsz) & ~(page - 1);
+    }
+    for (int i = 0; i < info->dlpi_phnum; i++) {
+        const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+        if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_W)) continue;
+        uintptr_t lo = info->dlpi_addr + ph->p_vaddr, hi = lo + ph->p_memsz;
+        if (relro_lo < relro_hi && lo >= relro_lo && lo < relro_hi) lo = relro_hi;
+        if (hi <= lo) continue;
+        if (nsegs == SEGS_MAX || !(segs[nsegs].copy = malloc(hi - lo))) return nsegs = -1, 1;
+        segs[nsegs].at = (char *)lo;
+        segs[nsegs].len = hi - lo;
+        memcpy(segs[nsegs].copy, segs[nsegs].at, segs[nsegs].len);
+        nsegs++;
+    }
+    return 1;
+}
+
+/* what the search's child tells the batch, in WORK/order.result: the order it is at, then done */
+typedef struct search_note {
+    int at, done, found, failed;
+} search_note;
+
+/* The search's child: confined, the file loaded once and its writable memory kept, then lockstep
+ * and each candidate in turn, that memory put back before each, until a result differs bit for bit
+ * or a run fails. Never returns. */
+static void search_child(const capture_desc *d, const char *so, const char *work, int note_fd)
+{
+    char err[1024];
+    search_note sn = {-2, 0, -1, 0};
+    if (sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err)) _exit(3);
+    if (!dlopen(so, RTLD_NOW | RTLD_LOCAL)) _exit(3);
+    segs_of = so;
+    dl_iterate_phdr(find_segs, NULL);
+    if (nsegs <= 0) _exit(4); /* not found: the batch searches a process per order */
+    double base = 0;
+    for (int i = -1; i < (int)schedule_candidates(); i++) {
+        sn.at = i;
+        if (pwrite(note_fd, &sn, sizeof sn, 0) != (ssize_t)sizeof sn) _exit(3);
+        for (int k = 0; k < nsegs; k++) memcpy(segs[k].at, segs[k].copy, segs[k].len);
+        capture_desc c;
+        capture_search_order(d, i, &c);
+        c.no_race_check = 1;
+        trace t;
+        trace_init(&t);
+        int rc = own_run_so(&c, so, &t, err, sizeof err);
+        double r = t.result;
+        trace_free(&t);
+        if (rc) { sn.found = i, sn.failed = 1; break; }
+        if (i < 0) base = r;
+        else if (memcmp(&r, &base, sizeof r)) { sn.found = i; break; }
+    }
+    sn.done = 1;
+    _exit(pwrite(note_fd, &sn, sizeof sn, 0) == (ssize_t)sizeof sn ? 0 : 3);
+}
+
+/* The search in one child (search_child), each order with a run's wall clock within the deadline:
+ * 0 with *found and *failed as search() gives them; -2 past a wall clock (*at: the order); -1 when
+ * this way cannot search here (the search then runs a process per order). */
+static int search_one_process(const capture_desc *d, const char *so, const char *work, double deadline, int *found, int *failed, int *at)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/order.result", work);
+    sandbox_remove(path);
+    int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    int note_fd = fd >= 0 ? fcntl(fd, F_DUPFD_CLOEXEC, 210) : -1;
+    if (fd >= 0) close(fd);
+    if (note_fd < 0) return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) search_child(d, so, work, note_fd);
+    int status = 0, late = 0, seen = -3;
+    double order_start = now_s();
+    search_note sn = {-2, 0, -1, 0};
+    while (pid > 0) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid || (w < 0 && errno != EINTR)) break;
+        if (pread(note_fd, &sn, sizeof sn, 0) == (ssize_t)sizeof sn && sn.at != seen) seen = sn.at, order_start = now_s();
+        if (now_s() >= deadline || now_s() - order_start >= sandbox_run_wall_s()) {
+            kill(pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            late = 1;
+            break;
+        }
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    int got = pread(note_fd, &sn, sizeof sn, 0) == (ssize_t)sizeof sn;
+    close(note_fd);
+    unlink(path);
+    int n = (int)schedule_candidates(), valid = got && sn.at >= -1 && sn.at < n;
+    if (pid < 0 || (WIFEXITED(status) && WEXITSTATUS(status) == 4)) return -1;
+    if (late) { *at = valid ? sn.at : -1; return -2; }
+    if (!valid) return -1; /* it ended before its first order, or its note is not one: a process per order */
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0 && sn.done && sn.found >= -1 && sn.found < n && (sn.failed == 0 || sn.failed == 1)) {
+        *found = sn.found, *failed = sn.failed;
+        return 0;
+    }
+    *found = sn.at, *failed = 1; /* it stopped in an order: that order's run fails, as the trace will show */
+    return 0;
+}
+
 /* --schedule adversarial (capture.h's search, in one sandboxed run): lockstep's result and each
  * candidate order's, each from a child, until one differs bit for bit; *pick is then the order this
  * process traces (race check as asked), *found the candidate (-1: none differed, lockstep). A run
@@ -132,6 +261,22 @@ static int search(const capture_desc *d, const char *so, const char *work, doubl
     *found = -1;
     *failed = 0;
     double start = now_s();
+    int at = -1, one = search_one_process(d, so, work, deadline, found, failed, &at);
+    if (one == 0) {
+        capture_search_order(d, *found, pick);
+        return 0;
+    }
+    if (one == -2) {
+        capture_desc c;
+        capture_search_order(d, at, &c);
+        snprintf(err, errlen, "%s: still running after %.0f s under the adversarial search (order %s, warps %s), and stopped: a loop "
+                              "that never ends, or a wait? (a run has %u s, and the search %u s for all its orders)",
+                 d->kernel, now_s() - start, c.schedule, c.warp_order ? c.warp_order : "in-order", sandbox_run_wall_s(),
+                 sandbox_check_wall_s() - sandbox_run_wall_s());
+        return -1;
+    }
+    *found = -1;
+    *failed = 0;
     for (int i = -1; i < (int)schedule_candidates(); i++) {
         capture_desc c;
         capture_search_order(d, i, &c);
