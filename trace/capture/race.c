@@ -49,7 +49,7 @@ struct race {
     uint64_t acquired[TRACE_BLOCK_THREADS_MAX]; /* time of the latest atomic each thread has seen */
     uint64_t block_acquired;
     cell shared[TRACE_SHARED_WORDS_MAX];
-    struct { cell *c; size_t words; uint32_t gen; } global[EMU_MAX_BUFFERS];
+    struct { cell *c; size_t words; } global[EMU_MAX_BUFFERS]; /* each cell marked with its launch (rec.gen) */
     release *rel;
     size_t nrel, caprel;
     trace_hazard *haz;
@@ -198,25 +198,20 @@ static void on_block(void *ctx, unsigned block)
 static cell *global_cells(race *r, int buf, int64_t end)
 {
     if (buf < 0 || buf >= EMU_MAX_BUFFERS || end > RACE_GLOBAL_MAX_WORDS) { r->global_skipped = 1; return NULL; }
-    if (r->global[buf].gen != r->launch_gen || (size_t)end > r->global[buf].words) {
-        /* a new launch: the kernel boundary orders everything before it */
-        size_t words = r->global[buf].gen == r->launch_gen ? r->global[buf].words : 0;
+    /* a new launch: the kernel boundary orders everything before it. Its cells stay, each marked
+     * with the launch that wrote it (rec.gen), so an older one reads as empty: no buffer is cleared
+     * or made again at each launch */
+    size_t words = r->global[buf].c ? r->global[buf].words : 0;
+    if ((size_t)end > words) {
         /* doubling: a launch that touches its buffer word by word reallocates log(n) times, not n */
         size_t nw = 2 * words > (size_t)end ? 2 * words : (size_t)end;
         if (nw < 1024) nw = 1024;
         if (nw > RACE_GLOBAL_MAX_WORDS) nw = RACE_GLOBAL_MAX_WORDS;
-        if (r->global[buf].gen != r->launch_gen) {
-            free(r->global[buf].c);
-            r->global[buf].c = calloc(nw, sizeof(cell));
-        } else {
-            cell *n = realloc(r->global[buf].c, nw * sizeof(cell));
-            if (n) memset(n + words, 0, (nw - words) * sizeof(cell));
-            else free(r->global[buf].c);
-            r->global[buf].c = n;
-        }
-        if (!r->global[buf].c) { r->failed = 1; r->global[buf].words = 0; r->global[buf].gen = 0; return NULL; }
+        cell *n = realloc(r->global[buf].c, nw * sizeof(cell));
+        if (!n) { free(r->global[buf].c); r->global[buf].c = NULL; r->global[buf].words = 0; r->failed = 1; return NULL; }
+        memset(n + words, 0, (nw - words) * sizeof(cell)); /* gen 0: no launch's */
+        r->global[buf].c = n;
         r->global[buf].words = nw;
-        r->global[buf].gen = r->launch_gen;
     }
     return r->global[buf].c;
 }

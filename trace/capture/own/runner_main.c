@@ -190,6 +190,7 @@ static void search_child(const capture_desc *d, const char *so, const char *work
         capture_desc c;
         capture_search_order(d, i, &c);
         c.no_race_check = 1;
+        c.blocks_traced = 1; /* the result is all it needs: the blocks run as they would traced, one after another */
         trace t;
         trace_init(&t);
         int rc = own_run_so(&c, so, &t, err, sizeof err);
@@ -282,6 +283,7 @@ static int search(const capture_desc *d, const char *so, const char *work, doubl
         capture_search_order(d, i, &c);
         *pick = c;
         c.no_race_check = 1;
+        c.blocks_traced = 1;
         int rc = now_s() >= deadline ? -2 : result_in_child(&c, so, work, deadline, &r);
         if (rc == -2) {
             snprintf(err, errlen, "%s: still running after %.0f s under the adversarial search (order %s, warps %s), and stopped: a loop "
@@ -464,7 +466,8 @@ static int batch_mode(int argc, char **argv)
     if (out < 0) { fprintf(stderr, "warpscope-run batch: no descriptor %s\n", argv[4]); return 2; }
     close(atoi(argv[4] + 3));
     emu *e = emu_create();
-    if (!e || emu_prepare(e, (unsigned)strtoul(argv[15], NULL, 10), emu_default_workers())) return say(work, "out of memory for the emulator");
+    /* a learner's launches run their blocks one after another, on one worker (own.c) */
+    if (!e || emu_prepare(e, (unsigned)strtoul(argv[15], NULL, 10), 1)) return say(work, "out of memory for the emulator");
     base.emu = e;
     uint64_t room = OWN_TRACE_MAX - 4096;
     char path[4200], msgpath[4200], err[1024];
