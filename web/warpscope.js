@@ -1199,7 +1199,8 @@
     try {
       if (stored('joined') !== student) { const j = await join(student); if (j.r.status !== 200) { trouble(j); return; } } // a name changed: joined anew
       const a = await post('api/check', { exercise: x.number, source: ed.text() });
-      if (a.r.status !== 200 || !a.json) { trouble(a); return; }
+      // an answer without a judgement (a compile error, the server busy) leaves no old checklist beside it
+      if (a.r.status !== 200 || !a.json) { $('checklist').hidden = true; trouble(a); return; }
       const f = a.json.files ? a.json.files[0] : a.json;
       checklist(x, f);
       ran = !!(f && f.ran);

@@ -139,11 +139,18 @@ static int run_decided(const lesson_exercise *x, const exercise_judgement *out, 
 }
 
 static int judge_runs(const lesson_exercise *x, const capture_desc *d, const judge_run *runs, const int *suite, capture_batch_run *batch,
-                      size_t nruns, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen);
+                      size_t nbatch, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen);
 
 int exercise_judge(const lesson *l, const char *file, const char *include_dir, volatile int *cancel,
                    exercise_judgement *out, char *err, size_t errlen)
 {
+    return exercise_judge_pictured(l, file, include_dir, cancel, out, NULL, err, errlen);
+}
+
+int exercise_judge_pictured(const lesson *l, const char *file, const char *include_dir, volatile int *cancel,
+                            exercise_judgement *out, trace *picture, char *err, size_t errlen)
+{
+    if (picture) trace_init(picture);
     memset(out, 0, sizeof *out);
     const lesson_exercise *x = l->exercise;
     if (!x) { snprintf(err, errlen, "%s: not an exercise", l->file); return -1; }
@@ -184,27 +191,35 @@ int exercise_judge(const lesson *l, const char *file, const char *include_dir, v
     capture_desc d = {.version = OWN_VERSION, .kernel = file, .entry = x->entry, .defines = defines, .include_dir = include_dir,
                       .block = x->block, .data = x->data[0] ? x->data : NULL, .seed_set = 1, .blocks_traced = JUDGE_BLOCKS_ALL,
                       .no_race_check = 1, .cancel = cancel};
-    capture_batch_run *batch = calloc(nruns ? nruns : 1, sizeof *batch);
+    capture_batch_run *batch = calloc(nruns + 1, sizeof *batch);
     if (!batch) { snprintf(err, errlen, "out of memory"); return -1; }
     for (size_t ri = 0; ri < nruns; ri++)
         batch[ri] = (capture_batch_run){.n = runs[ri].n, .seed = runs[ri].seed, .schedule = runs[ri].schedule[0] ? runs[ri].schedule : NULL};
+    /* the picture: the exercise's own capture as the lesson shows it, the last of the batch */
+    if (picture) batch[nruns] = (capture_batch_run){.n = own_listed, .seed = 1, .blocks_traced = 1};
     char why[1024];
-    int rc = judge_runs(x, &d, runs, suite, batch, nruns, out, why, sizeof why, err, errlen);
-    for (size_t ri = 0; ri < nruns; ri++) trace_free(&batch[ri].t);
+    int rc = judge_runs(x, &d, runs, suite, batch, nruns + (picture != NULL), out, why, sizeof why, err, errlen);
+    if (rc == 0 && picture && out->runs && batch[nruns].rc == 0) {
+        *picture = batch[nruns].t;
+        trace_init(&batch[nruns].t);
+    }
+    for (size_t ri = 0; ri <= nruns; ri++) trace_free(&batch[ri].t);
     free(batch);
     return rc;
 }
 
 /* exercise_judge's runs, judged as they come back from the batch */
 static int judge_runs(const lesson_exercise *x, const capture_desc *d, const judge_run *runs, const int *suite, capture_batch_run *batch,
-                      size_t nruns, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen)
+                      size_t nbatch, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen)
 {
-    if (capture_batch(d, batch, nruns, why, whylen)) {
+    if (capture_batch(d, batch, nbatch, why, whylen)) {
         if (d->cancel && *d->cancel) { snprintf(err, errlen, "interrupted"); return -1; }
         snprintf(out->error, sizeof out->error, "%s", why); /* it does not build, or cannot run here: it did not run */
         return 0;
     }
     if (d->cancel && *d->cancel) { snprintf(err, errlen, "interrupted"); return -1; }
+    size_t nruns = nbatch;
+    while (nruns && batch[nruns - 1].blocks_traced) nruns--; /* a picture's run is not judged */
     for (size_t ri = 0; ri < nruns; ri++) {
         const judge_run *r = &runs[ri];
         if (ri > 0 && run_decided(x, out, r, suite[ri])) continue; /* stop at what a file cannot meet */

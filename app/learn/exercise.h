@@ -36,6 +36,11 @@ typedef struct exercise_judgement {
  * ran) or the run was interrupted. */
 int exercise_judge(const lesson *l, const char *file, const char *include_dir, volatile int *cancel,
                    exercise_judgement *out, char *err, size_t errlen);
+/* The same, and the file's picture as the exercise's own capture shows it (its listed size and the
+ * data's first seed, a block traced), made in the same sandbox as the judged runs: *picture holds
+ * it (initialised, to be freed) when the file ran, else nothing. */
+int exercise_judge_pictured(const lesson *l, const char *file, const char *include_dir, volatile int *cancel,
+                            exercise_judgement *out, trace *picture, char *err, size_t errlen);
 
 /* What `lesson check` proves of an exercise: its starting file runs and misses at least one goal
  * (the model solutions live with the tests, which judge them). report gets "file:line:column: message" per problem; returns

@@ -665,7 +665,6 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
         return;
     }
     const lesson *l = &s->ex[i].l;
-    const lesson_exercise *x = l->exercise;
     exercise_judgement *j = calloc(1, sizeof *j);
     char *picture = NULL; /* the exercise's own capture of the file: the picture the teacher opens */
     if (!j) { reply_error(r, 500, "out of memory"); cJSON_Delete(o); return; }
@@ -674,23 +673,13 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     if (learner_write(s, source, strlen(source), &ld)) { reply_error(r, 500, "cannot write the source: %s", strerror(errno)); free(j); cJSON_Delete(o); return; }
     if (serve_job_begin(s, r, SERVE_JOB_CHECK, q->cancel)) { learner_remove(&ld); free(j); cJSON_Delete(o); return; }
     double t0 = now_ms();
-    int rc = exercise_judge(l, ld.file, s->include_dir, q->cancel, j, err, sizeof err);
-    if (rc == 0 && j->runs > 0 && !*s->stop) {
-        const char *defines[5] = {NULL};
-        size_t nd = 0;
-        for (size_t k = 0; k < 4; k++)
-            if (x->defines[k][0]) defines[nd++] = x->defines[k];
-        capture_desc d = {.version = OWN_VERSION, .kernel = ld.file, .entry = x->entry, .defines = defines, .include_dir = s->include_dir,
-                          .block = x->block, .n = x->n, .data = x->data[0] ? x->data : NULL, .cancel = q->cancel};
-        trace t;
-        trace_init(&t);
-        char terr[2048];
-        if (capture_own(&d, &t, terr, sizeof terr) == 0) {
-            snprintf(t.prov.source, sizeof t.prov.source, "%s", LEARNER_FILE);
-            picture = trace_to_json(&t);
-        }
-        trace_free(&t);
+    trace t; /* the picture, made in the check's sandbox with its runs */
+    int rc = exercise_judge_pictured(l, ld.file, s->include_dir, q->cancel, j, &t, err, sizeof err);
+    if (rc == 0 && j->runs > 0 && !*s->stop && t.nevents) {
+        snprintf(t.prov.source, sizeof t.prov.source, "%s", LEARNER_FILE);
+        picture = trace_to_json(&t);
     }
+    trace_free(&t);
     serve_job_end(s, now_ms() - t0, SERVE_JOB_CHECK);
     learner_remove(&ld);
     if (rc || *s->stop || *q->cancel) {

@@ -232,6 +232,16 @@ const N = 200;
       await t.close();
     }
 
+    // a Check of a file that does not compile: its error, and no earlier checklist left beside it
+    await typeKernel(page, start + '\nint broken = ;\n');
+    const bad = page.waitForResponse((r) => r.url().endsWith('/api/check'), { timeout: 300000 });
+    await (await page.$('aria/Check[role="button"]')).click();
+    const bres = await bad;
+    await page.waitForFunction(() => !document.getElementById('check').disabled, { timeout: 60000 }).catch(() => {});
+    const after = await page.evaluate(() => [document.getElementById('checklist').hidden, document.getElementById('editor-status').textContent]);
+    check(bres.status() === 422 && after[0] === true && /\d/.test(after[1]),
+          `a Check that does not compile shows its error and hides the checklist of the Check before (${bres.status()}, hidden ${after[0]}, "${after[1].slice(0, 120)}")`);
+
     // kept: the exercise, its text and the name, across a reload
     await typeKernel(page, '// mine\n' + start);
     await sleep(300);

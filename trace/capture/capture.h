@@ -92,11 +92,12 @@ void capture_gpu_driver(char *buf, size_t len);
 /* backend "cpu", "gpu" or "auto" (the GPU when the build has CUDA and a device is present,
  * otherwise the emulator; *note says which and why). */
 int capture_with(const char *backend, const capture_desc *d, trace *t, char *note, size_t notelen, char *err, size_t errlen);
-/* One run of a batch: its size, seed and schedule (NULL: lockstep); filled: rc 0 and its trace, -1
- * and why it failed, or 1 not run (err says why). */
+/* One run of a batch: its size, seed, schedule (NULL: lockstep) and blocks traced (0: the batch's
+ * capture_desc's); filled: rc 0 and its trace, -1 and why it failed, or 1 not run (err says why). */
 typedef struct capture_batch_run {
     uint64_t n, seed;
     const char *schedule;
+    unsigned blocks_traced;
     int rc;
     trace t;
     char err[1024];

@@ -563,7 +563,8 @@ int capture_own_batch(const capture_desc *d, capture_batch_run *runs, size_t nru
         emu_schedule sc;
         int adversarial;
         if (own_check(&c, &n, err, errlen) || schedule_parse(c.schedule, &sc, &adversarial, err, errlen)) goto done;
-        snprintf(arg[i], sizeof arg[i], "%" PRIu64 ",%" PRIu64 ",%s", n, c.seed, c.schedule && *c.schedule ? c.schedule : "-");
+        snprintf(arg[i], sizeof arg[i], "%" PRIu64 ",%" PRIu64 ",%s,%u", n, c.seed, c.schedule && *c.schedule ? c.schedule : "-",
+                 runs[i].blocks_traced);
     }
     capture_desc typed;
     const char *defines[OWN_DEFINES_MAX + 3];

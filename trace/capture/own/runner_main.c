@@ -448,7 +448,7 @@ static int batch_record(int out, size_t i, int exited, int status, int sig, int 
 }
 
 /* warpscope-run batch WORK SO OUT KERNEL ENTRY DATA BLOCKS_TRACED NO_RACE_CHECK RESULT CARD TYPE RUN_WALL_S CHECK_WALL_S THREADS RUN...
- * RUN: N,SEED,SCHEDULE (SCHEDULE "-": lockstep). Each run as `trace` runs it, each in a child of
+ * RUN: N,SEED,SCHEDULE,BLOCKS (SCHEDULE "-": lockstep; BLOCKS 0: BLOCKS_TRACED). Each run as `trace` runs it, each in a child of
  * this process, one after another, all within CHECK_WALL_S; the emulator's stacks made once here
  * (THREADS fibers' guard pages) and inherited. OUT (fd:N) receives a record per run (batch_record);
  * a run that fails takes its record and the next one runs, but for the first: the batch stops
@@ -478,8 +478,10 @@ static int batch_mode(int argc, char **argv)
         capture_desc d = base;
         char sched[64] = "";
         unsigned long long n = 0, seed = 0;
-        if (sscanf(argv[a], "%llu,%llu,%63s", &n, &seed, sched) != 3) { fprintf(stderr, "warpscope-run batch: bad run %s\n", argv[a]); return 2; }
+        unsigned blocks = 0;
+        if (sscanf(argv[a], "%llu,%llu,%63[^,],%u", &n, &seed, sched, &blocks) != 4) { fprintf(stderr, "warpscope-run batch: bad run %s\n", argv[a]); return 2; }
         d.n = n, d.seed = seed, d.schedule = strcmp(sched, "-") ? sched : NULL;
+        if (blocks) d.blocks_traced = blocks;
         sandbox_remove(msgpath);
         sandbox_remove(path);
         int tfd = open(path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
