@@ -269,13 +269,15 @@ static int light_begin(serve_ctx *s, serve_reply *r, volatile int *cancel)
 }
 
 /* Whether a job of this kind may take a worker now: a trace when one is free and no check that has
- * waited SERVE_CHECK_AGE_S is owed it; a check when one is free, checks hold fewer than checks_most,
- * and no trace waits (or it has itself waited that long). */
+ * waited SERVE_CHECK_AGE_S is owed it; a check when one is free, no trace waits (or it has itself
+ * waited that long), and checks hold fewer than checks_most, or no trace runs either (a lab that
+ * is all checks uses every worker; a trace that comes then waits for the first to end, a check
+ * being about half a second, and goes before the checks that wait). */
 static int may_start(const serve_ctx *s, int check, int aged)
 {
     if (s->running >= s->workers) return 0;
     if (!check) return !(s->checks_aged && s->checks_running < s->checks_most);
-    return s->checks_running < s->checks_most && (!s->builds_waiting || aged);
+    return (s->checks_running < s->checks_most || s->running == s->checks_running) && (!s->builds_waiting || aged);
 }
 
 int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind, volatile int *cancel)
