@@ -291,7 +291,7 @@ async function cursor() {
   // v1's first add: `sdata[index] += sdata[index + s]` with index = 2 * s * tid, s = 1, for tid < 128:
   // thread t stores at word 2t
   const page = await open('?lang=en&version=v1&step=0', DESKTOP);
-  const st = () => page.evaluate(() => window.warpscope.state());
+  const st = async () => { await page.evaluate(() => window.warpscope.draw()); return page.evaluate(() => window.warpscope.state()); }; // the drawn scene's
   let at = -1;
   for (let k = 0; k < 40 && at < 0; k++) {
     await page.evaluate((n) => window.warpscope.actions('seek-step:' + n), k);

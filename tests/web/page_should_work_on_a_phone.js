@@ -91,33 +91,35 @@ async function tapHit(page, hit) {
   await sleep(150);
   return true;
 }
+// the state once the scene is drawn (the focus's details are the drawn scene's)
+async function drawn(page) { await page.evaluate(() => window.warpscope.draw()); return st(page); }
 async function pinned(ctx, base) {
   const { page } = await open(ctx, base, '?lang=en&version=v2&step=20');
   await sleep(600);
-  const st0 = await st(page), s = 256 >> st0.phase;
+  const st0 = await drawn(page), s = 256 >> st0.phase;
   const liveNow = () => page.evaluate(() => document.getElementById('live').textContent);
   const tapped = await tapHit(page, (2 << 24) | 3);
   await sleep(800); // the finger is long gone: what it tapped stays described
-  const a = await st(page), aTip = await tooltipText(page), aLive = await liveNow();
+  const a = await drawn(page), aTip = await tooltipText(page), aLive = await liveNow();
   const lane = new RegExp(`^thread 3: warp 0, lane 3, working; shared load \\[(3|${3 + s})\\], value \\d`);
   check(st0.phase === 5 && tapped && a.focus && a.focus.kind === 'lane' && a.focus.index === 3 && lane.test(a.focus.details) && aTip === a.focus.details && aLive.includes(a.focus.details),
         `a tap on lane 3 keeps its details shown and says them (phase ${st0.phase}, s = ${s}): tooltip "${aTip}", live "${aLive}"`);
   await page.screenshot({ path: path.join(outDir, 'phone-tap-lane-en.png') });
   const tappedCell = await tapHit(page, (1 << 24) | 1);
   await sleep(500);
-  const b = await st(page), bTip = await tooltipText(page), bLive = await liveNow();
+  const b = await drawn(page), bTip = await tooltipText(page), bLive = await liveNow();
   const want = [`shared word 1 (byte 4): bank 1, value `, ` = word 1 + word ${1 + 2 * s} (thread 1's add); its input tree: ${256 / s} words`];
   check(tappedCell && b.focus && b.focus.kind === 'cell' && b.focus.index === 1 && want.every((w) => b.focus.details.includes(w)) && bTip === b.focus.details && bLive === b.focus.details,
         `a tap on word 1 of the tree keeps its inputs shown and says them: tooltip "${bTip}", live "${bLive}"`);
   await page.screenshot({ path: path.join(outDir, 'phone-tap-cell-en.png') });
   await page.touchscreen.tap(100, 150); // the source: nothing to describe there
   await sleep(300);
-  const c = await st(page), cTip = await tooltipText(page);
+  const c = await drawn(page), cTip = await tooltipText(page);
   check(!c.focus && !cTip, `a tap elsewhere lets the word go (${c.focus ? c.focus.details : 'no focus'}; tooltip "${cTip}")`);
   await tapHit(page, (2 << 24) | 3);
   await tap(page, '#step-next');
   await sleep(300);
-  const d = await st(page), dTip = await tooltipText(page);
+  const d = await drawn(page), dTip = await tooltipText(page);
   check(!d.focus && !dTip && d.step === 21, `a step lets a tapped lane go (step ${d.step}; ${d.focus ? d.focus.details : 'no focus'}; tooltip "${dTip}")`);
   await page.close();
 }
