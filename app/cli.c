@@ -16,7 +16,7 @@ int cli_find(const cli_spec *specs, size_t nspecs, const char *name)
     return -1;
 }
 
-/* digits only (no sign, no spaces, no base prefixes), or 2^k as the README writes sizes */
+/* digits only (no sign, no spaces, no base prefixes), or 2^k as docs/reference.md writes sizes */
 static int number(const char *s, uint64_t *out)
 {
     if (s[0] == '2' && s[1] == '^') {

@@ -1,5 +1,5 @@
 /* commands: see commands.h. The tables first (flags, their groups, the commands), then what is
- * generated from them: help, the man page, the README's list, the bash completion, the version. */
+ * generated from them: help, the man page, docs/reference.md's list, the bash completion, the version. */
 #include "app/commands.h"
 
 #include <string.h>
@@ -96,7 +96,7 @@ const ws_flag_row ws_flags[WF_COUNT] = {
                          "an exercise (a number or name: warpscope exercise list): its checklist beside your --kernel file (default its starting file)"),
     [WF_MAN] = SWITCH("--man", "the man page (roff), warpscope.1"),
     [WF_COMPLETION] = TEXT("--completion", "a shell", "SHELL", WS_COMPLETE_WORDS, "bash", "a completion script for SHELL (bash)"),
-    [WF_MARKDOWN] = SWITCH("--markdown", "the list of commands as Markdown, as the README has it"),
+    [WF_MARKDOWN] = SWITCH("--markdown", "the list of commands as Markdown, as docs/reference.md has it"),
     [WF_PORT] = NUMBER("--port", 0, 65535, "P", "the TCP port to listen on; default 8080 (0: any free port, printed)"),
     [WF_BIND] = TEXT("--bind", "an address", "ADDR", WS_COMPLETE_NONE, NULL, "the address to listen on; default 127.0.0.1 (0.0.0.0: every IPv4 address, :: every IPv6)"),
     [WF_STATE] = TEXT("--state", "a folder", "DIR", WS_COMPLETE_DIR, NULL, "the class record's folder: DIR/class.db (SQLite, WAL), made if missing"),
@@ -400,7 +400,7 @@ void commands_print_help(FILE *out, const ws_command *c, int whole)
     print_flag_line(out, "-h, --help", "this help");
 }
 
-/* ---- the README's list ---- */
+/* ---- docs/reference.md's list ---- */
 
 void commands_print_markdown(FILE *out)
 {
@@ -566,7 +566,7 @@ void commands_print_man(FILE *out)
         roff(out, examples[i][1]);
         fputc('\n', out);
     }
-    fputs(".SH \"SEE ALSO\"\n.BR compute-sanitizer (1),\n.BR ncu (1);\nthe README of the source, and \\fBwarpscope help\\fR.\n", out);
+    fputs(".SH \"SEE ALSO\"\n.BR compute-sanitizer (1),\n.BR ncu (1);\nthe reference guide, docs/reference.md in the source, and \\fBwarpscope help\\fR.\n", out);
 }
 
 /* ---- bash completion ---- */

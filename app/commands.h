@@ -1,6 +1,6 @@
 /* commands: warpscope's commands in one table, and their flags in another, and what is made from
  * them: the dispatch (main.c), `warpscope help`, `help CMD` and `CMD --help`, the man page
- * (`help --man`), the bash completion (`help --completion bash`) and the README's list of
+ * (`help --man`), the bash completion (`help --completion bash`) and docs/reference.md's list of
  * commands (`help --markdown`, checked by a test). git's commands[] in git.c (name, function,
  * flags), with its help and completion generated from one command list, is the shape.
  *
@@ -146,7 +146,7 @@ void commands_print_list(FILE *out);                         /* warpscope help *
 /* help CMD, CMD --help; whole: every subcommand of c's name (help lesson) */
 void commands_print_help(FILE *out, const ws_command *c, int whole);
 void commands_print_man(FILE *out);                          /* warpscope.1, roff */
-void commands_print_markdown(FILE *out);                     /* the README's list */
+void commands_print_markdown(FILE *out);                     /* docs/reference.md's list */
 int commands_print_completion(FILE *out, const char *shell); /* -1: a shell it does not know */
 void commands_print_version(FILE *out);                      /* warpscope --version */
 

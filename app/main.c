@@ -1,6 +1,6 @@
 /* warpscope: the command line. Owns all printing and exit codes; the libraries only return a
  * status and a message. Exit 0 on success, 2 on bad usage or bad input (one line saying what and
- * where), as the README documents. The commands and their flags are one table (app/commands.c):
+ * where), as docs/reference.md documents. The commands and their flags are one table (app/commands.c):
  * main finds the row, answers --help from it, scans exactly the flags it lists, and calls its
  * handler below with the values. */
 #define _POSIX_C_SOURCE 200809L

@@ -138,7 +138,7 @@ PAGE_EXPORT("ws_key") int ws_key(const char *name)
     Uint16 mod;
     if (keys_parse(name, &k, &mod)) return 0;
     action a = keys_action(&P.s, k, mod);
-    if (a.kind == ACT_ESCAPE && P.s.overlay == OVERLAY_NONE) { /* a page is not quit: Esc goes back to the lessons */
+    if (a.kind == ACT_ESCAPE && P.s.overlay == OVERLAY_NONE && !P.s.focus) { /* a page is not quit: Esc goes back to the lessons (once the cursor has gone) */
         ws_learn("");
         return 1;
     }
@@ -179,8 +179,8 @@ PAGE_EXPORT("ws_mouse") void ws_mouse(int kind, int x, int y, int buttons)
     action a;
     memset(&a, 0, sizeof a);
     const dl_item *it = dl_hit_item(&P.l, x, y);
-    if (kind == 1) {
-        P.scrubbing = it && session_press(&P.s, it->hit, it->r.x, it->r.w, x, &a) == 2;
+    if (kind == 1) { /* a press on nothing lets a pinned item go */
+        P.scrubbing = session_press(&P.s, it ? it->hit : 0, it ? it->r.x : 0, it ? it->r.w : 0, x, &a) == 2;
     } else if (kind == 2) {
         P.scrubbing = 0;
         return;
@@ -459,6 +459,20 @@ PAGE_EXPORT("ws_state_json") const char *ws_state_json(void)
         cJSON_AddStringToObject(o, "code", code);
     }
     cJSON_AddStringToObject(o, "title", P.sc.pane[0].title);
+    /* the focus (a tapped item, the keys' cursor): its details as its tooltip says them, from the
+     * scene (scene.c's describe), in the session's language, for the live region */
+    if (P.sc.details[0]) {
+        static const char *const kinds[] = {[HIT_CELL] = "cell", [HIT_LANE] = "lane", [HIT_BANK] = "bank"};
+        int k = HIT_KIND(s->focus);
+        cJSON *d = cJSON_AddObjectToObject(o, "focus");
+        if (d) {
+            cJSON_AddStringToObject(d, "kind", k > 0 && (size_t)k < sizeof kinds / sizeof *kinds && kinds[k] ? kinds[k] : "");
+            cJSON_AddNumberToObject(d, "pane", HIT_PANE(s->focus));
+            cJSON_AddNumberToObject(d, "index", (double)HIT_INDEX(s->focus));
+            cJSON_AddBoolToObject(d, "cursor", s->focus_keys);
+            cJSON_AddStringToObject(d, "details", P.sc.details);
+        }
+    }
     step_facts(o, 0);
     if (s->compare) step_facts(o, 1);
     cJSON_AddStringToObject(o, "status", P.sc.status[0] ? P.sc.status : ws_status());

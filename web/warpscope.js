@@ -393,7 +393,7 @@
       c_version: 'the versions of the kernel: open one', c_compare: 'shows two versions side by side (C)', c_help: 'this list (F1)',
       c_write: 'write and run a kernel of your own', c_more: 'phase, speed, break it, grid, benchmark, theme, language, screenshot, open a trace',
       c_copy: 'copies a link that opens this picture', c_pages: 'a lesson\'s pages (PgUp, PgDn; a swipe on a phone)', c_read: 'reads the lesson\'s page and question aloud (Shift+R)',
-      c_answer: 'type your answer, then Answer (Enter); Hint shows it (H)', c_picture: 'the picture: a tap on a lane or a cell shows its details',
+      c_answer: 'type your answer, then Answer (Enter); Hint shows it (H)', c_picture: 'the picture: a tap on a lane or a cell keeps its details shown; with the picture focused, Down and Up move a cursor over them (Shift: a row)',
     },
     zh: {
       loading: '正在加载 warpscope……', loadingOf: '正在加载 warpscope：%1 / %2 kB',
@@ -445,7 +445,7 @@
       c_version: '内核的各个版本：打开一个', c_compare: '并排显示两个版本（C）', c_help: '本列表（F1）',
       c_write: '编写并运行你自己的内核', c_more: '阶段、速度、弄坏它、网格、基准测试、主题、语言、截图、打开跟踪文件',
       c_copy: '复制打开这幅画面的链接', c_pages: '课程的各页（PgUp、PgDn；手机上滑动）', c_read: '朗读本页课程和题目（Shift+R）',
-      c_answer: '输入答案，然后“作答”（回车）；“提示”显示答案（H）', c_picture: '画面：点一下 lane 或单元格可看到详情',
+      c_answer: '输入答案，然后“作答”（回车）；“提示”显示答案（H）', c_picture: '画面：点一下 lane 或格子，其详情保持显示；画面有焦点时，下、上方向键在它们之间移动光标（Shift：一行）',
     },
   };
   const query = new URLSearchParams(location.search);
@@ -501,7 +501,7 @@
   }
 
   // ---- the page's controls, the live region and the address follow the state ----
-  let S = {}, lastJson = '', lastLive = '', versionsOpen = false, urlTimer = 0, urlKeep = '';
+  let S = {}, lastJson = '', lastLive = '', lastBase = '', lastDetails = '', versionsOpen = false, urlTimer = 0, urlKeep = '';
   function state() { return JSON.parse(cstr(wasm.ws_state_json()) || '{}'); }
   function label(id, text) { const b = $(id); b.setAttribute('aria-label', text); b.title = text; const l = b.querySelector('.label'); if (l) l.textContent = text; }
   function words() {
@@ -595,7 +595,12 @@
     document.body.classList.toggle('dark', st.theme === 'dark');
     if (ed && st.theme !== was.theme) ed.setDark(st.theme === 'dark');
     if (ed && st.lang !== was.lang) compareMenu();
-    const live = liveText(st);
+    // the focus (a tapped lane or cell, the keys' cursor) is said in its tooltip's words, from the
+    // C's scene (the session's language): after the step's sentence when the step changed, alone
+    // when only the focus moved
+    const base = liveText(st), details = st.focus ? st.focus.details : '';
+    const live = base !== lastBase ? (details ? base + (lang === 'zh' ? '' : ' ') + details : base) : details && details !== lastDetails ? details : lastLive;
+    lastBase = base; lastDetails = details;
     if (live !== lastLive) { lastLive = live; setLive(live); }
     $('play').textContent = st.playing ? '❚❚' : '▷'; $('play').setAttribute('aria-pressed', String(!!st.playing));
     $('compare').setAttribute('aria-pressed', String(!!st.compare));
@@ -771,6 +776,9 @@
       // key must not switch the language or the theme
       const single = name && e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey;
       if (single && (control || !shortcuts)) return;
+      // Up and Down move the picture's cursor over its lanes and cells: on the picture (or with
+      // nothing focused), not from a button
+      if (control && /^(Shift\+)?(Up|Down)$/.test(name || '')) return;
       if (name === 'Shift+r') { readAloud(); e.preventDefault(); return; }
       // F5 is a clicker's "start the show": it must not reload the page under the lecture
       if ((name && key(name)) || e.key === 'F5') e.preventDefault();
@@ -809,7 +817,7 @@
       const dx = t.clientX - start[0], dy = t.clientY - start[1];
       const lesson = wasm.ws_answer_state() >= 0; // in a lesson a swipe turns its pages
       if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) key(dx < 0 ? (lesson ? 'PageDown' : 'Right') : (lesson ? 'PageUp' : 'Left'));
-      else { // a tap presses where it lands; a finger does not hover, so no tooltip stays behind
+      else { // a tap presses where it lands: a lane's or a cell's details stay pinned (the C's ACT_PIN) until the next tap elsewhere, a step or Esc; the finger leaves no hover behind
         const [x, y] = pos(t);
         wasm.ws_mouse(0, x, y, 0); wasm.ws_mouse(1, x, y, 1); wasm.ws_mouse(2, x, y, 0); wasm.ws_mouse(0, -1, -1, 0); redraw();
       }

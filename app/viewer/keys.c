@@ -64,6 +64,12 @@ const keys_row keys_table[] = {
     {SDLK_m, KMOD_NONE, KEYS_ANY, ACT_MOTION, 0, NULL, "M", STR_KEY_MOTION},
     {SDLK_RIGHTBRACKET, KMOD_NONE, KEYS_MAIN, ACT_WARP, 1, NULL, "]", STR_KEY_WARP_NEXT},
     {SDLK_LEFTBRACKET, KMOD_NONE, KEYS_MAIN, ACT_WARP, -1, NULL, "[", STR_KEY_WARP_PREV},
+    /* the cursor over the lanes and shared words: Up and Down are free in the main view (Left and
+     * Right step), and a row of either is a warp's WARP_SIZE lanes or the BANKS words drawn on one line */
+    {SDLK_DOWN, KMOD_NONE, KEYS_MAIN, ACT_CURSOR, 1, NULL, "Down, Up", STR_KEY_CURSOR},
+    {SDLK_UP, KMOD_NONE, KEYS_MAIN, ACT_CURSOR, -1, NULL, NULL, STR_KEY_CURSOR},
+    {SDLK_DOWN, KMOD_SHIFT, KEYS_MAIN, ACT_CURSOR, WARP_SIZE, NULL, "Shift+Down, Shift+Up", STR_KEY_CURSOR_ROW},
+    {SDLK_UP, KMOD_SHIFT, KEYS_MAIN, ACT_CURSOR, -WARP_SIZE, NULL, NULL, STR_KEY_CURSOR_ROW},
     {SDLK_PERIOD, KMOD_NONE, KEYS_MAIN, ACT_SLICE, 1, NULL, ".", STR_KEY_SLICE_NEXT},
     {SDLK_COMMA, KMOD_NONE, KEYS_MAIN, ACT_SLICE, -1, NULL, ",", STR_KEY_SLICE_PREV},
     {SDLK_b, KMOD_NONE, KEYS_ANY, ACT_BENCH, 0, NULL, "B", STR_KEY_BENCH},

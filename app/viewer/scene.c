@@ -237,7 +237,12 @@ static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t 
     p->m = m;
     p->step = step;
     p->st = step < m->nsteps ? &m->steps[step] : NULL;
-    p->selected = sp->selected;
+    /* the keys' cursor on a word of this pane lights its input tree, before a word clicked (not
+     * while a lesson's question is open: a click there picks, and the tree might be the answer) */
+    const session *ss = sc->s;
+    int pi = (int)(sp - ss->pane);
+    int cursor = ss->focus_keys && HIT_KIND(ss->focus) == HIT_CELL && HIT_PANE(ss->focus) == pi && !session_asking(ss);
+    p->selected = cursor ? HIT_INDEX(ss->focus) : sp->selected;
     p->source = sources_find ? sources_find(m->t->prov.source) : NULL;
     const ladder_version *v = ladder_find(m->t->prov.version);
     int zh = sc->lang == LANG_ZH && v && v->title_zh;
@@ -267,16 +272,28 @@ static int pane_update(scene *sc, scene_pane *p, const session_pane *sp, size_t 
 
 static const str_id lane_state_names[] = {STR_STATE_IDLE, STR_STATE_WORKING, STR_STATE_DIVERGED, STR_STATE_BARRIER, STR_STATE_EXITED};
 
-/* the hover text for what is under the mouse */
-static void tooltip(scene *sc)
+/* A word's last addition up to the step: "= word w + word from" and who added, from the tree's
+ * nodes (each a store of the load-load-store pattern, in the order of the stores) */
+static int word_sum(const scene_pane *p, int64_t w, str_lang L, char *out, size_t size)
+{
+    const view_model *m = p->m;
+    const view_node *last = NULL;
+    for (size_t i = 0; i < m->nnodes; i++)
+        if (m->nodes[i].buf == -1 && m->nodes[i].word == w && m->nodes[i].step <= p->step) last = &m->nodes[i];
+    if (!last) return 0;
+    return snprintf(out, size, str_get(L, STR_TIP_WORD_SUM), (long long)last->word, (long long)last->from, last->thread);
+}
+
+/* The details of a lane, a shared word or a bank at the step shown, in words: what the hover's
+ * tooltip says and the focus's (a pinned item, the keys' cursor) says and the page reads out. */
+static void describe(const scene *sc, uint32_t hit, char *out, size_t size)
 {
     const session *s = sc->s;
-    sc->tooltip[0] = '\0';
-    if (!s->hover || sc->overlay != OVERLAY_NONE) return;
-    int kind = HIT_KIND(s->hover), pi = HIT_PANE(s->hover);
-    int64_t idx = HIT_INDEX(s->hover);
+    out[0] = '\0';
+    int kind = HIT_KIND(hit), pi = HIT_PANE(hit);
+    int64_t idx = HIT_INDEX(hit);
     const scene_pane *p = &sc->pane[pi];
-    if (!p->shown) return;
+    if (!hit || !p->shown) return;
     const view_model *m = p->m;
     str_lang L = sc->lang;
     /* a lesson asks before it shows: what a question is about waits in the tooltips too */
@@ -284,44 +301,73 @@ static void tooltip(scene *sc)
     if (kind == HIT_LANE && idx < (int64_t)m->threads) {
         unsigned tid = (unsigned)idx, warp = tid / WARP_SIZE, lane = tid % WARP_SIZE;
         if (asking && s->lesson.ask == ASK_LANES) { /* which lanes work is the question */
-            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_THREAD), tid, warp, lane, "?");
+            snprintf(out, size, str_get(L, STR_TIP_THREAD), tid, warp, lane, "?");
             return;
         }
-        int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_THREAD), tid, warp, lane,
+        int len = snprintf(out, size, str_get(L, STR_TIP_THREAD), tid, warp, lane,
                            str_get(L, lane_state_names[p->lanes[tid] < 5 ? p->lanes[tid] : 0]));
-        for (size_t i = 0; p->st && i < p->st->count && len > 0 && (size_t)len < sizeof sc->tooltip; i++) {
+        for (size_t i = 0; p->st && i < p->st->count && len > 0 && (size_t)len < size; i++) {
             const trace_event *e = &m->t->events[m->order[p->st->first + i]];
             if (e->warp != warp || !(e->mask >> lane & 1u) || !trace_kind_has_data((trace_kind)e->kind)) continue;
             size_t k = (size_t)trace_popcount(e->mask & ((1u << lane) - 1u)), j = e->lanes + k;
             if (e->kind == TRACE_SHUFFLE)
-                snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_SHUFFLE),
+                snprintf(out + len, size - (size_t)len, str_get(L, STR_TIP_SHUFFLE),
                          (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
             else
-                snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_ACCESS),
+                snprintf(out + len, size - (size_t)len, str_get(L, STR_TIP_ACCESS),
                          str_kind(L, e->kind), (long long)m->t->lane_addr[j], (double)trace_lane_value(m->t, e, k, 0));
             break;
         }
-        len = (int)strlen(sc->tooltip);
+        len = (int)strlen(out);
         /* a lesson asks before it shows: not while a question is open */
-        if (p->has_regs && !asking && warp == p->reg_warp && p->reg_state[lane] && (size_t)len < sizeof sc->tooltip)
-            snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, str_get(L, STR_TIP_REG),
-                     p->reg_name, (double)p->reg_vals[lane]);
+        if (p->has_regs && !asking && warp == p->reg_warp && p->reg_state[lane] && (size_t)len < size)
+            snprintf(out + len, size - (size_t)len, str_get(L, STR_TIP_REG), p->reg_name, (double)p->reg_vals[lane]);
     } else if (kind == HIT_CELL && idx < (int64_t)m->nwords) {
         long long w = (long long)idx;
-        if (p->written[idx] && asking) /* a question open: no value (the tree's ? holds it back) */
-            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD_ASKING), w, w * WORD_BYTES, w % BANKS);
-        else if (p->written[idx])
-            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD), w, w * WORD_BYTES, w % BANKS, (double)p->cells[idx]);
-        else
-            snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_WORD_EMPTY), w, w * WORD_BYTES, w % BANKS);
+        if (p->written[idx] && asking) { /* a question open: no value (the tree's ? holds it back) */
+            snprintf(out, size, str_get(L, STR_TIP_WORD_ASKING), w, w * WORD_BYTES, w % BANKS);
+            return;
+        }
+        if (!p->written[idx]) {
+            snprintf(out, size, str_get(L, STR_TIP_WORD_EMPTY), w, w * WORD_BYTES, w % BANKS);
+            return;
+        }
+        size_t len = (size_t)snprintf(out, size, str_get(L, STR_TIP_WORD), w, w * WORD_BYTES, w % BANKS, (double)p->cells[idx]);
+        if (len < size) len += (size_t)word_sum(p, idx, L, out + len, size - len);
+        if (len >= size) return;
+        if (p->selected == idx) { /* its input tree is lit: how many words it holds, as outlined */
+            size_t n = 0;
+            for (size_t i = 0; i < m->nwords; i++) n += p->tree[i] != 0;
+            char words[32];
+            snprintf(out + len, size - len, str_get(L, STR_TIP_WORD_TREE), str_count(L, NOUN_WORD, n, words, sizeof words));
+        } else {
+            snprintf(out + len, size - len, "%s", str_get(L, STR_TIP_WORD_CLICK));
+        }
     } else if (kind == HIT_BANK && idx < BANKS && p->bank_event >= 0) {
         const trace_event *e = &m->t->events[p->bank_event];
-        int len = snprintf(sc->tooltip, sizeof sc->tooltip, str_get(L, STR_TIP_BANK), (int)idx), k = 0;
-        for (unsigned lane = 0; lane < WARP_SIZE && len > 0 && len < (int)sizeof sc->tooltip - 24; lane++) {
+        int len = snprintf(out, size, str_get(L, STR_TIP_BANK), (int)idx), k = 0;
+        for (unsigned lane = 0; lane < WARP_SIZE && len > 0 && len < (int)size - 24; lane++) {
             if (!(e->mask >> lane & 1u)) continue;
             int64_t wd = m->t->lane_addr[e->lanes + (size_t)k++];
-            if (wd % BANKS == idx) len += snprintf(sc->tooltip + len, sizeof sc->tooltip - (size_t)len, " %u(%lld)", lane, (long long)wd);
+            if (wd % BANKS == idx) len += snprintf(out + len, size - (size_t)len, " %u(%lld)", lane, (long long)wd);
         }
+    }
+}
+
+/* The tooltip: what is under a mouse that moved since the focus was set, else the focus's
+ * details; and the focus's details alone (the page's live region reads them). */
+static void tooltip(scene *sc)
+{
+    const session *s = sc->s;
+    sc->tooltip[0] = sc->details[0] = '\0';
+    sc->tip_focus = 0;
+    if (sc->overlay != OVERLAY_NONE) return;
+    describe(sc, s->focus, sc->details, sizeof sc->details);
+    if (s->hover && s->mouse_x >= 0 && (s->tip_hover || !sc->details[0])) {
+        describe(sc, s->hover, sc->tooltip, sizeof sc->tooltip);
+    } else if (sc->details[0]) {
+        snprintf(sc->tooltip, sizeof sc->tooltip, "%s", sc->details);
+        sc->tip_focus = 1;
     }
 }
 

@@ -39,7 +39,7 @@ typedef struct scene_pane {
     float *cells;            /* [nwords] shared memory after the step */
     unsigned char *written, *touched, *tree; /* [nwords]; touched: 1 read, 2 written this step */
     size_t cap_threads, cap_words;
-    int64_t selected;
+    int64_t selected;        /* the word whose input tree is lit: the keys' cursor's, else the session's selection; -1 */
     int worst_event, worst_degree; /* the step's shared access with the highest conflict degree */
     scene_bank banks[BANKS];
     view_counts counts;
@@ -181,6 +181,8 @@ typedef struct scene {
     char diff[300];      /* compare: the two current operations told apart in one line */
     char status[600];
     char tooltip[300];
+    int tip_focus;       /* the tooltip is the focus's (drawn by its item), not the hover's (by the mouse) */
+    char details[300];   /* the focus's details (a pinned item, the keys' cursor), as its tooltip says them; "" none */
     scene_grid grid;
     scene_passes passes;
     uint64_t generation, hover_serial; /* the session's, when derived */

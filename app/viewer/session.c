@@ -148,13 +148,102 @@ int session_press(const session *s, uint32_t hit, int item_x, int item_w, int x,
         a->i = hit;
         return 1;
     }
-    if (HIT_KIND(hit) == HIT_CELL) {
-        a->kind = ACT_SELECT;
-        a->i = HIT_INDEX(hit);
-        a->pane = HIT_PANE(hit);
+    if (s->overlay == OVERLAY_NONE && (HIT_KIND(hit) == HIT_CELL || HIT_KIND(hit) == HIT_LANE || HIT_KIND(hit) == HIT_BANK)) {
+        a->kind = ACT_PIN; /* a finger does not hover: what it pressed on stays described */
+        a->i = (long)hit;
         return 1;
     }
-    return session_grid_click(s, hit, a);
+    if (session_grid_click(s, hit, a)) return 1;
+    if (!s->focus) return 0;
+    a->kind = ACT_PIN; /* a press elsewhere lets the pinned item go */
+    a->i = 0;
+    return 1;
+}
+
+/* The items the keys' cursor walks, in order: each shown pane's lanes (its threads), then its
+ * shared words. */
+typedef struct cursor_group {
+    int kind, pane;
+    int64_t n;
+} cursor_group;
+
+static int cursor_groups(const session *s, cursor_group g[4])
+{
+    int n = 0;
+    for (int i = 0; i < 1 + !!s->compare; i++) {
+        const session_pane *p = &s->pane[i];
+        if (!p->loaded) continue;
+        if (p->m.threads) g[n++] = (cursor_group){HIT_LANE, i, (int64_t)p->m.threads};
+        if (p->m.nwords) g[n++] = (cursor_group){HIT_CELL, i, (int64_t)p->m.nwords};
+    }
+    return n;
+}
+
+/* the group a hit code is an item of, or -1 */
+static int cursor_group_of(const cursor_group *g, int n, uint32_t hit)
+{
+    for (int k = 0; hit && k < n; k++)
+        if (g[k].kind == HIT_KIND(hit) && g[k].pane == HIT_PANE(hit) && HIT_INDEX(hit) < g[k].n) return k;
+    return -1;
+}
+
+static void cursor_move(session *s, long delta)
+{
+    cursor_group g[4];
+    int n = cursor_groups(s, g), k = cursor_group_of(g, n, s->focus);
+    if (!n || !delta) return;
+    int64_t at;
+    if (k < 0) { /* no cursor yet (or a bank pinned): the first item, or the last going back */
+        k = delta > 0 ? 0 : n - 1;
+        at = delta > 0 ? 0 : g[k].n - 1;
+    } else {
+        at = HIT_INDEX(s->focus) + delta;
+        if (at >= g[k].n) { /* past a group's end: the next group's first item, or the last item there is */
+            if (k + 1 < n) at = 0, k++;
+            else at = g[k].n - 1;
+        } else if (at < 0) {
+            if (k > 0) k--, at = g[k].n - 1;
+            else at = 0;
+        }
+    }
+    s->focus = HIT_CODE(g[k].kind, g[k].pane, at);
+    s->focus_keys = 1;
+    s->tip_hover = 0;
+}
+
+static void pin(session *s, uint32_t hit)
+{
+    session_pane *p = &s->pane[HIT_PANE(hit)];
+    int cell = HIT_KIND(hit) == HIT_CELL && p->loaded && HIT_INDEX(hit) < (int64_t)p->m.nwords;
+    if (!hit || hit == s->focus) { /* elsewhere, or the pinned item again: it goes (a word's tree too) */
+        if (hit && cell && p->selected == HIT_INDEX(hit)) p->selected = -1;
+        s->focus = 0;
+        return;
+    }
+    s->focus = hit;
+    s->focus_keys = 0;
+    s->tip_hover = 0;
+    if (cell) p->selected = HIT_INDEX(hit);
+}
+
+/* after every action: a focus on an item that is gone goes too (pane 1 without compare, a word of
+ * a version with fewer); the keys' cursor stays on the last item of its group instead */
+static void focus_check(session *s)
+{
+    if (!s->focus) return;
+    if (HIT_KIND(s->focus) == HIT_BANK) {
+        if (!s->pane[HIT_PANE(s->focus)].loaded || (HIT_PANE(s->focus) && !s->compare)) s->focus = 0;
+        return;
+    }
+    cursor_group g[4];
+    int n = cursor_groups(s, g);
+    if (cursor_group_of(g, n, s->focus) >= 0) return;
+    for (int k = 0; k < n && s->focus_keys; k++)
+        if (g[k].kind == HIT_KIND(s->focus) && g[k].pane == HIT_PANE(s->focus)) {
+            s->focus = HIT_CODE(g[k].kind, g[k].pane, g[k].n - 1);
+            return;
+        }
+    s->focus = 0;
 }
 
 const theme *session_theme(const session *s) { return &s->themes[s->theme_index & 1]; }
@@ -509,16 +598,9 @@ static void apply_moving(session *s, const action *a)
     if (moved) s->motion_serial++;
 }
 
-void session_apply(session *s, const action *a)
+/* every action but the mouse's moves: a tick while playing, the quit question's answer, or any other */
+static void apply_action(session *s, const action *a)
 {
-    if (a->kind == ACT_HOVER) { /* the mouse moves all the time: nothing else is derived again */
-        if (s->hover != (uint32_t)a->i) s->hover_serial++;
-        s->hover = (uint32_t)a->i;
-        s->mouse_x = a->x;
-        s->mouse_y = a->y;
-        return;
-    }
-    s->generation++;
     if (a->kind == ACT_TICK) { /* while playing: one step, stopping at the end */
         const session_pane *p0 = &s->pane[0];
         if (!s->playing) return;
@@ -535,6 +617,29 @@ void session_apply(session *s, const action *a)
     s->status_id = STR_COUNT;
     s->status_text[0] = '\0';
     apply_moving(s, a);
+}
+
+void session_apply(session *s, const action *a)
+{
+    if (a->kind == ACT_HOVER) { /* the mouse moves all the time: nothing else is derived again */
+        /* a mouse that moved takes the tooltip from the focus; one at rest under a picture that
+         * changed (session_rest_hover) does not */
+        int tip = s->tip_hover || (s->focus && (a->x != s->mouse_x || a->y != s->mouse_y));
+        if (s->hover != (uint32_t)a->i || tip != s->tip_hover) s->hover_serial++;
+        s->hover = (uint32_t)a->i;
+        s->tip_hover = tip;
+        s->mouse_x = a->x;
+        s->mouse_y = a->y;
+        return;
+    }
+    s->generation++;
+    size_t was[2] = {s->pane[0].step, s->pane[1].step};
+    unsigned serial[2] = {s->pane[0].serial, s->pane[1].serial};
+    apply_action(s, a);
+    /* a pinned item's details are about its step: they go when the step (or the trace) changes */
+    for (int i = 0; i < 2 && s->focus && !s->focus_keys; i++)
+        if (s->pane[i].step != was[i] || s->pane[i].serial != serial[i]) s->focus = 0;
+    focus_check(s);
 }
 
 static void apply_one(session *s, const action *a)
@@ -667,9 +772,13 @@ static void apply_one(session *s, const action *a)
             s->export_requests++;
         }
         break;
-    case ACT_ESCAPE: /* an overlay closes first: a clicker's Esc must not end the lecture */
-        s->overlay = s->overlay != OVERLAY_NONE ? OVERLAY_NONE : OVERLAY_QUIT;
+    case ACT_ESCAPE: /* an overlay closes first, then a pinned item or the cursor goes: a clicker's Esc must not end the lecture */
+        if (s->overlay != OVERLAY_NONE) s->overlay = OVERLAY_NONE;
+        else if (s->focus) s->focus = 0;
+        else s->overlay = OVERLAY_QUIT;
         break;
+    case ACT_PIN: pin(s, (uint32_t)a->i); break;
+    case ACT_CURSOR: cursor_move(s, a->i); break;
     case ACT_QUIT: s->overlay = OVERLAY_QUIT; break;
     case ACT_MOTION: s->no_motion = !s->no_motion; break;
     case ACT_SCHEDULE: set_schedule(s, a->s); break;

@@ -40,6 +40,8 @@ typedef enum act_arg { ARG_NONE, ARG_INT, ARG_STR } act_arg;
     X(ACT_FINE, "fine", ARG_NONE)               \
     X(ACT_SELECT, "select", ARG_INT)            \
     X(ACT_HOVER, "hover", ARG_INT)              \
+    X(ACT_PIN, "pin", ARG_INT)                  \
+    X(ACT_CURSOR, "cursor", ARG_INT)            \
     X(ACT_THEME, "theme", ARG_NONE)             \
     X(ACT_SCALE, "scale", ARG_INT)              \
     X(ACT_PRESENTER, "presenter", ARG_NONE)     \
@@ -94,7 +96,12 @@ typedef enum act_kind {
  * ACT_LESSON: +1 next step, -1 back. ACT_PICK: a hit code to pick or unpick. ACT_TYPE: text typed
  * into the answer ("\b" erases one character). ACT_MENU: +1/-1 moves the menu's selection, 0 opens it.
  * ACT_SELECT: i is a shared word of pane `pane` (-1: none). ACT_HOVER: i is the hit code under the
- * mouse (panels' codes; 0: nothing), x and y where the mouse is. ACT_GRID_PASS: the grid view's pass
+ * mouse (panels' codes; 0: nothing), x and y where the mouse is. ACT_PIN: a press (a click, a tap)
+ * on hit code i: its details stay shown until the next press, a step or Esc (a shared word's input
+ * tree is lit too, as a click always lit it); a press on the item pinned, or on nothing (0), lets
+ * go. ACT_CURSOR: the keys' cursor moves i items over the lanes and shared words (each pane's
+ * lanes, then its words; past the first or last it stays there): its item's details show and its
+ * input tree is lit, and it stays over steps. ACT_GRID_PASS: the grid view's pass
  * moves by i. ACT_GRID_WAVE: the grid view's wave moves by i (past the last: the launch has
  * ended). ACT_GRID_TIME: 1 goes to the first wave, 0 to the end of the launch. ACT_CARD: the card
  * the grid's schedule is on (an id of trace/cards.h; "" the trace's GPU or the default).
@@ -217,6 +224,9 @@ typedef struct session {
     int bench_mode;      /* results_mode: per launch or batch */
     uint32_t hover;      /* hit code under the mouse */
     int mouse_x, mouse_y;
+    uint32_t focus;      /* hit code whose details stay shown (ACT_PIN, ACT_CURSOR); 0: none */
+    int focus_keys;      /* the keys' cursor put it there: it stays over steps (a press's goes at the next) */
+    int tip_hover;       /* the mouse moved since the focus was set: over an item, the tooltip is the hover's */
     int quit;
     int page;            /* the browser's page: it cannot quit nor export (those keys do nothing there) */
     int least_px;        /* the least text the platform can read (the page: 12 CSS pixels at its pixel ratio); 0: the panels' own */
@@ -268,9 +278,10 @@ const theme *session_theme(const session *s);
  * to the step under x, in *a. 0 when hit is not a timeline. */
 int session_timeline_seek(const session *s, uint32_t hit, int bar_x, int bar_w, int x, action *a);
 /* A press of the mouse's button on a hit code (item_x, item_w: where its item was drawn; x: the
- * mouse): a lesson's pick, a shared word's selection, a block or pass of the grid, or a seek on the
- * timeline, in *a. 0: nothing; 1: an action; 2: a seek on the timeline (dragging seeks on). The
- * window and the page both press with it. */
+ * mouse; hit 0: nothing there): a lesson's pick, a lane's, shared word's or bank's details pinned
+ * (ACT_PIN), a block or pass of the grid, or a seek on the timeline, in *a; a press on nothing lets
+ * a pinned item go. 0: nothing; 1: an action; 2: a seek on the timeline (dragging seeks on). The
+ * window and the page both press with it (a tap on the page is a press). */
 int session_press(const session *s, uint32_t hit, int item_x, int item_w, int x, action *a);
 /* The version after `id` in the ladder (C's compare partner). */
 const char *session_next_version(const char *id);

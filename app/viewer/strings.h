@@ -65,8 +65,10 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_TIP_REG, "; register %s = %.9g", "；寄存器 %s = %.9g")                                                 \
     X(STR_TIP_ACCESS, "; %s [%lld], value %.6g", "；%s [%lld]，值 %.6g")                                         \
     X(STR_TIP_SHUFFLE, "; from lane %lld, value %.6g", "；来自 lane %lld，值 %.6g")                              \
-    X(STR_TIP_WORD, "shared word %lld (byte %lld): bank %lld, value %.9g; click: its input tree",                \
-      "共享内存字 %lld（字节 %lld）：bank %lld，值 %.9g；点击：它的输入树")                                        \
+    X(STR_TIP_WORD, "shared word %lld (byte %lld): bank %lld, value %.9g", "共享内存字 %lld（字节 %lld）：bank %lld，值 %.9g") \
+    X(STR_TIP_WORD_SUM, " = word %lld + word %lld (thread %u's add)", " = 字 %lld + 字 %lld（线程 %u 相加）")        \
+    X(STR_TIP_WORD_TREE, "; its input tree: %s", "；它的输入树：%s")                                              \
+    X(STR_TIP_WORD_CLICK, "; click: its input tree", "；点击：它的输入树")                                          \
     X(STR_TIP_WORD_EMPTY, "shared word %lld (byte %lld): bank %lld, not written yet",                            \
       "共享内存字 %lld（字节 %lld）：bank %lld，尚未写入")                                                          \
     X(STR_TIP_WORD_ASKING, "shared word %lld (byte %lld): bank %lld; its value shows once the question is answered", \
@@ -120,6 +122,10 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_KEY_WARP_PREV, "banks: the previous warp's access", "bank：上一个线程束的访问")                 \
     X(STR_KEY_SLICE_NEXT, "tree: the next slice of a big block", "归约树：大线程块的下一段")              \
     X(STR_KEY_SLICE_PREV, "tree: the previous slice", "归约树：上一段")                                  \
+    X(STR_KEY_CURSOR, "cursor: the next or previous lane or shared word, its details shown",                   \
+      "光标：下一个或上一个 lane 或共享内存字，显示其详情")                                                       \
+    X(STR_KEY_CURSOR_ROW, "cursor: a row on or back (a warp's lanes, a row of words)",                         \
+      "光标：前进或后退一行（一个线程束的 lane、一行字）")                                                        \
     X(STR_TREE_TITLE, "reduction tree: a row per addition, boxes coloured by warp, words %lld to %lld",        \
       "归约树：每行一次加法，按线程束着色，字 %lld 到 %lld")                                                   \
     X(STR_TREE_TITLE_NO_VALUES, "reduction tree: values that do not fit their boxes left out (hover a box, Ctrl +, or a larger window), words %lld to %lld", \
@@ -319,12 +325,12 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_RECORDING, "recording from step %s: step on, then E again saves the GIF",                              \
       "从第 %s 步开始录制：继续前进，再按 E 保存 GIF")                                                                \
     X(STR_KEY_HELP, "this help", "本帮助")                                                                      \
-    X(STR_KEY_ESCAPE, "close an overlay; in the main view, quit (asks once)", "关闭浮层；在主视图中退出（会确认）") \
-    X(STR_KEY_ESCAPE_PAGE, "close an overlay; in the main view, the lessons", "关闭浮层；在主视图中打开课程列表") \
+    X(STR_KEY_ESCAPE, "close an overlay or the cursor; in the main view, quit (asks once)", "关闭浮层或光标；在主视图中退出（会确认）") \
+    X(STR_KEY_ESCAPE_PAGE, "close an overlay or the cursor; in the main view, the lessons", "关闭浮层或光标；在主视图中打开课程列表") \
     X(STR_KEY_QUIT, "quit (asks once)", "退出（会确认）")                                                         \
     X(STR_MOUSE, "mouse", "鼠标")                                                                              \
-    X(STR_KEY_MOUSE, "mouse: hover a lane, cell or bank; click a cell for its input tree",                       \
-      "鼠标：悬停在 lane、格子或 bank 上查看详情；点击格子看它的输入树")                                             \
+    X(STR_KEY_MOUSE, "mouse: hover a lane, cell or bank for its details; a click (a tap) keeps them, and a cell's input tree", \
+      "鼠标：悬停在 lane、格子或 bank 上查看详情；点击（轻点）后详情保留，格子还显示它的输入树")                        \
     X(STR_TYPE_NUMBER, "type a number, then Enter", "输入一个数，然后按 Enter")                                    \
     X(STR_TYPE_CHOICE, "press a letter to choose, then Enter", "按一个字母选择，然后按 Enter")                      \
     X(STR_DROP_NEEDS_BARRIER, "D drops the __syncthreads of the current step: step to a barrier first (Shift+D puts it back)", \
@@ -379,7 +385,8 @@ typedef enum str_id {
     X(NOUN_STEP, "step", "steps", "步")                                      \
     X(NOUN_PHASE, "phase", "phases", "个阶段")                               \
     X(NOUN_BLOCK, "block", "blocks", "个线程块")                             \
-    X(NOUN_WAVE, "wave", "waves", "波")
+    X(NOUN_WAVE, "wave", "waves", "波")                                      \
+    X(NOUN_WORD, "word", "words", "个字")
 
 typedef enum str_noun {
 #define STR_X_NOUN(id, one, many, zh) id,

@@ -756,7 +756,8 @@ int viewer_window(const viewer_opts *o)
             case SDL_MOUSEBUTTONUP: scrubbing = 0; break;
             case SDL_MOUSEBUTTONDOWN: {
                 const dl_item *hit_item = dl_hit_item(&c.l, ev.button.x, ev.button.y);
-                scrubbing = hit_item && session_press(&A->s, hit_item->hit, hit_item->r.x, hit_item->r.w, ev.button.x, &a) == 2;
+                scrubbing = session_press(&A->s, hit_item ? hit_item->hit : 0, hit_item ? hit_item->r.x : 0, hit_item ? hit_item->r.w : 0,
+                                          ev.button.x, &a) == 2; /* a press on nothing lets a pinned item go */
                 break;
             }
             case SDL_WINDOWEVENT:

@@ -17,6 +17,11 @@
 //    Enter picks, Esc closes and gives focus back to the button that opened it; opening a lesson
 //    puts focus on its first control; a letter typed while a button has focus does nothing of
 //    the key table's (l, t, x), and the setting turns single-key shortcuts off;
+//  - the picture's cursor: ArrowDown on the picture (not on a button) moves it lane by lane,
+//    Shift+ArrowDown a warp on, and the live region says the item's details alone, their numbers
+//    against v1's addressing (thread t stores at word 2t in its first add), in English and Chinese;
+//    a step keeps it and says the step, then the details; Esc lets it go before it opens the
+//    lessons; Help names its keys;
 //  - a phone (390x844, touch) reaches phase, speed, break-it, grid, benchmark, theme, language,
 //    screenshot and open-a-trace (a file picker) from the page's own controls, and a lesson's
 //    texts in the picture name its buttons (Tap, Answer, ›), not keys (PgDn, Enter, H);
@@ -209,6 +214,8 @@ async function words() {
   await sleep(300);
   const help = await hp.evaluate(() => { const l = document.querySelector('#helplist'); return l && !l.closest('[hidden]') ? [...l.querySelectorAll('li')].map((li) => li.textContent) : []; });
   check(help.length >= 10 && help.some((t) => /[\u4e00-\u9fff]/.test(t)), `Help is a list in the page, in its language (${help.length} items${help.length ? ': ' + help.slice(0, 2).join(' | ') : ''})`);
+  const cursorHelp = help.filter((t) => /Down, Up|Shift\+Down, Shift\+Up/.test(t) && t.includes('光标'));
+  check(cursorHelp.length === 2, `Help names the picture's cursor keys in Chinese (${cursorHelp.join(' | ') || 'not there'})`);
   await close(hp);
 }
 
@@ -279,6 +286,69 @@ async function keyboard() {
   await close(vp);
 }
 
+// ---- the picture's cursor: the keys move it over the lanes and cells, the live region says them ----
+async function cursor() {
+  // v1's first add: `sdata[index] += sdata[index + s]` with index = 2 * s * tid, s = 1, for tid < 128:
+  // thread t stores at word 2t
+  const page = await open('?lang=en&version=v1&step=0', DESKTOP);
+  const st = async () => { await page.evaluate(() => window.warpscope.draw()); return page.evaluate(() => window.warpscope.state()); }; // the drawn scene's
+  let at = -1;
+  for (let k = 0; k < 40 && at < 0; k++) {
+    await page.evaluate((n) => window.warpscope.actions('seek-step:' + n), k);
+    const s = await st();
+    if (/\+=/.test(s.code || '') && s.facts && s.facts.kind === 'shared_store') at = k;
+  }
+  await page.evaluate((n) => window.warpscope.actions('seek-step:' + n), at);
+  await page.evaluate(() => window.warpscope.draw());
+  // from a button the arrows do not move it
+  await page.focus('#step-next');
+  await page.keyboard.press('ArrowDown');
+  await sleep(100);
+  check(!(await st()).focus, 'ArrowDown with a button focused leaves the picture\'s cursor alone');
+  await page.focus('canvas');
+  for (let k = 0; k < 4; k++) await page.keyboard.press('ArrowDown');
+  await sleep(200);
+  const a = await st(), aLive = await live(page);
+  check(at >= 0 && a.focus && a.focus.kind === 'lane' && a.focus.index === 3 && a.focus.cursor && /^thread 3: warp 0, lane 3, working; shared store \[6\], value \d/.test(aLive) && aLive === a.focus.details,
+        `ArrowDown four times on the picture puts the cursor on thread 3, and the live region says it alone: ${aLive}`);
+  // the ring around thread 3 (warp 0's lane 3 in the lanes-to-banks picture) and its tooltip
+  const ring = await page.evaluate(() => {
+    window.warpscope.draw();
+    const l = window.warpscope.list(), f = l.panels.indexOf('focus'), lane = l.items.find((i) => i[0] === 0 && i[13] === ((2 << 24) | 3));
+    return f >= 0 && !!lane && l.panels.includes('tooltip') &&
+      l.items.some((i) => i[0] === 1 && i[12] === f && i[7] >= 2 && i[1] < lane[1] && i[2] < lane[2] && i[1] + i[3] > lane[1] + lane[3] && i[2] + i[4] > lane[2] + lane[4]);
+  });
+  check(ring, 'the cursor is drawn: a ring around thread 3, and its tooltip');
+  await shot(page, '1024x768-cursor');
+  await page.keyboard.down('Shift'); await page.keyboard.press('ArrowDown'); await page.keyboard.up('Shift');
+  await sleep(200);
+  const b = await st(), bLive = await live(page);
+  check(b.focus && b.focus.index === 35 && /^thread 35: warp 1, lane 3, working; shared store \[70\]/.test(bLive),
+        `Shift+ArrowDown moves it a warp on, to thread 35, stored at word 70: ${bLive}`);
+  // a step keeps the cursor and says the step, then its details
+  await page.keyboard.press('ArrowRight');
+  await sleep(300);
+  const c = await st(), cLive = await live(page);
+  check(c.focus && c.focus.index === 35 && /^v1, step \d+ of \d+/.test(cLive) && cLive.endsWith(c.focus.details), `a step keeps the cursor: the step's sentence, then thread 35's details: ${cLive}`);
+  await page.keyboard.press('Escape');
+  await sleep(200);
+  const d = await st();
+  await page.keyboard.press('Escape');
+  await sleep(300);
+  const e = await st();
+  check(!d.focus && d.overlay === '' && e.overlay === 'menu', `Esc lets the cursor go first (${d.focus ? 'still there' : 'gone'}, overlay "${d.overlay}"), then opens the lessons (${e.overlay})`);
+  await close(page);
+  // in Chinese the details are Chinese, from the same scene
+  const zp = await open('?lang=zh&version=v1&step=' + at, DESKTOP);
+  await zp.focus('canvas');
+  await zp.keyboard.press('ArrowDown');
+  await sleep(200);
+  const zLive = await live(zp);
+  check(/^线程 0：线程束 0，lane 0，工作；写共享内存 \[0\]/.test(zLive), `in Chinese the live region says the cursor's lane in Chinese: ${zLive}`);
+  await shot(zp, '1024x768-cursor-zh');
+  await close(zp);
+}
+
 // ---- a phone reaches every feature ----
 async function phone() {
   const page = await open('?lang=en', PHONE);
@@ -333,7 +403,7 @@ async function main() {
   browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox'], defaultViewport: null });
   const only = process.env.WS_ONLY ? process.env.WS_ONLY.split(',') : null;
   try {
-    for (const [name, fn] of [['axe', axeStates], ['words', words], ['keyboard', keyboard], ['phone', phone], ['reflow', reflow]])
+    for (const [name, fn] of [['axe', axeStates], ['words', words], ['keyboard', keyboard], ['cursor', cursor], ['phone', phone], ['reflow', reflow]])
       if (!only || only.includes(name)) await fn().catch((e) => check(false, `${name}: ${e.message}`));
   } finally {
     await browser.close();

@@ -1,7 +1,9 @@
 // The page as a student's phone meets it (Debian's chromium, headless, as a 390x844 touch screen at
 // pixel ratio 3): every control is a button of at least 44 CSS pixels with its name; lesson 02's
 // lanes question is answered by taps and Answer, and by the typed field; the lessons' menu opens
-// by taps; the live region says every step; the address reopens the same step; no text of the
+// by taps; the live region says every step; a tapped lane or cell keeps its details (the
+// tooltip and the live region, their numbers worked out from v2's addressing) until a tap
+// elsewhere or a step; the address reopens the same step; no text of the
 // step's picture is drawn under 12 CSS pixels (the tree and shared memory show fewer items, or
 // say their values are left out, instead); ?actions= with an unknown action is one closable line;
 // ?embed=1 has no controls; a damaged pack is refused in one line; in Chinese no English sentence
@@ -70,6 +72,56 @@ async function tapLanes(page, lanes) {
   }
   await sleep(100);
   return true;
+}
+
+// the tooltip the canvas shows (the draw list's "tooltip" panel), as one text
+async function tooltipText(page) {
+  return page.evaluate(() => {
+    window.warpscope.draw();
+    const l = window.warpscope.list(), k = l.panels.indexOf('tooltip');
+    return k < 0 ? '' : l.items.filter((i) => i[0] === 4 && i[12] === k).map((i) => i[11]).join(' ');
+  });
+}
+// taps the first item of the draw list with this hit code (kind << 24 | index) where it was drawn
+async function tapHit(page, hit) {
+  const { items, dpr } = await page.evaluate(() => ({ items: window.warpscope.list().items, dpr: window.devicePixelRatio }));
+  const it = items.find((i) => i[13] === hit && i[0] === 0);
+  if (!it) return false;
+  await page.touchscreen.tap((it[1] + it[3] / 2) / dpr, (it[2] + it[4] / 2) / dpr);
+  await sleep(150);
+  return true;
+}
+// the state once the scene is drawn (the focus's details are the drawn scene's)
+async function drawn(page) { await page.evaluate(() => window.warpscope.draw()); return st(page); }
+async function pinned(ctx, base) {
+  const { page } = await open(ctx, base, '?lang=en&version=v2&step=20');
+  await sleep(600);
+  const st0 = await drawn(page), s = 256 >> st0.phase;
+  const liveNow = () => page.evaluate(() => document.getElementById('live').textContent);
+  const tapped = await tapHit(page, (2 << 24) | 3);
+  await sleep(800); // the finger is long gone: what it tapped stays described
+  const a = await drawn(page), aTip = await tooltipText(page), aLive = await liveNow();
+  const lane = new RegExp(`^thread 3: warp 0, lane 3, working; shared load \\[(3|${3 + s})\\], value \\d`);
+  check(st0.phase === 5 && tapped && a.focus && a.focus.kind === 'lane' && a.focus.index === 3 && lane.test(a.focus.details) && aTip === a.focus.details && aLive.includes(a.focus.details),
+        `a tap on lane 3 keeps its details shown and says them (phase ${st0.phase}, s = ${s}): tooltip "${aTip}", live "${aLive}"`);
+  await page.screenshot({ path: path.join(outDir, 'phone-tap-lane-en.png') });
+  const tappedCell = await tapHit(page, (1 << 24) | 1);
+  await sleep(500);
+  const b = await drawn(page), bTip = await tooltipText(page), bLive = await liveNow();
+  const want = [`shared word 1 (byte 4): bank 1, value `, ` = word 1 + word ${1 + 2 * s} (thread 1's add); its input tree: ${256 / s} words`];
+  check(tappedCell && b.focus && b.focus.kind === 'cell' && b.focus.index === 1 && want.every((w) => b.focus.details.includes(w)) && bTip === b.focus.details && bLive === b.focus.details,
+        `a tap on word 1 of the tree keeps its inputs shown and says them: tooltip "${bTip}", live "${bLive}"`);
+  await page.screenshot({ path: path.join(outDir, 'phone-tap-cell-en.png') });
+  await page.touchscreen.tap(100, 150); // the source: nothing to describe there
+  await sleep(300);
+  const c = await drawn(page), cTip = await tooltipText(page);
+  check(!c.focus && !cTip, `a tap elsewhere lets the word go (${c.focus ? c.focus.details : 'no focus'}; tooltip "${cTip}")`);
+  await tapHit(page, (2 << 24) | 3);
+  await tap(page, '#step-next');
+  await sleep(300);
+  const d = await drawn(page), dTip = await tooltipText(page);
+  check(!d.focus && !dTip && d.step === 21, `a step lets a tapped lane go (step ${d.step}; ${d.focus ? d.focus.details : 'no focus'}; tooltip "${dTip}")`);
+  await page.close();
 }
 
 // what reads as an English sentence: three words of English in a row that are not the names
@@ -249,6 +301,11 @@ async function main() {
     for (let i = 0; i < 3; i++) { await tap(C.page, '#step-next'); await sleep(80); live.push(await C.page.evaluate(() => document.getElementById('live').textContent)); }
     check(polite === 'polite' && live.every((t, i) => t && (i === 0 || t !== live[i - 1])),
           `the live region (aria-live ${polite}) changes on every step: ${live.map((t) => JSON.stringify(t.slice(0, 40))).join(' -> ')}`);
+    // a tap on a lane or a cell keeps its details (the tooltip, the live region) until a tap
+    // elsewhere or a step: v2's step 20 is `sdata[tid] += sdata[tid + s]` in phase 5, s = 256 >> 5 = 8,
+    // so thread 3 works on word 3 or 3 + s, word 1's last add took word 1 + 2s (stored in phase 4)
+    // and 256 / s words feed it by the phase's end
+    await pinned(ctx2, base);
     // readable on the phone: no text of the step's picture under 12 CSS pixels
     const tiny = await smallText(C.page);
     check(!tiny.small.length, `at 390x844 no text of the step is under 12 CSS pixels (the least of ${tiny.n}: ${tiny.least.toFixed(1)} px)${tiny.small.length ? ': ' + tiny.small.join(', ') : ''}`);
@@ -299,6 +356,10 @@ async function main() {
     const look = async (name) => { states++; await sleep(250); await Z.page.evaluate(() => window.warpscope.draw()); for (const t of await shownText(Z.page)) { const en = english(sentence(t)); if (en) seen.push(`${name}: "${en}" in "${t.slice(0, 80)}"`); } };
     await look('the viewer');
     await Z.page.screenshot({ path: path.join(outDir, 'phone-zh.png') });
+    await tapLanes(Z.page, [5]); await look('a tapped lane');
+    const zt = await tooltipText(Z.page);
+    check(/^线程 5：线程束 0，lane 5，/.test(zt), `in Chinese a tapped lane's details are Chinese (${zt})`);
+    await Z.page.screenshot({ path: path.join(outDir, 'phone-tap-lane-zh.png') });
     await tap(Z.page, '#step-next'); await look('a step');
     await tap(Z.page, '#help'); await look('the keys'); await tap(Z.page, '#help');
     // letters act on the picture, not on a focused button (WCAG 2.1.4): the keys go to the canvas

@@ -143,19 +143,86 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
     }
 }
 
-static void draw_tooltip(ui *u, int w, int h)
+/* The focus (a pinned item, the keys' cursor): a ring around each place its item is drawn (a lane
+ * in the lanes and in the banks picture, a word in shared memory and in the tree), outside the
+ * item so its colour and marks still show, in the text's colour with a line of the background's
+ * inside it, so that it shows on any fill and over any neighbour in either theme; kept to the
+ * item's panel. Drawn after the panels, so no neighbour drawn later covers it. *at: for the
+ * tooltip, the box around its items in the first panel that draws it; where none is drawn, the
+ * one-line summary that stands for its panel (w 0: neither). */
+static void draw_focus(ui *u, int w, int h, dl_rect *at)
+{
+    dl_list *l = u->l;
+    uint32_t focus = u->sc->s->focus;
+    *at = (dl_rect){0, 0, 0, 0};
+    if (!focus || u->sc->overlay != OVERLAY_NONE) return;
+    int t = u->px / 6 > 2 ? u->px / 6 : 2, g = t / 3 > 1 ? t / 3 : 1, begun = 0, first = -1; /* 2 CSS pixels on a phone's screen */
+    for (size_t i = 0, n = l->n; i < n; i++) {
+        dl_item it = l->items[i]; /* a copy: drawing the ring may move the list */
+        if (it.kind != DL_FILL || it.hit != focus || it.panel < 0) continue;
+        dl_rect pr = l->panels[it.panel].r;
+        if (!dl_rect_inside(pr, it.r)) continue; /* a row scrolled out of its panel */
+        if (!at->w) *at = it.r, first = it.panel;
+        else if (it.panel == first) { /* the tooltip goes by all of them in that panel (a word's column of the tree) */
+            int x2 = at->x + at->w > it.r.x + it.r.w ? at->x + at->w : it.r.x + it.r.w;
+            int y2 = at->y + at->h > it.r.y + it.r.h ? at->y + at->h : it.r.y + it.r.h;
+            at->x = at->x < it.r.x ? at->x : it.r.x, at->y = at->y < it.r.y ? at->y : it.r.y;
+            at->w = x2 - at->x, at->h = y2 - at->y;
+        }
+        if (!begun) begun = 1, dl_panel_begin(l, "focus", (dl_rect){0, 0, w, h});
+        dl_clip(l, pr);
+        dl_outline(l, (dl_rect){it.r.x - t - g, it.r.y - t - g, it.r.w + 2 * (t + g), it.r.h + 2 * (t + g)}, u->th->text, t);
+        dl_outline(l, (dl_rect){it.r.x - g, it.r.y - g, it.r.w + 2 * g, it.r.h + 2 * g}, u->th->background, g);
+        dl_unclip(l);
+    }
+    /* not drawn (its panel is a one-line summary): the tooltip goes by that line, of its pane */
+    static const char *const summary[] = {[HIT_LANE] = "lanes summary", [HIT_CELL] = "memory summary"};
+    int kind = HIT_KIND(focus), pane = HIT_PANE(focus);
+    if (at->w || kind <= 0 || (size_t)kind >= sizeof summary / sizeof *summary || !summary[kind]) return;
+    for (int k = 0; k < l->npanels; k++) {
+        const dl_panel *pp = &l->panels[k];
+        if (pp->name && !strcmp(pp->name, summary[kind]) && (!u->sc->compare || (pp->r.x + pp->r.w / 2 >= w / 2) == pane)) {
+            *at = pp->r;
+            return;
+        }
+    }
+}
+
+/* The tooltip: by the mouse for what it hovers, under (or over) the item for the focus's; where one
+ * line is wider than the window, wrapped onto a few */
+static void draw_tooltip(ui *u, int w, int h, dl_rect item)
 {
     const scene *sc = u->sc;
-    if (!sc->tooltip[0] || sc->s->mouse_x < 0) return;
-    int tw = dl_text_width(u->l, DL_FONT_UI, u->px, sc->tooltip) + 2 * u->pad;
+    if (!sc->tooltip[0] || (!sc->tip_focus && sc->s->mouse_x < 0)) return;
+    int maxw = w - 2 * u->pad, one = dl_text_width(u->l, DL_FONT_UI, u->px, sc->tooltip);
+    enum { TIP_LINES = 8 }; /* the longest (a bank's lanes, 300 bytes) is about six lines at a phone's width */
+    const char *starts[TIP_LINES];
+    size_t lens[TIP_LINES];
+    int n = one > maxw - 2 * u->pad ? wrap(u, sc->tooltip, maxw - 2 * u->pad, u->px, starts, lens, TIP_LINES) : 1;
+    if (n < 1) n = 1;
+    int tw = (n > 1 ? maxw : one + 2 * u->pad), th_ = n * u->lh + u->pad, x, y;
     if (tw > w) tw = w;
-    int th_ = u->lh + u->pad, x = sc->s->mouse_x + 14, y = sc->s->mouse_y + 18;
+    if (!sc->tip_focus) {
+        x = sc->s->mouse_x + 14, y = sc->s->mouse_y + 18;
+        if (y + th_ > h) y = sc->s->mouse_y - th_ - 4;
+    } else if (item.w) { /* below the ring, or above it where the window ends */
+        x = item.x, y = item.y + item.h + 6;
+        if (y + th_ > h) y = item.y - th_ - 6;
+    } else { /* its item is not drawn (its panel is a summary): at the picture's foot */
+        x = u->pad, y = h - th_ - 4 * u->lh;
+    }
     if (x + tw > w) x = w - tw;
-    if (y + th_ > h) y = sc->s->mouse_y - th_ - 4;
+    if (x < 0) x = 0;
+    if (y < 0) y = 0;
     dl_rect r = {x, y, tw, th_};
     dl_panel_begin(u->l, "tooltip", r);
     dl_fill(u->l, r, u->th->text);
-    dl_text(u->l, (dl_rect){x + u->pad, y + u->pad / 2, tw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->background, sc->tooltip);
+    for (int i = 0; i < n; i++) {
+        char line[sizeof sc->tooltip];
+        if (n > 1) snprintf(line, sizeof line, "%.*s", (int)lens[i], starts[i]);
+        dl_text(u->l, (dl_rect){x + u->pad, y + u->pad / 2 + i * u->lh, tw - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, u->th->background,
+                n > 1 ? line : sc->tooltip);
+    }
 }
 
 void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
@@ -201,7 +268,9 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
         draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad}, scene_class(sc), area);
     }
     draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID && sc->overlay != OVERLAY_PASSES); /* the grid has its own legend; the passes view needs none */
-    draw_tooltip(&u, w, h);
+    dl_rect focus;
+    draw_focus(&u, w, h, &focus);
+    draw_tooltip(&u, w, h, focus);
     dl_fill_gaps(l, 0); /* the background only where no panel paints */
 }
 

@@ -64,9 +64,10 @@ void draw_lanes(ui *u, int pi, const scene_pane *p, dl_rect r)
     if (fit < nw && nw * u->lh <= in.h) fit = nw, rh = in.h / nw; /* every warp, its label's line high, before a line of words */
     if (fit < 1 || nw < 1) return;
     int show = nw <= fit ? nw : fit - 1, w0 = 0;
-    if (show < nw) { /* a window of warps holding the step's first working warp */
-        int focus = 0;
-        for (int w = 0; w < nw; w++)
+    if (show < nw) { /* a window of warps holding the focus's lane (a pinned one, the keys' cursor), else the step's first working warp */
+        uint32_t f = u->sc->s->focus;
+        int focus = HIT_KIND(f) == HIT_LANE && HIT_PANE(f) == pi && HIT_INDEX(f) < (int64_t)m->threads ? (int)(HIT_INDEX(f) / WARP_SIZE) : -1;
+        for (int w = 0; focus < 0 && w < nw; w++)
             if (warp_state(p, (unsigned)w) != VIEW_LANE_IDLE && warp_state(p, (unsigned)w) != VIEW_LANE_EXITED) { focus = w; break; }
         w0 = focus - show / 2;
         if (w0 + show > nw) w0 = nw - show;
