@@ -71,14 +71,20 @@ PY
 done
 unset WARPSCOPE_SANDBOX_OFF
 
-# B. one deadline for a whole check: a file slow at each load cannot take it once per order
+# B. one deadline for a whole check: a file slow at each load (6 s) cannot take it once per order
+# (fifteen loads, 90 s): the search loads it once for all its orders, so it runs in about two
+# loads' time and passes; where the search needs a load per order, the check's one deadline
+# stops it in about a minute, and says so
 start=$(date +%s)
 out=$(timeout 200 "$ws" stats --kernel "$hostile/slow_at_each_load.cu" --entry 'run(in, out, n)' --n 256 --data ones --schedule adversarial 2>&1)
 rc=$?
 took=$(( $(date +%s) - start ))
-[ $rc -eq 2 ] || say "a file slow at each load under --schedule adversarial exited $rc after $took s, not 2: $(echo "$out" | head -2)"
+case $rc in
+0) [ $took -le 30 ] || say "a file slow at each load under --schedule adversarial passed after $took s: a load per order?" ;;
+2) echo "$out" | grep -q "slow_at_each_load.cu: .*adversarial" || say "the check's deadline is not said: $out" ;;
+*) say "a file slow at each load under --schedule adversarial exited $rc after $took s: $(echo "$out" | head -2)" ;;
+esac
 [ $took -le 75 ] || say "a file slow at each load under --schedule adversarial took $took s (one deadline for the check: 60 s)"
-echo "$out" | grep -q "slow_at_each_load.cu: .*adversarial" || say "the check's deadline is not said: $out"
 
 # B. learner code never runs as root: where no unprivileged user works, refused unless --unsafe
 if [ "$(id -u)" -eq 0 ]; then

@@ -1,7 +1,7 @@
 // Hostile: a constructor that takes six seconds at each load of the file. Under --schedule
-// adversarial the file is loaded once per order (fifteen loads): one deadline for the whole check
-// stops it in about a minute, where each order's own wall clock let it take a minute and a half
-// and pass.
+// adversarial a load per order would be fifteen loads, each within its own wall clock, a minute
+// and a half in all: the search loads it once for every order, and where it cannot, one deadline
+// for the whole check stops it in about a minute.
 #include <unistd.h>
 __global__ void k(const float *in, float *out, unsigned n)
 {

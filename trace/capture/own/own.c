@@ -575,6 +575,7 @@ int capture_own_batch(const capture_desc *d, capture_batch_run *runs, size_t nru
     snprintf(out, sizeof out, "%s/runs", work);
     tfd = open(out, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (tfd < 0) { snprintf(err, errlen, "%s: cannot make the runs' file in %s: %s", d->kernel, work, strerror(errno)); goto done; }
+    unlink(out); /* a descriptor with no name: no run finds the others' records in its folder */
     if (own_copy_plain(so, copy, (size_t)64 << 20)) { snprintf(err, errlen, "%s: cannot read its build from the cache (%s)", d->kernel, so); goto done; }
     char num[5][32], runner[4200], handed[16];
     unsigned check_s = sandbox_check_wall_s();
