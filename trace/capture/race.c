@@ -207,9 +207,9 @@ static cell *global_cells(race *r, int buf, int64_t end)
         size_t nw = 2 * words > (size_t)end ? 2 * words : (size_t)end;
         if (nw < 1024) nw = 1024;
         if (nw > RACE_GLOBAL_MAX_WORDS) nw = RACE_GLOBAL_MAX_WORDS;
-        cell *n = realloc(r->global[buf].c, nw * sizeof(cell));
+        cell *n = words ? realloc(r->global[buf].c, nw * sizeof(cell)) : calloc(nw, sizeof(cell)); /* gen 0: no launch's */
         if (!n) { free(r->global[buf].c); r->global[buf].c = NULL; r->global[buf].words = 0; r->failed = 1; return NULL; }
-        memset(n + words, 0, (nw - words) * sizeof(cell)); /* gen 0: no launch's */
+        if (words) memset(n + words, 0, (nw - words) * sizeof(cell));
         r->global[buf].c = n;
         r->global[buf].words = nw;
     }
@@ -302,6 +302,12 @@ int race_replay(trace *t)
     race *r = race_create(-1);
     if (!r) return -1;
     const emu_observer *o = race_observer(r);
+    /* a global buffer no event writes (the input, say) has no race: its reads are not watched */
+    unsigned char written[256] = {0};
+    for (size_t i = 0; i < t->nevents; i++) {
+        int k = t->events[i].kind;
+        if (k == TRACE_GLOBAL_STORE || k == TRACE_GLOBAL_ATOMIC) written[t->events[i].buf] = 1;
+    }
     uint32_t pass = UINT32_MAX, block = UINT32_MAX, epoch = 0;
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
@@ -325,6 +331,7 @@ int race_replay(trace *t)
             if (!trace_kind_has_data((trace_kind)e->kind) || trace_kind_addr((trace_kind)e->kind) == TRACE_ADDR_LANE) continue;
             int64_t addr = t->lane_addr[e->lanes + k++];
             int global = e->kind == TRACE_GLOBAL_LOAD || e->kind == TRACE_GLOBAL_STORE || e->kind == TRACE_GLOBAL_ATOMIC;
+            if (global && !written[e->buf]) continue;
             unsigned words = trace_event_words(e);
             emu_access a = {global, e->buf, global ? addr * (int64_t)words : addr, words,
                             e->kind == TRACE_SHARED_STORE || e->kind == TRACE_GLOBAL_STORE || e->kind == TRACE_GLOBAL_ATOMIC,
