@@ -18,7 +18,8 @@
 #   a try comes beside its picture; a compile error clears the picture of the try before it;
 # - long runs: a loop that never ends is stopped at the server's --run-limit (2 s, not the
 #   command line's 15); while three students Run such loops, another student's cached trace is
-#   answered within 2 s.
+#   answered within 2 s; a Run that cannot start within 20 s (one worker held by a 25 s loop) is
+#   answered 429 with a Retry-After, not later.
 # Skips (77) where the build has no serve or the machine gives no sandbox.
 ws="$1"
 src="$2"
@@ -49,8 +50,8 @@ def check(cond, what):
         fails.append(what)
     return cond
 
-def serve(state, *extra):
-    p = subprocess.Popen([ws, "serve", "--port", "0", "--state", state, "--token", token, "--workers", "2", *extra],
+def serve(state, *extra, workers="2"):
+    p = subprocess.Popen([ws, "serve", "--port", "0", "--state", state, "--token", token, "--workers", workers, *extra],
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     line = p.stdout.readline()
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
@@ -242,6 +243,30 @@ check(st == 401 and "closed" in message(body), "Ana's class, closed when the new
 st, body, _ = call("POST", "/api/class/state", {"state": "archived"}, who="teacher")
 st2, body2, _ = call("POST", "/api/check", {"exercise": "02", "source": good}, who="Cy")
 check(st == 200 and st2 == 401, "the class archived, Cy's Check: %s %s" % (st, st2))
+
+# a Run that cannot start within 20 s is answered 429 with a Retry-After, not late: one worker held
+# by a loop for 25 s (its server's --run-limit), a second student's Run behind it
+main_port = port
+slow, port, err = serve(tmp + "/slowstate", "--run-limit", "25", workers="1")
+if check(port is not None, "a second server, one worker: %s" % err):
+    for who in ("w1", "w2"):
+        call("POST", "/api/join", {"name": who}, who=who)
+    hold = kernel + "void hold(float *in, float *out, unsigned n)\n{\n    volatile int spin = 1;\n    while (spin) {\n    }\n}\n"
+    held = threading.Thread(target=lambda: call("POST", "/api/trace", {"source": hold, "entry": "hold(in, out, n)"}, who="w1"))
+    held.start()
+    for _ in range(200):
+        if json.loads(call("GET", "/api/health")[1]).get("building", 0) >= 1:
+            break
+        time.sleep(0.05)
+    t0 = time.time()
+    st, body, hd = call("POST", "/api/trace", {"source": kernel + "// behind\n", "entry": entry, "n": 256}, who="w2")
+    secs = time.time() - t0
+    check(st == 429 and (hd.get("Retry-After") or "").isdigit() and 17 <= secs <= 24,
+          "a Run behind a 25 s loop on the one worker: %s after %.1f s, Retry-After %s: %s" % (st, secs, hd.get("Retry-After"), message(body)))
+    slow.send_signal(signal.SIGTERM)
+    slow.wait(timeout=30)
+    held.join()
+port = main_port
 
 # SIGTERM stops it promptly
 t0 = time.time()

@@ -369,7 +369,7 @@
       ran: 'Your kernel ran on the %1: n = %2, result %3; the double-precision sum of its input is %4 (%5). %6 steps.',
       within: 'within the tolerance', off: 'off by %1', races: ' Races found: %1.', emulator: 'CPU emulator',
       compileError: 'Line %1, column %2: %3', entryError: 'Entry, column %1: %2', entryErrorAll: 'Entry: %1', traceLink: 'The trace of this link did not come: %1', notOpened: 'The trace came back but did not open: %1',
-      busy: 'The server is busy: try again in %1 s.', tooBig: 'The file is too large for the server (1 MiB at most).',
+      busy: 'The server is busy: try again in %1 s.', busyWait: 'The server is busy: sent again by itself in %1 s.', tooBig: 'The file is too large for the server (1 MiB at most).',
       serverSaid: 'The server answered %1: %2', noServerNow: 'The server did not answer (%1).',
       badN: 'n must be a whole number from 1 to 67108864.', badBlock: 'Block must be a whole number from 1 to 1024.', noEntry: 'Say how to run the file: the entry, e.g. reduce<<<n / 256, 256>>>(in, out, n).',
       nameFirst: 'Type your name first: the teacher sees your checks under it.',
@@ -422,7 +422,7 @@
       ran: '你的内核在%1上运行：n = %2，结果 %3；输入的双精度和为 %4（%5）。共 %6 步。',
       within: '在容差之内', off: '相差 %1', races: '发现竞争：%1 处。', emulator: 'CPU 模拟器',
       compileError: '第 %1 行，第 %2 列：%3', entryError: '入口，第 %1 列：%2', entryErrorAll: '入口：%1', traceLink: '此链接的跟踪没有取到：%1', notOpened: '跟踪已返回，但没有打开：%1',
-      busy: '服务器正忙：请 %1 秒后再试。', tooBig: '文件太大，服务器不接受（最多 1 MiB）。',
+      busy: '服务器正忙：请 %1 秒后再试。', busyWait: '服务器正忙：%1 秒后自动重新发送。', tooBig: '文件太大，服务器不接受（最多 1 MiB）。',
       serverSaid: '服务器回答 %1：%2', noServerNow: '服务器没有回答（%1）。',
       badN: 'n 必须是 1 到 67108864 之间的整数。', badBlock: '线程块必须是 1 到 1024 之间的整数。', noEntry: '请写明如何运行这个文件：入口，例如 reduce<<<n / 256, 256>>>(in, out, n)。',
       nameFirst: '请先输入你的名字：老师按名字看到你的检查结果。',
@@ -1130,8 +1130,16 @@
     if (x && x.schedule) body.schedule = x.schedule;
     return body;
   }
-  async function post(path, body, again) {
+  async function post(path, body, again, waited) {
     const r = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    // a busy server says when to ask again (Retry-After): a Run or Check is sent again by itself then,
+    // for up to a minute in all, the status line saying so; after that the learner is told to try
+    const after = Number(r.headers.get('Retry-After')) || 1, spent = waited || 0;
+    if (r.status === 429 && path !== 'api/join' && spent + after <= 60) {
+      say(W('busyWait', after));
+      await new Promise((ok) => setTimeout(ok, after * 1000));
+      return post(path, body, again, spent + after);
+    }
     const bytes = new Uint8Array(await r.arrayBuffer());
     let json = null;
     try { json = JSON.parse(DEC.decode(bytes)); } catch (e) { json = null; }

@@ -299,22 +299,35 @@ int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind, volatile int *
     }
     /* a trace (Run, which the learner waits for) goes before a waiting check, but a check that has
      * waited SERVE_CHECK_AGE_S goes before traces: checks are never starved */
-    struct timespec deadline;
+    struct timespec deadline, give_up;
     clock_gettime(CLOCK_REALTIME, &deadline);
+    give_up = deadline;
     deadline.tv_sec += SERVE_CHECK_AGE_S;
+    give_up.tv_sec += SERVE_START_WAIT_S;
     s->waiting++;
     s->builds_waiting += (unsigned)!check;
+    int late = 0;
     while (!*s->stop && !*cancel && !may_start(s, check, aged)) {
-        if (!check || aged) { pthread_cond_wait(&s->cv, &s->mu); continue; }
-        if (pthread_cond_timedwait(&s->cv, &s->mu, &deadline) == ETIMEDOUT) {
-            aged = 1;
-            s->checks_aged++;
-        }
+        const struct timespec *until = check && !aged ? &deadline : &give_up;
+        if (pthread_cond_timedwait(&s->cv, &s->mu, until) != ETIMEDOUT) continue;
+        if (until == &give_up) { late = 1; break; }
+        aged = 1;
+        s->checks_aged++;
     }
     s->waiting--;
     s->builds_waiting -= (unsigned)!check;
     s->checks_aged -= (unsigned)aged;
     pthread_cond_broadcast(&s->cv); /* who waited on this one (a check behind this trace, a trace behind an aged check) looks again */
+    if (late && !*s->stop && !*cancel) { /* no place within SERVE_START_WAIT_S: asked again later, never answered late */
+        double avg = s->jobs_done ? s->job_ms_avg : 2000.0;
+        unsigned secs = (unsigned)ceil(avg * ((double)s->waiting / s->workers + 1.0) / 1000.0);
+        pthread_mutex_unlock(&s->mu);
+        reply_error(r, 429, "the server's %u workers were busy for %d s: try again in %u s", s->workers, SERVE_START_WAIT_S, secs ? secs : 1);
+        snprintf(r->value_buf, sizeof r->value_buf, "%u", secs ? secs : 1);
+        r->header = MHD_HTTP_HEADER_RETRY_AFTER;
+        r->value = r->value_buf;
+        return -1;
+    }
     if (*cancel && !*s->stop) {
         pthread_mutex_unlock(&s->mu);
         return replaced(r);

@@ -40,6 +40,8 @@ enum {
     SERVE_SLOW_RUN_MS = 1000,          /* a cached trace that ran this long is queued with builds from then on: a loop
                                           never holds the places of other students' cached traces twice */
     SERVE_CHECK_AGE_S = 10,            /* a check waiting this long goes before the traces that came after it */
+    SERVE_START_WAIT_S = 20,           /* a build or check that cannot start within this is answered 429 with a
+                                          Retry-After: with its own run, no answer comes later than about 30 s */
     SERVE_CHECKS_KEEP_FREE = 4,        /* of every this many workers, one a check may not take: a trace is Run, pressed
                                         * while the learner waits, and a check is 18 runs or more */
     SERVE_RUN_LIMIT_S = 5,             /* a learner's run on the server, unless --run-limit says (the command line's is 15 s) */
