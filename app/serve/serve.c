@@ -280,23 +280,29 @@ static int may_start(const serve_ctx *s, int check, int aged)
     return (s->checks_running < s->checks_most || s->running == s->checks_running) && (!s->builds_waiting || aged);
 }
 
+/* 429 with a Retry-After: how long until a place is likely, the builds ahead over the workers at
+ * the measured pace; the queue full (waited 0) or no place within SERVE_START_WAIT_S (1). Called
+ * with s->mu held, which it lets go; -1. */
+static int no_place(serve_ctx *s, serve_reply *r, int waited)
+{
+    double avg = s->jobs_done ? s->job_ms_avg : 2000.0;
+    unsigned secs = (unsigned)ceil(avg * ((double)s->waiting / s->workers + 1.0) / 1000.0), waiting = s->waiting;
+    secs = secs ? secs : 1;
+    pthread_mutex_unlock(&s->mu);
+    if (waited) reply_error(r, 429, "the server's %u workers were busy for %d s: try again in %u s", s->workers, SERVE_START_WAIT_S, secs);
+    else reply_error(r, 429, "the server is building %u files and %u more are waiting: try again in %u s", s->workers, waiting, secs);
+    snprintf(r->value_buf, sizeof r->value_buf, "%u", secs);
+    r->header = MHD_HTTP_HEADER_RETRY_AFTER;
+    r->value = r->value_buf;
+    return -1;
+}
+
 int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind, volatile int *cancel)
 {
     pthread_mutex_lock(&s->mu);
     if (kind == SERVE_JOB_CACHED) return light_begin(s, r, cancel);
     int check = kind == SERVE_JOB_CHECK, aged = 0;
-    if (!may_start(s, check, 0) && s->waiting >= s->queue_max) {
-        /* how long until a place is likely: the builds ahead, over the workers, at the measured pace */
-        double avg = s->jobs_done ? s->job_ms_avg : 2000.0;
-        unsigned secs = (unsigned)ceil(avg * ((double)s->waiting / s->workers + 1.0) / 1000.0);
-        pthread_mutex_unlock(&s->mu);
-        reply_error(r, 429, "the server is building %u files and %u more are waiting: try again in %u s", s->workers, s->queue_max,
-                    secs ? secs : 1);
-        snprintf(r->value_buf, sizeof r->value_buf, "%u", secs ? secs : 1);
-        r->header = MHD_HTTP_HEADER_RETRY_AFTER;
-        r->value = r->value_buf;
-        return -1;
-    }
+    if (!may_start(s, check, 0) && s->waiting >= s->queue_max) return no_place(s, r, 0);
     /* a trace (Run, which the learner waits for) goes before a waiting check, but a check that has
      * waited SERVE_CHECK_AGE_S goes before traces: checks are never starved */
     struct timespec deadline, give_up;
@@ -318,16 +324,7 @@ int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind, volatile int *
     s->builds_waiting -= (unsigned)!check;
     s->checks_aged -= (unsigned)aged;
     pthread_cond_broadcast(&s->cv); /* who waited on this one (a check behind this trace, a trace behind an aged check) looks again */
-    if (late && !*s->stop && !*cancel) { /* no place within SERVE_START_WAIT_S: asked again later, never answered late */
-        double avg = s->jobs_done ? s->job_ms_avg : 2000.0;
-        unsigned secs = (unsigned)ceil(avg * ((double)s->waiting / s->workers + 1.0) / 1000.0);
-        pthread_mutex_unlock(&s->mu);
-        reply_error(r, 429, "the server's %u workers were busy for %d s: try again in %u s", s->workers, SERVE_START_WAIT_S, secs ? secs : 1);
-        snprintf(r->value_buf, sizeof r->value_buf, "%u", secs ? secs : 1);
-        r->header = MHD_HTTP_HEADER_RETRY_AFTER;
-        r->value = r->value_buf;
-        return -1;
-    }
+    if (late && !*s->stop && !*cancel) return no_place(s, r, 1); /* asked again later, never answered late */
     if (*cancel && !*s->stop) {
         pthread_mutex_unlock(&s->mu);
         return replaced(r);
