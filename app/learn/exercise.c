@@ -139,7 +139,7 @@ static int run_decided(const lesson_exercise *x, const exercise_judgement *out, 
 }
 
 static int judge_runs(const lesson_exercise *x, const capture_desc *d, const judge_run *runs, const int *suite, capture_batch_run *batch,
-                      size_t nbatch, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen);
+                      size_t nruns, size_t nbatch, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen);
 
 int exercise_judge(const lesson *l, const char *file, const char *include_dir, volatile int *cancel,
                    exercise_judgement *out, char *err, size_t errlen)
@@ -198,7 +198,7 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
     /* the picture: the exercise's own capture as the lesson shows it, the last of the batch */
     if (picture) batch[nruns] = (capture_batch_run){.n = own_listed, .seed = 1, .blocks_traced = 1};
     char why[1024];
-    int rc = judge_runs(x, &d, runs, suite, batch, nruns + (picture != NULL), out, why, sizeof why, err, errlen);
+    int rc = judge_runs(x, &d, runs, suite, batch, nruns, nruns + (picture != NULL), out, why, sizeof why, err, errlen);
     if (rc == 0 && picture && out->runs && batch[nruns].rc == 0) {
         *picture = batch[nruns].t;
         trace_init(&batch[nruns].t);
@@ -208,9 +208,10 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
     return rc;
 }
 
-/* exercise_judge's runs, judged as they come back from the batch */
+/* exercise_judge's runs, judged as they come back from the batch: the first nruns of its nbatch
+ * (a picture's run after them is not judged) */
 static int judge_runs(const lesson_exercise *x, const capture_desc *d, const judge_run *runs, const int *suite, capture_batch_run *batch,
-                      size_t nbatch, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen)
+                      size_t nruns, size_t nbatch, exercise_judgement *out, char *why, size_t whylen, char *err, size_t errlen)
 {
     if (capture_batch(d, batch, nbatch, why, whylen)) {
         if (d->cancel && *d->cancel) { snprintf(err, errlen, "interrupted"); return -1; }
@@ -218,8 +219,6 @@ static int judge_runs(const lesson_exercise *x, const capture_desc *d, const jud
         return 0;
     }
     if (d->cancel && *d->cancel) { snprintf(err, errlen, "interrupted"); return -1; }
-    size_t nruns = nbatch;
-    while (nruns && batch[nruns - 1].blocks_traced) nruns--; /* a picture's run is not judged */
     for (size_t ri = 0; ri < nruns; ri++) {
         const judge_run *r = &runs[ri];
         if (ri > 0 && run_decided(x, out, r, suite[ri])) continue; /* stop at what a file cannot meet */
