@@ -510,9 +510,11 @@ static const struct {
     const char *(*compiler)(void);
     const char *tag; /* in the cache's file names */
     int gpu;
-    const char *flags[8];
+    const char *flags[10];
 } flavours[] = {
-    [OWN_EMU] = {own_host_compiler, "emu", 0, {"-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-DWS_EMU", "-DWS_USER", NULL}},
+    /* the emulator's object runs ws_user_at_load (ws_user.h) first when loaded, before any
+     * constructor of the file's: it locks the run against new executable memory (sandbox.h) */
+    [OWN_EMU] = {own_host_compiler, "emu", 0, {"-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-DWS_EMU", "-DWS_USER", "-Wl,-init=ws_user_at_load", NULL}},
     [OWN_GPU_TRACED] = {nvcc, "gputrace", 1, {"-std=c++17", "-O3", "-Xcompiler=-fPIC", "-shared", "-w", "-arch=native", "-DWS_GPU_TRACE", "-DWS_USER"}},
     [OWN_GPU_PLAIN] = {nvcc, "gpu", 1, {"-std=c++17", "-O3", "-Xcompiler=-fPIC", "-shared", "-w", "-arch=native", "-DWS_USER", NULL}},
 };
@@ -609,10 +611,10 @@ static int step(const capture_desc *d, const char *what, char *const *argv, cons
  * 0 with the .gch's path in gch, -1 when the build goes without. */
 static int pch_ready(const capture_desc *d, const own_inputs *in, const char *cc, const char *cache, char *gch, size_t gchlen)
 {
-    const char *pch_flags[9];
+    const char *pch_flags[11];
     int nf = 0;
-    for (int i = 0; i < 8 && flavours[OWN_EMU].flags[i]; i++) /* the build's flags, less -shared (a link's) */
-        if (strcmp(flavours[OWN_EMU].flags[i], "-shared")) pch_flags[nf++] = flavours[OWN_EMU].flags[i];
+    for (int i = 0; i < 10 && flavours[OWN_EMU].flags[i]; i++) /* the build's flags, less the link's */
+        if (strcmp(flavours[OWN_EMU].flags[i], "-shared") && strncmp(flavours[OWN_EMU].flags[i], "-Wl,", 4)) pch_flags[nf++] = flavours[OWN_EMU].flags[i];
     pch_flags[nf] = NULL;
     char name[64], dir[4400], fail[4500];
     snprintf(name, sizeof name, "pch-%016" PRIx64, pch_key(in, cc, pch_flags));
@@ -839,7 +841,7 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     snprintf(i4, sizeof i4, "-I%s/src", work);
     char *argv[32 + OWN_DEFINES_MAX] = {cc};
     int na = 1;
-    for (int i = 0; i < 8 && flavours[flavour].flags[i]; i++) argv[na++] = (char *)flavours[flavour].flags[i];
+    for (int i = 0; i < 10 && flavours[flavour].flags[i]; i++) argv[na++] = (char *)flavours[flavour].flags[i];
     char pch[4400], ipch[4500];
     const char *show[2] = {NULL, NULL};
     if (flavour == OWN_EMU && pch_place(d, in, cc, dir, work, pch, sizeof pch) == 0) {

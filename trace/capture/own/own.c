@@ -249,8 +249,45 @@ int ws_user_occupancy(unsigned block, size_t dynamic_shared, unsigned line)
     return (int)s.blocks_per_sm; /* the kernel's static shared memory and registers are not known before it runs */
 }
 
+/* set by ws_user_lock: the object locked the run when it was loaded */
+static int code_locked;
+
+void ws_user_lock(void)
+{
+    char err[300];
+    if (code_locked) return;
+    if (sandbox_lock_code(err, sizeof err)) { /* nothing of the file's may run unlocked: the run ends, saying why in
+                                                    WORK/message (its folder is its working folder; none of the file's code ran yet) */
+        FILE *f = fopen("message", "w");
+        if (f) fprintf(f, "warpscope-run could not lock the run against new code (%s): not run", err), fclose(f);
+        _exit(2);
+    }
+    code_locked = 1;
+}
+
+/* A loop of code run while the object is loaded (its constructors: no run yet, before the entry):
+ * it may turn, as a program's would, for LOAD_LOOP_S seconds, then the run ends at its line,
+ * saying so in WORK/message (the run's working folder). */
+enum { LOAD_LOOP_S = 5 };
+static void load_tick(unsigned line)
+{
+    static uint64_t turns;
+    static double start;
+    if ((turns++ & 0xffff) != 0) return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (turns == 1) start = now;
+    if (now - start < LOAD_LOOP_S) return;
+    FILE *f = fopen("message", "w");
+    if (f) fprintf(f, "line %u: a loop of code that runs when the file is loaded (a constructor, or a global's initializer, before the "
+                   "entry) still turns after %d s; a loop that never ends?", line, LOAD_LOOP_S), fclose(f);
+    _exit(2);
+}
+
 void ws_user_tick(unsigned line)
 {
+    if (!run) { load_tick(line); return; }
     if (emu_in_kernel()) {
         unsigned tid = emu_thread_rank(), b = emu_block_rank();
         if (run->turns[tid].block != b + 1) run->turns[tid].block = b + 1, run->turns[tid].turns = 0;
@@ -779,8 +816,10 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
         schedule_parse_warps(d->warp_order, &s, err, errlen))
         return -1;
     if (adversarial) { snprintf(err, errlen, "the adversarial search picks an order before a run"); return -1; }
+    if (!code_locked && sandbox_object_locks(so, "ws_user_at_load", err, errlen)) return -1;
     void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!handle) { snprintf(err, errlen, "%s: cannot load its build: %s", d->kernel, dlerror()); return -1; }
+    if (!code_locked) { snprintf(err, errlen, "%s: its build did not lock the run when loaded: not run", d->kernel); return -1; }
     own_entry_fn entry = (own_entry_fn)(uintptr_t)dlsym(handle, "ws_user_entry");
     if (!entry) { snprintf(err, errlen, "%s: the compiled file has no entry", d->kernel); return -1; }
     own_run *r = calloc(1, sizeof *r);

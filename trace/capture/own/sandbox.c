@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* setresuid, setgroups, nftw's FTW_PHYS, pipe2 */
 #include "trace/capture/own/sandbox.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/seccomp.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -520,7 +523,9 @@ void sandbox_ending(const sandbox_job *job, const sandbox_outcome *o, char *buf,
     else if (o->timed_out) snprintf(buf, len, "still running after %u s, and stopped", lim.wall_s);
     else if (o->sig == SIGXCPU) snprintf(buf, len, "used more than %u s of CPU time, and was stopped", lim.cpu_s);
     else if (o->sig == SIGXFSZ) snprintf(buf, len, "wrote a file larger than %u MiB, and was stopped", (unsigned)(lim.fsize_bytes >> 20));
-    else if (o->sig == SIGSYS) snprintf(buf, len, "made a system call a learner's program may not make, and was stopped");
+    else if (o->sig == SIGSYS) /* only the run's lock kills (the allow-list refuses a call with EPERM) */
+        snprintf(buf, len, "tried to make executable memory (mmap or mprotect with PROT_EXEC, memfd, dlopen of other code, exec), and was "
+                           "stopped: only the code compiled from the file itself may run");
     else if (o->sig) snprintf(buf, len, "stopped with signal %d (%s)", o->sig, strsignal(o->sig));
 }
 
@@ -590,6 +595,8 @@ static const char *const run_calls[] = {
     "getrusage", "times", "sysinfo", "uname", "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups",
     "getresuid", "getresgid", "getpgrp", "getcpu", "arch_prctl", "exit", "exit_group",
 };
+/* (and seccomp's SECCOMP_SET_MODE_FILTER alone: the run's lock, sandbox_lock_code, is a second
+ * filter loaded once the object is in; a filter only ever narrows what the first allows) */
 
 static int rule_by_name(scmp_filter_ctx ctx, uint32_t action, const char *name)
 {
@@ -621,6 +628,7 @@ static int confine_calls(sandbox_mode mode, int allow_list, char *err, size_t er
     int rc = 0;
     if (allow_list) {
         for (size_t i = 0; i < sizeof run_calls / sizeof run_calls[0]; i++) rc |= rule_by_name(ctx, SCMP_ACT_ALLOW, run_calls[i]);
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 1, SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER));
     } else {
         for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), denied[i], 0);
         if (mode == SANDBOX_RUN)
@@ -670,4 +678,98 @@ int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const 
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* nothing of this user may trace it */
     if (confine_files(work, show, err, errlen)) return -1;
     return confine_calls(mode, 1, err, errlen);
+}
+
+/* ---- the run's lock: no code but the object's own ---- */
+
+/* Once the learner's object is mapped (its DT_INIT, ws_user_at_load, is the first of its code
+ * to run), no new executable memory: mmap, mprotect or pkey_mprotect asking for PROT_EXEC (so no
+ * dlopen of another object and no code written into memory and made to run), memfd_create,
+ * remap_file_pages, and no exec of any kind; the process is killed at the call (SIGSYS: said as
+ * such by sandbox_ending), so that no handler of the file's goes on. All threads at once. */
+int sandbox_lock_code(char *err, size_t errlen)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) { snprintf(err, errlen, "seccomp: cannot start the run's lock"); return -1; }
+    const uint32_t kill_it = SCMP_ACT_KILL_PROCESS;
+    /* no_new_privs is set already (sandbox_confine_self), and prctl is not a run's call */
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1) | seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+    rc |= seccomp_rule_add(ctx, kill_it, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    rc |= seccomp_rule_add(ctx, kill_it, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    rc |= seccomp_rule_add(ctx, kill_it, SCMP_SYS(pkey_mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    static const char *const never[] = {"memfd_create", "memfd_secret", "remap_file_pages", "execve", "execveat", "shmat"};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++) rc |= rule_by_name(ctx, kill_it, never[i]);
+    if (!rc) rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc) { snprintf(err, errlen, "seccomp: the run's lock: %s", strerror(rc < 0 ? -rc : rc)); return -1; }
+    return 0;
+}
+
+/* Whether the object at path locks itself before any code of its own runs: its DT_INIT is init_sym
+ * (which calls sandbox_lock_code) and no code of it runs while it is relocated (no IRELATIVE
+ * relocation, no relocation against an IFUNC symbol it defines: a resolver runs before DT_INIT).
+ * The object is the build's own link of the file (the link's flags are warpscope's). 0, or -1 with
+ * why in err. */
+int sandbox_object_locks(const char *path, const char *init_sym, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr) || st.st_size > ((off_t)256 << 20)) {
+        if (fd >= 0) close(fd);
+        snprintf(err, errlen, "its build cannot be read: %s", strerror(errno));
+        return -1;
+    }
+    size_t len = (size_t)st.st_size;
+    unsigned char *b = malloc(len);
+    size_t got = 0;
+    for (ssize_t k; b && got < len && (k = pread(fd, b + got, len - got, (off_t)got)) > 0;) got += (size_t)k;
+    close(fd);
+    const char *bad = NULL;
+    uint64_t init = 0, sym_at = 0;
+    int has_init = 0, has_sym = 0;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)b;
+#define FITS(off, n) ((uint64_t)(off) <= len && (uint64_t)(n) <= len - (uint64_t)(off))
+    if (!b || got != len) bad = "cannot be read";
+    else if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+             !FITS(eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)))
+        bad = "is not an object of this machine";
+    const Elf64_Shdr *sh = bad ? NULL : (const Elf64_Shdr *)(b + eh->e_shoff);
+    const Elf64_Sym *dynsym = NULL;
+    size_t nsym = 0;
+    const char *dynstr = NULL;
+    size_t strsz = 0;
+    for (int i = 0; sh && !bad && i < eh->e_shnum; i++)
+        if (sh[i].sh_type == SHT_DYNSYM && FITS(sh[i].sh_offset, sh[i].sh_size) && sh[i].sh_link < eh->e_shnum &&
+            FITS(sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size)) {
+            dynsym = (const Elf64_Sym *)(b + sh[i].sh_offset), nsym = sh[i].sh_size / sizeof(Elf64_Sym);
+            dynstr = (const char *)(b + sh[sh[i].sh_link].sh_offset), strsz = sh[sh[i].sh_link].sh_size;
+        }
+    for (size_t i = 0; dynsym && !bad && i < nsym; i++) {
+        if (ELF64_ST_TYPE(dynsym[i].st_info) == STT_GNU_IFUNC && dynsym[i].st_shndx != SHN_UNDEF) bad = "defines a function chosen at load time (ifunc)";
+        if (dynsym[i].st_name < strsz && strnlen(dynstr + dynsym[i].st_name, strsz - dynsym[i].st_name) < strsz - dynsym[i].st_name &&
+            !strcmp(dynstr + dynsym[i].st_name, init_sym) && dynsym[i].st_shndx != SHN_UNDEF)
+            sym_at = dynsym[i].st_value, has_sym = 1;
+    }
+    for (int i = 0; sh && !bad && i < eh->e_shnum; i++) {
+        if (!FITS(sh[i].sh_offset, sh[i].sh_size) && sh[i].sh_type != SHT_NOBITS) { bad = "is cut short"; break; }
+        if (sh[i].sh_type == SHT_RELA || sh[i].sh_type == SHT_REL) {
+            size_t ent = sh[i].sh_type == SHT_RELA ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel);
+            for (size_t k = 0; k < sh[i].sh_size / ent && !bad; k++) {
+                uint64_t info = sh[i].sh_type == SHT_RELA ? ((const Elf64_Rela *)(b + sh[i].sh_offset))[k].r_info
+                                                          : ((const Elf64_Rel *)(b + sh[i].sh_offset))[k].r_info;
+                if (ELF64_R_TYPE(info) == R_X86_64_IRELATIVE) bad = "has code that runs while it is loaded (an IRELATIVE relocation)";
+            }
+        }
+        if (sh[i].sh_type == SHT_DYNAMIC)
+            for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Dyn); k++) {
+                const Elf64_Dyn *dn = (const Elf64_Dyn *)(b + sh[i].sh_offset) + k;
+                if (dn->d_tag == DT_INIT) init = dn->d_un.d_ptr, has_init = 1;
+                if (dn->d_tag == DT_PREINIT_ARRAY) bad = "has a pre-init array";
+            }
+    }
+#undef FITS
+    free(b);
+    if (!bad && !(has_init && has_sym && init == sym_at)) bad = "does not lock itself when loaded (it was not linked by warpscope's build)";
+    if (bad) { snprintf(err, errlen, "its build %s: not run", bad); return -1; }
+    return 0;
 }

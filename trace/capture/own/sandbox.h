@@ -102,6 +102,15 @@ void sandbox_ending(const sandbox_job *job, const sandbox_outcome *o, char *buf,
  * unless work is NULL) before the learner's code or the build's program runs. 0, or -1 with err. */
 int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const *show, char *err, size_t errlen);
 
+/* The run's lock, loaded once the learner's object is mapped (from its DT_INIT, before any of its
+ * constructors): from then on no new executable memory (mmap/mprotect/pkey_mprotect with
+ * PROT_EXEC, memfd_create, exec): no dlopen of other code, no code written and jumped to. A call
+ * that tries kills the run (SIGSYS). 0, or -1 with err. */
+int sandbox_lock_code(char *err, size_t errlen);
+/* Whether the object at path runs init_sym as its DT_INIT and no code of its own before (no
+ * IFUNC resolver): checked before it is loaded. 0, or -1 with why in err. */
+int sandbox_object_locks(const char *path, const char *init_sym, char *err, size_t errlen);
+
 /* A forked child that must see the machine (a GPU's run: CUDA opens the driver's files and reserves
  * more address space than it uses; it spins on the CPU while the GPU works) confines itself: a run's
  * limits but the address space, cpu_s seconds of CPU (0: a run's), and a run's system calls. 0, or -1 with err. */
