@@ -531,6 +531,9 @@ static int batch_mode(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* nothing but standard input, output, error and the descriptor handed on (SANDBOX_HANDED_FD):
+     * whatever bubblewrap or a parent left open is closed before anything else runs */
+    close_range(SANDBOX_HANDED_FD + 1, ~0U, 0);
     if (argc > 1 && strcmp(argv[1], "trace") == 0) return trace_mode(argc, argv);
     if (argc > 1 && strcmp(argv[1], "batch") == 0) return batch_mode(argc, argv);
     if (argc == 2 && strcmp(argv[1], "probe") == 0) { /* warpscope asks whether the sandbox holds here */

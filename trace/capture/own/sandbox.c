@@ -142,11 +142,21 @@ static int drop_to_nobody(void)
     return setgroups(0, NULL) || setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID) || setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID) ? -1 : 0;
 }
 
+enum { FDS_MAX = 48 };
 typedef struct argv_list {
     const char *a[160];
     int n;
     char links[8][256]; /* the targets of /lib and friends, where they are links */
+    int fds[FDS_MAX];   /* what bubblewrap copies from a descriptor (opened here, close-on-exec but in the step) */
+    char fdnums[FDS_MAX][12];
+    int nfds;
 } argv_list;
+
+static void close_fds(argv_list *l)
+{
+    for (int i = 0; i < l->nfds; i++) close(l->fds[i]);
+    l->nfds = 0;
+}
 
 static void push(argv_list *l, const char *s)
 {
@@ -163,7 +173,22 @@ static void push3(argv_list *l, const char *a, const char *b, const char *c)
 
 /* bubblewrap's view: the system read-only, a fresh /proc, /dev and /tmp, the step's files, its
  * folder writable; every namespace new (no network); dies with warpscope */
-static void bwrap_view(argv_list *l, const char *work, const char *const *show, int root)
+/* Whether a user other than its owner (nobody) reaches the regular file path: every folder above
+ * it searchable by others, the file readable and executable by them. */
+static int others_reach(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode) || (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)) return !S_ISREG(st.st_mode);
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *slash = strrchr(dir, '/'); slash && slash > dir; slash = strrchr(dir, '/')) {
+        *slash = 0;
+        if (stat(dir, &st) || !(st.st_mode & S_IXOTH)) return 0;
+    }
+    return 1;
+}
+
+static void bwrap_view(argv_list *l, const char *work, const char *const *show, int root, int as_other)
 {
     static const char *const sys[] = {"/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin"};
     push(l, bwrap_path());
@@ -196,12 +221,25 @@ static void bwrap_view(argv_list *l, const char *work, const char *const *show, 
     push(l, "/dev");
     push(l, "--tmpfs");
     push(l, "/tmp");
-    for (int i = 0; show && show[i]; i++)
-        if (strncmp(show[i], "/usr/", 5) != 0) push3(l, "--ro-bind", show[i], show[i]);
-    if (work) {
+    if (work) { /* first: what is shown stays in view when it lies below (the probe's work is /tmp) */
         push3(l, "--bind", work, work);
         push(l, "--chdir");
         push(l, work);
+    }
+    /* a program of warpscope's that the step's user cannot reach by path (warpscope as root, built
+     * in a 0700 home): opened here, and copied by bubblewrap, already that user, from the
+     * descriptor into the step's view at its path; whatever others can reach is bound */
+    for (int i = 0; show && show[i]; i++) {
+        if (!strncmp(show[i], "/usr/", 5)) continue;
+        int at = as_other && !others_reach(show[i]) && l->nfds < FDS_MAX ? open(show[i], O_RDONLY | O_CLOEXEC) : -1;
+        int fd = at >= 0 ? fcntl(at, F_DUPFD_CLOEXEC, 10) : -1; /* above the descriptor handed on (3) */
+        if (at >= 0) close(at);
+        if (fd < 0) { push3(l, "--ro-bind", show[i], show[i]); continue; }
+        l->fds[l->nfds] = fd;
+        snprintf(l->fdnums[l->nfds], sizeof l->fdnums[0], "%d", fd);
+        push(l, "--perms");
+        push(l, "0555");
+        push3(l, "--ro-bind-data", l->fdnums[l->nfds++], show[i]);
     }
     push(l, "--");
 }
@@ -240,8 +278,8 @@ static void reap_below(void)
 
 /* Starts argv in a child of its own group, with limits; dropped to nobody when asked. Its output
  * goes to *fd_out. The child's environment is the few names a compiler needs. */
-static pid_t start(const char *const *argv, const char *work, const sandbox_limits *lim, int nobody, int host_env, int hand_fd, int *fd_out,
-                   char *err, size_t errlen)
+static pid_t start(const char *const *argv, const argv_list *binds, const char *work, const sandbox_limits *lim, int nobody, int host_env,
+                   int hand_fd, int *fd_out, char *err, size_t errlen)
 {
     extern char **environ;
     int p[2];
@@ -280,6 +318,8 @@ static pid_t start(const char *const *argv, const char *work, const sandbox_limi
         /* the one descriptor handed on: opened close-on-exec by the caller, so that no other step
          * started meanwhile (warpscope serve starts several at once) inherits it */
         if (hand_fd > 0 && (hand_fd == SANDBOX_HANDED_FD ? fcntl(hand_fd, F_SETFD, 0) : dup2(hand_fd, SANDBOX_HANDED_FD)) < 0) _exit(126);
+        for (int i = 0; binds && i < binds->nfds; i++) /* bubblewrap's to copy, from their start (a try again included) */
+            fcntl(binds->fds[i], F_SETFD, 0), lseek(binds->fds[i], 0, SEEK_SET);
         reap_below();
         struct rlimit r;
 #define LIMIT(res, v) (r.rlim_cur = r.rlim_max = (rlim_t)(v), setrlimit(res, &r))
@@ -378,17 +418,18 @@ static int chain_works(int namespaces, int as_nobody)
     char libs[4200];
     show_list(runner, NULL, show, libs, sizeof libs);
     argv_list l = {.n = 0};
-    if (namespaces) bwrap_view(&l, "/tmp", show, geteuid() == 0 && !as_nobody);
+    if (namespaces) bwrap_view(&l, NULL, show, geteuid() == 0 && !as_nobody, as_nobody); /* its /tmp a private one */
     push(&l, runner);
     push(&l, "probe");
     sandbox_limits lim = limits[SANDBOX_BUILD];
     lim.as_bytes = 0;
     int fd;
     char err[256];
-    pid_t pid = start(l.a, NULL, &lim, as_nobody, 0, 0, &fd, err, sizeof err);
-    if (pid < 0) return 0;
+    pid_t pid = start(l.a, &l, NULL, &lim, as_nobody, 0, 0, &fd, err, sizeof err);
+    if (pid < 0) { close_fds(&l); return 0; }
     sandbox_outcome o = {0};
     wait_for(pid, fd, PROBE_SECONDS, NULL, &o);
+    close_fds(&l);
     free(o.out);
     return o.exited && o.status == 0;
 }
@@ -474,7 +515,7 @@ int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t 
     if (!job->confine && job->argv[0][0] == '/') show[ns++] = job->argv[0];
     show[ns] = NULL;
     int nobody = (p & SANDBOX_NOBODY) != 0;
-    if ((p & SANDBOX_NAMESPACES) && !job->host_view) bwrap_view(&l, job->work, show, geteuid() == 0 && !nobody);
+    if ((p & SANDBOX_NAMESPACES) && !job->host_view) bwrap_view(&l, job->work, show, geteuid() == 0 && !nobody, nobody);
     if (job->confine) {
         for (int i = 0; job->argv[i]; i++) push(&l, job->argv[i]);
     } else { /* warpscope-run confines itself, then execs the step */
@@ -485,19 +526,20 @@ int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t 
         push(&l, "--");
         for (int i = 0; job->argv[i]; i++) push(&l, job->argv[i]);
     }
-    if (l.n >= (int)(sizeof l.a / sizeof l.a[0]) - 1) { snprintf(err, errlen, "too many arguments for the sandbox"); return -1; }
+    if (l.n >= (int)(sizeof l.a / sizeof l.a[0]) - 1) { close_fds(&l); snprintf(err, errlen, "too many arguments for the sandbox"); return -1; }
     /* bubblewrap that could not make its namespaces (EAGAIN: the system's processes or namespaces
      * at their limit for a moment, as under a class's load) is tried again, then said as the
      * sandbox's failure, never as the learner's */
     for (int attempt = 0;; attempt++) {
         int fd;
-        pid_t pid = start(l.a, job->work, &lim, nobody, job->host_view, job->hand_fd, &fd, err, errlen);
-        if (pid < 0) return -1;
+        pid_t pid = start(l.a, &l, job->work, &lim, nobody, job->host_view, job->hand_fd, &fd, err, errlen);
+        if (pid < 0) { close_fds(&l); return -1; }
         wait_for(pid, fd, lim.wall_s, job->cancel, out);
         int unmade = l.a[0] != runner && out->exited && out->status == 1 && out->out && !strncmp(out->out, "bwrap: ", 7);
         if (!unmade) break;
         if (attempt + 1 == SANDBOX_TRIES || (job->cancel && *job->cancel)) {
             snprintf(err, errlen, SANDBOX_BUSY " (%.*s): the machine is busy, try again", (int)strcspn(out->out, "\n"), out->out);
+            close_fds(&l);
             free(out->out);
             out->out = NULL;
             return -1;
@@ -507,6 +549,7 @@ int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t 
         struct timespec ts = {0, (long)(100000000L << attempt)}; /* 0.1 s, 0.2 s, 0.4 s */
         nanosleep(&ts, NULL);
     }
+    close_fds(&l);
     if (l.a[0] != runner && out->exited && out->status > 128 && out->status <= 128 + 64) { /* bubblewrap says a signal so */
         out->sig = out->status - 128;
         out->exited = 0;
