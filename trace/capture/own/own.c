@@ -627,8 +627,16 @@ int capture_own_batch(const capture_desc *d, capture_batch_run *runs, size_t nru
     const char *head[] = {runner, "batch", work, copy, handed, d->kernel, d->entry, d->data ? d->data : "", num[0], num[1],
                           d->result_in ? "in" : "out", d->card ? d->card : CARD_DEFAULT, d->type ? d->type : "float", num[2], num[3], num[4]};
     for (; k < sizeof head / sizeof head[0]; k++) argv[k] = head[k];
-    for (size_t i = 0; i < nruns; i++) argv[k++] = arg[i];
     argv[k] = NULL;
+    /* the runs (the hidden suite's sizes and seeds) go in the records' file, never the command line:
+     * warpscope-run reads them and empties the file before it loads anything of the learner's */
+    for (size_t i = 0; i <= nruns; i++) {
+        const char *line = i < nruns ? arg[i] : "";
+        if (write(tfd, line, strlen(line)) != (ssize_t)strlen(line) || write(tfd, "\n", 1) != 1) {
+            snprintf(err, errlen, "%s: cannot write the runs: %s", d->kernel, strerror(errno));
+            goto done;
+        }
+    }
     /* one deadline for the check, which warpscope-run keeps (each run a run's wall clock within it);
      * this one stands behind it */
     sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel, .hand_fd = tfd,
