@@ -505,7 +505,8 @@ static uint64_t gpu_identity(uint64_t key, const char *full)
 
 /* How each build of a learner's file is compiled: the emulator's by the host C++ compiler, the
  * GPU's by nvcc for this machine's GPU (traced: every access recorded; plain: the benchmark's).
- * A GPU's build sees the machine's files (nvcc asks the GPU what it is): limits and seccomp only. */
+ * A GPU's build runs in the same sandbox as the emulator's, CUDA's folder and the GPU's device files
+ * in its view (step_showing). */
 static const struct {
     const char *(*compiler)(void);
     const char *tag; /* in the cache's file names */
@@ -569,7 +570,28 @@ static void first_error(const char *out, const char *path, const char *work, con
 static int step_showing(const capture_desc *d, const char *what, char *const *argv, const char *work, int gpu, const char *const *show,
                         const own_inputs *in, char *err, size_t errlen)
 {
-    sandbox_job job = {.mode = SANDBOX_BUILD, .argv = (const char *const *)argv, .work = work, .show = show, .cancel = d->cancel, .host_view = gpu};
+    /* a GPU's build in the same sandbox as the emulator's: CUDA's folder (nvcc's, two up) shown
+     * read-only, and the GPU's device files, which nvcc's -arch=native asks what it is */
+    const char *all[24];
+    int na = 0;
+    char cuda[4200] = "";
+    for (int i = 0; show && show[i] && na < 8; i++) all[na++] = show[i];
+    if (gpu) {
+        if (realpath(argv[0], cuda)) {
+            for (int up = 0; up < 2; up++) {
+                char *slash = strrchr(cuda, '/');
+                if (slash && slash != cuda) *slash = 0;
+            }
+            if (strcmp(cuda, "/usr") && strncmp(cuda, "/usr/", 5)) all[na++] = cuda;
+        }
+        static const char *const gpu_files[] = {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0", "/dev/nvidia1",
+                                                "/dev/nvidia2", "/dev/nvidia3", "/dev/nvidia4", "/dev/nvidia5", "/dev/nvidia6", "/dev/nvidia7",
+                                                "/proc/driver/nvidia", "/sys"};
+        for (size_t i = 0; i < sizeof gpu_files / sizeof gpu_files[0] && na < 23; i++)
+            if (access(gpu_files[i], F_OK) == 0) all[na++] = gpu_files[i];
+    }
+    all[na] = NULL;
+    sandbox_job job = {.mode = SANDBOX_BUILD, .argv = (const char *const *)argv, .work = work, .show = all, .cancel = d->cancel, .gpu = gpu};
     sandbox_outcome o;
     if (sandbox_run(&job, &o, err, errlen)) return -1;
     char ending[300];

@@ -79,7 +79,7 @@ static sandbox_limits limits_of(const sandbox_job *j)
     if (g.fsize_bytes) l.fsize_bytes = g.fsize_bytes;
     if (g.nproc) l.nproc = g.nproc;
     if (g.nofile) l.nofile = g.nofile;
-    if (WS_ASAN || j->host_view) l.as_bytes = 0; /* CUDA, too, reserves more than it uses */
+    if (WS_ASAN || j->host_view || j->gpu) l.as_bytes = 0; /* CUDA, too, reserves more than it uses */
     return l;
 }
 
@@ -230,7 +230,11 @@ static void bwrap_view(argv_list *l, const char *work, const char *const *show, 
      * in a 0700 home): opened here, and copied by bubblewrap, already that user, from the
      * descriptor into the step's view at its path; whatever others can reach is bound */
     for (int i = 0; show && show[i]; i++) {
-        if (!strncmp(show[i], "/usr/", 5)) continue;
+        if (!strncmp(show[i], "/usr/", 5) || !strncmp(show[i], "/proc/", 6)) continue; /* in view already (a fresh /proc) */
+        if (!strncmp(show[i], "/dev/", 5)) { /* a GPU's device file (a GPU's build): a device, and writable */
+            push3(l, "--dev-bind", show[i], show[i]);
+            continue;
+        }
         int at = as_other && !others_reach(show[i]) && l->nfds < FDS_MAX ? open(show[i], O_RDONLY | O_CLOEXEC) : -1;
         int fd = at >= 0 ? fcntl(at, F_DUPFD_CLOEXEC, 10) : -1; /* above the descriptor handed on (3) */
         if (at >= 0) close(at);
@@ -604,7 +608,8 @@ static int confine_files(const char *work, const char *const *show, char *err, s
     static const char *const sys[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/ld.so.cache", "/etc/alternatives", "/proc/self"};
     int bad = 0;
     for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++) bad |= add_rule(rs, sys[i], dir_read, file_read);
-    for (int i = 0; show && show[i]; i++) bad |= add_rule(rs, show[i], dir_read, file_read);
+    for (int i = 0; show && show[i]; i++)
+        bad |= add_rule(rs, show[i], dir_read, file_read | (strncmp(show[i], "/dev/", 5) ? 0 : file_write)); /* a GPU's device file */
     bad |= add_rule(rs, "/dev/null", 0, LANDLOCK_ACCESS_FS_READ_FILE | file_write);
     bad |= add_rule(rs, work, all, all & ~(uint64_t)(LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
                                                       LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
@@ -710,6 +715,12 @@ int sandbox_confine_apart(unsigned cpu_s, char *err, size_t errlen)
         return -1;
     }
 #undef LIMIT
+    /* as root, the learner's code runs as nobody, as the emulator's runs do (the GPU's device files
+     * CUDA opened stay open) */
+    if (geteuid() == 0 && !turned_off("nobody") && drop_to_nobody()) {
+        snprintf(err, errlen, "cannot run a learner's program as nobody: %s", strerror(errno));
+        return -1;
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) { snprintf(err, errlen, "no_new_privs: %s", strerror(errno)); return -1; }
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     return confine_calls(SANDBOX_RUN, 0, err, errlen);

@@ -42,6 +42,8 @@ typedef struct sandbox_job {
                                  confines then execs argv (a build) */
     int host_view;            /* 1: the machine's own files and environment (a GPU's build: nvcc asks the GPU
                                  what it is): no namespaces and no Landlock; limits and seccomp */
+    int gpu;                  /* 1: a GPU's build (nvcc): show's /dev files are the GPU's, bound as devices
+                                 and writable; no address-space limit (CUDA's tools reserve more than they use) */
     volatile int *cancel;     /* nonzero: stop it */
     int hand_fd;              /* > 0: a descriptor of the caller's (opened close-on-exec) that the step gets
                                  as descriptor SANDBOX_HANDED_FD, and no other process does */
