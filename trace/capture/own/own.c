@@ -440,8 +440,11 @@ static int run_ended(const capture_desc *d, int adversarial, const sandbox_job *
                  sandbox_run_wall_s());
     else if (o->exited && o->status == 0 && said && strcmp(said, OWN_TRACED) == 0)
         return 0;
-    else if (o->exited && o->status == 2 && said && len)
+    else if (o->exited && o->status == 2 && said && len) { /* the run's folder is the learner's too: one line, whatever it wrote */
         snprintf(err, errlen, "%s", said);
+        for (char *c = err; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = ' ';
+    }
     else if (ending[0])
         snprintf(err, errlen, "%s: the program %s%s", d->kernel, ending,
                  o->sig == SIGSEGV || o->sig == SIGBUS ? ": a bad pointer in its host code, or an array of a thread written past its end" :
@@ -791,6 +794,13 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
             longjmp(run->out, 1); /* SA_NODEFER: SIGSEGV stays unblocked */
         }
     }
+    unsigned line = 0;
+    if (run && (sig == SIGSEGV || sig == SIGBUS) && emu_in_kernel() && emu_stack_overflowed(si->si_addr, &line)) {
+        char msg[600]; /* on the signal stack: the thread's own is spent */
+        snprintf(msg, sizeof msg, "the device stack overflowed at %s:%u (thread %u of block %u): recursion too deep? (a GPU thread's "
+                 "stack holds some KiB; write the recursion as a loop)", run->path, line, emu_thread_rank(), emu_block_rank());
+        emu_abort(msg); /* ends this thread's fiber: it never returns here */
+    }
     if (run && sig == SIGFPE && emu_in_kernel()) {
         char msg[300];
         snprintf(msg, sizeof msg, "thread %u of block %u divided an integer by zero (or the most negative int by -1), which has no value "
@@ -805,7 +815,12 @@ static void catch_faults(int on)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK; /* a fiber's stack that overflowed cannot hold the handler */
+    static char *alt;
+    if (on && !alt && (alt = malloc(1 << 16))) {
+        stack_t ss = {.ss_sp = alt, .ss_size = 1 << 16, .ss_flags = 0};
+        sigaltstack(&ss, NULL);
+    }
     sigemptyset(&sa.sa_mask);
     if (!on) sa.sa_handler = SIG_DFL, sa.sa_flags = 0;
     sigaction(SIGSEGV, &sa, NULL);
