@@ -208,6 +208,82 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
     return rc;
 }
 
+/* Reads the goals of run r on ctx: the whole run's (whole 1: every_run goals, and a topic goal of a
+ * run of one block) or one block's (whole 0: the topic goals); name is the run, and the block
+ * where ctx shows one. A goal already broken stays broken at the first run and block that broke it. */
+static void judge_goals(const lesson_exercise *x, exercise_judgement *out, const judge_run *r, int in_suite, size_t nruns,
+                        const query_ctx *ctx, const trace *t, const char *name, int whole)
+{
+    for (size_t j = 0; j < x->ngoals; j++) {
+        const lesson_goal *g = &x->goals[j];
+        exercise_mark *mk = &out->marks[j];
+        if (!goal_applies(g, r, in_suite) || mk->state == EXERCISE_NOT_MET || (whole ? !g->every_run : g->every_run)) continue;
+        query_value v;
+        char msg[400];
+        if (query_eval(g->value, ctx, &v, msg, sizeof msg) || v.type == QUERY_SET) {
+            /* a goal that cannot be measured on this run is not met there, and says why: one
+             * file never stops a batch (a kernel without a barrier has no phase 1 to count) */
+            if (!out->error[0])
+                snprintf(out->error, sizeof out->error, "at %s: goal %zu could not be measured: %.600s", name, j + 1,
+                         v.type == QUERY_SET ? "the value is a set" : msg);
+            mk->state = EXERCISE_NOT_MET;
+            mk->failed = 3;
+            snprintf(mk->run, sizeof mk->run, "%s", name);
+            continue;
+        }
+        int met = goal_met(g, v.num);
+        if (mk->state == EXERCISE_MET && met) continue; /* the first run's (or block's) value stands */
+        mk->value = v.num;
+        mk->boolean = v.type == QUERY_BOOL;
+        mk->result = t->result;
+        mk->wanted = t->reference;
+        if (strstr(query_text(g->value), "input_max()")) { /* a maximum: the largest element, regenerated */
+            size_t pos;
+            query *w = query_parse("input_max()", msg, sizeof msg, &pos);
+            query_value mx;
+            if (w && query_eval(w, ctx, &mx, msg, sizeof msg) == 0) mk->wanted = mx.num;
+            query_free(w);
+        }
+        mk->state = met ? EXERCISE_MET : EXERCISE_NOT_MET;
+        if (!met && (g->every_run || !whole || nruns > 1)) snprintf(mk->run, sizeof mk->run, "%s", name);
+    }
+}
+
+/* The topic goals of run r in every traced block of every pass of t (m: pass 0's block 0, built);
+ * 0, or -1 when out of memory. */
+static int judge_blocks(const lesson_exercise *x, exercise_judgement *out, const judge_run *r, int in_suite, size_t nruns,
+                        const certify_facts *facts, const trace *t, const view_model *m, const char *run, char *err, size_t errlen)
+{
+    /* the blocks that made events, by pass: a block with none did nothing to judge */
+    size_t *first = calloc(t->npasses + 1, sizeof *first);
+    size_t nblocks = 0;
+    if (!first) { snprintf(err, errlen, "out of memory"); return -1; }
+    for (size_t p = 0; p < t->npasses; p++) first[p + 1] = first[p] + t->passes[p].grid, nblocks += t->passes[p].grid;
+    unsigned char *seen = calloc(nblocks ? nblocks : 1, 1);
+    if (!seen) { free(first); snprintf(err, errlen, "out of memory"); return -1; }
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind != TRACE_REGISTER && e->pass < t->npasses && e->block < t->passes[e->pass].grid) seen[first[e->pass] + e->block] = 1;
+    }
+    int rc = 0;
+    for (unsigned p = 0; p < t->npasses && rc == 0; p++)
+        for (unsigned b = 0; b < t->passes[p].grid && rc == 0; b++) {
+            if (!seen[first[p] + b]) continue;
+            char name[64], why[256];
+            snprintf(name, sizeof name, "%s, pass %u, block %u", run, p, b);
+            view_model bm;
+            const view_model *vm = m;
+            if ((p || b) && view_build(&bm, t, p, b, 0, why, sizeof why)) { snprintf(err, errlen, "%s", why); rc = -1; break; }
+            if (p || b) vm = &bm;
+            query_ctx ctx = {.pane = {{t, vm, vm->nsteps ? vm->nsteps - 1 : 0}}, .facts = facts};
+            judge_goals(x, out, r, in_suite, nruns, &ctx, t, name, 0);
+            if (p || b) view_free(&bm);
+        }
+    free(seen);
+    free(first);
+    return rc;
+}
+
 /* exercise_judge's runs, judged as they come back from the batch: the first nruns of its nbatch
  * (a picture's run after them is not judged) */
 static int judge_runs(const lesson_exercise *x, const capture_desc *d, const judge_run *runs, const int *suite, capture_batch_run *batch,
@@ -253,40 +329,19 @@ static int judge_runs(const lesson_exercise *x, const capture_desc *d, const jud
             break_goals(x, out, r, suite[ri], name, 2, !facts.verified);
             if (!built && facts.verified) { trace_free(&t); continue; }
         }
-        /* every goal is read at the block's last step: its counters are the block's totals */
+        /* every goal is read at a block's last step: its counters are the block's totals. The goals
+         * of the whole run (the certificate's facts) are read once; the goals on the rung's idea
+         * (divergence, conflicts, sectors, the tree's pairs and phases) in every traced block of every
+         * pass, and the first block that breaks one is named */
         query_ctx ctx = {.pane = {{&t, built ? &m : NULL, built && m.nsteps ? m.nsteps - 1 : 0}}, .facts = &facts};
-        for (size_t j = 0; j < x->ngoals; j++) {
-            const lesson_goal *g = &x->goals[j];
-            exercise_mark *mk = &out->marks[j];
-            if (!goal_applies(g, r, suite[ri]) || mk->state == EXERCISE_NOT_MET) continue;
-            query_value v;
-            char msg[400];
-            if (query_eval(g->value, &ctx, &v, msg, sizeof msg) || v.type == QUERY_SET) {
-                /* a goal that cannot be measured on this run is not met there, and says why: one
-                 * file never stops a batch (a kernel without a barrier has no phase 1 to count) */
-                if (!out->error[0])
-                    snprintf(out->error, sizeof out->error, "at %s: goal %zu could not be measured: %.600s", name, j + 1,
-                             v.type == QUERY_SET ? "the value is a set" : msg);
-                mk->state = EXERCISE_NOT_MET;
-                mk->failed = 3;
-                snprintf(mk->run, sizeof mk->run, "%s", name);
-                continue;
-            }
-            int met = goal_met(g, v.num);
-            if (mk->state == EXERCISE_MET && met) continue; /* the first run's value stands */
-            mk->value = v.num;
-            mk->boolean = v.type == QUERY_BOOL;
-            mk->result = t.result;
-            mk->wanted = t.reference;
-            if (strstr(query_text(g->value), "input_max()")) { /* a maximum: the largest element, regenerated */
-                size_t pos;
-                query *w = query_parse("input_max()", msg, sizeof msg, &pos);
-                query_value mx;
-                if (w && query_eval(w, &ctx, &mx, msg, sizeof msg) == 0) mk->wanted = mx.num;
-                query_free(w);
-            }
-            mk->state = met ? EXERCISE_MET : EXERCISE_NOT_MET;
-            if (!met && (g->every_run || nruns > 1)) snprintf(mk->run, sizeof mk->run, "%s", name);
+        judge_goals(x, out, r, suite[ri], nruns, &ctx, &t, name, 1);
+        int blockwise = 0;
+        for (size_t j = 0; j < x->ngoals; j++)
+            blockwise |= !x->goals[j].every_run && goal_applies(&x->goals[j], r, suite[ri]) && out->marks[j].state != EXERCISE_NOT_MET;
+        if (built && blockwise && judge_blocks(x, out, r, suite[ri], nruns, &facts, &t, &m, name, err, errlen)) {
+            view_free(&m);
+            trace_free(&t);
+            return -1;
         }
         if (built) view_free(&m);
         trace_free(&t);
