@@ -391,6 +391,7 @@ static int replay(cert *c)
                 got[l] = explain(c, &c->th[stid], v, 0, 0, e->line, e->pass, e->block);
                 if (c->oom) return -1;
                 if (c->nodes[got[l]].kind == NODE_OUTSIDE) continue; /* a value from outside stays one */
+                if (src == l) continue; /* a lane's own value, handed back: nothing moved between lanes */
                 /* a value handed over: a node of its own, so that each receiving lane counts once */
                 uint32_t kid0 = (uint32_t)c->nkids, depth = c->nodes[got[l]].depth;
                 if (push_kid(c, got[l])) return -1;

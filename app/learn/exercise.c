@@ -269,8 +269,8 @@ static int judge_blocks(const lesson_exercise *x, exercise_judgement *out, const
     for (unsigned p = 0; p < t->npasses && rc == 0; p++)
         for (unsigned b = 0; b < t->passes[p].grid && rc == 0; b++) {
             if (!seen[first[p] + b]) continue;
-            char name[64], why[256];
-            snprintf(name, sizeof name, "%s, pass %u, block %u", run, p, b);
+            char name[96], why[256];
+            snprintf(name, sizeof name, "%.60s, pass %u, block %u", run, p, b);
             view_model bm;
             const view_model *vm = m;
             if ((p || b) && view_build(&bm, t, p, b, 0, why, sizeof why)) { snprintf(err, errlen, "%s", why); rc = -1; break; }
