@@ -269,7 +269,7 @@ int capture_cpu_finish(const capture_desc *d, race *rc, const uint64_t dropped[2
  * ones run in parallel without it (race_check "" in the trace). */
 int capture_race_wanted(const capture_desc *d)
 {
-    return !d->no_race_check && (!d->n || d->n <= RACE_GLOBAL_MAX_WORDS);
+    return !d->no_race_check && (!d->n || d->n <= RACE_CAPTURE_MAX_N);
 }
 
 void capture_search_order(const capture_desc *d, int i, capture_desc *c)
