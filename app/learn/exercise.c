@@ -96,7 +96,7 @@ static int verify_run(trace *t, const lesson_exercise *x, const judge_run *r, ce
         if (rc == 0 && f->verified) {
             t->result = f->result;
             t->reference = sum;
-            t->tolerance = capture_tolerance(xf, r->n);
+            t->tolerance = capture_tolerance(xf, r->n); /* 0: whole numbers, the sum exact */
             if (race_replay(t)) { snprintf(err, errlen, "out of memory"); rc = -1; }
         }
     }
@@ -154,7 +154,7 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
     memset(out, 0, sizeof *out);
     const lesson_exercise *x = l->exercise;
     if (!x) { snprintf(err, errlen, "%s: not an exercise", l->file); return -1; }
-    for (size_t i = 0; i < x->ngoals; i++) out->marks[i].state = EXERCISE_NOT_RUN;
+    for (size_t i = 0; i < x->ngoals; i++) out->marks[i].state = EXERCISE_NOT_RUN, out->marks[i].tolerance = -1;
     const char *defines[5] = {NULL};
     for (size_t k = 0, d = 0; k < 4; k++)
         if (x->defines[k][0]) defines[d++] = x->defines[k];
@@ -237,6 +237,7 @@ static void judge_goals(const lesson_exercise *x, exercise_judgement *out, const
         mk->boolean = v.type == QUERY_BOOL;
         mk->result = t->result;
         mk->wanted = t->reference;
+        mk->tolerance = strstr(query_text(g->value), "tolerance()") ? t->tolerance : -1;
         if (strstr(query_text(g->value), "input_max()")) { /* a maximum: the largest element, regenerated */
             size_t pos;
             query *w = query_parse("input_max()", msg, sizeof msg, &pos);
@@ -419,6 +420,12 @@ void exercise_goal_line(const lesson_goal *g, const exercise_mark *m, lesson_lan
                      lang == LESSON_ZH ? (max ? "（结果 %.9g，最大元素 %.9g）" : "（结果 %.9g，参考值 %.9g）")
                                        : (max ? " (result %.9g, the largest element %.9g)" : " (result %.9g, reference %.9g)"),
                      m->result, m->wanted);
+        if (m->state != EXERCISE_NOT_RUN && !m->failed && m->tolerance >= 0) { /* the tolerance used, said */
+            if (m->tolerance == 0)
+                snprintf(buf + strlen(buf), len - strlen(buf), lang == LESSON_ZH ? "（整数数据：须精确相等）" : " (whole numbers: exactly)");
+            else
+                snprintf(buf + strlen(buf), len - strlen(buf), lang == LESSON_ZH ? "（容差 %.3g）" : " (within %.3g)", m->tolerance);
+        }
         broken_at(m, lang, buf, len);
         return;
     }
