@@ -149,7 +149,8 @@ static const struct {
 
 /* CUDA that people write and the emulator does not model yet, named when clang stumbles on it
  * (an undeclared identifier, no matching call): what it is, and what to write meanwhile. A name
- * of CUDA's runtime (cuda...) that is not here is named as such too. */
+ * of CUDA's runtime (cuda...) that is not here is named as such too, and so is an intrinsic (a name
+ * that starts with two underscores, as CUDA's do). */
 static const struct {
     const char *name;
     const char *what;
@@ -186,6 +187,11 @@ static int unmodelled_words(const char *msg, char *buf, size_t len)
                 snprintf(buf, len, "warpscope does not model %.*s yet: %s", (int)n, q, unmodelled[i].what);
                 return 1;
             }
+        if (n > 2 && q[0] == '_' && q[1] == '_') { /* CUDA's intrinsics (__float_as_uint, __fmul_rn...): the reserved names */
+            snprintf(buf, len, "not modelled yet: %.*s (a CUDA intrinsic warpscope's emulator does not have; write it with the "
+                               "operations it does)", (int)n, q);
+            return 1;
+        }
         if (n > 4 && strncmp(q, "cuda", 4) == 0) {
             snprintf(buf, len, "warpscope does not model %.*s yet: of CUDA's runtime it models cudaMalloc, cudaMemcpy, cudaMemset, "
                                "cudaFree, cudaDeviceSynchronize, cudaGetLastError and events", (int)n, q);
