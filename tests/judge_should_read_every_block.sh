@@ -15,7 +15,7 @@ for c in "01:block0_branch:divergent warp instructions" "02:block0_padding:bank 
     ex=${c%%:*}; rest=${c#*:}; file=${rest%%:*}; want=${rest#*:}
     "$ws" exercise check "$ex" "$h/$file.cu" >"$tmp/out" 2>"$tmp/err"
     rc=$?
-    [ $rc = 1 ] && grep -Eq "^  \[ \] $want.*first broken at n = [0-9]+, [a-z:0-9]+, pass [0-9]+, block [1-9][0-9]*\)" "$tmp/out" ||
+    [ $rc = 1 ] && grep -Eq "^  \[ \] $want.*first broken at n = [0-9]+, [a-z:0-9+]+, pass [0-9]+, block [1-9][0-9]*\)" "$tmp/out" ||
         { echo "FAIL: $file.cu (exercise $ex) is not refused by '$want' in a block past 0: exit $rc"; cat "$tmp/out" "$tmp/err"; fail=1; }
 done
 [ $fail = 0 ] && echo "the judge reads every block: ok"

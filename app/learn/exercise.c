@@ -33,6 +33,7 @@ typedef struct judge_run {
     const char *schedule; /* "" lockstep */
     uint64_t seed;
     int own;              /* the exercise's own capture (its size, drawn): the topic goals' run */
+    char spec[64];        /* the schedule the run is made with: schedule, and its blocks' drawn order */
 } judge_run;
 
 /* The suite is drawn when a file is judged, so that no file can know it: a secret seed of the
@@ -112,7 +113,7 @@ static int goal_applies(const lesson_goal *g, const judge_run *r, int in_suite)
 
 static void run_name(const judge_run *r, char *buf, size_t len)
 {
-    snprintf(buf, len, "n = %llu, %s", (unsigned long long)r->n, r->schedule[0] ? r->schedule : "lockstep");
+    snprintf(buf, len, "n = %llu, %s", (unsigned long long)r->n, r->spec);
 }
 
 /* Marks the goals of run r that are still open as not met there (why: 1 the run did not finish, 2 it
@@ -173,11 +174,11 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
         if (x->goals[i].every_run) continue;
         int seen = 0;
         for (size_t r = 0; r < nruns && !seen; r++) seen = runs[r].own && !strcmp(runs[r].schedule, x->goals[i].schedule);
-        if (!seen) suite[nruns] = 0, runs[nruns++] = (judge_run){own_n, x->goals[i].schedule, 0, 1};
+        if (!seen) suite[nruns] = 0, runs[nruns++] = (judge_run){.n = own_n, .schedule = x->goals[i].schedule, .own = 1};
     }
     for (size_t sz = 0; any_every && sz < x->nsizes; sz++)
         for (size_t c = 0; c < x->nschedules; c++) {
-            judge_run r = {drawn_size(x->sizes[sz], mix(secret ^ x->sizes[sz])), x->schedules[c], 0, 0};
+            judge_run r = {.n = drawn_size(x->sizes[sz], mix(secret ^ x->sizes[sz])), .schedule = x->schedules[c]};
             if (r.schedule[0] && strcmp(r.schedule, "lockstep") && r.n > JUDGE_SEARCH_N_MAX) continue;
             size_t at = nruns;
             for (size_t q = 0; q < nruns && at == nruns; q++)
@@ -185,7 +186,15 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
             if (at == nruns) runs[nruns++] = r;
             suite[at] = 1;
         }
-    for (size_t ri = 0; ri < nruns; ri++) runs[ri].seed = mix(secret + 0x5EED + ri) >> 11; /* a trace holds seeds up to 2^53 */
+    for (size_t ri = 0; ri < nruns; ri++) {
+        runs[ri].seed = mix(secret + 0x5EED + ri) >> 11; /* a trace holds seeds up to 2^53 */
+        /* the blocks of each launch finish in an order drawn for the run, as a GPU promises none (the
+         * adversarial search tries orders of its own) */
+        const char *sch = runs[ri].schedule[0] ? runs[ri].schedule : "lockstep";
+        if (strcmp(sch, "adversarial")) snprintf(runs[ri].spec, sizeof runs[ri].spec, "%.30s+blocks:%llu", sch,
+                                                 (unsigned long long)(mix(secret ^ (0xB10C + ri)) % 999983 + 1));
+        else snprintf(runs[ri].spec, sizeof runs[ri].spec, "%s", sch);
+    }
     /* every run in one sandbox, every block traced: the verifier replays the whole computation, and
      * the races are found again from the events (verify_run), so the run looks for none itself */
     capture_desc d = {.version = OWN_VERSION, .kernel = file, .entry = x->entry, .defines = defines, .include_dir = include_dir,
@@ -194,7 +203,7 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
     capture_batch_run *batch = calloc(nruns + 1, sizeof *batch);
     if (!batch) { snprintf(err, errlen, "out of memory"); return -1; }
     for (size_t ri = 0; ri < nruns; ri++)
-        batch[ri] = (capture_batch_run){.n = runs[ri].n, .seed = runs[ri].seed, .schedule = runs[ri].schedule[0] ? runs[ri].schedule : NULL};
+        batch[ri] = (capture_batch_run){.n = runs[ri].n, .seed = runs[ri].seed, .schedule = runs[ri].spec};
     /* the picture: the exercise's own capture as the lesson shows it, the last of the batch */
     if (picture) batch[nruns] = (capture_batch_run){.n = own_listed, .seed = 1, .blocks_traced = 1};
     char why[1024];
