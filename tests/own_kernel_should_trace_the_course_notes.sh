@@ -94,6 +94,8 @@ expect 2 "managed.cu:5:[0-9]+: error: warpscope does not model cudaMallocManaged
 printf '__global__ void k(float *out) { out[0] = 1; }\nvoid run(float *out)\n{\n    cudaStream_t s;\n    cudaStreamCreate(&s);\n    k<<<1, 32>>>(out);\n}\n' >"$tmp/stream.cu"
 expect 2 "stream.cu:5:[0-9]+: error: warpscope does not model cudaStreamCreate yet" stats --kernel "$tmp/stream.cu" --entry 'run(out)'
 
+printf '__global__ void k(const float *in, float *out)\n{\n    unsigned int bits = __float_as_uint(in[threadIdx.x]);\n    out[0] = (float)bits;\n}\n' >"$tmp/intrinsic.cu"
+expect 2 "intrinsic.cu:3:[0-9]+: error: not modelled yet: __float_as_uint" stats --kernel "$tmp/intrinsic.cu" --entry 'k<<<1, 32>>>(in, out)'
 # seed 002's host loop does not compile as C++: the compiler's own line, in the learner's file
 expect 2 "seed002_reduce4.cu:69:[0-9]+: error" stats --kernel "$own/seed002_reduce4.cu" --define BLOCK_SIZE=256 --entry 'RuntimeOfReduce4(h_in, 1, n)'
 expect 2 "^warpscope: .*syntax_error.cu:2:[0-9]+: error: expected ';'" stats --kernel "$own/syntax_error.cu" --entry 'k<<<1, 32>>>(in, out)'

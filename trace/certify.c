@@ -64,6 +64,7 @@ typedef struct cert {
     uint32_t gen;
     gbuf bufs[TRACE_BUFFERS_MAX];
     double in_min;
+    uint8_t *block_seen;  /* the running pass's blocks already replayed, a bit each */
     int oom;
 } cert;
 
@@ -370,7 +371,15 @@ static int replay(cert *c)
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if (e->pass != cur_pass || e->block != cur_block) {
-            if (cur_pass != UINT32_MAX && (e->pass < cur_pass || (e->pass == cur_pass && e->block <= cur_block)))
+            /* blocks finish in any order (a GPU promises none), each one whole, once; passes in order */
+            int again = e->pass >= t->npasses || e->block >= t->passes[e->pass].grid ||
+                        (cur_pass != UINT32_MAX && e->pass < cur_pass);
+            if (!again) {
+                if (e->pass != cur_pass) memset(c->block_seen, 0, (t->passes[e->pass].grid + 7) / 8);
+                again = c->block_seen[e->block / 8] >> (e->block % 8) & 1;
+                c->block_seen[e->block / 8] |= (uint8_t)(1u << (e->block % 8));
+            }
+            if (again)
                 return fail(c, e->line, "the trace's blocks are not one after another (pass %u block %u after pass %u block %u)", e->pass,
                             e->block, cur_pass, cur_block);
             cur_pass = e->pass, cur_block = e->block;
@@ -391,6 +400,7 @@ static int replay(cert *c)
                 got[l] = explain(c, &c->th[stid], v, 0, 0, e->line, e->pass, e->block);
                 if (c->oom) return -1;
                 if (c->nodes[got[l]].kind == NODE_OUTSIDE) continue; /* a value from outside stays one */
+                if (src == l) continue; /* a lane's own value, handed back: nothing moved between lanes */
                 /* a value handed over: a node of its own, so that each receiving lane counts once */
                 uint32_t kid0 = (uint32_t)c->nkids, depth = c->nodes[got[l]].depth;
                 if (push_kid(c, got[l])) return -1;
@@ -502,7 +512,10 @@ int certify_trace(const trace *t, const certify_input *in, certify_facts *f, cha
     c->in_min = in->n ? in->in[0] : 0;
     for (uint64_t i = 1; i < in->n; i++) c->in_min = in->in[i] < c->in_min ? in->in[i] : c->in_min;
     int rc = 0;
-    if (!c->shared || !c->input_node) c->oom = 1;
+    uint32_t grid_max = 1;
+    for (size_t p = 0; p < t->npasses; p++) grid_max = t->passes[p].grid > grid_max ? t->passes[p].grid : grid_max;
+    c->block_seen = calloc(grid_max / 8 + 1, 1);
+    if (!c->shared || !c->input_node || !c->block_seen) c->oom = 1;
     else if (t->nbuffers < 2 || strcmp(t->buffers[0].name, "in") || strcmp(t->buffers[1].name, "out"))
         fail(c, 0, "the trace's buffers are not the run's in and out");
     else if (t->prov.n != in->n)
@@ -516,6 +529,7 @@ int certify_trace(const trace *t, const certify_input *in, certify_facts *f, cha
     for (unsigned i = 0; i < TRACE_BLOCK_THREADS_MAX; i++) free(c->th[i].ops);
     for (size_t b = 0; b < TRACE_BUFFERS_MAX; b++) free(c->bufs[b].w);
     free(c->shared);
+    free(c->block_seen);
     free(c->input_node);
     free(c->nodes);
     free(c->kids);

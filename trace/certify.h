@@ -59,7 +59,8 @@ typedef struct certify_facts {
     double result;           /* the verified result (only when verified) */
     unsigned result_chain;   /* the longest chain of dependent adds (or comparisons) behind the result */
     uint64_t adds;           /* adds (comparisons) in the result's data flow */
-    uint64_t shuffles_used;  /* shuffled values (one per receiving lane) that take part in the result */
+    uint64_t shuffles_used;  /* shuffled values (one per receiving lane) that take part in the result: a
+                                value from another lane (one handed back to its own lane moved nothing) */
     uint64_t input_adds;     /* adds whose two operands are both input elements: the first add during load */
     unsigned loads_in_flight; /* the most input elements one thread read before a write consumed them */
     uint64_t outside_reads;  /* loads of words no traced store or input gave (values from outside) */

@@ -827,6 +827,59 @@ static int f_phases(call *k, query_value *out)
     where w;
     return locate(k, &w) ? -1 : set_number(out, w.p->m->nphases);
 }
+/* the pairs the block's tree starts from: every addition of one word a thread loaded into another
+ * (both leaves) adds word W + d into word W; the distance d when it is the same for every such
+ * pair (1: v0's and v1's pairs, blockDim/2: v2's), else 0 */
+static int f_first_pair_distance(call *k, query_value *out)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    const view_model *m = w.p->m;
+    int64_t d = 0;
+    int seen = 0;
+    for (size_t i = 0; i < m->nnodes; i++) {
+        const view_node *nd = &m->nodes[i];
+        if (nd->level != 0 || nd->from_level != 0 || nd->buf != -1) continue;
+        int64_t g = nd->from - nd->word;
+        if (seen && g != d) return set_number(out, 0);
+        d = g, seen = 1;
+    }
+    if (!seen) return call_fail(k, "the block adds no two loaded words in shared memory%s", "", 0);
+    return set_number(out, (double)d);
+}
+/* threads that execute step st of m: its events' lanes */
+static unsigned step_threads(const view_model *m, size_t st)
+{
+    unsigned n = 0;
+    for (size_t i = 0; i < m->steps[st].count; i++) n += (unsigned)trace_popcount(m->t->events[m->order[m->steps[st].first + i]].mask);
+    return n;
+}
+
+/* the block's warp tail (the additions into its shared tree made by 32 threads or fewer): true when
+ * they are all in one phase (no __syncthreads once 32 or fewer threads work) and a __syncwarp lies
+ * between each two of them */
+static int f_warp_tail(call *k, query_value *out)
+{
+    where w;
+    if (locate(k, &w)) return -1;
+    const view_model *m = w.p->m;
+    size_t prev = SIZE_MAX, steps = 0;
+    int ok = 1;
+    for (size_t i = 0; i < m->nnodes; i++) { /* nodes are in order of their stores: their steps ascend */
+        const view_node *nd = &m->nodes[i];
+        size_t st = nd->step;
+        if (nd->buf != -1 || st == prev || st >= m->nsteps || step_threads(m, st) > WARP_SIZE) continue;
+        if (prev != SIZE_MAX) {
+            int synced = 0;
+            for (size_t b = prev + 1; b < st && !synced; b++) synced = m->steps[b].kind == TRACE_WARP_SYNC;
+            ok &= synced && m->steps[st].phase == m->steps[prev].phase && st > prev;
+        }
+        prev = st;
+        steps++;
+    }
+    if (!steps) return call_fail(k, "no addition into the block's shared tree is made by 32 threads or fewer%s", "", 0);
+    return set_bool(out, ok);
+}
 static int f_steps(call *k, query_value *out)
 {
     where w;
@@ -1240,6 +1293,8 @@ static const function functions[] = {
     {"line", 0, 0, AT, f_line, "source line of the step", 0},
     {"phase", 0, 0, AT, f_phase, "phase of the step (barriers passed)", 0},
     {"phases", 0, 0, AT, f_phases, "number of phases of the block", 0},
+    {"first_pair_distance", 0, 0, AT, f_first_pair_distance, "distance from each word to the word the tree's first additions add into it, when it is the same for all (v0: 1, v2: threads / 2), else 0", 0},
+    {"warp_tail", 0, 0, AT, f_warp_tail, "true when the block's tree additions made by 32 threads or fewer are in one phase, a __syncwarp between each two", 0},
     {"steps", 0, 0, AT, f_steps, "number of steps of the block", 0},
     {"threads", 0, 0, AT, f_threads, "threads in the block", 0},
     {"warps", 0, 0, AT, f_warps, "warps in the block", 0},

@@ -410,6 +410,7 @@ cJSON *exercise_report_file(const lesson *l, const char *file, const exercise_ju
         else cJSON_AddNumberToObject(o, "value", j->marks[g].value);
         cJSON_AddBoolToObject(o, "met", j->marks[g].state == EXERCISE_MET);
         cJSON_AddBoolToObject(o, "every_run", x->goals[g].every_run);
+        if (j->marks[g].tolerance >= 0) cJSON_AddNumberToObject(o, "tolerance", j->marks[g].tolerance);
         if (j->marks[g].run[0]) add_text(o, "broken_at", j->marks[g].run);
         cJSON_AddItemToArray(goals, o);
     }

@@ -33,6 +33,7 @@ typedef struct judge_run {
     const char *schedule; /* "" lockstep */
     uint64_t seed;
     int own;              /* the exercise's own capture (its size, drawn): the topic goals' run */
+    char spec[64];        /* the schedule the run is made with: schedule, and its blocks' drawn order */
 } judge_run;
 
 /* The suite is drawn when a file is judged, so that no file can know it: a secret seed of the
@@ -96,7 +97,7 @@ static int verify_run(trace *t, const lesson_exercise *x, const judge_run *r, ce
         if (rc == 0 && f->verified) {
             t->result = f->result;
             t->reference = sum;
-            t->tolerance = capture_tolerance(xf, r->n);
+            t->tolerance = capture_tolerance(xf, r->n); /* 0: whole numbers, the sum exact */
             if (race_replay(t)) { snprintf(err, errlen, "out of memory"); rc = -1; }
         }
     }
@@ -112,7 +113,7 @@ static int goal_applies(const lesson_goal *g, const judge_run *r, int in_suite)
 
 static void run_name(const judge_run *r, char *buf, size_t len)
 {
-    snprintf(buf, len, "n = %llu, %s", (unsigned long long)r->n, r->schedule[0] ? r->schedule : "lockstep");
+    snprintf(buf, len, "n = %llu, %s", (unsigned long long)r->n, r->spec);
 }
 
 /* Marks the goals of run r that are still open as not met there (why: 1 the run did not finish, 2 it
@@ -154,7 +155,7 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
     memset(out, 0, sizeof *out);
     const lesson_exercise *x = l->exercise;
     if (!x) { snprintf(err, errlen, "%s: not an exercise", l->file); return -1; }
-    for (size_t i = 0; i < x->ngoals; i++) out->marks[i].state = EXERCISE_NOT_RUN;
+    for (size_t i = 0; i < x->ngoals; i++) out->marks[i].state = EXERCISE_NOT_RUN, out->marks[i].tolerance = -1;
     const char *defines[5] = {NULL};
     for (size_t k = 0, d = 0; k < 4; k++)
         if (x->defines[k][0]) defines[d++] = x->defines[k];
@@ -173,11 +174,11 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
         if (x->goals[i].every_run) continue;
         int seen = 0;
         for (size_t r = 0; r < nruns && !seen; r++) seen = runs[r].own && !strcmp(runs[r].schedule, x->goals[i].schedule);
-        if (!seen) suite[nruns] = 0, runs[nruns++] = (judge_run){own_n, x->goals[i].schedule, 0, 1};
+        if (!seen) suite[nruns] = 0, runs[nruns++] = (judge_run){.n = own_n, .schedule = x->goals[i].schedule, .own = 1};
     }
     for (size_t sz = 0; any_every && sz < x->nsizes; sz++)
         for (size_t c = 0; c < x->nschedules; c++) {
-            judge_run r = {drawn_size(x->sizes[sz], mix(secret ^ x->sizes[sz])), x->schedules[c], 0, 0};
+            judge_run r = {.n = drawn_size(x->sizes[sz], mix(secret ^ x->sizes[sz])), .schedule = x->schedules[c]};
             if (r.schedule[0] && strcmp(r.schedule, "lockstep") && r.n > JUDGE_SEARCH_N_MAX) continue;
             size_t at = nruns;
             for (size_t q = 0; q < nruns && at == nruns; q++)
@@ -185,7 +186,15 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
             if (at == nruns) runs[nruns++] = r;
             suite[at] = 1;
         }
-    for (size_t ri = 0; ri < nruns; ri++) runs[ri].seed = mix(secret + 0x5EED + ri) >> 11; /* a trace holds seeds up to 2^53 */
+    for (size_t ri = 0; ri < nruns; ri++) {
+        runs[ri].seed = mix(secret + 0x5EED + ri) >> 11; /* a trace holds seeds up to 2^53 */
+        /* the blocks of each launch finish in an order drawn for the run, as a GPU promises none (the
+         * adversarial search tries orders of its own) */
+        const char *sch = runs[ri].schedule[0] ? runs[ri].schedule : "lockstep";
+        if (strcmp(sch, "adversarial")) snprintf(runs[ri].spec, sizeof runs[ri].spec, "%.30s+blocks:%llu", sch,
+                                                 (unsigned long long)(mix(secret ^ (0xB10C + ri)) % 999983 + 1));
+        else snprintf(runs[ri].spec, sizeof runs[ri].spec, "%s", sch);
+    }
     /* every run in one sandbox, every block traced: the verifier replays the whole computation, and
      * the races are found again from the events (verify_run), so the run looks for none itself */
     capture_desc d = {.version = OWN_VERSION, .kernel = file, .entry = x->entry, .defines = defines, .include_dir = include_dir,
@@ -194,7 +203,7 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
     capture_batch_run *batch = calloc(nruns + 1, sizeof *batch);
     if (!batch) { snprintf(err, errlen, "out of memory"); return -1; }
     for (size_t ri = 0; ri < nruns; ri++)
-        batch[ri] = (capture_batch_run){.n = runs[ri].n, .seed = runs[ri].seed, .schedule = runs[ri].schedule[0] ? runs[ri].schedule : NULL};
+        batch[ri] = (capture_batch_run){.n = runs[ri].n, .seed = runs[ri].seed, .schedule = runs[ri].spec};
     /* the picture: the exercise's own capture as the lesson shows it, the last of the batch */
     if (picture) batch[nruns] = (capture_batch_run){.n = own_listed, .seed = 1, .blocks_traced = 1};
     char why[1024];
@@ -205,6 +214,83 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
     }
     for (size_t ri = 0; ri <= nruns; ri++) trace_free(&batch[ri].t);
     free(batch);
+    return rc;
+}
+
+/* Reads the goals of run r on ctx: the whole run's (whole 1: every_run goals, and a topic goal of a
+ * run of one block) or one block's (whole 0: the topic goals); name is the run, and the block
+ * where ctx shows one. A goal already broken stays broken at the first run and block that broke it. */
+static void judge_goals(const lesson_exercise *x, exercise_judgement *out, const judge_run *r, int in_suite, size_t nruns,
+                        const query_ctx *ctx, const trace *t, const char *name, int whole)
+{
+    for (size_t j = 0; j < x->ngoals; j++) {
+        const lesson_goal *g = &x->goals[j];
+        exercise_mark *mk = &out->marks[j];
+        if (!goal_applies(g, r, in_suite) || mk->state == EXERCISE_NOT_MET || (whole ? !g->every_run : g->every_run)) continue;
+        query_value v;
+        char msg[400];
+        if (query_eval(g->value, ctx, &v, msg, sizeof msg) || v.type == QUERY_SET) {
+            /* a goal that cannot be measured on this run is not met there, and says why: one
+             * file never stops a batch (a kernel without a barrier has no phase 1 to count) */
+            if (!out->error[0])
+                snprintf(out->error, sizeof out->error, "at %s: goal %zu could not be measured: %.600s", name, j + 1,
+                         v.type == QUERY_SET ? "the value is a set" : msg);
+            mk->state = EXERCISE_NOT_MET;
+            mk->failed = 3;
+            snprintf(mk->run, sizeof mk->run, "%s", name);
+            continue;
+        }
+        int met = goal_met(g, v.num);
+        if (mk->state == EXERCISE_MET && met) continue; /* the first run's (or block's) value stands */
+        mk->value = v.num;
+        mk->boolean = v.type == QUERY_BOOL;
+        mk->result = t->result;
+        mk->wanted = t->reference;
+        mk->tolerance = strstr(query_text(g->value), "tolerance()") ? t->tolerance : -1;
+        if (strstr(query_text(g->value), "input_max()")) { /* a maximum: the largest element, regenerated */
+            size_t pos;
+            query *w = query_parse("input_max()", msg, sizeof msg, &pos);
+            query_value mx;
+            if (w && query_eval(w, ctx, &mx, msg, sizeof msg) == 0) mk->wanted = mx.num;
+            query_free(w);
+        }
+        mk->state = met ? EXERCISE_MET : EXERCISE_NOT_MET;
+        if (!met && (g->every_run || !whole || nruns > 1)) snprintf(mk->run, sizeof mk->run, "%s", name);
+    }
+}
+
+/* The topic goals of run r in every traced block of every pass of t (m: pass 0's block 0, built);
+ * 0, or -1 when out of memory. */
+static int judge_blocks(const lesson_exercise *x, exercise_judgement *out, const judge_run *r, int in_suite, size_t nruns,
+                        const certify_facts *facts, const trace *t, const view_model *m, const char *run, char *err, size_t errlen)
+{
+    /* the blocks that made events, by pass: a block with none did nothing to judge */
+    size_t *first = calloc(t->npasses + 1, sizeof *first);
+    size_t nblocks = 0;
+    if (!first) { snprintf(err, errlen, "out of memory"); return -1; }
+    for (size_t p = 0; p < t->npasses; p++) first[p + 1] = first[p] + t->passes[p].grid, nblocks += t->passes[p].grid;
+    unsigned char *seen = calloc(nblocks ? nblocks : 1, 1);
+    if (!seen) { free(first); snprintf(err, errlen, "out of memory"); return -1; }
+    for (size_t i = 0; i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind != TRACE_REGISTER && e->pass < t->npasses && e->block < t->passes[e->pass].grid) seen[first[e->pass] + e->block] = 1;
+    }
+    int rc = 0;
+    for (unsigned p = 0; p < t->npasses && rc == 0; p++)
+        for (unsigned b = 0; b < t->passes[p].grid && rc == 0; b++) {
+            if (!seen[first[p] + b]) continue;
+            char name[96], why[256];
+            snprintf(name, sizeof name, "%.60s, pass %u, block %u", run, p, b);
+            view_model bm;
+            const view_model *vm = m;
+            if ((p || b) && view_build(&bm, t, p, b, 0, why, sizeof why)) { snprintf(err, errlen, "%s", why); rc = -1; break; }
+            if (p || b) vm = &bm;
+            query_ctx ctx = {.pane = {{t, vm, vm->nsteps ? vm->nsteps - 1 : 0}}, .facts = facts};
+            judge_goals(x, out, r, in_suite, nruns, &ctx, t, name, 0);
+            if (p || b) view_free(&bm);
+        }
+    free(seen);
+    free(first);
     return rc;
 }
 
@@ -253,40 +339,19 @@ static int judge_runs(const lesson_exercise *x, const capture_desc *d, const jud
             break_goals(x, out, r, suite[ri], name, 2, !facts.verified);
             if (!built && facts.verified) { trace_free(&t); continue; }
         }
-        /* every goal is read at the block's last step: its counters are the block's totals */
+        /* every goal is read at a block's last step: its counters are the block's totals. The goals
+         * of the whole run (the certificate's facts) are read once; the goals on the rung's idea
+         * (divergence, conflicts, sectors, the tree's pairs and phases) in every traced block of every
+         * pass, and the first block that breaks one is named */
         query_ctx ctx = {.pane = {{&t, built ? &m : NULL, built && m.nsteps ? m.nsteps - 1 : 0}}, .facts = &facts};
-        for (size_t j = 0; j < x->ngoals; j++) {
-            const lesson_goal *g = &x->goals[j];
-            exercise_mark *mk = &out->marks[j];
-            if (!goal_applies(g, r, suite[ri]) || mk->state == EXERCISE_NOT_MET) continue;
-            query_value v;
-            char msg[400];
-            if (query_eval(g->value, &ctx, &v, msg, sizeof msg) || v.type == QUERY_SET) {
-                /* a goal that cannot be measured on this run is not met there, and says why: one
-                 * file never stops a batch (a kernel without a barrier has no phase 1 to count) */
-                if (!out->error[0])
-                    snprintf(out->error, sizeof out->error, "at %s: goal %zu could not be measured: %.600s", name, j + 1,
-                             v.type == QUERY_SET ? "the value is a set" : msg);
-                mk->state = EXERCISE_NOT_MET;
-                mk->failed = 3;
-                snprintf(mk->run, sizeof mk->run, "%s", name);
-                continue;
-            }
-            int met = goal_met(g, v.num);
-            if (mk->state == EXERCISE_MET && met) continue; /* the first run's value stands */
-            mk->value = v.num;
-            mk->boolean = v.type == QUERY_BOOL;
-            mk->result = t.result;
-            mk->wanted = t.reference;
-            if (strstr(query_text(g->value), "input_max()")) { /* a maximum: the largest element, regenerated */
-                size_t pos;
-                query *w = query_parse("input_max()", msg, sizeof msg, &pos);
-                query_value mx;
-                if (w && query_eval(w, &ctx, &mx, msg, sizeof msg) == 0) mk->wanted = mx.num;
-                query_free(w);
-            }
-            mk->state = met ? EXERCISE_MET : EXERCISE_NOT_MET;
-            if (!met && (g->every_run || nruns > 1)) snprintf(mk->run, sizeof mk->run, "%s", name);
+        judge_goals(x, out, r, suite[ri], nruns, &ctx, &t, name, 1);
+        int blockwise = 0;
+        for (size_t j = 0; j < x->ngoals; j++)
+            blockwise |= !x->goals[j].every_run && goal_applies(&x->goals[j], r, suite[ri]) && out->marks[j].state != EXERCISE_NOT_MET;
+        if (built && blockwise && judge_blocks(x, out, r, suite[ri], nruns, &facts, &t, &m, name, err, errlen)) {
+            view_free(&m);
+            trace_free(&t);
+            return -1;
         }
         if (built) view_free(&m);
         trace_free(&t);
@@ -364,6 +429,12 @@ void exercise_goal_line(const lesson_goal *g, const exercise_mark *m, lesson_lan
                      lang == LESSON_ZH ? (max ? "（结果 %.9g，最大元素 %.9g）" : "（结果 %.9g，参考值 %.9g）")
                                        : (max ? " (result %.9g, the largest element %.9g)" : " (result %.9g, reference %.9g)"),
                      m->result, m->wanted);
+        if (m->state != EXERCISE_NOT_RUN && !m->failed && m->tolerance >= 0) { /* the tolerance used, said */
+            if (m->tolerance == 0)
+                snprintf(buf + strlen(buf), len - strlen(buf), lang == LESSON_ZH ? "（整数数据：须精确相等）" : " (whole numbers: exactly)");
+            else
+                snprintf(buf + strlen(buf), len - strlen(buf), lang == LESSON_ZH ? "（容差 %.3g）" : " (within %.3g)", m->tolerance);
+        }
         broken_at(m, lang, buf, len);
         return;
     }

@@ -16,7 +16,8 @@ typedef struct exercise_mark {
     int boolean;           /* the query was true or false (value 1 or 0) */
     double result, wanted; /* what the capture it was measured on computed, and what it should have: the
                               double sum (reference()), or the largest element for a goal on input_max() */
-    char run[64];          /* the first run that broke it ("n = 1000, its:1"); "" when met, or measured once */
+    double tolerance;      /* a goal on tolerance(): the tolerance of that capture (0: whole numbers, the sum exact); -1 none */
+    char run[96];          /* the first run (and block) that broke it ("n = 1000, its:1", "n = 7731, lockstep, pass 0, block 5"); "" when met, or measured once */
     int failed;            /* no value from that run (judgement.error says why): 1 it did not finish, 2 it could not be
                               verified against the check's own input, 3 the goal could not be measured on it */
 } exercise_mark;

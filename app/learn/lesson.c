@@ -666,7 +666,7 @@ static int parse_runs(reader *r, const cJSON *v, lesson_exercise *e)
         return bad(r, a ? a : v, "exercise.runs.n: expected 1 to %d element counts", LESSON_SIZES_MAX);
     for (const cJSON *c = a->child; c; c = c->next) {
         double d;
-        if (whole(r, c, "runs.n", 1, RACE_GLOBAL_MAX_WORDS, &d)) return -1;
+        if (whole(r, c, "runs.n", 1, RACE_CAPTURE_MAX_N, &d)) return -1;
         e->sizes[e->nsizes++] = (uint64_t)d;
     }
     a = get(v, "schedules");
@@ -711,7 +711,7 @@ static int parse_exercise(reader *r, const cJSON *x, const char *dir)
         double d;
         if ((c = get(v, "block"))) { if (whole(r, c, "capture.block", 32, 1024, &d)) return -1; e->block = (unsigned)d; }
         /* the race detector watches captures this large, and a goal may count its races */
-        if ((c = get(v, "n"))) { if (whole(r, c, "capture.n", 1, RACE_GLOBAL_MAX_WORDS, &d)) return -1; e->n = (uint64_t)d; }
+        if ((c = get(v, "n"))) { if (whole(r, c, "capture.n", 1, RACE_CAPTURE_MAX_N, &d)) return -1; e->n = (uint64_t)d; }
         if ((c = get(v, "data"))) {
             int ok = 0;
             for (size_t k = 0; input_patterns[k] && cJSON_IsString(c); k++) ok |= strcmp(input_patterns[k], c->valuestring) == 0;

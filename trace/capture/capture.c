@@ -25,7 +25,11 @@ double capture_reference(const float *x, uint64_t n)
 double capture_tolerance(const float *x, uint64_t n)
 {
     double abs_sum = 0;
-    for (uint64_t i = 0; i < n; i++) abs_sum += fabs((double)x[i]);
+    int whole = 1;
+    for (uint64_t i = 0; i < n; i++) abs_sum += fabs((double)x[i]), whole &= x[i] == truncf(x[i]);
+    /* whole numbers whose magnitudes add up to at most 2^24: every partial sum of any tree is a
+     * float exactly, so the sum is exact, and a result one ulp off is wrong */
+    if (whole && abs_sum <= 0x1p24) return 0;
     double depth = n > 1 ? ceil(log2((double)n)) : 0;
     return (depth + 2) * ldexp(1.0, -24) * abs_sum;
 }
@@ -110,7 +114,9 @@ int capture_run(const capture_desc *d, const capture_backend *b, trace *t, char 
     }
     t->reference = capture_reference(input, n);
     t->tolerance = capture_tolerance(input, n);
-    if (!(t->tolerance > 0)) t->tolerance = ldexp(1.0, -24); /* all zeros: the sum must be 0, give or take one ulp at 1 */
+    /* 0 (whole numbers: the sum is exact; all zeros) is written as one ulp at 1, which an integer
+     * sum of 1 or more cannot be off by and still be right: a trace's 0 says "unknown" */
+    if (!(t->tolerance > 0)) t->tolerance = ldexp(1.0, -24);
 
     /* buffers: 0 the input, then each pass's output (naive: one working copy; v8: partials and
      * the retirement counter). Sizes rounded up to 4 floats so float4 views stay in bounds. */
@@ -269,7 +275,7 @@ int capture_cpu_finish(const capture_desc *d, race *rc, const uint64_t dropped[2
  * ones run in parallel without it (race_check "" in the trace). */
 int capture_race_wanted(const capture_desc *d)
 {
-    return !d->no_race_check && (!d->n || d->n <= RACE_GLOBAL_MAX_WORDS);
+    return !d->no_race_check && (!d->n || d->n <= RACE_CAPTURE_MAX_N);
 }
 
 void capture_search_order(const capture_desc *d, int i, capture_desc *c)

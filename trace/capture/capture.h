@@ -116,7 +116,8 @@ void capture_key(const capture_desc *d, char *buf, size_t len);
 emu_kernel_fn capture_emu_kernel(const ladder_version *v);
 
 double capture_reference(const float *x, uint64_t n);
-/* |result - reference| allowed for a float tree sum of n terms: (ceil(log2 n) + 2) * 2^-24 * sum|x|. */
+/* |result - reference| allowed for a float tree sum of n terms: (ceil(log2 n) + 2) * 2^-24 * sum|x|;
+ * 0 for whole numbers whose magnitudes add up to at most 2^24 (any tree's sum of them is exact). */
 double capture_tolerance(const float *x, uint64_t n);
 
 #ifdef __cplusplus

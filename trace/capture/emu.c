@@ -881,16 +881,35 @@ static void run_block(emu *e, unsigned bx)
 }
 
 /* Runs blocks [first_block, end_block) of the launch on this worker. */
+static uint64_t gcd(uint64_t x, uint64_t y)
+{
+    while (y) {
+        uint64_t r = x % y;
+        x = y;
+        y = r;
+    }
+    return x;
+}
+
 static void run_range(emu *e)
 {
     const emu_launch *L = e->launch;
     emu *saved = current;
     current = e;
-    for (unsigned b = e->first_block; b < e->end_block && !e->failed; b++) {
+    /* the order: index order, or (schedule.block_seed) b = first + (a * i + c) mod count, a drawn
+     * coprime to count: a permutation that needs no memory, whatever the grid */
+    uint64_t count = e->end_block - e->first_block, a = 1, c = 0;
+    if (L->schedule && L->schedule->block_seed && count > 1) {
+        uint64_t rng = L->schedule->block_seed ^ ((uint64_t)L->pass + 1) * 0x9E3779B97F4A7C15ull;
+        c = emu_random(&rng) % count;
+        do a = 1 + emu_random(&rng) % (count - 1); while (gcd(a, count) != 1);
+    }
+    for (uint64_t i = 0; i < count && !e->failed; i++) {
         if (L->cancel && __atomic_load_n(L->cancel, __ATOMIC_RELAXED)) {
             fail(e, "interrupted");
             break;
         }
+        unsigned b = e->first_block + (unsigned)((a * i + c) % count);
         run_block(e, b);
         if (e->failed) break;
         if (L->blocks_done) __atomic_fetch_add(L->blocks_done, 1, __ATOMIC_RELAXED);

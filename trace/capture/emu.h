@@ -118,6 +118,9 @@ typedef struct emu_schedule {
     emu_pick_fn pick;     /* NULL: emu_pick_lockstep */
     emu_warp_order warps; /* the order warps run in between two barriers */
     uint64_t seed;        /* of the random choices; mixed with pass, block and phase */
+    uint64_t block_seed;  /* 0: a launch's blocks run in index order; else in an order drawn from it (a GPU
+                             promises none), mixed with the pass (blocks that talk to each other then
+                             finish in an order no file can count on) */
 } emu_schedule;
 
 /* ---- what a race detector sees ---- */

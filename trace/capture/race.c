@@ -8,7 +8,9 @@
  * trace.h's, the buffers the emulator's (emu.h). */
 enum {
     MAX_WARPS = TRACE_BLOCK_THREADS_MAX / WARP_SIZE,
-    READERS = 8 /* readers remembered per word */
+    READERS = 8, /* readers remembered per word */
+    PAGE_WORDS = 1024, /* a global buffer's shadow is made a page at a time, where it is touched */
+    PAGES_MAX = RACE_GLOBAL_MAX_WORDS / PAGE_WORDS
 };
 
 /* One access as the shadow remembers it. gen tells records of an older block (shared) or launch
@@ -49,7 +51,8 @@ struct race {
     uint64_t acquired[TRACE_BLOCK_THREADS_MAX]; /* time of the latest atomic each thread has seen */
     uint64_t block_acquired;
     cell shared[TRACE_SHARED_WORDS_MAX];
-    struct { cell *c; size_t words; } global[EMU_MAX_BUFFERS]; /* each cell marked with its launch (rec.gen) */
+    cell **global[EMU_MAX_BUFFERS]; /* [PAGES_MAX] pages of PAGE_WORDS cells, made when first touched; each cell
+                                        marked with its launch (rec.gen) */
     release *rel;
     size_t nrel, caprel;
     trace_hazard *haz;
@@ -195,25 +198,17 @@ static void on_block(void *ctx, unsigned block)
     r->block_acquired = 0;
 }
 
-static cell *global_cells(race *r, int buf, int64_t end)
+static cell *global_cell(race *r, int buf, int64_t word)
 {
-    if (buf < 0 || buf >= EMU_MAX_BUFFERS || end > RACE_GLOBAL_MAX_WORDS) { r->global_skipped = 1; return NULL; }
+    if (buf < 0 || buf >= EMU_MAX_BUFFERS || word < 0 || word >= RACE_GLOBAL_MAX_WORDS) { r->global_skipped = 1; return NULL; }
     /* a new launch: the kernel boundary orders everything before it. Its cells stay, each marked
      * with the launch that wrote it (rec.gen), so an older one reads as empty: no buffer is cleared
-     * or made again at each launch */
-    size_t words = r->global[buf].c ? r->global[buf].words : 0;
-    if ((size_t)end > words) {
-        /* doubling: a launch that touches its buffer word by word reallocates log(n) times, not n */
-        size_t nw = 2 * words > (size_t)end ? 2 * words : (size_t)end;
-        if (nw < 1024) nw = 1024;
-        if (nw > RACE_GLOBAL_MAX_WORDS) nw = RACE_GLOBAL_MAX_WORDS;
-        cell *n = words ? realloc(r->global[buf].c, nw * sizeof(cell)) : calloc(nw, sizeof(cell)); /* gen 0: no launch's */
-        if (!n) { free(r->global[buf].c); r->global[buf].c = NULL; r->global[buf].words = 0; r->failed = 1; return NULL; }
-        if (words) memset(n + words, 0, (nw - words) * sizeof(cell));
-        r->global[buf].c = n;
-        r->global[buf].words = nw;
-    }
-    return r->global[buf].c;
+     * or made again at each launch; a page no access touched is never made (a buffer's words far
+     * apart cost two pages, not the words between) */
+    if (!r->global[buf] && !(r->global[buf] = calloc(PAGES_MAX, sizeof *r->global[buf]))) { r->failed = 1; return NULL; }
+    cell **page = &r->global[buf][word / PAGE_WORDS];
+    if (!*page && !(*page = calloc(PAGE_WORDS, sizeof(cell)))) { r->failed = 1; return NULL; } /* gen 0: no launch's */
+    return &(*page)[word % PAGE_WORDS];
 }
 
 static void on_access(void *ctx, const emu_access *a)
@@ -229,9 +224,11 @@ static void on_access(void *ctx, const emu_access *a)
     }
     if (a->global) {
         if (a->buf == r->readonly_buf && !a->write) return;
-        cell *c = global_cells(r, a->buf, a->word + a->words);
-        if (!c || a->word < 0) return;
-        for (unsigned k = 0; k < a->words; k++) check_word(r, &c[a->word + k], r->launch_gen, a);
+        for (unsigned k = 0; k < a->words; k++) {
+            cell *c = global_cell(r, a->buf, a->word + k);
+            if (!c) return;
+            check_word(r, c, r->launch_gen, a);
+        }
         return;
     }
     if (a->word < 0 || a->word + a->words > TRACE_SHARED_WORDS_MAX) return; /* the emulator reports it */
@@ -279,7 +276,10 @@ race *race_create(int readonly_buf)
 void race_destroy(race *r)
 {
     if (!r) return;
-    for (int i = 0; i < EMU_MAX_BUFFERS; i++) free(r->global[i].c);
+    for (int i = 0; i < EMU_MAX_BUFFERS; i++) {
+        for (size_t p = 0; r->global[i] && p < PAGES_MAX; p++) free(r->global[i][p]);
+        free(r->global[i]);
+    }
     free(r->rel);
     free(r->haz);
     free(r);

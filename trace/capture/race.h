@@ -30,9 +30,13 @@
 extern "C" {
 #endif
 
-/* Global buffers larger than this many 4-byte words are not watched (the shadow costs about
- * 300 bytes a word); race_watched_global says whether every global access was. */
-enum { RACE_GLOBAL_MAX_WORDS = 1 << 19 };
+/* Global words at or past this index are not watched; race_watched_global says whether every global
+ * access was. It is every word a check's certificate replays (certify.h's CERTIFY_GLOBAL_WORDS_MAX):
+ * the shadow (about 300 bytes a word) is made a page at a time, where the accesses are. */
+enum { RACE_GLOBAL_MAX_WORDS = 1 << 26 };
+/* A capture looks for races as it runs up to this many elements (its shadow then stays near 150 MB);
+ * a check's runs, replayed afterwards (race_replay), are watched up to RACE_GLOBAL_MAX_WORDS. */
+enum { RACE_CAPTURE_MAX_N = 1 << 19 };
 
 typedef struct race race;
 

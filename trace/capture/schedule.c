@@ -62,6 +62,17 @@ int schedule_parse(const char *spec, emu_schedule *s, int *adversarial, char *er
     memset(s, 0, sizeof *s);
     *adversarial = 0;
     if (!spec || !*spec) spec = "lockstep";
+    /* "+blocks:SEED": the launches' blocks in an order drawn from SEED */
+    const char *plus = strstr(spec, "+blocks:");
+    char head[64];
+    if (plus) {
+        if (parse_seed(plus + 8, &s->block_seed) || !s->block_seed || (size_t)(plus - spec) >= sizeof head) {
+            snprintf(err, errlen, "--schedule's +blocks:SEED needs a seed, a whole number from 1, got \"%.80s\"", spec);
+            return -1;
+        }
+        snprintf(head, sizeof head, "%.*s", (int)(plus - spec), spec);
+        spec = head;
+    }
     const char *colon = strchr(spec, ':');
     size_t nlen = colon ? (size_t)(colon - spec) : strlen(spec);
     for (size_t i = 0; i < schedule_policy_count; i++) {
@@ -77,6 +88,10 @@ int schedule_parse(const char *spec, emu_schedule *s, int *adversarial, char *er
         }
         s->pick = p->pick;
         *adversarial = p->pick == NULL;
+        if (*adversarial && s->block_seed) {
+            snprintf(err, errlen, "--schedule adversarial searches its own orders: it takes no +blocks:SEED");
+            return -1;
+        }
         return 0;
     }
     snprintf(err, errlen, "--schedule must be lockstep, its:SEED, lanes-up, lanes-down or adversarial, got \"%s\"", spec);

@@ -16,7 +16,9 @@
  *   adversarial   searches the orders above (and the warp orders) for one whose result differs
  *                 from lockstep's: the race made visible, if there is one
  *
- * Warp orders: in-order, reversed, seeded:SEED. */
+ * Warp orders: in-order, reversed, seeded:SEED. Block orders: a schedule but adversarial followed by
+ * +blocks:SEED ("lockstep+blocks:7") runs each launch's blocks in an order drawn from SEED, as a GPU
+ * may (index order without it). */
 #ifndef WARPSCOPE_SCHEDULE_H
 #define WARPSCOPE_SCHEDULE_H
 

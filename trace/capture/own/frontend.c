@@ -149,7 +149,8 @@ static const struct {
 
 /* CUDA that people write and the emulator does not model yet, named when clang stumbles on it
  * (an undeclared identifier, no matching call): what it is, and what to write meanwhile. A name
- * of CUDA's runtime (cuda...) that is not here is named as such too. */
+ * of CUDA's runtime (cuda...) that is not here is named as such too, and so is an intrinsic (a name
+ * that starts with two underscores, as CUDA's do). */
 static const struct {
     const char *name;
     const char *what;
@@ -186,6 +187,11 @@ static int unmodelled_words(const char *msg, char *buf, size_t len)
                 snprintf(buf, len, "warpscope does not model %.*s yet: %s", (int)n, q, unmodelled[i].what);
                 return 1;
             }
+        if (n > 2 && q[0] == '_' && q[1] == '_') { /* CUDA's intrinsics (__float_as_uint, __fmul_rn...): the reserved names */
+            snprintf(buf, len, "not modelled yet: %.*s (a CUDA intrinsic warpscope's emulator does not have; write it with the "
+                               "operations it does)", (int)n, q);
+            return 1;
+        }
         if (n > 4 && strncmp(q, "cuda", 4) == 0) {
             snprintf(buf, len, "warpscope does not model %.*s yet: of CUDA's runtime it models cudaMalloc, cudaMemcpy, cudaMemset, "
                                "cudaFree, cudaDeviceSynchronize, cudaGetLastError and events", (int)n, q);
@@ -1557,6 +1563,145 @@ static int first_error(rewriter *r)
     return 0;
 }
 
+/* ---- nvcc's two passes ---- */
+
+typedef struct line_span {
+    unsigned first, last;
+} line_span;
+
+typedef struct device_bodies {
+    line_span *s;
+    size_t n, cap;
+    int oom;
+} device_bodies;
+
+/* the lines of every function device code runs (__global__, __device__), namespaces included */
+static enum CXChildVisitResult find_device_bodies(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    device_bodies *b = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_Namespace || k == CXCursor_LinkageSpec) {
+        clang_visitChildren(c, find_device_bodies, d);
+        return CXChildVisit_Continue;
+    }
+    if (k != CXCursor_FunctionDecl && k != CXCursor_FunctionTemplate) return CXChildVisit_Continue;
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(c))) return CXChildVisit_Continue;
+    if (!has_attr(c, CXCursor_CUDAGlobalAttr) && !has_attr(c, CXCursor_CUDADeviceAttr)) return CXChildVisit_Continue;
+    if (b->n == b->cap) {
+        size_t cap = b->cap ? b->cap * 2 : 16;
+        line_span *p = realloc(b->s, cap * sizeof *p);
+        if (!p) { b->oom = 1; return CXChildVisit_Break; }
+        b->s = p, b->cap = cap;
+    }
+    CXSourceRange x = clang_getCursorExtent(c);
+    unsigned l0, l1;
+    clang_getSpellingLocation(clang_getRangeStart(x), NULL, &l0, NULL, NULL);
+    clang_getSpellingLocation(clang_getRangeEnd(x), NULL, &l1, NULL, NULL);
+    b->s[b->n++] = (line_span){l0, l1};
+    return CXChildVisit_Continue;
+}
+
+static void range_lines(CXSourceRange x, unsigned *first, unsigned *last)
+{
+    clang_getSpellingLocation(clang_getRangeStart(x), NULL, first, NULL, NULL);
+    clang_getSpellingLocation(clang_getRangeEnd(x), NULL, last, NULL, NULL);
+}
+
+/* whether __CUDA_ARCH__ is named in the text the parse read: the file, what it includes (a header
+ * may define a macro on it) and the --define values. Only then can the passes differ. */
+typedef struct arch_probe {
+    CXTranslationUnit tu;
+    int found;
+} arch_probe;
+
+static void probe_inclusion(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData d)
+{
+    (void)stack, (void)depth;
+    arch_probe *p = d;
+    size_t size = 0;
+    const char *text = p->found ? NULL : clang_getFileContents(p->tu, f, &size);
+    for (size_t i = 0; text && !p->found && i + 13 <= size; i++) p->found = text[i] == '_' && memcmp(text + i, "__CUDA_ARCH__", 13) == 0;
+}
+
+static int names_cuda_arch(CXTranslationUnit tu, const char *src, const char *const *defines)
+{
+    if (strstr(src, "__CUDA_ARCH__")) return 1;
+    for (int i = 0; defines && defines[i]; i++)
+        if (strstr(defines[i], "__CUDA_ARCH__")) return 1;
+    arch_probe p = {tu, 0};
+    clang_getInclusions(tu, probe_inclusion, &p);
+    return p.found;
+}
+
+/* What nvcc's device pass (__CUDA_ARCH__ defined) leaves out of a device function and the host's
+ * parse keeps (a barrier under #ifndef __CUDA_ARCH__) is left out of the emulator's build too: the
+ * lines between such a conditional's directives are blanked in src (each newline kept, so every
+ * line keeps its number and every offset its place). The number of lines blanked, or -1 when the
+ * device parse could not be made. */
+static int drop_host_only_device_code(CXIndex idx, CXTranslationUnit host, const char *main_name, char *src, const char *const *args,
+                                      int na, struct CXUnsavedFile *files, unsigned nfiles)
+{
+    device_bodies b = {0};
+    clang_visitChildren(clang_getTranslationUnitCursor(host), find_device_bodies, &b);
+    if (b.oom) { free(b.s); return -1; }
+    if (!b.n) { free(b.s); return 0; } /* no device code: nothing to tell apart */
+    const char *dargs[64];
+    for (int i = 0; i < na && i < 64; i++) dargs[i] = strcmp(args[i], "--cuda-host-only") ? args[i] : "--cuda-device-only";
+    /* the conditionals each pass skipped: the preprocessing record of a parse that skips the
+     * functions' bodies (the preprocessor still reads them) */
+    enum { PP = CXTranslationUnit_KeepGoing | CXTranslationUnit_SkipFunctionBodies | CXTranslationUnit_DetailedPreprocessingRecord };
+    CXTranslationUnit dev = NULL, hpp = NULL;
+    if (clang_parseTranslationUnit2(idx, main_name, dargs, na, files, nfiles, PP, &dev) != CXError_Success || !dev) {
+        free(b.s);
+        return -1;
+    }
+    CXSourceRangeList *ds = clang_getSkippedRanges(dev, clang_getFile(dev, main_name)), *hs = NULL;
+    int blanked = 0, candidates = 0;
+    for (unsigned i = 0; ds && i < ds->count; i++) {
+        unsigned a, z;
+        range_lines(ds->ranges[i], &a, &z);
+        for (size_t j = 0; j < b.n; j++) candidates += b.s[j].first < a && z < b.s[j].last && z >= a + 2;
+    }
+    (void)host;
+    if (candidates) { /* only then is the host's record wanted: most kernels hold no conditional */
+        if (clang_parseTranslationUnit2(idx, main_name, args, na, files, nfiles, PP, &hpp) != CXError_Success || !hpp) {
+            clang_disposeSourceRangeList(ds);
+            clang_disposeTranslationUnit(dev);
+            free(b.s);
+            return -1;
+        }
+        hs = clang_getSkippedRanges(hpp, clang_getFile(hpp, main_name));
+    }
+    for (unsigned i = 0; candidates && ds && i < ds->count; i++) {
+        unsigned a, z;
+        range_lines(ds->ranges[i], &a, &z);
+        int in_host = 0, in_device_code = 0;
+        for (unsigned j = 0; hs && j < hs->count && !in_host; j++) {
+            unsigned ha, hz;
+            range_lines(hs->ranges[j], &ha, &hz);
+            /* skipped by the host too; or one branch of a conditional whose other branch only the
+             * device pass reads (#if __CUDA_ARCH__ >= 300 ... #else ... #endif): the host's view of
+             * it stays, as before, since the device's branch has no host parse to rewrite */
+            in_host = (ha <= a && z <= hz) || ha == z || hz == a;
+        }
+        for (size_t j = 0; j < b.n && !in_device_code; j++) in_device_code = b.s[j].first < a && z < b.s[j].last;
+        if (in_host || !in_device_code || z < a + 2) continue;
+        /* the lines strictly between the directives */
+        unsigned line = 1;
+        for (char *p = src; *p; p++) {
+            if (*p == '\n') { line++; continue; }
+            if (line > a && line < z) *p = ' ', blanked = 1;
+        }
+    }
+    if (hpp) clang_disposeTranslationUnit(hpp);
+    clang_disposeSourceRangeList(hs);
+    clang_disposeSourceRangeList(ds);
+    clang_disposeTranslationUnit(dev);
+    free(b.s);
+    return blanked;
+}
+
 int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -1601,6 +1746,18 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
     if (ec != CXError_Success || !r.tu) {
         snprintf(err, errlen, "%s: clang could not read it (error %d)", in->path, (int)ec);
         goto done;
+    }
+    if (!in->ladder && names_cuda_arch(r.tu, src, in->defines)) { /* nvcc's device pass: what it leaves out, left out, and parsed again */
+        int dropped = drop_host_only_device_code(idx, r.tu, main_name, src, args, na, files, 2);
+        if (dropped > 0) {
+            clang_disposeTranslationUnit(r.tu);
+            r.tu = NULL;
+            ec = clang_parseTranslationUnit2(idx, main_name, args, na, files, 2, CXTranslationUnit_KeepGoing, &r.tu);
+            if (ec != CXError_Success || !r.tu) {
+                snprintf(err, errlen, "%s: clang could not read it (error %d)", in->path, (int)ec);
+                goto done;
+            }
+        }
     }
     r.file = clang_getFile(r.tu, main_name);
     if (!in->ladder && fragment(&r, (unsigned)strnlen(in->text, in->len))) goto done;
