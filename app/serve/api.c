@@ -774,11 +774,11 @@ void api_join(serve_ctx *s, const serve_request *q, serve_reply *r)
         cJSON_Delete(o);
         return;
     }
+    /* always a new session id: one the browser brought may be one an attacker chose (fixation) */
     char secret[SERVE_SESSION_HEX + 1], err[600];
-    if (q->session) snprintf(secret, sizeof secret, "%s", q->session);
-    else serve_secret(secret);
+    serve_secret(secret);
     int64_t cls = 0;
-    int rc = record_join(s->rec, code ? code : "", name, secret, wall_ms(), &cls, err, sizeof err);
+    int rc = record_join(s->rec, code ? code : "", name, secret, q->session, wall_ms(), &cls, err, sizeof err);
     static const struct {
         int rc;
         unsigned status;
@@ -826,6 +826,7 @@ static void add_row(void *ud, const record_row *row)
         cJSON_AddItemToArray(b->students, st);
         snprintf(b->name, sizeof b->name, "%s", row->student);
     }
+    if (!row->exercise) return; /* joined, tried nothing yet */
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "exercise", row->exercise);
     cJSON_AddNumberToObject(e, "met", row->met);
@@ -879,12 +880,18 @@ static int64_t class_named(const serve_request *q, const cJSON *body)
     return a && strspn(a, "0123456789") == strlen(a) && strlen(a) < 16 ? strtoll(a, NULL, 10) : 0;
 }
 
+static void newest_class(void *ud, const record_class *c)
+{
+    int64_t *newest = ud;
+    if (!*newest) *newest = c->id; /* the list is newest first */
+}
+
 /* which class: the one named, else the open one, else the newest; 0 when there is none */
 static int64_t class_which(serve_ctx *s, int64_t named, char *err, size_t errlen, int *fail)
 {
-    int64_t open_id = 0;
-    *fail = record_classes(s->rec, NULL, NULL, &open_id, err, errlen) != 0;
-    return named ? named : open_id;
+    int64_t open_id = 0, newest = 0;
+    *fail = record_classes(s->rec, newest_class, &newest, &open_id, err, errlen) != 0;
+    return named ? named : open_id ? open_id : newest;
 }
 
 void api_class(serve_ctx *s, const serve_request *q, serve_reply *r)
@@ -1029,7 +1036,8 @@ void api_class_state(serve_ctx *s, const serve_request *q, serve_reply *r)
     cJSON_Delete(o);
 }
 
-/* POST /api/class/remove {"class": ID, "student": NAME}: the student's tries gone (their name stays theirs) */
+/* POST /api/class/remove {"class": ID, "student": NAME}: the student gone from the class: their tries,
+ * their session (their next request is a stranger's) and their name (free for another to join with) */
 void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r)
 {
     static const char *const fields[] = {"class", "student", NULL};
@@ -1041,7 +1049,7 @@ void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r)
     int fail;
     int64_t n = 0, cls = class_which(s, class_named(q, o), err, sizeof err, &fail);
     if (fail || !cls) reply_error(r, 404, "no such class");
-    else if (record_remove_tries(s->rec, cls, student, &n, err, sizeof err)) reply_error(r, 503, "the class record could not be written: %s", err);
+    else if (record_remove_student(s->rec, cls, student, &n, err, sizeof err)) reply_error(r, 503, "the class record could not be written: %s", err);
     else {
         cJSON *a = cJSON_CreateObject();
         cJSON_AddStringToObject(a, "student", student);
@@ -1050,6 +1058,36 @@ void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r)
         cJSON_Delete(a);
     }
     cJSON_Delete(o);
+}
+
+typedef struct class_code {
+    int64_t id;
+    char code[64];
+} class_code;
+
+static void code_of(void *ud, const record_class *c)
+{
+    class_code *k = ud;
+    if (c->id == k->id) snprintf(k->code, sizeof k->code, "%s", c->code);
+}
+
+/* GET /api/class/grades.csv[?class=ID]: the class's grades as CSV (grades.c), a file to save */
+void api_class_grades(serve_ctx *s, const serve_request *q, serve_reply *r)
+{
+    char err[600];
+    int fail;
+    class_code k = {.id = class_which(s, class_named(q, NULL), err, sizeof err, &fail)};
+    if (fail || !k.id) { reply_error(r, 404, "no such class"); return; }
+    if (record_classes(s->rec, code_of, &k, NULL, err, sizeof err) ||
+        !(r->body = grades_csv(s->rec, k.id, k.code, s->ex, s->nex, &r->len, err, sizeof err))) {
+        reply_error(r, 503, "the class record could not be read: %s", err);
+        return;
+    }
+    r->status = 200;
+    r->type = "text/csv; charset=utf-8";
+    r->header = "Content-Disposition";
+    snprintf(r->value_buf, sizeof r->value_buf, "attachment; filename=\"class-%lld.csv\"", (long long)k.id);
+    r->value = r->value_buf;
 }
 
 /* GET /class: the teacher's page once signed in, else the form that signs in (the token typed, sent

@@ -160,6 +160,22 @@ static void load_page(serve_ctx *s, const char *web, const data_dirs *dd)
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+typedef struct class_pick {
+    int64_t want, id; /* want 0: the open one, else the newest */
+    char code[64];
+    int open_seen;
+} class_pick;
+
+static void pick_class(void *ud, const record_class *c)
+{
+    class_pick *p = ud;
+    int take = p->want ? c->id == p->want : (!p->id || (!p->open_seen && strcmp(c->state, "open") == 0));
+    if (!take) return;
+    p->id = c->id;
+    snprintf(p->code, sizeof p->code, "%s", c->code);
+    if (strcmp(c->state, "open") == 0) p->open_seen = 1;
+}
+
 static int load_exercises(serve_ctx *s, const char *lessons, char *err, size_t errlen)
 {
     char dir[DATA_PATH_MAX + 48];
@@ -568,6 +584,7 @@ static const struct route {
     {"POST", "/api/class/open", 0, 0, WHO_TEACHER, api_class_open},
     {"POST", "/api/class/state", 0, 0, WHO_TEACHER, api_class_state},
     {"POST", "/api/class/remove", 0, 0, WHO_TEACHER, api_class_remove},
+    {"GET", "/api/class/grades.csv", 0, 0, WHO_TEACHER, api_class_grades},
     {"GET", "/api/class", 0, 0, WHO_TEACHER, api_class},
     {"GET", "/class", 0, 0, WHO_ANYONE, api_class_page},
     {"GET", "/", 1, 0, WHO_ANYONE, api_page}, /* HEAD asks any GET route: its headers, no body */
@@ -828,6 +845,86 @@ static void remove_tree(const char *dir)
     rmdir(dir);
 }
 
+/* The teacher's token as given: --token, else the first line of --token-file, else $WARPSCOPE_TOKEN
+ * (out "" when none: the server makes one). Returns where it came from, or NULL (said) when the
+ * file cannot be read. */
+static const char *token_given(const cli_value *v, char *out, size_t len)
+{
+    out[0] = 0;
+    if (v[WF_TOKEN].given) { snprintf(out, len, "%s", v[WF_TOKEN].text); return "--token"; }
+    if (v[WF_TOKEN_FILE].given) {
+        FILE *f = fopen(v[WF_TOKEN_FILE].text, "r");
+        if (!f || !fgets(out, (int)len, f)) {
+            fprintf(stderr, "warpscope: --token-file %s: %s\n", v[WF_TOKEN_FILE].text, f ? "it is empty" : strerror(errno));
+            if (f) fclose(f);
+            return NULL;
+        }
+        fclose(f);
+        out[strcspn(out, "\r\n")] = 0;
+        return "--token-file";
+    }
+    const char *e = getenv("WARPSCOPE_TOKEN");
+    if (e && *e) { snprintf(out, len, "%s", e); return "$WARPSCOPE_TOKEN"; }
+    return "";
+}
+
+/* warpscope grades: a class's grades as CSV (grades.c), from a state folder or a database */
+int cmd_grades(const ws_call *k)
+{
+    const cli_value *v = k->v;
+    const char *state = v[WF_STATE].given ? v[WF_STATE].text : NULL, *db = v[WF_DB].given ? v[WF_DB].text : NULL;
+    if (!state && !db) {
+        fprintf(stderr, "warpscope: grades needs --state DIR (the class record, DIR/class.db) or --db postgres://... (warpscope grades --help)\n");
+        return EXIT_BAD;
+    }
+    static data_dirs dd;
+    static serve_ctx s;
+    char err[1600];
+    struct stat st;
+    errno = 0;
+    if (state && (stat(state, &st) || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "warpscope: --state %s: no class record there (%s)\n", state, errno ? strerror(errno) : "not a folder");
+        return EXIT_BAD;
+    }
+    if (find_data(&dd, 0, 1)) return EXIT_BAD;
+    if (load_exercises(&s, dd.lessons, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    int rc = EXIT_BAD;
+    record *rec = record_open(state, db, err, sizeof err);
+    class_pick pick = {.want = v[WF_CLASS].given ? (int64_t)v[WF_CLASS].num : 0};
+    char *csv = NULL;
+    size_t n = 0;
+    if (!rec) fprintf(stderr, "warpscope: %s\n", err);
+    else if (record_classes(rec, pick_class, &pick, NULL, err, sizeof err)) fprintf(stderr, "warpscope: the class record could not be read: %s\n", err);
+    else if (!pick.id) fprintf(stderr, pick.want ? "warpscope: --class %lld: no such class in the record\n" : "warpscope: the record holds no class\n", (long long)pick.want);
+    else if (!(csv = grades_csv(rec, pick.id, pick.code, s.ex, s.nex, &n, err, sizeof err))) fprintf(stderr, "warpscope: the class record could not be read: %s\n", err);
+    else {
+        const char *out = v[WF_OUT].given ? v[WF_OUT].text : NULL;
+        char tmp[4200];
+        FILE *f = stdout;
+        if (out) { /* written beside, then renamed: never a half-written file */
+            snprintf(tmp, sizeof tmp, "%s.part", out);
+            f = fopen(tmp, "w");
+        }
+        if (!f) fprintf(stderr, "warpscope: -o %s: %s\n", out, strerror(errno));
+        else {
+            int bad = fwrite(csv, 1, n, f) != n;
+            bad |= out ? fclose(f) != 0 : fflush(f) != 0;
+            if (out && !bad && rename(tmp, out)) bad = 1;
+            if (bad) {
+                fprintf(stderr, "warpscope: %s: %s\n", out ? out : "the standard output", strerror(errno));
+                if (out) unlink(tmp);
+            } else rc = 0;
+            if (out && !bad) fprintf(stderr, "warpscope: %s: class %lld's grades (%s)\n", out, (long long)pick.id, pick.code[0] ? pick.code : "no code");
+        }
+    }
+    free(csv);
+    record_close(rec);
+    for (size_t i = 0; i < s.nex; i++) { lesson_free(&s.ex[i].l); free(s.ex_files[i]); }
+    free(s.ex);
+    free(s.ex_files);
+    return rc;
+}
+
 int cmd_serve(const ws_call *k)
 {
     const cli_value *v = k->v;
@@ -846,11 +943,14 @@ int cmd_serve(const ws_call *k)
     clock_gettime(CLOCK_MONOTONIC, &mono); /* api.c's clock: /api/health's up_s */
     s.started_ms = (double)mono.tv_sec * 1e3 + (double)mono.tv_nsec / 1e6;
     s.stop = &stop_signal;
-    if (v[WF_TOKEN].given) {
-        const char *t = v[WF_TOKEN].text;
+    char given[256] = "";
+    const char *how = token_given(v, given, sizeof given);
+    if (!how) return EXIT_BAD;
+    if (given[0]) {
+        const char *t = given;
         if (strlen(t) < 8 || strlen(t) >= sizeof s.token || strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~") != strlen(t)) {
-            fprintf(stderr, "warpscope: --token: 8 to %zu letters, digits, - _ . or ~ (it goes in a URL), got \"%s\" (warpscope serve --help lists its flags)\n",
-                    sizeof s.token - 1, t);
+            fprintf(stderr, "warpscope: %s: 8 to %zu letters, digits, - _ . or ~, got %zu characters (warpscope serve --help lists its flags)\n", how,
+                    sizeof s.token - 1, strlen(t));
             return EXIT_BAD;
         }
         snprintf(s.token, sizeof s.token, "%s", t);
@@ -963,8 +1063,8 @@ int cmd_serve(const ws_call *k)
         if (s.page_note[0]) printf("note: %s\n", s.page_note);
         printf("sandbox: %s\n", s.sandbox);
         /* the token is typed once at /class, never carried in an address (a projector shows it) */
-        printf("the class: http://%s:%u/class (sign in with %s)\n", host, bound, v[WF_TOKEN].given ? "your --token" : "the token below");
-        if (!v[WF_TOKEN].given) printf("the teacher's token: %s\n", s.token);
+        printf("the class: http://%s:%u/class (sign in with %s)\n", host, bound, given[0] ? how : "the token below");
+        if (!given[0]) printf("the teacher's token: %s\n", s.token);
         fflush(stdout);
         for (unsigned tick = 0; !stop_signal; tick++) {
             struct timespec ts = {0, 100 * 1000 * 1000};

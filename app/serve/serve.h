@@ -107,7 +107,7 @@ typedef struct serve_reply {
     int body_static;          /* 1: body is not to be freed (a page file): kept by browsers, asked again each time (ETag) */
     const char *etag;         /* a page file's ETag, or NULL */
     const char *header, *value;
-    char value_buf[32];
+    char value_buf[64];
     char cookie[160];         /* a Set-Cookie, or "" */
 } serve_reply;
 
@@ -139,6 +139,7 @@ void api_class_signin(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_open(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_state(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_grades(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_join(serve_ctx *s, const serve_request *q, serve_reply *r);
 
 /* Whether the request is the teacher's: the token in Authorization: Bearer, or the cookie of a sign-in. */
@@ -167,5 +168,9 @@ void serve_sweep_sources(const char *dir, double max_age_s);
 /* The teacher's page (class_page.c), in English or Chinese: its HTML. */
 /* signed_in 0: the sign-in form. */
 char *class_page_html(int signed_in, int zh, size_t *len);
+
+/* A class's grades as CSV (grades.c: the columns and why), section the class's join code: malloc'd,
+ * its length in *len; NULL with err when the record could not be read. */
+char *grades_csv(record *r, int64_t class_id, const char *section, const serve_exercise *ex, size_t nex, size_t *len, char *err, size_t errlen);
 
 #endif
