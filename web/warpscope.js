@@ -1152,8 +1152,12 @@
     }
     return { r, bytes, json };
   }
+  // a code kept from an earlier class that no longer opens one (404) is forgotten, and the join tried
+  // once more without it: the class the teacher has open now is reached
   async function join(name) {
-    const j = await post('api/join', { name, code: query.get('join') || stored('code') || '' }, true);
+    const kept = !query.get('join') && stored('code');
+    let j = await post('api/join', { name, code: query.get('join') || kept || '' }, true);
+    if (j.r.status === 404 && kept) { stored('code', null); j = await post('api/join', { name, code: '' }, true); }
     if (j.r.status === 200) { stored('joined', name); if (query.get('join')) stored('code', query.get('join')); }
     return j;
   }
@@ -1168,6 +1172,8 @@
     } else if (a.r.status === 422 && e && e.line > 0) {
       ed.mark(e.line, e.column || 0, e.message || '');
       say(W('compileError', e.line, e.column || 0, e.message || ''), true);
+    } else if (a.r.status === 401 && !$('student').value.trim()) { // the class server knows a student by name: asked for it
+      say(W('nameFirst'), true); $('student').focus();
     } else if (a.r.status === 429) say(W('busy', a.r.headers.get('Retry-After') || '1'), true);
     else if (a.r.status === 413) say(W('tooBig'), true);
     else say(W('serverSaid', a.r.status, (e && (e.message || e)) || a.r.statusText), true);

@@ -62,6 +62,7 @@ static const struct word {
     {"source", "source", "源代码"},
     {"picture", "the picture of the try", "这次尝试的画面"},
     {"hide", "Hide", "隐藏"},
+    {"signout", "Sign out", "退出登录"},
 };
 
 static const char page_head[] =
@@ -92,7 +93,7 @@ static const char signin_body[] =
 static const char class_body[] =
     "<p><label><span id=\"classeslabel\"></span> <select id=\"classes\"></select></label></p>\n"
     "<p id=\"info\"></p><div id=\"bar\"><button id=\"close\" hidden></button><button id=\"reopen\" hidden></button>"
-    "<button id=\"archive\" hidden></button><a id=\"grades\" hidden></a></div>\n"
+    "<button id=\"archive\" hidden></button><a id=\"grades\" hidden></a> <button id=\"signout\"></button></div>\n"
     "<details><summary id=\"newclass\"></summary><p><label><span id=\"codelabel\"></span> <input id=\"code\" size=\"12\"></label></p>"
     "<p><label><span id=\"rosterlabel\"></span><br><textarea id=\"roster\" rows=\"6\" cols=\"40\"></textarea></label></p>"
     "<p><button id=\"open\"></button></p></details>\n"
@@ -102,7 +103,7 @@ static const char class_body[] =
     "<script>\n";
 static const char page_script[] =
     "const $ = (id) => document.getElementById(id);\n"
-    "for (const id of ['close', 'reopen', 'archive', 'grades', 'newclass', 'open', 'remove', 'hide']) $(id).textContent = W[id === 'open' ? 'newclass' : id];\n"
+    "for (const id of ['close', 'reopen', 'archive', 'grades', 'newclass', 'open', 'remove', 'hide', 'signout']) $(id).textContent = W[id === 'open' ? 'newclass' : id];\n"
     "$('classeslabel').textContent = W.classes; $('codelabel').textContent = W.code; $('rosterlabel').textContent = W.roster;\n"
     "$('picture').title = W.picture;\n"
     "let cls = null, chosen = null, shown = null, seen = '';\n"
@@ -209,6 +210,7 @@ static const char page_script[] =
     "$('reopen').addEventListener('click', act(null, () => setState('open')));\n"
     "$('archive').addEventListener('click', act(() => W.archiveAsk, () => setState('archived')));\n"
     "$('hide').addEventListener('click', hideTry);\n"
+    "$('signout').addEventListener('click', act(null, async () => { await post('/api/class/signout', {}); location.reload(); }));\n"
     "$('open').addEventListener('click', act(() => W.openAsk, async () => { const roster = $('roster').value.split('\\n').map((n) => n.trim()).filter((n) => n);\n"
     "  const code = $('code').value.trim(); await post('/api/class/open', code ? {code, roster} : {roster}); chosen = null; hideTry(); }));\n"
     "$('remove').addEventListener('click', act(() => shown && W.removeAsk.replace('%s', shown.name), async () => { if (!shown) return;\n"

@@ -24,7 +24,8 @@ const char record_schema[] =
     "CREATE TABLE IF NOT EXISTS lab_latest (class BIGINT NOT NULL, student TEXT NOT NULL, exercise TEXT NOT NULL, judgement TEXT NOT NULL,"
     " at_ms BIGINT NOT NULL, tries INTEGER NOT NULL, PRIMARY KEY (class, student, exercise));"
     "CREATE TABLE IF NOT EXISTS lab_blobs (hash TEXT PRIMARY KEY, bytes BIGINT NOT NULL, body TEXT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS lab_teachers (session TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);";
+    "CREATE TABLE IF NOT EXISTS lab_teachers (session TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS lab_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);";
 
 enum { TEACHER_SESSION_MS = 12 * 3600 * 1000 }; /* a teacher signs in once a day of teaching */
 
@@ -452,6 +453,41 @@ int record_teacher_add(record *r, const char *session, int64_t now_ms, char *err
                    sql(r, "INSERT INTO lab_teachers (session, at_ms) VALUES (?1, ?2)", 2, p, NULL, NULL, err, errlen)
                ? -1
                : 0;
+}
+
+typedef struct token_ud {
+    const char *tag;
+    int changed;
+} token_ud;
+
+static int token_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    token_ud *t = ud;
+    one_text had = {0};
+    const char *p[1] = {t->tag};
+    if (sql(r, "SELECT value FROM lab_settings WHERE name = 'token'", 0, NULL, take_one, &had, err, errlen)) return -1;
+    t->changed = !had.text || strcmp(had.text, t->tag) != 0;
+    free(had.text);
+    if (!t->changed) return 0;
+    return sql(r, "DELETE FROM lab_teachers", 0, NULL, NULL, NULL, err, errlen) ||
+                   sql(r, "INSERT INTO lab_settings (name, value) VALUES ('token', ?1) ON CONFLICT (name) DO UPDATE SET value = excluded.value", 1, p,
+                       NULL, NULL, err, errlen)
+               ? -1
+               : 0;
+}
+
+int record_teacher_token(record *r, const char *tag, int *ended, char *err, size_t errlen)
+{
+    token_ud t = {tag, 0};
+    int rc = r->ops->txn(r, token_txn, &t, err, errlen);
+    *ended = t.changed;
+    return rc;
+}
+
+int record_teacher_end(record *r, const char *session, char *err, size_t errlen)
+{
+    const char *p[1] = {session};
+    return sql(r, "DELETE FROM lab_teachers WHERE session = ?1", 1, p, NULL, NULL, err, errlen);
 }
 
 int record_teacher_is(record *r, const char *session, int64_t now_ms, int *yes, char *err, size_t errlen)

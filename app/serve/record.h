@@ -136,6 +136,11 @@ int record_remove_student(record *r, int64_t class_id, const char *student, int6
 /* The teacher's sign-in (a session of the teacher's): kept, and asked for. */
 int record_teacher_add(record *r, const char *session, int64_t now_ms, char *err, size_t errlen);
 int record_teacher_is(record *r, const char *session, int64_t now_ms, int *yes, char *err, size_t errlen);
+/* The token's tag (a hash of it) as the server starts: when it is not the tag kept, every teacher's
+ * sign-in ends (*ended 1) and the new tag is kept. */
+int record_teacher_token(record *r, const char *tag, int *ended, char *err, size_t errlen);
+/* A sign-out: that sign-in ends. */
+int record_teacher_end(record *r, const char *session, char *err, size_t errlen);
 
 /* the back ends (NULL: not in this build; err says why) */
 record *record_open_sqlite(const char *dir, char *err, size_t errlen);

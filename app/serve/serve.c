@@ -381,7 +381,7 @@ void serve_job_end(serve_ctx *s, double ms, serve_job kind)
 enum { CLIENT_SLOTS = 8192 };
 typedef struct client_slot {
     char key[200];            /* "s CLASS NAME" for a student, "a ADDRESS" for an address */
-    time_t minute;
+    time_t minute;            /* the window its count is of (a minute; a join's window for joins) */
     unsigned requests, builds;
     int check;                /* the build in flight is a check (not replaced: a second is refused) */
     volatile int *cancel;     /* the build in flight's flag (NULL: none) */
@@ -440,6 +440,33 @@ static int client_admit(serve_ctx *s, const char *key, const char *who, int buil
     }
     if (over) reply_error(r, 429, "more than %u requests from %s in a minute: try again in %u s", rate, who, wait);
     else reply_error(r, 429, "your Check is still being judged: its answer comes first");
+    retry_after(r, wait);
+    return -1;
+}
+
+int serve_join_admit(const serve_request *q, const char *code, serve_reply *r)
+{
+    time_t now = time(NULL), window = now / SERVE_JOIN_WINDOW_S * (SERVE_JOIN_WINDOW_S / 60); /* in minutes, as the slots' */
+    char ka[200], kc[200];
+    snprintf(ka, sizeof ka, "j %s", q->client);
+    snprintf(kc, sizeof kc, "k %.64s", code);
+    const char *keys[2] = {ka, kc};
+    const unsigned most[2] = {SERVE_JOINS_PER_ADDRESS, SERVE_JOINS_PER_CLASS};
+    int over = -1;
+    pthread_mutex_lock(&clients_mu);
+    for (int i = 0; i < 2 && over < 0; i++) {
+        client_slot *c = client_find(keys[i]);
+        if (!c->key[0]) snprintf(c->key, sizeof c->key, "%s", keys[i]);
+        if (c->minute != window) { c->minute = window; c->requests = 0; }
+        if (c->requests >= most[i]) over = i;
+    }
+    if (over < 0)
+        for (int i = 0; i < 2; i++) client_find(keys[i])->requests++;
+    pthread_mutex_unlock(&clients_mu);
+    if (over < 0) return 0;
+    unsigned wait = (unsigned)(SERVE_JOIN_WINDOW_S - now % SERVE_JOIN_WINDOW_S);
+    reply_error(r, 429, "more than %u joins %s in %d minutes: try again in %u s", most[over], over ? "into this class" : "from your address",
+                SERVE_JOIN_WINDOW_S / 60, wait);
     retry_after(r, wait);
     return -1;
 }
@@ -581,6 +608,7 @@ static const struct route {
     {"GET", "/api/class/last", 0, 0, WHO_TEACHER, api_class_last},
     {"GET", "/api/class/source", 0, 0, WHO_TEACHER, api_class_source},
     {"POST", "/api/class/signin", 0, 0, WHO_ANYONE, api_class_signin},
+    {"POST", "/api/class/signout", 0, 0, WHO_ANYONE, api_class_signout},
     {"POST", "/api/class/open", 0, 0, WHO_TEACHER, api_class_open},
     {"POST", "/api/class/state", 0, 0, WHO_TEACHER, api_class_state},
     {"POST", "/api/class/remove", 0, 0, WHO_TEACHER, api_class_remove},
@@ -597,13 +625,14 @@ typedef struct pending {
     size_t held;              /* bytes of the budget it holds */
     int too_big, no_room;
     char client[64];
+    int tls;                  /* a proxy on this machine said the browser's connection is TLS (X-Forwarded-Proto) */
     volatile int cancel;      /* its build's flag (serve_request.cancel) */
 } pending;
 
 static const char *get_arg(void *conn, const char *name) { return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name); }
 static const char *get_header(void *conn, const char *name) { return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name); }
 
-static void client_of(struct MHD_Connection *c, char *out, size_t len)
+static void client_of(struct MHD_Connection *c, char *out, size_t len, int *tls)
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     out[0] = 0;
@@ -621,7 +650,9 @@ static void client_of(struct MHD_Connection *c, char *out, size_t len)
         }
     }
     /* behind a proxy on this machine (nginx), the client is the one it names */
-    const char *real = loopback ? MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Real-IP") : NULL;
+    const char *real = loopback ? MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Real-IP") : NULL,
+               *proto = loopback ? MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-Proto") : NULL;
+    *tls = proto && strcmp(proto, "https") == 0;
     if (real && *real && strlen(real) < len && strspn(real, "0123456789abcdefABCDEF.:") == strlen(real)) snprintf(out, len, "%s", real);
     if (!out[0]) snprintf(out, len, "unknown");
 }
@@ -704,7 +735,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             else if (!(p->body = malloc((size_t)want + 1))) { bodies_give((size_t)want + 1); p->no_room = 1; }
             else p->held = p->cap = (size_t)want + 1;
         }
-        client_of(c, p->client, sizeof p->client);
+        client_of(c, p->client, sizeof p->client, &p->tls);
         return MHD_YES;
     }
     if (*upload_size) { /* a piece of the body: kept while it fits its size and the budget, else dropped */
@@ -743,7 +774,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (strcmp(method, routes[i].method) == 0 || (strcmp(method, "HEAD") == 0 && strcmp(routes[i].method, "GET") == 0)) rt = &routes[i];
     }
     serve_request q = {.method = method, .path = url, .body = p->body ? p->body : "", .len = p->len, .client = p->client,
-                       .arg = get_arg, .header = get_header, .conn = c, .session = session_of(c), .cancel = &p->cancel};
+                       .arg = get_arg, .header = get_header, .conn = c, .session = session_of(c), .cancel = &p->cancel,
+                       .tls = p->tls};
     char name[4 * SERVE_NAME_CHARS + 1] = "", key[200];
     int rc = 1;
     if (!rt && path_match) {
@@ -866,6 +898,11 @@ static const char *token_given(const cli_value *v, char *out, size_t len)
     const char *e = getenv("WARPSCOPE_TOKEN");
     if (e && *e) { snprintf(out, len, "%s", e); return "$WARPSCOPE_TOKEN"; }
     return "";
+}
+
+static void any_class(void *ud, const record_class *c)
+{
+    *(int64_t *)ud = c->id;
 }
 
 /* warpscope grades: a class's grades as CSV (grades.c), from a state folder or a database */
@@ -991,10 +1028,18 @@ int cmd_serve(const ws_call *k)
     if (!(s.rec = record_open(state, db, err, sizeof err))) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     /* a class open from the start (anyone who reaches the server joins with a name) when none is:
      * the teacher opens one with a code or a roster at /class */
+    /* only in a record with no class: a class the teacher closed stays closed across a restart */
     int opened = -1;
-    for (int tries = 0; tries < 3 && opened; tries++) /* servers starting together on one record: one opens it, the others see it */
-        opened = record_classes(s.rec, NULL, NULL, &s.class_open, err, sizeof err) ||
-                 (!s.class_open && record_class_open(s.rec, "", "", (int64_t)time(NULL) * 1000, &s.class_open, err, sizeof err));
+    for (int tries = 0; tries < 3 && opened; tries++) { /* servers starting together on one record: one opens it, the others see it */
+        int64_t any = 0;
+        opened = record_classes(s.rec, any_class, &any, &s.class_open, err, sizeof err) ||
+                 (!any && record_class_open(s.rec, "", "", (int64_t)time(NULL) * 1000, &s.class_open, err, sizeof err));
+    }
+    /* a new token ends every sign-in made with the old one (the record keeps a hash of it) */
+    char tag[24];
+    int ended = 0;
+    snprintf(tag, sizeof tag, "%016llx", (unsigned long long)serve_fnv1a(SERVE_FNV_BASIS, s.token, strlen(s.token)));
+    if (!opened && record_teacher_token(s.rec, tag, &ended, err, sizeof err)) opened = -1;
     if (opened) {
         fprintf(stderr, "warpscope: %s\n", err);
         record_close(s.rec);

@@ -46,6 +46,11 @@ enum {
                                         * while the learner waits, and a check is 18 runs or more */
     SERVE_RUN_LIMIT_S = 5,             /* a learner's run on the server, unless --run-limit says (the command line's is 15 s) */
     SERVE_SESSION_HEX = 32,            /* a session's secret: 128 random bits, in hex */
+    SERVE_JOINS_PER_ADDRESS = 300,     /* joins tried from one address in SERVE_JOIN_WINDOW_S: a lab of 200 behind one NAT
+                                          address joins in a minute, a few names typed twice; one address cannot take a
+                                          class of 1000 names in a morning */
+    SERVE_JOINS_PER_CLASS = 1200,      /* joins tried into one class (by its code) in SERVE_JOIN_WINDOW_S: a lecture hall */
+    SERVE_JOIN_WINDOW_S = 600,         /* the window of both */
 };
 
 /* A file of the page, held in memory. */
@@ -117,6 +122,8 @@ typedef struct serve_request {
     const char *body;
     size_t len;
     const char *client;       /* its address (or X-Real-IP from a proxy on this machine) */
+    int tls;                  /* the browser's connection is TLS (X-Forwarded-Proto: https from a proxy on this machine):
+                                 its cookies are Secure */
     const char *session;      /* the student's session (its cookie), or NULL */
     const char *student;      /* who it is (the session's name), or NULL */
     int64_t class_id;         /* and the class */
@@ -139,11 +146,17 @@ void api_class_signin(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_open(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_state(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_signout(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_grades(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_join(serve_ctx *s, const serve_request *q, serve_reply *r);
 
 /* Whether the request is the teacher's: the token in Authorization: Bearer, or the cookie of a sign-in. */
 int serve_teacher(serve_ctx *s, const serve_request *q);
+/* Sets a cookie on the reply (HttpOnly, SameSite=Strict; Secure when q->tls). */
+void serve_set_cookie(const serve_request *q, serve_reply *r, const char *name, const char *value, int max_age_s);
+/* Whether one more join may be tried now from q->client into the class whose code is code: 0, or
+ * -1 with r filled (429, Retry-After). A join through a verified identity need not ask. */
+int serve_join_admit(const serve_request *q, const char *code, serve_reply *r);
 /* 128 random bits in hex (out: SERVE_SESSION_HEX + 1 bytes) */
 void serve_secret(char *out);
 void api_page(serve_ctx *s, const serve_request *q, serve_reply *r);
