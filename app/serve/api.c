@@ -428,9 +428,12 @@ void api_health(serve_ctx *s, const serve_request *q, serve_reply *r)
 {
     (void)q;
     cJSON *o = cJSON_CreateObject();
-    char version[160];
+    char version[160], err[600];
     snprintf(version, sizeof version, "%s (%s)", ws_version, ws_commit);
-    cJSON_AddBoolToObject(o, "ok", 1);
+    /* the record answers, or this instance cannot serve a student (a proxy's health check sees 503) */
+    int up = record_ping(s->rec, err, sizeof err) == 0;
+    cJSON_AddBoolToObject(o, "ok", up);
+    if (!up) cJSON_AddStringToObject(o, "error", "the class record cannot be reached");
     cJSON_AddStringToObject(o, "version", version);
     cJSON_AddStringToObject(o, "sandbox", s->sandbox);
     cJSON_AddStringToObject(o, "record", s->rec->ops->name);
@@ -454,7 +457,7 @@ void api_health(serve_ctx *s, const serve_request *q, serve_reply *r)
     }
     pthread_mutex_unlock(&s->mu);
     cJSON_AddNumberToObject(o, "source_max", SERVE_SOURCE_MAX);
-    reply_json(r, 200, cJSON_PrintUnformatted(o));
+    reply_json(r, up ? 200 : 503, cJSON_PrintUnformatted(o));
     cJSON_Delete(o);
 }
 

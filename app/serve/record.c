@@ -221,6 +221,9 @@ int record_join(record *r, const char *code, const char *name, const char *sessi
 {
     join_ud j = {code, name, session, old_session, now_ms, 0};
     int rc = r->ops->txn(r, join_txn, &j, err, errlen);
+    /* two joins of one name at once (two instances on PostgreSQL): the one whose insert lost is the
+     * name taken, not an error of the record */
+    if (rc == -1 && (strstr(err, "duplicate key") || strstr(err, "UNIQUE constraint failed"))) rc = RECORD_NAME_TAKEN;
     *class_id = j.class_id;
     return rc;
 }
@@ -482,6 +485,12 @@ int record_teacher_token(record *r, const char *tag, int *ended, char *err, size
     int rc = r->ops->txn(r, token_txn, &t, err, errlen);
     *ended = t.changed;
     return rc;
+}
+
+int record_ping(record *r, char *err, size_t errlen)
+{
+    int64_t one;
+    return sql_num(r, "SELECT 1", 0, NULL, &one, err, errlen);
 }
 
 int record_teacher_end(record *r, const char *session, char *err, size_t errlen)

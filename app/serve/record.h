@@ -139,6 +139,8 @@ int record_teacher_is(record *r, const char *session, int64_t now_ms, int *yes, 
 /* The token's tag (a hash of it) as the server starts: when it is not the tag kept, every teacher's
  * sign-in ends (*ended 1) and the new tag is kept. */
 int record_teacher_token(record *r, const char *tag, int *ended, char *err, size_t errlen);
+/* Whether the record answers now (0), for /api/health. */
+int record_ping(record *r, char *err, size_t errlen);
 /* A sign-out: that sign-in ends. */
 int record_teacher_end(record *r, const char *session, char *err, size_t errlen);
 
