@@ -45,6 +45,9 @@ static int64_t wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* what is told of each Check judged (serve.h); none yet */
+serve_judged_fn const serve_judged_hooks[2] = {NULL, NULL};
+
 /* ---- the learner's folder ---- */
 
 /* A learner's source is kept at a path named by its content, CACHE/serve-sources/HASH-LENGTH/kernel.cu, so that the
@@ -679,6 +682,8 @@ static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, c
         cJSON_AddStringToObject(report, "student", student);
         cJSON_AddBoolToObject(report, "recorded", 1);
         reply_json(r, 200, cJSON_PrintUnformatted(report));
+        for (size_t i = 0; i < sizeof serve_judged_hooks / sizeof serve_judged_hooks[0]; i++)
+            if (serve_judged_hooks[i]) serve_judged_hooks[i](s, &tr);
     }
     free(report_text);
     cJSON_Delete(report);
@@ -838,6 +843,17 @@ void api_class_signout(serve_ctx *s, const serve_request *q, serve_reply *r)
     reply_json(r, 200, strdup("{\"signed_in\": false}\n"));
 }
 
+int serve_student_begin(serve_ctx *s, const serve_request *q, serve_reply *r, const char *code, const char *name, int64_t *class_id, char *err,
+                        size_t errlen)
+{
+    /* always a new session id: one the browser brought may be one an attacker chose (fixation) */
+    char secret[SERVE_SESSION_HEX + 1];
+    serve_secret(secret);
+    int rc = record_join(s->rec, code, name, secret, q->session, wall_ms(), class_id, err, errlen);
+    if (rc == 0) serve_set_cookie(q, r, "ws_session", secret, 30 * 86400);
+    return rc;
+}
+
 /* POST /api/join {"name": NAME, "code": CODE}: the student's session (a cookie), their name taken
  * in the open class whose code it is ("" or none: the class without a code) */
 void api_join(serve_ctx *s, const serve_request *q, serve_reply *r)
@@ -856,11 +872,9 @@ void api_join(serve_ctx *s, const serve_request *q, serve_reply *r)
         return;
     }
     if (serve_join_admit(q, code ? code : "", r)) { cJSON_Delete(o); return; }
-    /* always a new session id: one the browser brought may be one an attacker chose (fixation) */
-    char secret[SERVE_SESSION_HEX + 1], err[600];
-    serve_secret(secret);
     int64_t cls = 0;
-    int rc = record_join(s->rec, code ? code : "", name, secret, q->session, wall_ms(), &cls, err, sizeof err);
+    char err[600];
+    int rc = serve_student_begin(s, q, r, code ? code : "", name, &cls, err, sizeof err);
     static const struct {
         int rc;
         unsigned status;
@@ -878,7 +892,6 @@ void api_join(serve_ctx *s, const serve_request *q, serve_reply *r)
     cJSON_AddStringToObject(a, "name", name);
     cJSON_AddNumberToObject(a, "class", (double)cls);
     cJSON_Delete(o);
-    serve_set_cookie(q, r, "ws_session", secret, 30 * 86400);
     reply_json(r, 200, cJSON_PrintUnformatted(a));
     cJSON_Delete(a);
 }

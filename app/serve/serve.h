@@ -154,6 +154,16 @@ void api_join(serve_ctx *s, const serve_request *q, serve_reply *r);
 int serve_teacher(serve_ctx *s, const serve_request *q);
 /* Sets a cookie on the reply (HttpOnly, SameSite=Strict; Secure when q->tls). */
 void serve_set_cookie(const serve_request *q, serve_reply *r, const char *name, const char *value, int max_age_s);
+/* A student's session begun: a new session id joined as name to the open class whose code is code
+ * (record_join: 0, or a RECORD_* refusal; -1 with err), its cookie set on r. /api/join calls it for a
+ * name typed; a launch from a course's platform calls it for the identity it verified. */
+int serve_student_begin(serve_ctx *s, const serve_request *q, serve_reply *r, const char *code, const char *name, int64_t *class_id, char *err,
+                        size_t errlen);
+/* Called once a Check's judgement is recorded (the try as kept: class, student, exercise, met of
+ * goals), on the request's thread after its answer is made: a course's gradebook is told here. A
+ * NULL is no hook; a file that adds one fills a place of this table. */
+typedef void (*serve_judged_fn)(serve_ctx *s, const record_try *t);
+extern serve_judged_fn const serve_judged_hooks[2];
 /* Whether one more join may be tried now from q->client into the class whose code is code: 0, or
  * -1 with r filled (429, Retry-After). A join through a verified identity need not ask. */
 int serve_join_admit(const serve_request *q, const char *code, serve_reply *r);
