@@ -16,13 +16,14 @@ echo "$routes" | while read -r m p; do
     grep -q "\`$m $p[\`?]" "$lab" || { echo "FAIL: docs/lab.md does not name \`$m $p\`"; echo x >>"$src/.docs-fail.$$"; }
 done
 [ -f "$src/.docs-fail.$$" ] && { fails=$((fails + $(wc -l <"$src/.docs-fail.$$"))); rm -f "$src/.docs-fail.$$"; }
-num() { sed -n "s/^ *$1 = \([0-9][0-9]*\),.*/\1/p" "$src/app/serve/serve.h"; }
+num() { echo $(( $(sed -n "s/^ *$1 = \([0-9][0-9 <]*\),.*/\1/p" "$src/app/serve/serve.h") )); }
 row() { grep "^| $1" "$room"; }
 [ -n "$(num SERVE_STUDENT_RATE)" ] || say "serve.h has no SERVE_STUDENT_RATE"
 row "one student's requests" | grep -q "| $(num SERVE_STUDENT_RATE) a minute |" || say "classroom.md: one student's requests are not $(num SERVE_STUDENT_RATE) a minute"
 row "requests without a session" | grep -q "| $(num SERVE_CLIENT_RATE) a minute" || say "classroom.md: requests per address are not $(num SERVE_CLIENT_RATE) a minute"
 row "joins, per address" | grep -q "| $(num SERVE_JOINS_PER_ADDRESS) / $(num SERVE_JOINS_PER_CLASS) in $(( $(num SERVE_JOIN_WINDOW_S) / 60 )) minutes |" ||
     say "classroom.md: joins are not $(num SERVE_JOINS_PER_ADDRESS) / $(num SERVE_JOINS_PER_CLASS) in $(( $(num SERVE_JOIN_WINDOW_S) / 60 )) minutes"
+row "new sources kept" | grep -q "| $(( $(num SERVE_SOURCE_BYTES_STUDENT) >> 20 )) MiB / $(( $(num SERVE_SOURCE_BYTES_CLASS) >> 20 )) MiB an hour" || say "classroom.md: the sources' quota"
 row "connections" | grep -q "| $(num SERVE_CONNECTIONS) at once, $(num SERVE_CONNECTIONS_PER_IP) from one address |" || say "classroom.md: connections are not $(num SERVE_CONNECTIONS) / $(num SERVE_CONNECTIONS_PER_IP)"
 row "a build / a run" | grep -q "default $(num SERVE_RUN_LIMIT_S) s" || say "classroom.md: the run limit is not $(num SERVE_RUN_LIMIT_S) s"
 flat=$(tr '\n' ' ' <"$lab")

@@ -539,9 +539,10 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
     uint64_t run_key = serve_fnv1a(serve_fnv1a(SERVE_FNV_BASIS, source, strlen(source)), entry, strlen(entry));
     serve_job kind = kept && own_capture_cached(&d) && !slow_run(run_key, 0) ? SERVE_JOB_CACHED : SERVE_JOB_BUILT;
     if (serve_job_begin(s, r, kind, q->cancel)) { cJSON_Delete(o); return; }
+    if (!kept && serve_source_admit(q, strlen(source), r)) { serve_job_end(s, -1, kind); cJSON_Delete(o); return; }
     if (learner_write(s, source, strlen(source), &ld)) {
         int e = errno;
-        serve_job_end(s, 0, kind);
+        serve_job_end(s, -1, kind);
         if (e == ENOSPC || e == EDQUOT) reply_disk_full(r);
         else reply_error(r, 500, "cannot keep the source: %s", strerror(e));
         cJSON_Delete(o);
@@ -728,9 +729,15 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     if (verdict_find(l->id, source, j, &picture)) { check_answer(s, q, r, l, j, picture, source); cJSON_Delete(o); return; }
     learner_dir ld;
     if (serve_job_begin(s, r, SERVE_JOB_CHECK, q->cancel)) { free(j); cJSON_Delete(o); return; }
+    if (!learner_path(s, source, strlen(source), &ld) && serve_source_admit(q, strlen(source), r)) {
+        serve_job_end(s, -1, SERVE_JOB_CHECK);
+        free(j);
+        cJSON_Delete(o);
+        return;
+    }
     if (learner_write(s, source, strlen(source), &ld)) {
         int e = errno;
-        serve_job_end(s, 0, SERVE_JOB_CHECK);
+        serve_job_end(s, -1, SERVE_JOB_CHECK);
         if (e == ENOSPC || e == EDQUOT) reply_disk_full(r);
         else reply_error(r, 500, "cannot keep the source: %s", strerror(e));
         free(j);

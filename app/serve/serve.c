@@ -360,16 +360,20 @@ void serve_job_end(serve_ctx *s, double ms, serve_job kind)
 {
     pthread_mutex_lock(&s->mu);
     serve_tally *t = &s->tally[kind];
-    t->count++;
-    t->ms += ms;
-    if (ms > t->max_ms) t->max_ms = ms;
+    if (ms >= 0) { /* a place given back before anything ran (ms < 0) is no job */
+        t->count++;
+        t->ms += ms;
+        if (ms > t->max_ms) t->max_ms = ms;
+    }
     if (kind == SERVE_JOB_CACHED) {
         s->light_running--;
     } else {
         s->running--;
         s->checks_running -= (unsigned)(kind == SERVE_JOB_CHECK);
-        s->jobs_done++;
-        s->job_ms_avg = s->jobs_done == 1 ? ms : 0.8 * s->job_ms_avg + 0.2 * ms;
+        if (ms >= 0) {
+            s->jobs_done++;
+            s->job_ms_avg = s->jobs_done == 1 ? ms : 0.8 * s->job_ms_avg + 0.2 * ms;
+        }
     }
     pthread_cond_broadcast(&s->cv); /* builds and cached runs wait on one condition */
     pthread_mutex_unlock(&s->mu);
@@ -383,6 +387,7 @@ typedef struct client_slot {
     char key[200];            /* "s CLASS NAME" for a student, "a ADDRESS" for an address */
     time_t minute;            /* the window its count is of (a minute; a join's window for joins) */
     unsigned requests, builds;
+    size_t bytes;             /* of new sources kept, this window (serve_source_admit) */
     int check;                /* the build in flight is a check (not replaced: a second is refused) */
     volatile int *cancel;     /* the build in flight's flag (NULL: none) */
 } client_slot;
@@ -467,6 +472,34 @@ int serve_join_admit(const serve_request *q, const char *code, serve_reply *r)
     unsigned wait = (unsigned)(SERVE_JOIN_WINDOW_S - now % SERVE_JOIN_WINDOW_S);
     reply_error(r, 429, "more than %u joins %s in %d minutes: try again in %u s", most[over], over ? "into this class" : "from your address",
                 SERVE_JOIN_WINDOW_S / 60, wait);
+    retry_after(r, wait);
+    return -1;
+}
+
+int serve_source_admit(const serve_request *q, size_t bytes, serve_reply *r)
+{
+    time_t now = time(NULL), window = now / SERVE_SOURCE_WINDOW_S * (SERVE_SOURCE_WINDOW_S / 60); /* in minutes, as the slots' */
+    char ks[200], kc[200];
+    if (q->student) snprintf(ks, sizeof ks, "q %lld %s", (long long)q->class_id, q->student);
+    else snprintf(ks, sizeof ks, "q a %s", q->client);
+    snprintf(kc, sizeof kc, "Q %lld", (long long)q->class_id);
+    const char *keys[2] = {ks, kc};
+    const size_t most[2] = {SERVE_SOURCE_BYTES_STUDENT, SERVE_SOURCE_BYTES_CLASS};
+    int over = -1;
+    pthread_mutex_lock(&clients_mu);
+    for (int i = 0; i < 2 && over < 0; i++) {
+        client_slot *c = client_find(keys[i]);
+        if (!c->key[0]) snprintf(c->key, sizeof c->key, "%s", keys[i]);
+        if (c->minute != window) { c->minute = window; c->bytes = 0; }
+        if (c->bytes + bytes > most[i]) over = i;
+    }
+    if (over < 0)
+        for (int i = 0; i < 2; i++) client_find(keys[i])->bytes += bytes;
+    pthread_mutex_unlock(&clients_mu);
+    if (over < 0) return 0;
+    unsigned wait = (unsigned)(SERVE_SOURCE_WINDOW_S - now % SERVE_SOURCE_WINDOW_S);
+    reply_error(r, 429, "%s sent more than %zu MiB of new sources this hour: try again in %u s (a source sent before costs nothing)",
+                over ? "the class" : "you", most[over] >> 20, wait);
     retry_after(r, wait);
     return -1;
 }

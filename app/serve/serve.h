@@ -51,6 +51,10 @@ enum {
                                           class of 1000 names in a morning */
     SERVE_JOINS_PER_CLASS = 1200,      /* joins tried into one class (by its code) in SERVE_JOIN_WINDOW_S: a lecture hall */
     SERVE_JOIN_WINDOW_S = 600,         /* the window of both */
+    SERVE_SOURCE_BYTES_STUDENT = 32 << 20, /* bytes of new sources kept for one student in SERVE_SOURCE_WINDOW_S: 32
+                                          sources of the largest, thousands of a real kernel's few kB */
+    SERVE_SOURCE_BYTES_CLASS = 1 << 30, /* and for one class: the disk a day's sweep clears stays bounded */
+    SERVE_SOURCE_WINDOW_S = 3600,
 };
 
 /* A file of the page, held in memory. */
@@ -167,6 +171,9 @@ extern serve_judged_fn const serve_judged_hooks[2];
 /* Whether one more join may be tried now from q->client into the class whose code is code: 0, or
  * -1 with r filled (429, Retry-After). A join through a verified identity need not ask. */
 int serve_join_admit(const serve_request *q, const char *code, serve_reply *r);
+/* Whether a new source of bytes may be kept for q's student (or address) and class now: 0, or -1 with
+ * r filled (429, Retry-After). Counted per instance. */
+int serve_source_admit(const serve_request *q, size_t bytes, serve_reply *r);
 /* 128 random bits in hex (out: SERVE_SESSION_HEX + 1 bytes) */
 void serve_secret(char *out);
 void api_page(serve_ctx *s, const serve_request *q, serve_reply *r);
@@ -183,7 +190,7 @@ void reply_json(serve_reply *r, unsigned status, char *text); /* takes text */
 /* SERVE_JOB_CACHED (own_capture_cached said its build is there) waits only for other such runs */
 /* cancel: the request's own (its build replaced by the student's next Run: -3, r filled with 409) */
 int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind, volatile int *cancel);
-void serve_job_end(serve_ctx *s, double ms, serve_job kind);
+void serve_job_end(serve_ctx *s, double ms, serve_job kind); /* ms < 0: the place given back, nothing ran */
 
 /* Removes the folders of sources unused for max_age_s seconds. */
 void serve_sweep_sources(const char *dir, double max_age_s);
