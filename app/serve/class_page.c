@@ -75,9 +75,10 @@ static const char page_head[] =
     "td:focus{outline:3px solid #0072b2;outline-offset:-3px}"
     "small{color:#555}#status{margin:.5em 0;color:#555}#try{display:flex;gap:1em;margin-top:1em}#try pre{flex:1;overflow:auto;max-height:80vh;"
     "border:1px solid #bbb;padding:.5em;margin:0;min-width:0}#try iframe{flex:2;height:80vh;border:1px solid #bbb;min-width:0}"
+    "#wrap{overflow-x:auto;max-width:100%%}#class th[scope=row]{position:sticky;left:0;background:#fff}"
     "#bar{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}#bar a,#bar button{font:inherit}\n"
     "@media (prefers-color-scheme:dark){body{color:#eee;background:#111}td.solved{background:#124}td.missed{background:#431}"
-    "td.norun{background:#411}small,#status{color:#aaa}a{color:#8cf}}\n"
+    "td.norun{background:#411}small,#status{color:#aaa}a{color:#8cf}#class th[scope=row]{background:#111}}\n"
     "</style></head><body>\n<h1>%s</h1><p><a id=\"lang\" href=\"%s\" lang=\"%s\">%s</a></p>\n";
 
 static const char signin_body[] =
@@ -97,7 +98,7 @@ static const char class_body[] =
     "<details><summary id=\"newclass\"></summary><p><label><span id=\"codelabel\"></span> <input id=\"code\" size=\"12\"></label></p>"
     "<p><label><span id=\"rosterlabel\"></span><br><textarea id=\"roster\" rows=\"6\" cols=\"40\"></textarea></label></p>"
     "<p><button id=\"open\"></button></p></details>\n"
-    "<p id=\"status\" role=\"status\" aria-live=\"polite\"></p><p id=\"empty\" hidden></p>\n<table id=\"class\"></table>\n"
+    "<p id=\"status\" role=\"status\" aria-live=\"polite\"></p><p id=\"empty\" hidden></p>\n<div id=\"wrap\"><table id=\"class\"></table></div>\n"
     "<p id=\"trybar\" hidden><b id=\"tryname\"></b> <button id=\"remove\"></button> <button id=\"hide\"></button></p>\n"
     "<div id=\"try\" hidden><pre id=\"source\"></pre><iframe id=\"picture\"></iframe></div>\n"
     "<script>\n";
