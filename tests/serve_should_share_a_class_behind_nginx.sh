@@ -235,6 +235,32 @@ ok = sorted(got).count(200) == 1 and all(s in (200, 409) for s in got)
 print(("ok   " if ok else "FAIL ") + "16 joins of one name on two instances at once: %s" % sorted(got))
 sys.exit(0 if ok else 1)
 PY
+    # one student's Check in flight on either instance: a second, 0.3 s later on the other, is 429
+    python3 - "$a" "$b" "$src" <<'PY' || fail=1
+import json, sys, threading, time, urllib.request, urllib.error
+a, b, src = sys.argv[1:4]
+def call(port, path, body, cookie=None):
+    h = {"Content-Type": "application/json", "Origin": "http://127.0.0.1:%s" % port}
+    if cookie: h["Cookie"] = cookie
+    req = urllib.request.Request("http://127.0.0.1:%s%s" % (port, path), data=json.dumps(body).encode(), headers=h)
+    try:
+        r = urllib.request.urlopen(req, timeout=300); return r.status, r.headers
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers
+st, hd = call(a, "/api/join", {"name": "two-checks"})
+cookie = hd.get("Set-Cookie").split(";")[0]
+source = open(src + "/tests/exercises/02-v1-padding.solution.cu").read() + "// %f\n" % time.time()
+first = []
+t = threading.Thread(target=lambda: first.append(call(a, "/api/check", {"exercise": "02", "source": source}, cookie)[0]))
+t.start()
+time.sleep(0.3)
+second = call(b, "/api/check", {"exercise": "02", "source": source}, cookie)[0]
+t.join()
+third = call(b, "/api/check", {"exercise": "02", "source": source}, cookie)[0]
+ok = first == [200] and second == 429 and third == 200
+print(("ok   " if ok else "FAIL ") + "a Check on one instance, a second 0.3 s later on the other: %s %s; after the first's answer: %s" % (first, second, third))
+sys.exit(0 if ok else 1)
+PY
     $asuser "$pgctl" -D "$tmp/pg" -m immediate stop >/dev/null 2>&1
     python3 - "$a" <<'PY' || fail=1
 import json, sys, urllib.request, urllib.error

@@ -25,7 +25,8 @@ const char record_schema[] =
     " at_ms BIGINT NOT NULL, tries INTEGER NOT NULL, PRIMARY KEY (class, student, exercise));"
     "CREATE TABLE IF NOT EXISTS lab_blobs (hash TEXT PRIMARY KEY, bytes BIGINT NOT NULL, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS lab_teachers (session TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS lab_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);";
+    "CREATE TABLE IF NOT EXISTS lab_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS lab_flight (class BIGINT NOT NULL, student TEXT NOT NULL, since_ms BIGINT NOT NULL, PRIMARY KEY (class, student));";
 
 enum { TEACHER_SESSION_MS = 12 * 3600 * 1000 }; /* a teacher signs in once a day of teaching */
 
@@ -485,6 +486,46 @@ int record_teacher_token(record *r, const char *tag, int *ended, char *err, size
     int rc = r->ops->txn(r, token_txn, &t, err, errlen);
     *ended = t.changed;
     return rc;
+}
+
+typedef struct flight_ud {
+    const char *p[3]; /* class, student, now */
+    const char *old;
+    int busy;
+} flight_ud;
+
+static int flight_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    flight_ud *f = ud;
+    const char *po[3] = {f->p[0], f->p[1], f->old};
+    int64_t held;
+    if (sql(r, "DELETE FROM lab_flight WHERE class = ?1 AND student = ?2 AND since_ms < ?3", 3, po, NULL, NULL, err, errlen) ||
+        sql_num(r, "SELECT COUNT(*) FROM lab_flight WHERE class = ?1 AND student = ?2", 2, f->p, &held, err, errlen))
+        return -1;
+    if ((f->busy = held > 0)) return 0;
+    return sql(r, "INSERT INTO lab_flight (class, student, since_ms) VALUES (?1, ?2, ?3)", 3, f->p, NULL, NULL, err, errlen);
+}
+
+int record_flight_take(record *r, int64_t class_id, const char *student, int64_t now_ms, int64_t stale_ms, int *busy, char *err, size_t errlen)
+{
+    char cls[24], now[24], old[24];
+    num_text(cls, sizeof cls, class_id);
+    num_text(now, sizeof now, now_ms);
+    num_text(old, sizeof old, now_ms - stale_ms);
+    flight_ud f = {{cls, student, now}, old, 0};
+    int rc = r->ops->txn(r, flight_txn, &f, err, errlen);
+    /* two instances taking it at once (PostgreSQL): the insert that lost finds the key held */
+    if (rc == -1 && (strstr(err, "duplicate key") || strstr(err, "UNIQUE constraint failed"))) { f.busy = 1; rc = 0; }
+    *busy = f.busy;
+    return rc;
+}
+
+int record_flight_give(record *r, int64_t class_id, const char *student, char *err, size_t errlen)
+{
+    char cls[24];
+    num_text(cls, sizeof cls, class_id);
+    const char *p[2] = {cls, student};
+    return sql(r, "DELETE FROM lab_flight WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen);
 }
 
 int record_ping(record *r, char *err, size_t errlen)

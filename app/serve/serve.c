@@ -513,6 +513,35 @@ static void client_build_done(const char *key, volatile int *cancel)
     pthread_mutex_unlock(&clients_mu);
 }
 
+static int64_t wall_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* the student's Check in flight, held in the record: 0 taken, -1 with r filled (429 when another
+ * server judges one of theirs, 503 when the record does not answer; *busy says which) */
+static int flight_take(serve_ctx *s, const serve_request *q, int *busy, serve_reply *r)
+{
+    char err[600];
+    if (record_flight_take(s->rec, q->class_id, q->student, wall_now_ms(), (int64_t)SERVE_FLIGHT_STALE_S * 1000, busy, err, sizeof err)) {
+        *busy = 1; /* its local place is given back by the caller too */
+        reply_error(r, 503, "the class record could not be written: %s", err);
+        return -1;
+    }
+    if (!*busy) return 0;
+    reply_error(r, 429, "your Check is still being judged: its answer comes first");
+    retry_after(r, 2);
+    return -1;
+}
+
+static void flight_give(serve_ctx *s, const serve_request *q)
+{
+    char err[600];
+    record_flight_give(s->rec, q->class_id, q->student, err, sizeof err);
+}
+
 /* every build in flight stops (SIGINT, SIGTERM) */
 static void clients_cancel_all(void)
 {
@@ -835,9 +864,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!rc) q.student = name;
         if (q.student) snprintf(key, sizeof key, "s %lld %s", (long long)q.class_id, name);
         else snprintf(key, sizeof key, "a %s", p->client);
-        if (client_admit(s, key, q.student ? "you" : p->client, rt->build, &p->cancel, &r) == 0) {
+        /* a student's Check: one in flight on every server of the record, not only on this one */
+        int shared = rt->build == 2 && q.student, busy = 0;
+        if (client_admit(s, key, q.student ? "you" : p->client, rt->build, &p->cancel, &r) == 0 &&
+            (!shared || flight_take(s, &q, &busy, &r) == 0)) {
             rt->fn(s, &q, &r);
+            if (shared) flight_give(s, &q);
             if (rt->build) client_build_done(key, &p->cancel);
+        } else if (shared && busy) {
+            client_build_done(key, &p->cancel);
         }
     }
     /* the body is answered: its place in the budget is free */

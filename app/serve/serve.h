@@ -55,6 +55,8 @@ enum {
                                           sources of the largest, thousands of a real kernel's few kB */
     SERVE_SOURCE_BYTES_CLASS = 1 << 30, /* and for one class: the disk a day's sweep clears stays bounded */
     SERVE_SOURCE_WINDOW_S = 3600,
+    SERVE_FLIGHT_STALE_S = 180,        /* a Check held in the record this long is taken as lost with its server (a check's
+                                          18 runs or more at the run limit and its wait fit well within it) */
 };
 
 /* A file of the page, held in memory. */
