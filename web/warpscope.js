@@ -1166,6 +1166,13 @@
       await new Promise((ok) => setTimeout(ok, after * 1000));
       return post(path, body, again, spent + after);
     }
+    // a proxy whose server went away (502, 504: nginx in front of several) sends nothing of it back:
+    // the Run or Check is sent again by itself, to a server that is there, for up to a minute too
+    if ((r.status === 502 || r.status === 504) && path !== 'api/join' && spent + 2 <= 60) {
+      say(W('busyWait', 2));
+      await new Promise((ok) => setTimeout(ok, 2000));
+      return post(path, body, again, spent + 2);
+    }
     const bytes = new Uint8Array(await r.arrayBuffer());
     let json = null;
     try { json = JSON.parse(DEC.decode(bytes)); } catch (e) { json = null; }

@@ -4,7 +4,8 @@
 // before a name is given asks for the name in the page's language (no "401", no "api/join"); a Run
 // that does not build (a syntax error) leaves the picture before it dimmed and saying it is of an
 // earlier run, and the next Run that builds clears that; a join code kept from an earlier class that
-// no longer opens one is forgotten and the open class joined. No JavaScript error.
+// no longer opens one is forgotten and the open class joined; a Run a proxy answers 502 (its server
+// gone) is sent again by itself. No JavaScript error.
 // Usage: node page_should_guide_a_student_in_a_lab.js SITE_DIR WARPSCOPE SOURCE_DIR OUT_DIR.
 // Exit 77: no chromium or no puppeteer-core.
 'use strict';
@@ -103,6 +104,21 @@ async function main() {
   await page.waitForFunction(() => !document.getElementById('run').disabled, { timeout: 120000 });
   const kept = await page.evaluate(() => localStorage.getItem('warpscope-editor:code'));
   check(kept === null && joins[0] === 'GONE42' && joins.includes(''), `a code that opens no class is forgotten and the open class joined: ${JSON.stringify(joins)} kept ${kept}; ${await status(page)}`);
+  // a Run whose server went away behind the proxy (502) is sent again by itself, and answered
+  let traces = 0, failed = 0;
+  await page.setRequestInterception(true);
+  page.on('request', (q) => {
+    if (!q.url().endsWith('/api/trace')) { q.continue(); return; }
+    traces++;
+    if (!failed++) q.respond({ status: 502, contentType: 'text/html', body: '<html><body>502 Bad Gateway</body></html>' });
+    else q.continue();
+  });
+  await setText(page, fs.readFileSync(path.join(src, 'lessons/exercises/02-v1-padding.cu'), 'utf8') + '// again\n');
+  const answered = new Promise((ok) => { page.on('response', (r) => { if (r.url().endsWith('/api/trace') && r.status() === 200) ok(); }); setTimeout(ok, 120000); });
+  await page.click('#run');
+  await answered;
+  await page.waitForFunction(() => !document.getElementById('run').disabled, { timeout: 120000 }).catch(() => {});
+  check(traces === 2 && /CPU/.test(await status(page)), `a Run answered 502 by the proxy is sent again by itself: ${traces} requests; ${await status(page)}`);
   check(errors.length === 0, `no JavaScript error: ${errors.join(' | ')}`);
   return failures ? 1 : 0;
 }
