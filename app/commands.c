@@ -102,6 +102,9 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_STATE] = TEXT("--state", "a folder", "DIR", WS_COMPLETE_DIR, NULL, "the class record's folder: DIR/class.db (SQLite, WAL), made if missing"),
     [WF_TOKEN] = TEXT("--token", NULL, "T", WS_COMPLETE_NONE, NULL, "the teacher's token for /class and /api/class; default a random one, printed at start"),
     [WF_DB] = TEXT("--db", "a URL", "URL", WS_COMPLETE_NONE, NULL, "the class record in PostgreSQL (postgres://USER@HOST/DB) instead of --state, shared by several servers"),
+    [WF_TOKEN_FILE] = TEXT("--token-file", "a file name", "FILE", WS_COMPLETE_FILE, NULL,
+                           "the teacher's token, the first line of FILE (or $WARPSCOPE_TOKEN): never seen in the process list as --token is"),
+    [WF_CLASS] = NUMBER("--class", 1, 1000000000, "ID", "the class (its number, as /class lists it); default the open one, else the newest"),
     [WF_RUN_LIMIT] = NUMBER("--run-limit", 1, 600, "S", "seconds a learner's run may take on this server; default 5 (a loop that never ends holds a worker that long)"),
 };
 
@@ -146,8 +149,11 @@ static const ws_flag_group g_exercise_start = {"flags", 1,
 static const ws_flag_group g_exercise_check = {"flags", 2, {{WF_JSON, "one JSON object: each file's goals, values and whether they are met"},
     USE(WF_UNSAFE)}};
 static const ws_flag_group g_web = {"flags", 1, {{WF_OUT, "the folder the page's data goes into (warpscope.pack)"}}};
-static const ws_flag_group g_serve = {"serve flags", 7, {USE(WF_PORT), USE(WF_BIND), USE(WF_STATE), USE(WF_TOKEN),
+static const ws_flag_group g_serve = {"serve flags", 8, {USE(WF_PORT), USE(WF_BIND), USE(WF_STATE), USE(WF_TOKEN), USE(WF_TOKEN_FILE),
     {WF_WORKERS, "learners' files built and run at once; default one per core (8 more per worker wait, then 429)"}, USE(WF_DB), USE(WF_RUN_LIMIT)}};
+static const ws_flag_group g_grades = {"flags", 4, {{WF_STATE, "the class record's folder (DIR/class.db), as serve --state names it"},
+    {WF_DB, "the class record in PostgreSQL (postgres://USER@HOST/DB), as serve --db names it"}, USE(WF_CLASS),
+    {WF_OUT, "the CSV file; default the standard output"}}};
 static const ws_flag_group g_help = {"flags", 3, {USE(WF_MAN), {WF_COMPLETION, "a bash completion script"}, USE(WF_MARKDOWN)}};
 
 /* ---- the commands ---- */
@@ -180,9 +186,12 @@ const ws_command ws_commands[] = {
     {"web", NULL, cmd_web, "-o DIR",
      "the page's data: lessons, themes, benchmark results and the traces the page shows, packed into DIR/warpscope.pack (cmake --build build --target web builds the page around it)",
      {&g_web, NULL}, WS_OPERAND_NONE, 0, NULL},
-    {"serve", NULL, cmd_serve, "--state DIR | --db URL [--port P] [--bind ADDR] [--token T] [--workers W]",
+    {"serve", NULL, cmd_serve, "--state DIR | --db URL [--port P] [--bind ADDR] [--token T | --token-file FILE] [--workers W]",
      "the class server: the page, a learner's kernel traced and judged in the sandbox (/api/trace, /api/check), the teacher's live view (/class)",
      {&g_serve, NULL}, WS_OPERAND_NONE, 0, NULL},
+    {"grades", NULL, cmd_grades, "--state DIR | --db URL [--class ID] [-o FILE.csv]",
+     "a class's grades as CSV for a gradebook (Canvas's columns; Moodle maps them): a row per student, per exercise the goals met, solved, tries, last try",
+     {&g_grades, NULL}, WS_OPERAND_NONE, 0, NULL},
     {"cards", NULL, cmd_cards, "", "the GPUs --card knows: SMs, and the threads, blocks, registers and shared memory one SM holds", {NULL},
      WS_OPERAND_NONE, 0, NULL},
     {"list", NULL, cmd_list, "", "the versions: id, title, summary, the names the course notes use", {NULL}, WS_OPERAND_NONE, 0, NULL},

@@ -47,7 +47,7 @@ typedef enum ws_flag {
     /* help */
     WF_MAN, WF_COMPLETION, WF_MARKDOWN,
     /* serve */
-    WF_PORT, WF_BIND, WF_STATE, WF_TOKEN, WF_DB, WF_RUN_LIMIT,
+    WF_PORT, WF_BIND, WF_STATE, WF_TOKEN, WF_DB, WF_RUN_LIMIT, WF_TOKEN_FILE, WF_CLASS,
     WF_COUNT
 } ws_flag;
 
@@ -178,6 +178,7 @@ int cmd_perf_export(const ws_call *c);
 int cmd_help(const ws_call *c);
 int cmd_version(const ws_call *c);
 int cmd_serve(const ws_call *c); /* app/serve/serve.c (serve_none.c in a build without it) */
+int cmd_grades(const ws_call *c); /* app/serve/serve.c (serve_none.c in a build without it) */
 
 #ifdef __cplusplus
 }

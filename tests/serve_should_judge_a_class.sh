@@ -12,7 +12,9 @@ src="$2"
 command -v python3 >/dev/null 2>&1 || { echo "FAIL: python3 is needed for this test"; exit 1; }
 tmp=$(mktemp -d)
 chmod 755 "$tmp"
-trap 'rm -rf "$tmp"' EXIT
+# every server the script starts stops whatever happens to it (its pid noted in serve.pids)
+trap 'for p in $(cat "$tmp/serve.pids" 2>/dev/null); do kill -9 "$p" 2>/dev/null; done; rm -rf "$tmp"' EXIT
+trap 'exit 1' INT TERM
 if "$ws" serve --state "$tmp/probe" --bind not-an-address 2>&1 | grep -q "built without the class server"; then
     echo "SKIP: this build has no class server (libmicrohttpd-dev, libsqlite3-dev)"
     exit 77
@@ -41,6 +43,7 @@ def start():
     global server, port
     server = subprocess.Popen([ws, "serve", "--port", "0", "--state", state, "--token", token, "--workers", "2"],
                               stdout=subprocess.PIPE, stderr=open(tmp + "/serve.err", "a"), text=True)
+    open(tmp + "/serve.pids", "a").write("%d\n" % server.pid)
     line = server.stdout.readline()  # "warpscope serve VERSION on http://127.0.0.1:PORT/ ..."
     m = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     if not m:

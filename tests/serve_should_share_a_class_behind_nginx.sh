@@ -2,7 +2,8 @@
 # Two `warpscope serve` instances behind nginx keep one class: both started at once on one --state
 # folder (the class in SQLite, WAL mode, shared between processes), nginx in front with
 # docs/nginx-warpscope.conf (its ports and log moved into a temporary prefix, run as the current
-# user). One student's tries at exercise 02 go through nginx, the model solution and the same file
+# user; nginx on a port that is not 80, and every POST sends an Origin naming it, as a browser
+# does). One student's tries at exercise 02 go through nginx, the model solution and the same file
 # with its barrier left out in turn; nginx's log shows each instance answered some, and after every
 # try the teacher's view of BOTH instances shows that try: all goals met after the model solution,
 # not all after the racing file (the reference: which file was sent), as many tries as were sent,
@@ -121,6 +122,8 @@ def call(port, method, path, body=None, auth=False):
                                  data=json.dumps(body).encode() if body is not None else None)
     if body is not None:
         req.add_header("Content-Type", "application/json")
+        # as a browser sends it: the page's origin, nginx's port in it (nginx must pass the Host with its port)
+        req.add_header("Origin", "http://127.0.0.1:%s" % port)
     if auth:
         req.add_header("Authorization", "Bearer " + token)
     try:
@@ -214,8 +217,65 @@ else
     together=0 # the first instance makes the tables, then the second starts
     start_all --state "$tmp/state2" --db "postgres://warpscope@127.0.0.1:$pgport/postgres"
     tries postgres || fail=1
+    # joins of one name at once on both instances: one 200, the others 409, never a 503 of a duplicate key;
+    # then PostgreSQL stopped: /api/health says the record is gone (503, ok false)
+    python3 - "$a" "$b" <<'PY' || fail=1
+import json, sys, threading, urllib.request, urllib.error
+a, b = sys.argv[1:3]
+def join(port, out):
+    req = urllib.request.Request("http://127.0.0.1:%s/api/join" % port, data=json.dumps({"name": "same-name"}).encode(),
+                                 headers={"Content-Type": "application/json", "Origin": "http://127.0.0.1:%s" % port})
+    try: out.append(urllib.request.urlopen(req, timeout=60).status)
+    except urllib.error.HTTPError as e: out.append(e.code)
+got = []
+threads = [threading.Thread(target=join, args=(p, got)) for p in (a, b) * 8]
+for t in threads: t.start()
+for t in threads: t.join()
+ok = sorted(got).count(200) == 1 and all(s in (200, 409) for s in got)
+print(("ok   " if ok else "FAIL ") + "16 joins of one name on two instances at once: %s" % sorted(got))
+sys.exit(0 if ok else 1)
+PY
+    # one student's Check in flight on either instance: a second, 0.3 s later on the other, is 429
+    python3 - "$a" "$b" "$src" <<'PY' || fail=1
+import json, sys, threading, time, urllib.request, urllib.error
+a, b, src = sys.argv[1:4]
+def call(port, path, body, cookie=None):
+    h = {"Content-Type": "application/json", "Origin": "http://127.0.0.1:%s" % port}
+    if cookie: h["Cookie"] = cookie
+    req = urllib.request.Request("http://127.0.0.1:%s%s" % (port, path), data=json.dumps(body).encode(), headers=h)
+    try:
+        r = urllib.request.urlopen(req, timeout=300); return r.status, r.headers
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers
+st, hd = call(a, "/api/join", {"name": "two-checks"})
+cookie = hd.get("Set-Cookie").split(";")[0]
+source = open(src + "/tests/exercises/02-v1-padding.solution.cu").read() + "// %f\n" % time.time()
+first = []
+t = threading.Thread(target=lambda: first.append(call(a, "/api/check", {"exercise": "02", "source": source}, cookie)[0]))
+t.start()
+time.sleep(0.3)
+second = call(b, "/api/check", {"exercise": "02", "source": source}, cookie)[0]
+t.join()
+third = call(b, "/api/check", {"exercise": "02", "source": source}, cookie)[0]
+ok = first == [200] and second == 429 and third == 200
+print(("ok   " if ok else "FAIL ") + "a Check on one instance, a second 0.3 s later on the other: %s %s; after the first's answer: %s" % (first, second, third))
+sys.exit(0 if ok else 1)
+PY
+    $asuser "$pgctl" -D "$tmp/pg" -m immediate stop >/dev/null 2>&1
+    python3 - "$a" <<'PY' || fail=1
+import json, sys, urllib.request, urllib.error
+try:
+    r = urllib.request.urlopen("http://127.0.0.1:%s/api/health" % sys.argv[1], timeout=30); st, body = r.status, r.read()
+except urllib.error.HTTPError as e:
+    st, body = e.code, e.read()
+h = json.loads(body or b"{}")
+ok = st == 503 and h.get("ok") is False
+print(("ok   " if ok else "FAIL ") + "PostgreSQL stopped: /api/health %s %s" % (st, body[:200]))
+sys.exit(0 if ok else 1)
+PY
     stop_all
     # the class went to PostgreSQL, not to the --state folder's SQLite
+    $asuser "$pgctl" -D "$tmp/pg" -w -l "$tmp/pgsock/log" -o "-p $pgport -k $tmp/pgsock -c listen_addresses=127.0.0.1" start >/dev/null 2>&1
     rows=$("$bin/psql" -h 127.0.0.1 -p "$pgport" -U warpscope -d postgres -Atc \
         "select count(*) from information_schema.tables where table_schema = 'public'" 2>&1)
     [ "${rows:-0}" -gt 0 ] 2>/dev/null || say "no table in the PostgreSQL database after the tries: $rows"

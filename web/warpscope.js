@@ -373,6 +373,7 @@
       serverSaid: 'The server answered %1: %2', noServerNow: 'The server did not answer (%1).',
       badN: 'n must be a whole number from 1 to 67108864.', badBlock: 'Block must be a whole number from 1 to 1024.', noEntry: 'Say how to run the file: the entry, e.g. reduce<<<n / 256, 256>>>(in, out, n).',
       nameFirst: 'Type your name first: the teacher sees your checks under it.',
+      task: 'The task', hint: 'Hint %1', stale: 'This picture is of an earlier run: the file in the editor did not build.',
       checked: '%1 of %2 goals met in %3 runs.', solved: 'Every goal met: solved.', didNotRun: 'It did not run: %1',
       missed: 'Missed: %1.', brokenAt: 'first broken at %1', measured: 'measured %1, goal %2', notRun: 'not measured',
       bound_at_most: 'at most %1', bound_at_least: 'at least %1', bound_equals: '%1',
@@ -426,6 +427,7 @@
       serverSaid: '服务器回答 %1：%2', noServerNow: '服务器没有回答（%1）。',
       badN: 'n 必须是 1 到 67108864 之间的整数。', badBlock: '线程块必须是 1 到 1024 之间的整数。', noEntry: '请写明如何运行这个文件：入口，例如 reduce<<<n / 256, 256>>>(in, out, n)。',
       nameFirst: '请先输入你的名字：老师按名字看到你的检查结果。',
+      task: '任务', hint: '提示 %1', stale: '这幅画面来自之前的一次运行：编辑器里的文件没有编译成功。',
       checked: '达成 %1 / %2 个目标，共运行 %3 次。', solved: '所有目标都已达成：完成。', didNotRun: '没有运行：%1',
       missed: '未达成：%1。', brokenAt: '最先在 %1 时被打破', measured: '测得 %1，目标 %2', notRun: '未测量',
       bound_at_most: '至多 %1', bound_at_least: '至少 %1', bound_equals: '%1',
@@ -844,6 +846,7 @@
     const path = 'dropped/' + name.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^\.+/, '_');
     putFile(path, bytes);
     const rc = withString(path, (p) => wasm.ws_open(p));
+    if (rc === 0) stale(false);
     redraw();
     return rc;
   }
@@ -984,7 +987,8 @@
         const l = JSON.parse(DEC.decode(files.get(k))), x = l.exercise;
         const start = files.get('exercises/' + x.start);
         list.push({ id: m[1], number: m[2], title: l.title, entry: x.entry, n: (x.capture && x.capture.n) || FREE.n, block: 256,
-                    schedule: x.capture && x.capture.schedule, start: start ? DEC.decode(start) : '', goals: x.goals || [] });
+                    schedule: x.capture && x.capture.schedule, start: start ? DEC.decode(start) : '', goals: x.goals || [],
+                    task: x.task || null, hints: x.hints || [] });
       } catch (e) { /* a file the page cannot read is left out of the list */ }
     }
     if (!rest) exList = list; // complete once the pack has arrived
@@ -1077,6 +1081,27 @@
     const x = exOf(exercise);
     $('check').hidden = !x; $('student-row').hidden = false; // a Run is a student's too (the class server's limits are per student)
     if (!x) $('checklist').hidden = true;
+    taskPanel();
+  }
+  // the exercise's task, its goals and its hints (each folded) beside the editor, in the page's language
+  function taskPanel() {
+    const x = exOf(exercise), say = (t) => (t && (t[lang] || t.en)) || '';
+    $('task').hidden = !x;
+    if (!x) return;
+    $('task-title').textContent = W('task') + ': ' + say(x.title);
+    $('task-text').textContent = say(x.task);
+    const goals = $('task-goals'), hints = $('task-hints');
+    goals.textContent = ''; hints.textContent = '';
+    for (const g of x.goals) { const li = document.createElement('li'); li.textContent = say(g.say); goals.appendChild(li); }
+    x.hints.forEach((h, i) => {
+      const d = document.createElement('details'), s = document.createElement('summary'), p = document.createElement('p');
+      s.textContent = W('hint', i + 1); p.textContent = say(h); d.append(s, p); hints.appendChild(d);
+    });
+  }
+  // a picture no longer of the file in the editor (it did not build): dimmed, and said so
+  function stale(on) {
+    stage.classList.toggle('stale', on);
+    if (on) stage.dataset.stale = W('stale'); else delete stage.dataset.stale;
   }
   function exerciseMenu() {
     const m = $('exercise'), list = exercises();
@@ -1111,7 +1136,8 @@
     $('entry-label').textContent = W('entry'); $('block-label').textContent = W('block'); $('student-label').textContent = W('yourName');
     $('exercise').setAttribute('aria-label', W('exercise')); $('compare-with').setAttribute('aria-label', W('compareWith'));
     if (!$('editor-note').hidden && !ed) edNote(W('needServe'));
-    if (ed) { ed.setLabel(W('kernelSource')); exerciseMenu(); compareMenu(); if (!window.wsEditor) edNote(W('noEditor')); }
+    if (ed) { ed.setLabel(W('kernelSource')); exerciseMenu(); compareMenu(); taskPanel(); if (!window.wsEditor) edNote(W('noEditor')); }
+    if (stage.dataset.stale) stage.dataset.stale = W('stale');
   }
   // the editor's status line, said in the live region too
   function say(msg, bad, live) {
@@ -1140,6 +1166,13 @@
       await new Promise((ok) => setTimeout(ok, after * 1000));
       return post(path, body, again, spent + after);
     }
+    // a proxy whose server went away (502, 504: nginx in front of several) sends nothing of it back:
+    // the Run or Check is sent again by itself, to a server that is there, for up to a minute too
+    if ((r.status === 502 || r.status === 504) && path !== 'api/join' && spent + 2 <= 60) {
+      say(W('busyWait', 2));
+      await new Promise((ok) => setTimeout(ok, 2000));
+      return post(path, body, again, spent + 2);
+    }
     const bytes = new Uint8Array(await r.arrayBuffer());
     let json = null;
     try { json = JSON.parse(DEC.decode(bytes)); } catch (e) { json = null; }
@@ -1152,8 +1185,12 @@
     }
     return { r, bytes, json };
   }
+  // a code kept from an earlier class that no longer opens one (404) is forgotten, and the join tried
+  // once more without it: the class the teacher has open now is reached
   async function join(name) {
-    const j = await post('api/join', { name, code: query.get('join') || stored('code') || '' }, true);
+    const kept = !query.get('join') && stored('code');
+    let j = await post('api/join', { name, code: query.get('join') || kept || '' }, true);
+    if (j.r.status === 404 && kept) { stored('code', null); j = await post('api/join', { name, code: '' }, true); }
     if (j.r.status === 200) { stored('joined', name); if (query.get('join')) stored('code', query.get('join')); }
     return j;
   }
@@ -1166,8 +1203,11 @@
       f.focus(); f.setSelectionRange(c, Math.min(f.value.length, c + 1));
       say(e.column > 0 ? W('entryError', e.column, e.message || '') : W('entryErrorAll', e.message || ''), true);
     } else if (a.r.status === 422 && e && e.line > 0) {
+      stale(true);
       ed.mark(e.line, e.column || 0, e.message || '');
       say(W('compileError', e.line, e.column || 0, e.message || ''), true);
+    } else if (a.r.status === 401 && !$('student').value.trim()) { // the class server knows a student by name: asked for it
+      say(W('nameFirst'), true); $('student').focus();
     } else if (a.r.status === 429) say(W('busy', a.r.headers.get('Retry-After') || '1'), true);
     else if (a.r.status === 413) say(W('tooBig'), true);
     else say(W('serverSaid', a.r.status, (e && (e.message || e)) || a.r.statusText), true);
@@ -1220,6 +1260,7 @@
       const f = a.json.files ? a.json.files[0] : a.json;
       checklist(x, f);
       ran = !!(f && f.ran);
+      if (!ran) stale(true);
     } catch (e) { say(W('noServerNow', e.message || String(e)), true); } finally { busy(false); }
     if (ran) await run(true); // and its picture: a missed goal is seen where it happens
   }

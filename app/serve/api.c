@@ -45,6 +45,9 @@ static int64_t wall_ms(void)
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* what is told of each Check judged (serve.h); none yet */
+serve_judged_fn const serve_judged_hooks[2] = {NULL, NULL};
+
 /* ---- the learner's folder ---- */
 
 /* A learner's source is kept at a path named by its content, CACHE/serve-sources/HASH-LENGTH/kernel.cu, so that the
@@ -78,12 +81,21 @@ static int same_file(const char *path, const char *text, size_t len)
     return same && off == len;
 }
 
-static int learner_write(serve_ctx *s, const char *source, size_t len, learner_dir *ld)
+/* where a source is kept (nothing written): 1 when it is there already, the same bytes */
+static int learner_path(serve_ctx *s, const char *source, size_t len, learner_dir *ld)
 {
-    static unsigned seq;
     uint64_t a = serve_fnv1a(SERVE_FNV_BASIS, source, len), b = serve_fnv1a(0x9e3779b97f4a7c15ull, source, len);
     snprintf(ld->dir, sizeof ld->dir, "%s/%016llx%016llx-%zu", s->sources, (unsigned long long)a, (unsigned long long)b, len);
     snprintf(ld->file, sizeof ld->file, "%s/" LEARNER_FILE, ld->dir);
+    return same_file(ld->file, source, len);
+}
+
+/* the source written where learner_path says: only once its build has a worker (a request refused
+ * writes nothing) */
+static int learner_write(serve_ctx *s, const char *source, size_t len, learner_dir *ld)
+{
+    static unsigned seq;
+    learner_path(s, source, len, ld);
     if (mkdir(ld->dir, 0700) && errno != EEXIST) return -1;
     utimensat(AT_FDCWD, ld->dir, NULL, 0); /* used now: the sweep keeps it */
     if (same_file(ld->file, source, len)) return 0;
@@ -149,6 +161,21 @@ static const char *locate(const char *err, long *line, long *col)
         return end;
     }
     return err;
+}
+
+/* a build or run that failed for want of disk (the build cache's, the sources'): the server's trouble, not the file's */
+static int disk_full(const char *msg)
+{
+    return strstr(msg, "No space left on device") || strstr(msg, "Disk quota exceeded");
+}
+
+/* 503 with Retry-After, naming no path of the server's */
+static void reply_disk_full(serve_reply *r)
+{
+    reply_error(r, 503, "the server's disk is full (its build cache): nothing is wrong with your file; tell the teacher, and try again later");
+    snprintf(r->value_buf, sizeof r->value_buf, "%u", 60u);
+    r->header = MHD_HTTP_HEADER_RETRY_AFTER;
+    r->value = r->value_buf;
 }
 
 /* 503 with Retry-After: the sandbox could not start (processes or namespaces at a limit for a moment) */
@@ -313,9 +340,11 @@ static int name_ok(const char *name)
     return chars >= 1 && chars <= SERVE_NAME_CHARS;
 }
 
-/* The names warpscope's own headers use (the learner's build includes them after the defines):
- * a define of one of them would break a line of the header, so it is refused with the field's
- * name. Read once from the headers the build includes. */
+/* The names warpscope's own headers use in their code (the learner's build includes them after the
+ * defines): a define of one of them would break a line of the header, so it is refused with the
+ * field's name. Read once from the headers the build includes; their comments, strings and
+ * characters are skipped (a word of a comment is no name: THREAD_PER_BLOCK, which the seeds define,
+ * is only spoken of). */
 static const char *const header_files[] = {"trace/capture/ws_cuda.h", "trace/capture/emu.h", "trace/capture/own/ws_user.h"};
 static char *header_words;     /* " word word ... ": each name once, between spaces */
 static pthread_mutex_t header_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -333,22 +362,36 @@ static int header_uses(serve_ctx *s, const char *name, size_t len)
             char path[sizeof s->include_dir + 64];
             snprintf(path, sizeof path, "%s/%s", s->include_dir, header_files[f]);
             FILE *in = fopen(path, "re");
-            char line[4096];
-            while (in && fgets(line, sizeof line, in)) {
-                for (char *w = line; *w;) {
-                    if (!is_word(*w) || (*w >= '0' && *w <= '9')) { while (is_word(*w)) w++; if (*w) w++; continue; }
-                    size_t n = 0;
-                    while (is_word(w[n])) n++;
-                    char probe[80];
-                    if (n < sizeof probe - 2) {
-                        snprintf(probe, sizeof probe, " %.*s ", (int)n, w);
-                        if (!strstr(header_words, probe) && used + n + 2 < cap) {
-                            memcpy(header_words + used, probe + 1, n + 1);
-                            used += n + 1;
-                        }
-                    }
-                    w += n;
+            int c, prev = 0, state = 0; /* 0 code, 1 a // comment, 2 a comment, 3 a string, 4 a character */
+            char w[80];
+            size_t n = 0;
+            while (in && (c = fgetc(in)) != EOF) {
+                if (state == 0 && is_word((char)c) && (n || c < '0' || c > '9')) { /* a name's letters (a number's are skipped) */
+                    if (n < sizeof w - 1) w[n] = (char)c;
+                    n++;
+                    prev = c;
+                    continue;
                 }
+                if (n && n < sizeof w - 1) { /* a name ends */
+                    char probe[84];
+                    snprintf(probe, sizeof probe, " %.*s ", (int)n, w);
+                    if (!strstr(header_words, probe) && used + n + 2 < cap) {
+                        memcpy(header_words + used, probe + 1, n + 1);
+                        used += n + 1;
+                    }
+                }
+                if (state == 0 && is_word((char)c)) { while ((c = fgetc(in)) != EOF && is_word((char)c)) {} } /* a number */
+                n = 0;
+                if (c == EOF) break;
+                if (state == 0 && prev == '/' && c == '/') state = 1;
+                else if (state == 0 && prev == '/' && c == '*') { state = 2; c = 0; }
+                else if (state == 0 && c == '"') state = 3;
+                else if (state == 0 && c == '\'') state = 4;
+                else if (state == 1 && c == '\n') state = 0;
+                else if (state == 2 && prev == '*' && c == '/') { state = 0; c = 0; }
+                else if ((state == 3 && c == '"') || (state == 4 && c == '\'')) state = 0;
+                else if ((state == 3 || state == 4) && c == '\\') { fgetc(in); c = 0; } /* an escaped character */
+                prev = c;
             }
             if (in) fclose(in);
         }
@@ -388,9 +431,12 @@ void api_health(serve_ctx *s, const serve_request *q, serve_reply *r)
 {
     (void)q;
     cJSON *o = cJSON_CreateObject();
-    char version[160];
+    char version[160], err[600];
     snprintf(version, sizeof version, "%s (%s)", ws_version, ws_commit);
-    cJSON_AddBoolToObject(o, "ok", 1);
+    /* the record answers, or this instance cannot serve a student (a proxy's health check sees 503) */
+    int up = record_ping(s->rec, err, sizeof err) == 0;
+    cJSON_AddBoolToObject(o, "ok", up);
+    if (!up) cJSON_AddStringToObject(o, "error", "the class record cannot be reached");
     cJSON_AddStringToObject(o, "version", version);
     cJSON_AddStringToObject(o, "sandbox", s->sandbox);
     cJSON_AddStringToObject(o, "record", s->rec->ops->name);
@@ -414,7 +460,7 @@ void api_health(serve_ctx *s, const serve_request *q, serve_reply *r)
     }
     pthread_mutex_unlock(&s->mu);
     cJSON_AddNumberToObject(o, "source_max", SERVE_SOURCE_MAX);
-    reply_json(r, 200, cJSON_PrintUnformatted(o));
+    reply_json(r, up ? 200 : 503, cJSON_PrintUnformatted(o));
     cJSON_Delete(o);
 }
 
@@ -484,15 +530,24 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
         }
     }
     learner_dir ld;
-    if (learner_write(s, source, strlen(source), &ld)) { reply_error(r, 500, "cannot write the source: %s", strerror(errno)); cJSON_Delete(o); return; }
+    int kept = learner_path(s, source, strlen(source), &ld);
     capture_desc d = {.version = OWN_VERSION, .kernel = ld.file, .entry = entry, .defines = defines, .include_dir = s->include_dir,
                       .n = (uint64_t)n, .block = (unsigned)block, .schedule = schedule && *schedule ? schedule : NULL, .data = data,
                       .seed = seed >= 0 ? (uint64_t)seed : 0, .seed_set = seed >= 0, .cancel = q->cancel};
     /* built before: a run, not queued behind builds; unless its run was slow before (a loop), which
      * then waits with the builds instead of holding a cached trace's place */
     uint64_t run_key = serve_fnv1a(serve_fnv1a(SERVE_FNV_BASIS, source, strlen(source)), entry, strlen(entry));
-    serve_job kind = own_capture_cached(&d) && !slow_run(run_key, 0) ? SERVE_JOB_CACHED : SERVE_JOB_BUILT;
-    if (serve_job_begin(s, r, kind, q->cancel)) { learner_remove(&ld); cJSON_Delete(o); return; }
+    serve_job kind = kept && own_capture_cached(&d) && !slow_run(run_key, 0) ? SERVE_JOB_CACHED : SERVE_JOB_BUILT;
+    if (serve_job_begin(s, r, kind, q->cancel)) { cJSON_Delete(o); return; }
+    if (!kept && serve_source_admit(q, strlen(source), r)) { serve_job_end(s, -1, kind); cJSON_Delete(o); return; }
+    if (learner_write(s, source, strlen(source), &ld)) {
+        int e = errno;
+        serve_job_end(s, -1, kind);
+        if (e == ENOSPC || e == EDQUOT) reply_disk_full(r);
+        else reply_error(r, 500, "cannot keep the source: %s", strerror(e));
+        cJSON_Delete(o);
+        return;
+    }
     double t0 = now_ms();
     trace t;
     trace_init(&t);
@@ -508,7 +563,8 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
         if (*s->stop) { reply_error(r, 503, "the server is stopping"); return; }
         if (*q->cancel) { reply_error(r, 409, "this Run was replaced by your newer one"); return; }
         strip_dir(err, ld.dir);
-        if (strstr(err, SANDBOX_BUSY)) reply_busy(r, err); /* the machine's, for a moment */
+        if (disk_full(err)) reply_disk_full(r);
+        else if (strstr(err, SANDBOX_BUSY)) reply_busy(r, err); /* the machine's, for a moment */
         else if (strstr(err, LEARNER_FILE) || strncmp(err, "--entry", 7) == 0) reply_learner_error(r, err); /* the learner's */
         else reply_error(r, 500, "%s", err); /* the server's: a cache, a process that could not start */
         return;
@@ -627,6 +683,8 @@ static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, c
         cJSON_AddStringToObject(report, "student", student);
         cJSON_AddBoolToObject(report, "recorded", 1);
         reply_json(r, 200, cJSON_PrintUnformatted(report));
+        for (size_t i = 0; i < sizeof serve_judged_hooks / sizeof serve_judged_hooks[0]; i++)
+            if (serve_judged_hooks[i]) serve_judged_hooks[i](s, &tr);
     }
     free(report_text);
     cJSON_Delete(report);
@@ -670,8 +728,22 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     if (!j) { reply_error(r, 500, "out of memory"); cJSON_Delete(o); return; }
     if (verdict_find(l->id, source, j, &picture)) { check_answer(s, q, r, l, j, picture, source); cJSON_Delete(o); return; }
     learner_dir ld;
-    if (learner_write(s, source, strlen(source), &ld)) { reply_error(r, 500, "cannot write the source: %s", strerror(errno)); free(j); cJSON_Delete(o); return; }
-    if (serve_job_begin(s, r, SERVE_JOB_CHECK, q->cancel)) { learner_remove(&ld); free(j); cJSON_Delete(o); return; }
+    if (serve_job_begin(s, r, SERVE_JOB_CHECK, q->cancel)) { free(j); cJSON_Delete(o); return; }
+    if (!learner_path(s, source, strlen(source), &ld) && serve_source_admit(q, strlen(source), r)) {
+        serve_job_end(s, -1, SERVE_JOB_CHECK);
+        free(j);
+        cJSON_Delete(o);
+        return;
+    }
+    if (learner_write(s, source, strlen(source), &ld)) {
+        int e = errno;
+        serve_job_end(s, -1, SERVE_JOB_CHECK);
+        if (e == ENOSPC || e == EDQUOT) reply_disk_full(r);
+        else reply_error(r, 500, "cannot keep the source: %s", strerror(e));
+        free(j);
+        cJSON_Delete(o);
+        return;
+    }
     double t0 = now_ms();
     trace t; /* the picture, made in the check's sandbox with its runs */
     int rc = exercise_judge_pictured(l, ld.file, s->include_dir, q->cancel, j, &t, err, sizeof err);
@@ -684,6 +756,7 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     learner_remove(&ld);
     if (rc || *s->stop || *q->cancel) {
         if (*s->stop || *q->cancel) reply_error(r, 503, "the server is stopping");
+        else if (disk_full(err)) reply_disk_full(r);
         else if (strstr(err, SANDBOX_BUSY)) reply_busy(r, err);
         else reply_error(r, 500, "the exercise could not be judged: %s", err);
         free(j);
@@ -692,6 +765,13 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
         return;
     }
     strip_dir(j->error, ld.dir);
+    if (disk_full(j->error)) { /* the build could not be kept: the server's, not a verdict on the file */
+        reply_disk_full(r);
+        free(j);
+        free(picture);
+        cJSON_Delete(o);
+        return;
+    }
     if (!*s->stop && picture) verdict_keep(l->id, source, j, picture);
     check_answer(s, q, r, l, j, picture, source);
     cJSON_Delete(o);
@@ -733,10 +813,10 @@ int serve_teacher(serve_ctx *s, const serve_request *q)
     return yes;
 }
 
-/* a cookie the page's scripts cannot read and no other site's request carries */
-static void set_cookie(serve_reply *r, const char *name, const char *value, int max_age_s)
+/* a cookie the page's scripts cannot read and no other site's request carries; Secure behind TLS */
+void serve_set_cookie(const serve_request *q, serve_reply *r, const char *name, const char *value, int max_age_s)
 {
-    snprintf(r->cookie, sizeof r->cookie, "%s=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%d", name, value, max_age_s);
+    snprintf(r->cookie, sizeof r->cookie, "%s=%s; Path=/; HttpOnly; SameSite=Strict; Max-Age=%d%s", name, value, max_age_s, q->tls ? "; Secure" : "");
 }
 
 /* POST /api/class/signin {"token": T}: the teacher's cookie for a day */
@@ -753,8 +833,32 @@ void api_class_signin(serve_ctx *s, const serve_request *q, serve_reply *r)
     char secret[SERVE_SESSION_HEX + 1], err[600];
     serve_secret(secret);
     if (record_teacher_add(s->rec, secret, wall_ms(), err, sizeof err)) { reply_error(r, 503, "the class record could not be written: %s", err); return; }
-    set_cookie(r, "ws_teacher", secret, 12 * 3600);
+    serve_set_cookie(q, r, "ws_teacher", secret, 12 * 3600);
     reply_json(r, 200, strdup("{\"signed_in\": true}\n"));
+}
+
+/* POST /api/class/signout: the sign-in of this browser ends (its cookie cleared, its row gone) */
+void api_class_signout(serve_ctx *s, const serve_request *q, serve_reply *r)
+{
+    const char *c = MHD_lookup_connection_value(q->conn, MHD_COOKIE_KIND, "ws_teacher");
+    char err[600];
+    if (c && strlen(c) == SERVE_SESSION_HEX && strspn(c, "0123456789abcdef") == SERVE_SESSION_HEX && record_teacher_end(s->rec, c, err, sizeof err)) {
+        reply_error(r, 503, "the class record could not be written: %s", err);
+        return;
+    }
+    serve_set_cookie(q, r, "ws_teacher", "", 0);
+    reply_json(r, 200, strdup("{\"signed_in\": false}\n"));
+}
+
+int serve_student_begin(serve_ctx *s, const serve_request *q, serve_reply *r, const char *code, const char *name, int64_t *class_id, char *err,
+                        size_t errlen)
+{
+    /* always a new session id: one the browser brought may be one an attacker chose (fixation) */
+    char secret[SERVE_SESSION_HEX + 1];
+    serve_secret(secret);
+    int rc = record_join(s->rec, code, name, secret, q->session, wall_ms(), class_id, err, errlen);
+    if (rc == 0) serve_set_cookie(q, r, "ws_session", secret, 30 * 86400);
+    return rc;
 }
 
 /* POST /api/join {"name": NAME, "code": CODE}: the student's session (a cookie), their name taken
@@ -774,11 +878,10 @@ void api_join(serve_ctx *s, const serve_request *q, serve_reply *r)
         cJSON_Delete(o);
         return;
     }
-    char secret[SERVE_SESSION_HEX + 1], err[600];
-    if (q->session) snprintf(secret, sizeof secret, "%s", q->session);
-    else serve_secret(secret);
+    if (serve_join_admit(q, code ? code : "", r)) { cJSON_Delete(o); return; }
     int64_t cls = 0;
-    int rc = record_join(s->rec, code ? code : "", name, secret, wall_ms(), &cls, err, sizeof err);
+    char err[600];
+    int rc = serve_student_begin(s, q, r, code ? code : "", name, &cls, err, sizeof err);
     static const struct {
         int rc;
         unsigned status;
@@ -796,7 +899,6 @@ void api_join(serve_ctx *s, const serve_request *q, serve_reply *r)
     cJSON_AddStringToObject(a, "name", name);
     cJSON_AddNumberToObject(a, "class", (double)cls);
     cJSON_Delete(o);
-    set_cookie(r, "ws_session", secret, 30 * 86400);
     reply_json(r, 200, cJSON_PrintUnformatted(a));
     cJSON_Delete(a);
 }
@@ -826,6 +928,7 @@ static void add_row(void *ud, const record_row *row)
         cJSON_AddItemToArray(b->students, st);
         snprintf(b->name, sizeof b->name, "%s", row->student);
     }
+    if (!row->exercise) return; /* joined, tried nothing yet */
     cJSON *e = cJSON_CreateObject();
     cJSON_AddStringToObject(e, "exercise", row->exercise);
     cJSON_AddNumberToObject(e, "met", row->met);
@@ -879,12 +982,18 @@ static int64_t class_named(const serve_request *q, const cJSON *body)
     return a && strspn(a, "0123456789") == strlen(a) && strlen(a) < 16 ? strtoll(a, NULL, 10) : 0;
 }
 
+static void newest_class(void *ud, const record_class *c)
+{
+    int64_t *newest = ud;
+    if (!*newest) *newest = c->id; /* the list is newest first */
+}
+
 /* which class: the one named, else the open one, else the newest; 0 when there is none */
 static int64_t class_which(serve_ctx *s, int64_t named, char *err, size_t errlen, int *fail)
 {
-    int64_t open_id = 0;
-    *fail = record_classes(s->rec, NULL, NULL, &open_id, err, errlen) != 0;
-    return named ? named : open_id;
+    int64_t open_id = 0, newest = 0;
+    *fail = record_classes(s->rec, newest_class, &newest, &open_id, err, errlen) != 0;
+    return named ? named : open_id ? open_id : newest;
 }
 
 void api_class(serve_ctx *s, const serve_request *q, serve_reply *r)
@@ -1029,7 +1138,8 @@ void api_class_state(serve_ctx *s, const serve_request *q, serve_reply *r)
     cJSON_Delete(o);
 }
 
-/* POST /api/class/remove {"class": ID, "student": NAME}: the student's tries gone (their name stays theirs) */
+/* POST /api/class/remove {"class": ID, "student": NAME}: the student gone from the class: their tries,
+ * their session (their next request is a stranger's) and their name (free for another to join with) */
 void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r)
 {
     static const char *const fields[] = {"class", "student", NULL};
@@ -1041,7 +1151,7 @@ void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r)
     int fail;
     int64_t n = 0, cls = class_which(s, class_named(q, o), err, sizeof err, &fail);
     if (fail || !cls) reply_error(r, 404, "no such class");
-    else if (record_remove_tries(s->rec, cls, student, &n, err, sizeof err)) reply_error(r, 503, "the class record could not be written: %s", err);
+    else if (record_remove_student(s->rec, cls, student, &n, err, sizeof err)) reply_error(r, 503, "the class record could not be written: %s", err);
     else {
         cJSON *a = cJSON_CreateObject();
         cJSON_AddStringToObject(a, "student", student);
@@ -1050,6 +1160,36 @@ void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r)
         cJSON_Delete(a);
     }
     cJSON_Delete(o);
+}
+
+typedef struct class_code {
+    int64_t id;
+    char code[64];
+} class_code;
+
+static void code_of(void *ud, const record_class *c)
+{
+    class_code *k = ud;
+    if (c->id == k->id) snprintf(k->code, sizeof k->code, "%s", c->code);
+}
+
+/* GET /api/class/grades.csv[?class=ID]: the class's grades as CSV (grades.c), a file to save */
+void api_class_grades(serve_ctx *s, const serve_request *q, serve_reply *r)
+{
+    char err[600];
+    int fail;
+    class_code k = {.id = class_which(s, class_named(q, NULL), err, sizeof err, &fail)};
+    if (fail || !k.id) { reply_error(r, 404, "no such class"); return; }
+    if (record_classes(s->rec, code_of, &k, NULL, err, sizeof err) ||
+        !(r->body = grades_csv(s->rec, k.id, k.code, s->ex, s->nex, &r->len, err, sizeof err))) {
+        reply_error(r, 503, "the class record could not be read: %s", err);
+        return;
+    }
+    r->status = 200;
+    r->type = "text/csv; charset=utf-8";
+    r->header = "Content-Disposition";
+    snprintf(r->value_buf, sizeof r->value_buf, "attachment; filename=\"class-%lld.csv\"", (long long)k.id);
+    r->value = r->value_buf;
 }
 
 /* GET /class: the teacher's page once signed in, else the form that signs in (the token typed, sent

@@ -1,50 +1,89 @@
 /* class_page: the teacher's page, /class (?lang=zh: in Chinese). Signed out, a form: the token typed
  * once and sent in a POST's body (/api/class/signin), which answers with a cookie; the token is never
- * in an address the page shows or copies. Signed in: the class (its join code, its state; open a new
- * one with a code or a roster, close or archive it), then a table, a row per student and a column per
- * exercise: goals met, the first goal missed, how long since the last try; it asks /api/class again
- * every few seconds. A click on a cell shows that student's name and source beside the picture of
- * the try (the page at /?trace=/api/class/last..., in a frame), and a button removes the student's
- * tries. Students' names and sources are text (textContent), never markup. The words are one table,
- * English and Chinese. */
+ * in an address the page shows or copies. Signed in: the classes (each with its join code, its state
+ * and how many students; an archived one is shown read only, with its record), the chosen class's
+ * actions (close, archive: each asked first; open a new one with a code or a roster; the grades as
+ * CSV), then a table, a row per student and a column per exercise: goals met, the first goal missed,
+ * how long since the last try. It asks /api/class again every few seconds and changes only the cells
+ * whose data changed (a focused cell keeps its focus; the live region speaks "updated" only when
+ * something changed). A click on a cell shows that student's name and source beside the picture of
+ * the try (the page at /?trace=/api/class/last..., in a frame), and a button removes the student
+ * from the class (asked first): their tries, their session and their name. Students' names and
+ * sources are text (textContent), never markup. The words are one table, English and Chinese, handed
+ * to the script as JSON (cJSON escapes them: a quote in a word cannot end a string). */
 #define _GNU_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "app/serve/serve.h"
 
-enum {
-    W_TITLE, W_STUDENT, W_NONE, W_SOLVED, W_DIDNT_RUN, W_MISSED, W_AGO_S, W_AGO_M, W_AGO_H, W_UPDATED, W_FAILED, W_OPEN, W_LANG,
-    W_SIGNIN, W_TOKEN, W_CODE, W_ANYONE, W_STATE, W_NEWCLASS, W_ROSTER, W_CLOSE, W_ARCHIVE, W_REMOVE, W_REMOVED, W_SOURCE, W_COUNT
-};
-static const char *const words[2][W_COUNT] = {
-    {"The class", "student", "no student has tried an exercise yet", "solved", "did not run", "first missed: ", "s ago", "min ago",
-     "h ago", "updated ", "the class could not be read: ", "show the source and the picture", "中文", "Sign in", "The class's token",
-     "join code: ", "none (anyone who reaches the server joins with a name)", "state: ", "Open a new class",
-     "roster (a name a line; empty: any name)", "Close", "Archive", "Remove this student's tries", "removed tries: ", "source"},
-    {"班级", "学生", "还没有学生尝试练习", "已完成", "没有运行", "第一个未达成：", "秒前", "分钟前", "小时前", "更新于 ",
-     "无法读取班级：", "显示源代码和画面", "English", "登录", "班级的令牌", "加入码：", "无（能访问服务器的人用名字加入）", "状态：",
-     "开一个新班级", "名单（每行一个名字；空：任何名字）", "关闭", "归档", "删除这个学生的尝试", "已删除的尝试：", "源代码"},
+/* the words: the script's name for each, English, Chinese */
+static const struct word {
+    const char *key, *en, *zh;
+} words[] = {
+    {"student", "student", "学生"},
+    {"none", "no student has joined or tried an exercise yet", "还没有学生加入或尝试练习"},
+    {"solved", "solved", "已完成"},
+    {"norun", "did not run", "没有运行"},
+    {"missed", "first missed: ", "第一个未达成："},
+    {"agoS", "s ago", "秒前"},
+    {"agoM", "min ago", "分钟前"},
+    {"agoH", "h ago", "小时前"},
+    {"updated", "updated ", "更新于 "},
+    {"failed", "the class could not be read: ", "无法读取班级："},
+    {"open", "show the source and the picture", "显示源代码和画面"},
+    {"code", "join code: ", "加入码："},
+    {"anyone", "none (anyone who reaches the server joins with a name)", "无（能访问服务器的人用名字加入）"},
+    {"state", "state: ", "状态："},
+    {"newclass", "Open a new class", "开一个新班级"},
+    {"roster", "roster (a name a line; empty: any name)", "名单（每行一个名字；空：任何名字）"},
+    {"close", "Close the class", "关闭班级"},
+    {"reopen", "Open it again", "重新开放"},
+    {"archive", "Archive the class", "归档班级"},
+    {"remove", "Remove this student from the class", "把这个学生从班级中删除"},
+    {"removed", "removed: ", "已删除："},
+    {"closeAsk", "Close this class? Its students can no longer run or check (you can open it again).",
+     "关闭这个班级？学生将不能再运行或检查（之后可以重新开放）。"},
+    {"archiveAsk", "Archive this class? It stays listed with its record, read only; no one can join or try it again.",
+     "归档这个班级？它会保留在列表中，连同记录，只读；没有人能再加入或尝试。"},
+    {"removeAsk", "Remove %s from the class? Their tries, their session and their name go; the name is free again.",
+     "把 %s 从班级中删除？其尝试、会话和名字都会删除；这个名字可以再次使用。"},
+    {"openAsk", "Open a new class? The class open now is closed.", "开一个新班级？现在开放的班级会被关闭。"},
+    {"classes", "class", "班级"},
+    {"students", "students", "名学生"},
+    {"st_open", "open", "开放"},
+    {"st_closed", "closed", "已关闭"},
+    {"st_archived", "archived (read only)", "已归档（只读）"},
+    {"noclass", "no class yet: open one below", "还没有班级：在下面开一个"},
+    {"grades", "Grades (CSV)", "成绩（CSV）"},
+    {"source", "source", "源代码"},
+    {"picture", "the picture of the try", "这次尝试的画面"},
+    {"hide", "Hide", "隐藏"},
+    {"signout", "Sign out", "退出登录"},
 };
 
 static const char page_head[] =
     "<!doctype html>\n<html lang=\"%s\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">\n"
     "<title>%s</title>\n<style>\n"
+    "[hidden]{display:none!important}"
     "body{font:16px system-ui,sans-serif;margin:1em;color:#111;background:#fff}"
     "table{border-collapse:collapse}th,td{border:1px solid #bbb;padding:.3em .5em;text-align:left;vertical-align:top}"
     "td.cell{cursor:pointer}td.solved{background:#d8f0e4}td.missed{background:#fbe9d0}td.norun{background:#f6d6d6}"
+    "td:focus{outline:3px solid #0072b2;outline-offset:-3px}"
     "small{color:#555}#status{margin:.5em 0;color:#555}#try{display:flex;gap:1em;margin-top:1em}#try pre{flex:1;overflow:auto;max-height:80vh;"
-    "border:1px solid #bbb;padding:.5em;margin:0}#try iframe{flex:2;height:80vh;border:1px solid #bbb}\n"
+    "border:1px solid #bbb;padding:.5em;margin:0;min-width:0}#try iframe{flex:2;height:80vh;border:1px solid #bbb;min-width:0}"
+    "#wrap{overflow-x:auto;max-width:100%%}#class th[scope=row]{position:sticky;left:0;background:#fff}"
+    "#bar{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}#bar a,#bar button{font:inherit}\n"
     "@media (prefers-color-scheme:dark){body{color:#eee;background:#111}td.solved{background:#124}td.missed{background:#431}"
-    "td.norun{background:#411}small,#status{color:#aaa}}\n"
-    "</style></head><body>\n<h1>%s</h1><p><a id=\"lang\" href=\"#\">%s</a></p>\n";
+    "td.norun{background:#411}small,#status{color:#aaa}a{color:#8cf}#class th[scope=row]{background:#111}}\n"
+    "</style></head><body>\n<h1>%s</h1><p><a id=\"lang\" href=\"%s\" lang=\"%s\">%s</a></p>\n";
 
 static const char signin_body[] =
     "<form id=\"signin\"><label>%s <input id=\"token\" type=\"password\" autocomplete=\"current-password\" required></label>"
     " <button>%s</button></form><p id=\"status\" role=\"status\" aria-live=\"polite\"></p>\n<script>\n"
-    "const zh = new URLSearchParams(location.search).get('lang') === 'zh';\n"
-    "document.getElementById('lang').href = zh ? '/class' : '/class?lang=zh';\n"
     "document.getElementById('signin').addEventListener('submit', async (e) => { e.preventDefault();\n"
     "  const r = await fetch('/api/class/signin', {method: 'POST', headers: {'Content-Type': 'application/json'},\n"
     "    body: JSON.stringify({token: document.getElementById('token').value})});\n"
@@ -53,95 +92,164 @@ static const char signin_body[] =
     "</script></body></html>\n";
 
 static const char class_body[] =
-    "<p id=\"info\"></p><p><button id=\"close\"></button> <button id=\"archive\"></button></p>\n"
+    "<p><label><span id=\"classeslabel\"></span> <select id=\"classes\"></select></label></p>\n"
+    "<p id=\"info\"></p><div id=\"bar\"><button id=\"close\" hidden></button><button id=\"reopen\" hidden></button>"
+    "<button id=\"archive\" hidden></button><a id=\"grades\" hidden></a> <button id=\"signout\"></button></div>\n"
     "<details><summary id=\"newclass\"></summary><p><label><span id=\"codelabel\"></span> <input id=\"code\" size=\"12\"></label></p>"
     "<p><label><span id=\"rosterlabel\"></span><br><textarea id=\"roster\" rows=\"6\" cols=\"40\"></textarea></label></p>"
     "<p><button id=\"open\"></button></p></details>\n"
-    "<p id=\"status\" role=\"status\" aria-live=\"polite\"></p>\n<table id=\"class\"></table>\n<div id=\"try\" hidden><pre id=\"source\"></pre>"
-    "<iframe id=\"picture\" title=\"picture\"></iframe></div><p id=\"trybar\" hidden><b id=\"tryname\"></b> <button id=\"remove\"></button></p>\n"
+    "<p id=\"status\" role=\"status\" aria-live=\"polite\"></p><p id=\"empty\" hidden></p>\n<div id=\"wrap\"><table id=\"class\"></table></div>\n"
+    "<p id=\"trybar\" hidden><b id=\"tryname\"></b> <button id=\"remove\"></button> <button id=\"hide\"></button></p>\n"
+    "<div id=\"try\" hidden><pre id=\"source\"></pre><iframe id=\"picture\"></iframe></div>\n"
     "<script>\n";
-
 static const char page_script[] =
-    "const $ = (id) => document.getElementById(id), zh = new URLSearchParams(location.search).get('lang') === 'zh';\n"
-    "$('lang').href = zh ? '/class' : '/class?lang=zh';\n"
-    "$('close').textContent = W.close; $('archive').textContent = W.archive; $('newclass').textContent = W.newclass; $('open').textContent = W.newclass;\n"
-    "$('codelabel').textContent = W.code; $('rosterlabel').textContent = W.roster; $('remove').textContent = W.remove;\n"
-    "let cls = null, shown = null;\n"
+    "const $ = (id) => document.getElementById(id);\n"
+    "for (const id of ['close', 'reopen', 'archive', 'grades', 'newclass', 'open', 'remove', 'hide', 'signout']) $(id).textContent = W[id === 'open' ? 'newclass' : id];\n"
+    "$('classeslabel').textContent = W.classes; $('codelabel').textContent = W.code; $('rosterlabel').textContent = W.roster;\n"
+    "$('picture').title = W.picture;\n"
+    "let cls = null, chosen = null, shown = null, seen = '';\n"
+    "const stateWord = (st) => W['st_' + st] || st;\n"
     "async function post(path, body) { const r = await fetch(path, {method: 'POST', headers: {'Content-Type': 'application/json'}, body: JSON.stringify(body)});\n"
     "  const d = await r.json().catch(() => ({})); if (!r.ok) throw new Error(d.error ? d.error.message : r.status); return d; }\n"
     "function ago(ms) { const s = Math.max(0, (Date.now() - ms) / 1000);\n"
     "  return s < 120 ? Math.round(s) + ' ' + W.agoS : s < 7200 ? Math.round(s / 60) + ' ' + W.agoM : Math.round(s / 3600) + ' ' + W.agoH; }\n"
-    "function el(tag, text, cls) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (cls) e.className = cls; return e; }\n"
+    "function el(tag, text, c) { const e = document.createElement(tag); if (text !== undefined) e.textContent = text; if (c) e.className = c; return e; }\n"
+    "function setText(e, t) { if (e.textContent !== t) e.textContent = t; }\n"
+    "/* parent's children made to be one per key, in order: kept where they are, made when new, gone when\n"
+    "   their key is; a child is moved only when out of place (moving a node takes its focus) */\n"
+    "function sync(parent, keys, make) {\n"
+    "  const have = new Map(); for (const c of [...parent.children]) have.set(c.dataset.key, c);\n"
+    "  const want = new Set(keys);\n"
+    "  for (const [k, c] of have) if (!want.has(k)) c.remove();\n"
+    "  let at = parent.firstElementChild;\n"
+    "  for (const k of keys) {\n"
+    "    let c = have.get(k);\n"
+    "    if (!c || !c.isConnected) { c = make(k); c.dataset.key = k; }\n"
+    "    if (c !== at) parent.insertBefore(c, at); else at = at.nextElementSibling;\n"
+    "  }\n"
+    "  return [...parent.children];\n"
+    "}\n"
+    "function hideTry() { shown = null; $('trybar').hidden = true; $('try').hidden = true; $('source').textContent = ''; $('picture').removeAttribute('src'); }\n"
     "async function show(name, ex) {\n"
     "  shown = {name, ex}; const a = 'student=' + encodeURIComponent(name) + '&exercise=' + encodeURIComponent(ex) + (cls ? '&class=' + cls.id : '');\n"
     "  $('tryname').textContent = name + ' · ' + ex; $('trybar').hidden = false; $('try').hidden = false; $('source').textContent = '';\n"
+    "  $('remove').hidden = !cls || cls.state === 'archived';\n"
     "  try { const r = await fetch('/api/class/source?' + a); const d = await r.json(); $('source').textContent = r.ok ? d.source : d.error.message; }\n"
     "  catch (e) { $('source').textContent = e.message; }\n"
-    "  $('picture').src = '/?trace=' + encodeURIComponent('/api/class/last?' + a) + (zh ? '&lang=zh' : '');\n"
+    "  $('picture').src = '/?trace=' + encodeURIComponent('/api/class/last?' + a) + (ZH ? '&lang=zh' : '');\n"
+    "}\n"
+    "function drawClasses(d) {\n"
+    "  const sel = $('classes');\n"
+    "  sync(sel, d.classes.map((k) => String(k.id)), () => el('option'));\n"
+    "  for (const o of sel.children) { const k = d.classes.find((k) => String(k.id) === o.dataset.key);\n"
+    "    o.value = o.dataset.key; setText(o, '#' + k.id + ' · ' + (k.code || '—') + ' · ' + stateWord(k.state) + ' · ' + k.students + ' ' + W.students + ' · ' + new Date(k.opened_ms).toLocaleDateString()); }\n"
+    "  if (cls && sel.value !== String(cls.id)) sel.value = String(cls.id);\n"
+    "  sel.disabled = !d.classes.length;\n"
+    "}\n"
+    "function cell(td, e) {\n"
+    "  const c = !e ? '' : 'cell ' + (!e.ran ? 'norun' : e.solved ? 'solved' : 'missed');\n"
+    "  if (td.className !== c) td.className = c;\n"
+    "  const sig = e ? [e.met, e.goals, e.solved, e.ran, e.tries, e.last_try_ms, e.first_missed ? e.first_missed.index : -1].join() : '';\n"
+    "  const changed = td.dataset.sig !== sig;\n"
+    "  if (changed) {\n"
+    "    td.dataset.sig = sig; td.replaceChildren();\n"
+    "    if (e) {\n"
+    "      td.append(el('b', e.met + '/' + e.goals + ' ' + (e.solved ? W.solved : !e.ran ? W.norun : '')));\n"
+    "      if (e.first_missed) td.append(el('br'), el('span', W.missed + (ZH ? e.first_missed.zh : e.first_missed.en)));\n"
+    "      td.append(el('br'), el('small'));\n"
+    "      td.title = W.open; td.tabIndex = 0;\n"
+    "    } else { td.removeAttribute('title'); td.removeAttribute('tabindex'); }\n"
+    "  }\n"
+    "  if (e) setText(td.querySelector('small'), ago(e.last_try_ms) + ' (' + e.tries + ')');\n"
+    "  return changed;\n"
     "}\n"
     "function draw(d) {\n"
-    "  cls = d.class; $('info').textContent = cls ? W.code + (cls.code || W.anyone) + ' · ' + W.state + cls.state : '';\n"
-    "  const t = $('class'); t.replaceChildren();\n"
-    "  if (!d.students.length) { $('status').textContent = W.none; return; }\n"
+    "  cls = d.class; drawClasses(d);\n"
+    "  const ro = !cls || cls.state === 'archived';\n"
+    "  $('info').textContent = cls ? W.code + (cls.code || W.anyone) + ' · ' + W.state + stateWord(cls.state) : W.noclass;\n"
+    "  $('close').hidden = !cls || cls.state !== 'open'; $('reopen').hidden = !cls || cls.state !== 'closed'; $('archive').hidden = ro;\n"
+    "  $('grades').hidden = !cls; if (cls) $('grades').href = '/api/class/grades.csv?class=' + cls.id;\n"
+    "  if (shown && (!cls || !d.students.some((s) => s.name === shown.name))) hideTry();\n"
+    "  if (shown) $('remove').hidden = ro;\n"
+    "  $('empty').hidden = d.students.length > 0; setText($('empty'), W.none);\n"
     "  const used = d.exercises.filter((x) => d.students.some((s) => s.exercises.some((e) => e.exercise === x.id)));\n"
-    "  const head = el('tr'); head.append(el('th', W.student)); for (const x of used) head.append(el('th', zh ? x.title.zh : x.title.en)); t.append(head);\n"
-    "  for (const s of d.students) {\n"
-    "    const tr = el('tr'); tr.append(el('th', s.name));\n"
-    "    for (const x of used) {\n"
-    "      const e = s.exercises.find((e) => e.exercise === x.id), td = el('td');\n"
-    "      if (e) {\n"
-    "        td.className = 'cell ' + (!e.ran ? 'norun' : e.solved ? 'solved' : 'missed');\n"
-    "        td.append(el('b', e.met + '/' + e.goals + ' ' + (e.solved ? W.solved : !e.ran ? W.norun : '')));\n"
-    "        if (e.first_missed) td.append(el('br'), el('span', W.missed + (zh ? e.first_missed.zh : e.first_missed.en)));\n"
-    "        td.append(el('br'), el('small', ago(e.last_try_ms) + ' (' + e.tries + ')'));\n"
-    "        td.title = W.open; td.tabIndex = 0;\n"
-    "        const open = () => show(s.name, e.exercise);\n"
-    "        td.addEventListener('click', open); td.addEventListener('keydown', (k) => { if (k.key === 'Enter') open(); });\n"
-    "      }\n"
-    "      tr.append(td);\n"
+    "  const t = $('class');\n"
+    "  let changed = false;\n"
+    "  const rows = sync(t, d.students.length ? ['', ...d.students.map((s) => 's:' + s.name)] : [], (k) => { changed = true; return el('tr'); });\n"
+    "  for (const tr of rows) {\n"
+    "    const s = d.students.find((s) => 's:' + s.name === tr.dataset.key);\n"
+    "    const cells = sync(tr, ['', ...used.map((x) => x.id)], (k) => {\n"
+    "      changed = true; if (k === '') return el('th');\n"
+    "      if (!s) return el('th');\n"
+    "      const td = el('td'), open = () => show(s.name, k);\n"
+    "      td.addEventListener('click', () => { if (td.dataset.sig) open(); });\n"
+    "      td.addEventListener('keydown', (ev) => { if (td.dataset.sig && (ev.key === 'Enter' || ev.key === ' ')) { ev.preventDefault(); open(); } });\n"
+    "      return td;\n"
+    "    });\n"
+    "    for (const c of cells) {\n"
+    "      if (c.dataset.key === '') { setText(c, s ? s.name : W.student); if (s) c.scope = 'row'; else c.scope = 'col'; continue; }\n"
+    "      if (!s) { const x = used.find((x) => x.id === c.dataset.key); setText(c, ZH ? x.title.zh : x.title.en); c.scope = 'col'; continue; }\n"
+    "      if (cell(c, s.exercises.find((e) => e.exercise === c.dataset.key))) changed = true;\n"
     "    }\n"
-    "    t.append(tr);\n"
     "  }\n"
-    "  $('status').textContent = W.updated + new Date().toLocaleTimeString();\n"
+    "  const now = JSON.stringify([cls && cls.id, cls && cls.state, d.students.length]);\n"
+    "  if (now !== seen) changed = true;\n"
+    "  if (changed && seen) $('status').textContent = W.updated + new Date().toLocaleTimeString();\n"
+    "  seen = now;\n"
     "}\n"
+    "let timer = null;\n"
     "async function poll() {\n"
-    "  try { const r = await fetch('/api/class'); const d = await r.json(); if (!r.ok) throw new Error(d.error ? d.error.message : r.status); draw(d); }\n"
+    "  clearTimeout(timer);\n"
+    "  try { const r = await fetch('/api/class' + (chosen ? '?class=' + chosen : '')); const d = await r.json(); if (!r.ok) throw new Error(d.error ? d.error.message : r.status); draw(d); }\n"
     "  catch (e) { $('status').textContent = W.failed + e.message; }\n"
-    "  setTimeout(poll, 3000);\n"
+    "  timer = setTimeout(poll, 3000);\n"
     "}\n"
-    "const act = (f) => async () => { try { await f(); } catch (e) { $('status').textContent = e.message; } };\n"
-    "$('close').addEventListener('click', act(() => cls && post('/api/class/state', {class: cls.id, state: 'closed'})));\n"
-    "$('archive').addEventListener('click', act(() => cls && post('/api/class/state', {class: cls.id, state: 'archived'})));\n"
-    "$('open').addEventListener('click', act(async () => { const roster = $('roster').value.split('\\n').map((n) => n.trim()).filter((n) => n);\n"
-    "  const code = $('code').value.trim(); await post('/api/class/open', code ? {code, roster} : {roster}); }));\n"
-    "$('remove').addEventListener('click', act(async () => { if (!shown) return;\n"
+    "const act = (ask, f) => async () => { if (ask && !confirm(ask())) return; try { await f(); } catch (e) { $('status').textContent = e.message; } poll(); };\n"
+    "const setState = (st) => cls && post('/api/class/state', {class: cls.id, state: st});\n"
+    "$('classes').addEventListener('change', () => { chosen = $('classes').value; hideTry(); seen = ''; poll(); });\n"
+    "$('close').addEventListener('click', act(() => W.closeAsk, () => setState('closed')));\n"
+    "$('reopen').addEventListener('click', act(null, () => setState('open')));\n"
+    "$('archive').addEventListener('click', act(() => W.archiveAsk, () => setState('archived')));\n"
+    "$('hide').addEventListener('click', hideTry);\n"
+    "$('signout').addEventListener('click', act(null, async () => { await post('/api/class/signout', {}); location.reload(); }));\n"
+    "$('open').addEventListener('click', act(() => W.openAsk, async () => { const roster = $('roster').value.split('\\n').map((n) => n.trim()).filter((n) => n);\n"
+    "  const code = $('code').value.trim(); await post('/api/class/open', code ? {code, roster} : {roster}); chosen = null; hideTry(); }));\n"
+    "$('remove').addEventListener('click', act(() => shown && W.removeAsk.replace('%s', shown.name), async () => { if (!shown) return;\n"
     "  const d = await post('/api/class/remove', {class: cls ? cls.id : undefined, student: shown.name});\n"
-    "  $('status').textContent = W.removed + d.removed; $('try').hidden = true; $('trybar').hidden = true; }));\n"
+    "  hideTry(); $('status').textContent = W.removed + d.student; }));\n"
     "poll();\n</script></body></html>\n";
+
+/* the words in the page's language as a JSON object (escaped by cJSON), and whether it is Chinese */
+static char *words_json(int zh)
+{
+    cJSON *o = cJSON_CreateObject();
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) cJSON_AddStringToObject(o, words[i].key, zh ? words[i].zh : words[i].en);
+    char *text = cJSON_PrintUnformatted(o);
+    cJSON_Delete(o);
+    return text;
+}
 
 char *class_page_html(int signed_in, int zh, size_t *len)
 {
-    const char *const *w = words[zh ? 1 : 0];
+    static const char *const title[2] = {"The class", "班级"}, *const token[2] = {"The class's token", "班级的令牌"},
+                             *const signin[2] = {"Sign in", "登录"};
     char *head = NULL, *out = NULL;
-    if (asprintf(&head, page_head, zh ? "zh" : "en", w[W_TITLE], w[W_TITLE], w[W_LANG]) < 0) return NULL;
+    if (asprintf(&head, page_head, zh ? "zh" : "en", title[zh], title[zh], zh ? "/class" : "/class?lang=zh", zh ? "en" : "zh",
+                 zh ? "English" : "中文") < 0)
+        return NULL;
     int n;
     if (!signed_in) {
         char *form = NULL;
-        if (asprintf(&form, signin_body, w[W_TOKEN], w[W_SIGNIN]) < 0) { free(head); return NULL; }
+        if (asprintf(&form, signin_body, token[zh], signin[zh]) < 0) { free(head); return NULL; }
         n = asprintf(&out, "%s%s", head, form);
         free(form);
     } else {
-        /* the words the script uses, as a JS object (the table holds no quote or backslash) */
-        n = asprintf(&out,
-                     "%s%sconst W = {student: '%s', none: '%s', solved: '%s', norun: '%s', missed: '%s', agoS: '%s', agoM: '%s', agoH: '%s', "
-                     "updated: '%s', failed: '%s', open: '%s', code: '%s', anyone: '%s', state: '%s', newclass: '%s', roster: '%s', "
-                     "close: '%s', archive: '%s', remove: '%s', removed: '%s', source: '%s'};\n%s",
-                     head, class_body, w[W_STUDENT], w[W_NONE], w[W_SOLVED], w[W_DIDNT_RUN], w[W_MISSED], w[W_AGO_S], w[W_AGO_M], w[W_AGO_H],
-                     w[W_UPDATED], w[W_FAILED], w[W_OPEN], w[W_CODE], w[W_ANYONE], w[W_STATE], w[W_NEWCLASS], w[W_ROSTER], w[W_CLOSE],
-                     w[W_ARCHIVE], w[W_REMOVE], w[W_REMOVED], w[W_SOURCE], page_script);
+        char *w = words_json(zh);
+        n = w ? asprintf(&out, "%s%sconst ZH = %s, W = %s;\n%s", head, class_body, zh ? "true" : "false", w, page_script) : -1;
+        free(w);
     }
     free(head);
     if (n < 0) return NULL;
-    *len = (size_t)n;
+    *len = strlen(out);
     return out;
 }

@@ -24,7 +24,9 @@ const char record_schema[] =
     "CREATE TABLE IF NOT EXISTS lab_latest (class BIGINT NOT NULL, student TEXT NOT NULL, exercise TEXT NOT NULL, judgement TEXT NOT NULL,"
     " at_ms BIGINT NOT NULL, tries INTEGER NOT NULL, PRIMARY KEY (class, student, exercise));"
     "CREATE TABLE IF NOT EXISTS lab_blobs (hash TEXT PRIMARY KEY, bytes BIGINT NOT NULL, body TEXT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS lab_teachers (session TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);";
+    "CREATE TABLE IF NOT EXISTS lab_teachers (session TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS lab_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS lab_flight (class BIGINT NOT NULL, student TEXT NOT NULL, since_ms BIGINT NOT NULL, PRIMARY KEY (class, student));";
 
 enum { TEACHER_SESSION_MS = 12 * 3600 * 1000 }; /* a teacher signs in once a day of teaching */
 
@@ -169,7 +171,7 @@ static int on_roster(const char *roster, const char *name)
 }
 
 typedef struct join_ud {
-    const char *code, *name, *session;
+    const char *code, *name, *session, *old_session;
     int64_t now, class_id;
 } join_ud;
 
@@ -194,17 +196,20 @@ static int join_txn(record *r, void *ud, char *err, size_t errlen)
     const char *pn[2] = {ids, j->name};
     if (sql(r, "SELECT session FROM lab_students WHERE class = ?1 AND name = ?2", 2, pn, take_one, &holder, err, errlen)) return -1;
     if (holder.text) {
-        int mine = strcmp(holder.text, j->session) == 0;
+        int mine = j->old_session && strcmp(holder.text, j->old_session) == 0;
         free(holder.text);
         j->class_id = id;
-        return mine ? 0 : RECORD_NAME_TAKEN;
+        if (!mine) return RECORD_NAME_TAKEN;
+        /* the same browser joining again: its name kept, under the new session */
+        const char *pu[3] = {j->session, ids, j->name};
+        return sql(r, "UPDATE lab_students SET session = ?1 WHERE class = ?2 AND name = ?3", 3, pu, NULL, NULL, err, errlen);
     }
     int64_t students;
     if (sql_num(r, "SELECT COUNT(*) FROM lab_students WHERE class = ?1", 1, pi, &students, err, errlen)) return -1;
     if (students >= RECORD_STUDENTS_PER_CLASS) return RECORD_CLASS_FULL;
     /* a session is one student: joining under another name leaves the first */
-    const char *ps[1] = {j->session};
-    if (sql(r, "DELETE FROM lab_students WHERE session = ?1", 1, ps, NULL, NULL, err, errlen)) return -1;
+    const char *ps[1] = {j->old_session};
+    if (j->old_session && sql(r, "DELETE FROM lab_students WHERE session = ?1", 1, ps, NULL, NULL, err, errlen)) return -1;
     const char *pa[4] = {ids, j->name, j->session, now};
     if (sql(r, "INSERT INTO lab_students (class, name, session, joined_ms) VALUES (?1, ?2, ?3, ?4)", 4, pa, NULL, NULL, err, errlen))
         return -1;
@@ -212,10 +217,14 @@ static int join_txn(record *r, void *ud, char *err, size_t errlen)
     return 0;
 }
 
-int record_join(record *r, const char *code, const char *name, const char *session, int64_t now_ms, int64_t *class_id, char *err, size_t errlen)
+int record_join(record *r, const char *code, const char *name, const char *session, const char *old_session, int64_t now_ms, int64_t *class_id,
+                char *err, size_t errlen)
 {
-    join_ud j = {code, name, session, now_ms, 0};
+    join_ud j = {code, name, session, old_session, now_ms, 0};
     int rc = r->ops->txn(r, join_txn, &j, err, errlen);
+    /* two joins of one name at once (two instances on PostgreSQL): the one whose insert lost is the
+     * name taken, not an error of the record */
+    if (rc == -1 && (strstr(err, "duplicate key") || strstr(err, "UNIQUE constraint failed"))) rc = RECORD_NAME_TAKEN;
     *class_id = j.class_id;
     return rc;
 }
@@ -345,11 +354,45 @@ int record_list(record *r, int64_t class_id, record_each_fn each, void *ud, char
     num_text(cls, sizeof cls, class_id);
     const char *p[1] = {cls};
     list_ud l = {each, ud};
+    /* the tries, and a row with no exercise for each student who joined and has none */
     return sql(r,
                "SELECT l.student, l.exercise, l.at_ms, t.met, t.goals, t.first_missed, t.ran, l.tries FROM lab_latest l JOIN lab_tries t"
                " ON t.class = l.class AND t.student = l.student AND t.exercise = l.exercise AND t.judgement = l.judgement"
-               " WHERE l.class = ?1 ORDER BY l.student, l.exercise",
+               " WHERE l.class = ?1"
+               " UNION ALL SELECT s.name, NULL, s.joined_ms, 0, 0, -1, 0, 0 FROM lab_students s WHERE s.class = ?1"
+               " AND NOT EXISTS (SELECT 1 FROM lab_latest l WHERE l.class = s.class AND l.student = s.name)"
+               " ORDER BY 1, 2",
                1, p, list_row, &l, err, errlen);
+}
+
+typedef struct grades_ud {
+    record_grade_fn each;
+    void *ud;
+} grades_ud;
+
+static int grade_row(void *ud, int ncol, const char *const *col)
+{
+    grades_ud *g = ud;
+    if (ncol < 7 || !col[0]) return 0;
+    record_grade row = {col[0], col[1], atoi(col[2] ? col[2] : "0"), atoi(col[3] ? col[3] : "0"), atoi(col[4] ? col[4] : "0"),
+                        atoi(col[5] ? col[5] : "0"), col[6] ? strtoll(col[6], NULL, 10) : 0};
+    g->each(g->ud, &row);
+    return 0;
+}
+
+int record_grades(record *r, int64_t class_id, record_grade_fn each, void *ud, char *err, size_t errlen)
+{
+    char cls[24];
+    num_text(cls, sizeof cls, class_id);
+    const char *p[1] = {cls};
+    grades_ud g = {each, ud};
+    return sql(r,
+               "SELECT student, exercise, MAX(met), MAX(goals), MAX(CASE WHEN ran = 1 AND met = goals THEN 1 ELSE 0 END), SUM(times),"
+               " MAX(at_ms) FROM lab_tries WHERE class = ?1 GROUP BY student, exercise"
+               " UNION ALL SELECT s.name, NULL, 0, 0, 0, 0, s.joined_ms FROM lab_students s WHERE s.class = ?1"
+               " AND NOT EXISTS (SELECT 1 FROM lab_tries t WHERE t.class = s.class AND t.student = s.name)"
+               " ORDER BY 1, 2",
+               1, p, grade_row, &g, err, errlen);
 }
 
 int record_last(record *r, int64_t class_id, const char *student, const char *exercise, const char *what, char **text, char *err,
@@ -388,12 +431,13 @@ static int remove_txn(record *r, void *ud, char *err, size_t errlen)
     const char *p[2] = {m->cls, m->student};
     if (sql_num(r, "SELECT COUNT(*) FROM lab_tries WHERE class = ?1 AND student = ?2", 2, p, &m->n, err, errlen) ||
         sql(r, "DELETE FROM lab_tries WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen) ||
-        sql(r, "DELETE FROM lab_latest WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen))
+        sql(r, "DELETE FROM lab_latest WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen) ||
+        sql(r, "DELETE FROM lab_students WHERE class = ?1 AND name = ?2", 2, p, NULL, NULL, err, errlen))
         return -1;
     return blobs_sweep(r, err, errlen);
 }
 
-int record_remove_tries(record *r, int64_t class_id, const char *student, int64_t *n, char *err, size_t errlen)
+int record_remove_student(record *r, int64_t class_id, const char *student, int64_t *n, char *err, size_t errlen)
 {
     char cls[24];
     num_text(cls, sizeof cls, class_id);
@@ -413,6 +457,87 @@ int record_teacher_add(record *r, const char *session, int64_t now_ms, char *err
                    sql(r, "INSERT INTO lab_teachers (session, at_ms) VALUES (?1, ?2)", 2, p, NULL, NULL, err, errlen)
                ? -1
                : 0;
+}
+
+typedef struct token_ud {
+    const char *tag;
+    int changed;
+} token_ud;
+
+static int token_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    token_ud *t = ud;
+    one_text had = {0};
+    const char *p[1] = {t->tag};
+    if (sql(r, "SELECT value FROM lab_settings WHERE name = 'token'", 0, NULL, take_one, &had, err, errlen)) return -1;
+    t->changed = !had.text || strcmp(had.text, t->tag) != 0;
+    free(had.text);
+    if (!t->changed) return 0;
+    return sql(r, "DELETE FROM lab_teachers", 0, NULL, NULL, NULL, err, errlen) ||
+                   sql(r, "INSERT INTO lab_settings (name, value) VALUES ('token', ?1) ON CONFLICT (name) DO UPDATE SET value = excluded.value", 1, p,
+                       NULL, NULL, err, errlen)
+               ? -1
+               : 0;
+}
+
+int record_teacher_token(record *r, const char *tag, int *ended, char *err, size_t errlen)
+{
+    token_ud t = {tag, 0};
+    int rc = r->ops->txn(r, token_txn, &t, err, errlen);
+    *ended = t.changed;
+    return rc;
+}
+
+typedef struct flight_ud {
+    const char *p[3]; /* class, student, now */
+    const char *old;
+    int busy;
+} flight_ud;
+
+static int flight_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    flight_ud *f = ud;
+    const char *po[3] = {f->p[0], f->p[1], f->old};
+    int64_t held;
+    if (sql(r, "DELETE FROM lab_flight WHERE class = ?1 AND student = ?2 AND since_ms < ?3", 3, po, NULL, NULL, err, errlen) ||
+        sql_num(r, "SELECT COUNT(*) FROM lab_flight WHERE class = ?1 AND student = ?2", 2, f->p, &held, err, errlen))
+        return -1;
+    if ((f->busy = held > 0)) return 0;
+    return sql(r, "INSERT INTO lab_flight (class, student, since_ms) VALUES (?1, ?2, ?3)", 3, f->p, NULL, NULL, err, errlen);
+}
+
+int record_flight_take(record *r, int64_t class_id, const char *student, int64_t now_ms, int64_t stale_ms, int *busy, char *err, size_t errlen)
+{
+    char cls[24], now[24], old[24];
+    num_text(cls, sizeof cls, class_id);
+    num_text(now, sizeof now, now_ms);
+    num_text(old, sizeof old, now_ms - stale_ms);
+    flight_ud f = {{cls, student, now}, old, 0};
+    int rc = r->ops->txn(r, flight_txn, &f, err, errlen);
+    /* two instances taking it at once (PostgreSQL): the insert that lost finds the key held */
+    if (rc == -1 && (strstr(err, "duplicate key") || strstr(err, "UNIQUE constraint failed"))) { f.busy = 1; rc = 0; }
+    *busy = f.busy;
+    return rc;
+}
+
+int record_flight_give(record *r, int64_t class_id, const char *student, char *err, size_t errlen)
+{
+    char cls[24];
+    num_text(cls, sizeof cls, class_id);
+    const char *p[2] = {cls, student};
+    return sql(r, "DELETE FROM lab_flight WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen);
+}
+
+int record_ping(record *r, char *err, size_t errlen)
+{
+    int64_t one;
+    return sql_num(r, "SELECT 1", 0, NULL, &one, err, errlen);
+}
+
+int record_teacher_end(record *r, const char *session, char *err, size_t errlen)
+{
+    const char *p[1] = {session};
+    return sql(r, "DELETE FROM lab_teachers WHERE session = ?1", 1, p, NULL, NULL, err, errlen);
 }
 
 int record_teacher_is(record *r, const char *session, int64_t now_ms, int *yes, char *err, size_t errlen)

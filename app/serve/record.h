@@ -101,25 +101,53 @@ int record_classes(record *r, record_class_fn each, void *ud, int64_t *open_id, 
 int record_class_open(record *r, const char *code, const char *roster, int64_t now_ms, int64_t *id, char *err, size_t errlen);
 /* "open", "closed" or "archived" */
 int record_class_state(record *r, int64_t id, const char *state, char *err, size_t errlen);
-/* A student joins the open class whose code is code with this session: 0, or a RECORD_* refusal.
- * The same session joining again with its own name is 0. */
-int record_join(record *r, const char *code, const char *name, const char *session, int64_t now_ms, int64_t *class_id, char *err, size_t errlen);
+/* A student joins the open class whose code is code with a new session (never one the browser
+ * brought: a join never adopts a session id someone else may have chosen): 0, or a RECORD_* refusal.
+ * old_session (NULL: none) is the session the browser had: joining again with its own name moves
+ * the name to the new session; joining with another name leaves the old one. A verified identity
+ * (an LMS's launch) joins the same way, its name the identity. */
+int record_join(record *r, const char *code, const char *name, const char *session, const char *old_session, int64_t now_ms, int64_t *class_id,
+                char *err, size_t errlen);
 /* Who a session is: 0 with the class and the name (out, namelen), RECORD_CLOSED when its class is
  * not open, 1 when no one. */
 int record_session(record *r, const char *session, int64_t *class_id, char *name, size_t namelen, char *err, size_t errlen);
 /* Keeps a try: 0, or RECORD_STUDENT_FULL / RECORD_BYTES_FULL. */
 int record_add(record *r, const record_try *t, char *err, size_t errlen);
-/* Every student's latest try of each exercise in a class, ordered by student then exercise. */
+/* Every student's latest try of each exercise in a class, ordered by student then exercise; a student
+ * who joined and tried nothing is one row whose exercise is NULL. */
 int record_list(record *r, int64_t class_id, record_each_fn each, void *ud, char *err, size_t errlen);
+/* A student's standing in an exercise, for the grades: the best try's goals met (of goals), whether
+ * any try met them all, the tries (every Check, the same judgement again included), the last one. */
+typedef struct record_grade {
+    const char *student, *exercise; /* exercise NULL: a student who joined and tried nothing */
+    int best_met, goals, solved, tries;
+    int64_t last_ms;
+} record_grade;
+typedef void (*record_grade_fn)(void *ud, const record_grade *g);
+/* Every student's standing per exercise in a class, ordered by student then exercise. */
+int record_grades(record *r, int64_t class_id, record_grade_fn each, void *ud, char *err, size_t errlen);
 /* The picture (what = "picture") or source ("source") of a student's latest try (malloc'd; NULL
  * with 0 when there is none). */
 int record_last(record *r, int64_t class_id, const char *student, const char *exercise, const char *what, char **text, char *err,
                 size_t errlen);
-/* Removes a student's tries in a class (and the blobs no try holds any more): rows removed in *n. */
-int record_remove_tries(record *r, int64_t class_id, const char *student, int64_t *n, char *err, size_t errlen);
+/* Removes a student from a class: their tries (and the blobs no try holds any more), their session
+ * and their name, which another may then take; the rows of tries removed in *n. */
+int record_remove_student(record *r, int64_t class_id, const char *student, int64_t *n, char *err, size_t errlen);
 /* The teacher's sign-in (a session of the teacher's): kept, and asked for. */
 int record_teacher_add(record *r, const char *session, int64_t now_ms, char *err, size_t errlen);
 int record_teacher_is(record *r, const char *session, int64_t now_ms, int *yes, char *err, size_t errlen);
+/* The token's tag (a hash of it) as the server starts: when it is not the tag kept, every teacher's
+ * sign-in ends (*ended 1) and the new tag is kept. */
+int record_teacher_token(record *r, const char *tag, int *ended, char *err, size_t errlen);
+/* A student's Check in flight, shared by every server of the record: taken (*busy 0) unless another
+ * holds it (*busy 1); a hold older than stale_ms (its server died) is dropped. Given back when the
+ * Check is answered. */
+int record_flight_take(record *r, int64_t class_id, const char *student, int64_t now_ms, int64_t stale_ms, int *busy, char *err, size_t errlen);
+int record_flight_give(record *r, int64_t class_id, const char *student, char *err, size_t errlen);
+/* Whether the record answers now (0), for /api/health. */
+int record_ping(record *r, char *err, size_t errlen);
+/* A sign-out: that sign-in ends. */
+int record_teacher_end(record *r, const char *session, char *err, size_t errlen);
 
 /* the back ends (NULL: not in this build; err says why) */
 record *record_open_sqlite(const char *dir, char *err, size_t errlen);

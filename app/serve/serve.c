@@ -160,6 +160,22 @@ static void load_page(serve_ctx *s, const char *web, const data_dirs *dd)
 
 static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
+typedef struct class_pick {
+    int64_t want, id; /* want 0: the open one, else the newest */
+    char code[64];
+    int open_seen;
+} class_pick;
+
+static void pick_class(void *ud, const record_class *c)
+{
+    class_pick *p = ud;
+    int take = p->want ? c->id == p->want : (!p->id || (!p->open_seen && strcmp(c->state, "open") == 0));
+    if (!take) return;
+    p->id = c->id;
+    snprintf(p->code, sizeof p->code, "%s", c->code);
+    if (strcmp(c->state, "open") == 0) p->open_seen = 1;
+}
+
 static int load_exercises(serve_ctx *s, const char *lessons, char *err, size_t errlen)
 {
     char dir[DATA_PATH_MAX + 48];
@@ -344,16 +360,20 @@ void serve_job_end(serve_ctx *s, double ms, serve_job kind)
 {
     pthread_mutex_lock(&s->mu);
     serve_tally *t = &s->tally[kind];
-    t->count++;
-    t->ms += ms;
-    if (ms > t->max_ms) t->max_ms = ms;
+    if (ms >= 0) { /* a place given back before anything ran (ms < 0) is no job */
+        t->count++;
+        t->ms += ms;
+        if (ms > t->max_ms) t->max_ms = ms;
+    }
     if (kind == SERVE_JOB_CACHED) {
         s->light_running--;
     } else {
         s->running--;
         s->checks_running -= (unsigned)(kind == SERVE_JOB_CHECK);
-        s->jobs_done++;
-        s->job_ms_avg = s->jobs_done == 1 ? ms : 0.8 * s->job_ms_avg + 0.2 * ms;
+        if (ms >= 0) {
+            s->jobs_done++;
+            s->job_ms_avg = s->jobs_done == 1 ? ms : 0.8 * s->job_ms_avg + 0.2 * ms;
+        }
     }
     pthread_cond_broadcast(&s->cv); /* builds and cached runs wait on one condition */
     pthread_mutex_unlock(&s->mu);
@@ -365,8 +385,9 @@ void serve_job_end(serve_ctx *s, double ms, serve_job kind)
 enum { CLIENT_SLOTS = 8192 };
 typedef struct client_slot {
     char key[200];            /* "s CLASS NAME" for a student, "a ADDRESS" for an address */
-    time_t minute;
+    time_t minute;            /* the window its count is of (a minute; a join's window for joins) */
     unsigned requests, builds;
+    size_t bytes;             /* of new sources kept, this window (serve_source_admit) */
     int check;                /* the build in flight is a check (not replaced: a second is refused) */
     volatile int *cancel;     /* the build in flight's flag (NULL: none) */
 } client_slot;
@@ -428,6 +449,61 @@ static int client_admit(serve_ctx *s, const char *key, const char *who, int buil
     return -1;
 }
 
+int serve_join_admit(const serve_request *q, const char *code, serve_reply *r)
+{
+    time_t now = time(NULL), window = now / SERVE_JOIN_WINDOW_S * (SERVE_JOIN_WINDOW_S / 60); /* in minutes, as the slots' */
+    char ka[200], kc[200];
+    snprintf(ka, sizeof ka, "j %s", q->client);
+    snprintf(kc, sizeof kc, "k %.64s", code);
+    const char *keys[2] = {ka, kc};
+    const unsigned most[2] = {SERVE_JOINS_PER_ADDRESS, SERVE_JOINS_PER_CLASS};
+    int over = -1;
+    pthread_mutex_lock(&clients_mu);
+    for (int i = 0; i < 2 && over < 0; i++) {
+        client_slot *c = client_find(keys[i]);
+        if (!c->key[0]) snprintf(c->key, sizeof c->key, "%s", keys[i]);
+        if (c->minute != window) { c->minute = window; c->requests = 0; }
+        if (c->requests >= most[i]) over = i;
+    }
+    if (over < 0)
+        for (int i = 0; i < 2; i++) client_find(keys[i])->requests++;
+    pthread_mutex_unlock(&clients_mu);
+    if (over < 0) return 0;
+    unsigned wait = (unsigned)(SERVE_JOIN_WINDOW_S - now % SERVE_JOIN_WINDOW_S);
+    reply_error(r, 429, "more than %u joins %s in %d minutes: try again in %u s", most[over], over ? "into this class" : "from your address",
+                SERVE_JOIN_WINDOW_S / 60, wait);
+    retry_after(r, wait);
+    return -1;
+}
+
+int serve_source_admit(const serve_request *q, size_t bytes, serve_reply *r)
+{
+    time_t now = time(NULL), window = now / SERVE_SOURCE_WINDOW_S * (SERVE_SOURCE_WINDOW_S / 60); /* in minutes, as the slots' */
+    char ks[200], kc[200];
+    if (q->student) snprintf(ks, sizeof ks, "q %lld %s", (long long)q->class_id, q->student);
+    else snprintf(ks, sizeof ks, "q a %s", q->client);
+    snprintf(kc, sizeof kc, "Q %lld", (long long)q->class_id);
+    const char *keys[2] = {ks, kc};
+    const size_t most[2] = {SERVE_SOURCE_BYTES_STUDENT, SERVE_SOURCE_BYTES_CLASS};
+    int over = -1;
+    pthread_mutex_lock(&clients_mu);
+    for (int i = 0; i < 2 && over < 0; i++) {
+        client_slot *c = client_find(keys[i]);
+        if (!c->key[0]) snprintf(c->key, sizeof c->key, "%s", keys[i]);
+        if (c->minute != window) { c->minute = window; c->bytes = 0; }
+        if (c->bytes + bytes > most[i]) over = i;
+    }
+    if (over < 0)
+        for (int i = 0; i < 2; i++) client_find(keys[i])->bytes += bytes;
+    pthread_mutex_unlock(&clients_mu);
+    if (over < 0) return 0;
+    unsigned wait = (unsigned)(SERVE_SOURCE_WINDOW_S - now % SERVE_SOURCE_WINDOW_S);
+    reply_error(r, 429, "%s sent more than %zu MiB of new sources this hour: try again in %u s (a source sent before costs nothing)",
+                over ? "the class" : "you", most[over] >> 20, wait);
+    retry_after(r, wait);
+    return -1;
+}
+
 static void client_build_done(const char *key, volatile int *cancel)
 {
     pthread_mutex_lock(&clients_mu);
@@ -435,6 +511,35 @@ static void client_build_done(const char *key, volatile int *cancel)
     if (c->builds) c->builds--;
     if (c->cancel == cancel) { c->cancel = NULL; c->check = 0; }
     pthread_mutex_unlock(&clients_mu);
+}
+
+static int64_t wall_now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* the student's Check in flight, held in the record: 0 taken, -1 with r filled (429 when another
+ * server judges one of theirs, 503 when the record does not answer; *busy says which) */
+static int flight_take(serve_ctx *s, const serve_request *q, int *busy, serve_reply *r)
+{
+    char err[600];
+    if (record_flight_take(s->rec, q->class_id, q->student, wall_now_ms(), (int64_t)SERVE_FLIGHT_STALE_S * 1000, busy, err, sizeof err)) {
+        *busy = 1; /* its local place is given back by the caller too */
+        reply_error(r, 503, "the class record could not be written: %s", err);
+        return -1;
+    }
+    if (!*busy) return 0;
+    reply_error(r, 429, "your Check is still being judged: its answer comes first");
+    retry_after(r, 2);
+    return -1;
+}
+
+static void flight_give(serve_ctx *s, const serve_request *q)
+{
+    char err[600];
+    record_flight_give(s->rec, q->class_id, q->student, err, sizeof err);
 }
 
 /* every build in flight stops (SIGINT, SIGTERM) */
@@ -565,9 +670,11 @@ static const struct route {
     {"GET", "/api/class/last", 0, 0, WHO_TEACHER, api_class_last},
     {"GET", "/api/class/source", 0, 0, WHO_TEACHER, api_class_source},
     {"POST", "/api/class/signin", 0, 0, WHO_ANYONE, api_class_signin},
+    {"POST", "/api/class/signout", 0, 0, WHO_ANYONE, api_class_signout},
     {"POST", "/api/class/open", 0, 0, WHO_TEACHER, api_class_open},
     {"POST", "/api/class/state", 0, 0, WHO_TEACHER, api_class_state},
     {"POST", "/api/class/remove", 0, 0, WHO_TEACHER, api_class_remove},
+    {"GET", "/api/class/grades.csv", 0, 0, WHO_TEACHER, api_class_grades},
     {"GET", "/api/class", 0, 0, WHO_TEACHER, api_class},
     {"GET", "/class", 0, 0, WHO_ANYONE, api_class_page},
     {"GET", "/", 1, 0, WHO_ANYONE, api_page}, /* HEAD asks any GET route: its headers, no body */
@@ -580,13 +687,14 @@ typedef struct pending {
     size_t held;              /* bytes of the budget it holds */
     int too_big, no_room;
     char client[64];
+    int tls;                  /* a proxy on this machine said the browser's connection is TLS (X-Forwarded-Proto) */
     volatile int cancel;      /* its build's flag (serve_request.cancel) */
 } pending;
 
 static const char *get_arg(void *conn, const char *name) { return MHD_lookup_connection_value(conn, MHD_GET_ARGUMENT_KIND, name); }
 static const char *get_header(void *conn, const char *name) { return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name); }
 
-static void client_of(struct MHD_Connection *c, char *out, size_t len)
+static void client_of(struct MHD_Connection *c, char *out, size_t len, int *tls)
 {
     const union MHD_ConnectionInfo *ci = MHD_get_connection_info(c, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
     out[0] = 0;
@@ -604,7 +712,9 @@ static void client_of(struct MHD_Connection *c, char *out, size_t len)
         }
     }
     /* behind a proxy on this machine (nginx), the client is the one it names */
-    const char *real = loopback ? MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Real-IP") : NULL;
+    const char *real = loopback ? MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Real-IP") : NULL,
+               *proto = loopback ? MHD_lookup_connection_value(c, MHD_HEADER_KIND, "X-Forwarded-Proto") : NULL;
+    *tls = proto && strcmp(proto, "https") == 0;
     if (real && *real && strlen(real) < len && strspn(real, "0123456789abcdefABCDEF.:") == strlen(real)) snprintf(out, len, "%s", real);
     if (!out[0]) snprintf(out, len, "unknown");
 }
@@ -687,7 +797,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
             else if (!(p->body = malloc((size_t)want + 1))) { bodies_give((size_t)want + 1); p->no_room = 1; }
             else p->held = p->cap = (size_t)want + 1;
         }
-        client_of(c, p->client, sizeof p->client);
+        client_of(c, p->client, sizeof p->client, &p->tls);
         return MHD_YES;
     }
     if (*upload_size) { /* a piece of the body: kept while it fits its size and the budget, else dropped */
@@ -726,7 +836,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (strcmp(method, routes[i].method) == 0 || (strcmp(method, "HEAD") == 0 && strcmp(routes[i].method, "GET") == 0)) rt = &routes[i];
     }
     serve_request q = {.method = method, .path = url, .body = p->body ? p->body : "", .len = p->len, .client = p->client,
-                       .arg = get_arg, .header = get_header, .conn = c, .session = session_of(c), .cancel = &p->cancel};
+                       .arg = get_arg, .header = get_header, .conn = c, .session = session_of(c), .cancel = &p->cancel,
+                       .tls = p->tls};
     char name[4 * SERVE_NAME_CHARS + 1] = "", key[200];
     int rc = 1;
     if (!rt && path_match) {
@@ -753,9 +864,15 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (!rc) q.student = name;
         if (q.student) snprintf(key, sizeof key, "s %lld %s", (long long)q.class_id, name);
         else snprintf(key, sizeof key, "a %s", p->client);
-        if (client_admit(s, key, q.student ? "you" : p->client, rt->build, &p->cancel, &r) == 0) {
+        /* a student's Check: one in flight on every server of the record, not only on this one */
+        int shared = rt->build == 2 && q.student, busy = 0;
+        if (client_admit(s, key, q.student ? "you" : p->client, rt->build, &p->cancel, &r) == 0 &&
+            (!shared || flight_take(s, &q, &busy, &r) == 0)) {
             rt->fn(s, &q, &r);
+            if (shared) flight_give(s, &q);
             if (rt->build) client_build_done(key, &p->cancel);
+        } else if (shared && busy) {
+            client_build_done(key, &p->cancel);
         }
     }
     /* the body is answered: its place in the budget is free */
@@ -828,6 +945,91 @@ static void remove_tree(const char *dir)
     rmdir(dir);
 }
 
+/* The teacher's token as given: --token, else the first line of --token-file, else $WARPSCOPE_TOKEN
+ * (out "" when none: the server makes one). Returns where it came from, or NULL (said) when the
+ * file cannot be read. */
+static const char *token_given(const cli_value *v, char *out, size_t len)
+{
+    out[0] = 0;
+    if (v[WF_TOKEN].given) { snprintf(out, len, "%s", v[WF_TOKEN].text); return "--token"; }
+    if (v[WF_TOKEN_FILE].given) {
+        FILE *f = fopen(v[WF_TOKEN_FILE].text, "r");
+        if (!f || !fgets(out, (int)len, f)) {
+            fprintf(stderr, "warpscope: --token-file %s: %s\n", v[WF_TOKEN_FILE].text, f ? "it is empty" : strerror(errno));
+            if (f) fclose(f);
+            return NULL;
+        }
+        fclose(f);
+        out[strcspn(out, "\r\n")] = 0;
+        return "--token-file";
+    }
+    const char *e = getenv("WARPSCOPE_TOKEN");
+    if (e && *e) { snprintf(out, len, "%s", e); return "$WARPSCOPE_TOKEN"; }
+    return "";
+}
+
+static void any_class(void *ud, const record_class *c)
+{
+    *(int64_t *)ud = c->id;
+}
+
+/* warpscope grades: a class's grades as CSV (grades.c), from a state folder or a database */
+int cmd_grades(const ws_call *k)
+{
+    const cli_value *v = k->v;
+    const char *state = v[WF_STATE].given ? v[WF_STATE].text : NULL, *db = v[WF_DB].given ? v[WF_DB].text : NULL;
+    if (!state && !db) {
+        fprintf(stderr, "warpscope: grades needs --state DIR (the class record, DIR/class.db) or --db postgres://... (warpscope grades --help)\n");
+        return EXIT_BAD;
+    }
+    static data_dirs dd;
+    static serve_ctx s;
+    char err[1600];
+    struct stat st;
+    errno = 0;
+    if (state && (stat(state, &st) || !S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "warpscope: --state %s: no class record there (%s)\n", state, errno ? strerror(errno) : "not a folder");
+        return EXIT_BAD;
+    }
+    if (find_data(&dd, 0, 1)) return EXIT_BAD;
+    if (load_exercises(&s, dd.lessons, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    int rc = EXIT_BAD;
+    record *rec = record_open(state, db, err, sizeof err);
+    class_pick pick = {.want = v[WF_CLASS].given ? (int64_t)v[WF_CLASS].num : 0};
+    char *csv = NULL;
+    size_t n = 0;
+    if (!rec) fprintf(stderr, "warpscope: %s\n", err);
+    else if (record_classes(rec, pick_class, &pick, NULL, err, sizeof err)) fprintf(stderr, "warpscope: the class record could not be read: %s\n", err);
+    else if (!pick.id) fprintf(stderr, pick.want ? "warpscope: --class %lld: no such class in the record\n" : "warpscope: the record holds no class\n", (long long)pick.want);
+    else if (!(csv = grades_csv(rec, pick.id, pick.code, s.ex, s.nex, &n, err, sizeof err))) fprintf(stderr, "warpscope: the class record could not be read: %s\n", err);
+    else {
+        const char *out = v[WF_OUT].given ? v[WF_OUT].text : NULL;
+        char tmp[4200];
+        FILE *f = stdout;
+        if (out) { /* written beside, then renamed: never a half-written file */
+            snprintf(tmp, sizeof tmp, "%s.part", out);
+            f = fopen(tmp, "w");
+        }
+        if (!f) fprintf(stderr, "warpscope: -o %s: %s\n", out, strerror(errno));
+        else {
+            int bad = fwrite(csv, 1, n, f) != n;
+            bad |= out ? fclose(f) != 0 : fflush(f) != 0;
+            if (out && !bad && rename(tmp, out)) bad = 1;
+            if (bad) {
+                fprintf(stderr, "warpscope: %s: %s\n", out ? out : "the standard output", strerror(errno));
+                if (out) unlink(tmp);
+            } else rc = 0;
+            if (out && !bad) fprintf(stderr, "warpscope: %s: class %lld's grades (%s)\n", out, (long long)pick.id, pick.code[0] ? pick.code : "no code");
+        }
+    }
+    free(csv);
+    record_close(rec);
+    for (size_t i = 0; i < s.nex; i++) { lesson_free(&s.ex[i].l); free(s.ex_files[i]); }
+    free(s.ex);
+    free(s.ex_files);
+    return rc;
+}
+
 int cmd_serve(const ws_call *k)
 {
     const cli_value *v = k->v;
@@ -846,11 +1048,14 @@ int cmd_serve(const ws_call *k)
     clock_gettime(CLOCK_MONOTONIC, &mono); /* api.c's clock: /api/health's up_s */
     s.started_ms = (double)mono.tv_sec * 1e3 + (double)mono.tv_nsec / 1e6;
     s.stop = &stop_signal;
-    if (v[WF_TOKEN].given) {
-        const char *t = v[WF_TOKEN].text;
+    char given[256] = "";
+    const char *how = token_given(v, given, sizeof given);
+    if (!how) return EXIT_BAD;
+    if (given[0]) {
+        const char *t = given;
         if (strlen(t) < 8 || strlen(t) >= sizeof s.token || strspn(t, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~") != strlen(t)) {
-            fprintf(stderr, "warpscope: --token: 8 to %zu letters, digits, - _ . or ~ (it goes in a URL), got \"%s\" (warpscope serve --help lists its flags)\n",
-                    sizeof s.token - 1, t);
+            fprintf(stderr, "warpscope: %s: 8 to %zu letters, digits, - _ . or ~, got %zu characters (warpscope serve --help lists its flags)\n", how,
+                    sizeof s.token - 1, strlen(t));
             return EXIT_BAD;
         }
         snprintf(s.token, sizeof s.token, "%s", t);
@@ -891,10 +1096,18 @@ int cmd_serve(const ws_call *k)
     if (!(s.rec = record_open(state, db, err, sizeof err))) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     /* a class open from the start (anyone who reaches the server joins with a name) when none is:
      * the teacher opens one with a code or a roster at /class */
+    /* only in a record with no class: a class the teacher closed stays closed across a restart */
     int opened = -1;
-    for (int tries = 0; tries < 3 && opened; tries++) /* servers starting together on one record: one opens it, the others see it */
-        opened = record_classes(s.rec, NULL, NULL, &s.class_open, err, sizeof err) ||
-                 (!s.class_open && record_class_open(s.rec, "", "", (int64_t)time(NULL) * 1000, &s.class_open, err, sizeof err));
+    for (int tries = 0; tries < 3 && opened; tries++) { /* servers starting together on one record: one opens it, the others see it */
+        int64_t any = 0;
+        opened = record_classes(s.rec, any_class, &any, &s.class_open, err, sizeof err) ||
+                 (!any && record_class_open(s.rec, "", "", (int64_t)time(NULL) * 1000, &s.class_open, err, sizeof err));
+    }
+    /* a new token ends every sign-in made with the old one (the record keeps a hash of it) */
+    char tag[24];
+    int ended = 0;
+    snprintf(tag, sizeof tag, "%016llx", (unsigned long long)serve_fnv1a(SERVE_FNV_BASIS, s.token, strlen(s.token)));
+    if (!opened && record_teacher_token(s.rec, tag, &ended, err, sizeof err)) opened = -1;
     if (opened) {
         fprintf(stderr, "warpscope: %s\n", err);
         record_close(s.rec);
@@ -963,8 +1176,8 @@ int cmd_serve(const ws_call *k)
         if (s.page_note[0]) printf("note: %s\n", s.page_note);
         printf("sandbox: %s\n", s.sandbox);
         /* the token is typed once at /class, never carried in an address (a projector shows it) */
-        printf("the class: http://%s:%u/class (sign in with %s)\n", host, bound, v[WF_TOKEN].given ? "your --token" : "the token below");
-        if (!v[WF_TOKEN].given) printf("the teacher's token: %s\n", s.token);
+        printf("the class: http://%s:%u/class (sign in with %s)\n", host, bound, given[0] ? how : "the token below");
+        if (!given[0]) printf("the teacher's token: %s\n", s.token);
         fflush(stdout);
         for (unsigned tick = 0; !stop_signal; tick++) {
             struct timespec ts = {0, 100 * 1000 * 1000};

@@ -46,6 +46,17 @@ enum {
                                         * while the learner waits, and a check is 18 runs or more */
     SERVE_RUN_LIMIT_S = 5,             /* a learner's run on the server, unless --run-limit says (the command line's is 15 s) */
     SERVE_SESSION_HEX = 32,            /* a session's secret: 128 random bits, in hex */
+    SERVE_JOINS_PER_ADDRESS = 300,     /* joins tried from one address in SERVE_JOIN_WINDOW_S: a lab of 200 behind one NAT
+                                          address joins in a minute, a few names typed twice; one address cannot take a
+                                          class of 1000 names in a morning */
+    SERVE_JOINS_PER_CLASS = 1200,      /* joins tried into one class (by its code) in SERVE_JOIN_WINDOW_S: a lecture hall */
+    SERVE_JOIN_WINDOW_S = 600,         /* the window of both */
+    SERVE_SOURCE_BYTES_STUDENT = 32 << 20, /* bytes of new sources kept for one student in SERVE_SOURCE_WINDOW_S: 32
+                                          sources of the largest, thousands of a real kernel's few kB */
+    SERVE_SOURCE_BYTES_CLASS = 1 << 30, /* and for one class: the disk a day's sweep clears stays bounded */
+    SERVE_SOURCE_WINDOW_S = 3600,
+    SERVE_FLIGHT_STALE_S = 180,        /* a Check held in the record this long is taken as lost with its server (a check's
+                                          18 runs or more at the run limit and its wait fit well within it) */
 };
 
 /* A file of the page, held in memory. */
@@ -107,7 +118,7 @@ typedef struct serve_reply {
     int body_static;          /* 1: body is not to be freed (a page file): kept by browsers, asked again each time (ETag) */
     const char *etag;         /* a page file's ETag, or NULL */
     const char *header, *value;
-    char value_buf[32];
+    char value_buf[64];
     char cookie[160];         /* a Set-Cookie, or "" */
 } serve_reply;
 
@@ -117,6 +128,8 @@ typedef struct serve_request {
     const char *body;
     size_t len;
     const char *client;       /* its address (or X-Real-IP from a proxy on this machine) */
+    int tls;                  /* the browser's connection is TLS (X-Forwarded-Proto: https from a proxy on this machine):
+                                 its cookies are Secure */
     const char *session;      /* the student's session (its cookie), or NULL */
     const char *student;      /* who it is (the session's name), or NULL */
     int64_t class_id;         /* and the class */
@@ -139,10 +152,30 @@ void api_class_signin(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_open(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_state(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_signout(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_grades(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_join(serve_ctx *s, const serve_request *q, serve_reply *r);
 
 /* Whether the request is the teacher's: the token in Authorization: Bearer, or the cookie of a sign-in. */
 int serve_teacher(serve_ctx *s, const serve_request *q);
+/* Sets a cookie on the reply (HttpOnly, SameSite=Strict; Secure when q->tls). */
+void serve_set_cookie(const serve_request *q, serve_reply *r, const char *name, const char *value, int max_age_s);
+/* A student's session begun: a new session id joined as name to the open class whose code is code
+ * (record_join: 0, or a RECORD_* refusal; -1 with err), its cookie set on r. /api/join calls it for a
+ * name typed; a launch from a course's platform calls it for the identity it verified. */
+int serve_student_begin(serve_ctx *s, const serve_request *q, serve_reply *r, const char *code, const char *name, int64_t *class_id, char *err,
+                        size_t errlen);
+/* Called once a Check's judgement is recorded (the try as kept: class, student, exercise, met of
+ * goals), on the request's thread after its answer is made: a course's gradebook is told here. A
+ * NULL is no hook; a file that adds one fills a place of this table. */
+typedef void (*serve_judged_fn)(serve_ctx *s, const record_try *t);
+extern serve_judged_fn const serve_judged_hooks[2];
+/* Whether one more join may be tried now from q->client into the class whose code is code: 0, or
+ * -1 with r filled (429, Retry-After). A join through a verified identity need not ask. */
+int serve_join_admit(const serve_request *q, const char *code, serve_reply *r);
+/* Whether a new source of bytes may be kept for q's student (or address) and class now: 0, or -1 with
+ * r filled (429, Retry-After). Counted per instance. */
+int serve_source_admit(const serve_request *q, size_t bytes, serve_reply *r);
 /* 128 random bits in hex (out: SERVE_SESSION_HEX + 1 bytes) */
 void serve_secret(char *out);
 void api_page(serve_ctx *s, const serve_request *q, serve_reply *r);
@@ -159,7 +192,7 @@ void reply_json(serve_reply *r, unsigned status, char *text); /* takes text */
 /* SERVE_JOB_CACHED (own_capture_cached said its build is there) waits only for other such runs */
 /* cancel: the request's own (its build replaced by the student's next Run: -3, r filled with 409) */
 int serve_job_begin(serve_ctx *s, serve_reply *r, serve_job kind, volatile int *cancel);
-void serve_job_end(serve_ctx *s, double ms, serve_job kind);
+void serve_job_end(serve_ctx *s, double ms, serve_job kind); /* ms < 0: the place given back, nothing ran */
 
 /* Removes the folders of sources unused for max_age_s seconds. */
 void serve_sweep_sources(const char *dir, double max_age_s);
@@ -167,5 +200,9 @@ void serve_sweep_sources(const char *dir, double max_age_s);
 /* The teacher's page (class_page.c), in English or Chinese: its HTML. */
 /* signed_in 0: the sign-in form. */
 char *class_page_html(int signed_in, int zh, size_t *len);
+
+/* A class's grades as CSV (grades.c: the columns and why), section the class's join code: malloc'd,
+ * its length in *len; NULL with err when the record could not be read. */
+char *grades_csv(record *r, int64_t class_id, const char *section, const serve_exercise *ex, size_t nex, size_t *len, char *err, size_t errlen);
 
 #endif
