@@ -355,6 +355,7 @@
       canvas: 'warpscope: the picture of the step. The text after the controls says what it shows.',
       step: 'Step %1 of %2', line: 'line %1: %3', lineOnly: 'line %1', phase: 'phase %1',
       question: 'Question: %1', right: 'Right.', wrong: 'Not quite.', revealed: 'The answer is shown.',
+      options: 'Options: %1', option: '%1) %2',
       menuOpen: 'The lessons. Choose one.',
       unknownAction: 'This link asks for what the page cannot do, left out: %1',
       badPack: 'The page\'s data (warpscope.pack) is damaged or incomplete (%1). Reload the page; if this stays, the site needs to be built again.',
@@ -408,6 +409,7 @@
       canvas: 'warpscope：这一步的画面。控件之后的文字说明它显示的内容。',
       step: '第 %1 步，共 %2 步', line: '第 %1 行：%3', lineOnly: '第 %1 行', phase: '阶段 %1',
       question: '问题：%1', right: '正确。', wrong: '不太对。', revealed: '已显示答案。',
+      options: '选项：%1', option: '%1）%2',
       menuOpen: '课程列表，请选择一课。',
       unknownAction: '此链接要求的操作本页无法完成，已略去：%1',
       badPack: '本页的数据（warpscope.pack）已损坏或不完整（%1）。请重新加载本页；若问题依旧，需要重新构建网站。',
@@ -559,8 +561,13 @@
     if (st.compare && st.facts2) parts.push(stepSentence(Object.assign({}, st, { line: 0 }), st.facts2));
     if (st.status) parts.push(st.status);
     if (st.lesson && st.ask && st.answerState === 'open') parts.push(W('hasQuestion'));
-    if (st.lesson && st.ask && st.answerState !== 'open') parts.push(W(st.answerState));
+    if (st.lesson && st.ask && st.answerState !== 'open') parts.push(feedbackText(st));
     return parts.join(lang === 'zh' ? '' : ' ');
+  }
+  // after an answer: right or not, and why (the trace's count of right, wrong and missing picks, or
+  // the lesson's explanation)
+  function feedbackText(st) {
+    return W(st.answerState) + (st.explain ? (lang === 'zh' ? '' : ' ') + st.explain.replace(/\s+/g, ' ') : '');
   }
   // Read (Shift+R): the step's line of code, and in a lesson its page's narration, question and
   // the answer's explanation
@@ -569,9 +576,28 @@
     if (st.lesson) parts.push(st.lessonTitle + comma + W('page', st.page + 1, st.pages) + stop);
     if (st.lesson && st.say) parts.push(st.say.replace(/\s+/g, ' '));
     if (st.lesson && st.ask && st.prompt) parts.push(W('question', st.prompt.replace(/\s+/g, ' ')));
+    if (st.lesson && st.ask === 'choice' && (st.options || []).length) parts.push(W('options', optionTexts(st).join(lang === 'zh' ? '；' : '; ')) + stop);
     if (st.lesson && st.ask && st.answerState !== 'open') parts.push(W(st.answerState) + (st.explain ? ' ' + st.explain.replace(/\s+/g, ' ') : ''));
     if (st.line) parts.push(st.code && st.code.trim() ? W('line', st.line, st.phase, st.code.trim()) + stop : '');
     setLive(parts.join(lang === 'zh' ? '' : ' '), true);
+  }
+  // a choice's options as they are said and shown: "a) Fewer divergent warps, …"
+  function optionTexts(st) { return (st.options || []).map((o, i) => W('option', String.fromCharCode(97 + i), o.replace(/\s+/g, ' ').replace(/[.。]$/, ''))); }
+  // a choice answered by its button: the letter typed, then Answer
+  function choose(i) {
+    if (!S.ask || S.ask !== 'choice') return;
+    const ok = call(() => withString(String.fromCharCode(97 + i), (p) => wasm.ws_answer_text(p)));
+    if (ok !== 0) return;
+    $('notice').hidden = true;
+    key('Return');
+  }
+  // where the student goes on in a lesson: the question while it is open, else the next page
+  function lessonFocus(st) {
+    if (st.ask && (st.answerState === 'open' || st.answerState === 'wrong')) {
+      const c = st.ask === 'choice' && $('choices').querySelector('button:not(:disabled)');
+      return c || $('answer');
+    }
+    return !$('page-next').disabled ? $('page-next') : $('read');
   }
   // the live region: while playing, at most one line a second (the latest), so a screen reader is
   // not flooded; a change asked for (Read) at once
@@ -589,7 +615,7 @@
     const json = cstr(wasm.ws_state_json());
     if (json === lastJson) return;
     lastJson = json;
-    const st = JSON.parse(json || '{}'), was = S;
+    const st = JSON.parse(json || '{}'), was = S, had = document.activeElement;
     S = st;
     if (st.lang !== lang) { lang = st.lang; words(); }
     document.body.classList.toggle('dark', st.theme === 'dark');
@@ -599,7 +625,10 @@
     // C's scene (the session's language): after the step's sentence when the step changed, alone
     // when only the focus moved
     const base = liveText(st), details = st.focus ? st.focus.details : '';
-    const live = base !== lastBase ? (details ? base + (lang === 'zh' ? '' : ' ') + details : base) : details && details !== lastDetails ? details : lastLive;
+    // an answer on the same step: its feedback alone (the step's sentence was said already)
+    const answered = st.lesson && was.lesson && st.ask && st.answerState !== 'open' && st.page === was.page && st.step === was.step &&
+                     (st.answerState !== was.answerState || st.explain !== was.explain);
+    const live = answered ? feedbackText(st) : base !== lastBase ? (details ? base + (lang === 'zh' ? '' : ' ') + details : base) : details && details !== lastDetails ? details : lastLive;
     lastBase = base; lastDetails = details;
     if (live !== lastLive) { lastLive = live; setLive(live); }
     $('play').textContent = st.playing ? '❚❚' : '▷'; $('play').setAttribute('aria-pressed', String(!!st.playing));
@@ -619,6 +648,28 @@
       const place = { lanes: 'placeLanes', banks: 'placeBanks', cells: 'placeCells', number: 'placeNumber', choice: 'placeChoice' }[st.ask];
       if (place) $('answer').placeholder = W(place);
       if (!was.lesson || was.page !== st.page || was.lessonId !== st.lessonId) $('answer').value = '';
+      // a choice's options: buttons that read the option's text, in order, and answer with it
+      const opts = st.ask === 'choice' ? optionTexts(st) : [], ck = lang + JSON.stringify(opts) + st.prompt, ch = $('choices');
+      if (ch.dataset.key !== ck) {
+        ch.dataset.key = ck;
+        for (const b of [...ch.querySelectorAll('button')]) b.remove();
+        $('choices-label').textContent = st.prompt ? W('question', st.prompt.replace(/\s+/g, ' ')) : '';
+        opts.forEach((text, i) => {
+          // its letter shown (the picture shows the text beside it), the whole option its name
+          const b = document.createElement('button'); b.type = 'button';
+          b.textContent = String.fromCharCode(97 + i); b.setAttribute('aria-label', text); b.title = text;
+          b.addEventListener('click', () => choose(i));
+          ch.appendChild(b);
+        });
+      }
+      ch.hidden = !opts.length;
+      for (const b of ch.querySelectorAll('button')) b.disabled = !asking;
+    } else $('choices').hidden = true;
+    // a control that had focus and is gone or disabled now (Answer after a right answer, Hint after
+    // the answer is shown): focus goes where the student goes on, never to the whole page
+    if (had && had !== document.body && had !== canvas && (had.disabled || had.hidden || !had.isConnected || !had.getClientRects().length) && (document.activeElement === had || document.activeElement === document.body)) {
+      const to = st.lesson && $('lessonbar').contains(had) ? lessonFocus(st) : $('bar').contains(had) ? $('step-next') : null;
+      if (to) to.focus();
     }
     // the lessons' menu as buttons
     const menu = st.overlay === 'menu' ? st.menu || [] : [];
@@ -648,9 +699,9 @@
                     ['help', 'c_help'], ['write', 'c_write'], ['more', 'c_more'], ['copy', 'c_copy'], ['page-next', 'c_pages'], ['read', 'c_read'],
                     ['answer', 'c_answer'], ['warpscope', 'c_picture']];
   function showHelp(open) {
-    const was = !$('helplist').hidden;
+    const was = !$('helplist').hidden, inside = $('helplist').contains(document.activeElement);
     $('helplist').hidden = !open;
-    if (!open) { if (was && $('helplist').contains(document.activeElement)) $('help').focus(); return; }
+    if (!open) { if (was && inside) $('help').focus(); return; }
     if (helpItems.key !== lang) {
       helpItems.key = lang;
       const li = (ul, head, text) => { const e = document.createElement('li'); const k = document.createElement('kbd'); k.textContent = head; e.append(k, ' ', text); ul.appendChild(e); };
@@ -775,6 +826,8 @@
       // button has focus, and not at all with the setting off: a speech user's words or a stray
       // key must not switch the language or the theme
       const single = name && e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey;
+      // Read (Shift+R), which the page's sentences name, from a button too (not while typing)
+      if (name === 'Shift+r' && shortcuts && !field) { readAloud(); e.preventDefault(); return; }
       if (single && (control || !shortcuts)) return;
       // Up and Down move the picture's cursor over its lanes and cells: on the picture (or with
       // nothing focused), not from a button
@@ -788,7 +841,13 @@
     $('version').addEventListener('click', () => { showMore(false); helpOpen = false; showVersions(!versionsOpen); const f = $('versions-items').querySelector('button'); if (versionsOpen && f) f.focus(); });
     $('copy').addEventListener('click', copyLink);
     $('more').addEventListener('click', () => showMore(!moreOpen));
-    $('help').addEventListener('click', () => { showMore(false); showVersions(false); if (S.overlay === 'help') key('Escape'); helpOpen = S.overlay === 'help' ? false : !helpOpen; lastJson = ''; chrome(); });
+    $('help').addEventListener('click', () => { showMore(false); showVersions(false); if (S.overlay === 'help') key('Escape'); helpOpen = S.overlay === 'help' ? false : !helpOpen; lastJson = ''; chrome(); if (helpOpen) $('helplist').focus(); });
+    // tabbing out of an open list closes it (focus stays where Tab took it)
+    const lists = [['versions', 'version', () => showVersions(false)], ['more-menu', 'more', () => showMore(false)],
+                   ['helplist', 'help', () => { if (helpOpen) { helpOpen = false; lastJson = ''; chrome(); } else if (S.overlay === 'help') key('Escape'); }],
+                   ['menu', 'lessons', () => { if (S.overlay === 'menu') key('Escape'); }]];
+    for (const [id, opener, close] of lists)
+      $(id).addEventListener('focusout', (e) => { const to = e.relatedTarget; if (!to || $(id).contains(to) || to === $(opener) || $(id).hidden) return; close(); });
     $('read').addEventListener('click', readAloud);
     $('read-more').addEventListener('click', () => { showMore(false); readAloud(); });
     $('shortcuts').addEventListener('click', () => { shortcuts = !shortcuts; try { localStorage.setItem('warpscope-shortcuts', shortcuts ? 'on' : 'off'); } catch (e) { /* kept for this visit */ } shortcutsShown(); });
@@ -1172,7 +1231,14 @@
     else if (a.r.status === 413) say(W('tooBig'), true);
     else say(W('serverSaid', a.r.status, (e && (e.message || e)) || a.r.statusText), true);
   }
-  function busy(on) { edBusy = on; $('run').disabled = on; $('check').disabled = on; $('editor').setAttribute('aria-busy', String(on)); }
+  // while a request is out, Run and Check are disabled; the control that had focus (Run, Check, the
+  // editor after Ctrl+Enter) has it back when it is done
+  let busyFocus = null;
+  function busy(on) {
+    if (on && !edBusy) busyFocus = document.activeElement;
+    edBusy = on; $('run').disabled = on; $('check').disabled = on; $('editor').setAttribute('aria-busy', String(on));
+    if (!on && busyFocus && busyFocus.isConnected && (document.activeElement === document.body || !document.activeElement)) busyFocus.focus();
+  }
   // quiet: the picture of a file just checked, under the exercise's own capture (the checklist keeps
   // the status line; what goes wrong here the checklist has said already)
   async function run(quiet) {
@@ -1201,7 +1267,6 @@
       say(W('ran', p.backend === 'cpu' ? W('emulator') : p.device || p.backend, p.n, num(t.result), num(t.reference),
             Math.abs(d) <= (t.tolerance || 0) ? W('within') : W('off', num(d)), Math.max(0, steps - 1)) +
           ((t.hazards || []).length ? W('races', t.hazards.length) : ''));
-      canvas.focus();
     } catch (e) { if (!quiet) say(W('noServerNow', e.message || String(e)), true); } finally { busy(false); }
   }
   async function check() {
