@@ -6,7 +6,9 @@
  *   512 elements, n - 1 in all; chains of log2(512) = 9, log2(n) over both passes;
  * - v4 (v3 with its last warp unrolled): the tree down to 64 (256 first adds, then 128 and 64),
  *   then all 32 lanes of the last warp add at each of its 6 levels (offsets 32 .. 1), where 32 + 16
- *   + ... + 1 = 63 would do: 256 + 192 + 192 adds a block; the chain is still log2(512) = 9.
+ *   + ... + 1 = 63 would do: 256 + 192 + 192 adds a block; the chain is still log2(512) = 9;
+ * - v4s (v4 with __syncwarp): the same, though each lane adds into a register of its own (v) that it
+ *   stores and never loads back.
  * The traces' data is random-int, so a sum is no other sum by accident of equal values. */
 #include <math.h>
 #include <string.h>
@@ -90,5 +92,7 @@ int main(void)
     uint64_t tail = (uint64_t)WARP * TAIL_LEVELS;
     CHECK(tree + 63 == 2 * BLOCK - 1, "the useful adds of v4's block are n - 1");
     expect("v4", 2 * BLOCK, tree + tail, lg(2 * BLOCK), 1);
+    /* v4s: the same adds as v4, each level's into a register it stores and never loads back (v) */
+    expect("v4s", 2 * BLOCK, tree + tail, lg(2 * BLOCK), 1);
     CHECK_DONE("cost_should_follow_the_reductions_formulas");
 }

@@ -119,6 +119,9 @@ typedef struct thread_state {
     float reg;
     unsigned reg_depth;
     unsigned run_depth; /* the value being shuffled: the register plus the shuffles received so far */
+    int has_last;       /* the value of its last write (a store or the register), and its depth: a */
+    float last;         /* local it keeps adding into and storing, never loading back (v4s's v) */
+    unsigned last_depth;
     int nops, nshuffles;
     operand ops[OPS_MAX];
 } thread_state;
@@ -223,15 +226,20 @@ static void consume(thread_state *s, float v, int is_register, uint64_t *adds, u
             if (o[j].depth > dmax) dmax = o[j].depth;
             nsh += o[j].shuffle;
         }
-        for (int pass = 0; pass < 2; pass++) {
-            int reg = (pass == 0) == with_reg_first;
-            if (reg && !s->has_reg) continue;
-            double want = sum + (reg ? s->reg : 0.0), sc = scale + (reg ? fabs(s->reg) : 0.0);
-            if (!near(v, want, sc, k + reg)) continue;
-            *adds += (uint64_t)(k - 1 + reg);
+        for (int pass = 0; pass < 3; pass++) {
+            /* without the register and with it (in the order the write's kind makes likelier), then
+             * with the thread's last written value: `v += sdata[tid + offset]; sdata[tid] = v;` */
+            int reg = pass < 2 && (pass == 0) == with_reg_first, last = pass == 2;
+            if ((reg && !s->has_reg) || (last && !s->has_last)) continue;
+            float held = reg ? s->reg : s->last;
+            unsigned held_depth = reg ? s->reg_depth : s->last_depth;
+            int with = reg || last;
+            double want = sum + (with ? held : 0.0), sc = scale + (with ? fabs(held) : 0.0);
+            if (!near(v, want, sc, k + with)) continue;
+            *adds += (uint64_t)(k - 1 + with);
             /* the loads as a balanced tree, then into the register; shuffles one after another */
             unsigned d = dmax + ceil_log2(k);
-            if (reg) d = (s->reg_depth > d ? s->reg_depth : d) + 1;
+            if (with) d = (held_depth > d ? held_depth : d) + 1;
             if (nsh && s->run_depth > d) d = s->run_depth;
             *depth = d;
             s->nops = s->nshuffles = 0;
@@ -341,6 +349,9 @@ int cost_compute(const trace *t, cost_figures *out)
                             unsigned own = depth > pass_base[e->pass] ? depth - pass_base[e->pass] : 0;
                             if (own > out->pass_steps[e->pass]) out->pass_steps[e->pass] = own;
                         }
+                        s->has_last = 1;
+                        s->last = v;
+                        s->last_depth = depth;
                         if (e->kind == TRACE_REGISTER) {
                             s->has_reg = 1;
                             s->reg = v;

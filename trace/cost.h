@@ -4,8 +4,10 @@
  * - a thread's operands are the values it loaded (shared, global) or received by a shuffle since its
  *   last write; at a write (a store, or a value given to the register the kernel watches) the
  *   operands that make up the written value are added: k operands are k - 1 adds, and k + 1 when the
- *   register's old value is one of them (sum += ...). Which operands those are is read from the
- *   values: the latest operands whose sum (with the register's old value, or without) is the written
+ *   register's old value is one of them (sum += ...), or the value the thread wrote last (a local it
+ *   adds into and stores without loading it back: v4s's `v += sdata[tid + offset]; sdata[tid] = v`).
+ *   Which operands those are is read from the
+ *   values: the latest operands whose sum (without, with the register's old value, or with the last write) is the written
  *   value, to a float's rounding; operands no write consumed (a flag, a bound) are not added; a write
  *   that none of them sum to is a copy (of the register) or a constant, and adds nothing;
  * - the depth of a value is the longest chain of adds behind it: a cell of the input is 0; k operands

@@ -20,6 +20,8 @@
 #include "app/viewer/scene.h"
 #include "app/viewer/session.h"
 #include "trace/capture/capture.h"
+#include "trace/cards.h"
+#include "trace/results.h"
 #include "trace/ladder.h"
 #include "trace/sources.h"
 
@@ -113,6 +115,7 @@ PAGE_EXPORT("ws_start") int ws_start(void)
         trace_free(&t);
         return -1;
     }
+    P.s.pane[0].step = P.s.pane[0].prev_step = 0; /* the page opens at the start of the run (a link's step=N moves on) */
     P.L = learn_create("lessons", 1, P.err, sizeof P.err);
     if (!P.L) return -1;
     P.started = 1;
@@ -373,6 +376,8 @@ PAGE_EXPORT("ws_status") const char *ws_status(void)
  * in the page's language): taken from the scene the picture is drawn from (its lanes, its worst
  * bank conflict, the tree's stores, the shuffle, the atomic), never typed in, so the words and the
  * picture cannot disagree. Pane i of the scene; nothing when it shows no step. */
+static void view_facts(cJSON *o);
+
 static void step_facts(cJSON *o, int i)
 {
     const scene_pane *p = &P.sc.pane[i];
@@ -477,8 +482,9 @@ PAGE_EXPORT("ws_state_json") const char *ws_state_json(void)
     if (s->compare) step_facts(o, 1);
     cJSON_AddStringToObject(o, "status", P.sc.status[0] ? P.sc.status : ws_status());
     cJSON_AddBoolToObject(o, "playing", s->playing);
-    static const char *const overlays[] = {"", "help", "bench", "quit", "menu", "grid"};
-    cJSON_AddStringToObject(o, "overlay", (unsigned)s->overlay < 6 ? overlays[s->overlay] : "");
+    static const char *const overlays[] = {"", "help", "bench", "quit", "menu", "grid", "passes"};
+    cJSON_AddStringToObject(o, "overlay", (unsigned)s->overlay < sizeof overlays / sizeof *overlays ? overlays[s->overlay] : "");
+    view_facts(o);
     const session_lesson *L = &s->lesson;
     cJSON_AddBoolToObject(o, "lesson", L->active);
     if (L->active) {
@@ -513,6 +519,62 @@ PAGE_EXPORT("ws_state_json") const char *ws_state_json(void)
     out = cJSON_PrintUnformatted(o);
     cJSON_Delete(o);
     return out ? out : "";
+}
+
+/* What a view over the step's picture shows, for the live region's sentence (as step_facts is the
+ * step's): the grid's pass, its blocks, elements, wave and card; each launch of the passes view;
+ * the benchmark's GPU, size, timing mode and its fastest kernel there. */
+static void view_facts(cJSON *o)
+{
+    const session *s = &P.s;
+    const session_pane *p = &s->pane[0];
+    cJSON *v = NULL;
+    if (s->overlay == OVERLAY_GRID && p->loaded && s->grid_pass < p->t.npasses && (v = cJSON_AddObjectToObject(o, "view"))) {
+        const trace_pass *tp = &p->t.passes[s->grid_pass];
+        const card *c = s->card[0] ? card_find(s->card) : card_for_trace(&p->t, NULL);
+        cJSON_AddStringToObject(v, "kind", "grid");
+        cJSON_AddNumberToObject(v, "pass", s->grid_pass);
+        cJSON_AddNumberToObject(v, "passes", (double)p->t.npasses);
+        cJSON_AddNumberToObject(v, "blocks", tp->grid);
+        cJSON_AddNumberToObject(v, "block", tp->block);
+        cJSON_AddNumberToObject(v, "n", (double)tp->n_in);
+        cJSON_AddNumberToObject(v, "wave", (double)s->grid_wave);
+        cJSON_AddNumberToObject(v, "waves", (double)session_grid_waves(s));
+        cJSON_AddStringToObject(v, "card", c && c->name ? c->name : "");
+    } else if (s->overlay == OVERLAY_PASSES && p->loaded && (v = cJSON_AddObjectToObject(o, "view"))) {
+        cJSON_AddStringToObject(v, "kind", "passes");
+        cJSON *l = cJSON_AddArrayToObject(v, "launches");
+        for (size_t i = 0; l && i < p->t.npasses; i++) {
+            cJSON *e = cJSON_CreateObject();
+            if (!e) break;
+            cJSON_AddNumberToObject(e, "blocks", p->t.passes[i].grid);
+            cJSON_AddNumberToObject(e, "block", p->t.passes[i].block);
+            cJSON_AddNumberToObject(e, "n", (double)p->t.passes[i].n_in);
+            cJSON_AddItemToArray(l, e);
+        }
+    } else if (s->overlay == OVERLAY_BENCH && s->results && (v = cJSON_AddObjectToObject(o, "view"))) {
+        const results *r = s->results;
+        cJSON_AddStringToObject(v, "kind", "bench");
+        cJSON_AddStringToObject(v, "device", r->device);
+        cJSON_AddStringToObject(v, "mode", results_mode_id((results_mode)s->bench_mode));
+        cJSON_AddNumberToObject(v, "gpus", s->results_set ? (double)s->results_set->count : 1);
+        uint64_t n = s->bench_size < r->nsizes ? r->sizes[s->bench_size].n : 0;
+        cJSON_AddNumberToObject(v, "n", (double)n);
+        const results_row *best = NULL;
+        size_t rows = 0;
+        for (size_t i = 0; i < r->nrows; i++) {
+            const results_row *w = &r->rows[i];
+            if (w->n != n || (int)w->mode != s->bench_mode || strcmp(w->kind, "version") != 0 || !w->ok) continue;
+            rows++;
+            if (!best || w->ms < best->ms) best = w;
+        }
+        cJSON_AddNumberToObject(v, "versions", (double)rows);
+        if (best) {
+            cJSON_AddStringToObject(v, "fastest", best->name);
+            cJSON_AddNumberToObject(v, "ms", best->ms);
+            cJSON_AddNumberToObject(v, "gbs", best->gbs);
+        }
+    }
 }
 
 /* one number or range of an answer typed as text ("0 2 4 6", "0-30 even", "1,3,5"), read into

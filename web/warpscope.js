@@ -355,6 +355,7 @@
       canvas: 'warpscope: the picture of the step. The text after the controls says what it shows.',
       step: 'Step %1 of %2', line: 'line %1: %3', lineOnly: 'line %1', phase: 'phase %1',
       question: 'Question: %1', right: 'Right.', wrong: 'Not quite.', revealed: 'The answer is shown.',
+      options: 'Options: %1', option: '%1) %2',
       menuOpen: 'The lessons. Choose one.',
       unknownAction: 'This link asks for what the page cannot do, left out: %1',
       badPack: 'The page\'s data (warpscope.pack) is damaged or incomplete (%1). Reload the page; if this stays, the site needs to be built again.',
@@ -382,12 +383,17 @@
       conflict: '; warp %1: bank conflict degree %2', noConflict: '; no bank conflict', partials: '; %1 partial sums stored', partial1: '; 1 partial sum stored',
       shuffle: '; warp %1 shuffles: %2 lanes take a value from %3 lanes %4', up: 'up', down: 'down', ticket: '; block %1 draws ticket %2',
       result: '; result %1, reference %2: %3', v_right: 'right', v_wrong: 'wrong', v_racing: 'right here but racing', v_unchecked: 'not checked',
+      gridView: 'Grid view: %1, pass %2 of %3: %4 of %5 threads over %6 elements', blocks1: '1 block', blocksN: '%1 blocks', gridWave: '; wave %1 of %2 on %3', gridEnded: '; the launch has ended on %1',
+      passesView: 'Passes view: %1, %2 launches: %3', passesOne: 'Passes view: %1, one launch: %2', launch: '%1 of %2 threads over %3 elements',
+      benchView: 'Benchmark: %1, %2 elements, %3: the fastest of %4 versions is %5 at %6 ms (%7 GB/s)', benchNone: 'Benchmark: %1, %2 elements, %3: no version timed',
+      mode_launch: 'per launch', mode_batch: 'a batch of launches', themeSaid: '%1 theme. ', theme_dark: 'Dark', theme_light: 'Light', langSaid: 'English. ',
       comparing: 'Comparing %1 with %2. ', kind_shared_load: 'shared load', kind_shared_store: 'shared store', kind_global_load: 'global load',
       kind_global_store: 'global store', kind_global_atomic: 'atomic', kind_shuffle: 'shuffle', kind_barrier: 'barrier', kind_warp_sync: 'warp sync', kind_exit: 'exit',
       hasQuestion: 'This page asks a question: Read (Shift+R) reads it.', read: 'Read', readAloud: 'Read the page aloud (Shift+R)',
       more: 'More', moreTitle: 'More controls', helpTitle: 'What each control does', helpKeys: 'Keys (when the picture has focus)',
       phasePrev: 'Previous phase', phaseNext: 'Next phase', slower: 'Slower', faster: 'Faster', schedule: 'Break it: another schedule',
       drop: 'Break it: drop a barrier', undrop: 'Put the barriers back', grid: 'The grid of blocks', passes: 'The passes', bench: 'The benchmark',
+      gridN: 'Grid: 2^20 elements, or back (N)', benchMode: 'Benchmark: per launch or batch timing (M)', benchGpu: 'Benchmark: the next GPU (Down)',
       theme: 'Light or dark', language: '中文', motion: 'Motion on or off', screenshot: 'Save a screenshot', openTrace: 'Open a trace…',
       shortcutsOn: 'Single-key shortcuts: on', shortcutsOff: 'Single-key shortcuts: off', navSteps: 'Steps and views', navLesson: 'The lesson',
       c_step: 'one step back or forward (Left, Right; a swipe on a phone)', c_play: 'plays the steps, or pauses (Space)', c_lessons: 'the lessons: choose one',
@@ -409,6 +415,7 @@
       canvas: 'warpscope：这一步的画面。控件之后的文字说明它显示的内容。',
       step: '第 %1 步，共 %2 步', line: '第 %1 行：%3', lineOnly: '第 %1 行', phase: '阶段 %1',
       question: '问题：%1', right: '正确。', wrong: '不太对。', revealed: '已显示答案。',
+      options: '选项：%1', option: '%1）%2',
       menuOpen: '课程列表，请选择一课。',
       unknownAction: '此链接要求的操作本页无法完成，已略去：%1',
       badPack: '本页的数据（warpscope.pack）已损坏或不完整（%1）。请重新加载本页；若问题依旧，需要重新构建网站。',
@@ -435,12 +442,17 @@
       conflict: '；warp %1：bank 冲突度 %2', noConflict: '；没有 bank 冲突', partials: '；存入 %1 个部分和', partial1: '；存入 1 个部分和',
       shuffle: '；warp %1 洗牌：%2 个 lane 从%4方 %3 个 lane 处取值', up: '上', down: '下', ticket: '；线程块 %1 取到第 %2 号',
       result: '；结果 %1，参考值 %2：%3', v_right: '正确', v_wrong: '错误', v_racing: '此处正确但有竞争', v_unchecked: '未检查',
+      gridView: '网格视图：%1，第 %2 轮（共 %3 轮）：%4，每块 %5 个线程，共 %6 个元素', blocks1: '1 个线程块', blocksN: '%1 个线程块', gridWave: '；%3 上第 %1 波（共 %2 波）', gridEnded: '；%1 上这次启动已结束',
+      passesView: '各轮视图：%1，%2 次启动：%3', passesOne: '各轮视图：%1，一次启动：%2', launch: '%1，每块 %2 个线程，共 %3 个元素',
+      benchView: '基准测试：%1，%2 个元素，%3：%4 个版本中最快的是 %5，%6 毫秒（%7 GB/s）', benchNone: '基准测试：%1，%2 个元素，%3：没有计时的版本',
+      mode_launch: '每次启动', mode_batch: '一批启动', themeSaid: '%1主题。', theme_dark: '深色', theme_light: '浅色', langSaid: '中文。',
       comparing: '对比 %1 与 %2。', kind_shared_load: '共享内存读', kind_shared_store: '共享内存写', kind_global_load: '全局内存读',
       kind_global_store: '全局内存写', kind_global_atomic: '原子操作', kind_shuffle: '洗牌', kind_barrier: '屏障', kind_warp_sync: '线程束同步', kind_exit: '退出',
       hasQuestion: '本页有一道题：“朗读”（Shift+R）读出它。', read: '朗读', readAloud: '朗读本页（Shift+R）',
       more: '更多', moreTitle: '更多控件', helpTitle: '各个控件的作用', helpKeys: '按键（画面有焦点时）',
       phasePrev: '上一阶段', phaseNext: '下一阶段', slower: '慢一些', faster: '快一些', schedule: '弄坏它：换一种调度',
       drop: '弄坏它：去掉一个屏障', undrop: '恢复屏障', grid: '线程块网格', passes: '各次启动', bench: '基准测试',
+      gridN: '网格：2^20 个元素，或恢复（N）', benchMode: '基准测试：单次启动 / 批量计时（M）', benchGpu: '基准测试：换一块 GPU（Down）',
       theme: '浅色或深色', language: 'English', motion: '动画开或关', screenshot: '保存截图', openTrace: '打开跟踪文件……',
       shortcutsOn: '单键快捷键：开', shortcutsOff: '单键快捷键：关', navSteps: '步骤与视图', navLesson: '课程',
       c_step: '后退或前进一步（左、右方向键；手机上滑动）', c_play: '播放或暂停（空格）', c_lessons: '课程：选择一课',
@@ -556,13 +568,19 @@
     const comma = lang === 'zh' ? '，' : ', ', stop = lang === 'zh' ? '。' : '.';
     if (st.lesson) parts.push(st.lessonTitle + comma + W('page', st.page + 1, st.pages) + stop);
     if (st.compare && st.facts && st.facts2) parts.push(W('comparing', st.version, st.compare));
-    if (st.steps && st.facts) parts.push(stepSentence(st, st.facts));
+    if (st.view) parts.push(viewSentence(st, st.view));
+    else if (st.steps && st.facts) parts.push(stepSentence(st, st.facts));
     else if (st.steps) parts.push(W('step', st.step, st.steps - 1) + (st.line ? comma + W('lineOnly', st.line) : '') + stop);
     if (st.compare && st.facts2) parts.push(stepSentence(Object.assign({}, st, { line: 0 }), st.facts2));
     if (st.status) parts.push(st.status);
     if (st.lesson && st.ask && st.answerState === 'open') parts.push(W('hasQuestion'));
-    if (st.lesson && st.ask && st.answerState !== 'open') parts.push(W(st.answerState));
+    if (st.lesson && st.ask && st.answerState !== 'open') parts.push(feedbackText(st));
     return parts.join(lang === 'zh' ? '' : ' ');
+  }
+  // after an answer: right or not, and why (the trace's count of right, wrong and missing picks, or
+  // the lesson's explanation)
+  function feedbackText(st) {
+    return W(st.answerState) + (st.explain ? (lang === 'zh' ? '' : ' ') + st.explain.replace(/\s+/g, ' ') : '');
   }
   // Read (Shift+R): the step's line of code, and in a lesson its page's narration, question and
   // the answer's explanation
@@ -571,9 +589,45 @@
     if (st.lesson) parts.push(st.lessonTitle + comma + W('page', st.page + 1, st.pages) + stop);
     if (st.lesson && st.say) parts.push(st.say.replace(/\s+/g, ' '));
     if (st.lesson && st.ask && st.prompt) parts.push(W('question', st.prompt.replace(/\s+/g, ' ')));
+    if (st.lesson && st.ask === 'choice' && (st.options || []).length) parts.push(W('options', optionTexts(st).join(lang === 'zh' ? '；' : '; ')) + stop);
     if (st.lesson && st.ask && st.answerState !== 'open') parts.push(W(st.answerState) + (st.explain ? ' ' + st.explain.replace(/\s+/g, ' ') : ''));
     if (st.line) parts.push(st.code && st.code.trim() ? W('line', st.line, st.phase, st.code.trim()) + stop : '');
     setLive(parts.join(lang === 'zh' ? '' : ' '), true);
+  }
+  // a view over the step's picture (the grid, the passes, the benchmark) in one sentence, as a
+  // step's is said, from the facts the C read from the trace or the results (view_facts in page.c)
+  function blocks(n) { return n === 1 ? W('blocks1') : W('blocksN', num(n)); }
+  function viewSentence(st, v) {
+    const stop = lang === 'zh' ? '。' : '.', sep = lang === 'zh' ? '；' : '; ';
+    if (v.kind === 'grid')
+      return W('gridView', st.version, v.pass + 1, v.passes, blocks(v.blocks), num(v.block), num(v.n)) +
+             (v.wave === -1 && v.waves > 1 ? W('gridEnded', v.card) : v.waves > 1 ? W('gridWave', (v.wave < 0 ? v.waves - 1 : v.wave) + 1, v.waves, v.card) : '') + stop;
+    if (v.kind === 'passes') {
+      const l = (v.launches || []).map((x) => W('launch', blocks(x.blocks), num(x.block), num(x.n)));
+      return (l.length === 1 ? W('passesOne', st.version, l[0]) : W('passesView', st.version, l.length, l.join(sep))) + stop;
+    }
+    if (v.kind === 'bench')
+      return (v.fastest ? W('benchView', v.device, num(v.n), W('mode_' + v.mode), v.versions, v.fastest, num(+v.ms.toPrecision(3)), num(Math.round(v.gbs)))
+                        : W('benchNone', v.device, num(v.n), W('mode_' + v.mode))) + stop;
+    return '';
+  }
+  // a choice's options as they are said and shown: "a) Fewer divergent warps, …"
+  function optionTexts(st) { return (st.options || []).map((o, i) => W('option', String.fromCharCode(97 + i), o.replace(/\s+/g, ' ').replace(/[.。]$/, ''))); }
+  // a choice answered by its button: the letter typed, then Answer
+  function choose(i) {
+    if (!S.ask || S.ask !== 'choice') return;
+    const ok = call(() => withString(String.fromCharCode(97 + i), (p) => wasm.ws_answer_text(p)));
+    if (ok !== 0) return;
+    $('notice').hidden = true;
+    key('Return');
+  }
+  // where the student goes on in a lesson: the question while it is open, else the next page
+  function lessonFocus(st) {
+    if (st.ask && (st.answerState === 'open' || st.answerState === 'wrong')) {
+      const c = st.ask === 'choice' && $('choices').querySelector('button:not(:disabled)');
+      return c || $('answer');
+    }
+    return !$('page-next').disabled ? $('page-next') : $('read');
   }
   // the live region: while playing, at most one line a second (the latest), so a screen reader is
   // not flooded; a change asked for (Read) at once
@@ -591,7 +645,7 @@
     const json = cstr(wasm.ws_state_json());
     if (json === lastJson) return;
     lastJson = json;
-    const st = JSON.parse(json || '{}'), was = S;
+    const st = JSON.parse(json || '{}'), was = S, had = document.activeElement;
     S = st;
     if (st.lang !== lang) { lang = st.lang; words(); }
     document.body.classList.toggle('dark', st.theme === 'dark');
@@ -601,9 +655,18 @@
     // C's scene (the session's language): after the step's sentence when the step changed, alone
     // when only the focus moved
     const base = liveText(st), details = st.focus ? st.focus.details : '';
-    const live = base !== lastBase ? (details ? base + (lang === 'zh' ? '' : ' ') + details : base) : details && details !== lastDetails ? details : lastLive;
-    lastBase = base; lastDetails = details;
-    if (live !== lastLive) { lastLive = live; setLive(live); }
+    // an answer on the same step: its feedback alone (the step's sentence was said already)
+    // a change of theme or language says so before the sentence; while playing, a sentence when the
+    // phase changes (what the student sees change), not for each step of it
+    const changed = (was.theme && st.theme !== was.theme ? W('themeSaid', W('theme_' + st.theme) || st.theme) : '') + (was.lang && st.lang !== was.lang ? W('langSaid') : '');
+    const quiet = st.playing && was.playing && st.phase === was.phase && st.version === was.version && !!st.view === !!was.view && !changed;
+    const answered = st.lesson && was.lesson && st.ask && st.answerState !== 'open' && st.page === was.page && st.step === was.step &&
+                     (st.answerState !== was.answerState || st.explain !== was.explain);
+    const live = answered ? feedbackText(st) : base !== lastBase ? (details ? base + (lang === 'zh' ? '' : ' ') + details : base) : details && details !== lastDetails ? details : lastLive;
+    if (!quiet) {
+      lastBase = base; lastDetails = details;
+      if (changed) { lastLive = live; setLive(changed + live); } else if (live !== lastLive) { lastLive = live; setLive(live); }
+    }
     $('play').textContent = st.playing ? '❚❚' : '▷'; $('play').setAttribute('aria-pressed', String(!!st.playing));
     $('compare').setAttribute('aria-pressed', String(!!st.compare));
     $('help').setAttribute('aria-pressed', String(st.overlay === 'help' || helpOpen));
@@ -621,6 +684,28 @@
       const place = { lanes: 'placeLanes', banks: 'placeBanks', cells: 'placeCells', number: 'placeNumber', choice: 'placeChoice' }[st.ask];
       if (place) $('answer').placeholder = W(place);
       if (!was.lesson || was.page !== st.page || was.lessonId !== st.lessonId) $('answer').value = '';
+      // a choice's options: buttons that read the option's text, in order, and answer with it
+      const opts = st.ask === 'choice' ? optionTexts(st) : [], ck = lang + JSON.stringify(opts) + st.prompt, ch = $('choices');
+      if (ch.dataset.key !== ck) {
+        ch.dataset.key = ck;
+        for (const b of [...ch.querySelectorAll('button')]) b.remove();
+        $('choices-label').textContent = st.prompt ? W('question', st.prompt.replace(/\s+/g, ' ')) : '';
+        opts.forEach((text, i) => {
+          // its letter shown (the picture shows the text beside it), the whole option its name
+          const b = document.createElement('button'); b.type = 'button';
+          b.textContent = String.fromCharCode(97 + i); b.setAttribute('aria-label', text); b.title = text;
+          b.addEventListener('click', () => choose(i));
+          ch.appendChild(b);
+        });
+      }
+      ch.hidden = !opts.length;
+      for (const b of ch.querySelectorAll('button')) b.disabled = !asking;
+    } else $('choices').hidden = true;
+    // a control that had focus and is gone or disabled now (Answer after a right answer, Hint after
+    // the answer is shown): focus goes where the student goes on, never to the whole page
+    if (had && had !== document.body && had !== canvas && (had.disabled || had.hidden || !had.isConnected || !had.getClientRects().length) && (document.activeElement === had || document.activeElement === document.body)) {
+      const to = st.lesson && $('lessonbar').contains(had) ? lessonFocus(st) : $('bar').contains(had) ? $('step-next') : null;
+      if (to) to.focus();
     }
     // the lessons' menu as buttons
     const menu = st.overlay === 'menu' ? st.menu || [] : [];
@@ -640,6 +725,7 @@
     if (was.overlay === 'menu' && st.overlay !== 'menu' && $('menu').contains(document.activeElement) || (!menu.length && document.activeElement === document.body && was.overlay === 'menu'))
       (st.lesson && !was.lesson ? $('read') : $('lessons')).focus();
     // Help: the key table's lines as the page's own list (the canvas's is a picture)
+    for (const b of document.querySelectorAll('#more-items [data-in]')) b.hidden = b.dataset.in !== st.overlay;
     showHelp(st.overlay === 'help' || helpOpen);
     showVersions(versionsOpen);
     address(st);
@@ -650,9 +736,9 @@
                     ['help', 'c_help'], ['write', 'c_write'], ['more', 'c_more'], ['copy', 'c_copy'], ['page-next', 'c_pages'], ['read', 'c_read'],
                     ['answer', 'c_answer'], ['warpscope', 'c_picture']];
   function showHelp(open) {
-    const was = !$('helplist').hidden;
+    const was = !$('helplist').hidden, inside = $('helplist').contains(document.activeElement);
     $('helplist').hidden = !open;
-    if (!open) { if (was && $('helplist').contains(document.activeElement)) $('help').focus(); return; }
+    if (!open) { if (was && inside) $('help').focus(); return; }
     if (helpItems.key !== lang) {
       helpItems.key = lang;
       const li = (ul, head, text) => { const e = document.createElement('li'); const k = document.createElement('kbd'); k.textContent = head; e.append(k, ' ', text); ul.appendChild(e); };
@@ -777,6 +863,8 @@
       // button has focus, and not at all with the setting off: a speech user's words or a stray
       // key must not switch the language or the theme
       const single = name && e.key.length === 1 && e.key !== ' ' && !e.ctrlKey && !e.metaKey;
+      // Read (Shift+R), which the page's sentences name, from a button too (not while typing)
+      if (name === 'Shift+r' && shortcuts && !field) { readAloud(); e.preventDefault(); return; }
       if (single && (control || !shortcuts)) return;
       // Up and Down move the picture's cursor over its lanes and cells: on the picture (or with
       // nothing focused), not from a button
@@ -786,11 +874,19 @@
       if ((name && key(name)) || e.key === 'F5') e.preventDefault();
     });
     for (const b of document.querySelectorAll('button[data-key]')) b.addEventListener('click', () => key(b.dataset.key));
+    // a view's own controls in More (the grid's 2^20, the benchmark's timing and GPU): by touch too
+    for (const b of document.querySelectorAll('button[data-act]')) b.addEventListener('click', () => act(b.dataset.act));
     $('lessons').addEventListener('click', () => { showVersions(false); showMore(false); helpOpen = false; if (S.overlay === 'menu') key('Escape'); else call(() => withString('', (p) => wasm.ws_learn(p))); });
     $('version').addEventListener('click', () => { showMore(false); helpOpen = false; showVersions(!versionsOpen); const f = $('versions-items').querySelector('button'); if (versionsOpen && f) f.focus(); });
     $('copy').addEventListener('click', copyLink);
     $('more').addEventListener('click', () => showMore(!moreOpen));
-    $('help').addEventListener('click', () => { showMore(false); showVersions(false); if (S.overlay === 'help') key('Escape'); helpOpen = S.overlay === 'help' ? false : !helpOpen; lastJson = ''; chrome(); });
+    $('help').addEventListener('click', () => { showMore(false); showVersions(false); if (S.overlay === 'help') key('Escape'); helpOpen = S.overlay === 'help' ? false : !helpOpen; lastJson = ''; chrome(); if (helpOpen) $('helplist').focus(); });
+    // tabbing out of an open list closes it (focus stays where Tab took it)
+    const lists = [['versions', 'version', () => showVersions(false)], ['more-menu', 'more', () => showMore(false)],
+                   ['helplist', 'help', () => { if (helpOpen) { helpOpen = false; lastJson = ''; chrome(); } else if (S.overlay === 'help') key('Escape'); }],
+                   ['menu', 'lessons', () => { if (S.overlay === 'menu') key('Escape'); }]];
+    for (const [id, opener, close] of lists)
+      $(id).addEventListener('focusout', (e) => { const to = e.relatedTarget; if (!to || $(id).contains(to) || to === $(opener) || $(id).hidden) return; close(); });
     $('read').addEventListener('click', readAloud);
     $('read-more').addEventListener('click', () => { showMore(false); readAloud(); });
     $('shortcuts').addEventListener('click', () => { shortcuts = !shortcuts; try { localStorage.setItem('warpscope-shortcuts', shortcuts ? 'on' : 'off'); } catch (e) { /* kept for this visit */ } shortcutsShown(); });
@@ -1212,7 +1308,14 @@
     else if (a.r.status === 413) say(W('tooBig'), true);
     else say(W('serverSaid', a.r.status, (e && (e.message || e)) || a.r.statusText), true);
   }
-  function busy(on) { edBusy = on; $('run').disabled = on; $('check').disabled = on; $('editor').setAttribute('aria-busy', String(on)); }
+  // while a request is out, Run and Check are disabled; the control that had focus (Run, Check, the
+  // editor after Ctrl+Enter) has it back when it is done
+  let busyFocus = null;
+  function busy(on) {
+    if (on && !edBusy) busyFocus = document.activeElement;
+    edBusy = on; $('run').disabled = on; $('check').disabled = on; $('editor').setAttribute('aria-busy', String(on));
+    if (!on && busyFocus && busyFocus.isConnected && (document.activeElement === document.body || !document.activeElement)) busyFocus.focus();
+  }
   // quiet: the picture of a file just checked, under the exercise's own capture (the checklist keeps
   // the status line; what goes wrong here the checklist has said already)
   async function run(quiet) {
@@ -1241,7 +1344,6 @@
       say(W('ran', p.backend === 'cpu' ? W('emulator') : p.device || p.backend, p.n, num(t.result), num(t.reference),
             Math.abs(d) <= (t.tolerance || 0) ? W('within') : W('off', num(d)), Math.max(0, steps - 1)) +
           ((t.hazards || []).length ? W('races', t.hazards.length) : ''));
-      canvas.focus();
     } catch (e) { if (!quiet) say(W('noServerNow', e.message || String(e)), true); } finally { busy(false); }
   }
   async function check() {

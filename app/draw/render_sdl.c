@@ -117,7 +117,10 @@ static int face_open(rsdl *x, face *f, dl_font role, int px)
     f->main = TTF_OpenFontIndex(x->files[role].path, px, x->files[role].index);
     if (role == DL_FONT_MONO && strcmp(x->files[DL_FONT_UI].path, x->files[DL_FONT_MONO].path) != 0)
         f->fallback = TTF_OpenFontIndex(x->files[DL_FONT_UI].path, px, x->files[DL_FONT_UI].index);
-    f->sheet = SDL_CreateRGBSurfaceWithFormat(0, SHEET, SHEET, 32, SDL_PIXELFORMAT_ARGB8888);
+    /* the sheet grows by rows as glyphs fill it (sheet_reserve): a 1024 x 1024 sheet made and
+     * cleared whole for each new size was 4 MB of fresh pages, and a frame that first shows three
+     * sizes (a tooltip's, a label's) stalled on them */
+    f->sheet = SDL_CreateRGBSurfaceWithFormat(0, SHEET, TINT_ROWS, 32, SDL_PIXELFORMAT_ARGB8888);
     f->cap = 512;
     f->map = calloc(f->cap, sizeof *f->map);
     if (!f->main || !f->sheet || !f->map) { face_free(f); return -1; }
@@ -155,6 +158,24 @@ static face *face_get(rsdl *x, dl_font role, int px)
     }
     x->faces[slot].used = x->clock;
     return &x->faces[slot];
+}
+
+/* The sheet's rows 0 .. rows - 1 exist (rounded up to TINT_ROWS, at most SHEET); -1 when SDL
+ * cannot make them */
+static int sheet_reserve(face *f, int rows)
+{
+    if (rows <= f->sheet->h) return 0;
+    int h = (rows + TINT_ROWS - 1) / TINT_ROWS * TINT_ROWS;
+    if (h < 2 * f->sheet->h) h = 2 * f->sheet->h;
+    if (h > SHEET) h = SHEET;
+    SDL_Surface *n = SDL_CreateRGBSurfaceWithFormat(0, SHEET, h, 32, SDL_PIXELFORMAT_ARGB8888);
+    if (!n) return -1;
+    SDL_FillRect(n, NULL, 0);
+    SDL_SetSurfaceBlendMode(f->sheet, SDL_BLENDMODE_NONE);
+    SDL_BlitSurface(f->sheet, NULL, n, NULL);
+    SDL_FreeSurface(f->sheet);
+    f->sheet = n;
+    return 0;
 }
 
 static void sheet_clear(face *f)
@@ -211,13 +232,14 @@ static glyph *glyph_get(rsdl *x, face *f, uint32_t cp)
     if (font && !missing) TTF_GlyphMetrics32(font, cp, &minx, &maxx, &miny, &maxy, &adv);
     glyph ng = {cp, 0, 0, 0, 0, (int16_t)adv, (uint8_t)missing};
     SDL_Surface *s = missing ? NULL : TTF_RenderGlyph32_Blended(font, cp, (SDL_Color){255, 255, 255, 255});
+    /* place the glyph so that its baseline sits at the face's ascent */
+    int off = s ? f->ascent - TTF_FontAscent(font) : 0, w = s ? s->w : 0;
     if (s) {
-        /* place the glyph so that its baseline sits at the face's ascent */
-        int off = f->ascent - TTF_FontAscent(font);
-        int w = s->w, h = s->h + off;
-        if (h > f->height) h = f->height;
         if (f->pen_x + w + 1 > SHEET) { f->pen_x = 0; f->pen_y += f->row_h + 1; f->row_h = 0; }
         if (f->pen_y + f->height > SHEET) { sheet_clear(f); g = slot_for(f, cp); }
+        if (sheet_reserve(f, f->pen_y + f->height + 1)) { SDL_FreeSurface(s); s = NULL; }
+    }
+    if (s) {
         SDL_SetSurfaceBlendMode(s, SDL_BLENDMODE_NONE);
         SDL_Rect dst = {f->pen_x, f->pen_y + off, w, s->h};
         SDL_Rect src = {0, 0, w, f->height - off < s->h ? f->height - off : s->h};
@@ -231,7 +253,6 @@ static glyph *glyph_get(rsdl *x, face *f, uint32_t cp)
         f->pen_x += w + 1;
         if (f->height > f->row_h) f->row_h = f->height;
         f->dirty = 1;
-        (void)h;
     }
     *g = ng;
     f->count++;
@@ -337,7 +358,7 @@ static SDL_Texture *tint_get(rsdl *x, face *f, dl_colour c)
 {
     uint32_t key = (uint32_t)c.r << 24 | (uint32_t)c.g << 16 | (uint32_t)c.b << 8 | c.a;
     int rows = f->pen_y + f->row_h + 1;
-    if (rows > SHEET) rows = SHEET;
+    if (rows > f->sheet->h) rows = f->sheet->h;
     tint *t = NULL;
     for (int i = 0; i < TINTS && !t; i++)
         if (f->tints[i].tex && f->tints[i].rgba == key) t = &f->tints[i];
@@ -354,7 +375,7 @@ static SDL_Texture *tint_get(rsdl *x, face *f, dl_colour c)
     if (!t->tex || t->h < rows) {
         if (t->tex) SDL_DestroyTexture(t->tex);
         t->h = (rows + TINT_ROWS - 1) / TINT_ROWS * TINT_ROWS;
-        if (t->h > SHEET) t->h = SHEET;
+        if (t->h > f->sheet->h) t->h = f->sheet->h;
         t->tex = SDL_CreateTexture(x->r, SDL_PIXELFORMAT_ARGB8888, SDL_TEXTUREACCESS_STATIC, SHEET, t->h);
         if (!t->tex) return NULL;
         SDL_SetTextureBlendMode(t->tex, SDL_BLENDMODE_BLEND);

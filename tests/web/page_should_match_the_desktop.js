@@ -152,8 +152,8 @@ async function main() {
     await page.keyboard.press('ArrowRight');
     const s1 = (await page.evaluate(() => window.warpscope.state())).step;
     check(s1 === s0 + 2, `Right steps: step ${s0} -> ${s1} after two presses`);
-    await sameList(page, 'v0-en', 'step:+1,step:+1');
-    await resembles(page, 'v0-en', 'step:+1,step:+1');
+    await sameList(page, 'v0-en', 'first,step:+1,step:+1');
+    await resembles(page, 'v0-en', 'first,step:+1,step:+1');
     await page.screenshot({ path: path.join(outDir, 'page-en.png') });
 
     // L: Chinese, drawn with glyphs of a real font (not the empty box a missing glyph gets)
@@ -171,13 +171,13 @@ async function main() {
       return { zhong: ink('\u4e2d'), guo: ink('\u56fd'), same: box('\u4e2d') === box('\u56fd') };
     });
     check(glyphs.zhong > 50 && !glyphs.same, `Chinese glyphs are drawn from a font (中 ${glyphs.zhong} px of ink, 中 and 国 differ: ${!glyphs.same})`);
-    await sameList(page, 'v0-zh', 'step:+1,step:+1,lang:zh');
+    await sameList(page, 'v0-zh', 'first,step:+1,step:+1,lang:zh');
     await page.screenshot({ path: path.join(outDir, 'page-zh.png') });
     await page.keyboard.press('l');
 
     // compare, the grid and the benchmark view open from their keys
     await page.keyboard.press('c');
-    await sameList(page, 'compare', 'step:+1,step:+1,compare:next');
+    await sameList(page, 'compare', 'first,step:+1,step:+1,compare:next');
     await page.keyboard.press('c');
     await page.keyboard.press('b');
     let list = await settled(page);

@@ -1,0 +1,243 @@
+// A lesson is answered by ear and by keyboard, and focus stays where the student goes on (Debian's
+// chromium, headless, from puppeteer-core). Checked from the accessibility tree and the DOM, with
+// the expected words read from the lesson files themselves (lessons/*.json), not from the page:
+//  - every choice question of every lesson: a group named by the question, holding one button per
+//    option in the file's order, each read as "a) <the option's text>", in English and Chinese;
+//  - choosing by keyboard (focus an option, Enter): a wrong option says "Not quite." and why, and
+//    focus stays on the options; the right one says "Right." and the lesson's explanation (its
+//    words up to the first number the trace fills in), and focus goes to Next page;
+//  - a pick question answered wrong from the field says how many picks are right, wrong and
+//    missing (numbers), and focus stays in the field; Hint after it keeps focus on a control;
+//  - a page turn keeps focus on a control; Shift+R from the Next page button reads the page;
+//  - Help takes focus and Esc gives it back; tabbing out of the versions' list closes it; a
+//    focused button of the bottom bar draws its ring inside itself (the bar scrolls, which cuts
+//    what is outside);
+//  - Run (its button) and Ctrl+Enter in the editor keep focus where they were, the server's answer
+//    a refusal (this test's server has no api/trace);
+//  - axe-core finds no violation in the question, after a wrong and a right answer, in English and
+//    Chinese.
+// Usage: node page_should_answer_a_lesson_by_ear.js SITE_DIR LESSONS_DIR OUT_DIR. Exit 77: no
+// chromium, or no puppeteer-core or axe-core.
+'use strict';
+const fs = require('fs'), path = require('path'), http = require('http');
+
+const NAME = 'page_should_answer_a_lesson_by_ear';
+const [site, lessonsDir, outDir] = process.argv.slice(2);
+const chromium = process.env.WS_CHROMIUM || '/usr/bin/chromium';
+if (!fs.existsSync(chromium)) { console.log(`${NAME}: skipped: no chromium at ${chromium}`); process.exit(77); }
+let puppeteer, axeSource;
+try {
+  puppeteer = require(path.join(__dirname, 'node_modules', 'puppeteer-core'));
+  axeSource = fs.readFileSync(require.resolve(path.join(__dirname, 'node_modules', 'axe-core', 'axe.min.js')), 'utf8');
+} catch (e) {
+  console.log(`${NAME}: skipped: puppeteer-core or axe-core is not installed in tests/web (tools/setup-debian.sh runs npm ci there)`);
+  process.exit(77);
+}
+fs.mkdirSync(outDir, { recursive: true });
+
+let failures = 0;
+function check(ok, what) { console.log((ok ? 'ok   ' : 'FAIL ') + what); if (!ok) failures++; }
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const DESKTOP = { name: '1024x768', width: 1024, height: 768, deviceScaleFactor: 1, mobile: false };
+const squash = (t) => t.replace(/\s+/g, ' ').trim();
+
+// the lessons' choice questions, from their files
+const choices = [];
+for (const f of fs.readdirSync(lessonsDir).filter((f) => /^\d\d-.*\.json$/.test(f)).sort()) {
+  const l = JSON.parse(fs.readFileSync(path.join(lessonsDir, f), 'utf8'));
+  (l.steps || []).forEach((s, i) => { if (s.ask && s.ask.kind === 'choice') choices.push({ id: f.slice(0, 2), page: i + 1, ask: s.ask }); });
+}
+
+const types = { '.html': 'text/html', '.js': 'text/javascript' };
+const server = http.createServer((q, r) => {
+  let p = decodeURIComponent(q.url.split('?')[0]);
+  if (p === '/api/health') { r.writeHead(200, { 'Content-Type': 'application/json' }); r.end('{"ok":true}'); return; }
+  if (p.startsWith('/api/')) { r.writeHead(503, { 'Content-Type': 'application/json' }); r.end('{"error":"this test has no server"}'); return; }
+  if (p === '/') p = '/index.html';
+  const file = path.join(site, path.normalize(p).replace(/^(\.\.[/\\])+/, ''));
+  fs.readFile(file, (e, d) => {
+    if (e) { r.writeHead(404); r.end(); return; }
+    r.writeHead(200, { 'Content-Type': types[path.extname(file)] || 'application/octet-stream' });
+    r.end(d);
+  });
+});
+
+let browser, base;
+async function open(url, screen) {
+  const ctx = await browser.createBrowserContext();
+  const page = await ctx.newPage();
+  const cdp = await page.createCDPSession();
+  const { name, ...metrics } = screen;
+  await cdp.send('Emulation.setDeviceMetricsOverride', metrics);
+  page.cdp = cdp; page.ctx = ctx;
+  await page.goto(base + url);
+  await page.waitForFunction(() => document.body.dataset.firstPicture || !document.getElementById('trouble').hidden, { timeout: 20000 });
+  await page.waitForFunction(() => !document.getElementById('trouble').hidden || window.warpscope.loaded(), { timeout: 20000 });
+  await sleep(300);
+  return page;
+}
+async function close(page) { await page.close(); await page.ctx.close(); }
+async function shot(page, name) {
+  const png = await page.cdp.send('Page.captureScreenshot', { format: 'png' });
+  fs.writeFileSync(path.join(outDir, name + '.png'), Buffer.from(png.data, 'base64'));
+}
+const live = (page) => page.evaluate(() => document.getElementById('live').textContent);
+const focused = (page) => page.evaluate(() => { const e = document.activeElement; return !e || e === document.body ? 'body' : e.id || (e.closest('#choices') ? 'choice' : e.closest('#code') ? 'code' : e.tagName.toLowerCase()); });
+const frame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+async function axe(page, at) {
+  await page.evaluate(axeSource);
+  const res = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { rules: { 'label-content-name-mismatch': { enabled: true } } });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, where: v.nodes.slice(0, 2).map((n) => n.target.join(' ')) }));
+  });
+  check(!res.length, `${at}: axe-core finds no violation${res.length ? ': ' + res.map((v) => `${v.id} (${v.impact}) at ${v.where.join('; ')}`).join(', ') : ''}`);
+}
+// the question's group and its buttons, from the accessibility tree
+async function tree(page) {
+  const snap = await page.accessibility.snapshot({ interestingOnly: false });
+  let group = null;
+  (function walk(n) { if (!n || group) return; if (n.role === 'group' && (n.children || []).some((c) => c.role === 'button') && n.name) group = n; (n.children || []).forEach(walk); })(snap);
+  return group ? { name: group.name || '', options: (group.children || []).filter((c) => c.role === 'button').map((c) => ({ name: c.name, disabled: !!c.disabled })) } : null;
+}
+
+// the words of a text of the lesson up to its first {query} (the trace's numbers come after)
+const lead = (t) => squash(t.split('{')[0]).slice(0, 40);
+
+async function choiceQuestions() {
+  check(choices.length >= 2, `the lessons hold choice questions (${choices.length})`);
+  for (const c of choices) {
+    for (const lang of ['en', 'zh']) {
+      const page = await open(`?lang=${lang}&lesson=${c.id}&page=${c.page}`, DESKTOP);
+      const st = await page.evaluate(() => window.warpscope.state());
+      const at = `lesson ${c.id} page ${c.page} (${lang})`;
+      if (st.ask !== 'choice') { check(false, `${at}: the page asks its choice question (asks "${st.ask}")`); await close(page); continue; }
+      const g = await tree(page);
+      const want = c.ask.options.map((o, i) => String.fromCharCode(97 + i) + (lang === 'zh' ? '）' : ') ') + squash(o.text[lang]).replace(/[.。]$/, ''));
+      const got = g ? g.options.map((o) => squash(o.name)) : [];
+      check(g && squash(g.name).includes(squash(c.ask.prompt[lang]).slice(0, 20)), `${at}: the options are a group named by the question (${g ? g.name : 'no group'})`);
+      check(JSON.stringify(got) === JSON.stringify(want), `${at}: its buttons read the options in order: ${got.join(' | ')}`);
+      if (!got.length) { await close(page); continue; }
+      if (c.id === '03' || c.id === '02') await axe(page, `${at}, the question`);
+      // which option is right is the trace's answer to the file's "correct" queries: each is tried
+      // until the page says right
+      const right = [], n = c.ask.options.length;
+      let wrongDone = false;
+      for (let i = n - 1; i >= 0 && right.length === 0; i--) { // from the last: a wrong one first, mostly
+        await page.evaluate((k) => document.querySelectorAll('#choices button')[k].focus(), i);
+        await page.keyboard.press('Enter');
+        await frame(page); await sleep(100);
+        const s = await page.evaluate(() => window.warpscope.state());
+        const said = await live(page), f = await focused(page);
+        if (s.answerState === 'wrong') {
+          if (!wrongDone) {
+            wrongDone = true;
+            check(new RegExp(lang === 'zh' ? '不太对。.*不是 ' + String.fromCharCode(97 + i) : 'Not quite\\. Not ' + String.fromCharCode(97 + i)).test(said), `${at}: a wrong option is said with why (${said.slice(-90)})`);
+            check(f === 'choice', `${at}: after a wrong answer focus stays on the options (${f})`);
+            if (c.id === '03') { await axe(page, `${at}, a wrong answer`); await shot(page, `1024x768-${lang}-lesson${c.id}-wrong`); }
+          }
+        } else if (s.answerState === 'right') {
+          right.push(i);
+          const ex = lead(c.ask.explain[lang]);
+          check(said.includes(lang === 'zh' ? '正确。' : 'Right.') && said.includes(ex), `${at}: the right option is said with the explanation ("${ex}…": ${said.slice(-120)})`);
+          check(f === 'page-next', `${at}: after the right answer focus is on Next page (${f})`);
+          if (c.id === '03') { await axe(page, `${at}, the right answer`); await shot(page, `1024x768-${lang}-lesson${c.id}-right`); }
+        } else check(false, `${at}: option ${i} answered, the state is ${s.answerState}`);
+      }
+      check(right.length === 1, `${at}: one option is right`);
+      await close(page);
+    }
+  }
+}
+
+async function picksAndFocus() {
+  // lesson 02's first question picks lanes: "0" alone is wrong (v0's first add works on every other lane)
+  const page = await open('?lang=en&lesson=02&page=2', DESKTOP);
+  const st = await page.evaluate(() => window.warpscope.state());
+  check(st.ask === 'lanes', `lesson 02 page 2 asks for lanes (${st.ask})`);
+  await page.focus('#answer');
+  await page.keyboard.type('0 1');
+  await page.keyboard.press('Enter');
+  await frame(page); await sleep(100);
+  const said = await live(page);
+  check(/Not quite\. Your picks: \d+ right, \d+ wrong \(in red\); \d+ missing/.test(said), `a wrong pick is said with how many are right, wrong and missing: ${said.slice(-100)}`);
+  check(await focused(page) === 'answer', `after a wrong pick focus stays in the answer field (${await focused(page)})`);
+  await page.focus('#hint');
+  await page.keyboard.press('Enter');
+  await frame(page); await sleep(100);
+  const afterHint = await focused(page);
+  check(afterHint !== 'body', `after Hint focus is on a control (${afterHint}; the state: ${(await page.evaluate(() => window.warpscope.state())).answerState})`);
+  // a page turn from Next page, then Shift+R there reads the page
+  for (let k = 0; k < 3; k++) {
+    const s = await page.evaluate(() => window.warpscope.state());
+    if (s.ask && s.answerState === 'open') await page.evaluate(() => window.warpscope.key('h')); // shown, to move on
+    await page.focus('#page-next');
+    await page.keyboard.press('Enter');
+    await frame(page); await sleep(100);
+    const f = await focused(page);
+    check(f !== 'body', `a page turn keeps focus on a control (${f})`);
+  }
+  await page.focus('#page-next');
+  await page.keyboard.down('Shift'); await page.keyboard.press('KeyR'); await page.keyboard.up('Shift');
+  await frame(page);
+  const say = squash((await page.evaluate(() => window.warpscope.state())).say).slice(0, 30), read = await live(page);
+  check(say && read.includes(say), `Shift+R on Next page reads the page ("${say}…" in: ${read.slice(0, 80)}…)`);
+  await close(page);
+
+  const p = await open('?lang=en', DESKTOP);
+  await p.focus('#help');
+  await p.keyboard.press('Enter');
+  await frame(p);
+  check(await focused(p) === 'helplist', `Help takes focus (${await focused(p)})`);
+  await p.keyboard.press('Escape');
+  await frame(p);
+  check(await focused(p) === 'help', `Esc closes Help and gives focus back to its button (${await focused(p)})`);
+  await p.focus('#version');
+  await p.keyboard.press('Enter');
+  await frame(p);
+  await p.keyboard.press('End');
+  await p.keyboard.press('Tab');
+  await frame(p); await sleep(100);
+  const open_ = await p.evaluate(() => !document.getElementById('versions').hidden);
+  check(!open_, `tabbing out of the versions' list closes it (focus on ${await focused(p)})`);
+  // the bottom bar's ring: a keyboard's focus, drawn inside the button
+  await p.focus('#copy');
+  await p.keyboard.down('Shift'); await p.keyboard.press('Tab'); await p.keyboard.up('Shift'); await p.keyboard.press('Tab');
+  const ring = await p.evaluate(() => { const s = getComputedStyle(document.activeElement); return { off: parseFloat(s.outlineOffset), w: parseFloat(s.outlineWidth), style: s.outlineStyle, id: document.activeElement.id }; });
+  check(ring.style !== 'none' && ring.off + ring.w <= 0, `a focused button of the bottom bar draws its ring inside itself, where the bar cannot cut it (${ring.id}: offset ${ring.off}, width ${ring.w})`);
+  await close(p);
+
+  // Run and Ctrl+Enter: the server refuses (503); focus is where it was
+  const e = await open('?lang=en&editor=1', DESKTOP);
+  await e.waitForFunction(() => document.body.dataset.editor, { timeout: 20000 }).catch(() => {});
+  await sleep(300);
+  await e.focus('#run');
+  await e.keyboard.press('Enter');
+  await e.waitForFunction(() => !document.getElementById('run').disabled, { timeout: 10000 }).catch(() => {});
+  await sleep(200);
+  check(await focused(e) === 'run', `after Run focus stays on Run (${await focused(e)})`);
+  const code = await e.evaluate(() => { const c = document.querySelector('#code .cm-content, #code textarea'); if (c) c.focus(); return !!c; });
+  if (code) {
+    await e.keyboard.down('Control'); await e.keyboard.press('Enter'); await e.keyboard.up('Control');
+    await e.waitForFunction(() => !document.getElementById('run').disabled, { timeout: 10000 }).catch(() => {});
+    await sleep(200);
+    check(await focused(e) === 'code', `after Ctrl+Enter focus stays in the editor (${await focused(e)})`);
+  } else check(false, 'the editor has a text to focus');
+  await close(e);
+}
+
+(async () => {
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${server.address().port}/`;
+  browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
+  try {
+    await choiceQuestions();
+    await picksAndFocus();
+  } catch (e) {
+    check(false, 'the test ran to its end: ' + (e.stack || e));
+  } finally {
+    await browser.close();
+    server.close();
+  }
+  console.log(failures ? `${NAME}: ${failures} FAILED` : `${NAME}: all passed`);
+  process.exit(failures ? 1 : 0);
+})();
