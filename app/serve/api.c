@@ -22,6 +22,7 @@
 
 #include "app/cmd/cmd.h"
 #include "app/serve/serve.h"
+#include "app/serve/lti.h"
 #include "app/learn/exercise.h"
 #include "app/version.h"
 #include "trace/capture/capture.h"
@@ -626,6 +627,7 @@ static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, c
     } else {
         cJSON_AddStringToObject(report, "student", student);
         cJSON_AddBoolToObject(report, "recorded", 1);
+        lti_score(s, q->class_id, student, l->id, tr.met, tr.goals, tr.at_ms); /* to the course's gradebook, when the student came from it */
         reply_json(r, 200, cJSON_PrintUnformatted(report));
     }
     free(report_text);
