@@ -1,0 +1,72 @@
+// moodle-lti-browse.js: a student and a teacher in Chromium (puppeteer-core), as tools/moodle-lti.sh runs them:
+//   node moodle-lti-browse.js MOODLE_URL CMID COURSE_ID WORK SOLUTION.cu
+// The student signs in to Moodle, opens the warpscope activity (Moodle's launch: the OIDC login at
+// warpscope, Moodle's authorization, the id_token posted to warpscope), lands in the exercise, puts
+// SOLUTION in the editor and presses Check; the teacher then opens the course's gradebook, read
+// again until the score warpscope posted is there. Pictures: WORK/launched.png, checked.png, gradebook.png.
+'use strict';
+const fs = require('fs');
+const puppeteer = require('puppeteer-core');
+const [www, cmid, course, work, solution] = process.argv.slice(2);
+const say = (s) => console.log('moodle-lti: ' + s);
+
+async function signIn(page, user) {
+  await page.goto(www + '/login/index.php', { waitUntil: 'domcontentloaded' });
+  await page.type('#username', user);
+  await page.type('#password', 'Pass-word-1');
+  await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#loginbtn')]);
+  say(user + ' signed in: ' + page.url());
+}
+
+(async () => {
+  const browser = await puppeteer.launch({ executablePath: '/usr/bin/chromium', headless: true, args: ['--no-sandbox'],
+                                           defaultViewport: { width: 1280, height: 900 } });
+  try {
+    const student = await browser.createBrowserContext();
+    const page = await student.newPage();
+    page.on('pageerror', (e) => say('page error: ' + e.message));
+    await signIn(page, 'student1');
+    await page.goto(`${www}/mod/lti/launch.php?id=${cmid}&triggerview=0`, { waitUntil: 'domcontentloaded' });
+    await page.waitForFunction(() => location.pathname === '/' && /editor=1/.test(location.search), { timeout: 60000 })
+      .catch(async () => { say('the launch did not reach the exercise: ' + page.url()); say((await page.content()).slice(0, 1500)); });
+    say('launched into ' + page.url());
+    await page.waitForSelector('.cm-content', { timeout: 30000 });
+    await new Promise((ok) => setTimeout(ok, 1500));
+    await page.screenshot({ path: work + '/launched.png' });
+    const text = fs.readFileSync(solution, 'utf8');
+    const set = await page.evaluate((t) => {
+      const c = document.querySelector('.cm-content').cmView, v = c && (c.rootView ? c.rootView.view : c.view);
+      if (!v) return false;
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t } });
+      return true;
+    }, text);
+    say(set ? 'the solution put in the editor' : 'the editor keeps its starting file');
+    say('the name the page holds: ' + await page.$eval('#student', (e) => e.value));
+    const answer = page.waitForResponse((r) => r.url().endsWith('/api/check'), { timeout: 180000 });
+    await page.click('#check');
+    const r = await answer;
+    const j = await r.json().catch(() => ({}));
+    const f = (j.files && j.files[0]) || j;
+    say(`Check answered ${r.status()}: ${f.goals ? f.goals.filter((g) => g.met).length + ' of ' + f.goals.length + ' goals met' : JSON.stringify(j).slice(0, 300)}`);
+    await new Promise((ok) => setTimeout(ok, 2000));
+    await page.screenshot({ path: work + '/checked.png' });
+
+    const teacher = await browser.createBrowserContext();
+    const tp = await teacher.newPage();
+    await signIn(tp, 'teacher1');
+    let seen = '';
+    for (let i = 0; i < 30; i++) {
+      await tp.goto(`${www}/grade/report/grader/index.php?id=${course}`, { waitUntil: 'domcontentloaded' });
+      seen = await tp.evaluate(() => {
+        const row = [...document.querySelectorAll('tr')].find((tr) => /Ana Lima/.test(tr.textContent));
+        return row ? row.textContent.replace(/\s+/g, ' ').trim() : '';
+      });
+      if (/\d/.test(seen.replace(/student1@example\.com/, ''))) break;
+      await new Promise((ok) => setTimeout(ok, 2000));
+    }
+    say('the gradebook\'s row: ' + seen.slice(0, 300));
+    await tp.screenshot({ path: work + '/gradebook.png', fullPage: true });
+  } finally {
+    await browser.close();
+  }
+})().catch((e) => { console.error('moodle-lti: ' + (e.stack || e)); process.exit(1); });
