@@ -11,10 +11,12 @@ const [www, cmid, course, work, solution] = process.argv.slice(2);
 const say = (s) => console.log('moodle-lti: ' + s);
 
 async function signIn(page, user) {
-  await page.goto(www + '/login/index.php', { waitUntil: 'domcontentloaded' });
-  await page.type('#username', user);
-  await page.type('#password', 'Pass-word-1');
-  await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#loginbtn')]);
+  for (let i = 0; i < 3 && (i === 0 || /\/login\//.test(page.url())); i++) { // Moodle's login page may ask twice (its cookie test)
+    await page.goto(www + '/login/index.php', { waitUntil: 'networkidle2' });
+    await page.type('#username', user);
+    await page.type('#password', 'Pass-word-1');
+    await Promise.all([page.waitForNavigation({ waitUntil: 'domcontentloaded' }), page.click('#loginbtn')]);
+  }
   say(user + ' signed in: ' + page.url());
 }
 
@@ -40,11 +42,16 @@ async function signIn(page, user) {
       v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: t } });
       return true;
     }, text);
-    say(set ? 'the solution put in the editor' : 'the editor keeps its starting file');
+    if (!set) { // as a person would: select all, then the text arrives as one input (a paste)
+      await page.click('.cm-content');
+      await page.keyboard.down('Control'); await page.keyboard.press('KeyA'); await page.keyboard.up('Control');
+      await page.keyboard.sendCharacter(text);
+    }
+    const now = await page.$eval('.cm-content', (e) => e.innerText.replace(/\s+/g, ''));
+    say(now === text.replace(/\s+/g, '') ? 'the solution is in the editor' : 'the editor does not hold the solution');
     say('the name the page holds: ' + await page.$eval('#student', (e) => e.value));
-    const answer = page.waitForResponse((r) => r.url().endsWith('/api/check'), { timeout: 180000 });
-    await page.click('#check');
-    const r = await answer;
+    await page.waitForSelector('#check:not([hidden])', { timeout: 30000 });
+    const [r] = await Promise.all([page.waitForResponse((q) => q.url().endsWith('/api/check'), { timeout: 180000 }), page.click('#check')]);
     const j = await r.json().catch(() => ({}));
     const f = (j.files && j.files[0]) || j;
     say(`Check answered ${r.status()}: ${f.goals ? f.goals.filter((g) => g.met).length + ' of ' + f.goals.length + ' goals met' : JSON.stringify(j).slice(0, 300)}`);
@@ -56,7 +63,7 @@ async function signIn(page, user) {
     await signIn(tp, 'teacher1');
     let seen = '';
     for (let i = 0; i < 30; i++) {
-      await tp.goto(`${www}/grade/report/grader/index.php?id=${course}`, { waitUntil: 'domcontentloaded' });
+      await tp.goto(`${www}/grade/report/grader/index.php?id=${course}`, { waitUntil: 'networkidle0', timeout: 60000 });
       seen = await tp.evaluate(() => {
         const row = [...document.querySelectorAll('tr')].find((tr) => /Ana Lima/.test(tr.textContent));
         return row ? row.textContent.replace(/\s+/g, ' ').trim() : '';
@@ -65,6 +72,16 @@ async function signIn(page, user) {
       await new Promise((ok) => setTimeout(ok, 2000));
     }
     say('the gradebook\'s row: ' + seen.slice(0, 300));
+    await tp.waitForSelector('table.gradereport-grader-table, #user-grades', { visible: true, timeout: 30000 }).catch(() => say('the grader table is not shown'));
+    await new Promise((ok) => setTimeout(ok, 2000));
+    // Moodle's first-visit tour and the course index stand over the table: put away, as the teacher would
+    await tp.evaluate(() => {
+      const skip = [...document.querySelectorAll('button, a')].find((b) => /Skip tour|End tour/.test(b.textContent));
+      if (skip) skip.click();
+      const close = document.querySelector('.drawer.show [data-action="closedrawer"]');
+      if (close) close.click();
+    });
+    await new Promise((ok) => setTimeout(ok, 1500));
     await tp.screenshot({ path: work + '/gradebook.png', fullPage: true });
   } finally {
     await browser.close();

@@ -108,8 +108,7 @@ if ($lti) {
     $mi->section = 0;
     $mi->visible = 1;
     $mi->name = 'warpscope: exercise 02, padding against bank conflicts';
-    $mi->intro = '';
-    $mi->introformat = FORMAT_HTML;
+    $mi->introeditor = ['text' => '', 'format' => FORMAT_HTML, 'itemid' => 0];
     $mi->typeid = $type->id;
     $mi->toolurl = '';
     $mi->securetoolurl = '';

@@ -93,7 +93,9 @@ if ! curl -fsS -o /dev/null "$www/login/index.php" 2>/dev/null; then
 fi
 
 say "3. the course, its people, and warpscope as an LTI 1.3 tool"
-php "$here/tools/moodle-lti-register.php" "$work/moodle" "$tool" "$work/registration.json" "$here/lessons/exercises" | tee "$work/register.log"
+php "$here/tools/moodle-lti-register.php" "$work/moodle" "$tool" "$work/registration.json" "$here/lessons/exercises" >"$work/register.log" 2>&1 ||
+    { cat "$work/register.log"; exit 1; }
+cat "$work/register.log"
 
 say "4. warpscope serve with Moodle's registration"
 if [ -f "$work/serve.pid" ]; then kill "$(cat "$work/serve.pid")" 2>/dev/null || true; sleep 1; fi

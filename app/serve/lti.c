@@ -849,7 +849,7 @@ static int join_txn(record *rec, void *ud, char *err, size_t errlen)
 }
 
 /* the exercise a link names: its custom parameter "exercise", else ?exercise= of its target (an id or a number) */
-static const lesson *link_exercise(serve_ctx *s, const cJSON *c)
+static long link_exercise(serve_ctx *s, const cJSON *c)
 {
     const cJSON *custom = claim(c, "custom"), *x = cJSON_GetObjectItemCaseSensitive(custom, "exercise");
     char name[128] = "";
@@ -860,10 +860,9 @@ static const lesson *link_exercise(serve_ctx *s, const cJSON *c)
         const char *e = cJSON_IsString(target) ? strstr(target->valuestring, "exercise=") : NULL;
         if (e) snprintf(name, sizeof name, "%.*s", (int)strcspn(e + 9, "&#"), e + 9);
     }
-    if (!name[0]) return NULL;
+    if (!name[0]) return -1;
     char err[4096];
-    long i = lesson_match(s->ex_files, s->nex, name, "exercise", err, sizeof err);
-    return i < 0 ? NULL : &s->ex[i].l;
+    return lesson_match(s->ex_files, s->nex, name, "exercise", err, sizeof err);
 }
 
 static void launch_student(serve_ctx *s, const serve_request *q, serve_reply *r, const cJSON *c)
@@ -878,7 +877,8 @@ static void launch_student(serve_ctx *s, const serve_request *q, serve_reply *r,
     if (rc == RECORD_CLASS_FULL) { refuse(r, 403, "the class is full"); return; }
     if (rc) { char w[700]; snprintf(w, sizeof w, "the class record could not be written (%.500s)", err); refuse(r, 503, w); return; }
     /* the link's exercise, and where its score goes (AGS: the link's line item, when the platform gives one) */
-    const lesson *l = link_exercise(s, c);
+    long x = link_exercise(s, c);
+    const lesson *l = x < 0 ? NULL : &s->ex[x].l;
     const cJSON *ags = cJSON_GetObjectItemCaseSensitive(c, AGS_CLAIM), *scope = cJSON_GetObjectItemCaseSensitive(ags, "scope"), *sc;
     const char *lineitem = claim_text(ags, "lineitem");
     int may_score = 0;
@@ -892,9 +892,12 @@ static void launch_student(serve_ctx *s, const serve_request *q, serve_reply *r,
                 5, p, NULL, err, sizeof err))
             fprintf(stderr, "warpscope: serve: LTI: the line item of %s for a student was not kept: %s\n", l->id, err);
     }
-    char go[200];
-    if (l) snprintf(go, sizeof go, "/?editor=1&exercise=%s", l->id);
-    else snprintf(go, sizeof go, "/?editor=1");
+    char go[200] = "/?editor=1";
+    if (l) { /* the page names an exercise by its file: 02-v1-padding */
+        const char *base = strrchr(s->ex[x].path, '/');
+        base = base ? base + 1 : s->ex[x].path;
+        snprintf(go, sizeof go, "/?editor=1&exercise=%.*s", (int)strcspn(base, "."), base);
+    }
     /* the page knows the student by name (its storage, as a join leaves it), then opens the exercise */
     char *hn = html(j.got), *hg = html(go), *attrs = NULL, *body = NULL;
     if (asprintf(&attrs, " data-name=\"%s\" data-go=\"%s\"", hn ? hn : "", hg ? hg : "") < 0) attrs = NULL;
