@@ -216,6 +216,8 @@ if st == 200:
     f = f["files"][0] if "files" in f else f
     met, total = sum(1 for g in f["goals"] if g["met"]), len(f["goals"])
     check(json.loads(body).get("student") == "Ana Lima", "the try is the launch's student: %s" % body[:200])
+    goals02 = len(json.load(open(src + "/lessons/exercises/02-v1-padding.json"))["exercise"]["goals"])
+    check(total == goals02 and met == total, "the model solution meets all %d goals of its file: %d of %d" % (goals02, met, total))
     while not got["scores"] and time.time() - t0 < 60:
         time.sleep(0.2)
     check(got["scores"], "the platform received a score within a minute (token errors: %s; serve: %s)" % (got["token_errors"], open(tmp + "/serve.err").read()[-600:]))

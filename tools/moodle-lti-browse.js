@@ -3,7 +3,8 @@
 // The student signs in to Moodle, opens the warpscope activity (Moodle's launch: the OIDC login at
 // warpscope, Moodle's authorization, the id_token posted to warpscope), lands in the exercise, puts
 // SOLUTION in the editor and presses Check; the teacher then opens the course's gradebook, read
-// again until the score warpscope posted is there. Pictures: WORK/launched.png, checked.png, gradebook.png.
+// again until the score warpscope posted is there, and opens the activity (warpscope's /class, signed in).
+// Pictures: WORK/launched.png, checked.png, gradebook.png, class.png.
 'use strict';
 const fs = require('fs');
 const puppeteer = require('puppeteer-core');
@@ -83,6 +84,15 @@ async function signIn(page, user) {
     });
     await new Promise((ok) => setTimeout(ok, 1500));
     await tp.screenshot({ path: work + '/gradebook.png', fullPage: true });
+    // the teacher opens the same activity: warpscope's class page, signed in as the teacher
+    await tp.goto(`${www}/mod/lti/launch.php?id=${cmid}&triggerview=0`, { waitUntil: 'domcontentloaded' });
+    await tp.waitForFunction(() => location.pathname === '/class', { timeout: 60000 })
+      .catch(() => say('the teacher\'s launch did not reach /class: ' + tp.url()));
+    await new Promise((ok) => setTimeout(ok, 4000));
+    say('the teacher\'s launch: ' + tp.url() + ': ' + (await tp.evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 200))));
+    const cls = await tp.evaluate(async () => { const r = await fetch('/api/class'); return r.status + ' ' + (await r.text()).slice(0, 200); });
+    say('the class as the launched teacher asks it (GET /api/class): ' + cls);
+    await tp.screenshot({ path: work + '/class.png' });
   } finally {
     await browser.close();
   }
