@@ -370,6 +370,30 @@ if ticket and len(offered) >= 2:
 
 server.terminate()
 server.wait(timeout=30)
+
+# the tool's key given as PEM (made here by cryptography): its public half is what /lti/jwks serves;
+# a key others may read is refused
+pem_key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+open(tmp + "/tool.pem", "wb").write(pem_key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
+os.chmod(tmp + "/tool.pem", 0o600)
+p2 = free_port()
+open(tmp + "/lti2.json", "w").write(json.dumps(dict(reg, tool_url="http://127.0.0.1:%d" % p2)))
+second = subprocess.Popen([ws, "serve", "--port", str(p2), "--state", tmp + "/state2", "--lti", tmp + "/lti2.json", "--lti-key", tmp + "/tool.pem"],
+                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+open(pidfile, "w").write(str(second.pid))
+second.stdout.readline()
+try:
+    served = json.loads(urllib.request.urlopen("http://127.0.0.1:%d/lti/jwks" % p2, timeout=30).read())["keys"]
+    n = int.from_bytes(base64.urlsafe_b64decode(served[0]["n"] + "=="), "big")
+    check(len(served) == 1 and n == pem_key.public_key().public_numbers().n and served[0]["alg"] == "RS256", "the PEM key's public half at /lti/jwks")
+except Exception as e:
+    check(False, "the PEM key's server answers /lti/jwks: %r" % e)
+second.terminate()
+second.wait(timeout=30)
+os.chmod(tmp + "/tool.pem", 0o644)
+r = subprocess.run([ws, "serve", "--port", "0", "--state", tmp + "/state2", "--lti", tmp + "/lti2.json", "--lti-key", tmp + "/tool.pem"],
+                   capture_output=True, text=True, timeout=60)
+check(r.returncode == 2 and "0600" in r.stderr, "a tool key others may read: exit 2 saying 0600: %d %s" % (r.returncode, r.stderr))
 if fails:
     print("%d failed" % len(fails))
     sys.exit(1)

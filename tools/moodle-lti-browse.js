@@ -8,7 +8,7 @@
 'use strict';
 const fs = require('fs');
 const puppeteer = require('puppeteer-core');
-const [www, cmid, course, work, solution] = process.argv.slice(2);
+const [www, cmid, course, work, solution, typeid] = process.argv.slice(2);
 const say = (s) => console.log('moodle-lti: ' + s);
 
 async function signIn(page, user) {
@@ -93,6 +93,19 @@ async function signIn(page, user) {
     const cls = await tp.evaluate(async () => { const r = await fetch('/api/class'); return r.status + ' ' + (await r.text()).slice(0, 200); });
     say('the class as the launched teacher asks it (GET /api/class): ' + cls);
     await tp.screenshot({ path: work + '/class.png' });
+    if (typeid) { // Deep Linking: Moodle's content selection, opened as a page of its own (the course form opens it in a dialog)
+      await tp.goto(`${www}/mod/lti/contentitem.php?id=${typeid}&course=${course}&title=&text=`, { waitUntil: 'domcontentloaded' });
+      await tp.waitForSelector('input[name="exercise"]', { timeout: 60000 }).catch(() => say('no exercise picker: ' + tp.url()));
+      const offered = await tp.$$eval('input[name="exercise"]', (l) => l.map((e) => e.value));
+      say('Deep Linking offers ' + offered.length + ' exercises: ' + offered.join(', '));
+      await tp.screenshot({ path: work + '/deeplink.png' });
+      await tp.click('input[name="exercise"]');
+      await Promise.all([tp.waitForNavigation({ waitUntil: 'domcontentloaded' }), tp.click('button[type="submit"]')]);
+      await tp.waitForFunction(() => /contentitem_return/.test(location.pathname), { timeout: 60000 }).catch(() => {});
+      const html = await tp.content();
+      const data = /contentitem_return[^\n]*?init[^\n]*/.exec(html);
+      say('Moodle took the Deep Linking response at ' + tp.url().replace(/\?.*/, '') + ': ' + (data ? data[0].slice(0, 400) : html.replace(/<[^>]+>/g, ' ').replace(/\s+/g, ' ').slice(0, 400)));
+    }
   } finally {
     await browser.close();
   }

@@ -113,6 +113,7 @@ head -5 "$work/serve.log"
 
 say "5. the student's launch and Check, the teacher's gradebook (Chromium)"
 NODE_PATH="$here/tests/web/node_modules" node "$here/tools/moodle-lti-browse.js" "$www" "$(sed -n 's/^cmid=//p' "$work/register.log")" \
-    "$(sed -n 's/^course=//p' "$work/register.log")" "$work" "$here/tests/exercises/02-v1-padding.solution.cu"
+    "$(sed -n 's/^course=//p' "$work/register.log")" "$work" "$here/tests/exercises/02-v1-padding.solution.cu" \
+    "$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["deployment_ids"][0])' "$work/registration.json")"
 php "$here/tools/moodle-lti-register.php" "$work/moodle" grades "$(sed -n 's/^course=//p' "$work/register.log")"
 say "the gradebook: $work/gradebook.png; warpscope's log: $work/serve.log"
