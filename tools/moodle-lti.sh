@@ -3,8 +3,9 @@
 #
 #   tools/moodle-lti.sh MOODLE WARPSCOPE [WORK]
 #
-# MOODLE: Moodle's source, a git directory (a clone or mirror of moodle/moodle: its HEAD's tree is
-# used, checked out once into WORK) or a folder holding it. WARPSCOPE: the built program. WORK: where
+# MOODLE: Moodle's source, a git directory (a clone or mirror of moodle/moodle checked out at a
+# stable branch, MOODLE_405_STABLE: its HEAD's tree is used, written once into WORK) or a folder
+# holding it. Proven with Moodle 4.5.6 (Build: 20250811) on Debian 12's PHP 8.2 and PostgreSQL 15. WARPSCOPE: the built program. WORK: where
 # everything lives (default /tmp/moodle-lti; Moodle is installed there once and kept).
 #
 # What it does, each step said as it goes:
