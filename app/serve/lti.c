@@ -938,7 +938,10 @@ static void launch_deep_link(serve_ctx *s, const serve_request *q, serve_reply *
     serve_secret(ticket);
     num_text(expires, sizeof expires, wall_ms() + LTI_TICKET_MS);
     const char *p[5] = {ticket, ret, cJSON_IsString(data) ? data->valuestring : NULL, claim(c, "deployment_id")->valuestring, expires};
-    if (sql(s, "INSERT INTO lti_tickets (ticket, return_url, data, deployment, expires_ms) VALUES (?1, ?2, ?3, ?4, ?5)", 5, p, NULL, err, sizeof err)) {
+    char now[24];
+    num_text(now, sizeof now, wall_ms());
+    const char *pn[1] = {now};
+    if (sql(s, "DELETE FROM lti_tickets WHERE expires_ms < ?1", 1, pn, NULL, err, sizeof err) || sql(s, "INSERT INTO lti_tickets (ticket, return_url, data, deployment, expires_ms) VALUES (?1, ?2, ?3, ?4, ?5)", 5, p, NULL, err, sizeof err)) {
         char w[700];
         snprintf(w, sizeof w, "the class record could not be written (%.500s)", err);
         refuse(r, 503, w);
