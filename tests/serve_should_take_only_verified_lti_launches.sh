@@ -369,7 +369,8 @@ if ticket and len(offered) >= 2:
     check(st == 403, "a Deep Linking choice is sent once: %s" % st)
 
 server.terminate()
-server.wait(timeout=30)
+rc = server.wait(timeout=30)
+check(rc == 0 and "Sanitizer" not in open(tmp + "/serve.err").read(), "serve stops cleanly on SIGTERM (%s): %s" % (rc, open(tmp + "/serve.err").read()[-1500:]))
 
 # the tool's key given as PEM (made here by cryptography): its public half is what /lti/jwks serves;
 # a key others may read is refused
@@ -379,7 +380,7 @@ os.chmod(tmp + "/tool.pem", 0o600)
 p2 = free_port()
 open(tmp + "/lti2.json", "w").write(json.dumps(dict(reg, tool_url="http://127.0.0.1:%d" % p2)))
 second = subprocess.Popen([ws, "serve", "--port", str(p2), "--state", tmp + "/state2", "--lti", tmp + "/lti2.json", "--lti-key", tmp + "/tool.pem"],
-                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                          stdout=subprocess.PIPE, stderr=open(tmp + "/serve2.err", "w"), text=True)
 open(pidfile, "w").write(str(second.pid))
 second.stdout.readline()
 try:
@@ -389,7 +390,8 @@ try:
 except Exception as e:
     check(False, "the PEM key's server answers /lti/jwks: %r" % e)
 second.terminate()
-second.wait(timeout=30)
+rc = second.wait(timeout=30)
+check(rc == 0, "the second serve stops cleanly (%s): %s" % (rc, open(tmp + "/serve2.err").read()[-1500:]))
 os.chmod(tmp + "/tool.pem", 0o644)
 r = subprocess.run([ws, "serve", "--port", "0", "--state", tmp + "/state2", "--lti", tmp + "/lti2.json", "--lti-key", tmp + "/tool.pem"],
                    capture_output=True, text=True, timeout=60)
