@@ -162,6 +162,8 @@ const emu_dim3 *emu_grid_dim(void) { return &current->grid_dim; }
 unsigned emu_thread_rank(void) { return (unsigned)(current->cur - current->threads); }
 unsigned emu_block_rank(void) { return linear(current->block_idx, current->grid_dim); }
 
+int emu_launch_failed(void) { return current && current->failed; }
+
 int emu_stack_overflowed(const void *addr, unsigned *line)
 {
     emu *e = current;

@@ -42,6 +42,7 @@ static const uint64_t own_host_turns = (uint64_t)1 << 32; /* turns of the host c
 
 typedef struct own_run {
     const capture_desc *d;
+    double started_ms; /* when the run began: its loops are stopped in words before its wall clock */
     const char *path;
     trace *t;
     emu *e;
@@ -290,10 +291,18 @@ void ws_user_tick(unsigned line)
     if (!run) { load_tick(line); return; }
     if (emu_in_kernel()) {
         unsigned tid = emu_thread_rank(), b = emu_block_rank();
+        if (emu_launch_failed()) emu_abort("stopped"); /* another thread stopped the launch: this one's loop ends with it */
         if (run->turns[tid].block != b + 1) run->turns[tid].block = b + 1, run->turns[tid].turns = 0;
-        if (++run->turns[tid].turns > OWN_LOOP_TURNS || (run->d->cancel && *run->d->cancel)) {
+        /* the turns' bound, or, on a machine too loaded to reach it in time, two thirds of the run's
+         * wall clock spent while this thread turns its loop (the loop is named, never the clock) */
+        unsigned k = ++run->turns[tid].turns;
+        int late = (k & 1023) == 0 && now_ms() - run->started_ms > sandbox_run_wall_s() * 1e3 * 2 / 3;
+        if (k > OWN_LOOP_TURNS || late || (run->d->cancel && *run->d->cancel)) {
             char msg[300];
             if (run->d->cancel && *run->d->cancel) snprintf(msg, sizeof msg, "interrupted");
+            else if (late)
+                snprintf(msg, sizeof msg, "line %u: thread %u of block %u has turned this loop %u times in %.0f s; a loop that never ends? "
+                         "(a run has %u s)", line, tid, b, k, (now_ms() - run->started_ms) / 1e3, sandbox_run_wall_s());
             else
                 snprintf(msg, sizeof msg, "line %u: thread %u of block %u has turned this loop %d times; a loop that never ends? "
                          "(a thread may turn its loops 2^20 times in a block)", line, tid, b, OWN_LOOP_TURNS);
@@ -305,6 +314,9 @@ void ws_user_tick(unsigned line)
     if (run->d->cancel && *run->d->cancel) host_fail("interrupted");
     if (++run->host_turns > own_host_turns)
         host_fail("line %u: the host code's loops have turned 2^32 times; a loop that never ends?", line);
+    if ((run->host_turns & 0xffff) == 0 && now_ms() - run->started_ms > sandbox_run_wall_s() * 1e3 * 2 / 3)
+        host_fail("line %u: the host code's loops still turn after %.0f s; a loop that never ends? (a run has %u s)", line,
+                  (now_ms() - run->started_ms) / 1e3, sandbox_run_wall_s());
 }
 
 void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 block, size_t shmem, unsigned line)
@@ -861,6 +873,7 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
     r->path = d->kernel;
     r->t = t;
     r->schedule = s;
+    r->started_ms = now_ms();
     emu_clear_buffers(r->e);
     trace_free(t);
     int rc = -1;

@@ -473,7 +473,7 @@ void sandbox_describe(char *buf, size_t len)
     const sandbox_limits *b = &limits[SANDBOX_BUILD], *r = &limits[SANDBOX_RUN];
     snprintf(buf, len, "%s%s%s, limits (%s%u s a run, %u s a build, files of %u MiB a build)%s%s%s",
              p & SANDBOX_NAMESPACES ? "bubblewrap (no network, private files and /tmp), " : "no namespaces (no bubblewrap or user namespaces), ",
-             p & SANDBOX_LANDLOCK ? "Landlock, " : "no Landlock, ", "seccomp (an allow-list in a run)",
+             p & SANDBOX_LANDLOCK ? "Landlock, " : "no Landlock, ", "seccomp (an allow-list in a run, no new code once the file is loaded)",
              WS_ASAN ? "" : "2 GiB, ", r->wall_s, b->wall_s, (unsigned)(b->fsize_bytes >> 20), p & SANDBOX_NOBODY ? ", as nobody" : "",
              sandbox_confines_files() ? "" : "; files NOT confined: others' files need --unsafe",
              p & SANDBOX_ROOT ? "; runs as root (nobody does not work here): others' files need --unsafe" : "");

@@ -6,8 +6,10 @@
  * writes only to one private folder); inside, warpscope-run adds seccomp (a build: no sockets,
  * tracing or mounts; a run: an allow-list of the calls a run makes, so no process, exec, socket or
  * signal to another) and Landlock (the same folders, enforced by the kernel where no namespaces
- * are). As root, each step runs as the user nobody; where nobody does not work, a learner's program
- * is refused unless --unsafe. At the wall clock the whole group is killed, and with bubblewrap the
+ * are). As root, each step runs as the user nobody, wherever warpscope lies (what nobody cannot reach
+ * by path is copied into bubblewrap's view from descriptors); where nobody does not work, a
+ * learner's program is refused unless --unsafe. Once a learner's object is loaded, its run makes no
+ * new executable memory (sandbox_lock_code). At the wall clock the whole group is killed, and with bubblewrap the
  * whole namespace: no grandchild is left.
  *
  * The protections in force are probed once per process and said by sandbox_describe. */
@@ -40,8 +42,8 @@ typedef struct sandbox_job {
     sandbox_limits lim;
     int confine;              /* 1: argv[0] is warpscope-run, which confines itself (a run); 0: warpscope-run
                                  confines then execs argv (a build) */
-    int host_view;            /* 1: the machine's own files and environment (a GPU's build: nvcc asks the GPU
-                                 what it is): no namespaces and no Landlock; limits and seccomp */
+    int host_view;            /* 1: the machine's own files and environment: no namespaces and no Landlock;
+                                 limits and seccomp (no step of warpscope's asks for it now: a GPU's build is gpu) */
     int gpu;                  /* 1: a GPU's build (nvcc): show's /dev files are the GPU's, bound as devices
                                  and writable; no address-space limit (CUDA's tools reserve more than they use) */
     volatile int *cancel;     /* nonzero: stop it */
