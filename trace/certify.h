@@ -5,6 +5,8 @@
  * anything into the trace: its hazards, its result, its events. What the trace says is therefore
  * believed only where it is consistent with an input the checker knows and the program did not
  * choose, replayed event by event:
+ * - order: the events are replayed in the order the trace holds them: launches one after another,
+ *   each block whole and once, the blocks of a launch in the order they ran (any: a GPU promises none);
  * - memory: every global load of the input buffer returns the element the checker generated at that
  *   index; every load of a word some traced store wrote returns the last value stored there (shared
  *   words per block, global words per buffer; atomics leave their word unknown, as the trace keeps

@@ -98,7 +98,14 @@ static int verify_run(trace *t, const lesson_exercise *x, const judge_run *r, ce
             t->result = f->result;
             t->reference = sum;
             t->tolerance = capture_tolerance(xf, r->n); /* 0: whole numbers, the sum exact */
-            if (race_replay(t)) { snprintf(err, errlen, "out of memory"); rc = -1; }
+            int raced = race_replay(t);
+            if (raced < 0) { snprintf(err, errlen, "out of memory"); rc = -1; }
+            else if (raced) { /* a run whose races cannot all be looked for is not believed */
+                f->verified = 0;
+                snprintf(f->why, sizeof f->why, "its global accesses spread over more memory than the race detector watches (%d words in "
+                                                "pages of 1024, below word 2^26 of each buffer): it cannot be checked for races",
+                         (int)RACE_SHADOW_WORDS_MAX);
+            }
         }
     }
     free(xf);

@@ -10,7 +10,8 @@ enum {
     MAX_WARPS = TRACE_BLOCK_THREADS_MAX / WARP_SIZE,
     READERS = 8, /* readers remembered per word */
     PAGE_WORDS = 1024, /* a global buffer's shadow is made a page at a time, where it is touched */
-    PAGES_MAX = RACE_GLOBAL_MAX_WORDS / PAGE_WORDS
+    PAGES_MAX = RACE_GLOBAL_MAX_WORDS / PAGE_WORDS,
+    PAGES_BUDGET = RACE_SHADOW_WORDS_MAX / PAGE_WORDS /* pages made in all, every buffer together */
 };
 
 /* One access as the shadow remembers it. gen tells records of an older block (shared) or launch
@@ -41,6 +42,7 @@ struct race {
     emu_observer obs;
     int readonly_buf;
     int failed, global_skipped;
+    size_t pages;                            /* global shadow pages made */
     uint64_t time;
     uint32_t launch_gen, block_gen;
     unsigned pass, block, nthreads;
@@ -207,7 +209,11 @@ static cell *global_cell(race *r, int buf, int64_t word)
      * apart cost two pages, not the words between) */
     if (!r->global[buf] && !(r->global[buf] = calloc(PAGES_MAX, sizeof *r->global[buf]))) { r->failed = 1; return NULL; }
     cell **page = &r->global[buf][word / PAGE_WORDS];
-    if (!*page && !(*page = calloc(PAGE_WORDS, sizeof(cell)))) { r->failed = 1; return NULL; } /* gen 0: no launch's */
+    if (!*page) {
+        if (r->pages >= PAGES_BUDGET) { r->global_skipped = 1; return NULL; } /* the shadow's bound: not watched */
+        if (!(*page = calloc(PAGE_WORDS, sizeof(cell)))) { r->failed = 1; return NULL; } /* gen 0: no launch's */
+        r->pages++;
+    }
     return &(*page)[word % PAGE_WORDS];
 }
 
@@ -342,7 +348,7 @@ int race_replay(trace *t)
     free(t->hazards);
     t->hazards = NULL;
     t->nhazards = 0;
-    int rc = race_status(r) || race_to_trace(r, t) ? -1 : 0;
+    int rc = race_status(r) || race_to_trace(r, t) ? -1 : !race_watched_global(r);
     race_destroy(r);
     return rc;
 }

@@ -37,6 +37,9 @@ enum { RACE_GLOBAL_MAX_WORDS = 1 << 26 };
 /* A capture looks for races as it runs up to this many elements (its shadow then stays near 150 MB);
  * a check's runs, replayed afterwards (race_replay), are watched up to RACE_GLOBAL_MAX_WORDS. */
 enum { RACE_CAPTURE_MAX_N = 1 << 19 };
+/* The words of global memory watched at once, every buffer together (the shadow's bound, about
+ * 300 MB): a run whose accesses spread over more pages of 1024 words is not watched whole. */
+enum { RACE_SHADOW_WORDS_MAX = 1 << 20 };
 
 typedef struct race race;
 
@@ -55,7 +58,9 @@ int race_to_trace(const race *r, trace *t);
 /* Replaces t's hazards with those the detector finds in t's events, replayed in the order they ran
  * (each lane's access, a barrier's release where a warp's phase moves on, each __syncwarp, fence
  * and atomic), so that a check believes no hazards list a run wrote itself. Only the traced blocks'
- * accesses are seen: a check traces every block. 0, or -1 when out of memory. */
+ * accesses are seen: a check traces every block. 0; 1 when some global accesses were not watched
+ * (past RACE_GLOBAL_MAX_WORDS, or spread over more pages than RACE_SHADOW_WORDS_MAX holds); -1 when
+ * out of memory. */
 int race_replay(trace *t);
 
 #ifdef __cplusplus
