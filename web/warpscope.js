@@ -699,6 +699,9 @@
         });
       }
       ch.hidden = !opts.length;
+      const ask = st.ask && st.prompt ? W('question', st.prompt.replace(/\s+/g, ' ')) + (opts.length ? ' ' + opts.join(lang === 'zh' ? '；' : '; ') : '') : '';
+      if ($('ask-text').textContent !== ask) $('ask-text').textContent = ask;
+      $('ask-text').hidden = !ask;
       for (const b of ch.querySelectorAll('button')) b.disabled = !asking;
     } else $('choices').hidden = true;
     // a control that had focus and is gone or disabled now (Answer after a right answer, Hint after

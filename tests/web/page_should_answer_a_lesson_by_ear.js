@@ -14,8 +14,10 @@
 //    what is outside);
 //  - Run (its button) and Ctrl+Enter in the editor keep focus where they were, the server's answer
 //    a refusal (this test's server has no api/trace);
-//  - axe-core finds no violation in the question, after a wrong and a right answer, in English and
-//    Chinese.
+//  - at 400% zoom (320x256 CSS px) every question of every lesson has its words and its controls in
+//    the page, which scrolls down only;
+//  - axe-core finds no violation in the question, after a wrong and a right answer and at 400%
+//    zoom, in English and Chinese.
 // Usage: node page_should_answer_a_lesson_by_ear.js SITE_DIR LESSONS_DIR OUT_DIR. Exit 77: no
 // chromium, or no puppeteer-core or axe-core.
 'use strict';
@@ -225,6 +227,34 @@ async function picksAndFocus() {
   await close(e);
 }
 
+// 400% zoom (320x256 CSS px): every lesson's question, its words and its controls are in the page,
+// which scrolls one way (down), never sideways
+async function zoomed() {
+  const ZOOMED = { name: '320x256', width: 320, height: 256, deviceScaleFactor: 4, mobile: false };
+  const asks = [];
+  for (const f of fs.readdirSync(lessonsDir).filter((f) => /^\d\d-.*\.json$/.test(f)).sort()) {
+    const l = JSON.parse(fs.readFileSync(path.join(lessonsDir, f), 'utf8'));
+    (l.steps || []).forEach((s, i) => { if (s.ask) asks.push({ id: f.slice(0, 2), page: i + 1, prompt: s.ask.prompt }); });
+  }
+  for (const a of asks) {
+    for (const lang of a.id === '03' ? ['en', 'zh'] : ['en']) {
+      const page = await open(`?lang=${lang}&lesson=${a.id}&page=${a.page}`, ZOOMED);
+      const r = await page.evaluate(() => {
+        const d = document.scrollingElement, vis = (e) => e && !e.hidden && e.getClientRects().length > 0;
+        const ids = ['ask-text', 'answer', 'answer-go', 'hint'].map((id) => document.getElementById(id)).concat([...document.querySelectorAll('#choices button')]);
+        const out = ids.filter(vis).map((e) => { const b = e.getBoundingClientRect(); return { id: e.id || 'choice', top: b.top + d.scrollTop, bottom: b.bottom + d.scrollTop, left: b.left, right: b.right }; });
+        return { text: document.getElementById('ask-text').textContent, shown: vis(document.getElementById('ask-text')), wide: d.scrollWidth - d.clientWidth, height: d.scrollHeight, width: d.clientWidth, controls: out, ask: window.warpscope.state().ask };
+      });
+      const at = `320x256, lesson ${a.id} page ${a.page} (${lang})`;
+      const inPage = r.controls.every((c) => c.top >= 0 && c.bottom <= r.height && c.left >= 0 && c.right <= r.width);
+      check(r.shown && r.text.includes(lead(a.prompt[lang]).slice(0, 12)), `${at}: the question's words are in the page: ${r.text.slice(0, 80)}`);
+      check(r.wide <= 0 && inPage && r.controls.length >= 4, `${at}: its controls (${r.controls.map((c) => c.id).join(', ')}) are in the page, which does not scroll sideways (${r.wide} px)`);
+      if (a.id === '03' && a.page === 5) { await axe(page, at); await shot(page, `320x256-${lang}-lesson03`); }
+      await close(page);
+    }
+  }
+}
+
 (async () => {
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${server.address().port}/`;
@@ -232,6 +262,7 @@ async function picksAndFocus() {
   try {
     await choiceQuestions();
     await picksAndFocus();
+    await zoomed();
   } catch (e) {
     check(false, 'the test ran to its end: ' + (e.stack || e));
   } finally {

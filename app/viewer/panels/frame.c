@@ -205,9 +205,15 @@ static void draw_tooltip(ui *u, int w, int h, dl_rect item)
     if (!sc->tip_focus) {
         x = sc->s->mouse_x + 14, y = sc->s->mouse_y + 18;
         if (y + th_ > h) y = sc->s->mouse_y - th_ - 4;
-    } else if (item.w) { /* below the ring, or above it where the window ends */
-        x = item.x, y = item.y + item.h + 6;
-        if (y + th_ > h) y = item.y - th_ - 6;
+    } else if (item.w) { /* above the ring, else beside it, else below: never over its item (nor, above, over the row after it) */
+        x = item.x, y = item.y - th_ - 6;
+        if (y < 0) {
+            y = item.y;
+            if (item.x + item.w + 6 + tw <= w) x = item.x + item.w + 6;
+            else if (item.x - 6 - tw >= 0) x = item.x - 6 - tw;
+            else y = item.y + item.h + 6;
+            if (y + th_ > h) y = h - th_;
+        }
     } else { /* its item is not drawn (its panel is a summary): at the picture's foot */
         x = u->pad, y = h - th_ - 4 * u->lh;
     }
