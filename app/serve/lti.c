@@ -208,7 +208,7 @@ static void page(serve_reply *r, unsigned status, const char *title, const char 
     if (asprintf(&text,
                  "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><meta name=\"viewport\" content=\"width=device-width\">"
                  "<title>warpscope: %s</title><style>body{font:18px/1.5 system-ui,sans-serif;max-width:44em;margin:2em auto;padding:0 1em}"
-                 "h1::first-letter{text-transform:uppercase}label{display:block;margin:.3em 0}button{font:inherit;padding:.4em 1.2em}</style></head>\n<body%s>\n<h1>%s</h1>\n%s\n%s%s%s</body></html>\n",
+                 "h1::first-letter,#why::first-letter{text-transform:uppercase}label{display:block;margin:.3em 0}button{font:inherit;padding:.4em 1.2em}</style></head>\n<body%s>\n<h1>%s</h1>\n%s\n%s%s%s</body></html>\n",
                  t ? t : "", attrs ? attrs : "", t ? t : "", body_html, script ? "<script>" : "", script ? script : "", script ? "</script>\n" : "") < 0)
         text = NULL;
     free(t);
@@ -701,7 +701,7 @@ static cJSON *verified(lti *t, const char *id_token, char *why, size_t whylen)
 {
     cjose_err e;
     cjose_jws_t *jws = id_token ? cjose_jws_import(id_token, strlen(id_token), &e) : NULL;
-    if (!jws) { snprintf(why, whylen, "the launch carries no id_token in compact JWS form"); return NULL; }
+    if (!jws) { snprintf(why, whylen, "the launch carries no id_token that reads as a compact JWS (three base64url parts)"); return NULL; }
     cjose_header_t *h = cjose_jws_get_protected(jws);
     const char *alg = h ? cjose_header_get(h, CJOSE_HDR_ALG, &e) : NULL, *kid = h ? cjose_header_get(h, CJOSE_HDR_KID, &e) : NULL;
     cJSON *c = NULL;
