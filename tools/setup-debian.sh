@@ -18,8 +18,9 @@ set -e
 # brings its own npm conflicts with Debian's) and npm's puppeteer-core and axe-core for the browser tests; the
 # page's kernel editor (web/editor/: CodeMirror and esbuild, at its lock file's versions).
 # libmicrohttpd-dev, libsqlite3-dev and libpq-dev: warpscope serve, the class server (HTTP, the class
-# record in SQLite, or in PostgreSQL)
-pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev file bubblewrap libseccomp-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium nginx libmicrohttpd-dev libsqlite3-dev libpq-dev"
+# record in SQLite, or in PostgreSQL); libcjose-dev, libcurl4-openssl-dev, libssl-dev: serve as an LTI 1.3 tool;
+# python3-jwt, python3-cryptography: the LTI tests' platform
+pkgs="build-essential cmake pkg-config python3 libcjson-dev libboost-context-dev libsdl2-dev libsdl2-ttf-dev libsdl2-image-dev libgif-dev xvfb xauth fonts-wqy-microhei clang libclang-14-dev libclang-rt-14-dev dpkg-dev file bubblewrap libseccomp-dev lld wasi-libc libclang-rt-14-dev-wasm32 chromium nginx libmicrohttpd-dev libsqlite3-dev libpq-dev libcjose-dev libcurl4-openssl-dev libssl-dev python3-jwt python3-cryptography"
 cjson_src=/usr/local/src/warpscope/cjson
 here="$(cd "$(dirname "$0")/.." && pwd)"
 missing=""

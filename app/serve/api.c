@@ -22,6 +22,7 @@
 
 #include "app/cmd/cmd.h"
 #include "app/serve/serve.h"
+#include "app/serve/lti.h"
 #include "app/learn/exercise.h"
 #include "app/version.h"
 #include "trace/capture/capture.h"
@@ -682,6 +683,7 @@ static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, c
     } else {
         cJSON_AddStringToObject(report, "student", student);
         cJSON_AddBoolToObject(report, "recorded", 1);
+        lti_score(s, q->class_id, student, l->id, tr.met, tr.goals, tr.at_ms); /* to the course's gradebook, when the student came from it */
         reply_json(r, 200, cJSON_PrintUnformatted(report));
         for (size_t i = 0; i < sizeof serve_judged_hooks / sizeof serve_judged_hooks[0]; i++)
             if (serve_judged_hooks[i]) serve_judged_hooks[i](s, &tr);

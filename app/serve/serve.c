@@ -32,6 +32,7 @@
 
 #include "app/cmd/cmd.h"
 #include "app/serve/serve.h"
+#include "app/serve/lti.h"
 #include "app/version.h"
 #include "app/web_pack.h"
 #include "trace/capture/own/sandbox.h"
@@ -677,6 +678,11 @@ static const struct route {
     {"GET", "/api/class/grades.csv", 0, 0, WHO_TEACHER, api_class_grades},
     {"GET", "/api/class", 0, 0, WHO_TEACHER, api_class},
     {"GET", "/class", 0, 0, WHO_ANYONE, api_class_page},
+    {"GET", "/lti/login", 0, 0, WHO_ANYONE, lti_login}, /* LTI 1.3 (lti.c): the platform's login, launch, the tool's keys */
+    {"POST", "/lti/login", 0, 0, WHO_ANYONE, lti_login},
+    {"POST", "/lti/launch", 0, 0, WHO_ANYONE, lti_launch},
+    {"POST", "/lti/deeplink", 0, 0, WHO_ANYONE, lti_deeplink},
+    {"GET", "/lti/jwks", 0, 0, WHO_ANYONE, lti_jwks},
     {"GET", "/", 1, 0, WHO_ANYONE, api_page}, /* HEAD asks any GET route: its headers, no body */
 };
 
@@ -849,7 +855,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
     else if (p->no_room) {
         reply_error(&r, 503, "the server holds its most of requests' bodies at once: try again in 1 s");
         retry_after(&r, 1);
-    } else if (strcmp(method, "POST") == 0 && post_checked(c, &r)) {
+    } else if (strcmp(method, "POST") == 0 && strncmp(url, "/lti/", 5) && post_checked(c, &r)) { /* an LTI launch is the platform's form, from its site */
     } else if (q.session && (rc = record_session(s->rec, q.session, &q.class_id, name, sizeof name, key, sizeof key)) < 0 && rc != RECORD_CLOSED) {
         reply_error(&r, 503, "the class record could not be read: %s", key);
     } else if (rt->who == WHO_STUDENT && rc == RECORD_CLOSED) { /* 401: the page joins the open class again, with the name typed */
@@ -1113,6 +1119,11 @@ int cmd_serve(const ws_call *k)
         record_close(s.rec);
         return EXIT_BAD;
     }
+    if (v[WF_LTI].given && !(s.lti = lti_open(v[WF_LTI].text, v[WF_LTI_KEY].given ? v[WF_LTI_KEY].text : NULL, state, &s, err, sizeof err))) {
+        fprintf(stderr, "warpscope: %s\n", err);
+        record_close(s.rec);
+        return EXIT_BAD;
+    }
     /* a connection is a descriptor: as many as the connections allowed, and the builds' own */
     struct rlimit nofile;
     if (getrlimit(RLIMIT_NOFILE, &nofile) == 0 && nofile.rlim_cur < 2 * SERVE_CONNECTIONS + 256) {
@@ -1131,6 +1142,7 @@ int cmd_serve(const ws_call *k)
         sst.st_uid != geteuid() || (sst.st_mode & 077)) {
         fprintf(stderr, "warpscope: %s: cannot keep learners' sources there (it must be a folder of this user's, 0700; set XDG_CACHE_HOME)\n",
                 s.sources[0] ? s.sources : "the cache folder");
+        lti_close(s.lti);
         record_close(s.rec);
         return EXIT_BAD;
     }
@@ -1139,6 +1151,7 @@ int cmd_serve(const ws_call *k)
     snprintf(s.tmp, sizeof s.tmp, "%s/warpscope-serve-XXXXXX", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp");
     if (!mkdtemp(s.tmp)) {
         fprintf(stderr, "warpscope: cannot make a folder in %s: %s\n", tmpdir && *tmpdir == '/' ? tmpdir : "/tmp", strerror(errno));
+        lti_close(s.lti);
         record_close(s.rec);
         return EXIT_BAD;
     }
@@ -1175,6 +1188,7 @@ int cmd_serve(const ws_call *k)
         printf("warpscope serve %s (%s) on http://%s:%u/ (%u workers, %s)\n", ws_version, ws_commit, host, bound, s.workers, s.rec->where);
         if (s.page_note[0]) printf("note: %s\n", s.page_note);
         printf("sandbox: %s\n", s.sandbox);
+        if (s.lti) printf("%s\n", lti_describe(s.lti));
         /* the token is typed once at /class, never carried in an address (a projector shows it) */
         printf("the class: http://%s:%u/class (sign in with %s)\n", host, bound, given[0] ? how : "the token below");
         if (!given[0]) printf("the teacher's token: %s\n", s.token);
@@ -1203,6 +1217,7 @@ int cmd_serve(const ws_call *k)
         MHD_stop_daemon(daemon);
         fprintf(stderr, "warpscope: serve stopped (signal %d)\n", stop_signal);
     }
+    lti_close(s.lti);
     record_close(s.rec);
     remove_tree(s.tmp);
     for (size_t i = 0; i < s.nfiles; i++) free(s.files[i].data);

@@ -107,6 +107,7 @@ typedef struct serve_ctx {
     uint64_t jobs_done;
     serve_tally tally[SERVE_JOB_KINDS]; /* what this server ran, by kind (GET /api/health) */
     double started_ms;
+    struct lti *lti;          /* the LTI 1.3 tool (lti.h), or NULL */
 } serve_ctx;
 
 /* What a handler answers. body is malloc'd (or NULL); header/value one extra header (may be NULL). */
