@@ -1158,7 +1158,8 @@ void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r)
     int fail;
     int64_t n = 0, cls = class_which(s, class_named(q, o), err, sizeof err, &fail);
     if (fail || !cls) reply_error(r, 404, "no such class");
-    else if (record_remove_student(s->rec, cls, student, &n, err, sizeof err)) reply_error(r, 503, "the class record could not be written: %s", err);
+    else if (record_remove_student(s->rec, cls, student, &n, err, sizeof err) || lti_forget(s, cls, student, err, sizeof err))
+        reply_error(r, 503, "the class record could not be written: %s", err);
     else {
         cJSON *a = cJSON_CreateObject();
         cJSON_AddStringToObject(a, "student", student);
