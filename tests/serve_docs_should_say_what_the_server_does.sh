@@ -4,7 +4,8 @@
 # serve.h sets it (requests per student and per address, joins per address and per class and their
 # window, connections, the run limit); the shipped nginx config passes the browser's Host with its
 # port ($http_host) and X-Forwarded-Proto; the systemd unit's journalctl line greps words serve prints;
-# no doc opens /class with ?token=.
+# the counts one in the record for every instance, and the judgements kept (api.c: VERDICTS_KEPT);
+# no doc opens /class with ?token=; no doc names a folder of the machine it was written on.
 src="$1"
 fails=0
 say() { echo "FAIL: $*"; fails=$((fails + 1)); }
@@ -36,6 +37,14 @@ grep -q '^ *proxy_set_header X-Forwarded-Proto \$scheme;' "$nginx" || say "the n
 unit="$src/packaging/warpscope-serve.service.in"
 words=$(sed -n 's/.*journalctl -u warpscope-serve -o cat | grep "\([^"]*\)".*/\1/p' "$unit")
 [ -n "$words" ] && grep -q "printf(\".*$words" "$src/app/serve/serve.c" || say "the unit's journalctl line greps \"$words\", which serve does not print"
+# what limits a student is counted in the record for every instance (serve.c: record_count), as classroom.md says
+grep -q "record_count(" "$src/app/serve/serve.c" && ! grep -qi "keeps its own count\|only on the same instance" "$room" &&
+    tr '\n' ' ' <"$room" | grep -q "one count in the record for all the instances" ||
+    say "classroom.md does not say that a student's counts are one in the record for all the instances"
+echo "$flat" | grep -qi "per instance\|each instance's own" && say "docs/lab.md says a limit is per instance"
+tr "\n" " " <"$room" | grep -q "the last $(sed -n 's/.*VERDICTS_KEPT = \([0-9]*\).*/\1/p' "$src/app/serve/api.c")," || say "classroom.md: the judgements kept are not api.c's VERDICTS_KEPT"
+# the docs name what is in the repository or on the reader's machine, never a folder of the machine they were written on
+grep -nE '(^|[^a-z])/(work|home/[a-z]+)/' "$src"/docs/*.md "$src/README.md" && say "a doc names a path of the machine it was written on"
 grep -n 'class?token' "$lab" "$room" "$nginx" "$unit" && say "a doc opens /class with ?token= (the token is typed into its form)"
 [ "$fails" = 0 ] || { echo "serve_docs_should_say_what_the_server_does: $fails failed"; exit 1; }
 echo "serve_docs_should_say_what_the_server_does: passed ($(echo "$routes" | wc -l) routes)"

@@ -9,7 +9,9 @@
 # not all after the racing file (the reference: which file was sent), as many tries as were sent,
 # the last no earlier than it was sent. Then the same with both instances on --db postgres://
 # against a private PostgreSQL cluster (the second started once the first answers), where
-# PostgreSQL's server is installed; else that part says it is skipped. Skipped (77) where nginx is
+# PostgreSQL's server is installed, with what limits a student counted once for both instances (joins per
+# address, requests per student, a Run replaced from the other instance, a Check's judgement kept);
+# else that part says it is skipped. Skipped (77) where nginx is
 # not installed or the build has no class server.
 ws="$1"
 src="$2"
@@ -260,6 +262,73 @@ third = call(b, "/api/check", {"exercise": "02", "source": source}, cookie)[0]
 ok = first == [200] and second == 429 and third == 200
 print(("ok   " if ok else "FAIL ") + "a Check on one instance, a second 0.3 s later on the other: %s %s; after the first's answer: %s" % (first, second, third))
 sys.exit(0 if ok else 1)
+PY
+    # what limits a student, an address or a class is one count in PostgreSQL for both instances: a
+    # student's 601st request of a minute, the 301st join of an address (X-Real-IP, as nginx sends it)
+    # are 429 though each instance saw only half; a Run on B replaces the student's Run in flight on A
+    # (a loop, which A would run to the run limit); a Check judged on A is answered on B from the
+    # judgement kept (B's count of checks run does not move)
+    python3 - "$a" "$b" "$src" <<'PY' || fail=1
+import json, sys, threading, time, urllib.request, urllib.error
+a, b, src = sys.argv[1:4]
+fails = []
+def call(port, method, path, body=None, cookie=None, real=None):
+    h = {}
+    if body is not None: h.update({"Content-Type": "application/json", "Origin": "http://127.0.0.1:%s" % port})
+    if cookie: h["Cookie"] = cookie
+    if real: h["X-Real-IP"] = real
+    req = urllib.request.Request("http://127.0.0.1:%s%s" % (port, path), method=method, headers=h,
+                                 data=json.dumps(body).encode() if body is not None else None)
+    try:
+        r = urllib.request.urlopen(req, timeout=300); return r.status, r.read(), r.headers
+    except urllib.error.HTTPError as e:
+        return e.code, e.read(), e.headers
+def join(port, name, real):
+    st, body, hd = call(port, "POST", "/api/join", {"name": name}, real=real)
+    return st, (hd.get("Set-Cookie") or "").split(";")[0]
+
+# joins from one address, alternating instances: 300 admitted in all (the bound), the 301st refused
+got = [join((a, b)[i % 2], "j%03d" % i, "10.51.0.1")[0] for i in range(301)]
+if got[:300] != [200] * 300 or got[300] != 429:
+    fails.append("301 joins from one address on two instances: %s" % {s: got.count(s) for s in set(got)} + ", the 301st %s" % got[300])
+
+# a student's requests, alternating instances: 600 a minute in all (the join's own request was the address's)
+while time.time() % 60 > 50: time.sleep(1) # all in one minute's window
+st, cookie = join(a, "many-requests", "10.51.0.2")
+got = [call((a, b)[i % 2], "GET", "/api/health", cookie=cookie)[0] for i in range(601)]
+if got[:600] != [200] * 600 or got[600] != 429:
+    fails.append("601 requests of one student on two instances: %s" % {s: got.count(s) for s in set(got)} + ", the 601st %s" % got[600])
+
+# a Run on B replaces the student's Run in flight on A
+st, cookie = join(a, "two-runs", "10.51.0.3")
+loop = "__global__ void k(const float *in, float *out, unsigned n)\n{\n    volatile int spin = 1;\n    while (spin) {\n    }\n}\n// %f\n" % time.time()
+kernel = open(src + "/tests/own/one_block_sum.cu").read()
+entry = "k<<<1, 256>>>(in, out, n)"
+first = {}
+t = threading.Thread(target=lambda: first.update(st=call(a, "POST", "/api/trace", {"source": loop, "entry": entry}, cookie)[0]))
+t0 = time.time()
+t.start()
+for _ in range(200): # the first in flight on A (building or tracing)
+    h = json.loads(call(a, "GET", "/api/health")[1])
+    if h.get("building", 0) + h.get("tracing", 0) >= 1: break
+    time.sleep(0.05)
+second = call(b, "POST", "/api/trace", {"source": kernel, "entry": entry, "n": 256}, cookie)[0]
+t.join()
+if first.get("st") != 409 or second != 200:
+    fails.append("a Run on B while the student's loop runs on A: A answered %s after %.1f s, B %s" % (first.get("st"), time.time() - t0, second))
+
+# a Check judged on A, the same file checked on B: answered from the judgement kept
+st, cookie = join(a, "checked-twice", "10.51.0.4")
+source = open(src + "/tests/exercises/02-v1-padding.solution.cu").read() + "// checked twice %f\n" % time.time()
+checked = lambda port: json.loads(call(port, "GET", "/api/health")[1])["ran"]["checked"]["count"]
+on_b = checked(b)
+s1 = call(a, "POST", "/api/check", {"exercise": "02", "source": source}, cookie)[0]
+s2 = call(b, "POST", "/api/check", {"exercise": "02", "source": source}, cookie)[0]
+if s1 != 200 or s2 != 200 or checked(b) != on_b:
+    fails.append("a Check on A then the same file on B: %s %s; B ran %d checks for it" % (s1, s2, checked(b) - on_b))
+for f in fails: print("FAIL " + f)
+print(("ok   " if not fails else "FAIL ") + "joins, requests, a Run replaced and a judgement kept: one for both instances")
+sys.exit(1 if fails else 0)
 PY
     $asuser "$pgctl" -D "$tmp/pg" -m immediate stop >/dev/null 2>&1
     python3 - "$a" <<'PY' || fail=1

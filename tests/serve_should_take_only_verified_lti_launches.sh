@@ -10,7 +10,9 @@
 # state cookie missing, alg none and HS256 signed with the public key; a student's token carrying an
 # instructor role anywhere but the signed roles claim (a custom claim, the form, the address) is a
 # student. An instructor's launch signs the teacher in; Deep Linking returns a response the tool
-# signed with an ltiResourceLink and its lineItem per exercise chosen. Skips (77) where the build has
+# signed with an ltiResourceLink and its lineItem per exercise chosen. A launched student is in the
+# grades' CSV; the teacher's Remove takes them from the view and frees the name: a typed join takes it
+# and the platform user's next launch is named afresh (never taking the name back). Skips (77) where the build has
 # no serve, or python3-jwt is missing.
 ws="$1"
 src="$2"
@@ -320,6 +322,28 @@ check(st == 200 and tc and "/class" in body, "an instructor's launch signs the t
 if tc:
     st, body, _ = call("GET", "/api/class", None, {"Cookie": "ws_teacher=" + tc.group(1)})
     check(st == 200 and "Ana Lima" in body, "the launched teacher sees the class with its student: %s %s" % (st, body[:200]))
+
+# ---- the roster: a launched student is one of the class's, in its view, its grades and its Remove ----
+if tc:
+    teacher = {"Cookie": "ws_teacher=" + tc.group(1)}
+    st, body, h = call("GET", "/api/class/grades.csv", None, teacher)
+    rows = [l for l in body.splitlines() if l.startswith("Ana Lima,") or l.startswith('"Ana Lima"')]
+    check(st == 200 and len(rows) == 1, "the grades' CSV holds the launched student once: %s %s" % (st, body[:400]))
+    post = {"Content-Type": "application/json", "Origin": T}
+    st, body, _ = call("POST", "/api/class/remove", json.dumps({"student": "Ana Lima"}).encode(), {**post, **teacher})
+    check(st == 200, "the teacher removes the launched student: %s %s" % (st, body[:200]))
+    st, body, _ = call("GET", "/api/class", None, teacher)
+    check(st == 200 and "Ana Lima" not in body, "the removed launched student has left the class's view: %s" % body[:300])
+    # the name is free: a student typing it takes it, and the platform's user launching again is named afresh, never taking it back
+    st, body, h = call("POST", "/api/join", json.dumps({"name": "Ana Lima"}).encode(), post)
+    typed = re.search(r"ws_session=([0-9a-f]{32})", h.get("Set-Cookie") or "")
+    check(st == 200 and typed, "a typed join takes the removed launched student's name: %s %s" % (st, body[:200]))
+    s_, n_ = login()
+    st, body, h = launch(signed(claims(n_)), s_)
+    check(st == 200 and "Ana Lima (2)" in body, "the removed student's next launch is named afresh: %s %s" % (st, re.sub(r"\s+", " ", body)[:300]))
+    if typed:
+        st, body, _ = call("POST", "/api/trace", b"{}", {"Content-Type": "application/json", "Origin": T, "Cookie": "ws_session=" + typed.group(1)})
+        check(st != 401, "the typed student keeps the name and the session after the launch: %s %s" % (st, body[:200]))
 
 # ---- the platform turns its key: the new kid is fetched ----
 published[:] = ["k1", "k2"]

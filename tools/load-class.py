@@ -8,7 +8,8 @@ known line), now and then a hostile one (host code calling system(), opening a s
 never ends). One try in four is an exercise check (POST /api/check, exercise 02: its model solution
 or the same file racing), the others POST /api/trace; half the time a student runs a file already
 sent once more (cached). A try answered 429 is sent again after its Retry-After, as a student
-presses Run again, until the student's next try is due. Against a server on 127.0.0.1 each student
+presses Run again, until the student's next try is due; one answered 502 or 504 by a proxy whose
+server went away is sent again after 2 s, as the page does, for a minute at most. Against a server on 127.0.0.1 each student
 connects from an address of its own (127.1.X.Y), as a lab's machines do, so the server's
 per-client limits count each student. The teacher's view polls GET /api/class every 2 s.
 
@@ -128,6 +129,7 @@ EXPECTED = {
     "endless": {200, 422},
 }
 OVERLOAD = 429
+PROXY_LOST = (502, 504)  # a proxy's answer when its server went away: the page sends the Run or Check again
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -250,6 +252,7 @@ class Record:
         self.sent = {}                  # body's key -> answered status (for the cached runs)
         self.class_polls_ok = 0
         self.given_up = 0               # tries still answered 429 when the student's next came
+        self.resent = {}                # kind -> sent again after a proxy's 502 or 504
 
     def count(self, endpoint, status):
         with self.lock:
@@ -306,10 +309,21 @@ def excerpt(raw):
 
 def send(rec, client, path, body, until, kind=None):
     """POST body; on 429, again after Retry-After (as a student presses Run again), while that is
-    before until. The last answer: status, body, seconds that request took."""
+    before until; on a proxy's 502 or 504 (its server went away), again after 2 s, as the page does,
+    for a minute at most. The last answer: status, body, seconds that request took (from the first send
+    when it was sent again for a proxy)."""
+    first, resent = time.monotonic(), 0
     while True:
         status, raw, dt, retry = client.request("POST", path, body)
         rec.count(path, status)
+        if status in PROXY_LOST and resent + 2 <= 60:
+            with rec.lock:
+                rec.resent[kind or path] = rec.resent.get(kind or path, 0) + 1
+            resent += 2
+            time.sleep(2)
+            continue
+        if resent:
+            dt = time.monotonic() - first
         if status != OVERLOAD:
             return status, raw, dt
         with rec.lock:
@@ -602,6 +616,8 @@ def main(argv):
         rate = (ran.get("built", {}).get("count", 0) + ran.get("checked", {}).get("count", 0)) / up if up else 0
         print("server %s, up %.0f s: %s; %.2f new files a second" % (url, up, ", ".join(parts), rate))
     print("tries answered 429 until the student's next try: %d" % rec.given_up)
+    figures["resent_after_proxy"] = rec.resent
+    print("sent again after a proxy's 502 or 504 (its server gone): %s" % (", ".join("%s x%d" % kv for kv in sorted(rec.resent.items())) or "none"))
     print("unexpected answers: %d" % len(rec.unexpected))
     for line in rec.unexpected[:20]:
         print("  " + line)

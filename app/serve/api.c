@@ -540,7 +540,7 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
     uint64_t run_key = serve_fnv1a(serve_fnv1a(SERVE_FNV_BASIS, source, strlen(source)), entry, strlen(entry));
     serve_job kind = kept && own_capture_cached(&d) && !slow_run(run_key, 0) ? SERVE_JOB_CACHED : SERVE_JOB_BUILT;
     if (serve_job_begin(s, r, kind, q->cancel)) { cJSON_Delete(o); return; }
-    if (!kept && serve_source_admit(q, strlen(source), r)) { serve_job_end(s, -1, kind); cJSON_Delete(o); return; }
+    if (!kept && serve_source_admit(s, q, strlen(source), r)) { serve_job_end(s, -1, kind); cJSON_Delete(o); return; }
     if (learner_write(s, source, strlen(source), &ld)) {
         int e = errno;
         serve_job_end(s, -1, kind);
@@ -582,50 +582,55 @@ void api_trace(serve_ctx *s, const serve_request *q, serve_reply *r)
  * The last VERDICTS_KEPT judgements that every run finished (a run stopped by its wall clock on a
  * loaded machine is judged again), each with its exercise and the source's bytes compared whole,
  * answer a Check pressed again at once; the try is recorded as any other. */
-enum { VERDICTS_KEPT = 64, VERDICT_SOURCE_MAX = 64 << 10 };
-typedef struct verdict {
-    char exercise[128];
-    char *source;        /* NULL: an empty place */
-    exercise_judgement j;
-    char *picture;       /* the exercise's own capture, as JSON (may be NULL) */
-    uint64_t used;
-} verdict;
-static verdict verdicts[VERDICTS_KEPT];
-static uint64_t verdicts_clock;
-static pthread_mutex_t verdicts_mu = PTHREAD_MUTEX_INITIALIZER;
+/* The judgements of files judged before, kept in the record for every server of it (the least
+ * recently used of VERDICTS_KEPT dropped), by the exercise, this build (a judgement is its judge's) and
+ * the source's bytes, compared whole: a file that only shares a hash with another gets no verdict. */
+enum { VERDICTS_KEPT = 256, VERDICT_SOURCE_MAX = 64 << 10 };
 
-/* 1 with the judgement and a copy of its picture when this exercise's file was judged before */
-static int verdict_find(const char *exercise, const char *source, exercise_judgement *j, char **picture)
+static void verdict_key(const char *exercise, const char *source, char *out, size_t len)
 {
-    int found = 0;
-    pthread_mutex_lock(&verdicts_mu);
-    for (int i = 0; i < VERDICTS_KEPT && !found; i++) {
-        verdict *v = &verdicts[i];
-        if (!v->source || strcmp(v->exercise, exercise) || strcmp(v->source, source)) continue;
-        *j = v->j;
-        *picture = v->picture ? strdup(v->picture) : NULL;
-        v->used = ++verdicts_clock;
-        found = 1;
-    }
-    pthread_mutex_unlock(&verdicts_mu);
-    return found;
+    uint64_t h = serve_fnv1a(SERVE_FNV_BASIS, source, strlen(source));
+    snprintf(out, len, "%.128s %s %s %zu %016llx-%zu", exercise, ws_version, ws_commit, sizeof(exercise_judgement), (unsigned long long)h,
+             strlen(source));
 }
 
-static void verdict_keep(const char *exercise, const char *source, const exercise_judgement *j, const char *picture)
+/* 1 with the judgement and its picture (malloc'd, may be NULL) when this exercise's file was judged before */
+static int verdict_find(serve_ctx *s, const char *exercise, const char *source, exercise_judgement *j, char **picture)
 {
-    if (j->error[0] || strlen(source) > VERDICT_SOURCE_MAX || strlen(exercise) >= sizeof verdicts[0].exercise) return;
-    pthread_mutex_lock(&verdicts_mu);
-    verdict *v = &verdicts[0];
-    for (int i = 1; i < VERDICTS_KEPT && v->source; i++) /* an empty place, else the least recently used */
-        if (!verdicts[i].source || verdicts[i].used < v->used) v = &verdicts[i];
-    free(v->source);
-    free(v->picture);
-    snprintf(v->exercise, sizeof v->exercise, "%s", exercise);
-    v->source = strdup(source);
-    v->picture = picture ? strdup(picture) : NULL;
-    v->j = *j;
-    v->used = ++verdicts_clock;
-    pthread_mutex_unlock(&verdicts_mu);
+    char key[400], err[600], *text = NULL;
+    *picture = NULL;
+    if (strlen(source) > VERDICT_SOURCE_MAX) return 0;
+    verdict_key(exercise, source, key, sizeof key);
+    if (record_verdict_find(s->rec, key, source, wall_ms(), &text, picture, err, sizeof err) != 1) return 0;
+    /* the judgement as this build wrote it: its bytes in hex */
+    int ok = strlen(text) == 2 * sizeof *j;
+    unsigned char *b = (unsigned char *)j;
+    for (size_t i = 0; ok && i < sizeof *j; i++) {
+        unsigned v;
+        ok = sscanf(text + 2 * i, "%2x", &v) == 1;
+        b[i] = (unsigned char)v;
+    }
+    free(text);
+    if (!ok || j->met > LESSON_GOALS_MAX) {
+        memset(j, 0, sizeof *j);
+        free(*picture);
+        *picture = NULL;
+        return 0;
+    }
+    j->error[sizeof j->error - 1] = 0;
+    return 1;
+}
+
+static void verdict_keep(serve_ctx *s, const char *exercise, const char *source, const exercise_judgement *j, const char *picture)
+{
+    if (j->error[0] || strlen(source) > VERDICT_SOURCE_MAX) return;
+    char key[400], err[600], *text = malloc(2 * sizeof *j + 1);
+    if (!text) return;
+    const unsigned char *b = (const unsigned char *)j;
+    for (size_t i = 0; i < sizeof *j; i++) snprintf(text + 2 * i, 3, "%02x", b[i]);
+    verdict_key(exercise, source, key, sizeof key);
+    record_verdict_keep(s->rec, key, source, wall_ms(), text, picture, VERDICTS_KEPT, err, sizeof err); /* not kept: judged again next time */
+    free(text);
 }
 
 /* The report of one file, as `exercise check --json` writes it (its "files" holds this file). */
@@ -728,10 +733,10 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     exercise_judgement *j = calloc(1, sizeof *j);
     char *picture = NULL; /* the exercise's own capture of the file: the picture the teacher opens */
     if (!j) { reply_error(r, 500, "out of memory"); cJSON_Delete(o); return; }
-    if (verdict_find(l->id, source, j, &picture)) { check_answer(s, q, r, l, j, picture, source); cJSON_Delete(o); return; }
+    if (verdict_find(s, l->id, source, j, &picture)) { check_answer(s, q, r, l, j, picture, source); cJSON_Delete(o); return; }
     learner_dir ld;
     if (serve_job_begin(s, r, SERVE_JOB_CHECK, q->cancel)) { free(j); cJSON_Delete(o); return; }
-    if (!learner_path(s, source, strlen(source), &ld) && serve_source_admit(q, strlen(source), r)) {
+    if (!learner_path(s, source, strlen(source), &ld) && serve_source_admit(s, q, strlen(source), r)) {
         serve_job_end(s, -1, SERVE_JOB_CHECK);
         free(j);
         cJSON_Delete(o);
@@ -774,7 +779,7 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
         cJSON_Delete(o);
         return;
     }
-    if (!*s->stop && picture) verdict_keep(l->id, source, j, picture);
+    if (!*s->stop && picture) verdict_keep(s, l->id, source, j, picture);
     check_answer(s, q, r, l, j, picture, source);
     cJSON_Delete(o);
 }
@@ -880,7 +885,7 @@ void api_join(serve_ctx *s, const serve_request *q, serve_reply *r)
         cJSON_Delete(o);
         return;
     }
-    if (serve_join_admit(q, code ? code : "", r)) { cJSON_Delete(o); return; }
+    if (serve_join_admit(s, q, code ? code : "", r)) { cJSON_Delete(o); return; }
     int64_t cls = 0;
     char err[600];
     int rc = serve_student_begin(s, q, r, code ? code : "", name, &cls, err, sizeof err);
@@ -1153,7 +1158,8 @@ void api_class_remove(serve_ctx *s, const serve_request *q, serve_reply *r)
     int fail;
     int64_t n = 0, cls = class_which(s, class_named(q, o), err, sizeof err, &fail);
     if (fail || !cls) reply_error(r, 404, "no such class");
-    else if (record_remove_student(s->rec, cls, student, &n, err, sizeof err)) reply_error(r, 503, "the class record could not be written: %s", err);
+    else if (record_remove_student(s->rec, cls, student, &n, err, sizeof err) || lti_forget(s, cls, student, err, sizeof err))
+        reply_error(r, 503, "the class record could not be written: %s", err);
     else {
         cJSON *a = cJSON_CreateObject();
         cJSON_AddStringToObject(a, "student", student);

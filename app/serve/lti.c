@@ -1268,3 +1268,24 @@ static void *scores_worker(void *ud)
     }
     return NULL;
 }
+
+/* A student the teacher removed: the platform's user no longer holds the name (a later launch of
+ * theirs is a new student, named afresh), and nothing of theirs is left to send. */
+static int forget_txn(record *rec, void *ud, char *err, size_t errlen)
+{
+    const char *const *p = ud;
+    return rec->ops->sql(rec, "DELETE FROM lti_users WHERE class = ?1 AND name = ?2", 2, p, NULL, NULL, err, errlen) ||
+                   rec->ops->sql(rec, "DELETE FROM lti_links WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen) ||
+                   rec->ops->sql(rec, "DELETE FROM lti_scores WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen)
+               ? -1
+               : 0;
+}
+
+int lti_forget(serve_ctx *s, int64_t class_id, const char *student, char *err, size_t errlen)
+{
+    if (!s->lti) return 0; /* its tables are made by an LTI tool */
+    char ids[24];
+    num_text(ids, sizeof ids, class_id);
+    const char *p[2] = {ids, student};
+    return s->rec->ops->txn(s->rec, forget_txn, (void *)p, err, errlen);
+}

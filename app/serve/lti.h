@@ -30,5 +30,9 @@ void lti_deeplink(serve_ctx *s, const serve_request *q, serve_reply *r); /* POST
 /* A Check judged: its score queued for the platform when the student came by a launch of the
  * exercise's link (nothing otherwise). Never blocks on the platform. */
 void lti_score(serve_ctx *s, int64_t class_id, const char *student, const char *exercise, int met, int goals, int64_t at_ms);
+/* A student removed from a class by the teacher (record_remove_student): their platform identity,
+ * links and queued scores too, so that the name is free and a later launch of theirs names them
+ * afresh. 0 (also where the server is no LTI tool), or -1 with err. */
+int lti_forget(serve_ctx *s, int64_t class_id, const char *student, char *err, size_t errlen);
 
 #endif

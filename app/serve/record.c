@@ -26,7 +26,10 @@ const char record_schema[] =
     "CREATE TABLE IF NOT EXISTS lab_blobs (hash TEXT PRIMARY KEY, bytes BIGINT NOT NULL, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS lab_teachers (session TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS lab_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS lab_flight (class BIGINT NOT NULL, student TEXT NOT NULL, since_ms BIGINT NOT NULL, PRIMARY KEY (class, student));";
+    "CREATE TABLE IF NOT EXISTS lab_flight (class BIGINT NOT NULL, student TEXT NOT NULL, since_ms BIGINT NOT NULL, PRIMARY KEY (class, student));"
+    "CREATE TABLE IF NOT EXISTS lab_counts (key TEXT PRIMARY KEY, until_ms BIGINT NOT NULL, n BIGINT NOT NULL);"
+    "CREATE TABLE IF NOT EXISTS lab_verdicts (key TEXT PRIMARY KEY, source TEXT NOT NULL, used_ms BIGINT NOT NULL, judgement TEXT NOT NULL,"
+    " picture TEXT);";
 
 enum { TEACHER_SESSION_MS = 12 * 3600 * 1000 }; /* a teacher signs in once a day of teaching */
 
@@ -549,4 +552,135 @@ int record_teacher_is(record *r, const char *session, int64_t now_ms, int *yes, 
     int rc = sql_num(r, "SELECT COUNT(*) FROM lab_teachers WHERE session = ?1 AND at_ms >= ?2", 2, p, &n, err, errlen);
     *yes = !rc && n > 0;
     return rc;
+}
+
+/* ---- counts shared by every server of the record ---- */
+
+typedef struct count_ud {
+    int n;
+    const char *const *keys;
+    const char *until, *now;
+    const int64_t *add, *most;
+    int over;
+    int64_t first;
+} count_ud;
+
+static int count_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    count_ud *c = ud;
+    for (int i = 0; i < c->n; i++) {
+        char add[24], most[24];
+        num_text(add, sizeof add, c->add[i]);
+        num_text(most, sizeof most, c->most[i]);
+        const char *p[5] = {c->keys[i], c->until, add, most, c->now};
+        one_text o = {0};
+        /* one statement, under the row's own lock (PostgreSQL's ON CONFLICT; SQLite's one writer): a count
+         * past its window starts again; one that would pass its most is left as it is, and no row comes back */
+        if (sql(r,
+                "INSERT INTO lab_counts (key, until_ms, n) VALUES (?1, ?2, ?3) ON CONFLICT (key) DO UPDATE SET"
+                " n = CASE WHEN lab_counts.until_ms <= CAST(?5 AS BIGINT) THEN excluded.n ELSE lab_counts.n + excluded.n END,"
+                " until_ms = CASE WHEN lab_counts.until_ms <= CAST(?5 AS BIGINT) THEN excluded.until_ms ELSE lab_counts.until_ms END"
+                " WHERE lab_counts.until_ms <= CAST(?5 AS BIGINT) OR lab_counts.n + excluded.n <= CAST(?4 AS BIGINT) RETURNING n",
+                5, p, take_one, &o, err, errlen))
+            return -1;
+        if (!o.rows) { c->over = i + 1; return 1; } /* rolled back: none of the keys counted */
+        if (i == 0) c->first = o.text ? strtoll(o.text, NULL, 10) : 0;
+        free(o.text);
+    }
+    return 0;
+}
+
+int record_count(record *r, int n, const char *const *keys, int64_t until_ms, const int64_t *add, const int64_t *most, int64_t now_ms, int *over,
+                 int64_t *value, char *err, size_t errlen)
+{
+    static unsigned long calls;
+    char until[24], now[24];
+    num_text(until, sizeof until, until_ms);
+    num_text(now, sizeof now, now_ms);
+    *over = 0;
+    for (int i = 0; i < n; i++)
+        if (add[i] > most[i]) { *over = i + 1; return 0; }
+    count_ud c = {n, keys, until, now, add, most, 0, 0};
+    int rc = r->ops->txn(r, count_txn, &c, err, errlen);
+    if (rc == 1) { *over = c.over; rc = 0; }
+    if (value) *value = c.first;
+    /* the counts past their window, now and then (a request in a thousand of this server's) */
+    if (!rc && __atomic_add_fetch(&calls, 1, __ATOMIC_RELAXED) % 1000 == 0) {
+        const char *p[1] = {now};
+        char e2[200];
+        sql(r, "DELETE FROM lab_counts WHERE until_ms <= ?1", 1, p, NULL, NULL, e2, sizeof e2);
+    }
+    return rc;
+}
+
+int record_count_get(record *r, const char *key, int64_t now_ms, int64_t *value, char *err, size_t errlen)
+{
+    char now[24];
+    num_text(now, sizeof now, now_ms);
+    const char *p[2] = {key, now};
+    return sql_num(r, "SELECT n FROM lab_counts WHERE key = ?1 AND until_ms > ?2", 2, p, value, err, errlen);
+}
+
+/* ---- judgements kept, by exercise and source ---- */
+
+typedef struct verdict_ud {
+    const char *source;
+    char *judgement, *picture;
+    int found;
+} verdict_ud;
+
+static int verdict_row(void *ud, int ncol, const char *const *col)
+{
+    verdict_ud *v = ud;
+    if (v->found || ncol < 3 || !col[0] || !col[1] || strcmp(col[0], v->source)) return 0; /* the bytes themselves, not only their key */
+    v->judgement = strdup(col[1]);
+    v->picture = col[2] ? strdup(col[2]) : NULL;
+    v->found = 1;
+    return 0;
+}
+
+int record_verdict_find(record *r, const char *key, const char *source, int64_t now_ms, char **judgement, char **picture, char *err, size_t errlen)
+{
+    const char *p[1] = {key};
+    verdict_ud v = {source, NULL, NULL, 0};
+    *judgement = *picture = NULL;
+    if (sql(r, "SELECT source, judgement, picture FROM lab_verdicts WHERE key = ?1", 1, p, verdict_row, &v, err, errlen)) return -1;
+    if (!v.found) return 0;
+    if (!v.judgement) { free(v.picture); snprintf(err, errlen, "out of memory"); return -1; }
+    char now[24];
+    num_text(now, sizeof now, now_ms);
+    const char *pu[2] = {key, now};
+    sql(r, "UPDATE lab_verdicts SET used_ms = ?2 WHERE key = ?1", 2, pu, NULL, NULL, err, errlen); /* the least recently used go first */
+    *judgement = v.judgement;
+    *picture = v.picture;
+    return 1;
+}
+
+typedef struct keep_ud {
+    const char *p[5];
+    int most;
+} keep_ud;
+
+static int keep_txn(record *r, void *ud, char *err, size_t errlen)
+{
+    keep_ud *k = ud;
+    char off[24];
+    num_text(off, sizeof off, k->most - 1);
+    const char *po[1] = {off};
+    return sql(r,
+               "INSERT INTO lab_verdicts (key, source, used_ms, judgement, picture) VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (key) DO UPDATE SET"
+               " source = excluded.source, used_ms = excluded.used_ms, judgement = excluded.judgement, picture = excluded.picture",
+               5, k->p, NULL, NULL, err, errlen) ||
+           sql(r,
+               "DELETE FROM lab_verdicts WHERE used_ms < (SELECT used_ms FROM lab_verdicts ORDER BY used_ms DESC LIMIT 1 OFFSET CAST(?1 AS INTEGER))",
+               1, po, NULL, NULL, err, errlen);
+}
+
+int record_verdict_keep(record *r, const char *key, const char *source, int64_t now_ms, const char *judgement, const char *picture, int most,
+                        char *err, size_t errlen)
+{
+    char now[24];
+    num_text(now, sizeof now, now_ms);
+    keep_ud k = {{key, source, now, judgement, picture}, most};
+    return r->ops->txn(r, keep_txn, &k, err, errlen);
 }

@@ -149,6 +149,22 @@ int record_ping(record *r, char *err, size_t errlen);
 /* A sign-out: that sign-in ends. */
 int record_teacher_end(record *r, const char *session, char *err, size_t errlen);
 
+/* A count shared by every server of the record (requests, joins, bytes of sources, a student's Runs),
+ * each key's kept until until_ms, then begun again from 0. The n keys are counted together: add[i]
+ * added to each, unless one would pass its most[i] (*over: i + 1, and none is counted; 0 when all
+ * were). *value (may be NULL): the first key's count after. PostgreSQL's row locks (or SQLite's one
+ * writer) make it one count for every server. */
+int record_count(record *r, int n, const char *const *keys, int64_t until_ms, const int64_t *add, const int64_t *most, int64_t now_ms, int *over,
+                 int64_t *value, char *err, size_t errlen);
+/* A count as it stands (0: none, or its window is past). */
+int record_count_get(record *r, const char *key, int64_t now_ms, int64_t *value, char *err, size_t errlen);
+/* A Check's judgement kept for every server, by key (the exercise and a hash of the source) and the
+ * source's bytes (compared whole): 1 with the judgement's text and the picture (malloc'd; the picture
+ * may be NULL), 0 when none is kept. Keeping one drops the least recently used past most. */
+int record_verdict_find(record *r, const char *key, const char *source, int64_t now_ms, char **judgement, char **picture, char *err, size_t errlen);
+int record_verdict_keep(record *r, const char *key, const char *source, int64_t now_ms, const char *judgement, const char *picture, int most,
+                        char *err, size_t errlen);
+
 /* the back ends (NULL: not in this build; err says why) */
 record *record_open_sqlite(const char *dir, char *err, size_t errlen);
 record *record_open_pg(const char *url, char *err, size_t errlen);

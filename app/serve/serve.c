@@ -380,17 +380,22 @@ void serve_job_end(serve_ctx *s, double ms, serve_job kind)
     pthread_mutex_unlock(&s->mu);
 }
 
-/* ---- clients: requests per minute and builds in flight, by student (a session) or, without
- * one, by address: a lab behind one NAT address is sixty students, each with limits of its own ---- */
+/* ---- clients: requests per minute, joins, sources' bytes and a student's Runs are counted in the
+ * record (record_count), one count for every server of it; what is this server's own is the build
+ * in flight and its flag (a Run replaced here, or by its generation in the record). By student (a
+ * session) or, without one, by address: a lab behind one NAT address is sixty students, each with
+ * limits of its own ---- */
 
-enum { CLIENT_SLOTS = 8192 };
+static int64_t wall_now_ms(void);
+
+enum { CLIENT_SLOTS = 8192, RUNS_LOOK_MS = 300 /* how often a Run in flight here looks for a newer one elsewhere */ };
 typedef struct client_slot {
     char key[200];            /* "s CLASS NAME" for a student, "a ADDRESS" for an address */
-    time_t minute;            /* the window its count is of (a minute; a join's window for joins) */
-    unsigned requests, builds;
-    size_t bytes;             /* of new sources kept, this window (serve_source_admit) */
+    time_t used;              /* when it was last asked for */
+    unsigned builds;
     int check;                /* the build in flight is a check (not replaced: a second is refused) */
     volatile int *cancel;     /* the build in flight's flag (NULL: none) */
+    int64_t gen;              /* the Run in flight's number among the student's Runs in the record (0: none) */
 } client_slot;
 static client_slot clients[CLIENT_SLOTS];
 static pthread_mutex_t clients_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -402,7 +407,7 @@ static client_slot *client_find(const char *key)
     for (size_t k = 0; k < 16; k++) { /* a short probe; a full table reuses the oldest idle slot of the probed ones */
         client_slot *c = &clients[(h + k) % CLIENT_SLOTS];
         if (!c->key[0] || strcmp(c->key, key) == 0) return c;
-        if (!c->builds && (!oldest || c->minute < oldest->minute)) oldest = c;
+        if (!c->builds && (!oldest || c->used < oldest->used)) oldest = c;
     }
     client_slot *c = oldest ? oldest : &clients[h % CLIENT_SLOTS];
     memset(c, 0, sizeof *c);
@@ -416,23 +421,51 @@ static void retry_after(serve_reply *r, unsigned secs)
     r->value = r->value_buf;
 }
 
+/* n keys counted together in the record within a window of window_s (record_count): 0, 1 + the key
+ * over its most, or -1 with err when the record does not answer */
+static int shared_count(serve_ctx *s, int n, const char *const *keys, time_t window_s, const int64_t *add, const int64_t *most, int64_t *value,
+                        char *err, size_t errlen)
+{
+    int64_t now = wall_now_ms(), w = (int64_t)window_s * 1000;
+    int over = 0;
+    if (record_count(s->rec, n, keys, (now / w + 1) * w, add, most, now, &over, value, err, errlen)) return -1;
+    return over;
+}
+
+/* the key of a student's Runs' generation in the record */
+static void runs_key(const char *key, char *out, size_t len) { snprintf(out, len, "g %s", key); }
+
 /* 0, or -1 when the client is over its rate or has a check in flight (r filled with 429). A build
  * (build: 1 a Run, 2 a Check) while a Run is in flight stops that Run: the student's newest is the
- * one answered. */
+ * one answered, on this server at once, on another when it next looks at the record (runs_look). */
 static int client_admit(serve_ctx *s, const char *key, const char *who, int build, volatile int *cancel, serve_reply *r)
 {
-    time_t now = time(NULL), minute = now / 60;
-    unsigned rate = key[0] == 's' ? SERVE_STUDENT_RATE : SERVE_CLIENT_RATE;
+    time_t now = time(NULL);
+    int64_t rate = key[0] == 's' ? SERVE_STUDENT_RATE : SERVE_CLIENT_RATE, one = 1, gen = 0;
+    char rkey[220], err[600];
+    snprintf(rkey, sizeof rkey, "r %s", key);
+    const char *keys[1] = {rkey};
+    /* a count the record could not keep refuses nothing: the request meets the record's trouble itself
+     * (and /api/health says it) */
+    int over = shared_count(s, 1, keys, 60, &one, &rate, NULL, err, sizeof err) > 0;
+    if (!over && build && key[0] == 's') { /* this build's number: a newer Run or Check anywhere replaces a Run */
+        static const int64_t unbounded = INT64_MAX / 2;
+        runs_key(key, rkey, sizeof rkey);
+        int64_t until = INT64_MAX / 4; /* a generation never starts again */
+        int o = 0;
+        if (record_count(s->rec, 1, keys, until, &one, &unbounded, wall_now_ms(), &o, &gen, err, sizeof err)) gen = 0;
+    }
     pthread_mutex_lock(&clients_mu);
     client_slot *c = client_find(key);
     if (!c->key[0]) snprintf(c->key, sizeof c->key, "%s", key);
-    if (c->minute != minute) { c->minute = minute; c->requests = 0; }
-    int over = ++c->requests > rate, busy = build && c->builds && c->check;
+    c->used = now;
+    int busy = !over && build && c->builds && c->check;
     if (!over && !busy && build) {
         if (c->cancel) *c->cancel = 1; /* the Run in flight: replaced */
         c->builds++;
         c->check = build == 2;
         c->cancel = cancel;
+        c->gen = gen;
     }
     unsigned wait = over ? (unsigned)(60 - now % 60) : 2;
     pthread_mutex_unlock(&clients_mu);
@@ -444,63 +477,97 @@ static int client_admit(serve_ctx *s, const char *key, const char *who, int buil
         }
         return 0;
     }
-    if (over) reply_error(r, 429, "more than %u requests from %s in a minute: try again in %u s", rate, who, wait);
+    if (over) reply_error(r, 429, "more than %lld requests from %s in a minute: try again in %u s", (long long)rate, who, wait);
     else reply_error(r, 429, "your Check is still being judged: its answer comes first");
     retry_after(r, wait);
     return -1;
 }
 
-int serve_join_admit(const serve_request *q, const char *code, serve_reply *r)
+/* Whether a Run of key numbered gen is still the student's newest in the record (1), or a newer one
+ * was sent, to this server or another (0). */
+static int run_newest(serve_ctx *s, const char *key, int64_t gen)
 {
-    time_t now = time(NULL), window = now / SERVE_JOIN_WINDOW_S * (SERVE_JOIN_WINDOW_S / 60); /* in minutes, as the slots' */
-    char ka[200], kc[200];
+    char gkey[220], err[600];
+    int64_t now_gen = 0;
+    runs_key(key, gkey, sizeof gkey);
+    if (!gen || record_count_get(s->rec, gkey, wall_now_ms(), &now_gen, err, sizeof err)) return 1; /* unknown: it stands */
+    return now_gen <= gen;
+}
+
+/* Every RUNS_LOOK_MS, each Run in flight here whose student sent a newer one (to any server) is
+ * stopped, as a second Run here stops the first. */
+static void *runs_look(void *arg)
+{
+    serve_ctx *s = arg;
+    enum { LOOK_MOST = 256 };
+    static struct { char key[200]; int64_t gen; } look[LOOK_MOST];
+    while (!*s->stop) {
+        struct timespec ts = {0, RUNS_LOOK_MS * 1000000L};
+        nanosleep(&ts, NULL);
+        size_t n = 0;
+        pthread_mutex_lock(&clients_mu);
+        for (size_t i = 0; i < CLIENT_SLOTS && n < LOOK_MOST; i++)
+            if (clients[i].cancel && !clients[i].check && clients[i].gen) {
+                memcpy(look[n].key, clients[i].key, sizeof look[n].key);
+                look[n++].gen = clients[i].gen;
+            }
+        pthread_mutex_unlock(&clients_mu);
+        int stopped = 0;
+        for (size_t k = 0; k < n && !*s->stop; k++) {
+            if (run_newest(s, look[k].key, look[k].gen)) continue;
+            pthread_mutex_lock(&clients_mu); /* the slot's flag is its request's while the request holds it */
+            client_slot *c = client_find(look[k].key);
+            if (c->cancel && c->gen == look[k].gen) { *c->cancel = 1; stopped = 1; }
+            pthread_mutex_unlock(&clients_mu);
+        }
+        if (stopped) { /* a replaced Run waiting for a place looks at its flag */
+            pthread_mutex_lock(&s->mu);
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+        }
+    }
+    return NULL;
+}
+
+int serve_join_admit(serve_ctx *s, const serve_request *q, const char *code, serve_reply *r)
+{
+    time_t now = time(NULL);
+    char ka[200], kc[200], err[600];
     snprintf(ka, sizeof ka, "j %s", q->client);
     snprintf(kc, sizeof kc, "k %.64s", code);
     const char *keys[2] = {ka, kc};
-    const unsigned most[2] = {SERVE_JOINS_PER_ADDRESS, SERVE_JOINS_PER_CLASS};
-    int over = -1;
-    pthread_mutex_lock(&clients_mu);
-    for (int i = 0; i < 2 && over < 0; i++) {
-        client_slot *c = client_find(keys[i]);
-        if (!c->key[0]) snprintf(c->key, sizeof c->key, "%s", keys[i]);
-        if (c->minute != window) { c->minute = window; c->requests = 0; }
-        if (c->requests >= most[i]) over = i;
+    const int64_t most[2] = {SERVE_JOINS_PER_ADDRESS, SERVE_JOINS_PER_CLASS}, add[2] = {1, 1};
+    int over = shared_count(s, 2, keys, SERVE_JOIN_WINDOW_S, add, most, NULL, err, sizeof err);
+    if (over == 0) return 0;
+    if (over < 0) {
+        reply_error(r, 503, "the class record could not be written: %s", err);
+        return -1;
     }
-    if (over < 0)
-        for (int i = 0; i < 2; i++) client_find(keys[i])->requests++;
-    pthread_mutex_unlock(&clients_mu);
-    if (over < 0) return 0;
     unsigned wait = (unsigned)(SERVE_JOIN_WINDOW_S - now % SERVE_JOIN_WINDOW_S);
-    reply_error(r, 429, "more than %u joins %s in %d minutes: try again in %u s", most[over], over ? "into this class" : "from your address",
-                SERVE_JOIN_WINDOW_S / 60, wait);
+    reply_error(r, 429, "more than %lld joins %s in %d minutes: try again in %u s", (long long)most[over - 1],
+                over > 1 ? "into this class" : "from your address", SERVE_JOIN_WINDOW_S / 60, wait);
     retry_after(r, wait);
     return -1;
 }
 
-int serve_source_admit(const serve_request *q, size_t bytes, serve_reply *r)
+int serve_source_admit(serve_ctx *s, const serve_request *q, size_t bytes, serve_reply *r)
 {
-    time_t now = time(NULL), window = now / SERVE_SOURCE_WINDOW_S * (SERVE_SOURCE_WINDOW_S / 60); /* in minutes, as the slots' */
-    char ks[200], kc[200];
+    time_t now = time(NULL);
+    char ks[200], kc[200], err[600];
     if (q->student) snprintf(ks, sizeof ks, "q %lld %s", (long long)q->class_id, q->student);
     else snprintf(ks, sizeof ks, "q a %s", q->client);
     snprintf(kc, sizeof kc, "Q %lld", (long long)q->class_id);
     const char *keys[2] = {ks, kc};
-    const size_t most[2] = {SERVE_SOURCE_BYTES_STUDENT, SERVE_SOURCE_BYTES_CLASS};
-    int over = -1;
-    pthread_mutex_lock(&clients_mu);
-    for (int i = 0; i < 2 && over < 0; i++) {
-        client_slot *c = client_find(keys[i]);
-        if (!c->key[0]) snprintf(c->key, sizeof c->key, "%s", keys[i]);
-        if (c->minute != window) { c->minute = window; c->bytes = 0; }
-        if (c->bytes + bytes > most[i]) over = i;
+    const int64_t most[2] = {SERVE_SOURCE_BYTES_STUDENT, SERVE_SOURCE_BYTES_CLASS}, add[2] = {(int64_t)bytes, (int64_t)bytes};
+    int over = shared_count(s, 2, keys, SERVE_SOURCE_WINDOW_S, add, most, NULL, err, sizeof err);
+    if (over == 0) return 0;
+    if (over < 0) {
+        reply_error(r, 503, "the class record could not be written: %s", err);
+        return -1;
     }
-    if (over < 0)
-        for (int i = 0; i < 2; i++) client_find(keys[i])->bytes += bytes;
-    pthread_mutex_unlock(&clients_mu);
-    if (over < 0) return 0;
     unsigned wait = (unsigned)(SERVE_SOURCE_WINDOW_S - now % SERVE_SOURCE_WINDOW_S);
-    reply_error(r, 429, "%s sent more than %zu MiB of new sources this hour: try again in %u s (a source sent before costs nothing)",
-                over ? "the class" : "you", most[over] >> 20, wait);
+    reply_error(r, 429, "%s sent more than %lld MiB of new sources this hour: try again in %u s (a source sent before costs nothing)",
+                over > 1 ? "the class" : "you", (long long)(most[over - 1] >> 20), wait);
     retry_after(r, wait);
     return -1;
 }
@@ -510,8 +577,18 @@ static void client_build_done(const char *key, volatile int *cancel)
     pthread_mutex_lock(&clients_mu);
     client_slot *c = client_find(key);
     if (c->builds) c->builds--;
-    if (c->cancel == cancel) { c->cancel = NULL; c->check = 0; }
+    if (c->cancel == cancel) { c->cancel = NULL; c->check = 0; c->gen = 0; }
     pthread_mutex_unlock(&clients_mu);
+}
+
+/* the Run in flight's generation, for its answer */
+static int64_t client_gen(const char *key, volatile int *cancel)
+{
+    pthread_mutex_lock(&clients_mu);
+    client_slot *c = client_find(key);
+    int64_t g = c->cancel == cancel ? c->gen : 0;
+    pthread_mutex_unlock(&clients_mu);
+    return g;
 }
 
 static int64_t wall_now_ms(void)
@@ -875,6 +952,12 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c, const cha
         if (client_admit(s, key, q.student ? "you" : p->client, rt->build, &p->cancel, &r) == 0 &&
             (!shared || flight_take(s, &q, &busy, &r) == 0)) {
             rt->fn(s, &q, &r);
+            int64_t gen = rt->build == 1 && q.student ? client_gen(key, &p->cancel) : 0;
+            if (gen && r.status == 200 && !run_newest(s, key, gen)) { /* replaced on another server as it ran */
+                if (!r.body_static) free(r.body);
+                r = (serve_reply){0};
+                reply_error(&r, 409, "this Run was replaced by your newer one");
+            }
             if (shared) flight_give(s, &q);
             if (rt->build) client_build_done(key, &p->cancel);
         } else if (shared && busy) {
@@ -1193,6 +1276,8 @@ int cmd_serve(const ws_call *k)
         printf("the class: http://%s:%u/class (sign in with %s)\n", host, bound, given[0] ? how : "the token below");
         if (!given[0]) printf("the teacher's token: %s\n", s.token);
         fflush(stdout);
+        pthread_t looker;
+        int looking = pthread_create(&looker, NULL, runs_look, &s) == 0; /* without it, a Run is replaced on its own server only */
         for (unsigned tick = 0; !stop_signal; tick++) {
             struct timespec ts = {0, 100 * 1000 * 1000};
             nanosleep(&ts, NULL);
@@ -1215,6 +1300,7 @@ int cmd_serve(const ws_call *k)
         struct timespec settle = {0, 100 * 1000 * 1000}; /* their answers leave */
         nanosleep(&settle, NULL);
         MHD_stop_daemon(daemon);
+        if (looking) pthread_join(looker, NULL);
         fprintf(stderr, "warpscope: serve stopped (signal %d)\n", stop_signal);
     }
     lti_close(s.lti);

@@ -172,11 +172,12 @@ int serve_student_begin(serve_ctx *s, const serve_request *q, serve_reply *r, co
 typedef void (*serve_judged_fn)(serve_ctx *s, const record_try *t);
 extern serve_judged_fn const serve_judged_hooks[2];
 /* Whether one more join may be tried now from q->client into the class whose code is code: 0, or
- * -1 with r filled (429, Retry-After). A join through a verified identity need not ask. */
-int serve_join_admit(const serve_request *q, const char *code, serve_reply *r);
+ * -1 with r filled (429, Retry-After; 503 when the record does not answer). Counted in the record, for every
+ * server of it. A join through a verified identity need not ask. */
+int serve_join_admit(serve_ctx *s, const serve_request *q, const char *code, serve_reply *r);
 /* Whether a new source of bytes may be kept for q's student (or address) and class now: 0, or -1 with
- * r filled (429, Retry-After). Counted per instance. */
-int serve_source_admit(const serve_request *q, size_t bytes, serve_reply *r);
+ * r filled (429, Retry-After; 503 when the record does not answer). Counted in the record, for every server of it. */
+int serve_source_admit(serve_ctx *s, const serve_request *q, size_t bytes, serve_reply *r);
 /* 128 random bits in hex (out: SERVE_SESSION_HEX + 1 bytes) */
 void serve_secret(char *out);
 void api_page(serve_ctx *s, const serve_request *q, serve_reply *r);
