@@ -18,7 +18,7 @@
 #   a try comes beside its picture; a compile error clears the picture of the try before it;
 # - long runs: a loop that never ends is stopped at the server's --run-limit (2 s, not the
 #   command line's 15); while three students Run such loops, another student's cached trace is
-#   answered within 2 s; a Run that cannot start within 20 s (one worker held by a 25 s loop) is
+#   answered within 2 s; a Run that cannot start within 20 s (one worker held by a sleeping loop of 40 s) is
 #   answered 429 with a Retry-After, not later.
 # Skips (77) where the build has no serve or the machine gives no sandbox.
 ws="$1"
@@ -248,13 +248,14 @@ st2, body2, _ = call("POST", "/api/check", {"exercise": "02", "source": good}, w
 check(st == 200 and st2 == 401, "the class archived, Cy's Check: %s %s" % (st, st2))
 
 # a Run that cannot start within 20 s is answered 429 with a Retry-After, not late: one worker held
-# by a loop for 25 s (its server's --run-limit), a second student's Run behind it
+# by a sleeping loop for up to 40 s (its server's --run-limit), a second student's Run behind it
 main_port = port
-slow, port, err = serve(tmp + "/slowstate", "--run-limit", "25", workers="1")
+slow, port, err = serve(tmp + "/slowstate", "--run-limit", "40", workers="1")
 if check(port is not None, "a second server, one worker: %s" % err):
     for who in ("w1", "w2"):
         call("POST", "/api/join", {"name": who}, who=who)
-    hold = kernel + "void hold(float *in, float *out, unsigned n)\n{\n    volatile int spin = 1;\n    while (spin) {\n    }\n}\n"
+    # a host loop that sleeps: no turn limit stops it, only the run's wall clock (two thirds of 40 s)
+    hold = "#include <unistd.h>\n" + kernel + "void hold(float *in, float *out, unsigned n)\n{\n    volatile int spin = 1;\n    while (spin) {\n        usleep(100000);\n    }\n}\n"
     held = threading.Thread(target=lambda: call("POST", "/api/trace", {"source": hold, "entry": "hold(in, out, n)"}, who="w1"))
     held.start()
     for _ in range(200):
@@ -265,7 +266,7 @@ if check(port is not None, "a second server, one worker: %s" % err):
     st, body, hd = call("POST", "/api/trace", {"source": kernel + "// behind\n", "entry": entry, "n": 256}, who="w2")
     secs = time.time() - t0
     check(st == 429 and (hd.get("Retry-After") or "").isdigit() and 17 <= secs <= 24,
-          "a Run behind a 25 s loop on the one worker: %s after %.1f s, Retry-After %s: %s" % (st, secs, hd.get("Retry-After"), message(body)))
+          "a Run behind a 40 s loop on the one worker: %s after %.1f s, Retry-After %s: %s" % (st, secs, hd.get("Retry-After"), message(body)))
     slow.send_signal(signal.SIGTERM)
     slow.wait(timeout=30)
     held.join()

@@ -374,7 +374,7 @@
       serverSaid: 'The server answered %1: %2', noServerNow: 'The server did not answer (%1).',
       badN: 'n must be a whole number from 1 to 67108864.', badBlock: 'Block must be a whole number from 1 to 1024.', noEntry: 'Say how to run the file: the entry, e.g. reduce<<<n / 256, 256>>>(in, out, n).',
       nameFirst: 'Type your name first: the teacher sees your checks under it.',
-      task: 'The task', hint: 'Hint %1', stale: 'This picture is of an earlier run: the file in the editor did not build.',
+      task: 'The task', hintN: 'Hint %1', stale: 'This picture is of an earlier run: the file in the editor did not build.',
       checked: '%1 of %2 goals met in %3 runs.', solved: 'Every goal met: solved.', didNotRun: 'It did not run: %1',
       missed: 'Missed: %1.', brokenAt: 'first broken at %1', measured: 'measured %1, goal %2', notRun: 'not measured',
       bound_at_most: 'at most %1', bound_at_least: 'at least %1', bound_equals: '%1',
@@ -434,7 +434,7 @@
       serverSaid: '服务器回答 %1：%2', noServerNow: '服务器没有回答（%1）。',
       badN: 'n 必须是 1 到 67108864 之间的整数。', badBlock: '线程块必须是 1 到 1024 之间的整数。', noEntry: '请写明如何运行这个文件：入口，例如 reduce<<<n / 256, 256>>>(in, out, n)。',
       nameFirst: '请先输入你的名字：老师按名字看到你的检查结果。',
-      task: '任务', hint: '提示 %1', stale: '这幅画面来自之前的一次运行：编辑器里的文件没有编译成功。',
+      task: '任务', hintN: '提示 %1', stale: '这幅画面来自之前的一次运行：编辑器里的文件没有编译成功。',
       checked: '达成 %1 / %2 个目标，共运行 %3 次。', solved: '所有目标都已达成：完成。', didNotRun: '没有运行：%1',
       missed: '未达成：%1。', brokenAt: '最先在 %1 时被打破', measured: '测得 %1，目标 %2', notRun: '未测量',
       bound_at_most: '至多 %1', bound_at_least: '至少 %1', bound_equals: '%1',
@@ -1194,7 +1194,7 @@
     for (const g of x.goals) { const li = document.createElement('li'); li.textContent = say(g.say); goals.appendChild(li); }
     x.hints.forEach((h, i) => {
       const d = document.createElement('details'), s = document.createElement('summary'), p = document.createElement('p');
-      s.textContent = W('hint', i + 1); p.textContent = say(h); d.append(s, p); hints.appendChild(d);
+      s.textContent = W('hintN', i + 1); p.textContent = say(h); d.append(s, p); hints.appendChild(d);
     });
   }
   // a picture no longer of the file in the editor (it did not build): dimmed, and said so
