@@ -1,7 +1,7 @@
 #!/bin/sh
 # Device printf in a kernel of one's own (tests/own/printf_per_thread.cu): each thread's line is
 # formatted as printf formats it and kept in the trace at its step and line, stats and capture print
-# them after the result ("printf output (N lines):", "block B thread T: text"), the capture's limits
+# them after the result ("printf output (N lines):", "  | block B thread T: text", every line behind "  | "), the capture's limits
 # cut a flood and say so, the compact trace keeps them, and seed 001's first code block (a kernel
 # that only prints) runs. Expected lines come from the formulas: ramp data, in[i] = i.
 . "$(dirname "$0")/own_test_setup.sh"
@@ -15,7 +15,7 @@ import sys
 lines = open(sys.argv[1]).read().split("\n")
 i = lines.index("printf output (64 lines):")
 assert lines[i - 1].startswith("result 2016,"), "printf output comes after the result"
-want = ["block 0 thread %d: t=%d v=%d.0 %s" % (t, t, t, "odd" if t % 2 else "even") for t in range(64)]
+want = ["  | block 0 thread %d: t=%d v=%d.0 %s" % (t, t, t, "odd" if t % 2 else "even") for t in range(64)]
 assert lines[i + 1:i + 65] == want, lines[i + 1:i + 65]
 PY
 
@@ -36,7 +36,7 @@ for p in pr:
     assert p["line"] == line and p["text"] == "t=%d v=%d.0 even" % (p["thread"], 64 * p["block"] + p["thread"]), p
     assert p["event"] == (ev[p["thread"] // 32][0] if p["block"] == 0 else -1), p
 out = open(sys.argv[2]).read().split("\n")
-assert "printf output (16 lines):" in out and "block 1 thread 56: t=56 v=120.0 even" in out, out
+assert "printf output (16 lines):" in out and "  | block 1 thread 56: t=56 v=120.0 even" in out, out
 PY
 
 # the compact trace keeps the lines: stats of it prints what stats of the JSON one prints
@@ -58,7 +58,7 @@ python3 - "$tmp/seed.txt" <<'PY' || { echo "FAIL: seed 001's index_print_kernel"
 import sys
 lines = open(sys.argv[1]).read().split("\n")
 i = lines.index("printf output (32 lines):")
-want = ["block %d thread %d:  %5d\t%5d\t %2d\t%2d" % (b, t, b * 128 + t, b, t // 32, t % 32) for b in range(4) for t in range(0, 128, 16)]
+want = ["  | block %d thread %d:  %5d\t%5d\t %2d\t%2d" % (b, t, b * 128 + t, b, t // 32, t % 32) for b in range(4) for t in range(0, 128, 16)]
 assert lines[i + 1:i + 33] == want, (lines[i + 1:i + 33], want)
 PY
 exit $fail

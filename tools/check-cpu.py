@@ -4,7 +4,11 @@ the sandbox, warpscope-run and its runs) and the wall time of `warpscope exercis
 exercise's model solution (tests/exercises/NN-*.solution.cu), once to fill the build cache, then
 R times (default 5), judged afresh each time (the exercise's check draws its sizes and seeds anew).
 
-    tools/check-cpu.py [--warpscope build/warpscope] [--reps R] [--exercises 01,02,...]
+    tools/check-cpu.py [--warpscope build/warpscope] [--reps R] [--exercises 01,02,...] [--fresh]
+
+--fresh: each Check is of a file never seen before (the model solution with a line of its own
+appended, as each try in a lab is new text), so that its build (front end and compiler) is
+measured too; the build cache keeps only what every file shares (the precompiled header).
 
 Prints, per exercise, the median and the largest of the R runs, and a last line with the largest
 median of all. Exit 1 when a model solution does not meet every goal (a check that fails is not the
@@ -17,6 +21,7 @@ import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -27,6 +32,7 @@ def main():
     ap.add_argument("--warpscope", default=os.path.join(ROOT, "build", "warpscope"))
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--exercises", default="")
+    ap.add_argument("--fresh", action="store_true", help="each Check of new text: its build measured too")
     a = ap.parse_args()
     if a.reps < 1:
         print("check-cpu: --reps must be 1 or more", file=sys.stderr)
@@ -42,7 +48,9 @@ def main():
         print("check-cpu: no model solution found for %s" % (a.exercises or "any exercise"), file=sys.stderr)
         return 2
     print("one Check of each model solution: CPU (user + system, every process) and wall, median and largest of %d, "
-          "after one that fills the build cache; %d cores" % (a.reps, os.cpu_count()))
+          "after one that fills the build cache; %s; %d cores" % (a.reps, "each of a file never seen before, its build included"
+                                                                 if a.fresh else "the build cached", os.cpu_count()))
+    tmp = tempfile.mkdtemp(prefix="check-cpu-")
     print("%-22s %10s %10s %10s %10s" % ("exercise", "cpu p50", "cpu max", "wall p50", "wall max"))
     worst = 0.0
     bad = 0
@@ -52,7 +60,12 @@ def main():
         for r in range(a.reps + 1):
             before = resource.getrusage(resource.RUSAGE_CHILDREN)
             t0 = time.monotonic()
-            p = subprocess.run([a.warpscope, "exercise", "check", ex, sol], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            path = sol
+            if a.fresh:  # new text each time: a new build
+                path = os.path.join(tmp, "try%d-%s" % (r, os.path.basename(sol)))
+                with open(sol) as f, open(path, "w") as g:
+                    g.write(f.read() + "\n// try %d of %d, %s\n" % (r, os.getpid(), time.time()))
+            p = subprocess.run([a.warpscope, "exercise", "check", ex, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
             t1 = time.monotonic()
             after = resource.getrusage(resource.RUSAGE_CHILDREN)
             if p.returncode != 0:

@@ -186,8 +186,18 @@ static void print_prints(FILE *out, const trace *t)
     fprintf(out, "printf output (%zu line%s):\n", t->nprints, t->nprints == 1 ? "" : "s");
     for (size_t i = 0; i < t->nprints; i++) {
         const trace_print *q = &t->prints[i];
-        if (t->npasses > 1) fprintf(out, "pass %u, ", q->pass);
-        fprintf(out, "block %u thread %u: %.*s\n", q->block, q->thread, (int)q->len, t->print_text + q->off);
+        /* each line of what a thread printed, its own lines included, behind "  | " and who printed
+         * it: none can pass for warpscope's */
+        const char *text = t->print_text + q->off;
+        for (size_t at = 0; at < q->len || at == 0;) {
+            size_t k = 0;
+            while (at + k < q->len && text[at + k] != '\n') k++;
+            fputs("  | ", out);
+            if (t->npasses > 1) fprintf(out, "pass %u, ", q->pass);
+            fprintf(out, "block %u thread %u: %.*s\n", q->block, q->thread, (int)k, text + at);
+            at += k + 1;
+            if (at >= q->len) break;
+        }
     }
     if (t->prints_cut)
         fprintf(out, "(%" PRIu64 " more line%s cut: a capture keeps at most %d lines and %d KiB of printf output, %d bytes a line)\n", t->prints_cut,

@@ -74,6 +74,7 @@ typedef struct emu_thread {
     emu_dim3 idx;
     thread_state state;
     emu_op *op;
+    unsigned last_line;      /* the source line of its last op posted (where a stack overflow is said to be) */
     emu_reg_copy regs[EMU_REG_COPIES];
     int nregs;
 #ifdef EMU_ASAN
@@ -161,6 +162,19 @@ const emu_dim3 *emu_grid_dim(void) { return &current->grid_dim; }
 unsigned emu_thread_rank(void) { return (unsigned)(current->cur - current->threads); }
 unsigned emu_block_rank(void) { return linear(current->block_idx, current->grid_dim); }
 
+int emu_launch_failed(void) { return current && current->failed; }
+
+int emu_stack_overflowed(const void *addr, unsigned *line)
+{
+    emu *e = current;
+    if (!e || !e->cur || !e->stacks) return 0;
+    const char *guard_lo = e->stacks + (size_t)(e->cur - e->threads) * e->stack_stride;
+    const char *a = (const char *)addr;
+    if (a < guard_lo || a >= guard_lo + (e->stack_stride - EMU_STACK)) return 0;
+    *line = e->cur->last_line;
+    return 1;
+}
+
 /* ---- the switch, scheduler side and fiber side ---- */
 
 static char *stack_of(emu *e, const emu_thread *t)
@@ -202,6 +216,7 @@ static void yield(emu *e, int dying)
 static void post(emu *e, emu_thread *t, emu_op *op)
 {
     t->op = op;
+    t->last_line = op->line;
     t->state = op->kind == TRACE_BARRIER ? TS_BARRIER : TS_PENDING;
     yield(e, 0);
 }

@@ -83,6 +83,11 @@ void emu_do(emu_op *op);
 int64_t emu_shared_region(const void *key, unsigned bytes);
 /* 1 on a thread running kernel code (a fiber of a launch), 0 elsewhere (a learner's host code). */
 int emu_in_kernel(void);
+/* In a kernel: 1 when addr lies in the guard page below the running thread's stack (its stack
+ * overflowed: recursion too deep), with the line of its last op in *line; else 0. */
+int emu_stack_overflowed(const void *addr, unsigned *line);
+/* In a kernel: 1 once the running launch has failed (a thread stopped it); its other threads end too. */
+int emu_launch_failed(void);
 /* From kernel code: stops the launch with this message (emu_last_error); the thread never resumes. */
 void emu_abort(const char *what);
 

@@ -505,14 +505,17 @@ static uint64_t gpu_identity(uint64_t key, const char *full)
 
 /* How each build of a learner's file is compiled: the emulator's by the host C++ compiler, the
  * GPU's by nvcc for this machine's GPU (traced: every access recorded; plain: the benchmark's).
- * A GPU's build sees the machine's files (nvcc asks the GPU what it is): limits and seccomp only. */
+ * A GPU's build runs in the same sandbox as the emulator's, CUDA's folder and the GPU's device files
+ * in its view (step_showing). */
 static const struct {
     const char *(*compiler)(void);
     const char *tag; /* in the cache's file names */
     int gpu;
-    const char *flags[8];
+    const char *flags[10];
 } flavours[] = {
-    [OWN_EMU] = {own_host_compiler, "emu", 0, {"-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-DWS_EMU", "-DWS_USER", NULL}},
+    /* the emulator's object runs ws_user_at_load (ws_user.h) first when loaded, before any
+     * constructor of the file's: it locks the run against new executable memory (sandbox.h) */
+    [OWN_EMU] = {own_host_compiler, "emu", 0, {"-std=c++17", "-O1", "-fPIC", "-shared", "-w", "-DWS_EMU", "-DWS_USER", "-Wl,-init=ws_user_at_load", NULL}},
     [OWN_GPU_TRACED] = {nvcc, "gputrace", 1, {"-std=c++17", "-O3", "-Xcompiler=-fPIC", "-shared", "-w", "-arch=native", "-DWS_GPU_TRACE", "-DWS_USER"}},
     [OWN_GPU_PLAIN] = {nvcc, "gpu", 1, {"-std=c++17", "-O3", "-Xcompiler=-fPIC", "-shared", "-w", "-arch=native", "-DWS_USER", NULL}},
 };
@@ -567,7 +570,28 @@ static void first_error(const char *out, const char *path, const char *work, con
 static int step_showing(const capture_desc *d, const char *what, char *const *argv, const char *work, int gpu, const char *const *show,
                         const own_inputs *in, char *err, size_t errlen)
 {
-    sandbox_job job = {.mode = SANDBOX_BUILD, .argv = (const char *const *)argv, .work = work, .show = show, .cancel = d->cancel, .host_view = gpu};
+    /* a GPU's build in the same sandbox as the emulator's: CUDA's folder (nvcc's, two up) shown
+     * read-only, and the GPU's device files, which nvcc's -arch=native asks what it is */
+    const char *all[24];
+    int na = 0;
+    char cuda[4200] = "";
+    for (int i = 0; show && show[i] && na < 8; i++) all[na++] = show[i];
+    if (gpu) {
+        if (realpath(argv[0], cuda)) {
+            for (int up = 0; up < 2; up++) {
+                char *slash = strrchr(cuda, '/');
+                if (slash && slash != cuda) *slash = 0;
+            }
+            if (strcmp(cuda, "/usr") && strncmp(cuda, "/usr/", 5)) all[na++] = cuda;
+        }
+        static const char *const gpu_files[] = {"/dev/nvidiactl", "/dev/nvidia-uvm", "/dev/nvidia-uvm-tools", "/dev/nvidia0", "/dev/nvidia1",
+                                                "/dev/nvidia2", "/dev/nvidia3", "/dev/nvidia4", "/dev/nvidia5", "/dev/nvidia6", "/dev/nvidia7",
+                                                "/proc/driver/nvidia", "/sys"};
+        for (size_t i = 0; i < sizeof gpu_files / sizeof gpu_files[0] && na < 23; i++)
+            if (access(gpu_files[i], F_OK) == 0) all[na++] = gpu_files[i];
+    }
+    all[na] = NULL;
+    sandbox_job job = {.mode = SANDBOX_BUILD, .argv = (const char *const *)argv, .work = work, .show = all, .cancel = d->cancel, .gpu = gpu};
     sandbox_outcome o;
     if (sandbox_run(&job, &o, err, errlen)) return -1;
     char ending[300];
@@ -609,10 +633,10 @@ static int step(const capture_desc *d, const char *what, char *const *argv, cons
  * 0 with the .gch's path in gch, -1 when the build goes without. */
 static int pch_ready(const capture_desc *d, const own_inputs *in, const char *cc, const char *cache, char *gch, size_t gchlen)
 {
-    const char *pch_flags[9];
+    const char *pch_flags[11];
     int nf = 0;
-    for (int i = 0; i < 8 && flavours[OWN_EMU].flags[i]; i++) /* the build's flags, less -shared (a link's) */
-        if (strcmp(flavours[OWN_EMU].flags[i], "-shared")) pch_flags[nf++] = flavours[OWN_EMU].flags[i];
+    for (int i = 0; i < 10 && flavours[OWN_EMU].flags[i]; i++) /* the build's flags, less the link's */
+        if (strcmp(flavours[OWN_EMU].flags[i], "-shared") && strncmp(flavours[OWN_EMU].flags[i], "-Wl,", 4)) pch_flags[nf++] = flavours[OWN_EMU].flags[i];
     pch_flags[nf] = NULL;
     char name[64], dir[4400], fail[4500];
     snprintf(name, sizeof name, "pch-%016" PRIx64, pch_key(in, cc, pch_flags));
@@ -839,7 +863,7 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     snprintf(i4, sizeof i4, "-I%s/src", work);
     char *argv[32 + OWN_DEFINES_MAX] = {cc};
     int na = 1;
-    for (int i = 0; i < 8 && flavours[flavour].flags[i]; i++) argv[na++] = (char *)flavours[flavour].flags[i];
+    for (int i = 0; i < 10 && flavours[flavour].flags[i]; i++) argv[na++] = (char *)flavours[flavour].flags[i];
     char pch[4400], ipch[4500];
     const char *show[2] = {NULL, NULL};
     if (flavour == OWN_EMU && pch_place(d, in, cc, dir, work, pch, sizeof pch) == 0) {

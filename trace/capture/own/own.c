@@ -42,6 +42,7 @@ static const uint64_t own_host_turns = (uint64_t)1 << 32; /* turns of the host c
 
 typedef struct own_run {
     const capture_desc *d;
+    double started_ms; /* when the run began: its loops are stopped in words before its wall clock */
     const char *path;
     trace *t;
     emu *e;
@@ -249,14 +250,59 @@ int ws_user_occupancy(unsigned block, size_t dynamic_shared, unsigned line)
     return (int)s.blocks_per_sm; /* the kernel's static shared memory and registers are not known before it runs */
 }
 
+/* set by ws_user_lock: the object locked the run when it was loaded */
+static int code_locked;
+
+void ws_user_lock(void)
+{
+    char err[300];
+    if (code_locked) return;
+    if (sandbox_lock_code(err, sizeof err)) { /* nothing of the file's may run unlocked: the run ends, saying why in
+                                                    WORK/message (its folder is its working folder; none of the file's code ran yet) */
+        FILE *f = fopen("message", "w");
+        if (f) fprintf(f, "warpscope-run could not lock the run against new code (%s): not run", err), fclose(f);
+        _exit(2);
+    }
+    code_locked = 1;
+}
+
+/* A loop of code run while the object is loaded (its constructors: no run yet, before the entry):
+ * it may turn, as a program's would, for LOAD_LOOP_S seconds, then the run ends at its line,
+ * saying so in WORK/message (the run's working folder). */
+enum { LOAD_LOOP_S = 5 };
+static void load_tick(unsigned line)
+{
+    static uint64_t turns;
+    static double start;
+    if ((turns++ & 0xffff) != 0) return;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    double now = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+    if (turns == 1) start = now;
+    if (now - start < LOAD_LOOP_S) return;
+    FILE *f = fopen("message", "w");
+    if (f) fprintf(f, "line %u: a loop of code that runs when the file is loaded (a constructor, or a global's initializer, before the "
+                   "entry) still turns after %d s; a loop that never ends?", line, LOAD_LOOP_S), fclose(f);
+    _exit(2);
+}
+
 void ws_user_tick(unsigned line)
 {
+    if (!run) { load_tick(line); return; }
     if (emu_in_kernel()) {
         unsigned tid = emu_thread_rank(), b = emu_block_rank();
+        if (emu_launch_failed()) emu_abort("stopped"); /* another thread stopped the launch: this one's loop ends with it */
         if (run->turns[tid].block != b + 1) run->turns[tid].block = b + 1, run->turns[tid].turns = 0;
-        if (++run->turns[tid].turns > OWN_LOOP_TURNS || (run->d->cancel && *run->d->cancel)) {
+        /* the turns' bound, or, on a machine too loaded to reach it in time, two thirds of the run's
+         * wall clock spent while this thread turns its loop (the loop is named, never the clock) */
+        unsigned k = ++run->turns[tid].turns;
+        int late = (k & 1023) == 0 && now_ms() - run->started_ms > sandbox_run_wall_s() * 1e3 * 2 / 3;
+        if (k > OWN_LOOP_TURNS || late || (run->d->cancel && *run->d->cancel)) {
             char msg[300];
             if (run->d->cancel && *run->d->cancel) snprintf(msg, sizeof msg, "interrupted");
+            else if (late)
+                snprintf(msg, sizeof msg, "line %u: thread %u of block %u has turned this loop %u times in %.0f s; a loop that never ends? "
+                         "(a run has %u s)", line, tid, b, k, (now_ms() - run->started_ms) / 1e3, sandbox_run_wall_s());
             else
                 snprintf(msg, sizeof msg, "line %u: thread %u of block %u has turned this loop %d times; a loop that never ends? "
                          "(a thread may turn its loops 2^20 times in a block)", line, tid, b, OWN_LOOP_TURNS);
@@ -268,6 +314,9 @@ void ws_user_tick(unsigned line)
     if (run->d->cancel && *run->d->cancel) host_fail("interrupted");
     if (++run->host_turns > own_host_turns)
         host_fail("line %u: the host code's loops have turned 2^32 times; a loop that never ends?", line);
+    if ((run->host_turns & 0xffff) == 0 && now_ms() - run->started_ms > sandbox_run_wall_s() * 1e3 * 2 / 3)
+        host_fail("line %u: the host code's loops still turn after %.0f s; a loop that never ends? (a run has %u s)", line,
+                  (now_ms() - run->started_ms) / 1e3, sandbox_run_wall_s());
 }
 
 void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 block, size_t shmem, unsigned line)
@@ -403,8 +452,11 @@ static int run_ended(const capture_desc *d, int adversarial, const sandbox_job *
                  sandbox_run_wall_s());
     else if (o->exited && o->status == 0 && said && strcmp(said, OWN_TRACED) == 0)
         return 0;
-    else if (o->exited && o->status == 2 && said && len)
+    else if (o->exited && o->status == 2 && said && len) { /* the run's folder is the learner's too: one line, whatever it wrote */
         snprintf(err, errlen, "%s", said);
+        for (char *c = err; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f) *c = ' ';
+    }
     else if (ending[0])
         snprintf(err, errlen, "%s: the program %s%s", d->kernel, ending,
                  o->sig == SIGSEGV || o->sig == SIGBUS ? ": a bad pointer in its host code, or an array of a thread written past its end" :
@@ -590,8 +642,16 @@ int capture_own_batch(const capture_desc *d, capture_batch_run *runs, size_t nru
     const char *head[] = {runner, "batch", work, copy, handed, d->kernel, d->entry, d->data ? d->data : "", num[0], num[1],
                           d->result_in ? "in" : "out", d->card ? d->card : CARD_DEFAULT, d->type ? d->type : "float", num[2], num[3], num[4]};
     for (; k < sizeof head / sizeof head[0]; k++) argv[k] = head[k];
-    for (size_t i = 0; i < nruns; i++) argv[k++] = arg[i];
     argv[k] = NULL;
+    /* the runs (the hidden suite's sizes and seeds) go in the records' file, never the command line:
+     * warpscope-run reads them and empties the file before it loads anything of the learner's */
+    for (size_t i = 0; i <= nruns; i++) {
+        const char *line = i < nruns ? arg[i] : "";
+        if (write(tfd, line, strlen(line)) != (ssize_t)strlen(line) || write(tfd, "\n", 1) != 1) {
+            snprintf(err, errlen, "%s: cannot write the runs: %s", d->kernel, strerror(errno));
+            goto done;
+        }
+    }
     /* one deadline for the check, which warpscope-run keeps (each run a run's wall clock within it);
      * this one stands behind it */
     sandbox_job job = {.mode = SANDBOX_RUN, .argv = argv, .work = work, .confine = 1, .cancel = d->cancel, .hand_fd = tfd,
@@ -746,6 +806,13 @@ static void on_fault(int sig, siginfo_t *si, void *uc)
             longjmp(run->out, 1); /* SA_NODEFER: SIGSEGV stays unblocked */
         }
     }
+    unsigned line = 0;
+    if (run && (sig == SIGSEGV || sig == SIGBUS) && emu_in_kernel() && emu_stack_overflowed(si->si_addr, &line)) {
+        char msg[600]; /* on the signal stack: the thread's own is spent */
+        snprintf(msg, sizeof msg, "the device stack overflowed at %s:%u (thread %u of block %u): recursion too deep? (a GPU thread's "
+                 "stack holds some KiB; write the recursion as a loop)", run->path, line, emu_thread_rank(), emu_block_rank());
+        emu_abort(msg); /* ends this thread's fiber: it never returns here */
+    }
     if (run && sig == SIGFPE && emu_in_kernel()) {
         char msg[300];
         snprintf(msg, sizeof msg, "thread %u of block %u divided an integer by zero (or the most negative int by -1), which has no value "
@@ -760,7 +827,12 @@ static void catch_faults(int on)
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK; /* a fiber's stack that overflowed cannot hold the handler */
+    static char *alt;
+    if (on && !alt && (alt = malloc(1 << 16))) {
+        stack_t ss = {.ss_sp = alt, .ss_size = 1 << 16, .ss_flags = 0};
+        sigaltstack(&ss, NULL);
+    }
     sigemptyset(&sa.sa_mask);
     if (!on) sa.sa_handler = SIG_DFL, sa.sa_flags = 0;
     sigaction(SIGSEGV, &sa, NULL);
@@ -779,8 +851,10 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
         schedule_parse_warps(d->warp_order, &s, err, errlen))
         return -1;
     if (adversarial) { snprintf(err, errlen, "the adversarial search picks an order before a run"); return -1; }
+    if (!code_locked && sandbox_object_locks(so, "ws_user_at_load", err, errlen)) return -1;
     void *handle = dlopen(so, RTLD_NOW | RTLD_LOCAL);
     if (!handle) { snprintf(err, errlen, "%s: cannot load its build: %s", d->kernel, dlerror()); return -1; }
+    if (!code_locked) { snprintf(err, errlen, "%s: its build did not lock the run when loaded: not run", d->kernel); return -1; }
     own_entry_fn entry = (own_entry_fn)(uintptr_t)dlsym(handle, "ws_user_entry");
     if (!entry) { snprintf(err, errlen, "%s: the compiled file has no entry", d->kernel); return -1; }
     own_run *r = calloc(1, sizeof *r);
@@ -799,6 +873,7 @@ int own_run_so(const capture_desc *d, const char *so, trace *t, char *err, size_
     r->path = d->kernel;
     r->t = t;
     r->schedule = s;
+    r->started_ms = now_ms();
     emu_clear_buffers(r->e);
     trace_free(t);
     int rc = -1;

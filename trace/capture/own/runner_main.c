@@ -33,6 +33,15 @@
 #include "trace/capture/own/sandbox.h"
 #include "trace/capture/schedule.h"
 
+/* Every descriptor above standard error closed but keep (-1: none): what a child that loads the
+ * learner's file holds is its own alone (never the batch's records, never another run's trace). */
+static void close_all_but(int keep)
+{
+    if (keep < 3) { close_range(3, ~0U, 0); return; }
+    if (keep > 3) close_range(3, (unsigned)keep - 1, 0);
+    close_range((unsigned)keep + 1, ~0U, 0);
+}
+
 static int say(const char *work, const char *msg)
 {
     char path[4200];
@@ -96,6 +105,7 @@ static int result_in_child(const capture_desc *c, const char *so, const char *wo
     if (pid < 0) { sigprocmask(SIG_SETMASK, &old, NULL); return -3; }
     if (pid == 0) {
         sigprocmask(SIG_SETMASK, &old, NULL);
+        close_all_but(-1);
         char err[1024];
         trace t;
         trace_init(&t);
@@ -177,6 +187,7 @@ static void search_child(const capture_desc *d, const char *so, const char *work
 {
     char err[1024];
     search_note sn = {-2, 0, -1, 0};
+    close_all_but(note_fd);
     if (sandbox_confine_self(SANDBOX_RUN, work, NULL, err, sizeof err)) _exit(3);
     if (!dlopen(so, RTLD_NOW | RTLD_LOCAL)) _exit(3);
     segs_of = so;
@@ -447,7 +458,10 @@ static int batch_record(int out, size_t i, int exited, int status, int sig, int 
     return bad ? -1 : 0;
 }
 
-/* warpscope-run batch WORK SO OUT KERNEL ENTRY DATA BLOCKS_TRACED NO_RACE_CHECK RESULT CARD TYPE RUN_WALL_S CHECK_WALL_S THREADS RUN...
+/* warpscope-run batch WORK SO OUT KERNEL ENTRY DATA BLOCKS_TRACED NO_RACE_CHECK RESULT CARD TYPE RUN_WALL_S CHECK_WALL_S THREADS
+ * The runs are not in the command line or the environment (where a constructor would read the
+ * hidden suite's sizes and seeds): warpscope writes them into OUT's file, a line each, ended by an
+ * empty line; they are read and the file emptied before anything of the learner's is loaded.
  * RUN: N,SEED,SCHEDULE,BLOCKS (SCHEDULE "-": lockstep; BLOCKS 0: BLOCKS_TRACED). Each run as `trace` runs it, each in a child of
  * this process, one after another, all within CHECK_WALL_S; the emulator's stacks made once here
  * (THREADS fibers' guard pages) and inherited. OUT (fd:N) receives a record per run (batch_record);
@@ -455,7 +469,7 @@ static int batch_record(int out, size_t i, int exited, int status, int sig, int 
  * there (a file that does not run at its first size is not judged further). */
 static int batch_mode(int argc, char **argv)
 {
-    if (argc < 17 || strncmp(argv[4], "fd:", 3)) { fprintf(stderr, "warpscope-run batch: 15 arguments and runs expected\n"); return 2; }
+    if (argc != 16 || strncmp(argv[4], "fd:", 3)) { fprintf(stderr, "warpscope-run batch: 14 arguments expected\n"); return 2; }
     const char *work = argv[2], *so = argv[3];
     capture_desc base = {.version = OWN_VERSION, .kernel = argv[5], .entry = argv[6], .data = *argv[7] ? argv[7] : NULL, .seed_set = 1,
                          .blocks_traced = (unsigned)strtoul(argv[8], NULL, 10), .no_race_check = atoi(argv[9]),
@@ -465,6 +479,16 @@ static int batch_mode(int argc, char **argv)
     int out = fcntl(atoi(argv[4] + 3), F_DUPFD_CLOEXEC, 230); /* above the learner's reach (3 to 63), under the 256 a run may open */
     if (out < 0) { fprintf(stderr, "warpscope-run batch: no descriptor %s\n", argv[4]); return 2; }
     close(atoi(argv[4] + 3));
+    enum { RUNS_MAX = 256 };
+    static char runs_text[RUNS_MAX * 96 + 2];
+    char *runs[RUNS_MAX];
+    int nruns = 0;
+    ssize_t got = pread(out, runs_text, sizeof runs_text - 1, 0);
+    runs_text[got > 0 ? got : 0] = 0;
+    char *end = strstr(runs_text, "\n\n");
+    if (!end || ftruncate(out, 0) || lseek(out, 0, SEEK_SET)) { fprintf(stderr, "warpscope-run batch: no runs in %s\n", argv[4]); return 2; }
+    *end = 0;
+    for (char *save = NULL, *r = strtok_r(runs_text, "\n", &save); r && nruns < RUNS_MAX; r = strtok_r(NULL, "\n", &save)) runs[nruns++] = r;
     emu *e = emu_create();
     /* a learner's launches run their blocks one after another, on one worker (own.c) */
     if (!e || emu_prepare(e, (unsigned)strtoul(argv[15], NULL, 10), 1)) return say(work, "out of memory for the emulator");
@@ -473,13 +497,13 @@ static int batch_mode(int argc, char **argv)
     char path[4200], msgpath[4200], err[1024];
     snprintf(path, sizeof path, "%s/trace.wstrace", work);
     snprintf(msgpath, sizeof msgpath, "%s/message", work);
-    for (int a = 16; a < argc; a++) {
-        size_t i = (size_t)(a - 16);
+    for (int a = 0; a < nruns; a++) {
+        size_t i = (size_t)a;
         capture_desc d = base;
         char sched[64] = "";
         unsigned long long n = 0, seed = 0;
         unsigned blocks = 0;
-        if (sscanf(argv[a], "%llu,%llu,%63[^,],%u", &n, &seed, sched, &blocks) != 4) { fprintf(stderr, "warpscope-run batch: bad run %s\n", argv[a]); return 2; }
+        if (sscanf(runs[a], "%llu,%llu,%63[^,],%u", &n, &seed, sched, &blocks) != 4) { fprintf(stderr, "warpscope-run batch: bad run %s\n", runs[a]); return 2; }
         d.n = n, d.seed = seed, d.schedule = strcmp(sched, "-") ? sched : NULL;
         if (blocks) d.blocks_traced = blocks;
         sandbox_remove(msgpath);
@@ -505,7 +529,7 @@ static int batch_mode(int argc, char **argv)
             pid_t pid = fork();
             if (pid == 0) {
                 sigprocmask(SIG_SETMASK, &old, NULL);
-                close(out);
+                close_all_but(trace_fd);
                 batch_child(&pick, found, failed, adversarial, so, work);
             }
             if (pid < 0) {
@@ -531,6 +555,9 @@ static int batch_mode(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+    /* nothing but standard input, output, error and the descriptor handed on (SANDBOX_HANDED_FD):
+     * whatever bubblewrap or a parent left open is closed before anything else runs */
+    close_range(SANDBOX_HANDED_FD + 1, ~0U, 0);
     if (argc > 1 && strcmp(argv[1], "trace") == 0) return trace_mode(argc, argv);
     if (argc > 1 && strcmp(argv[1], "batch") == 0) return batch_mode(argc, argv);
     if (argc == 2 && strcmp(argv[1], "probe") == 0) { /* warpscope asks whether the sandbox holds here */

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE /* setresuid, setgroups, nftw's FTW_PHYS, pipe2 */
 #include "trace/capture/own/sandbox.h"
 
+#include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -15,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/seccomp.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -76,7 +79,7 @@ static sandbox_limits limits_of(const sandbox_job *j)
     if (g.fsize_bytes) l.fsize_bytes = g.fsize_bytes;
     if (g.nproc) l.nproc = g.nproc;
     if (g.nofile) l.nofile = g.nofile;
-    if (WS_ASAN || j->host_view) l.as_bytes = 0; /* CUDA, too, reserves more than it uses */
+    if (WS_ASAN || j->host_view || j->gpu) l.as_bytes = 0; /* CUDA, too, reserves more than it uses */
     return l;
 }
 
@@ -139,11 +142,21 @@ static int drop_to_nobody(void)
     return setgroups(0, NULL) || setresgid(NOBODY_ID, NOBODY_ID, NOBODY_ID) || setresuid(NOBODY_ID, NOBODY_ID, NOBODY_ID) ? -1 : 0;
 }
 
+enum { FDS_MAX = 48 };
 typedef struct argv_list {
     const char *a[160];
     int n;
     char links[8][256]; /* the targets of /lib and friends, where they are links */
+    int fds[FDS_MAX];   /* what bubblewrap copies from a descriptor (opened here, close-on-exec but in the step) */
+    char fdnums[FDS_MAX][12];
+    int nfds;
 } argv_list;
+
+static void close_fds(argv_list *l)
+{
+    for (int i = 0; i < l->nfds; i++) close(l->fds[i]);
+    l->nfds = 0;
+}
 
 static void push(argv_list *l, const char *s)
 {
@@ -160,7 +173,22 @@ static void push3(argv_list *l, const char *a, const char *b, const char *c)
 
 /* bubblewrap's view: the system read-only, a fresh /proc, /dev and /tmp, the step's files, its
  * folder writable; every namespace new (no network); dies with warpscope */
-static void bwrap_view(argv_list *l, const char *work, const char *const *show, int root)
+/* Whether a user other than its owner (nobody) reaches the regular file path: every folder above
+ * it searchable by others, the file readable and executable by them. */
+static int others_reach(const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) || !S_ISREG(st.st_mode) || (st.st_mode & (S_IROTH | S_IXOTH)) != (S_IROTH | S_IXOTH)) return !S_ISREG(st.st_mode);
+    char dir[4200];
+    snprintf(dir, sizeof dir, "%s", path);
+    for (char *slash = strrchr(dir, '/'); slash && slash > dir; slash = strrchr(dir, '/')) {
+        *slash = 0;
+        if (stat(dir, &st) || !(st.st_mode & S_IXOTH)) return 0;
+    }
+    return 1;
+}
+
+static void bwrap_view(argv_list *l, const char *work, const char *const *show, int root, int as_other)
 {
     static const char *const sys[] = {"/lib", "/lib64", "/lib32", "/libx32", "/bin", "/sbin"};
     push(l, bwrap_path());
@@ -193,12 +221,29 @@ static void bwrap_view(argv_list *l, const char *work, const char *const *show, 
     push(l, "/dev");
     push(l, "--tmpfs");
     push(l, "/tmp");
-    for (int i = 0; show && show[i]; i++)
-        if (strncmp(show[i], "/usr/", 5) != 0) push3(l, "--ro-bind", show[i], show[i]);
-    if (work) {
+    if (work) { /* first: what is shown stays in view when it lies below (the probe's work is /tmp) */
         push3(l, "--bind", work, work);
         push(l, "--chdir");
         push(l, work);
+    }
+    /* a program of warpscope's that the step's user cannot reach by path (warpscope as root, built
+     * in a 0700 home): opened here, and copied by bubblewrap, already that user, from the
+     * descriptor into the step's view at its path; whatever others can reach is bound */
+    for (int i = 0; show && show[i]; i++) {
+        if (!strncmp(show[i], "/usr/", 5) || !strncmp(show[i], "/proc/", 6)) continue; /* in view already (a fresh /proc) */
+        if (!strncmp(show[i], "/dev/", 5)) { /* a GPU's device file (a GPU's build): a device, and writable */
+            push3(l, "--dev-bind", show[i], show[i]);
+            continue;
+        }
+        int at = as_other && !others_reach(show[i]) && l->nfds < FDS_MAX ? open(show[i], O_RDONLY | O_CLOEXEC) : -1;
+        int fd = at >= 0 ? fcntl(at, F_DUPFD_CLOEXEC, 10) : -1; /* above the descriptor handed on (3) */
+        if (at >= 0) close(at);
+        if (fd < 0) { push3(l, "--ro-bind", show[i], show[i]); continue; }
+        l->fds[l->nfds] = fd;
+        snprintf(l->fdnums[l->nfds], sizeof l->fdnums[0], "%d", fd);
+        push(l, "--perms");
+        push(l, "0555");
+        push3(l, "--ro-bind-data", l->fdnums[l->nfds++], show[i]);
     }
     push(l, "--");
 }
@@ -237,8 +282,8 @@ static void reap_below(void)
 
 /* Starts argv in a child of its own group, with limits; dropped to nobody when asked. Its output
  * goes to *fd_out. The child's environment is the few names a compiler needs. */
-static pid_t start(const char *const *argv, const char *work, const sandbox_limits *lim, int nobody, int host_env, int hand_fd, int *fd_out,
-                   char *err, size_t errlen)
+static pid_t start(const char *const *argv, const argv_list *binds, const char *work, const sandbox_limits *lim, int nobody, int host_env,
+                   int hand_fd, int *fd_out, char *err, size_t errlen)
 {
     extern char **environ;
     int p[2];
@@ -277,6 +322,8 @@ static pid_t start(const char *const *argv, const char *work, const sandbox_limi
         /* the one descriptor handed on: opened close-on-exec by the caller, so that no other step
          * started meanwhile (warpscope serve starts several at once) inherits it */
         if (hand_fd > 0 && (hand_fd == SANDBOX_HANDED_FD ? fcntl(hand_fd, F_SETFD, 0) : dup2(hand_fd, SANDBOX_HANDED_FD)) < 0) _exit(126);
+        for (int i = 0; binds && i < binds->nfds; i++) /* bubblewrap's to copy, from their start (a try again included) */
+            fcntl(binds->fds[i], F_SETFD, 0), lseek(binds->fds[i], 0, SEEK_SET);
         reap_below();
         struct rlimit r;
 #define LIMIT(res, v) (r.rlim_cur = r.rlim_max = (rlim_t)(v), setrlimit(res, &r))
@@ -375,17 +422,18 @@ static int chain_works(int namespaces, int as_nobody)
     char libs[4200];
     show_list(runner, NULL, show, libs, sizeof libs);
     argv_list l = {.n = 0};
-    if (namespaces) bwrap_view(&l, "/tmp", show, geteuid() == 0 && !as_nobody);
+    if (namespaces) bwrap_view(&l, NULL, show, geteuid() == 0 && !as_nobody, as_nobody); /* its /tmp a private one */
     push(&l, runner);
     push(&l, "probe");
     sandbox_limits lim = limits[SANDBOX_BUILD];
     lim.as_bytes = 0;
     int fd;
     char err[256];
-    pid_t pid = start(l.a, NULL, &lim, as_nobody, 0, 0, &fd, err, sizeof err);
-    if (pid < 0) return 0;
+    pid_t pid = start(l.a, &l, NULL, &lim, as_nobody, 0, 0, &fd, err, sizeof err);
+    if (pid < 0) { close_fds(&l); return 0; }
     sandbox_outcome o = {0};
     wait_for(pid, fd, PROBE_SECONDS, NULL, &o);
+    close_fds(&l);
     free(o.out);
     return o.exited && o.status == 0;
 }
@@ -425,7 +473,7 @@ void sandbox_describe(char *buf, size_t len)
     const sandbox_limits *b = &limits[SANDBOX_BUILD], *r = &limits[SANDBOX_RUN];
     snprintf(buf, len, "%s%s%s, limits (%s%u s a run, %u s a build, files of %u MiB a build)%s%s%s",
              p & SANDBOX_NAMESPACES ? "bubblewrap (no network, private files and /tmp), " : "no namespaces (no bubblewrap or user namespaces), ",
-             p & SANDBOX_LANDLOCK ? "Landlock, " : "no Landlock, ", "seccomp (an allow-list in a run)",
+             p & SANDBOX_LANDLOCK ? "Landlock, " : "no Landlock, ", "seccomp (an allow-list in a run, no new code once the file is loaded)",
              WS_ASAN ? "" : "2 GiB, ", r->wall_s, b->wall_s, (unsigned)(b->fsize_bytes >> 20), p & SANDBOX_NOBODY ? ", as nobody" : "",
              sandbox_confines_files() ? "" : "; files NOT confined: others' files need --unsafe",
              p & SANDBOX_ROOT ? "; runs as root (nobody does not work here): others' files need --unsafe" : "");
@@ -471,7 +519,7 @@ int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t 
     if (!job->confine && job->argv[0][0] == '/') show[ns++] = job->argv[0];
     show[ns] = NULL;
     int nobody = (p & SANDBOX_NOBODY) != 0;
-    if ((p & SANDBOX_NAMESPACES) && !job->host_view) bwrap_view(&l, job->work, show, geteuid() == 0 && !nobody);
+    if ((p & SANDBOX_NAMESPACES) && !job->host_view) bwrap_view(&l, job->work, show, geteuid() == 0 && !nobody, nobody);
     if (job->confine) {
         for (int i = 0; job->argv[i]; i++) push(&l, job->argv[i]);
     } else { /* warpscope-run confines itself, then execs the step */
@@ -482,19 +530,20 @@ int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t 
         push(&l, "--");
         for (int i = 0; job->argv[i]; i++) push(&l, job->argv[i]);
     }
-    if (l.n >= (int)(sizeof l.a / sizeof l.a[0]) - 1) { snprintf(err, errlen, "too many arguments for the sandbox"); return -1; }
+    if (l.n >= (int)(sizeof l.a / sizeof l.a[0]) - 1) { close_fds(&l); snprintf(err, errlen, "too many arguments for the sandbox"); return -1; }
     /* bubblewrap that could not make its namespaces (EAGAIN: the system's processes or namespaces
      * at their limit for a moment, as under a class's load) is tried again, then said as the
      * sandbox's failure, never as the learner's */
     for (int attempt = 0;; attempt++) {
         int fd;
-        pid_t pid = start(l.a, job->work, &lim, nobody, job->host_view, job->hand_fd, &fd, err, errlen);
-        if (pid < 0) return -1;
+        pid_t pid = start(l.a, &l, job->work, &lim, nobody, job->host_view, job->hand_fd, &fd, err, errlen);
+        if (pid < 0) { close_fds(&l); return -1; }
         wait_for(pid, fd, lim.wall_s, job->cancel, out);
         int unmade = l.a[0] != runner && out->exited && out->status == 1 && out->out && !strncmp(out->out, "bwrap: ", 7);
         if (!unmade) break;
         if (attempt + 1 == SANDBOX_TRIES || (job->cancel && *job->cancel)) {
             snprintf(err, errlen, SANDBOX_BUSY " (%.*s): the machine is busy, try again", (int)strcspn(out->out, "\n"), out->out);
+            close_fds(&l);
             free(out->out);
             out->out = NULL;
             return -1;
@@ -504,6 +553,7 @@ int sandbox_run(const sandbox_job *job, sandbox_outcome *out, char *err, size_t 
         struct timespec ts = {0, (long)(100000000L << attempt)}; /* 0.1 s, 0.2 s, 0.4 s */
         nanosleep(&ts, NULL);
     }
+    close_fds(&l);
     if (l.a[0] != runner && out->exited && out->status > 128 && out->status <= 128 + 64) { /* bubblewrap says a signal so */
         out->sig = out->status - 128;
         out->exited = 0;
@@ -520,7 +570,9 @@ void sandbox_ending(const sandbox_job *job, const sandbox_outcome *o, char *buf,
     else if (o->timed_out) snprintf(buf, len, "still running after %u s, and stopped", lim.wall_s);
     else if (o->sig == SIGXCPU) snprintf(buf, len, "used more than %u s of CPU time, and was stopped", lim.cpu_s);
     else if (o->sig == SIGXFSZ) snprintf(buf, len, "wrote a file larger than %u MiB, and was stopped", (unsigned)(lim.fsize_bytes >> 20));
-    else if (o->sig == SIGSYS) snprintf(buf, len, "made a system call a learner's program may not make, and was stopped");
+    else if (o->sig == SIGSYS) /* only the run's lock kills (the allow-list refuses a call with EPERM) */
+        snprintf(buf, len, "tried to make executable memory (mmap or mprotect with PROT_EXEC, memfd, dlopen of other code, exec), and was "
+                           "stopped: only the code compiled from the file itself may run");
     else if (o->sig) snprintf(buf, len, "stopped with signal %d (%s)", o->sig, strsignal(o->sig));
 }
 
@@ -556,7 +608,8 @@ static int confine_files(const char *work, const char *const *show, char *err, s
     static const char *const sys[] = {"/usr", "/lib", "/lib64", "/lib32", "/bin", "/sbin", "/etc/ld.so.cache", "/etc/alternatives", "/proc/self"};
     int bad = 0;
     for (size_t i = 0; i < sizeof sys / sizeof sys[0]; i++) bad |= add_rule(rs, sys[i], dir_read, file_read);
-    for (int i = 0; show && show[i]; i++) bad |= add_rule(rs, show[i], dir_read, file_read);
+    for (int i = 0; show && show[i]; i++)
+        bad |= add_rule(rs, show[i], dir_read, file_read | (strncmp(show[i], "/dev/", 5) ? 0 : file_write)); /* a GPU's device file */
     bad |= add_rule(rs, "/dev/null", 0, LANDLOCK_ACCESS_FS_READ_FILE | file_write);
     bad |= add_rule(rs, work, all, all & ~(uint64_t)(LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
                                                       LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
@@ -590,6 +643,8 @@ static const char *const run_calls[] = {
     "getrusage", "times", "sysinfo", "uname", "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "getgroups",
     "getresuid", "getresgid", "getpgrp", "getcpu", "arch_prctl", "exit", "exit_group",
 };
+/* (and seccomp's SECCOMP_SET_MODE_FILTER alone: the run's lock, sandbox_lock_code, is a second
+ * filter loaded once the object is in; a filter only ever narrows what the first allows) */
 
 static int rule_by_name(scmp_filter_ctx ctx, uint32_t action, const char *name)
 {
@@ -621,6 +676,7 @@ static int confine_calls(sandbox_mode mode, int allow_list, char *err, size_t er
     int rc = 0;
     if (allow_list) {
         for (size_t i = 0; i < sizeof run_calls / sizeof run_calls[0]; i++) rc |= rule_by_name(ctx, SCMP_ACT_ALLOW, run_calls[i]);
+        rc |= seccomp_rule_add(ctx, SCMP_ACT_ALLOW, SCMP_SYS(seccomp), 1, SCMP_A0(SCMP_CMP_EQ, SECCOMP_SET_MODE_FILTER));
     } else {
         for (size_t i = 0; i < sizeof denied / sizeof denied[0]; i++) rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), denied[i], 0);
         if (mode == SANDBOX_RUN)
@@ -659,6 +715,12 @@ int sandbox_confine_apart(unsigned cpu_s, char *err, size_t errlen)
         return -1;
     }
 #undef LIMIT
+    /* as root, the learner's code runs as nobody, as the emulator's runs do (the GPU's device files
+     * CUDA opened stay open) */
+    if (geteuid() == 0 && !turned_off("nobody") && drop_to_nobody()) {
+        snprintf(err, errlen, "cannot run a learner's program as nobody: %s", strerror(errno));
+        return -1;
+    }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) { snprintf(err, errlen, "no_new_privs: %s", strerror(errno)); return -1; }
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
     return confine_calls(SANDBOX_RUN, 0, err, errlen);
@@ -670,4 +732,98 @@ int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const 
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0); /* nothing of this user may trace it */
     if (confine_files(work, show, err, errlen)) return -1;
     return confine_calls(mode, 1, err, errlen);
+}
+
+/* ---- the run's lock: no code but the object's own ---- */
+
+/* Once the learner's object is mapped (its DT_INIT, ws_user_at_load, is the first of its code
+ * to run), no new executable memory: mmap, mprotect or pkey_mprotect asking for PROT_EXEC (so no
+ * dlopen of another object and no code written into memory and made to run), memfd_create,
+ * remap_file_pages, and no exec of any kind; the process is killed at the call (SIGSYS: said as
+ * such by sandbox_ending), so that no handler of the file's goes on. All threads at once. */
+int sandbox_lock_code(char *err, size_t errlen)
+{
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) { snprintf(err, errlen, "seccomp: cannot start the run's lock"); return -1; }
+    const uint32_t kill_it = SCMP_ACT_KILL_PROCESS;
+    /* no_new_privs is set already (sandbox_confine_self), and prctl is not a run's call */
+    int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1) | seccomp_attr_set(ctx, SCMP_FLTATR_CTL_NNP, 0);
+    rc |= seccomp_rule_add(ctx, kill_it, SCMP_SYS(mmap), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    rc |= seccomp_rule_add(ctx, kill_it, SCMP_SYS(mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    rc |= seccomp_rule_add(ctx, kill_it, SCMP_SYS(pkey_mprotect), 1, SCMP_A2(SCMP_CMP_MASKED_EQ, PROT_EXEC, PROT_EXEC));
+    static const char *const never[] = {"memfd_create", "memfd_secret", "remap_file_pages", "execve", "execveat", "shmat"};
+    for (size_t i = 0; i < sizeof never / sizeof never[0]; i++) rc |= rule_by_name(ctx, kill_it, never[i]);
+    if (!rc) rc = seccomp_load(ctx);
+    seccomp_release(ctx);
+    if (rc) { snprintf(err, errlen, "seccomp: the run's lock: %s", strerror(rc < 0 ? -rc : rc)); return -1; }
+    return 0;
+}
+
+/* Whether the object at path locks itself before any code of its own runs: its DT_INIT is init_sym
+ * (which calls sandbox_lock_code) and no code of it runs while it is relocated (no IRELATIVE
+ * relocation, no relocation against an IFUNC symbol it defines: a resolver runs before DT_INIT).
+ * The object is the build's own link of the file (the link's flags are warpscope's). 0, or -1 with
+ * why in err. */
+int sandbox_object_locks(const char *path, const char *init_sym, char *err, size_t errlen)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) || st.st_size < (off_t)sizeof(Elf64_Ehdr) || st.st_size > ((off_t)256 << 20)) {
+        if (fd >= 0) close(fd);
+        snprintf(err, errlen, "its build cannot be read: %s", strerror(errno));
+        return -1;
+    }
+    size_t len = (size_t)st.st_size;
+    unsigned char *b = malloc(len);
+    size_t got = 0;
+    for (ssize_t k; b && got < len && (k = pread(fd, b + got, len - got, (off_t)got)) > 0;) got += (size_t)k;
+    close(fd);
+    const char *bad = NULL;
+    uint64_t init = 0, sym_at = 0;
+    int has_init = 0, has_sym = 0;
+    const Elf64_Ehdr *eh = (const Elf64_Ehdr *)b;
+#define FITS(off, n) ((uint64_t)(off) <= len && (uint64_t)(n) <= len - (uint64_t)(off))
+    if (!b || got != len) bad = "cannot be read";
+    else if (memcmp(eh->e_ident, ELFMAG, SELFMAG) || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shentsize != sizeof(Elf64_Shdr) ||
+             !FITS(eh->e_shoff, (uint64_t)eh->e_shnum * sizeof(Elf64_Shdr)))
+        bad = "is not an object of this machine";
+    const Elf64_Shdr *sh = bad ? NULL : (const Elf64_Shdr *)(b + eh->e_shoff);
+    const Elf64_Sym *dynsym = NULL;
+    size_t nsym = 0;
+    const char *dynstr = NULL;
+    size_t strsz = 0;
+    for (int i = 0; sh && !bad && i < eh->e_shnum; i++)
+        if (sh[i].sh_type == SHT_DYNSYM && FITS(sh[i].sh_offset, sh[i].sh_size) && sh[i].sh_link < eh->e_shnum &&
+            FITS(sh[sh[i].sh_link].sh_offset, sh[sh[i].sh_link].sh_size)) {
+            dynsym = (const Elf64_Sym *)(b + sh[i].sh_offset), nsym = sh[i].sh_size / sizeof(Elf64_Sym);
+            dynstr = (const char *)(b + sh[sh[i].sh_link].sh_offset), strsz = sh[sh[i].sh_link].sh_size;
+        }
+    for (size_t i = 0; dynsym && !bad && i < nsym; i++) {
+        if (ELF64_ST_TYPE(dynsym[i].st_info) == STT_GNU_IFUNC && dynsym[i].st_shndx != SHN_UNDEF) bad = "defines a function chosen at load time (ifunc)";
+        if (dynsym[i].st_name < strsz && strnlen(dynstr + dynsym[i].st_name, strsz - dynsym[i].st_name) < strsz - dynsym[i].st_name &&
+            !strcmp(dynstr + dynsym[i].st_name, init_sym) && dynsym[i].st_shndx != SHN_UNDEF)
+            sym_at = dynsym[i].st_value, has_sym = 1;
+    }
+    for (int i = 0; sh && !bad && i < eh->e_shnum; i++) {
+        if (!FITS(sh[i].sh_offset, sh[i].sh_size) && sh[i].sh_type != SHT_NOBITS) { bad = "is cut short"; break; }
+        if (sh[i].sh_type == SHT_RELA || sh[i].sh_type == SHT_REL) {
+            size_t ent = sh[i].sh_type == SHT_RELA ? sizeof(Elf64_Rela) : sizeof(Elf64_Rel);
+            for (size_t k = 0; k < sh[i].sh_size / ent && !bad; k++) {
+                uint64_t info = sh[i].sh_type == SHT_RELA ? ((const Elf64_Rela *)(b + sh[i].sh_offset))[k].r_info
+                                                          : ((const Elf64_Rel *)(b + sh[i].sh_offset))[k].r_info;
+                if (ELF64_R_TYPE(info) == R_X86_64_IRELATIVE) bad = "has code that runs while it is loaded (an IRELATIVE relocation)";
+            }
+        }
+        if (sh[i].sh_type == SHT_DYNAMIC)
+            for (size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Dyn); k++) {
+                const Elf64_Dyn *dn = (const Elf64_Dyn *)(b + sh[i].sh_offset) + k;
+                if (dn->d_tag == DT_INIT) init = dn->d_un.d_ptr, has_init = 1;
+                if (dn->d_tag == DT_PREINIT_ARRAY) bad = "has a pre-init array";
+            }
+    }
+#undef FITS
+    free(b);
+    if (!bad && !(has_init && has_sym && init == sym_at)) bad = "does not lock itself when loaded (it was not linked by warpscope's build)";
+    if (bad) { snprintf(err, errlen, "its build %s: not run", bad); return -1; }
+    return 0;
 }

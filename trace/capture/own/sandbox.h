@@ -6,8 +6,10 @@
  * writes only to one private folder); inside, warpscope-run adds seccomp (a build: no sockets,
  * tracing or mounts; a run: an allow-list of the calls a run makes, so no process, exec, socket or
  * signal to another) and Landlock (the same folders, enforced by the kernel where no namespaces
- * are). As root, each step runs as the user nobody; where nobody does not work, a learner's program
- * is refused unless --unsafe. At the wall clock the whole group is killed, and with bubblewrap the
+ * are). As root, each step runs as the user nobody, wherever warpscope lies (what nobody cannot reach
+ * by path is copied into bubblewrap's view from descriptors); where nobody does not work, a
+ * learner's program is refused unless --unsafe. Once a learner's object is loaded, its run makes no
+ * new executable memory (sandbox_lock_code). At the wall clock the whole group is killed, and with bubblewrap the
  * whole namespace: no grandchild is left.
  *
  * The protections in force are probed once per process and said by sandbox_describe. */
@@ -40,8 +42,10 @@ typedef struct sandbox_job {
     sandbox_limits lim;
     int confine;              /* 1: argv[0] is warpscope-run, which confines itself (a run); 0: warpscope-run
                                  confines then execs argv (a build) */
-    int host_view;            /* 1: the machine's own files and environment (a GPU's build: nvcc asks the GPU
-                                 what it is): no namespaces and no Landlock; limits and seccomp */
+    int host_view;            /* 1: the machine's own files and environment: no namespaces and no Landlock;
+                                 limits and seccomp (no step of warpscope's asks for it now: a GPU's build is gpu) */
+    int gpu;                  /* 1: a GPU's build (nvcc): show's /dev files are the GPU's, bound as devices
+                                 and writable; no address-space limit (CUDA's tools reserve more than they use) */
     volatile int *cancel;     /* nonzero: stop it */
     int hand_fd;              /* > 0: a descriptor of the caller's (opened close-on-exec) that the step gets
                                  as descriptor SANDBOX_HANDED_FD, and no other process does */
@@ -101,6 +105,15 @@ void sandbox_ending(const sandbox_job *job, const sandbox_outcome *o, char *buf,
 /* Inside warpscope-run: confines this process (seccomp for the mode; Landlock to work and show,
  * unless work is NULL) before the learner's code or the build's program runs. 0, or -1 with err. */
 int sandbox_confine_self(sandbox_mode mode, const char *work, const char *const *show, char *err, size_t errlen);
+
+/* The run's lock, loaded once the learner's object is mapped (from its DT_INIT, before any of its
+ * constructors): from then on no new executable memory (mmap/mprotect/pkey_mprotect with
+ * PROT_EXEC, memfd_create, exec): no dlopen of other code, no code written and jumped to. A call
+ * that tries kills the run (SIGSYS). 0, or -1 with err. */
+int sandbox_lock_code(char *err, size_t errlen);
+/* Whether the object at path runs init_sym as its DT_INIT and no code of its own before (no
+ * IFUNC resolver): checked before it is loaded. 0, or -1 with why in err. */
+int sandbox_object_locks(const char *path, const char *init_sym, char *err, size_t errlen);
 
 /* A forked child that must see the machine (a GPU's run: CUDA opens the driver's files and reserves
  * more address space than it uses; it spins on the CPU while the GPU works) confines itself: a run's

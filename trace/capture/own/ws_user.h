@@ -37,6 +37,11 @@ struct ws_is_int<int> { /* signed: recorded as such (emu_op.is_int) */
     static const int value = 2;
 };
 
+/* The object's first code when it is loaded: the build links it as the object's DT_INIT, which
+ * runs before every constructor of the file's; the run is then locked (no new executable memory:
+ * only the code compiled from the file runs). warpscope-run refuses an object without it. */
+extern "C" void ws_user_at_load(void) { ws_user_lock(); }
+
 /* the front end opens every kernel's body with it: the emulator sees its threads end itself */
 #define WS_KERNEL_ENTRY
 

@@ -20,6 +20,9 @@ void ws_user_copy(void *dst, const void *src, size_t bytes, unsigned line);
 void ws_user_memset(void *dst, int v, size_t bytes, unsigned line);
 void ws_user_launch(emu_kernel_fn fn, const void *args, emu_dim3 grid, emu_dim3 block, size_t shmem, unsigned line);
 void ws_user_tick(unsigned line);
+/* the object's DT_INIT (ws_user.h: ws_user_at_load) calls it before any constructor of the file's:
+ * the run is locked against new executable memory (sandbox.h: sandbox_lock_code) */
+void ws_user_lock(void);
 void ws_user_fail(unsigned line, const char *what) __attribute__((noreturn));
 unsigned ws_user_shmem(void); /* the running launch's dynamic shared memory, in bytes */
 /* what the card (capture_desc.card) says of itself, for cudaGetDeviceProperties and
