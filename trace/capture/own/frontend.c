@@ -2,6 +2,7 @@
  * (frontend.h says what changes). Edits are collected as (offset, length, text) on the file's
  * bytes and applied in order; a replacement keeps the newlines it removes. */
 #include "trace/capture/own/frontend.h"
+#include "trace/trace.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -1702,6 +1703,141 @@ static int drop_host_only_device_code(CXIndex idx, CXTranslationUnit host, const
     return blanked;
 }
 
+/* ---- the event sites (frontend.h) ---- */
+
+enum {
+    SITE_DATA = 1u << TRACE_SHARED_LOAD | 1u << TRACE_SHARED_STORE | 1u << TRACE_GLOBAL_LOAD | 1u << TRACE_GLOBAL_STORE |
+                1u << TRACE_REGISTER,
+    SITE_CALL = (1u << TRACE_KIND_COUNT) - 1,
+    SITE_SPAN_MAX = 4096 /* lines one expression may mark (a macro's or a lambda's) */
+};
+
+/* what a call of CUDA's own names may record (by the name's start); any other call (the file's own
+ * functions, cooperative groups' members) may record every kind */
+static const struct {
+    const char *prefix;
+    unsigned mask;
+} site_calls[] = {
+    {"__syncthreads", 1u << TRACE_BARRIER},
+    {"__syncwarp", 1u << TRACE_WARP_SYNC},
+    {"__threadfence", 1u << TRACE_FENCE},
+    {"__shfl", 1u << TRACE_SHUFFLE},
+    {"atomic", 1u << TRACE_GLOBAL_ATOMIC | SITE_DATA},
+    {"printf", 1u << TRACE_PRINTF},
+};
+
+typedef struct site { unsigned line, mask; } site;
+
+typedef struct site_set {
+    site *s;
+    size_t n, cap;
+    int oom;
+    const char *dir; /* the learner's folder: device code of its own headers counts too */
+} site_set;
+
+static void site_add(site_set *ss, unsigned line, unsigned mask)
+{
+    if (ss->oom) return;
+    if (ss->n && ss->s[ss->n - 1].line == line) { ss->s[ss->n - 1].mask |= mask; return; }
+    if (ss->n == ss->cap) {
+        size_t cap = ss->cap ? ss->cap * 2 : 256;
+        site *g = realloc(ss->s, cap * sizeof *g);
+        if (!g) { ss->oom = 1; return; }
+        ss->s = g, ss->cap = cap;
+    }
+    ss->s[ss->n++] = (site){line, mask};
+}
+
+/* the file's own text: the main file, or a file of the learner's folder (not a system header) */
+static int learners_text(site_set *ss, CXSourceLocation l)
+{
+    if (clang_Location_isInSystemHeader(l)) return 0;
+    if (clang_Location_isFromMainFile(l)) return 1;
+    if (!ss->dir || !*ss->dir) return 0;
+    CXFile f;
+    clang_getExpansionLocation(l, &f, NULL, NULL, NULL);
+    if (!f) return 0;
+    CXString name = clang_getFileName(f);
+    const char *n = clang_getCString(name);
+    size_t dl = strlen(ss->dir);
+    int ours = n && strncmp(n, ss->dir, dl) == 0 && n[dl] == '/';
+    clang_disposeString(name);
+    return ours;
+}
+
+static void site_mark(site_set *ss, CXCursor c, unsigned mask)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXSourceLocation a = clang_getRangeStart(r), b = clang_getRangeEnd(r);
+    if (!learners_text(ss, a)) return;
+    unsigned la, lb;
+    clang_getPresumedLocation(a, NULL, &la, NULL);
+    clang_getPresumedLocation(b, NULL, &lb, NULL);
+    if (lb < la || lb - la > SITE_SPAN_MAX) lb = la; /* a #line inside it: its first line */
+    for (unsigned l = la; l <= lb; l++) site_add(ss, l, mask);
+}
+
+static enum CXChildVisitResult site_in_device(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    site_set *ss = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr) {
+        unsigned mask = SITE_CALL;
+        CXString name = clang_getCursorSpelling(c);
+        const char *n = clang_getCString(name);
+        for (size_t i = 0; n && i < sizeof site_calls / sizeof site_calls[0]; i++)
+            if (strncmp(n, site_calls[i].prefix, strlen(site_calls[i].prefix)) == 0) mask = site_calls[i].mask | SITE_DATA;
+        clang_disposeString(name);
+        site_mark(ss, c, mask);
+    }
+    else if (clang_isExpression(k) || k == CXCursor_VarDecl) site_mark(ss, c, SITE_DATA);
+    return CXChildVisit_Recurse;
+}
+
+static int is_function(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+           k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
+}
+
+static enum CXChildVisitResult site_find_device(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    site_set *ss = d;
+    if (!learners_text(ss, clang_getCursorLocation(c))) return CXChildVisit_Continue;
+    if (is_function(clang_getCursorKind(c))) {
+        if (has_attr(c, CXCursor_CUDAGlobalAttr) || has_attr(c, CXCursor_CUDADeviceAttr)) clang_visitChildren(c, site_in_device, ss);
+        return CXChildVisit_Continue;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int by_line(const void *a, const void *b)
+{
+    unsigned x = ((const site *)a)->line, y = ((const site *)b)->line;
+    return (x > y) - (x < y);
+}
+
+/* the sites as text (frontend.h), or NULL when out of memory */
+static char *sites_text(CXTranslationUnit tu, const char *dir)
+{
+    site_set ss = {.dir = dir};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), site_find_device, &ss);
+    if (ss.oom) { free(ss.s); return NULL; }
+    if (ss.n) qsort(ss.s, ss.n, sizeof *ss.s, by_line);
+    char *t = malloc(ss.n * 24 + 1);
+    size_t at = 0;
+    for (size_t i = 0; t && i < ss.n; i++) {
+        unsigned mask = ss.s[i].mask;
+        while (i + 1 < ss.n && ss.s[i + 1].line == ss.s[i].line) mask |= ss.s[++i].mask;
+        at += (size_t)sprintf(t + at, "%u %u\n", ss.s[i].line, mask);
+    }
+    if (t) t[at] = 0;
+    free(ss.s);
+    return t;
+}
+
 int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -1784,6 +1920,12 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
     free(lit);
     if (!head || !(*out = apply_edits(&r, head))) { free(head); snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
     free(head);
+    if (in->sites && !(*in->sites = sites_text(r.tu, in->dir))) {
+        free(*out);
+        *out = NULL;
+        snprintf(err, errlen, "out of memory rewriting %s", in->path);
+        goto done;
+    }
     rc = 0;
 done:
     for (size_t i = 0; i < r.nedits; i++) free(r.edits[i].text);
