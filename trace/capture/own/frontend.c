@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* What clang sees before the learner's file: CUDA's keywords as the attributes clang knows, and
  * the declarations of the runtime the emulator provides (ws_cuda.h is what the compiler sees). */
@@ -255,14 +256,16 @@ static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, .
     r->edits[r->nedits++] = (edit){.off = off, .len = len, .seq = (unsigned)r->nedits, .text = text};
 }
 
-/* file:line:col as the learner reads it (the entry's text says "--entry") */
+/* file:line:col as the learner reads it (the entry's text says "--entry", a file it includes its name) */
 static void where(CXSourceLocation loc, char *buf, size_t len, const char *path)
 {
     CXString f;
     unsigned line, col;
     clang_getPresumedLocation(loc, &f, &line, &col);
     const char *fs = clang_getCString(f);
-    snprintf(buf, len, "%s:%u:%u", fs && *fs && strcmp(fs, "--entry") == 0 ? "--entry" : path, line, col);
+    /* a file of the learner's folder that it includes is read into it under its own name (inline_text) */
+    const char *name = !fs || !*fs || strncmp(fs, "/warpscope-parse/", 17) == 0 ? path : fs;
+    snprintf(buf, len, "%s:%u:%u", name, line, col);
     clang_disposeString(f);
 }
 
@@ -1838,6 +1841,116 @@ static char *sites_text(CXTranslationUnit tu, const char *dir)
     return t;
 }
 
+/* ---- the learner's own included files ---- */
+
+/* The files of the learner's folder that its text includes (`#include "NAME"`, NAME beside it, as
+ * the build takes them: build.c) are read into the text in place of their #include lines, each
+ * between #line directives that keep its own name and lines (and the includer's after it), once
+ * each (a second #include of one is left empty, as #pragma once and include guards make it): so
+ * that their device code is rewritten and traced as the file's is, and the entry may call their
+ * functions (NVIDIA's reduce<T> of reduction_kernel.cu). A line-based look, as build.c's. */
+enum { INLINE_DEPTH_MAX = 8, INLINE_BYTES_MAX = 8 << 20 };
+
+typedef struct inliner {
+    const char *dir;
+    char *out;
+    size_t len, cap;
+    char seen[64][256];
+    size_t nseen;
+    int oom, big;
+} inliner;
+
+static void put(inliner *in, const char *p, size_t n)
+{
+    if (in->oom || in->big) return;
+    if (in->len + n + 1 > INLINE_BYTES_MAX) { in->big = 1; return; }
+    if (in->len + n + 1 > in->cap) {
+        size_t cap = (in->len + n + 1) * 2;
+        char *g = realloc(in->out, cap);
+        if (!g) { in->oom = 1; return; }
+        in->out = g, in->cap = cap;
+    }
+    memcpy(in->out + in->len, p, n);
+    in->len += n;
+    in->out[in->len] = 0;
+}
+
+static void put_line_directive(inliner *in, unsigned line, const char *name)
+{
+    char *lit = c_string_literal(name);
+    if (!lit) { in->oom = 1; return; }
+    char head[32];
+    snprintf(head, sizeof head, "#line %u \"", line);
+    put(in, head, strlen(head));
+    put(in, lit, strlen(lit));
+    put(in, "\"\n", 2);
+    free(lit);
+}
+
+/* NAME of a line `#include "NAME"` (no '/'), or 0 */
+static int included_name(const char *t, size_t e, char *name, size_t len)
+{
+    size_t k = 0;
+    while (k < e && (t[k] == ' ' || t[k] == '\t')) k++;
+    if (k >= e || t[k] != '#') return 0;
+    k++;
+    while (k < e && (t[k] == ' ' || t[k] == '\t')) k++;
+    if (e - k < 8 || strncmp(t + k, "include", 7) != 0) return 0;
+    k += 7;
+    while (k < e && (t[k] == ' ' || t[k] == '\t')) k++;
+    if (k >= e || t[k] != '"') return 0;
+    size_t from = ++k;
+    while (k < e && t[k] != '"' && t[k] != '/') k++;
+    if (k >= e || t[k] != '"' || k == from || k - from >= len) return 0;
+    snprintf(name, len, "%.*s", (int)(k - from), t + from);
+    return 1;
+}
+
+static void inline_text(inliner *in, const char *text, size_t len, const char *name, int depth)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < len && !in->oom && !in->big; line++) {
+        size_t e = i;
+        while (e < len && text[e] != '\n') e++;
+        char inc[256], path[4400];
+        char *body = NULL;
+        size_t blen = 0;
+        int take = in->dir && depth < INLINE_DEPTH_MAX && included_name(text + i, e - i, inc, sizeof inc);
+        if (take) {
+            snprintf(path, sizeof path, "%s/%s", in->dir, inc);
+            struct stat st;
+            take = lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= INLINE_BYTES_MAX;
+        }
+        if (take) {
+            int again = 0;
+            for (size_t k = 0; k < in->nseen; k++) again |= strcmp(in->seen[k], inc) == 0;
+            if (!again && in->nseen < sizeof in->seen / sizeof in->seen[0]) {
+                FILE *f = fopen(path, "rb");
+                if (f) {
+                    body = malloc(INLINE_BYTES_MAX + 1);
+                    if (body) blen = fread(body, 1, INLINE_BYTES_MAX, f);
+                    fclose(f);
+                }
+                if (!body) take = 0;
+                else snprintf(in->seen[in->nseen++], sizeof in->seen[0], "%s", inc);
+            }
+        }
+        if (!take) put(in, text + i, e - i);
+        else if (body) {
+            put(in, "\n", 1);
+            put_line_directive(in, 1, inc);
+            inline_text(in, body, blen, inc, depth + 1);
+            if (in->len && in->out[in->len - 1] != '\n') put(in, "\n", 1);
+            put_line_directive(in, line + 1, name);
+            free(body);
+            i = e + 1;
+            continue;
+        } /* else: included before, left empty */
+        if (e < len) put(in, "\n", 1);
+        i = e + 1;
+    }
+}
+
 int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -1849,9 +1962,21 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
                      (unsigned)(p - (const unsigned char *)entry) + 1, *p);
             return -1;
         }
+    frontend_input whole = *in; /* the file with its own folder's included files read in */
+    inliner il = {.dir = in->ladder ? NULL : in->dir};
+    inline_text(&il, in->text, strnlen(in->text, in->len), in->path, 0);
+    if (il.oom || il.big) {
+        free(il.out);
+        snprintf(err, errlen, il.big ? "%s: with the files it includes, over %d MiB" : "out of memory reading %s", in->path, INLINE_BYTES_MAX >> 20);
+        return -1;
+    }
+    char *whole_text = il.out;
+    whole.text = il.out ? il.out : "";
+    whole.len = il.len;
+    in = &whole;
     size_t srclen = in->len + strlen(entry_head) + strlen(entry) + strlen(entry_tail) + 8;
     char *src = malloc(srclen);
-    if (!src) { snprintf(err, errlen, "out of memory reading %s", in->path); return -1; }
+    if (!src) { free(whole_text); snprintf(err, errlen, "out of memory reading %s", in->path); return -1; }
     /* the ladder's files are kernels alone; a learner's file gets the entry warpscope calls */
     int n = in->ladder ? snprintf(src, srclen, "%.*s", (int)in->len, in->text)
                        : snprintf(src, srclen, "%.*s%s%s%s", (int)in->len, in->text, entry_head, entry, entry_tail);
@@ -1934,5 +2059,6 @@ done:
     if (r.tu) clang_disposeTranslationUnit(r.tu);
     clang_disposeIndex(idx);
     free(src);
+    free(whole_text);
     return rc;
 }
