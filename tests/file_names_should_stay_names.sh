@@ -69,15 +69,15 @@ broken=$(printf 'bad\033[2J\tx.cu')
 cp "$src/tests/exercises/04-safe-tail.solution.cu" "$tmp/class/$forged"
 printf '__global__ void k(float *o) { o[0] = y; }\n' >"$tmp/class/$broken"  # a kernel with an error at its line (a bare 'x' is named a fragment)
 (cd "$tmp/class" && "$ws" exercise check 4 "$forged" "$broken" >"$tmp/out" 2>"$tmp/err")
-[ $? = 1 ] || { say "exercise check did not exit 1"; cat "$tmp/out" "$tmp/err"; }
+[ $? = 2 ] || { say "exercise check did not exit 2 (a file not judged)"; cat "$tmp/out" "$tmp/err"; }
 python3 - "$tmp/out" <<'PY' || { say "the text report:"; cat -A "$tmp/out"; }
 import re, sys
 lines = open(sys.argv[1], "rb").read().decode("utf-8").split("\n")[:-1]
-assert lines[0].startswith("exercise ") and lines[1].startswith("sandbox: ") and len(lines) == 2 + 2 * 6, lines   # two header lines, and a name and 5 goals per file
+assert lines[0].startswith("exercise ") and lines[1].startswith("sandbox: ") and len(lines) == 2 + 7 + 1, lines   # two header lines, a name and 6 goals, and the name of the file not judged
 files = [l for l in lines[2:] if not l.startswith("  [")]
 assert len(files) == 2, files
-assert re.fullmatch(r'"good\\nfake\.cu: 3 of 3 goals met in 15 runs\\n\\xFF\\u202E\.cu": 5 of 5 goals met in \d+ runs', files[0]), files[0]
-assert re.fullmatch(r'"bad\\x1B\[2J\\tx\.cu": 0 of 5 goals met in 0 runs; did not run: bad\\x1B\[2J\\tx\.cu:1:\d+: error: .*', files[1]), files[1]
+assert re.fullmatch(r'"good\\nfake\.cu: 3 of 3 goals met in 15 runs\\n\\xFF\\u202E\.cu": 6 of 6 goals met in \d+ runs', files[0]), files[0]
+assert re.fullmatch(r'"bad\\x1B\[2J\\tx\.cu": not judged: it did not run: bad\\x1B\[2J\\tx\.cu:1:\d+: error: .*', files[1]), files[1]
 PY
 (cd "$tmp/class" && "$ws" exercise check 4 "$forged" "$broken" "nothing$(printf '\376').cu" --json >"$tmp/out.json" 2>"$tmp/err")
 [ $? = 2 ] || { say "exercise check --json with a missing file did not exit 2"; cat "$tmp/err"; }
@@ -86,7 +86,7 @@ import json, sys
 d = json.loads(open(sys.argv[1], "rb").read().decode("utf-8"))   # strict: valid UTF-8 and JSON
 names = [f["file"] for f in d["files"]]
 assert names == ["good\nfake.cu: 3 of 3 goals met in 15 runs\n\ufffd\u202e.cu", "bad\x1b[2J\tx.cu", "nothing\ufffd.cu"], names
-assert d["files"][0]["solved"] and not d["files"][1]["ran"], d
+assert d["files"][0]["solved"] and not d["files"][1]["ran"] and not d["files"][1]["judged"], d
 PY
 [ $fail = 0 ] && echo "file names stay names: ok"
 exit $fail

@@ -59,7 +59,7 @@ struct ws_boom {
 timeout 300 "$ws" exercise check 02 "$tmp/class/crash.cu" "$tmp/class/good.cu" "$tmp/class/parent.cu" "$tmp/class/fork.cu" \
     "$tmp/class/patch.cu" --json >"$tmp/batch.json" 2>"$tmp/batch.err"
 rc=$?
-[ $rc -eq 1 ] || say "the batch exited $rc (1: some file misses a goal): $(cat "$tmp/batch.err")"
+[ $rc -eq 2 ] || say "the batch exited $rc (2: some file did not run, so was not judged): $(cat "$tmp/batch.err")"
 python3 - "$tmp" <<'EOF' || fail=1
 import json, sys
 tmp = sys.argv[1]

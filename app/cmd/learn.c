@@ -396,6 +396,7 @@ cJSON *exercise_report_file(const lesson *l, const char *file, const exercise_ju
     cJSON *f = cJSON_CreateObject(), *goals = cJSON_CreateArray();
     add_text(f, "file", file);
     cJSON_AddBoolToObject(f, "ran", j->runs > 0);
+    cJSON_AddBoolToObject(f, "judged", j->runs > 0);
     cJSON_AddNumberToObject(f, "runs", (double)j->runs);
     if (j->error[0]) add_text(f, "error", j->error);
     cJSON_AddNumberToObject(f, "met", (double)j->met);
@@ -427,7 +428,13 @@ static void exercise_print(const lesson *l, const char *file, const exercise_jud
         return;
     }
     print_escaped(stdout, file, 1);
-    printf(": %zu of %zu goals met in %zu runs%s", j->met, x->ngoals, j->runs, !j->error[0] ? "" : j->runs ? "; " : "; did not run: ");
+    if (!j->runs) { /* not judged: no goal is met or missed by a file that never ran */
+        fputs(": not judged: it did not run: ", stdout);
+        print_escaped(stdout, j->error[0] ? j->error : "no run finished", 0);
+        putchar('\n');
+        return;
+    }
+    printf(": %zu of %zu goals met in %zu runs%s", j->met, x->ngoals, j->runs, j->error[0] ? "; " : "");
     print_escaped(stdout, j->error, 0);
     putchar('\n');
     for (size_t g = 0; g < x->ngoals; g++) {
@@ -486,6 +493,7 @@ int cmd_exercise_check(const ws_call *k)
         }
         exercise_print(&l, k->pos[i], &j, report);
         missed |= j.met != l.exercise->ngoals;
+        bad |= j.runs == 0; /* a file that did not run is not judged: exit 2, as for bad input */
         if (k->npos == 2 && j.met == l.exercise->ngoals && exercise_record_solved(&l, err, sizeof err)) /* one file: the learner's own */
             fprintf(stderr, "warpscope: not recorded as solved: %s\n", err);
         fflush(stdout);

@@ -814,14 +814,17 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     snprintf(fail, sizeof fail, "%s/%016" PRIx64 ".%s.fail", dir, key, flavours[flavour].tag);
     snprintf(src, sizeof src, "%s/%016" PRIx64 ".cpp", dir, rkey);
     snprintf(rfail, sizeof rfail, "%s/%016" PRIx64 ".fail", dir, rkey);
+    char sites[4400];
+    snprintf(sites, sizeof sites, "%s/%016" PRIx64 ".sites", dir, rkey);
+    snprintf(info->sites, sizeof info->sites, "%s", sites);
     /* a build that failed before fails again with the same words, at once */
     if (cache_read(rfail, OWN_MSG_MAX, &text, &len) == 0 || cache_read(fail, OWN_MSG_MAX, &text, &len) == 0) {
         snprintf(err, errlen, "%s", text);
         goto done;
     }
     struct stat st;
-    if (lstat(so, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid()) {
-        utimensat(AT_FDCWD, so, NULL, AT_SYMLINK_NOFOLLOW);
+    if (lstat(so, &st) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid() && cache_read(sites, OWN_SITES_MAX, &text, &len) == 0) {
+        utimensat(AT_FDCWD, so, NULL, AT_SYMLINK_NOFOLLOW); /* and its sites, read above: both used now */
         info->build_ms = now_ms() - start;
         rc = 0;
         goto done;
@@ -833,7 +836,9 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
     snprintf(stubs, sizeof stubs, "%s/inc/%s", work, stubs_rel);
     snprintf(rewrite, sizeof rewrite, "%s/rewrite.cpp", work);
     snprintf(out, sizeof out, "%s/out.so", work);
-    if (cache_read(src, (size_t)OWN_FILE_MAX * 8, &text, &len) == 0) {
+    struct stat sst; /* the rewrite from the cache, where its sites are there too */
+    if (lstat(sites, &sst) == 0 && S_ISREG(sst.st_mode) && sst.st_uid == geteuid() &&
+        cache_read(src, (size_t)OWN_FILE_MAX * 8, &text, &len) == 0) {
         if (write_new(rewrite, text, len, 0644)) { snprintf(err, errlen, "cannot write %s", rewrite); goto done; }
     } else {
         if (access(fe, X_OK) != 0) {
@@ -849,6 +854,14 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
             if (s > 0) cache_write(rfail, err, strlen(err));
             goto done;
         }
+        char rsites[4500];
+        snprintf(rsites, sizeof rsites, "%s.sites", rewrite);
+        if (own_read_plain(rsites, OWN_SITES_MAX, &text, &len) || cache_write(sites, text, len)) {
+            snprintf(err, errlen, "cannot keep the event sites of %s in %s", d->kernel, dir);
+            goto done;
+        }
+        free(text);
+        text = NULL;
         if (own_read_plain(rewrite, (size_t)OWN_FILE_MAX * 8, &text, &len) || cache_write(src, text, len)) {
             snprintf(err, errlen, "cannot keep the rewrite of %s in %s", d->kernel, dir);
             goto done;

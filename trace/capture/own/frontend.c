@@ -2,6 +2,7 @@
  * (frontend.h says what changes). Edits are collected as (offset, length, text) on the file's
  * bytes and applied in order; a replacement keeps the newlines it removes. */
 #include "trace/capture/own/frontend.h"
+#include "trace/trace.h"
 
 #include <clang-c/Index.h>
 #include <ctype.h>
@@ -9,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* What clang sees before the learner's file: CUDA's keywords as the attributes clang knows, and
  * the declarations of the runtime the emulator provides (ws_cuda.h is what the compiler sees). */
@@ -254,14 +256,16 @@ static void add_edit(rewriter *r, unsigned off, unsigned len, const char *fmt, .
     r->edits[r->nedits++] = (edit){.off = off, .len = len, .seq = (unsigned)r->nedits, .text = text};
 }
 
-/* file:line:col as the learner reads it (the entry's text says "--entry") */
+/* file:line:col as the learner reads it (the entry's text says "--entry", a file it includes its name) */
 static void where(CXSourceLocation loc, char *buf, size_t len, const char *path)
 {
     CXString f;
     unsigned line, col;
     clang_getPresumedLocation(loc, &f, &line, &col);
     const char *fs = clang_getCString(f);
-    snprintf(buf, len, "%s:%u:%u", fs && *fs && strcmp(fs, "--entry") == 0 ? "--entry" : path, line, col);
+    /* a file of the learner's folder that it includes is read into it under its own name (inline_text) */
+    const char *name = !fs || !*fs || strncmp(fs, "/warpscope-parse/", 17) == 0 ? path : fs;
+    snprintf(buf, len, "%s:%u:%u", name, line, col);
     clang_disposeString(f);
 }
 
@@ -1702,6 +1706,251 @@ static int drop_host_only_device_code(CXIndex idx, CXTranslationUnit host, const
     return blanked;
 }
 
+/* ---- the event sites (frontend.h) ---- */
+
+enum {
+    SITE_DATA = 1u << TRACE_SHARED_LOAD | 1u << TRACE_SHARED_STORE | 1u << TRACE_GLOBAL_LOAD | 1u << TRACE_GLOBAL_STORE |
+                1u << TRACE_REGISTER,
+    SITE_CALL = (1u << TRACE_KIND_COUNT) - 1,
+    SITE_SPAN_MAX = 4096 /* lines one expression may mark (a macro's or a lambda's) */
+};
+
+/* what a call of CUDA's own names may record (by the name's start); any other call (the file's own
+ * functions, cooperative groups' members) may record every kind */
+static const struct {
+    const char *prefix;
+    unsigned mask;
+} site_calls[] = {
+    {"__syncthreads", 1u << TRACE_BARRIER},
+    {"__syncwarp", 1u << TRACE_WARP_SYNC},
+    {"__threadfence", 1u << TRACE_FENCE},
+    {"__shfl", 1u << TRACE_SHUFFLE},
+    {"atomic", 1u << TRACE_GLOBAL_ATOMIC | SITE_DATA},
+    {"printf", 1u << TRACE_PRINTF},
+};
+
+typedef struct site { unsigned line, mask; } site;
+
+typedef struct site_set {
+    site *s;
+    size_t n, cap;
+    int oom;
+    const char *dir; /* the learner's folder: device code of its own headers counts too */
+} site_set;
+
+static void site_add(site_set *ss, unsigned line, unsigned mask)
+{
+    if (ss->oom) return;
+    if (ss->n && ss->s[ss->n - 1].line == line) { ss->s[ss->n - 1].mask |= mask; return; }
+    if (ss->n == ss->cap) {
+        size_t cap = ss->cap ? ss->cap * 2 : 256;
+        site *g = realloc(ss->s, cap * sizeof *g);
+        if (!g) { ss->oom = 1; return; }
+        ss->s = g, ss->cap = cap;
+    }
+    ss->s[ss->n++] = (site){line, mask};
+}
+
+/* the file's own text: the main file, or a file of the learner's folder (not a system header) */
+static int learners_text(site_set *ss, CXSourceLocation l)
+{
+    if (clang_Location_isInSystemHeader(l)) return 0;
+    if (clang_Location_isFromMainFile(l)) return 1;
+    if (!ss->dir || !*ss->dir) return 0;
+    CXFile f;
+    clang_getExpansionLocation(l, &f, NULL, NULL, NULL);
+    if (!f) return 0;
+    CXString name = clang_getFileName(f);
+    const char *n = clang_getCString(name);
+    size_t dl = strlen(ss->dir);
+    int ours = n && strncmp(n, ss->dir, dl) == 0 && n[dl] == '/';
+    clang_disposeString(name);
+    return ours;
+}
+
+static void site_mark(site_set *ss, CXCursor c, unsigned mask)
+{
+    CXSourceRange r = clang_getCursorExtent(c);
+    CXSourceLocation a = clang_getRangeStart(r), b = clang_getRangeEnd(r);
+    if (!learners_text(ss, a)) return;
+    unsigned la, lb;
+    clang_getPresumedLocation(a, NULL, &la, NULL);
+    clang_getPresumedLocation(b, NULL, &lb, NULL);
+    if (lb < la || lb - la > SITE_SPAN_MAX) lb = la; /* a #line inside it: its first line */
+    for (unsigned l = la; l <= lb; l++) site_add(ss, l, mask);
+}
+
+static enum CXChildVisitResult site_in_device(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    site_set *ss = d;
+    enum CXCursorKind k = clang_getCursorKind(c);
+    if (k == CXCursor_CallExpr) {
+        unsigned mask = SITE_CALL;
+        CXString name = clang_getCursorSpelling(c);
+        const char *n = clang_getCString(name);
+        for (size_t i = 0; n && i < sizeof site_calls / sizeof site_calls[0]; i++)
+            if (strncmp(n, site_calls[i].prefix, strlen(site_calls[i].prefix)) == 0) mask = site_calls[i].mask | SITE_DATA;
+        clang_disposeString(name);
+        site_mark(ss, c, mask);
+    }
+    else if (clang_isExpression(k) || k == CXCursor_VarDecl) site_mark(ss, c, SITE_DATA);
+    return CXChildVisit_Recurse;
+}
+
+static int is_function(enum CXCursorKind k)
+{
+    return k == CXCursor_FunctionDecl || k == CXCursor_FunctionTemplate || k == CXCursor_CXXMethod || k == CXCursor_Constructor ||
+           k == CXCursor_Destructor || k == CXCursor_ConversionFunction;
+}
+
+static enum CXChildVisitResult site_find_device(CXCursor c, CXCursor parent, CXClientData d)
+{
+    (void)parent;
+    site_set *ss = d;
+    if (!learners_text(ss, clang_getCursorLocation(c))) return CXChildVisit_Continue;
+    if (is_function(clang_getCursorKind(c))) {
+        if (has_attr(c, CXCursor_CUDAGlobalAttr) || has_attr(c, CXCursor_CUDADeviceAttr)) clang_visitChildren(c, site_in_device, ss);
+        return CXChildVisit_Continue;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int by_line(const void *a, const void *b)
+{
+    unsigned x = ((const site *)a)->line, y = ((const site *)b)->line;
+    return (x > y) - (x < y);
+}
+
+/* the sites as text (frontend.h), or NULL when out of memory */
+static char *sites_text(CXTranslationUnit tu, const char *dir)
+{
+    site_set ss = {.dir = dir};
+    clang_visitChildren(clang_getTranslationUnitCursor(tu), site_find_device, &ss);
+    if (ss.oom) { free(ss.s); return NULL; }
+    if (ss.n) qsort(ss.s, ss.n, sizeof *ss.s, by_line);
+    char *t = malloc(ss.n * 24 + 1);
+    size_t at = 0;
+    for (size_t i = 0; t && i < ss.n; i++) {
+        unsigned mask = ss.s[i].mask;
+        while (i + 1 < ss.n && ss.s[i + 1].line == ss.s[i].line) mask |= ss.s[++i].mask;
+        at += (size_t)sprintf(t + at, "%u %u\n", ss.s[i].line, mask);
+    }
+    if (t) t[at] = 0;
+    free(ss.s);
+    return t;
+}
+
+/* ---- the learner's own included files ---- */
+
+/* The files of the learner's folder that its text includes (`#include "NAME"`, NAME beside it, as
+ * the build takes them: build.c) are read into the text in place of their #include lines, each
+ * between #line directives that keep its own name and lines (and the includer's after it), once
+ * each (a second #include of one is left empty, as #pragma once and include guards make it): so
+ * that their device code is rewritten and traced as the file's is, and the entry may call their
+ * functions (NVIDIA's reduce<T> of reduction_kernel.cu). A line-based look, as build.c's. */
+enum { INLINE_DEPTH_MAX = 8, INLINE_BYTES_MAX = 8 << 20 };
+
+typedef struct inliner {
+    const char *dir;
+    char *out;
+    size_t len, cap;
+    char seen[64][256];
+    size_t nseen;
+    int oom, big;
+} inliner;
+
+static void put(inliner *in, const char *p, size_t n)
+{
+    if (in->oom || in->big) return;
+    if (in->len + n + 1 > INLINE_BYTES_MAX) { in->big = 1; return; }
+    if (in->len + n + 1 > in->cap) {
+        size_t cap = (in->len + n + 1) * 2;
+        char *g = realloc(in->out, cap);
+        if (!g) { in->oom = 1; return; }
+        in->out = g, in->cap = cap;
+    }
+    memcpy(in->out + in->len, p, n);
+    in->len += n;
+    in->out[in->len] = 0;
+}
+
+static void put_line_directive(inliner *in, unsigned line, const char *name)
+{
+    char *lit = c_string_literal(name);
+    if (!lit) { in->oom = 1; return; }
+    char head[32];
+    snprintf(head, sizeof head, "#line %u \"", line);
+    put(in, head, strlen(head));
+    put(in, lit, strlen(lit));
+    put(in, "\"\n", 2);
+    free(lit);
+}
+
+/* NAME of a line `#include "NAME"` (no '/'), or 0 */
+static int included_name(const char *t, size_t e, char *name, size_t len)
+{
+    size_t k = 0;
+    while (k < e && (t[k] == ' ' || t[k] == '\t')) k++;
+    if (k >= e || t[k] != '#') return 0;
+    k++;
+    while (k < e && (t[k] == ' ' || t[k] == '\t')) k++;
+    if (e - k < 8 || strncmp(t + k, "include", 7) != 0) return 0;
+    k += 7;
+    while (k < e && (t[k] == ' ' || t[k] == '\t')) k++;
+    if (k >= e || t[k] != '"') return 0;
+    size_t from = ++k;
+    while (k < e && t[k] != '"' && t[k] != '/') k++;
+    if (k >= e || t[k] != '"' || k == from || k - from >= len) return 0;
+    snprintf(name, len, "%.*s", (int)(k - from), t + from);
+    return 1;
+}
+
+static void inline_text(inliner *in, const char *text, size_t len, const char *name, int depth)
+{
+    unsigned line = 1;
+    for (size_t i = 0; i < len && !in->oom && !in->big; line++) {
+        size_t e = i;
+        while (e < len && text[e] != '\n') e++;
+        char inc[256], path[4400];
+        char *body = NULL;
+        size_t blen = 0;
+        int take = in->dir && depth < INLINE_DEPTH_MAX && included_name(text + i, e - i, inc, sizeof inc);
+        if (take) {
+            snprintf(path, sizeof path, "%s/%s", in->dir, inc);
+            struct stat st;
+            take = lstat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= INLINE_BYTES_MAX;
+        }
+        if (take) {
+            int again = 0;
+            for (size_t k = 0; k < in->nseen; k++) again |= strcmp(in->seen[k], inc) == 0;
+            if (!again && in->nseen < sizeof in->seen / sizeof in->seen[0]) {
+                FILE *f = fopen(path, "rb");
+                if (f) {
+                    body = malloc(INLINE_BYTES_MAX + 1);
+                    if (body) blen = fread(body, 1, INLINE_BYTES_MAX, f);
+                    fclose(f);
+                }
+                if (!body) take = 0;
+                else snprintf(in->seen[in->nseen++], sizeof in->seen[0], "%s", inc);
+            }
+        }
+        if (!take) put(in, text + i, e - i);
+        else if (body) {
+            put(in, "\n", 1);
+            put_line_directive(in, 1, inc);
+            inline_text(in, body, blen, inc, depth + 1);
+            if (in->len && in->out[in->len - 1] != '\n') put(in, "\n", 1);
+            put_line_directive(in, line + 1, name);
+            free(body);
+            i = e + 1;
+            continue;
+        } /* else: included before, left empty */
+        if (e < len) put(in, "\n", 1);
+        i = e + 1;
+    }
+}
+
 int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t errlen)
 {
     *out = NULL;
@@ -1713,9 +1962,21 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
                      (unsigned)(p - (const unsigned char *)entry) + 1, *p);
             return -1;
         }
+    frontend_input whole = *in; /* the file with its own folder's included files read in */
+    inliner il = {.dir = in->ladder ? NULL : in->dir};
+    inline_text(&il, in->text, strnlen(in->text, in->len), in->path, 0);
+    if (il.oom || il.big) {
+        free(il.out);
+        snprintf(err, errlen, il.big ? "%s: with the files it includes, over %d MiB" : "out of memory reading %s", in->path, INLINE_BYTES_MAX >> 20);
+        return -1;
+    }
+    char *whole_text = il.out;
+    whole.text = il.out ? il.out : "";
+    whole.len = il.len;
+    in = &whole;
     size_t srclen = in->len + strlen(entry_head) + strlen(entry) + strlen(entry_tail) + 8;
     char *src = malloc(srclen);
-    if (!src) { snprintf(err, errlen, "out of memory reading %s", in->path); return -1; }
+    if (!src) { free(whole_text); snprintf(err, errlen, "out of memory reading %s", in->path); return -1; }
     /* the ladder's files are kernels alone; a learner's file gets the entry warpscope calls */
     int n = in->ladder ? snprintf(src, srclen, "%.*s", (int)in->len, in->text)
                        : snprintf(src, srclen, "%.*s%s%s%s", (int)in->len, in->text, entry_head, entry, entry_tail);
@@ -1784,6 +2045,12 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
     free(lit);
     if (!head || !(*out = apply_edits(&r, head))) { free(head); snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
     free(head);
+    if (in->sites && !(*in->sites = sites_text(r.tu, in->dir))) {
+        free(*out);
+        *out = NULL;
+        snprintf(err, errlen, "out of memory rewriting %s", in->path);
+        goto done;
+    }
     rc = 0;
 done:
     for (size_t i = 0; i < r.nedits; i++) free(r.edits[i].text);
@@ -1792,5 +2059,6 @@ done:
     if (r.tu) clang_disposeTranslationUnit(r.tu);
     clang_disposeIndex(idx);
     free(src);
+    free(whole_text);
     return rc;
 }

@@ -36,7 +36,15 @@ typedef struct frontend_input {
     const char *include_dir;    /* holds cuda_runtime.h and the other stubs the learner may include */
     const char *dir;            /* where its own #include "x.h" looks first (the folder of the file read); may be NULL */
     int ladder;                 /* a file of kernels/: see below */
+    char **sites;               /* where not NULL (a learner's file): *sites gets the file's event sites (below) */
 } frontend_input;
+
+/* A learner's file's event sites: the lines where its device code can make an event, as text
+ * ("LINE MASK\n" for each, MASK the trace_kind bits an event there may have, lines as the
+ * compiler's __builtin_LINE gives them, #line included): a line of a device function's call holds
+ * every kind; a line of any other expression of device code holds the loads, stores and register
+ * values; a line of no device expression holds none. The build keeps it beside the object, and a
+ * run whose trace holds an event at no site of its kind is refused (own.h: own_sites_check). */
 
 /* 0 with *out the C++ text (malloc'd, NUL-terminated), or -1 with err: the first of clang's errors
  * or the first refusal, as "FILE:LINE:COL: error: ..." with what to write instead (the entry's:

@@ -488,6 +488,49 @@ static int may_run(const capture_desc *d, char *err, size_t errlen)
     return 0;
 }
 
+int own_sites_check(const char *sites_path, const trace *t, char *err, size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    if (own_read_plain(sites_path, OWN_SITES_MAX, &text, &len)) {
+        snprintf(err, errlen, "the build's event sites cannot be read (%s)", sites_path);
+        return -1;
+    }
+    size_t n = 0, cap = 0;
+    unsigned (*site)[2] = NULL;
+    int rc = 0;
+    for (char *p = text, *nl; *p; p = nl + 1) { /* "LINE MASK\n", in the order of the lines (frontend.c) */
+        nl = strchr(p, '\n');
+        unsigned line, mask;
+        if (!nl || sscanf(p, "%u %u", &line, &mask) != 2 || (n && line <= site[n - 1][0])) { rc = -1; break; }
+        if (n == cap) {
+            void *g = realloc(site, (cap = cap ? cap * 2 : 256) * sizeof *site);
+            if (!g) { rc = -1; break; }
+            site = g;
+        }
+        site[n][0] = line, site[n][1] = mask, n++;
+    }
+    if (rc) snprintf(err, errlen, "the build's event sites are not what the front end writes (%s)", sites_path);
+    for (size_t i = 0; rc == 0 && i < t->nevents; i++) {
+        const trace_event *e = &t->events[i];
+        if (e->kind == TRACE_EXIT) continue; /* a thread's end is at no line of its own */
+        size_t lo = 0, hi = n;
+        while (lo < hi) {
+            size_t mid = (lo + hi) / 2;
+            if (site[mid][0] < e->line) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo < n && site[lo][0] == e->line && (site[lo][1] >> e->kind & 1u)) continue;
+        snprintf(err, errlen, "an event from no site of the file: a %s at line %u (pass %u, block %u), where its device code makes none: "
+                              "the run is not believed",
+                 trace_kind_label((trace_kind)e->kind), (unsigned)e->line, (unsigned)e->pass, (unsigned)e->block);
+        rc = 1;
+    }
+    free(site);
+    free(text);
+    return rc;
+}
+
 int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     uint64_t n;
@@ -549,6 +592,11 @@ int capture_own(const capture_desc *d, trace *t, char *err, size_t errlen)
     size_t len = 0;
     int said_ok = own_read_plain(msg, 4096, &said, &len) == 0;
     if (run_ended(d, adversarial, &job, &o, said_ok ? said : NULL, len, err, errlen) == 0) rc = read_handed_trace(d, tfd, t, err, errlen);
+    if (rc == 0 && own_sites_check(own_build_record()->sites, t, err, errlen)) {
+        trace_free(t);
+        trace_init(t);
+        rc = -1;
+    }
     free(said);
     free(o.out);
 done:
@@ -623,6 +671,8 @@ int capture_own_batch(const capture_desc *d, capture_batch_run *runs, size_t nru
     char entry_type[48];
     typed_desc(d, &typed, defines, entry_type, sizeof entry_type);
     if (own_build(&typed, OWN_EMU, so, sizeof so, err, errlen) || sandbox_work(work, sizeof work, err, errlen)) goto done;
+    char sites[sizeof own_build_record()->sites];
+    snprintf(sites, sizeof sites, "%s", own_build_record()->sites);
     snprintf(copy, sizeof copy, "%s/learner.so", work);
     snprintf(out, sizeof out, "%s/runs", work);
     tfd = open(out, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -673,7 +723,12 @@ int capture_own_batch(const capture_desc *d, capture_batch_run *runs, size_t nru
     }
     sandbox_job one = {.mode = SANDBOX_RUN}; /* a run's own limits, which each run of the batch had */
     size_t i = 0;
-    for (; i < nruns && batch_take(d, buf, len, &at, i, &runs[i], &one) == 0; i++) {}
+    for (; i < nruns && batch_take(d, buf, len, &at, i, &runs[i], &one) == 0; i++)
+        if (runs[i].rc == 0 && own_sites_check(sites, &runs[i].t, runs[i].err, sizeof runs[i].err)) {
+            trace_free(&runs[i].t);
+            trace_init(&runs[i].t);
+            runs[i].rc = -1;
+        }
     free(buf);
     if (i == 0) { /* the batch itself failed before its first run: as a run would */
         capture_desc c = *d;

@@ -36,9 +36,16 @@ int own_cache_dir(char *buf, size_t len);
 typedef struct own_build_info {
     int compiled;
     double build_ms, run_ms;
+    char sites[4400]; /* the cache's file of the build's event sites (frontend.h) */
 } own_build_info;
 void own_last_build(own_build_info *info);
 own_build_info *own_build_record(void); /* the one own_build fills */
+
+/* the most an event sites' file may be (frontend.h) */
+#define OWN_SITES_MAX ((size_t)64 << 20)
+/* 0 when every event of t is at one of the sites (sites_path: own_build_info.sites) of its kind, or
+ * 1 with why in err ("an event from no site of the file: ..."), or -1 when the sites cannot be read */
+int own_sites_check(const char *sites_path, const trace *t, char *err, size_t errlen);
 
 /* --define: at most this many macros, each NAME=VALUE shorter than OWN_DEFINE_LEN bytes */
 enum { OWN_DEFINES_MAX = 48, OWN_DEFINE_LEN = 256 };
