@@ -14,6 +14,7 @@ if [ "${1:-}" = prepare ]; then
     build="${2:-build}"
     rm -rf .devserve && mkdir -p .devserve/pack/bin .devserve/pack/lib
     cp "$build/warpscope" "$build/warpscope-frontend" "$build/warpscope-run" .devserve/pack/bin/ || exit 1
+    strip --strip-debug .devserve/pack/bin/* # what travels with a call is bounded (64 MiB with the tree)
     cp /usr/bin/bwrap .devserve/pack/bin/ || exit 1
     # the machine's own C library and C++ runtime (as new or newer) serve the programs and the learner's build alike
     ldd "$build/warpscope" "$build/warpscope-frontend" "$build/warpscope-run" /usr/bin/bwrap | awk '/=> \// { print $3 }' | sort -u |
@@ -31,6 +32,8 @@ if [ "${1:-}" = prepare ]; then
     res=$(ls -d /usr/lib/llvm-*/lib/clang/*/include | sort -V | tail -n 1)
     ver=$(basename "$(dirname "$res")")
     mkdir -p ".devserve/pack/lib/clang/$ver" && cp -r "$res" ".devserve/pack/lib/clang/$ver/" || exit 1
+    # less the intrinsics of other processors (riscv_vector.h alone is 8 MB): the machine is x86-64
+    find ".devserve/pack/lib/clang/$ver/include" -maxdepth 1 \( -name 'arm_*' -o -name 'riscv_*' -o -name 'altivec.h' -o -name 'htm*intrin.h' \) -delete
     # Debian's libclang, loaded from elsewhere, finds them in /usr/include/clang/VERSION/include
     echo "/usr/include/clang/$ver/include" >.devserve/resource-dir
     tar -C .devserve/pack -cf - . | xz -T2 -6 >.devserve/serve.tar.xz && rm -rf .devserve/pack
