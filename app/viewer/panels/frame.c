@@ -139,7 +139,14 @@ static void draw_footer(ui *u, dl_rect r, int with_legend, const said_lines *sai
         }
         y = r.y + (u->compact ? 1 : 2) * u->lh;
     } else {
-        dl_text(u->l, (dl_rect){x, y, right - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_LEGEND));
+        const char *starts[2]; /* the benchmark's colours, over the legend's lines, the last holding the rest */
+        size_t lens[2];
+        int lines = dl_wrap(u->l, DL_FONT_UI, u->px, S(u, STR_BENCH_LEGEND), right - x, starts, lens, u->compact ? 1 : 2);
+        for (int i = 0; i < lines; i++) {
+            char line[300];
+            snprintf(line, sizeof line, "%.*s", (int)(i == lines - 1 ? strlen(starts[i]) : lens[i]), starts[i]);
+            dl_text(u->l, (dl_rect){x, y + i * u->lh, right - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, line);
+        }
         y += (u->compact ? 1 : 2) * u->lh;
     }
     char b[300];
