@@ -20,7 +20,7 @@ static int wrapped(ui *u, dl_rect box, int px, dl_colour c, const char *text, in
     int n = dl_wrap(u->l, DL_FONT_UI, px, text, box.w, starts, lens, max);
     for (int i = 0; i < n; i++) {
         char line[400];
-        snprintf(line, sizeof line, "%.*s", (int)(i == n - 1 ? strlen(starts[i]) : lens[i]), starts[i]);
+        snprintf(line, sizeof line, "%.*s", (int)(i == n - 1 && n == max ? strlen(starts[i]) : lens[i]), starts[i]);
         dl_text(u->l, (dl_rect){box.x, box.y + i * box.h, box.w, box.h}, DL_FONT_UI, px, DL_LEFT, c, line);
     }
     return n * box.h;

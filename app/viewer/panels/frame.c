@@ -104,7 +104,7 @@ static void wrap_said(const ui *u, int w, int h, said_lines *said)
     if (most > SAID_LINES) most = SAID_LINES;
     if (most < 1) most = 1;
     said->n = s ? dl_wrap(u->l, DL_FONT_UI, u->px, s, w - 2 * u->pad, said->starts, said->lens, most) : 0;
-    if (said->n) said->lens[said->n - 1] = strlen(said->starts[said->n - 1]); /* the last line holds the rest, cut if it must be */
+    if (said->n == most) said->lens[said->n - 1] = strlen(said->starts[said->n - 1]); /* at the most lines, the last holds the rest, cut if it must be */
 }
 
 static void draw_footer(ui *u, dl_rect r, int with_legend, const said_lines *said)
@@ -144,7 +144,7 @@ static void draw_footer(ui *u, dl_rect r, int with_legend, const said_lines *sai
         int lines = dl_wrap(u->l, DL_FONT_UI, u->px, S(u, STR_BENCH_LEGEND), right - x, starts, lens, u->compact ? 1 : 2);
         for (int i = 0; i < lines; i++) {
             char line[300];
-            snprintf(line, sizeof line, "%.*s", (int)(i == lines - 1 ? strlen(starts[i]) : lens[i]), starts[i]);
+            snprintf(line, sizeof line, "%.*s", (int)(i == lines - 1 && lines == (u->compact ? 1 : 2) ? strlen(starts[i]) : lens[i]), starts[i]);
             dl_text(u->l, (dl_rect){x, y + i * u->lh, right - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, line);
         }
         y += (u->compact ? 1 : 2) * u->lh;
