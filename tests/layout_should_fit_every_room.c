@@ -17,7 +17,12 @@
 #include "check.h"
 #include "ui_fixture.h"
 
+static void rooms(fixture *f, const char *what);
+
 static const int sizes[][2] = {{1024, 768}, {1280, 720}, {1366, 768}, {1920, 1080}, {3840, 2160}};
+/* a phone's canvas as the page draws it: portrait at a pixel ratio of 1 and of 3 (text at least 12
+ * CSS px), landscape */
+static const struct { int w, h, min_px; } phones[] = {{390, 520, 12}, {1170, 1560, 36}, {844, 300, 12}, {2532, 900, 36}};
 
 static int frames_checked;
 
@@ -149,9 +154,28 @@ static void check_conflicts(fixture *f, const char *what, int w, int h)
     }
 }
 
-static void check_frame(fixture *f, const char *what, int w, int h)
+/* the benchmark view says every label and number whole: no text of its panel, nor of its colours'
+ * legend in the footer, is cut ("…") */
+static void check_bench_whole(fixture *f, const char *what, int w, int h)
 {
-    fixture_frame(f, w, h, 0);
+    int bench = panel_named(f, "bench"), footer = panel_named(f, "footer");
+    if (f->s.overlay != OVERLAY_BENCH || bench < 0) return;
+    for (size_t i = 0; i < f->l.n; i++) {
+        const dl_item *it = &f->l.items[i];
+        char b[1024];
+        if (it->kind == DL_TEXT && (it->panel == bench || (it->panel == footer && same_colour(it->c, f->sc.th->text))))
+            CHECK(!strstr(item_text(f, it, b, sizeof b), "\xE2\x80\xA6"), "%s %dx%d: the benchmark's text is cut: \"%s\"", what, w, h, b);
+    }
+}
+
+static void check_frame_px(fixture *f, const char *what, int w, int h, int min_px)
+{
+    if (!min_px) fixture_frame(f, w, h, 0);
+    else {
+        scene_update(&f->sc, &f->s, sources_find);
+        int px = panels_px(h, f->s.scale, f->s.presenter);
+        panels_draw(&f->sc, &f->l, w, h, px < min_px ? min_px : px, 1.0);
+    }
     frames_checked++;
     for (size_t i = 0; i < f->l.n; i++) {
         const dl_item *it = &f->l.items[i];
@@ -171,6 +195,19 @@ static void check_frame(fixture *f, const char *what, int w, int h)
     check_keys(f, what, w, h);
     check_grid_plan(f, what, w, h);
     check_conflicts(f, what, w, h);
+    check_bench_whole(f, what, w, h);
+}
+
+static void check_frame(fixture *f, const char *what, int w, int h) { check_frame_px(f, what, w, h, 0); }
+
+/* the rooms, and a phone's at the page's text scale */
+static void rooms_and_phones(fixture *f, const char *what)
+{
+    rooms(f, what);
+    for (int lang = 0; lang < 2; lang++) {
+        fixture_act(f, lang ? "lang:zh" : "lang:en");
+        for (size_t i = 0; i < sizeof phones / sizeof phones[0]; i++) check_frame_px(f, what, phones[i].w, phones[i].h, phones[i].min_px);
+    }
 }
 
 static void rooms(fixture *f, const char *what)
@@ -256,9 +293,9 @@ int main(void)
     CHECK(results_read_file(&res, WS_ASSETS "/bench-h100.json", err, sizeof err) == 0, "%s", err);
     f.s.results = &res;
     fixture_act(&f, "bench,bench-size:99");
-    rooms(&f, "benchmark");
+    rooms_and_phones(&f, "benchmark");
     fixture_act(&f, "bench-size:-99");
-    rooms(&f, "benchmark, smallest size");
+    rooms_and_phones(&f, "benchmark, smallest size");
     fixture_close(&f);
     results_free(&res);
     printf("%d frames checked\n", frames_checked);

@@ -1,4 +1,5 @@
 #include "app/viewer/panels/internal.h"
+#include "app/draw/wrap.h"
 
 /* ---------- benchmark view ---------- */
 
@@ -7,6 +8,41 @@ static int log2_of(uint64_t n)
     int k = 0;
     while (k < 63 && ((uint64_t)1 << k) < n) k++;
     return k;
+}
+
+/* text wrapped to box's width, a line of box.h each, at most max lines (the last holds the rest);
+ * returns the height drawn */
+static int wrapped(ui *u, dl_rect box, int px, dl_colour c, const char *text, int max)
+{
+    const char *starts[4];
+    size_t lens[4];
+    if (max > 4) max = 4;
+    int n = dl_wrap(u->l, DL_FONT_UI, px, text, box.w, starts, lens, max);
+    for (int i = 0; i < n; i++) {
+        char line[400];
+        snprintf(line, sizeof line, "%.*s", (int)(i == n - 1 && n == max ? strlen(starts[i]) : lens[i]), starts[i]);
+        dl_text(u->l, (dl_rect){box.x, box.y + i * box.h, box.w, box.h}, DL_FONT_UI, px, DL_LEFT, c, line);
+    }
+    return n * box.h;
+}
+
+/* a table row's cells as drawn: name, time, GB/s, speed-up over the rung before, over v0, share of
+ * the peak ("" where the row has none) */
+enum { NCOLS = 6 };
+typedef char bench_cells[NCOLS][32];
+
+static void row_cells(const results_row *row, const results_row *prev, const results_row *v0, double maxg, bench_cells c)
+{
+    memset(c, 0, sizeof(bench_cells));
+    snprintf(c[0], sizeof c[0], "%s", row->name);
+    if (!row->ok) return;
+    double us = row->ms * 1000.0;
+    if (us < 1000) snprintf(c[1], sizeof c[1], "%.1f \xC2\xB5s", us);
+    else snprintf(c[1], sizeof c[1], "%.3f ms", row->ms);
+    snprintf(c[2], sizeof c[2], "%.0f", row->gbs);
+    if (!strcmp(row->kind, "version") && prev && prev->ok) snprintf(c[3], sizeof c[3], "%.2fx", prev->ms / row->ms);
+    if (v0 && v0->ok && strcmp(row->name, "v0") && strcmp(row->name, "naive")) snprintf(c[4], sizeof c[4], "%.1fx", v0->ms / row->ms);
+    snprintf(c[5], sizeof c[5], "%.1f%%", 100.0 * row->gbs / maxg);
 }
 
 void draw_bench(ui *u, dl_rect r)
@@ -27,11 +63,10 @@ void draw_bench(ui *u, dl_rect r)
     double shown = bytes >= 1e9 ? bytes / 1e9 : bytes >= 1e6 ? bytes / 1e6 : bytes / 1e3;
     char b[400];
     snprintf(b, sizeof b, S(u, STR_BENCH_TITLE), log2_of(n), shown, unit, res->device);
-    dl_text(u->l, (dl_rect){in.x, in.y, in.w, u->blh}, DL_FONT_UI, u->big, DL_LEFT, th->text, b);
+    int top = in.y + wrapped(u, (dl_rect){in.x, in.y, in.w, u->blh}, u->big, th->text, b, 3);
     snprintf(b, sizeof b, "%s.  %s", S(u, mode == RESULTS_BATCH ? STR_BENCH_MODE_BATCH : STR_BENCH_MODE_LAUNCH), res->date);
-    dl_text(u->l, (dl_rect){in.x, in.y + u->blh, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->dim, b);
+    top += wrapped(u, (dl_rect){in.x, top, in.w, u->lh}, u->px, th->dim, b, 3);
     const results_size *sz = results_size_at(res, n);
-    int top = in.y + u->blh + u->lh;
     if (sz && sz->latency_bound) {
         dl_text(u->l, (dl_rect){in.x, top, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, S(u, STR_BENCH_LATENCY));
         top += u->lh;
@@ -59,22 +94,46 @@ void draw_bench(ui *u, dl_rect r)
     if (lh > u->lh + 6) lh = u->lh + 6;
     if (lh < u->lh) { chart_h = 0; lh = u->lh; } /* a small window: the table first */
     const char *cols = S(u, STR_BENCH_COLS);
-    int cx[7];
-    static const int share[6] = {16, 14, 30, 12, 13, 15}; /* % of the width per column */
-    cx[0] = in.x;
-    for (int c = 0; c < 6; c++) cx[c + 1] = cx[c] + in.w * share[c] / 100;
-    for (int c = 0, k = 0; c < 6; c++) { /* the header, from "a|b|c..." */
-        char h[64];
+    char head[NCOLS][64];
+    for (int c = 0, k = 0; c < NCOLS; c++) { /* the header, from "a|b|c..." */
         size_t len = strcspn(cols + k, "|");
-        snprintf(h, sizeof h, "%.*s", (int)len, cols + k);
+        snprintf(head[c], sizeof head[c], "%.*s", (int)len, cols + k);
         k += (int)len + (cols[k + (int)len] == '|');
-        dl_text(u->l, (dl_rect){cx[c], top, cx[c + 1] - cx[c] - u->pad, u->lh}, DL_FONT_UI, u->px, c ? DL_RIGHT : DL_LEFT, th->dim, h);
     }
     const results_row *v0 = results_find_mode(res, "v0", n, mode), *prev = NULL;
     double maxg = res->spec_peak_gbs > 0 ? res->spec_peak_gbs : 1;
+    /* each column as wide as its header and its widest cell; where the panel has no room for all, the
+     * speed-up over the rung before goes first, then the share of the peak (the bars and the red line
+     * show it), then the speed-up over v0; the GB/s bars take what is left */
+    int need[NCOLS], numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "00000") + u->pad;
+    for (int c = 0; c < NCOLS; c++) need[c] = dl_text_width(u->l, DL_FONT_UI, u->px, head[c]);
+    for (size_t i = 0; i < nr; i++) {
+        if (!strcmp(rows[i]->name, "d2d-copy")) continue;
+        bench_cells cell;
+        row_cells(rows[i], prev, v0, maxg, cell);
+        if (!strcmp(rows[i]->kind, "version")) prev = rows[i];
+        for (int c = 0; c < NCOLS; c++) {
+            int tw = dl_text_width(u->l, DL_FONT_MONO, u->px, cell[c]);
+            if (tw > need[c]) need[c] = tw;
+        }
+    }
+    if (need[2] < numw + 2 * u->lh) need[2] = numw + 2 * u->lh;
+    static const int share[NCOLS] = {16, 14, 30, 12, 13, 15}; /* % of the width per column, where each fits its share */
+    int keep[NCOLS] = {1, 1, 1, 1, 1, 1}, total = 0, gap = u->pad + u->digit, shares_fit = 1;
+    for (int c = 0; c < NCOLS; c++) shares_fit &= in.w * share[c] / 100 >= need[c] + gap;
+    for (int c = 0; c < NCOLS; c++) total += need[c] + gap;
+    static const int drop[] = {3, 5, 4};
+    for (size_t d = 0; d < sizeof drop / sizeof *drop && total > in.w && !shares_fit; d++) keep[drop[d]] = 0, total -= need[drop[d]] + gap;
+    int cx[NCOLS + 1];
+    cx[0] = in.x;
+    for (int c = 0; c < NCOLS; c++)
+        cx[c + 1] = cx[c] + (shares_fit ? in.w * share[c] / 100 : keep[c] ? need[c] + gap + (c == 2 && total < in.w ? in.w - total : 0) : 0);
+    for (int c = 0; c < NCOLS; c++)
+        if (keep[c]) dl_text(u->l, (dl_rect){cx[c], top, cx[c + 1] - cx[c] - u->pad, u->lh}, DL_FONT_UI, u->px, c ? DL_RIGHT : DL_LEFT, th->dim, head[c]);
+    prev = NULL;
     int y = top + u->lh;
     if (res->spec_peak_gbs > 0) { /* red: the spec peak, where the bars' column ends (bars are drawn to its scale) */
-        int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "00000") + u->pad, xp = cx[2] + u->pad + (cx[3] - cx[2] - u->pad - numw);
+        int xp = cx[2] + u->pad + (cx[3] - cx[2] - u->pad - numw);
         int rows_h = 0;
         for (size_t i = 0; i < nr; i++) rows_h += strcmp(rows[i]->name, "d2d-copy") != 0;
         rows_h *= lh;
@@ -87,31 +146,19 @@ void draw_bench(ui *u, dl_rect r)
         int is_version = !strcmp(row->kind, "version"), is_lib = !strcmp(row->kind, "library");
         dl_colour c = is_lib ? th->diverged : is_version || !strcmp(row->kind, "kernel") ? th->working : th->dim;
         int ty = y + (lh - u->lh) / 2;
-        dl_text(u->l, (dl_rect){cx[0], ty, cx[1] - cx[0] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, row->name);
+        bench_cells cell;
+        row_cells(row, prev, v0, maxg, cell);
+        dl_text(u->l, (dl_rect){cx[0], ty, cx[1] - cx[0] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_LEFT, th->text, cell[0]);
         if (!row->ok) {
-            dl_text(u->l, (dl_rect){cx[1], ty, cx[6] - cx[1], u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, S(u, STR_BENCH_WRONG));
+            dl_text(u->l, (dl_rect){cx[1], ty, cx[NCOLS] - cx[1], u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->conflict, S(u, STR_BENCH_WRONG));
             y += lh;
             continue;
         }
-        double us = row->ms * 1000.0;
-        if (us < 1000) snprintf(b, sizeof b, "%.1f \xC2\xB5s", us);
-        else snprintf(b, sizeof b, "%.3f ms", row->ms);
-        dl_text(u->l, (dl_rect){cx[1], ty, cx[2] - cx[1] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
-        int numw = dl_text_width(u->l, DL_FONT_MONO, u->px, "00000") + u->pad;
         int bw = (int)((cx[3] - cx[2] - u->pad - numw) * (row->gbs / maxg));
         dl_fill(u->l, (dl_rect){cx[2] + u->pad, y + 2, bw > 1 ? bw : 1, lh - 4}, c);
-        snprintf(b, sizeof b, "%.0f", row->gbs);
-        dl_text(u->l, (dl_rect){cx[2], ty, cx[3] - cx[2] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
-        if (is_version && prev && prev->ok) {
-            snprintf(b, sizeof b, "%.2fx", prev->ms / row->ms);
-            dl_text(u->l, (dl_rect){cx[3], ty, cx[4] - cx[3] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
-        }
-        if (v0 && v0->ok && strcmp(row->name, "v0") && strcmp(row->name, "naive")) {
-            snprintf(b, sizeof b, "%.1fx", v0->ms / row->ms);
-            dl_text(u->l, (dl_rect){cx[4], ty, cx[5] - cx[4] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
-        }
-        snprintf(b, sizeof b, "%.1f%%", 100.0 * row->gbs / maxg);
-        dl_text(u->l, (dl_rect){cx[5], ty, cx[6] - cx[5] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, b);
+        for (int k = 1; k < NCOLS; k++)
+            if (keep[k] && cell[k][0])
+                dl_text(u->l, (dl_rect){cx[k], ty, cx[k + 1] - cx[k] - u->pad, u->lh}, DL_FONT_MONO, u->px, DL_RIGHT, th->text, cell[k]);
         if (is_version) prev = row;
         y += lh;
     }
@@ -133,12 +180,17 @@ void draw_bench(ui *u, dl_rect r)
         snprintf(b + strlen(b), sizeof b - strlen(b), S(u, STR_BENCH_CEILING), ceil_row->gbs);
     }
     y = in.y + in.h - chart_h;
-    /* GB/s against size: where each rung stops growing. Y axis with values, x axis with sizes. */
-    dl_text(u->l, (dl_rect){x0, y, in.x + in.w - x0, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->conflict, b);
-    int cy = y;
-    dl_rect ch = {x0, cy + u->lh, bw, in.y + in.h - cy - 2 * u->lh};
+    /* GB/s against size: where each rung stops growing. Y axis with values, x axis with sizes. The
+     * peak and the ceiling stand right of the title where both fit on its line, else below it. */
+    const char *by_size = S(u, STR_BENCH_BY_SIZE);
+    int title_w = dl_text_width(u->l, DL_FONT_UI, u->px, by_size) + 2 * u->pad, cy = y + u->lh;
+    if (title_w + dl_text_width(u->l, DL_FONT_UI, u->px, b) <= in.w)
+        dl_text(u->l, (dl_rect){in.x + title_w, y, in.w - title_w, u->lh}, DL_FONT_UI, u->px, DL_RIGHT, th->conflict, b);
+    else
+        cy += wrapped(u, (dl_rect){in.x, y + u->lh, in.w, u->lh}, u->px, th->conflict, b, 3);
+    dl_rect ch = {x0, cy, bw, in.y + in.h - cy - u->lh};
     if (ch.h < 4 * u->lh) return;
-    dl_text(u->l, (dl_rect){in.x, cy, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_BY_SIZE));
+    dl_text(u->l, (dl_rect){in.x, y, in.w, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, by_size);
     dl_fill(u->l, ch, th->background);
     /* about five to ten lines whatever the range a results file holds: 1, 2 or 5 times a power of ten */
     double tick = pow(10, floor(log10(maxg > 1 ? maxg / 5 : 1)));

@@ -1,4 +1,5 @@
 #include "app/viewer/panels/internal.h"
+#include "app/draw/wrap.h"
 
 /* ---------- help, footer, tooltip ---------- */
 
@@ -86,7 +87,27 @@ static int draw_keys(ui *u, dl_rect r, int rows, dl_colour c, const char *keys)
     return n;
 }
 
-static void draw_footer(ui *u, dl_rect r, int with_legend)
+/* What the status line says (a status, else the compare's difference; NULL: nothing), wrapped to
+ * the footer's width: a bad file's error is read whole, at most a quarter of the window's lines */
+enum { SAID_LINES = 8 };
+typedef struct said_lines {
+    const char *starts[SAID_LINES];
+    size_t lens[SAID_LINES];
+    int n;
+} said_lines;
+
+static void wrap_said(const ui *u, int w, int h, said_lines *said)
+{
+    const scene *sc = u->sc;
+    const char *s = sc->overlay == OVERLAY_QUIT ? NULL : sc->status[0] ? sc->status : sc->diff[0] ? sc->diff : NULL;
+    int most = h / u->lh / 4;
+    if (most > SAID_LINES) most = SAID_LINES;
+    if (most < 1) most = 1;
+    said->n = s ? dl_wrap(u->l, DL_FONT_UI, u->px, s, w - 2 * u->pad, said->starts, said->lens, most) : 0;
+    if (said->n == most) said->lens[said->n - 1] = strlen(said->starts[said->n - 1]); /* at the most lines, the last holds the rest, cut if it must be */
+}
+
+static void draw_footer(ui *u, dl_rect r, int with_legend, const said_lines *said)
 {
     const scene *sc = u->sc;
     const theme *th = u->th;
@@ -118,7 +139,14 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
         }
         y = r.y + (u->compact ? 1 : 2) * u->lh;
     } else {
-        dl_text(u->l, (dl_rect){x, y, right - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, S(u, STR_BENCH_LEGEND));
+        const char *starts[2]; /* the benchmark's colours, over the legend's lines, the last holding the rest */
+        size_t lens[2];
+        int lines = dl_wrap(u->l, DL_FONT_UI, u->px, S(u, STR_BENCH_LEGEND), right - x, starts, lens, u->compact ? 1 : 2);
+        for (int i = 0; i < lines; i++) {
+            char line[300];
+            snprintf(line, sizeof line, "%.*s", (int)(i == lines - 1 && lines == (u->compact ? 1 : 2) ? strlen(starts[i]) : lens[i]), starts[i]);
+            dl_text(u->l, (dl_rect){x, y + i * u->lh, right - x, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->text, line);
+        }
         y += (u->compact ? 1 : 2) * u->lh;
     }
     char b[300];
@@ -131,15 +159,19 @@ static void draw_footer(ui *u, dl_rect r, int with_legend)
         snprintf(b, sizeof b, S_DEVICE(u, sc->s->lesson.active ? STR_FOOTER_HINT_LESSON : STR_FOOTER_HINT), S(u, sc->s->playing ? STR_PLAYING : STR_PAUSED),
                  sc->s->speed);
     if (!(u->compact && tell)) { /* the keys take the lines the footer has free, the status keeping one */
-        int rows = (r.y + r.h - y) / u->lh - (tell ? 1 : 0);
+        int rows = (r.y + r.h - y) / u->lh - (tell ? (said->n > 1 ? said->n : 1) : 0);
         y += draw_keys(u, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, rows > 1 ? rows : 1, th->dim, b) * u->lh;
     }
     if (sc->overlay == OVERLAY_QUIT) {
         dl_fill(u->l, (dl_rect){r.x, y, r.w, u->lh}, th->conflict);
         dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, th->background, S(u, STR_QUIT_ASK));
-    } else if (sc->status[0] || sc->diff[0]) {
-        dl_text(u->l, (dl_rect){r.x + u->pad, y, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT, sc->status[0] ? th->accent : th->text,
-                sc->status[0] ? sc->status : sc->diff);
+    } else {
+        for (int i = 0; i < said->n; i++) {
+            char line[sizeof sc->status > sizeof sc->diff ? sizeof sc->status : sizeof sc->diff];
+            snprintf(line, sizeof line, "%.*s", (int)said->lens[i], said->starts[i]);
+            dl_text(u->l, (dl_rect){r.x + u->pad, y + i * u->lh, r.w - 2 * u->pad, u->lh}, DL_FONT_UI, u->px, DL_LEFT,
+                    sc->status[0] ? th->accent : th->text, line);
+        }
     }
 }
 
@@ -246,7 +278,9 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     dl_fill(l, (dl_rect){0, 0, w, h}, u.th->background);
     /* a presented lesson needs the room: the legend gives way to the narration */
     int legend = !(sc->s->lesson.active && sc->s->presenter);
-    int footer_h = (u.compact ? 1 + legend : legend ? 4 : 2) * u.lh + u.pad;
+    said_lines said;
+    wrap_said(&u, w, h, &said);
+    int footer_h = (u.compact ? 1 + legend : legend ? 4 : 2) * u.lh + u.pad + (said.n > 1 ? said.n - 1 : 0) * u.lh;
     dl_rect main = {0, 0, w, h - footer_h};
     long area = (long)w * h * 36 / 100; /* the step's picture: over a third of the window */
     if (sc->s->lesson.active && sc->overlay != OVERLAY_MENU && sc->overlay != OVERLAY_HELP) { /* a lesson: narration below the picture */
@@ -273,7 +307,7 @@ void panels_draw(const scene *sc, dl_list *l, int w, int h, int px, double t)
     } else {
         draw_pane(&u, 0, (dl_rect){u.pad, u.pad, w - 2 * u.pad, main.h - u.pad}, scene_class(sc), area);
     }
-    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID && sc->overlay != OVERLAY_PASSES); /* the grid has its own legend; the passes view needs none */
+    draw_footer(&u, (dl_rect){0, h - footer_h, w, footer_h}, legend && sc->overlay != OVERLAY_GRID && sc->overlay != OVERLAY_PASSES, &said); /* the grid has its own legend; the passes view needs none */
     dl_rect focus;
     draw_focus(&u, w, h, &focus);
     draw_tooltip(&u, w, h, focus);
