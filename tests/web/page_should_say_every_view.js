@@ -158,8 +158,8 @@ async function views() {
   await page.focus('canvas');
   await page.keyboard.press('Space');
   await sleep(4000);
+  const said = await page.evaluate(() => window.__said); // while it plays (the pause is said after, in the phase it stopped in)
   await page.keyboard.press('Space');
-  const said = await page.evaluate(() => window.__said);
   const phases = said.map(([, p]) => p);
   check(said.length >= 2 && said.length <= 5 && new Set(said.map(([t]) => t)).size === said.length, `playing 4 s: ${said.length} sentences, each different:\n    ${said.map(([t]) => t).join('\n    ')}`);
   check(phases.slice(0, -1).every((p, i) => p !== phases[i + 1]), `while playing, never two sentences in one phase (phases ${phases.join(', ')})`);
