@@ -182,7 +182,10 @@ async function throttled(browser) {
     // the loading line is in the page's first paint, long before the picture
     early.push(await page.evaluate(() => new Promise((done) => {
       const say = () => { const l = document.getElementById('loading'), p = performance.getEntriesByName('first-contentful-paint')[0];
-        done((l && !l.hidden ? '"' + l.textContent.trim() + '"' : 'no loading line') + (p ? ` painted ${Math.round(p.startTime)} ms after navigation began` : '')); };
+        // shown until the first picture (which, with the module and the pack preloaded, can come first)
+        const pic = document.body.dataset.firstPicture;
+        done((l && !l.hidden ? '"' + l.textContent.trim() + '"' : l && pic ? '"Loading (replaced by the first picture at ' + pic + ' ms)"' : 'no loading line') +
+             (p ? ` painted ${Math.round(p.startTime)} ms after navigation began` : '')); };
       setTimeout(say, 60);
     })));
     await page.waitForFunction(() => document.body.dataset.firstPicture, { timeout: 60000, polling: 20 });
