@@ -669,7 +669,7 @@ static int confine_calls(sandbox_mode mode, int allow_list, char *err, size_t er
         SCMP_SYS(io_uring_setup), SCMP_SYS(userfaultfd), SCMP_SYS(open_by_handle_at), SCMP_SYS(name_to_handle_at)};
     static const char *const denied_in_run[] = {"execve", "execveat", "fork", "vfork", "setsid", "setpgid", "tkill", "pidfd_open",
                                                  "pidfd_send_signal", "pidfd_getfd", "rt_sigqueueinfo", "rt_tgsigqueueinfo",
-                                                 "process_madvise", "kcmp", "prctl", "seccomp"};
+                                                 "process_madvise", "kcmp", "prctl"};
     allow_list = allow_list && mode == SANDBOX_RUN && !WS_ASAN; /* a sanitizer's runtime makes calls of its own */
     scmp_filter_ctx ctx = seccomp_init(allow_list ? SCMP_ACT_ERRNO(EPERM) : SCMP_ACT_ALLOW);
     if (!ctx) { snprintf(err, errlen, "seccomp: cannot start a filter"); return -1; }
@@ -682,6 +682,9 @@ static int confine_calls(sandbox_mode mode, int allow_list, char *err, size_t er
         if (mode == SANDBOX_RUN)
             for (size_t i = 0; i < sizeof denied_in_run / sizeof denied_in_run[0]; i++)
                 rc |= rule_by_name(ctx, SCMP_ACT_ERRNO(EPERM), denied_in_run[i]);
+        /* a filter added, and nothing else of seccomp's: the run's lock narrows what this one allows */
+        if (mode == SANDBOX_RUN)
+            rc |= seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(seccomp), 1, SCMP_A0(SCMP_CMP_NE, SECCOMP_SET_MODE_FILTER));
     }
     if (mode == SANDBOX_RUN) {
         /* threads only: a clone without CLONE_THREAD is a new process; clone3 says it is not there,
