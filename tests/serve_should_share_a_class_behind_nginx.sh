@@ -330,8 +330,42 @@ for f in fails: print("FAIL " + f)
 print(("ok   " if not fails else "FAIL ") + "joins, requests, a Run replaced and a judgement kept: one for both instances")
 sys.exit(1 if fails else 0)
 PY
+    # a server gone silent (stopped, as a killed one is) with a student's Check in flight: the hold in the
+    # record lapses with its heartbeat, and the student's next Check on the other instance is judged
+    apid=$(echo $pids | cut -d' ' -f1)
+    python3 - "$a" "$b" "$src" "$apid" <<'PY' || fail=1
+import json, os, signal, sys, threading, time, urllib.request, urllib.error
+a, b, src, apid = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def call(port, method, path, body=None, cookie=None, timeout=120):
+    h = {"Content-Type": "application/json", "Origin": "http://127.0.0.1:%s" % port}
+    if cookie: h["Cookie"] = cookie
+    req = urllib.request.Request("http://127.0.0.1:%s%s" % (port, path), method=method,
+                                 data=json.dumps(body).encode() if body is not None else None, headers=h)
+    try:
+        r = urllib.request.urlopen(req, timeout=timeout); return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+    except OSError:
+        return None, {}, b""
+st, hd, _ = call(a, "POST", "/api/join", {"name": "left-behind"})
+cookie = hd.get("Set-Cookie").split(";")[0]
+source = open(src + "/tests/exercises/02-v1-padding.solution.cu").read() + "// %f\n" % time.time()
+threading.Thread(target=lambda: call(a, "POST", "/api/check", {"exercise": "02", "source": source}, cookie, timeout=5), daemon=True).start()
+for _ in range(200): # the Check in flight on A
+    h = json.loads(call(a, "GET", "/api/health")[2] or b"{}")
+    if h.get("building", 0) + h.get("tracing", 0) + h.get("checking", 0) >= 1: break
+    time.sleep(0.05)
+os.kill(apid, signal.SIGSTOP)
+held = call(b, "POST", "/api/check", {"exercise": "02", "source": source}, cookie)[0]
+time.sleep(12)
+after = call(b, "POST", "/api/check", {"exercise": "02", "source": source}, cookie)[0]
+os.kill(apid, signal.SIGKILL)
+ok = held == 429 and after == 200
+print(("ok   " if ok else "FAIL ") + "A silent with a student's Check in flight: B answers %s at once, %s 12 s later" % (held, after))
+sys.exit(0 if ok else 1)
+PY
     $asuser "$pgctl" -D "$tmp/pg" -m immediate stop >/dev/null 2>&1
-    python3 - "$a" <<'PY' || fail=1
+    python3 - "$b" <<'PY' || fail=1
 import json, sys, urllib.request, urllib.error
 try:
     r = urllib.request.urlopen("http://127.0.0.1:%s/api/health" % sys.argv[1], timeout=30); st, body = r.status, r.read()

@@ -26,7 +26,9 @@ const char record_schema[] =
     "CREATE TABLE IF NOT EXISTS lab_blobs (hash TEXT PRIMARY KEY, bytes BIGINT NOT NULL, body TEXT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS lab_teachers (session TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS lab_settings (name TEXT PRIMARY KEY, value TEXT NOT NULL);"
-    "CREATE TABLE IF NOT EXISTS lab_flight (class BIGINT NOT NULL, student TEXT NOT NULL, since_ms BIGINT NOT NULL, PRIMARY KEY (class, student));"
+    "CREATE TABLE IF NOT EXISTS lab_flight (class BIGINT NOT NULL, student TEXT NOT NULL, since_ms BIGINT NOT NULL, owner TEXT NOT NULL DEFAULT '',"
+    " PRIMARY KEY (class, student));"
+    "CREATE TABLE IF NOT EXISTS lab_alive (owner TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS lab_counts (key TEXT PRIMARY KEY, until_ms BIGINT NOT NULL, n BIGINT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS lab_verdicts (key TEXT PRIMARY KEY, source TEXT NOT NULL, used_ms BIGINT NOT NULL, judgement TEXT NOT NULL,"
     " picture TEXT);";
@@ -492,30 +494,34 @@ int record_teacher_token(record *r, const char *tag, int *ended, char *err, size
 }
 
 typedef struct flight_ud {
-    const char *p[3]; /* class, student, now */
-    const char *old;
+    const char *p[4]; /* class, student, now, owner */
+    const char *old, *gone;
     int busy;
 } flight_ud;
 
 static int flight_txn(record *r, void *ud, char *err, size_t errlen)
 {
     flight_ud *f = ud;
-    const char *po[3] = {f->p[0], f->p[1], f->old};
+    const char *po[4] = {f->p[0], f->p[1], f->old, f->gone};
     int64_t held;
-    if (sql(r, "DELETE FROM lab_flight WHERE class = ?1 AND student = ?2 AND since_ms < ?3", 3, po, NULL, NULL, err, errlen) ||
+    /* a hold too old, or one whose server no longer says it is alive (killed), is dropped */
+    if (sql(r, "DELETE FROM lab_flight WHERE class = ?1 AND student = ?2 AND (since_ms < ?3 OR NOT EXISTS (SELECT 1 FROM lab_alive"
+               " WHERE lab_alive.owner = lab_flight.owner AND lab_alive.at_ms >= ?4))", 4, po, NULL, NULL, err, errlen) ||
         sql_num(r, "SELECT COUNT(*) FROM lab_flight WHERE class = ?1 AND student = ?2", 2, f->p, &held, err, errlen))
         return -1;
     if ((f->busy = held > 0)) return 0;
-    return sql(r, "INSERT INTO lab_flight (class, student, since_ms) VALUES (?1, ?2, ?3)", 3, f->p, NULL, NULL, err, errlen);
+    return sql(r, "INSERT INTO lab_flight (class, student, since_ms, owner) VALUES (?1, ?2, ?3, ?4)", 4, f->p, NULL, NULL, err, errlen);
 }
 
-int record_flight_take(record *r, int64_t class_id, const char *student, int64_t now_ms, int64_t stale_ms, int *busy, char *err, size_t errlen)
+int record_flight_take(record *r, int64_t class_id, const char *student, const char *owner, int64_t now_ms, int64_t stale_ms, int64_t lapse_ms,
+                       int *busy, char *err, size_t errlen)
 {
-    char cls[24], now[24], old[24];
+    char cls[24], now[24], old[24], gone[24];
     num_text(cls, sizeof cls, class_id);
     num_text(now, sizeof now, now_ms);
     num_text(old, sizeof old, now_ms - stale_ms);
-    flight_ud f = {{cls, student, now}, old, 0};
+    num_text(gone, sizeof gone, now_ms - lapse_ms);
+    flight_ud f = {{cls, student, now, owner}, old, gone, 0};
     int rc = r->ops->txn(r, flight_txn, &f, err, errlen);
     /* two instances taking it at once (PostgreSQL): the insert that lost finds the key held */
     if (rc == -1 && (strstr(err, "duplicate key") || strstr(err, "UNIQUE constraint failed"))) { f.busy = 1; rc = 0; }
@@ -529,6 +535,15 @@ int record_flight_give(record *r, int64_t class_id, const char *student, char *e
     num_text(cls, sizeof cls, class_id);
     const char *p[2] = {cls, student};
     return sql(r, "DELETE FROM lab_flight WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen);
+}
+
+int record_alive(record *r, const char *owner, int64_t now_ms, char *err, size_t errlen)
+{
+    char now[24];
+    num_text(now, sizeof now, now_ms);
+    const char *p[2] = {owner, now};
+    return sql(r, "INSERT INTO lab_alive (owner, at_ms) VALUES (?1, ?2) ON CONFLICT (owner) DO UPDATE SET at_ms = excluded.at_ms", 2, p, NULL,
+               NULL, err, errlen);
 }
 
 int record_ping(record *r, char *err, size_t errlen)

@@ -139,10 +139,14 @@ int record_teacher_is(record *r, const char *session, int64_t now_ms, int *yes, 
 /* The token's tag (a hash of it) as the server starts: when it is not the tag kept, every teacher's
  * sign-in ends (*ended 1) and the new tag is kept. */
 int record_teacher_token(record *r, const char *tag, int *ended, char *err, size_t errlen);
-/* A student's Check in flight, shared by every server of the record: taken (*busy 0) unless another
- * holds it (*busy 1); a hold older than stale_ms (its server died) is dropped. Given back when the
- * Check is answered. */
-int record_flight_take(record *r, int64_t class_id, const char *student, int64_t now_ms, int64_t stale_ms, int *busy, char *err, size_t errlen);
+/* A student's Check in flight, shared by every server of the record: taken by owner (a server) (*busy
+ * 0) unless another holds it (*busy 1); a hold older than stale_ms, or whose owner has not said it is
+ * alive (record_alive) within lapse_ms (it was killed), is dropped. Given back when the Check is
+ * answered. */
+int record_flight_take(record *r, int64_t class_id, const char *student, const char *owner, int64_t now_ms, int64_t stale_ms, int64_t lapse_ms,
+                       int *busy, char *err, size_t errlen);
+/* A server says it is alive (every SERVE_ALIVE_S): its holds stand while it does. */
+int record_alive(record *r, const char *owner, int64_t now_ms, char *err, size_t errlen);
 int record_flight_give(record *r, int64_t class_id, const char *student, char *err, size_t errlen);
 /* Whether the record answers now (0), for /api/health. */
 int record_ping(record *r, char *err, size_t errlen);

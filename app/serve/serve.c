@@ -603,7 +603,8 @@ static int64_t wall_now_ms(void)
 static int flight_take(serve_ctx *s, const serve_request *q, int *busy, serve_reply *r)
 {
     char err[600];
-    if (record_flight_take(s->rec, q->class_id, q->student, wall_now_ms(), (int64_t)SERVE_FLIGHT_STALE_S * 1000, busy, err, sizeof err)) {
+    if (record_flight_take(s->rec, q->class_id, q->student, s->instance, wall_now_ms(), (int64_t)SERVE_FLIGHT_STALE_S * 1000,
+                           (int64_t)SERVE_ALIVE_LAPSE_S * 1000, busy, err, sizeof err)) {
         *busy = 1; /* its local place is given back by the caller too */
         reply_error(r, 503, "the class record could not be written: %s", err);
         return -1;
@@ -1183,6 +1184,8 @@ int cmd_serve(const ws_call *k)
     }
     if (load_exercises(&s, dd.lessons, err, sizeof err)) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
     if (!(s.rec = record_open(state, db, err, sizeof err))) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
+    make_token(s.instance, sizeof s.instance); /* alive before any request: a hold is taken only after */
+    record_alive(s.rec, s.instance, wall_now_ms(), err, sizeof err);
     /* a class open from the start (anyone who reaches the server joins with a name) when none is:
      * the teacher opens one with a code or a roster at /class */
     /* only in a record with no class: a class the teacher closed stays closed across a restart */
@@ -1282,6 +1285,7 @@ int cmd_serve(const ws_call *k)
             struct timespec ts = {0, 100 * 1000 * 1000};
             nanosleep(&ts, NULL);
             if (tick % 5 == 0) conns_sweep(); /* twice a second: a deadline is met within half a second */
+            if (tick % (SERVE_ALIVE_S * 10) == 0) record_alive(s.rec, s.instance, wall_now_ms(), err, sizeof err);
         }
         clients_cancel_all();
         /* no new connections; the waiting builds are answered 503 and the running ones cancelled,

@@ -57,6 +57,8 @@ enum {
     SERVE_SOURCE_WINDOW_S = 3600,
     SERVE_FLIGHT_STALE_S = 180,        /* a Check held in the record this long is taken as lost with its server (a check's
                                           18 runs or more at the run limit and its wait fit well within it) */
+    SERVE_ALIVE_S = 2,                 /* a server says it is alive in the record this often... */
+    SERVE_ALIVE_LAPSE_S = 10,          /* ...and a hold of a server silent this long is dropped (it was killed) */
 };
 
 /* A file of the page, held in memory. */
@@ -108,6 +110,7 @@ typedef struct serve_ctx {
     serve_tally tally[SERVE_JOB_KINDS]; /* what this server ran, by kind (GET /api/health) */
     double started_ms;
     struct lti *lti;          /* the LTI 1.3 tool (lti.h), or NULL */
+    char instance[40];        /* this server among those of the record (a random name): its holds and its heartbeat */
 } serve_ctx;
 
 /* What a handler answers. body is malloc'd (or NULL); header/value one extra header (may be NULL). */
