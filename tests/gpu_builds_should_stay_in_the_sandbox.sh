@@ -7,6 +7,7 @@
 . "$(dirname "$0")/own_test_setup.sh"
 nvcc=${WARPSCOPE_NVCC:-nvcc}
 command -v "$nvcc" >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || { echo "SKIP: no nvcc here"; exit 77; }
+"$ws" --version | grep -q "^CUDA: in this build" || { echo "SKIP: this warpscope is built without CUDA (-DWS_CUDA=OFF)"; exit 77; }
 chmod 755 "$tmp"
 mkdir -m 755 "$tmp/host"
 printf 'WSSECRETWORD x;\n' >"$tmp/host/root_only"
