@@ -388,25 +388,27 @@ static int cache_write(const char *path, const void *p, size_t len)
 
 typedef struct cache_file {
     char name[256];
-    time_t when;
+    struct timespec when;
     off_t bytes;
 } cache_file;
 
 static int oldest_first(const void *a, const void *b)
 {
     const cache_file *x = a, *y = b;
-    return x->when < y->when ? -1 : x->when > y->when;
+    if (x->when.tv_sec != y->when.tv_sec) return x->when.tv_sec < y->when.tv_sec ? -1 : 1;
+    return x->when.tv_nsec < y->when.tv_nsec ? -1 : x->when.tv_nsec > y->when.tv_nsec;
 }
 
 /* Before `incoming` bytes are kept: past the cache's size, the least recently used files go until
- * it holds three quarters of it. */
+ * it holds three quarters of it; never those whose names begin with `keep` (the build under way's
+ * own rewrite and event sites, written a moment before its object). */
 static uint64_t cache_max(void)
 {
     const char *e = getenv("WARPSCOPE_CACHE_MAX");
     return e && *e ? strtoull(e, NULL, 10) : cache_max_default;
 }
 
-static void cache_evict(const char *dir, uint64_t incoming)
+static void cache_evict(const char *dir, uint64_t incoming, const char *keep)
 {
     uint64_t max = cache_max(), total = incoming;
     DIR *dp = opendir(dir);
@@ -417,7 +419,7 @@ static void cache_evict(const char *dir, uint64_t incoming)
         struct stat st;
         char gch[600];
         snprintf(gch, sizeof gch, "%s/%s.gch", de->d_name, pch_rel); /* a precompiled header's folder: its one file */
-        if (de->d_name[0] == '.') continue;
+        if (de->d_name[0] == '.' || (keep && strncmp(de->d_name, keep, strlen(keep)) == 0)) continue;
         if (strncmp(de->d_name, "pch-", 4) == 0 ? fstatat(dirfd(dp), gch, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode)
                                                 : fstatat(dirfd(dp), de->d_name, &st, AT_SYMLINK_NOFOLLOW) || !S_ISREG(st.st_mode))
             continue;
@@ -427,7 +429,7 @@ static void cache_evict(const char *dir, uint64_t incoming)
             f = g;
         }
         snprintf(f[n].name, sizeof f[n].name, "%s", de->d_name);
-        f[n].when = st.st_mtime;
+        f[n].when = st.st_mtim;
         f[n].bytes = st.st_size;
         total += (uint64_t)st.st_size;
         n++;
@@ -692,7 +694,7 @@ static int pch_ready(const capture_desc *d, const own_inputs *in, const char *cc
             int made = mkdirs(at, 0755) == 0 && chmod(part, 0755) == 0;
             *slash = '/';
             /* readable by the build's steps, which may run as nobody */
-            if (made && (cache_evict(cache, len), write_new(at, text, len, 0644) == 0) && (rename(part, dir) == 0 || (errno == ENOTEMPTY || errno == EEXIST))) rc = 0;
+            if (made && (cache_evict(cache, len, NULL), write_new(at, text, len, 0644) == 0) && (rename(part, dir) == 0 || (errno == ENOTEMPTY || errno == EEXIST))) rc = 0;
             sandbox_remove(part);
         }
     }
@@ -904,7 +906,9 @@ int own_build(const capture_desc *d, int flavour, char *so, size_t solen, char *
         if (s > 0) cache_write(fail, err, strlen(err));
         goto done;
     }
-    if (own_read_plain(out, (size_t)64 << 20, &text, &len) || (cache_evict(dir, len), cache_write(so, text, len))) {
+    char mine[32];
+    snprintf(mine, sizeof mine, "%016" PRIx64 ".", rkey);
+    if (own_read_plain(out, (size_t)64 << 20, &text, &len) || (cache_evict(dir, len, mine), cache_write(so, text, len))) {
         snprintf(err, errlen, "cannot keep the build of %s in %s", d->kernel, dir);
         goto done;
     }
