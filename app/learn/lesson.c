@@ -593,7 +593,8 @@ static int ask_sees_its_picture(reader *r, const cJSON *a, const char *w, const 
 
 /* ---- an exercise ---- */
 
-static const char *const exercise_keys[] = {"task", "start", "entry", "defines", "capture", "runs", "operation", "goals", "hints", NULL};
+static const char *const exercise_keys[] = {"task", "start", "entry", "defines", "capture", "runs", "gpu", "operation", "goals", "hints", NULL};
+static const char *const exercise_gpu_keys[] = {"sizes", "fraction", NULL};
 /* what the exercise's kernels compute, which a check's verifier replays (certify.h): lesson_op's order */
 static const char *const exercise_operations[LESSON_OPS] = {"sum", "max"};
 static const char *const goal_keys[] = {"say", "value", "at_most", "at_least", "equals", "schedule", "every_run", NULL};
@@ -682,6 +683,29 @@ static int parse_runs(reader *r, const cJSON *v, lesson_exercise *e)
     return 0;
 }
 
+/* "gpu": {"sizes": [sizes], "fraction": F}: the card's runs, and its goal where F is given */
+static int parse_gpu(reader *r, const cJSON *v, lesson_exercise *e)
+{
+    if (!cJSON_IsObject(v)) return bad(r, v, "exercise.gpu: expected an object");
+    if (known_keys(r, v, "exercise.gpu", exercise_gpu_keys)) return -1;
+    const cJSON *a = get(v, "sizes");
+    if (a) {
+        if (!cJSON_IsArray(a) || !a->child || cJSON_GetArraySize(a) > LESSON_GPU_SIZES_MAX)
+            return bad(r, a, "exercise.gpu.sizes: expected 1 to %d element counts", LESSON_GPU_SIZES_MAX);
+        for (const cJSON *c = a->child; c; c = c->next) {
+            double d;
+            if (whole(r, c, "gpu.sizes", 1024, (double)(1u << 30), &d)) return -1;
+            e->gpu_sizes[e->ngpu_sizes++] = (uint64_t)d;
+        }
+    }
+    if ((a = get(v, "fraction"))) {
+        if (!cJSON_IsNumber(a) || !(a->valuedouble > 0 && a->valuedouble <= 1))
+            return bad(r, a, "exercise.gpu.fraction: expected a number above 0 and at most 1 (of the card's best read)");
+        e->gpu_fraction = a->valuedouble;
+    }
+    return 0;
+}
+
 static int parse_exercise(reader *r, const cJSON *x, const char *dir)
 {
     lesson *l = r->l;
@@ -726,6 +750,7 @@ static int parse_exercise(reader *r, const cJSON *x, const char *dir)
         e->operation = (lesson_op)k;
     }
     if ((v = get(x, "runs")) && parse_runs(r, v, e)) return -1;
+    if ((v = get(x, "gpu")) && parse_gpu(r, v, e)) return -1;
     if (!e->nsizes) e->sizes[e->nsizes++] = e->n ? e->n : 256;
     if (!e->nschedules) e->schedules[e->nschedules++][0] = 0;
     v = get(x, "goals");

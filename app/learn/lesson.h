@@ -143,7 +143,7 @@ typedef struct lesson_goal {
     lesson_pos pos;
 } lesson_goal;
 
-enum { LESSON_GOALS_MAX = 12, LESSON_HINTS_MAX = 8, LESSON_SIZES_MAX = 8, LESSON_SCHEDULES_MAX = 4 };
+enum { LESSON_GOALS_MAX = 12, LESSON_HINTS_MAX = 8, LESSON_SIZES_MAX = 8, LESSON_SCHEDULES_MAX = 4, LESSON_GPU_SIZES_MAX = 4 };
 
 /* what an exercise's kernels compute ("operation"): a sum (default) or a maximum */
 typedef enum lesson_op { LESSON_SUM, LESSON_MAX, LESSON_OPS } lesson_op;
@@ -163,6 +163,12 @@ typedef struct lesson_exercise {
     size_t nsizes;
     char schedules[LESSON_SCHEDULES_MAX][24];
     size_t nschedules;
+    /* the card's runs where the server or `exercise check` has a GPU ("gpu": {"sizes": [...],
+     * "fraction": F}): the sizes timed (none given: 2^24 and 2^26), and F > 0 a card goal, the
+     * kernel at least F of the card's best read at the largest size (app/gpu_time.h) */
+    uint64_t gpu_sizes[LESSON_GPU_SIZES_MAX];
+    size_t ngpu_sizes;
+    double gpu_fraction;
     lesson_text task;          /* what to do */
     lesson_goal goals[LESSON_GOALS_MAX];
     size_t ngoals;
