@@ -17,6 +17,7 @@
 // loads in flight, cache hints), each launched plainly and, on a GPU that can overlap launches, as
 // v8 is (programmatic dependent launch): the honest ceiling for a kernel that must read every byte once.
 #include <cuda_runtime.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -40,6 +41,7 @@
 #include "app/cli.h"
 #include "trace/capture/capture.h"
 #include "trace/capture/own/own.h"
+#include "trace/capture/own/sandbox.h"
 #include "trace/ladder.h"
 #include "trace/outfile.h"
 #include "trace/results.h"
@@ -222,6 +224,7 @@ struct row {
     double rel_err, ulps; // worst over the checked runs; -1: not a sum
     int ok;
     unsigned block, grid, passes, ept;
+    double got = 0, ref = 0; // a wrong sum: what it computed and the double reference
 };
 
 struct size_info {
@@ -362,13 +365,51 @@ static std::string json_escape(const std::string &s)
     return o;
 }
 
+// Where a results file goes: the file (outfile: a temporary beside it, renamed when whole), or, in
+// the child that runs a kernel of one's own (confined: it may write no file), the pipe to its
+// parent, which writes it (bench_own): a frame "TAG LENGTH\n" and the bytes.
+static int child_pipe = -1;
+struct results_out {
+    outfile of;
+    FILE *f = nullptr;
+    char *buf = nullptr;
+    size_t len = 0;
+    char tag = 0;
+};
+static int out_open(results_out &o, const char *path, char tag)
+{
+    o.tag = tag;
+    if (child_pipe >= 0) return (o.f = open_memstream(&o.buf, &o.len)) ? 0 : -1;
+    char err[512];
+    if (outfile_open(&o.of, path, err, sizeof err)) return -1;
+    o.f = o.of.f;
+    return 0;
+}
+static int out_commit(results_out &o)
+{
+    char err[512];
+    if (child_pipe < 0) return outfile_commit(&o.of, err, sizeof err);
+    if (fclose(o.f)) return -1;
+    char head[64];
+    int k = snprintf(head, sizeof head, "%c %zu\n", o.tag, o.len), bad = 0;
+    for (const char *p : {(const char *)head, (const char *)o.buf}) {
+        size_t want = p == head ? (size_t)k : o.len, done = 0;
+        while (done < want && !bad) {
+            ssize_t w = write(child_pipe, p + done, want - done);
+            if (w <= 0) bad = 1;
+            else done += (size_t)w;
+        }
+    }
+    free(o.buf);
+    return bad ? -1 : 0;
+}
+
 static int write_json(const char *path, const std::vector<row> &rows, const std::vector<size_info> &sizes,
                       const cudaDeviceProp &prop, const char *driver, const char *toolkit, const char *date, int mem_khz,
                       int bus_bits, double spec_gbs, const opts &o, const double launch_us[NMODES], const int batch_of[64])
 {
-    outfile of; /* a unique temporary file beside it, renamed when complete (never a fixed X.tmp) */
-    char err[512];
-    if (outfile_open(&of, path, err, sizeof err)) return -1;
+    results_out of;
+    if (out_open(of, path, 'J')) return -1;
     FILE *f = of.f;
     fprintf(f, "{\n\"schema\": \"warpscope-bench\",\n\"schema_version\": 2,\n\"device\": \"%s\",\n\"driver\": \"%s\",\n"
                "\"toolkit\": \"%s\",\n\"date\": \"%s\",\n",
@@ -402,20 +443,20 @@ static int write_json(const char *path, const std::vector<row> &rows, const std:
                 r.name.c_str(), r.kind.c_str(), mode_id(r.mode), r.n, r.ms, r.gbs, r.ok ? "true" : "false", r.ms_min, r.ms_max,
                 r.block, r.grid, r.passes, r.ept);
         if (r.rel_err >= 0) fprintf(f, ", \"rel_error\": %.6g, \"ulps\": %.6g", r.rel_err, r.ulps);
+        if (!r.ok && r.ref != 0) fprintf(f, ", \"got\": %.9g, \"reference\": %.17g", r.got, r.ref);
         double ratio = best_read_ratio(rows, r);
         if (ratio > 0) fprintf(f, ", \"best_read_ratio\": %.4f", ratio);
         if (!r.variant.empty()) fprintf(f, ", \"variant\": \"%s\"", json_escape(r.variant).c_str());
         fprintf(f, "}%s\n", i + 1 < rows.size() ? "," : "");
     }
     fprintf(f, "]\n}\n");
-    return outfile_commit(&of, err, sizeof err);
+    return out_commit(of);
 }
 
 static int write_csv(const char *path, const std::vector<row> &rows)
 {
-    outfile of; /* a unique temporary file beside it, renamed when complete (never a fixed X.tmp) */
-    char err[512];
-    if (outfile_open(&of, path, err, sizeof err)) return -1;
+    results_out of;
+    if (out_open(of, path, 'C')) return -1;
     FILE *f = of.f;
     fprintf(f, "name,kind,mode,n,ms,us,gbs,ok,ms_min,ms_max,block,grid,passes,elems_per_thread,rel_error,ulps,variant\n");
     for (const row &r : rows) {
@@ -425,7 +466,7 @@ static int write_csv(const char *path, const std::vector<row> &rows)
         else fprintf(f, ",,");
         fprintf(f, "\"%s\"\n", r.variant.c_str());
     }
-    return outfile_commit(&of, err, sizeof err);
+    return out_commit(of);
 }
 
 // fails early, before minutes of measuring, if a results file cannot be written
@@ -474,6 +515,8 @@ static int parse_args(const cli_value *v, opts &o)
     return 0;
 }
 
+extern "C" const int bench_has_cuda = 1; // app/gpu_time.c: this build can time on a GPU
+static const char *own_work; // bench_own's folder for the kernel's child
 static int bench_run(const opts &o, const capture_desc *own, volatile int *cancel);
 static int bench_own(const opts &o, const capture_desc *own, volatile int *cancel);
 
@@ -527,20 +570,46 @@ static int bench_own(const opts &o, const capture_desc *own, volatile int *cance
                 hazards == 1 ? "it" : "them");
         return 2;
     }
+    // the child's folder (its object copied there, the one place it may read and write) and the
+    // pipe its results come back by: it writes no file itself
+    char work[4200];
+    int pfd[2];
+    if (sandbox_work(work, sizeof work, err, sizeof err)) {
+        fprintf(stderr, "warpscope: bench: %s\n", err);
+        return 2;
+    }
+    if (pipe2(pfd, O_CLOEXEC)) {
+        fprintf(stderr, "warpscope: bench: cannot start the kernel's process: %s\n", strerror(errno));
+        sandbox_remove(work);
+        return 2;
+    }
+    own_work = work;
     fflush(nullptr);
     pid_t pid = fork();
     if (pid < 0) {
         fprintf(stderr, "warpscope: bench: cannot start the kernel's process: %s\n", strerror(errno));
+        close(pfd[0]);
+        close(pfd[1]);
+        sandbox_remove(work);
         return 2;
     }
     if (pid == 0) {
+        close(pfd[0]);
+        child_pipe = pfd[1];
         int rc = bench_run(o, own, cancel);
         fflush(nullptr);
         _exit(rc);
     }
+    close(pfd[1]);
+    fcntl(pfd[0], F_SETFL, O_NONBLOCK);
+    std::string got; // the child's frames, at most RESULTS_MAX bytes
+    const size_t RESULTS_MAX = (size_t)8 << 20;
     int status = 0, signalled = 0;
     double since = 0;
     for (;;) {
+        char buf[65536];
+        for (ssize_t k; (k = read(pfd[0], buf, sizeof buf)) > 0;)
+            if (got.size() + (size_t)k <= RESULTS_MAX) got.append(buf, (size_t)k);
         pid_t w = waitpid(pid, &status, WNOHANG);
         if (w == pid) break;
         if (w < 0 && errno != EINTR) break;
@@ -549,12 +618,39 @@ static int bench_own(const opts &o, const capture_desc *own, volatile int *cance
         struct timespec ts = {0, 10000000};
         nanosleep(&ts, nullptr);
     }
+    {
+        char buf[65536];
+        for (ssize_t k; (k = read(pfd[0], buf, sizeof buf)) > 0;)
+            if (got.size() + (size_t)k <= RESULTS_MAX) got.append(buf, (size_t)k);
+    }
+    close(pfd[0]);
+    sandbox_remove(work);
     if (WIFSIGNALED(status) && !*cancel) {
         fprintf(stderr, "warpscope: bench: %s: the program stopped with signal %d (%s): a bad pointer in its host code?\n", own->kernel,
                 WTERMSIG(status), strsignal(WTERMSIG(status)));
         return 2;
     }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+    int rc = WIFEXITED(status) ? WEXITSTATUS(status) : 2;
+    if (*cancel || (rc != 0 && rc != 1)) return rc ? rc : 2;
+    // the results files, as the child framed them: "J LENGTH\n" the JSON, "C LENGTH\n" the CSV
+    for (size_t at = 0; at < got.size();) {
+        char tag = 0;
+        size_t len = 0;
+        int used = 0;
+        if (sscanf(got.c_str() + at, "%c %zu\n%n", &tag, &len, &used) < 2 || !used || at + (size_t)used + len > got.size()) {
+            fprintf(stderr, "warpscope: bench: %s: the kernel's process sent results warpscope cannot read\n", own->kernel);
+            return 2;
+        }
+        const char *path = tag == 'J' ? o.json : tag == 'C' ? o.csv : nullptr;
+        outfile of;
+        if (path && (outfile_open(&of, path, err, sizeof err) || fwrite(got.data() + at + used, 1, len, of.f) != len ||
+                     outfile_commit(&of, err, sizeof err))) {
+            fprintf(stderr, "warpscope: bench: cannot write %s: %s\n", path, err);
+            return 2;
+        }
+        at += (size_t)used + len;
+    }
+    return rc;
 }
 
 static int bench_run(const opts &o, const capture_desc *own, volatile int *cancel)
@@ -619,7 +715,7 @@ static int bench_run(const opts &o, const capture_desc *own, volatile int *cance
     std::string mine_name;
     if (own) {
         char err[1024];
-        if (!(mine = own_gpu_open(own, err, sizeof err))) {
+        if (!(mine = own_gpu_open(own, own_work, err, sizeof err))) {
             fprintf(stderr, "warpscope: bench: %s\n", err);
             return 2;
         }
@@ -747,6 +843,8 @@ static int bench_run(const opts &o, const capture_desc *own, volatile int *cance
                 fprintf(stderr, "warpscope: bench: %s at n = %zu computed %.9g, the double reference is %.17g (error %.3g > tolerance %.3g)\n",
                         c.name.c_str(), n, got, ref[2 * b], err, tol);
                 r.ok = 0;
+                r.got = got;
+                r.ref = ref[2 * b];
                 return false;
             }
             r.rel_err = std::max(r.rel_err, err / std::fabs(ref[2 * b]));

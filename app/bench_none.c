@@ -3,6 +3,8 @@
 
 #include "app/bench.h"
 
+const int bench_has_cuda = 0; /* app/gpu_time.c: no GPU timing in this build */
+
 int bench_main(const cli_value flag[WF_COUNT], const struct capture_desc *own, volatile int *cancel)
 {
     (void)flag;

@@ -115,9 +115,10 @@ typedef struct own_gpu_timing {
     unsigned grid, block; /* its first launch's */
     float result;        /* out[0] (in[0] with result_in) when the entry returns */
 } own_gpu_timing;
-/* In the benchmark's child process, CUDA started: builds the file, confines this process
- * (sandbox_confine_apart), then loads it. */
-own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t errlen);
+/* In the benchmark's child process, CUDA started: builds the file, copies its object into work (a
+ * folder of sandbox_work's the parent made and removes), confines this process to it
+ * (sandbox_confine_apart), then loads the copy. */
+own_gpu_kernel *own_gpu_open(const capture_desc *d, const char *work, char *err, size_t errlen);
 int own_gpu_time(own_gpu_kernel *k, float *in, float *out, unsigned n, float *h_in, own_gpu_timing *tm, char *err, size_t errlen);
 
 #ifdef __cplusplus

@@ -282,7 +282,8 @@ done:
 namespace {
 struct gpu_job {
     const capture_desc *d;
-    const char *so;
+    const char *so; // the copy in work, which the run may read
+    const char *work;
     uint64_t n;
 };
 } // namespace
@@ -329,7 +330,7 @@ static int run_traced(void *job, trace *t, char *err, size_t errlen)
     cudaMemset(out, 0, n * sizeof(float));
     // CUDA is up: this process confines itself (the run's limits, its system calls) before anything
     // of the learner's is loaded (the driver may start a helper while it starts; not after)
-    if (sandbox_confine_apart(OWN_GPU_SECONDS, err, errlen)) goto out;
+    if (sandbox_confine_apart(OWN_GPU_SECONDS, j->work, err, errlen)) goto out;
     if (!(entry = load(j->so, d->kernel, &handle, err, errlen))) goto out;
     if (call_entry(r, entry, in, out, (unsigned)n, h_in.data(), &result, err, errlen)) goto out;
     t->result = result;
@@ -343,14 +344,30 @@ out:
     return rc;
 }
 
+// The build's object, from the cache (which as root is in a folder nobody may not enter), copied
+// into a folder of its own that the run, confined to it, reads as nobody.
+static int copy_object(const char *so, char *work, size_t worklen, char *copy, size_t copylen, char *err, size_t errlen)
+{
+    if (sandbox_work(work, worklen, err, errlen)) return -1;
+    snprintf(copy, copylen, "%s/kernel.so", work);
+    if (own_copy_plain(so, copy, (size_t)64 << 20)) {
+        snprintf(err, errlen, "cannot copy the build for its run into %s", work);
+        sandbox_remove(work);
+        return -1;
+    }
+    return 0;
+}
+
 extern "C" int capture_own_gpu(const capture_desc *d, trace *t, char *err, size_t errlen)
 {
     uint64_t n;
     if (own_check(d, &n, err, errlen)) return -1;
-    char so[4400];
-    if (own_build(d, OWN_GPU_TRACED, so, sizeof so, err, errlen)) return -1;
-    gpu_job job = {d, so, n};
-    return own_run_apart(d, run_traced, &job, OWN_GPU_SECONDS, t, err, errlen);
+    char so[4400], work[4200], copy[4300];
+    if (own_build(d, OWN_GPU_TRACED, so, sizeof so, err, errlen) || copy_object(so, work, sizeof work, copy, sizeof copy, err, errlen)) return -1;
+    gpu_job job = {d, copy, work, n};
+    int rc = own_run_apart(d, run_traced, &job, OWN_GPU_SECONDS, t, err, errlen);
+    sandbox_remove(work);
+    return rc;
 }
 
 // ---- the benchmark's: a plain build, timed ----
@@ -364,17 +381,22 @@ struct own_gpu_kernel {
     int result_in;
 };
 
-extern "C" own_gpu_kernel *own_gpu_open(const capture_desc *d, char *err, size_t errlen)
+extern "C" own_gpu_kernel *own_gpu_open(const capture_desc *d, const char *work, char *err, size_t errlen)
 {
     uint64_t n;
     if (own_check(d, &n, err, errlen)) return nullptr;
-    char so[4400];
+    char so[4400], copy[4300];
     if (own_build(d, OWN_GPU_PLAIN, so, sizeof so, err, errlen)) return nullptr;
-    // the benchmark's child, CUDA up: confined (its system calls, the limits but time) before the
-    // learner's code is loaded
-    if (sandbox_confine_apart(OWN_GPU_BENCH_SECONDS, err, errlen)) return nullptr;
+    snprintf(copy, sizeof copy, "%s/kernel.so", work);
+    if (own_copy_plain(so, copy, (size_t)64 << 20)) {
+        snprintf(err, errlen, "cannot copy the build for its run into %s", work);
+        return nullptr;
+    }
+    // the benchmark's child, CUDA up: confined (its system calls, the limits but time, its files:
+    // work and the GPU's) before the learner's code is loaded
+    if (sandbox_confine_apart(OWN_GPU_BENCH_SECONDS, work, err, errlen)) return nullptr;
     own_gpu_kernel *k = new own_gpu_kernel{nullptr, nullptr, d->kernel, d->cancel, {}, d->result_in};
-    if (!(k->entry = load(so, d->kernel, &k->handle, err, errlen))) {
+    if (!(k->entry = load(copy, d->kernel, &k->handle, err, errlen))) {
         delete k;
         return nullptr;
     }

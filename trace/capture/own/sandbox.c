@@ -4,6 +4,7 @@
 #include "trace/capture/own/sandbox.h"
 
 #include <elf.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -708,7 +709,21 @@ static int confine_calls(sandbox_mode mode, int allow_list, char *err, size_t er
     return 0;
 }
 
-int sandbox_confine_apart(unsigned cpu_s, char *err, size_t errlen)
+void sandbox_gpu_devices(char (*names)[64], const char **show, size_t max)
+{
+    size_t n = 0;
+    DIR *dir = opendir("/dev");
+    for (struct dirent *e; dir && n + 1 < max && (e = readdir(dir));) {
+        if (strncmp(e->d_name, "nvidia", 6)) continue;
+        snprintf(names[n], 64, "/dev/%.55s", e->d_name);
+        show[n] = names[n];
+        n++;
+    }
+    if (dir) closedir(dir);
+    show[n] = NULL;
+}
+
+int sandbox_confine_apart(unsigned cpu_s, const char *work, char *err, size_t errlen)
 {
     const sandbox_limits *l = &limits[SANDBOX_RUN];
     struct rlimit r;
@@ -726,6 +741,10 @@ int sandbox_confine_apart(unsigned cpu_s, char *err, size_t errlen)
     }
     if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)) { snprintf(err, errlen, "no_new_privs: %s", strerror(errno)); return -1; }
     prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+    char names[32][64];
+    const char *show[33];
+    sandbox_gpu_devices(names, show, 33);
+    if (confine_files(work, show, err, errlen)) return -1;
     return confine_calls(SANDBOX_RUN, 0, err, errlen);
 }
 

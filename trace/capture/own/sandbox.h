@@ -117,8 +117,13 @@ int sandbox_object_locks(const char *path, const char *init_sym, char *err, size
 
 /* A forked child that must see the machine (a GPU's run: CUDA opens the driver's files and reserves
  * more address space than it uses; it spins on the CPU while the GPU works) confines itself: a run's
- * limits but the address space, cpu_s seconds of CPU (0: a run's), and a run's system calls. 0, or -1 with err. */
-int sandbox_confine_apart(unsigned cpu_s, char *err, size_t errlen);
+ * limits but the address space, cpu_s seconds of CPU (0: a run's), nobody where it is root, a
+ * run's system calls (no socket, no process, no exec), and with Landlock its files: the system's
+ * libraries read-only, work (a folder of sandbox_work's, where the learner's object is copied) and
+ * the GPU's device files, nothing else. 0, or -1 with err. */
+int sandbox_confine_apart(unsigned cpu_s, const char *work, char *err, size_t errlen);
+/* The GPU's device files a run may open again (/dev/nvidia*), NULL-terminated in show (up to max - 1). */
+void sandbox_gpu_devices(char (*names)[64], const char **show, size_t max);
 
 /* warpscope-run's path (beside warpscope, or WARPSCOPE_RUN); a program of warpscope's beside it. */
 void sandbox_runner(char *buf, size_t len);
