@@ -107,6 +107,9 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_CLASS] = NUMBER("--class", 1, 1000000000, "ID", "the class (its number, as /class lists it); default the open one, else the newest"),
     [WF_RUN_LIMIT] = NUMBER("--run-limit", 1, 600, "S", "seconds a learner's run may take on this server; default 5 (a loop that never ends holds a worker that long)"),
     [WF_LTI] = TEXT("--lti", "a file", "FILE", WS_COMPLETE_FILE, NULL, "serve as an LTI 1.3 tool of the platform FILE registers (JSON: docs/lti.md)"),
+    [WF_GPU] = SWITCH("--gpu", "time every Check whose trace goals are met on this machine's GPU too (found at start where there is one; with --gpu, none is an error)"),
+    [WF_GPU_LIMIT] = NUMBER("--gpu-limit", 5, 600, "S", "seconds one timing on the GPU may take, build excluded; default 60 (then the process is killed and the card is free)"),
+    [WF_GPU_QUEUE] = NUMBER("--gpu-queue", 1, 4096, "N", "files waiting for the GPU at most; default 64 (beyond it: 429 and a Retry-After)"),
     [WF_LTI_KEY] = TEXT("--lti-key", "a file", "FILE", WS_COMPLETE_FILE, NULL, "the LTI tool's RSA key (JWK or PEM, 0600); default DIR/lti-key.json, made once"),
 };
 
@@ -151,9 +154,9 @@ static const ws_flag_group g_exercise_start = {"flags", 1,
 static const ws_flag_group g_exercise_check = {"flags", 2, {{WF_JSON, "one JSON object: each file's goals, values and whether they are met"},
     USE(WF_UNSAFE)}};
 static const ws_flag_group g_web = {"flags", 1, {{WF_OUT, "the folder the page's data goes into (warpscope.pack)"}}};
-static const ws_flag_group g_serve = {"serve flags", 10, {USE(WF_PORT), USE(WF_BIND), USE(WF_STATE), USE(WF_TOKEN), USE(WF_TOKEN_FILE),
+static const ws_flag_group g_serve = {"serve flags", 13, {USE(WF_PORT), USE(WF_BIND), USE(WF_STATE), USE(WF_TOKEN), USE(WF_TOKEN_FILE),
     {WF_WORKERS, "learners' files built and run at once; default one per core (8 more per worker wait, then 429)"}, USE(WF_DB), USE(WF_RUN_LIMIT),
-    USE(WF_LTI), USE(WF_LTI_KEY)}};
+    USE(WF_LTI), USE(WF_LTI_KEY), USE(WF_GPU), USE(WF_GPU_LIMIT), USE(WF_GPU_QUEUE)}};
 static const ws_flag_group g_grades = {"flags", 4, {{WF_STATE, "the class record's folder (DIR/class.db), as serve --state names it"},
     {WF_DB, "the class record in PostgreSQL (postgres://USER@HOST/DB), as serve --db names it"}, USE(WF_CLASS),
     {WF_OUT, "the CSV file; default the standard output"}}};

@@ -48,7 +48,7 @@ typedef enum ws_flag {
     WF_MAN, WF_COMPLETION, WF_MARKDOWN,
     /* serve */
     WF_PORT, WF_BIND, WF_STATE, WF_TOKEN, WF_DB, WF_RUN_LIMIT, WF_TOKEN_FILE, WF_CLASS,
-    WF_LTI, WF_LTI_KEY,
+    WF_LTI, WF_LTI_KEY, WF_GPU, WF_GPU_LIMIT, WF_GPU_QUEUE,
     WF_COUNT
 } ws_flag;
 

@@ -30,6 +30,11 @@ typedef struct gpu_time_desc {
     size_t nsizes;
     unsigned limit_s;    /* the process is killed past this (0: GPU_TIME_LIMIT_S) */
     const char *include_dir; /* warpscope's data (WARPSCOPE_DATA) for the child; NULL: its own */
+    int device;          /* which GPU (--device) */
+    /* the card's best read and CUB's at the largest size, measured apart by gpu_time_calibrate (no
+     * learner's code in that process): where given, the figures shown and the bound a figure must
+     * keep are these, not the learner's process's own; 0: that process's */
+    double trusted_best_read_gbs, trusted_cub_gbs;
 } gpu_time_desc;
 
 typedef struct gpu_size_time {
@@ -65,6 +70,11 @@ int gpu_time_present(char *card, size_t len);
  * the process is killed. WARPSCOPE_GPU_TIMER names another program to run in warpscope's place, with
  * the same arguments (the tests' stand-in for a card). */
 int gpu_time_file(const gpu_time_desc *d, gpu_timing *out, volatile int *cancel, char *err, size_t errlen);
+
+/* The card's own figures at n elements, in a process that runs no learner's code (bench of the
+ * ladder's top rung): its best read and CUB's GB/s. 0, or -1 with err. */
+int gpu_time_calibrate(uint64_t n, int device, unsigned limit_s, volatile int *cancel, double *best_read_gbs, double *cub_gbs, char *err,
+                       size_t errlen);
 
 /* "1,367 GB/s, 29 % of this card's best read, CUB 2,724 GB/s" (or the Chinese), from a GPU_TIMED timing;
  * for GPU_WRONG and GPU_FAILED, the error after "wrong on the card: " / "did not run on the card: ". */

@@ -71,10 +71,10 @@ rows = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))
 head = rows[0]
 check(head[:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"], "Canvas's first columns: %s" % head[:5])
 col = [i for i, h in enumerate(head) if h.startswith(ex02["id"] + " ")]
-check(len(col) == 4 and ("of %d" % goals) in head[col[0]], "exercise 02's four columns: %s" % [head[i] for i in col])
+check(len(col) == 5 and ("of %d" % goals) in head[col[0]] and "GB/s" in head[col[4]], "exercise 02's five columns: %s" % [head[i] for i in col])
 by = {r[0]: r for r in rows[1:]}
 check(sorted(by) == sorted("'" + n for n in names), "a row per student, each name neutralised: %s" % sorted(by))
-if len(col) == 4 and len(by) == 3:
+if len(col) == 5 and len(by) == 3:
     g, r, i = by["'=SUM(A1:A9)"], by["'+李雷"], by["'@idle"]
     check(g[col[0]] == str(goals) and g[col[1]] == "1" and g[col[2]] == "1", "the solution: %s of %d, solved, 1 try: %s" % (g[col[0]], goals, g[col[:3][0]:col[2]+1]))
     check(int(r[col[0]]) < goals and r[col[1]] == "0" and r[col[2]] == "1", "the racing copy: fewer goals, not solved: %s" % r[col[0]:col[2]+1])

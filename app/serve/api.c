@@ -461,6 +461,7 @@ void api_health(serve_ctx *s, const serve_request *q, serve_reply *r)
     }
     pthread_mutex_unlock(&s->mu);
     cJSON_AddNumberToObject(o, "source_max", SERVE_SOURCE_MAX);
+    serve_gpu_health(s, o);
     reply_json(r, up ? 200 : 503, cJSON_PrintUnformatted(o));
     cJSON_Delete(o);
 }
@@ -660,9 +661,28 @@ static char *judgement_key(const lesson_exercise *x, const exercise_judgement *j
 }
 
 /* The answer to a check, and its try in the class record: takes j and picture. */
-static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, const lesson *l, exercise_judgement *j, char *picture,
-                         const char *source)
+/* every goal on the trace met: the file is timed on the GPU where there is one */
+static int trace_goals_met(const lesson *l, const exercise_judgement *j)
 {
+    const lesson_exercise *x = l->exercise;
+    if (j->error[0] || !j->runs) return 0;
+    for (size_t g = 0; g < x->ngoals; g++)
+        if (j->marks[g].state != EXERCISE_MET) return 0;
+    return 1;
+}
+
+/* the key of a source's bytes (the GPU's timings of the same bytes are the same) */
+static void source_key(const char *source, char *out, size_t len)
+{
+    snprintf(out, len, "%016llx-%zu", (unsigned long long)serve_fnv1a(SERVE_FNV_BASIS, source, strlen(source)), strlen(source));
+}
+
+static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, size_t exercise, exercise_judgement *j, char *picture,
+                         const char *source, const char *file)
+{
+    const lesson *l = &s->ex[exercise].l;
+    learner_dir kept; /* a judgement kept from before: the source is written again for the card where it was swept */
+    if (!file && s->gpu && trace_goals_met(l, j) && learner_write(s, source, strlen(source), &kept) == 0) file = kept.file;
     const char *student = q->student;
     const lesson_exercise *x = l->exercise;
     cJSON *report = check_report(s, l, j);
@@ -688,6 +708,18 @@ static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, c
     } else {
         cJSON_AddStringToObject(report, "student", student);
         cJSON_AddBoolToObject(report, "recorded", 1);
+        if (s->gpu) { /* the card's timing, in its own queue: the page asks GET /api/gpu?id= for it */
+            unsigned busy = 0;
+            if (trace_goals_met(l, j) && file) {
+                char skey[48];
+                source_key(source, skey, sizeof skey);
+                serve_gpu_submit(s, q->class_id, student, exercise, file, skey, report, &busy);
+            } else {
+                cJSON *g = cJSON_AddObjectToObject(report, "gpu");
+                cJSON_AddStringToObject(g, "state", "not-timed");
+                cJSON_AddStringToObject(g, "why", "a file is timed on the card once every goal on the trace is met");
+            }
+        }
         lti_score(s, q->class_id, student, l->id, tr.met, tr.goals, tr.at_ms); /* to the course's gradebook, when the student came from it */
         reply_json(r, 200, cJSON_PrintUnformatted(report));
         for (size_t i = 0; i < sizeof serve_judged_hooks / sizeof serve_judged_hooks[0]; i++)
@@ -733,7 +765,7 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
     exercise_judgement *j = calloc(1, sizeof *j);
     char *picture = NULL; /* the exercise's own capture of the file: the picture the teacher opens */
     if (!j) { reply_error(r, 500, "out of memory"); cJSON_Delete(o); return; }
-    if (verdict_find(s, l->id, source, j, &picture)) { check_answer(s, q, r, l, j, picture, source); cJSON_Delete(o); return; }
+    if (verdict_find(s, l->id, source, j, &picture)) { check_answer(s, q, r, (size_t)i, j, picture, source, NULL); cJSON_Delete(o); return; }
     learner_dir ld;
     if (serve_job_begin(s, r, SERVE_JOB_CHECK, q->cancel)) { free(j); cJSON_Delete(o); return; }
     if (!learner_path(s, source, strlen(source), &ld) && serve_source_admit(s, q, strlen(source), r)) {
@@ -780,7 +812,58 @@ void api_check(serve_ctx *s, const serve_request *q, serve_reply *r)
         return;
     }
     if (!*s->stop && picture) verdict_keep(s, l->id, source, j, picture);
-    check_answer(s, q, r, l, j, picture, source);
+    check_answer(s, q, r, (size_t)i, j, picture, source, ld.file);
+    cJSON_Delete(o);
+}
+
+/* POST /api/gpu {"exercise", "source"}: a file judged solved before, timed on the card again (the
+ * page's "time it again" after the queue was full): 202 with the timing's id, 409 when the file is
+ * not one whose every trace goal was met, 429 with a Retry-After when the card's queue is full, 404
+ * where this server has no GPU. */
+void api_gpu_time(serve_ctx *s, const serve_request *q, serve_reply *r)
+{
+    static const char *const fields[] = {"exercise", "source", NULL};
+    if (!s->gpu) { reply_error(r, 404, "this server has no GPU: a Check is judged on the trace only"); return; }
+    cJSON *o = body_object(q, r);
+    if (!o) return;
+    const char *name, *source;
+    if (known_fields(o, fields, r) || text_field(o, "exercise", 1, SERVE_FIELD_MAX, &name, r) ||
+        text_field(o, "source", 1, SERVE_SOURCE_MAX, &source, r)) {
+        cJSON_Delete(o);
+        return;
+    }
+    char err[8192];
+    long i = lesson_match(s->ex_files, s->nex, name, "exercise", err, sizeof err);
+    if (i < 0) {
+        for (size_t k = 0; k < s->nex; k++) strip_dir(err, s->ex[k].path);
+        reply_error(r, 400, "the field \"exercise\": %s", err);
+        cJSON_Delete(o);
+        return;
+    }
+    const lesson *l = &s->ex[i].l;
+    exercise_judgement *j = calloc(1, sizeof *j);
+    char *picture = NULL;
+    learner_dir ld;
+    if (!j || !verdict_find(s, l->id, source, j, &picture) || !trace_goals_met(l, j)) {
+        reply_error(r, 409, "only a file whose every goal on the trace is met is timed on the card: press Check first");
+    } else if (learner_write(s, source, strlen(source), &ld)) {
+        reply_error(r, 500, "cannot keep the source: %s", strerror(errno));
+    } else {
+        cJSON *answer = cJSON_CreateObject();
+        char key[48];
+        unsigned busy = 0;
+        source_key(source, key, sizeof key);
+        if (serve_gpu_submit(s, q->class_id, q->student, (size_t)i, ld.file, key, answer, &busy)) {
+            reply_error(r, 429, "the card's queue is full: try again in %u s", busy);
+            snprintf(r->value_buf, sizeof r->value_buf, "%u", busy);
+            r->header = MHD_HTTP_HEADER_RETRY_AFTER;
+            r->value = r->value_buf;
+        } else
+            reply_json(r, 202, cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(answer, "gpu")));
+        cJSON_Delete(answer);
+    }
+    free(j);
+    free(picture);
     cJSON_Delete(o);
 }
 
@@ -996,6 +1079,13 @@ static void newest_class(void *ud, const record_class *c)
 }
 
 /* which class: the one named, else the open one, else the newest; 0 when there is none */
+static int64_t class_which(serve_ctx *s, int64_t named, char *err, size_t errlen, int *fail);
+int64_t serve_class_asked(serve_ctx *s, const serve_request *q, int *fail)
+{
+    char err[600];
+    return class_which(s, class_named(q, NULL), err, sizeof err, fail);
+}
+
 static int64_t class_which(serve_ctx *s, int64_t named, char *err, size_t errlen, int *fail)
 {
     int64_t open_id = 0, newest = 0;

@@ -1,7 +1,8 @@
 /* grades: a class's grades as CSV, for a course's gradebook. One row per student (the record's
- * names, a student who joined and tried nothing included), then per exercise of the server four
+ * names, a student who joined and tried nothing included), then per exercise of the server five
  * columns: the goals met by the student's best try (a number: the points), whether any try met
- * them all (1 or 0), the tries, and the last try (UTC, ISO 8601). The first columns are those
+ * them all (1 or 0), the tries, the last try (UTC, ISO 8601) and the fastest timing on the server's
+ * GPU (GB/s; empty where none). The first columns are those
  * Canvas's gradebook import reads (Student, ID, SIS User ID, SIS Login ID, Section: the name in
  * Student and SIS Login ID, the class's join code as the section); Moodle's import (Grades > Import
  * > CSV file) maps a column to the user (SIS Login ID to "username") and the points columns to grade
@@ -17,8 +18,15 @@
 
 #include "app/serve/serve.h"
 
+typedef struct best_gbs {
+    char student[260], exercise[130];
+    double gbs;
+} best_gbs;
+
 typedef struct csv {
     FILE *f;
+    best_gbs *best; /* each student's fastest timing on the card, per exercise */
+    size_t nbest, capbest;
     const serve_exercise *ex;
     size_t nex, at; /* the exercise the row has reached */
     const char *section;
@@ -49,7 +57,7 @@ static void cell_num(FILE *f, long long v)
 static void skip_to(csv *c, size_t end)
 {
     for (; c->at < end; c->at++)
-        for (int k = 0; k < 4; k++) cell(c->f, k == 2 ? "0" : "", 0);
+        for (int k = 0; k < 5; k++) cell(c->f, k == 2 ? "0" : "", 0);
 }
 
 static void end_row(csv *c)
@@ -87,7 +95,26 @@ static void add(void *ud, const record_grade *g)
     cell_num(c->f, g->solved);
     cell_num(c->f, g->tries);
     cell(c->f, when, 0);
+    char gbs[32] = "";
+    for (size_t k = 0; k < c->nbest; k++)
+        if (strcmp(c->best[k].student, g->student) == 0 && strcmp(c->best[k].exercise, g->exercise) == 0)
+            snprintf(gbs, sizeof gbs, "%.1f", c->best[k].gbs);
+    cell(c->f, gbs, 0);
     c->at = i + 1;
+}
+
+static void keep_best(void *ud, const record_gpu *g)
+{
+    csv *c = ud;
+    if (c->nbest == c->capbest) {
+        best_gbs *b = realloc(c->best, (c->capbest = c->capbest ? 2 * c->capbest : 64) * sizeof *b);
+        if (!b) return;
+        c->best = b;
+    }
+    best_gbs *b = &c->best[c->nbest++];
+    snprintf(b->student, sizeof b->student, "%s", g->student);
+    snprintf(b->exercise, sizeof b->exercise, "%s", g->exercise);
+    b->gbs = g->gbs;
 }
 
 char *grades_csv(record *r, int64_t class_id, const char *section, const serve_exercise *ex, size_t nex, size_t *len, char *err, size_t errlen)
@@ -104,17 +131,18 @@ char *grades_csv(record *r, int64_t class_id, const char *section, const serve_e
         char *h = NULL;
         if (asprintf(&h, "%s %s (goals met of %zu)", l->id, l->title.s[LESSON_EN], l->exercise->ngoals) >= 0) cell(c.f, h, 0);
         free(h);
-        static const char *const more[] = {"solved", "tries", "last try (UTC)"};
-        for (size_t k = 0; k < 3; k++) {
+        static const char *const more[] = {"solved", "tries", "last try (UTC)", "best GB/s on the GPU"};
+        for (size_t k = 0; k < 4; k++) {
             h = NULL;
             if (asprintf(&h, "%s %s", l->id, more[k]) >= 0) cell(c.f, h, 0);
             free(h);
         }
     }
     fputs("\r\n", c.f);
-    int rc = record_grades(r, class_id, add, &c, err, errlen);
+    int rc = record_gpu_best(r, class_id, NULL, keep_best, &c, err, errlen) || record_grades(r, class_id, add, &c, err, errlen);
     end_row(&c);
     fclose(c.f);
+    free(c.best);
     if (rc) { free(out); return NULL; }
     *len = n;
     return out;

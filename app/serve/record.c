@@ -31,7 +31,10 @@ const char record_schema[] =
     "CREATE TABLE IF NOT EXISTS lab_alive (owner TEXT PRIMARY KEY, at_ms BIGINT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS lab_counts (key TEXT PRIMARY KEY, until_ms BIGINT NOT NULL, n BIGINT NOT NULL);"
     "CREATE TABLE IF NOT EXISTS lab_verdicts (key TEXT PRIMARY KEY, source TEXT NOT NULL, used_ms BIGINT NOT NULL, judgement TEXT NOT NULL,"
-    " picture TEXT);";
+    " picture TEXT);"
+    "CREATE TABLE IF NOT EXISTS lab_gpu (id BIGINT PRIMARY KEY, class BIGINT NOT NULL, student TEXT NOT NULL, exercise TEXT NOT NULL,"
+    " source TEXT NOT NULL, at_ms BIGINT NOT NULL, owner TEXT NOT NULL, state TEXT NOT NULL, gbs DOUBLE PRECISION NOT NULL DEFAULT 0,"
+    " fraction DOUBLE PRECISION NOT NULL DEFAULT 0, result TEXT NOT NULL DEFAULT '{}', done_ms BIGINT NOT NULL DEFAULT 0);";
 
 enum { TEACHER_SESSION_MS = 12 * 3600 * 1000 }; /* a teacher signs in once a day of teaching */
 
@@ -437,6 +440,7 @@ static int remove_txn(record *r, void *ud, char *err, size_t errlen)
     if (sql_num(r, "SELECT COUNT(*) FROM lab_tries WHERE class = ?1 AND student = ?2", 2, p, &m->n, err, errlen) ||
         sql(r, "DELETE FROM lab_tries WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen) ||
         sql(r, "DELETE FROM lab_latest WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen) ||
+        sql(r, "DELETE FROM lab_gpu WHERE class = ?1 AND student = ?2", 2, p, NULL, NULL, err, errlen) ||
         sql(r, "DELETE FROM lab_students WHERE class = ?1 AND name = ?2", 2, p, NULL, NULL, err, errlen))
         return -1;
     return blobs_sweep(r, err, errlen);
@@ -698,4 +702,120 @@ int record_verdict_keep(record *r, const char *key, const char *source, int64_t 
     num_text(now, sizeof now, now_ms);
     keep_ud k = {{key, source, now, judgement, picture}, most};
     return r->ops->txn(r, keep_txn, &k, err, errlen);
+}
+
+/* ---- the GPU's timings (lab_gpu) ---- */
+
+int record_gpu_add(record *r, int64_t id, int64_t class_id, const char *student, const char *exercise, const char *source, int64_t now_ms,
+                   const char *owner, char *err, size_t errlen)
+{
+    char ids[24], cls[24], now[24];
+    num_text(ids, sizeof ids, id);
+    num_text(cls, sizeof cls, class_id);
+    num_text(now, sizeof now, now_ms);
+    const char *p[7] = {ids, cls, student, exercise, source, now, owner};
+    return sql(r, "INSERT INTO lab_gpu (id, class, student, exercise, source, at_ms, owner, state) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, 'queued')", 7, p,
+               NULL, NULL, err, errlen);
+}
+
+int record_gpu_set(record *r, int64_t id, const char *state, double gbs, double fraction, const char *result, int64_t now_ms, char *err,
+                   size_t errlen)
+{
+    char ids[24], g[40], f[40], now[24];
+    num_text(ids, sizeof ids, id);
+    snprintf(g, sizeof g, "%.3f", gbs);
+    snprintf(f, sizeof f, "%.6f", fraction);
+    num_text(now, sizeof now, now_ms);
+    const char *p[6] = {ids, state, g, f, result, now};
+    return sql(r, "UPDATE lab_gpu SET state = ?2, gbs = ?3, fraction = ?4, result = ?5, done_ms = ?6 WHERE id = ?1", 6, p, NULL, NULL, err, errlen);
+}
+
+static int gpu_row(void *ud, int ncol, const char *const *col)
+{
+    record_gpu *g = ud;
+    if (g->found || ncol < 10) return 0;
+    g->found = 1;
+    g->id = strtoll(col[0], NULL, 10);
+    g->class_id = strtoll(col[1], NULL, 10);
+    snprintf(g->student, sizeof g->student, "%s", col[2] ? col[2] : "");
+    snprintf(g->exercise, sizeof g->exercise, "%s", col[3] ? col[3] : "");
+    g->at_ms = strtoll(col[4], NULL, 10);
+    snprintf(g->owner, sizeof g->owner, "%s", col[5] ? col[5] : "");
+    snprintf(g->state, sizeof g->state, "%s", col[6] ? col[6] : "");
+    g->gbs = col[7] ? strtod(col[7], NULL) : 0;
+    g->fraction = col[8] ? strtod(col[8], NULL) : 0;
+    g->result = col[9] ? strdup(col[9]) : NULL;
+    g->owner_alive_ms = ncol > 10 && col[10] ? strtoll(col[10], NULL, 10) : 0;
+    return 0;
+}
+
+int record_gpu_get(record *r, int64_t id, record_gpu *g, char *err, size_t errlen)
+{
+    char ids[24];
+    num_text(ids, sizeof ids, id);
+    const char *p[1] = {ids};
+    memset(g, 0, sizeof *g);
+    return sql(r,
+               "SELECT g.id, g.class, g.student, g.exercise, g.at_ms, g.owner, g.state, g.gbs, g.fraction, g.result,"
+               " (SELECT a.at_ms FROM lab_alive a WHERE a.owner = g.owner) FROM lab_gpu g WHERE g.id = ?1",
+               1, p, gpu_row, g, err, errlen);
+}
+
+void record_gpu_free(record_gpu *g) { free(g->result), g->result = NULL; }
+
+/* the newest timing of this exercise's source, done within since_ms (any student: the same bytes
+ * time the same on the same card) */
+int record_gpu_recent(record *r, const char *exercise, const char *source, int64_t since_ms, record_gpu *g, char *err, size_t errlen)
+{
+    char since[24];
+    num_text(since, sizeof since, since_ms);
+    const char *p[3] = {exercise, source, since};
+    memset(g, 0, sizeof *g);
+    return sql(r,
+               "SELECT id, class, student, exercise, at_ms, owner, state, gbs, fraction, result FROM lab_gpu WHERE exercise = ?1 AND source = ?2"
+               " AND done_ms >= ?3 AND state IN ('timed', 'wrong') ORDER BY done_ms DESC LIMIT 1",
+               3, p, gpu_row, g, err, errlen);
+}
+
+typedef struct gpu_each_ud {
+    record_gpu_fn each;
+    void *ud;
+} gpu_each_ud;
+
+static int gpu_each_row(void *ud, int ncol, const char *const *col)
+{
+    gpu_each_ud *e = ud;
+    record_gpu g;
+    memset(&g, 0, sizeof g);
+    gpu_row(&g, ncol, col);
+    if (g.found) e->each(e->ud, &g);
+    record_gpu_free(&g);
+    return 0;
+}
+
+int record_gpu_tries(record *r, int64_t class_id, const char *student, const char *exercise, record_gpu_fn each, void *ud, char *err, size_t errlen)
+{
+    char cls[24];
+    num_text(cls, sizeof cls, class_id);
+    const char *p[3] = {cls, student, exercise};
+    gpu_each_ud e = {each, ud};
+    return sql(r,
+               "SELECT id, class, student, exercise, at_ms, owner, state, gbs, fraction, result FROM lab_gpu WHERE class = ?1 AND student = ?2"
+               " AND exercise = ?3 ORDER BY at_ms, id LIMIT 200",
+               3, p, gpu_each_row, &e, err, errlen);
+}
+
+/* each student's fastest timed try of exercise (all exercises when NULL), fastest first */
+int record_gpu_best(record *r, int64_t class_id, const char *exercise, record_gpu_fn each, void *ud, char *err, size_t errlen)
+{
+    char cls[24];
+    num_text(cls, sizeof cls, class_id);
+    const char *p[2] = {cls, exercise ? exercise : ""};
+    gpu_each_ud e = {each, ud};
+    return sql(r,
+               "SELECT g.id, g.class, g.student, g.exercise, g.at_ms, g.owner, g.state, g.gbs, g.fraction, '' FROM lab_gpu g"
+               " WHERE g.class = ?1 AND (?2 = '' OR g.exercise = ?2) AND g.state = 'timed' AND g.id = (SELECT h.id FROM lab_gpu h"
+               " WHERE h.class = g.class AND h.student = g.student AND h.exercise = g.exercise AND h.state = 'timed'"
+               " ORDER BY h.gbs DESC, h.at_ms LIMIT 1) ORDER BY g.exercise, g.gbs DESC, g.at_ms",
+               2, p, gpu_each_row, &e, err, errlen);
 }

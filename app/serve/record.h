@@ -169,6 +169,27 @@ int record_verdict_find(record *r, const char *key, const char *source, int64_t 
 int record_verdict_keep(record *r, const char *key, const char *source, int64_t now_ms, const char *judgement, const char *picture, int most,
                         char *err, size_t errlen);
 
+/* The GPU's timings of solved tries (app/serve/gpu_queue.c): one row per timing asked, its id drawn at
+ * random; state queued, running, timed, wrong or failed; result the answer's JSON (GET /api/gpu). */
+typedef struct record_gpu {
+    int found;
+    int64_t id, class_id, at_ms;
+    char student[260], exercise[130], owner[40], state[16];
+    double gbs, fraction;
+    char *result;           /* malloc'd (record_gpu_free) */
+    int64_t owner_alive_ms; /* record_gpu_get: when its server last said it was alive (0: never) */
+} record_gpu;
+typedef void (*record_gpu_fn)(void *ud, const record_gpu *g);
+int record_gpu_add(record *r, int64_t id, int64_t class_id, const char *student, const char *exercise, const char *source, int64_t now_ms,
+                   const char *owner, char *err, size_t errlen);
+int record_gpu_set(record *r, int64_t id, const char *state, double gbs, double fraction, const char *result, int64_t now_ms, char *err,
+                   size_t errlen);
+int record_gpu_get(record *r, int64_t id, record_gpu *g, char *err, size_t errlen);
+int record_gpu_recent(record *r, const char *exercise, const char *source, int64_t since_ms, record_gpu *g, char *err, size_t errlen);
+int record_gpu_tries(record *r, int64_t class_id, const char *student, const char *exercise, record_gpu_fn each, void *ud, char *err, size_t errlen);
+int record_gpu_best(record *r, int64_t class_id, const char *exercise, record_gpu_fn each, void *ud, char *err, size_t errlen);
+void record_gpu_free(record_gpu *g);
+
 /* the back ends (NULL: not in this build; err says why) */
 record *record_open_sqlite(const char *dir, char *err, size_t errlen);
 record *record_open_pg(const char *url, char *err, size_t errlen);

@@ -746,6 +746,10 @@ static const struct route {
     {"POST", "/api/join", 0, 0, WHO_ANYONE, api_join},
     {"POST", "/api/trace", 0, 1, WHO_STUDENT, api_trace},
     {"POST", "/api/check", 0, 2, WHO_STUDENT, api_check},
+    {"GET", "/api/gpu/tries", 0, 0, WHO_STUDENT, api_gpu_tries}, /* the card's timings (gpu_queue.c) */
+    {"GET", "/api/gpu", 0, 0, WHO_STUDENT, api_gpu},
+    {"POST", "/api/gpu", 0, 0, WHO_STUDENT, api_gpu_time},
+    {"GET", "/api/class/leaderboard", 0, 0, WHO_TEACHER, api_class_leaderboard},
     {"GET", "/api/class/last", 0, 0, WHO_TEACHER, api_class_last},
     {"GET", "/api/class/source", 0, 0, WHO_TEACHER, api_class_source},
     {"POST", "/api/class/signin", 0, 0, WHO_ANYONE, api_class_signin},
@@ -1248,6 +1252,15 @@ int cmd_serve(const ws_call *k)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    if (serve_gpu_start(&s, v[WF_GPU].given, v[WF_GPU_LIMIT].given ? (unsigned)v[WF_GPU_LIMIT].num : 0,
+                        v[WF_GPU_QUEUE].given ? (unsigned)v[WF_GPU_QUEUE].num : 0, err, sizeof err)) { /* the card's queue: threads of its own */
+        fprintf(stderr, "warpscope: %s\n", err);
+        serve_gpu_stop(&s);
+        lti_close(s.lti);
+        record_close(s.rec);
+        remove_tree(s.tmp);
+        return EXIT_BAD;
+    }
     load_page(&s, web, &dd);
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);
@@ -1275,6 +1288,7 @@ int cmd_serve(const ws_call *k)
         if (s.page_note[0]) printf("note: %s\n", s.page_note);
         printf("sandbox: %s\n", s.sandbox);
         if (s.lti) printf("%s\n", lti_describe(s.lti));
+        if (s.gpu) printf("gpu: %s, every Check whose trace goals are met is also timed on it\n", serve_gpu_card(&s));
         /* the token is typed once at /class, never carried in an address (a projector shows it) */
         printf("the class: http://%s:%u/class (sign in with %s)\n", host, bound, given[0] ? how : "the token below");
         if (!given[0]) printf("the teacher's token: %s\n", s.token);
@@ -1307,6 +1321,7 @@ int cmd_serve(const ws_call *k)
         if (looking) pthread_join(looker, NULL);
         fprintf(stderr, "warpscope: serve stopped (signal %d)\n", stop_signal);
     }
+    serve_gpu_stop(&s);
     lti_close(s.lti);
     record_close(s.rec);
     remove_tree(s.tmp);

@@ -111,6 +111,7 @@ typedef struct serve_ctx {
     double started_ms;
     struct lti *lti;          /* the LTI 1.3 tool (lti.h), or NULL */
     char instance[40];        /* this server among those of the record (a random name): its holds and its heartbeat */
+    struct serve_gpu *gpu;    /* the GPU's queue (gpu_queue.c), or NULL: no GPU here */
 } serve_ctx;
 
 /* What a handler answers. body is malloc'd (or NULL); header/value one extra header (may be NULL). */
@@ -201,6 +202,25 @@ void serve_job_end(serve_ctx *s, double ms, serve_job kind); /* ms < 0: the plac
 
 /* Removes the folders of sources unused for max_age_s seconds. */
 void serve_sweep_sources(const char *dir, double max_age_s);
+
+/* the GPU's queue (gpu_queue.c): started where a GPU is found (asked: --gpu, where none is an
+ * error), limit_s a timing's limit and queue_max the files waiting (0: the defaults); -1 with err */
+struct cJSON;
+typedef struct serve_gpu serve_gpu;
+int serve_gpu_start(serve_ctx *s, int asked, unsigned limit_s, unsigned queue_max, char *err, size_t errlen);
+void serve_gpu_stop(serve_ctx *s);
+const char *serve_gpu_card(const serve_ctx *s); /* NULL: no GPU */
+void serve_gpu_health(serve_ctx *s, struct cJSON *o);
+/* a solved Check's file into the queue: answer gains "gpu" (queued with its id, the same bytes'
+ * timing from a moment ago, busy, or failed). 1 when the queue is full (*busy_s: Retry-After), else 0 */
+int serve_gpu_submit(serve_ctx *s, int64_t class_id, const char *student, size_t exercise, const char *file, const char *source_key,
+                     struct cJSON *answer, unsigned *busy_s);
+void api_gpu(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_gpu_time(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_gpu_tries(serve_ctx *s, const serve_request *q, serve_reply *r);
+void api_class_leaderboard(serve_ctx *s, const serve_request *q, serve_reply *r);
+/* the class a teacher's request names (?class=N), else the open one, else the newest */
+int64_t serve_class_asked(serve_ctx *s, const serve_request *q, int *fail);
 
 /* The teacher's page (class_page.c), in English or Chinese: its HTML. */
 /* signed_in 0: the sign-in form. */
