@@ -242,6 +242,7 @@ struct opts {
     int device = 0;
     bool mode_on[NMODES] = {true, true};
     const char *json = nullptr, *csv = nullptr;
+    bool alone = false; // --alone: a kernel of one's own without the libraries' and best read's rows
 };
 
 static int parse_list(const char *flag, const char *s, std::vector<std::string> &items)
@@ -512,6 +513,7 @@ static int parse_args(const cli_value *v, opts &o)
     if (v[EPT].given) o.ept = (unsigned)v[EPT].num;
     if (v[BATCH].given) o.batch = (int)v[BATCH].num;
     if (v[DEVICE].given) o.device = (int)v[DEVICE].num;
+    o.alone = v[WF_ALONE].given;
     return 0;
 }
 
@@ -981,39 +983,41 @@ static int bench_run(const opts &o, const capture_desc *own, volatile int *cance
                 rows[i].passes = tm.launches;
             }
         }
-        measure({"cub", "library", "cub::DeviceReduce::Sum", 0, 0, 0, 0, nullptr,
-                 [&](size_t b) { CK(cub::DeviceReduce::Sum(cub_tmp, cub_bytes, in[b], result_d, (int)n, st)); },
-                 [&] { return read_float(result_d); }, (double)bytes, true});
-        float thrust_result = 0;
-        measure({"thrust", "library", "thrust::reduce (returns to the host each call)", 0, 0, 0, 0, nullptr,
-                 [&](size_t b) { thrust_result = thrust::reduce(thrust::cuda::par.on(st), in[b], in[b] + n, 0.0f); },
-                 [&] { return (double)thrust_result; }, (double)bytes, true});
-        measure({"d2d-copy", "copy", "cudaMemcpyAsync device to device (read + write)", 0, 0, 1, 0, nullptr,
-                 [&](size_t b) { CK(cudaMemcpyAsync(work, in[b], bytes, cudaMemcpyDeviceToDevice, st)); }, nullptr,
-                 2.0 * (double)bytes, true});
+        if (!(mine && o.alone)) {
+            measure({"cub", "library", "cub::DeviceReduce::Sum", 0, 0, 0, 0, nullptr,
+                     [&](size_t b) { CK(cub::DeviceReduce::Sum(cub_tmp, cub_bytes, in[b], result_d, (int)n, st)); },
+                     [&] { return read_float(result_d); }, (double)bytes, true});
+            float thrust_result = 0;
+            measure({"thrust", "library", "thrust::reduce (returns to the host each call)", 0, 0, 0, 0, nullptr,
+                     [&](size_t b) { thrust_result = thrust::reduce(thrust::cuda::par.on(st), in[b], in[b] + n, 0.0f); },
+                     [&] { return (double)thrust_result; }, (double)bytes, true});
+            measure({"d2d-copy", "copy", "cudaMemcpyAsync device to device (read + write)", 0, 0, 1, 0, nullptr,
+                     [&](size_t b) { CK(cudaMemcpyAsync(work, in[b], bytes, cudaMemcpyDeviceToDevice, st)); }, nullptr,
+                     2.0 * (double)bytes, true});
 
-        // best read: every candidate in both modes, plain and (where the device can) overlapping,
-        // the fastest kept per mode
-        std::vector<row> best(NMODES);
-        for (int ov = 0; ov < 1 + can_overlap; ov++) {
-            for (const read_candidate &rc : read_candidates) {
-                size_t per = rc.width / sizeof(float), nv = n / per;
-                size_t tiles = std::max<size_t>(1, nv / ((size_t)rc.block * rc.rows));
-                unsigned grid = (unsigned)std::min<size_t>(tiles, 1u << 30);
-                if (rc.waves) // blocks resident at once: full occupancy, which these small kernels reach
-                    grid = (unsigned)std::min<size_t>(grid, (size_t)rc.waves * prop.multiProcessorCount *
-                                                                (size_t)(prop.maxThreadsPerMultiProcessor / (int)rc.block));
-                size_t before = rows.size();
-                measure({"best-read", "read", std::string(rc.name) + (ov ? " +pdl" : ""), rc.block, grid, 1, rc.rows * (unsigned)per, nullptr,
-                         [&, grid, nv, ov](size_t b) { rc.fn(in[b], nv, partials, grid, st, ov != 0); }, nullptr,
-                         (double)(nv * rc.width), true});
-                for (size_t i = before; i < rows.size(); i++)
-                    if (rows[i].ok && (best[rows[i].mode].gbs == 0 || rows[i].gbs > best[rows[i].mode].gbs)) best[rows[i].mode] = rows[i];
-                rows.resize(before);
+            // best read: every candidate in both modes, plain and (where the device can) overlapping,
+            // the fastest kept per mode
+            std::vector<row> best(NMODES);
+            for (int ov = 0; ov < 1 + can_overlap; ov++) {
+                for (const read_candidate &rc : read_candidates) {
+                    size_t per = rc.width / sizeof(float), nv = n / per;
+                    size_t tiles = std::max<size_t>(1, nv / ((size_t)rc.block * rc.rows));
+                    unsigned grid = (unsigned)std::min<size_t>(tiles, 1u << 30);
+                    if (rc.waves) // blocks resident at once: full occupancy, which these small kernels reach
+                        grid = (unsigned)std::min<size_t>(grid, (size_t)rc.waves * prop.multiProcessorCount *
+                                                                    (size_t)(prop.maxThreadsPerMultiProcessor / (int)rc.block));
+                    size_t before = rows.size();
+                    measure({"best-read", "read", std::string(rc.name) + (ov ? " +pdl" : ""), rc.block, grid, 1, rc.rows * (unsigned)per, nullptr,
+                             [&, grid, nv, ov](size_t b) { rc.fn(in[b], nv, partials, grid, st, ov != 0); }, nullptr,
+                             (double)(nv * rc.width), true});
+                    for (size_t i = before; i < rows.size(); i++)
+                        if (rows[i].ok && (best[rows[i].mode].gbs == 0 || rows[i].gbs > best[rows[i].mode].gbs)) best[rows[i].mode] = rows[i];
+                    rows.resize(before);
+                }
             }
+            for (int m = 0; m < NMODES; m++)
+                if (best[m].gbs > 0) rows.push_back(best[m]);
         }
-        for (int m = 0; m < NMODES; m++)
-            if (best[m].gbs > 0) rows.push_back(best[m]);
 
         CK(cudaFree(slab));
         CK(cudaFree(work));
