@@ -179,7 +179,7 @@ static void exercise_judge_file(app *A)
     char err[sizeof A->judged.error];
     if (exercise_judge(o->exercise, o->cap.kernel, o->cap.include_dir, NULL, &A->judged, err, sizeof err)) {
         memset(&A->judged, 0, sizeof A->judged);
-        for (size_t g = 0; g < LESSON_GOALS_MAX; g++) A->judged.marks[g].state = EXERCISE_NOT_RUN; /* nothing was measured */
+        for (size_t g = 0; g <= LESSON_GOALS_MAX; g++) A->judged.marks[g].state = EXERCISE_NOT_RUN; /* nothing was measured */
         snprintf(A->judged.error, sizeof A->judged.error, "%s", err);
     }
     learn_exercise(&A->s, o->exercise, o->cap.kernel, &A->judged, A->hints);
@@ -198,9 +198,9 @@ static void exercise_judge_file(app *A)
     if (o->save_progress) { /* the window: the terminal hears each judgement too */
         const char *slash = strrchr(o->cap.kernel, '/');
         fprintf(stderr, "warpscope: %s: %zu of %zu goals met\n", slash ? slash + 1 : o->cap.kernel, A->judged.met,
-                o->exercise->exercise->ngoals);
+                exercise_goal_count(o->exercise->exercise));
     }
-    if (o->save_progress && A->judged.met == o->exercise->exercise->ngoals && exercise_record_solved(o->exercise, err, sizeof err))
+    if (o->save_progress && A->judged.met == exercise_goal_count(o->exercise->exercise) && exercise_record_solved(o->exercise, err, sizeof err))
         fprintf(stderr, "warpscope: not recorded as solved: %s\n", err);
 }
 
