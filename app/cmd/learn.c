@@ -438,6 +438,16 @@ cJSON *exercise_report_file(const lesson *l, const char *file, const exercise_ju
         char line[800];
         exercise_card_goal(x, LESSON_EN, line, sizeof line);
         cJSON_AddStringToObject(o, "goal", line);
+        /* the goal, and its whole line with the verdict, in both languages: the page has no goal of
+         * the exercise's file to take them from */
+        cJSON *say = cJSON_AddObjectToObject(o, "say"), *said = cJSON_AddObjectToObject(o, "line");
+        for (int lg = 0; lg < LESSON_LANGS; lg++) {
+            exercise_card_goal(x, (lesson_lang)lg, line, sizeof line);
+            cJSON_AddStringToObject(say, lesson_lang_keys[lg], line);
+            exercise_checklist_line(x, j, x->ngoals, (lesson_lang)lg, line, sizeof line);
+            add_text(said, lesson_lang_keys[lg], line);
+        }
+        exercise_card_goal(x, LESSON_EN, line, sizeof line);
         cJSON_AddNumberToObject(o, "at_least", x->gpu_fraction);
         if (m->state == EXERCISE_NOT_RUN || j->card != EXERCISE_CARD_TIMED) cJSON_AddNullToObject(o, "value");
         else cJSON_AddNumberToObject(o, "value", m->value);
