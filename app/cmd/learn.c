@@ -264,6 +264,8 @@ int cmd_exercise_list(const ws_call *k)
     return exercise_list_print(lang && !strcmp(lang, "zh"));
 }
 
+static int exercise_window_time(const lesson *l, const char *file, volatile int *cancel, viewer_card_timing *out);
+
 int cmd_exercise_start(const ws_call *k)
 {
     if (k->npos != 1) return usage_error("exercise start needs one exercise: a number or name (warpscope exercise list)%s%s", "", "");
@@ -302,6 +304,8 @@ int cmd_exercise_start(const ws_call *k)
     snprintf(kept, sizeof kept, "%s", path);
     o.cap.kernel = kept;
     o.save_progress = 1;
+    static char gpu[128]; /* where there is a GPU, the window times a file that meets every goal of the trace on it */
+    if (gpu_time_present(gpu, sizeof gpu)) o.card_time = exercise_window_time, o.gpu = gpu;
     if ((rc = find_viewer_data(&o, &d, 0))) return rc;
     return viewer_window(&o);
 }
@@ -393,17 +397,21 @@ static cJSON *add_text(cJSON *o, const char *key, const char *text)
 static const char *const card_states[] = {"not-judged", "timed", "wrong", "failed", "not-timed"};
 static const char *const card_why[] = {[EXERCISE_CARD_NONE] = "not judged here: no GPU", [EXERCISE_CARD_UNTIMED] = "not timed: every goal of the trace comes first"};
 
-void exercise_judge_timing(const lesson_exercise *x, exercise_judgement *j, const gpu_timing *t)
+/* what the card made of a file, in the checklist's words: one table says which is which */
+static exercise_card card_of(gpu_time_state s)
 {
-    /* gpu_time_state's order is exercise_card's: one table says which is which */
     static const struct {
         gpu_time_state gpu;
         exercise_card card;
     } states[] = {{GPU_NONE, EXERCISE_CARD_NONE}, {GPU_TIMED, EXERCISE_CARD_TIMED}, {GPU_WRONG, EXERCISE_CARD_WRONG}, {GPU_FAILED, EXERCISE_CARD_FAILED}};
-    exercise_card how = EXERCISE_CARD_NONE;
     for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
-        if (states[i].gpu == t->state) how = states[i].card;
-    exercise_judge_card(x, j, how, t->fraction, t->error);
+        if (states[i].gpu == s) return states[i].card;
+    return EXERCISE_CARD_FAILED;
+}
+
+void exercise_judge_timing(const lesson_exercise *x, exercise_judgement *j, const gpu_timing *t)
+{
+    exercise_judge_card(x, j, card_of(t->state), t->fraction, t->error);
 }
 
 /* One file's object of exercise check's JSON report (cmd.h). */
@@ -521,21 +529,40 @@ static void exercise_print(const lesson *l, const char *file, const exercise_jud
     }
 }
 
-/* Times a file that met every goal of the trace on this machine's GPU: 0 with *t filled, 1 when no
- * timing was made (said on stderr), -1 when interrupted */
-static int exercise_time_on_card(const lesson *l, const char *file, gpu_timing *t)
+/* Times a file on this machine's GPU as the exercise asks (its sizes, and one drawn between the first
+ * and the last, fresh for each timing as the server's): gpu_time_file's answer */
+static int exercise_gpu_time(const lesson_exercise *x, const char *file, volatile int *cancel, gpu_timing *t, char *err, size_t errlen)
 {
-    const lesson_exercise *x = l->exercise;
     gpu_time_desc d = {.kernel = file, .entry = x->entry};
     for (size_t k = 0, n = 0; k < 4 && n < GPU_TIME_DEFINES_MAX; k++)
         if (x->defines[k][0]) d.defines[n++] = x->defines[k];
-    /* the size drawn between the first and the last: a fresh one for each timing, as the server's */
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
     uint64_t seed = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 32;
     d.nsizes = gpu_time_sizes(x, seed, d.sizes, GPU_TIME_SIZES_MAX);
+    return gpu_time_file(&d, t, cancel, err, errlen);
+}
+
+/* The exercise window's card_time (viewer.h): the timing, said in the viewer's words */
+static int exercise_window_time(const lesson *l, const char *file, volatile int *cancel, viewer_card_timing *out)
+{
+    gpu_timing t;
+    memset(out, 0, sizeof *out);
+    if (exercise_gpu_time(l->exercise, file, cancel, &t, out->error, sizeof out->error)) return -1;
+    out->how = (int)card_of(t.state);
+    out->fraction = t.fraction;
+    snprintf(out->error, sizeof out->error, "%s", t.error);
+    snprintf(out->card, sizeof out->card, "%s", t.card);
+    for (int lg = 0; lg < LESSON_LANGS; lg++) gpu_time_line(&t, (lesson_lang)lg, out->speed[lg], sizeof out->speed[lg]);
+    return 0;
+}
+
+/* Times a file that met every goal of the trace on this machine's GPU: 0 with *t filled, 1 when no
+ * timing was made (said on stderr), -1 when interrupted */
+static int exercise_time_on_card(const lesson *l, const char *file, gpu_timing *t)
+{
     char err[600];
-    if (gpu_time_file(&d, t, &interrupted, err, sizeof err)) {
+    if (exercise_gpu_time(l->exercise, file, &interrupted, t, err, sizeof err)) {
         if (interrupted) return -1;
         fputs("warpscope: ", stderr);
         print_escaped(stderr, file, 1);
