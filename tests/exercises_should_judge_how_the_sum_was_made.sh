@@ -6,7 +6,8 @@
 # others still judged, and exit 1; the racing one is failed by the sum and the race goal, each
 # naming the first run that broke it; --json says the same; a missing file or an unknown exercise is
 # bad input (2). Kernels that earlier got full marks (one that races only off lockstep, one that
-# reads past its input at n = 8000, one that reads shared words no thread wrote) are refused.
+# reads past its input at n = 8000, one that reads shared words no thread wrote) are refused, and so is
+# exercise 10's model solution launched twice (right, but not one launch).
 ws="$1"
 root="$2"
 ex="$root/lessons/exercises"
@@ -117,6 +118,15 @@ for f in race02.cu:2:"no races, in any run: [1-9]" bounds05.cu:5:"(did not run|a
     rc=$?
     { [ $rc = 1 ] || [ $rc = 2 ]; } && grep -Eq "(\[ \] |; |not judged: it )$want" "$tmp/out" || { echo "FAIL: $file (exercise $num) is not refused with '$want': exit $rc"; cat "$tmp/out" "$tmp/err"; fail=1; }
 done
+# exercise 10: the model solution launched twice is right, and not one launch
+if echo " $some " | grep -q " 10 "; then
+    awk '/reduce<<<grid, BLOCK>>>\(in, out, count, n\);/ { print; print "    reduce<<<grid, BLOCK>>>(in, out, count, n);"; next } { print }' \
+        "$root/tests/exercises/10-last-rung.solution.cu" >"$tmp/twice10.cu"
+    (cd "$tmp" && "$ws" exercise check 10 twice10.cu >out 2>err)
+    rc=$?
+    [ $rc = 1 ] && grep -q "^twice10.cu: 5 of 7 goals met" "$tmp/out" && grep -Eq '^  \[ \] one launch: a single pass, in every run: 2, goal 1 \(first broken at n = [0-9]+' "$tmp/out" &&
+        grep -q '^  \[x\] the sum is right' "$tmp/out" || { echo "FAIL: exercise 10 launched twice is not refused by its one launch: exit $rc"; cat "$tmp/out" "$tmp/err"; fail=1; }
+fi
 # a missing file is bad input, the others still judged
 "$ws" exercise check 4 "$tmp/none.cu" "$tmp/good.cu" >"$tmp/out" 2>"$tmp/err"
 rc=$?
