@@ -222,7 +222,7 @@ const ws_command ws_commands[] = {
      "your copy of an exercise's starting file, in the window with its checklist, judged again at every save",
      {&g_exercise_start, &g_viewer, &g_window, NULL}, WS_OPERAND_FILE, WS_CMD_WINDOW, "subcommand"},
     {"exercise", "check", cmd_exercise_check, "EXERCISE FILE... [--json]",
-     "judge kernel files against an exercise's goals: a checklist per file; exit 0 when every file meets every goal, 1 when not, 2 when a file could not be judged (it does not build or did not run: said apart from the goals)",
+     "judge kernel files against an exercise's goals: a checklist per file; where there is a GPU, a file that meets every goal of the trace is timed on it (its speed under the checklist, and the card's goal judged); exit 0 when every file meets every goal, 1 when not, 2 when a file could not be judged (it does not build or did not run: said apart from the goals)",
      {&g_exercise_check, NULL}, WS_OPERAND_FILES, 0, "subcommand"},
     {"perf", "capture", cmd_perf_capture, "", "benchmark: capture time and trace size per version, and the whole grid", {NULL},
      WS_OPERAND_NONE, 0, "benchmark"},

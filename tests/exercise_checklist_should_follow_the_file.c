@@ -4,7 +4,11 @@
  * one bank, so a block of 256 has conflicts, and its sum is right); the checklist draws that goal
  * in the conflict colour, every text inside its panel. PageDown (the action lesson:1) unlocks the
  * first hint. The file is then rewritten with the model solution, judged again, and the
- * checklist follows: every goal met, in both languages. */
+ * checklist follows: every goal met, in both languages. Exercise 10 has a card goal: its model solution,
+ * judged here with no GPU, meets the trace's goals and leaves the card's not judged ("not judged here: no
+ * GPU", not counted, not solved); the card's timing then sets it, met only when timed at the exercise's
+ * fraction of the card's best read or more (read from its file), with the fraction as its value, and a
+ * sum wrong on the card or a file that did not run there not met, with the error. */
 #include <SDL_ttf.h>
 #include <stdio.h>
 #include <string.h>
@@ -113,6 +117,80 @@ int main(void)
         CHECK(drawn(&f, lang ? "所有目标都已达成" : "every goal met", th->working), "solved is not said (%s)", lang ? "zh" : "en");
         CHECK(!drawn(&f, "[ ]", th->conflict), "a goal is still drawn missed (%s)", lang ? "zh" : "en");
         fixture_check_no_overlaps(&f, lang ? "exercise, zh" : "exercise, en", 1024, 768);
+    }
+    lesson_free(&l);
+
+    /* exercise 10: the trace's goals, and the card's */
+    CHECK(lesson_load(&l, WS_ROOT "/lessons/exercises/10-last-rung.json", err, sizeof err) == 0, "%s", err);
+    if (!l.exercise) return 1;
+    x = l.exercise;
+    CHECK(x->gpu_fraction > 0 && exercise_goal_count(x) == x->ngoals + 1, "exercise 10 has a card goal: %zu goals of %zu", exercise_goal_count(x),
+          x->ngoals);
+    CHECK(copy_file(WS_ROOT "/tests/exercises/10-last-rung.solution.cu", file) == 0, "copy the solution");
+    if (trace_file(&f, &l, file)) return 1;
+    CHECK(exercise_judge(&l, file, WS_ROOT, NULL, &j, err, sizeof err) == 0, "%s", err);
+    const exercise_mark *cm = &j.marks[x->ngoals];
+    CHECK(j.met == x->ngoals && cm->state == EXERCISE_NOT_RUN && j.card == EXERCISE_CARD_NONE,
+          "the model solution without a GPU: %zu of %zu met, the card's state %d", j.met, exercise_goal_count(x), cm->state);
+    char line[1200], want[200];
+    snprintf(want, sizeof want, "at least %.3g %% of its best read at n = 2^26: not judged here: no GPU", 100 * x->gpu_fraction);
+    exercise_checklist_line(x, &j, x->ngoals, LESSON_EN, line, sizeof line);
+    CHECK(strstr(line, want) != NULL, "the card's line: %s", line);
+    exercise_checklist_line(x, &j, x->ngoals, LESSON_ZH, line, sizeof line);
+    CHECK(strstr(line, "没有 GPU") != NULL, "the card's line in Chinese: %s", line);
+    for (int lang = 0; lang < 2; lang++) { /* the window: the card's line, dim, and not solved */
+        fixture_act(&f, lang ? "lang:zh" : "lang:en");
+        learn_exercise(&f.s, &l, file, &j, 0);
+        CHECK(f.s.lesson.ngoals == x->ngoals + 1 && f.s.lesson.goals_met == x->ngoals, "the window's checklist: %zu of %zu",
+              f.s.lesson.goals_met, f.s.lesson.ngoals);
+        fixture_frame(&f, 1024, 768, 0);
+        CHECK(drawn(&f, lang ? "没有 GPU" : "no GPU", th->dim), "the card's goal is not drawn dim, not judged (%s)", lang ? "zh" : "en");
+        CHECK(!drawn(&f, lang ? "所有目标都已达成" : "every goal met", th->working), "solved without the card (%s)", lang ? "zh" : "en");
+        fixture_check_no_overlaps(&f, lang ? "exercise 10, zh" : "exercise 10, en", 1024, 768);
+    }
+    /* the card's timing: at, above and below the fraction, a wrong sum, a failed run, no GPU */
+    static const struct {
+        exercise_card how;
+        double fraction; /* of the card's best read, as a multiple of the exercise's */
+        exercise_state state;
+        const char *says;
+    } timings[] = {
+        {EXERCISE_CARD_TIMED, 1.1, EXERCISE_MET, " %"},
+        {EXERCISE_CARD_TIMED, 1.0, EXERCISE_MET, " %"},
+        {EXERCISE_CARD_TIMED, 0.5, EXERCISE_NOT_MET, " %"},
+        {EXERCISE_CARD_WRONG, 0, EXERCISE_NOT_MET, "wrong on the card: at n = 67108864 the card's sum is 1"},
+        {EXERCISE_CARD_FAILED, 0, EXERCISE_NOT_MET, "did not run on the card: at n = 67108864 the card's sum is 1"},
+        {EXERCISE_CARD_UNTIMED, 0, EXERCISE_NOT_RUN, "not timed"},
+        {EXERCISE_CARD_NONE, 0, EXERCISE_NOT_RUN, "not judged here: no GPU"},
+    };
+    for (size_t k = 0; k < sizeof timings / sizeof timings[0]; k++) {
+        double fr = timings[k].fraction * x->gpu_fraction;
+        exercise_judge_card(x, &j, timings[k].how, fr, "at n = 67108864 the card's sum is 1, the double-precision sum 2 (off by 1)");
+        size_t met = x->ngoals + (timings[k].state == EXERCISE_MET);
+        CHECK(cm->state == timings[k].state && j.met == met, "timing %zu: the card's state %d, %zu met, not %d and %zu", k, cm->state,
+              j.met, timings[k].state, met);
+        exercise_checklist_line(x, &j, x->ngoals, LESSON_EN, line, sizeof line);
+        CHECK(strstr(line, timings[k].says) != NULL, "timing %zu: %s", k, line);
+        if (timings[k].how == EXERCISE_CARD_TIMED) {
+            snprintf(want, sizeof want, ": %.3g %%", 100 * fr);
+            CHECK(cm->value == fr && strstr(line, want) != NULL, "timing %zu: the value %g, the line %s", k, cm->value, line);
+        }
+        exercise_checklist_line(x, &j, x->ngoals, LESSON_ZH, line, sizeof line);
+        CHECK(strstr(line, "在显卡上") != NULL, "timing %zu in Chinese: %s", k, line);
+    }
+    exercise_judge_card(x, &j, EXERCISE_CARD_TIMED, x->gpu_fraction, NULL);
+    learn_exercise(&f.s, &l, file, &j, 0);
+    fixture_frame(&f, 1024, 768, 0);
+    CHECK(f.s.lesson.goals_met == x->ngoals + 1 && drawn(&f, "所有目标都已达成", th->working), "timed at the fraction, every goal met");
+    lesson_free(&l);
+    /* an exercise without a card goal: its goals alone, and a timing changes nothing */
+    CHECK(lesson_load(&l, WS_ROOT "/lessons/exercises/08-last-block.json", err, sizeof err) == 0, "%s", err);
+    if (l.exercise) {
+        CHECK(exercise_goal_count(l.exercise) == l.exercise->ngoals, "exercise 8 has no card goal");
+        memset(&j, 0, sizeof j);
+        j.met = 3;
+        exercise_judge_card(l.exercise, &j, EXERCISE_CARD_TIMED, 1.0, NULL);
+        CHECK(j.met == 3 && j.card == EXERCISE_CARD_NONE, "a timing judged a card goal exercise 8 does not have");
     }
     remove(file);
     fixture_close(&f);

@@ -1,12 +1,13 @@
 #!/bin/sh
 # Exercises judge how the sum was made, not only the sum, as a hidden test suite: every model
-# solution (tests/exercises/) meets every goal in every run, and every starting file misses one
-# (lesson check); a teacher's folder of four submissions (a good one, one whose sum is right in
+# solution (tests/exercises/) meets every goal of the trace in every run (a card goal, without a GPU,
+# is said not judged and is not counted), and every starting file misses one (lesson check); a teacher's folder of four submissions (a good one, one whose sum is right in
 # lockstep but races, one that does not compile, one that never ends) gets one checklist each, the
 # others still judged, and exit 1; the racing one is failed by the sum and the race goal, each
 # naming the first run that broke it; --json says the same; a missing file or an unknown exercise is
 # bad input (2). Kernels that earlier got full marks (one that races only off lockstep, one that
-# reads past its input at n = 8000, one that reads shared words no thread wrote) are refused.
+# reads past its input at n = 8000, one that reads shared words no thread wrote) are refused, and so is
+# exercise 10's model solution launched twice (right, but not one launch).
 ws="$1"
 root="$2"
 ex="$root/lessons/exercises"
@@ -65,12 +66,44 @@ assert not r["goals"][1]["met"] and r["goals"][1]["every_run"] and r["goals"][1]
 assert any(not x["met"] and x["value"] > 0 and x["equals"] == 0 for x in r["goals"]), r["goals"]
 assert g["solved"] and g["met"] == len(g["goals"]), g
 PY
-# every model solution meets every goal in every run (exit 0)
+# every model solution meets every goal of the trace in every run (exit 0); where the exercise has a
+# card goal (exercise 10) and there is no GPU, that goal is not judged: said in words, not counted as
+# met, the exercise not solved (exit 1); where there is a GPU, the card judged it
 for k in $some; do
     s=$(ls "$root"/tests/exercises/$k-*.solution.cu)
     b=$(basename "$s" .solution.cu)
-    "$ws" exercise check "${b%%-*}" "$s" >"$tmp/sol" 2>&1 || { echo "FAIL: the model solution $b is not accepted:"; cat "$tmp/sol"; fail=1; }
+    "$ws" exercise check "${b%%-*}" "$s" --json >"$tmp/sol.json" 2>"$tmp/sol.err"
+    rc=$?
+    python3 - "$tmp/sol.json" "$ex/$b.json" $rc <<'PY' || { echo "FAIL: the model solution $b is not accepted (exit $rc):"; cat "$tmp/sol.json" "$tmp/sol.err"; fail=1; }
+import json, sys
+d, rc = json.load(open(sys.argv[1])), int(sys.argv[3])
+x = json.load(open(sys.argv[2]))["exercise"]
+f = d["files"][0]
+trace_goals = [g for g in f["goals"] if not g.get("card")]
+card = [g for g in f["goals"] if g.get("card")]
+assert len(trace_goals) == len(x["goals"]) and all(g["met"] for g in trace_goals), trace_goals
+assert len(card) == (1 if x.get("gpu", {}).get("fraction") else 0), card
+if not card:
+    assert f["solved"] and f["met"] == len(trace_goals) and rc == 0, (f, rc)
+elif d["card"] is None:  # no GPU here: the card's goal is not judged, and not met
+    c = card[0]
+    assert c["state"] == "not-judged" and c["why"] == "not judged here: no GPU" and not c["met"] and c["value"] is None, c
+    assert c["goal"] == "on the card: at least %.3g %% of its best read at n = 2^%d" % (100 * x["gpu"]["fraction"], max(x["gpu"]["sizes"]).bit_length() - 1), c
+    assert f["met"] == len(trace_goals) and not f["solved"] and rc == 1, (f, rc)
+else:  # a GPU: the card judged it
+    assert card[0]["state"] in ("timed", "wrong", "failed") and f["gpu"]["state"] == card[0]["state"], (card, f.get("gpu"))
+    assert f["solved"] == card[0]["met"] and rc == (0 if f["solved"] else 1), (f, rc)
+PY
 done
+# the text says it too: without a GPU, the card's line is not judged and one line says why
+if grep -q '"card":[[:space:]]*null' "$tmp/sol.json" 2>/dev/null && echo " $some " | grep -q " 10 "; then
+    "$ws" exercise check 10 "$root/tests/exercises/10-last-rung.solution.cu" >"$tmp/sol" 2>&1
+    rc=$?
+    [ $rc = 1 ] && grep -q "goals met in" "$tmp/sol" && grep -Eq '^  \[-\] on the card: at least [0-9.]+ % of its best read at n = 2\^26: not judged here: no GPU$' "$tmp/sol" &&
+        [ "$(grep -c "^  (no GPU here: the card's goal is not judged)$" "$tmp/sol")" = 1 ] &&
+        "$ws" exercise check 8 "$root/tests/exercises/08-last-block.solution.cu" >"$tmp/sol8" 2>&1 && ! grep -q "no GPU" "$tmp/sol8" ||
+        { echo "FAIL: exercise 10's card goal without a GPU (exit $rc):"; cat "$tmp/sol" "$tmp/sol8"; fail=1; }
+fi
 # kernels that earlier got full marks: each misses a goal now, naming the run that broke it
 awk '/__syncthreads\(\);/ && ++k == 2 { print "        if (s < 8) __syncthreads();"; next } { print }' \
     "$root/tests/exercises/02-v1-padding.solution.cu" >"$tmp/race02.cu"
@@ -85,6 +118,15 @@ for f in race02.cu:2:"no races, in any run: [1-9]" bounds05.cu:5:"(did not run|a
     rc=$?
     { [ $rc = 1 ] || [ $rc = 2 ]; } && grep -Eq "(\[ \] |; |not judged: it )$want" "$tmp/out" || { echo "FAIL: $file (exercise $num) is not refused with '$want': exit $rc"; cat "$tmp/out" "$tmp/err"; fail=1; }
 done
+# exercise 10: the model solution launched twice is right, and not one launch
+if echo " $some " | grep -q " 10 "; then
+    awk '/reduce<<<grid, BLOCK>>>\(in, out, count, n\);/ { print; print "    reduce<<<grid, BLOCK>>>(in, out, count, n);"; next } { print }' \
+        "$root/tests/exercises/10-last-rung.solution.cu" >"$tmp/twice10.cu"
+    (cd "$tmp" && "$ws" exercise check 10 twice10.cu >out 2>err)
+    rc=$?
+    [ $rc = 1 ] && grep -q "^twice10.cu: 5 of 7 goals met" "$tmp/out" && grep -Eq '^  \[ \] one launch: a single pass, in every run: 2, goal 1 \(first broken at n = [0-9]+' "$tmp/out" &&
+        grep -q '^  \[x\] the sum is right' "$tmp/out" || { echo "FAIL: exercise 10 launched twice is not refused by its one launch: exit $rc"; cat "$tmp/out" "$tmp/err"; fail=1; }
+fi
 # a missing file is bad input, the others still judged
 "$ws" exercise check 4 "$tmp/none.cu" "$tmp/good.cu" >"$tmp/out" 2>"$tmp/err"
 rc=$?

@@ -1,4 +1,4 @@
-/* Broken lessons are rejected with "name:line:column" pointing at what is wrong. The expected
+/* Broken lessons (and exercises) are rejected with "name:line:column" pointing at what is wrong. The expected
  * position is found here by searching the text for a marker, not taken from the loader. Load-time
  * errors come from lesson_parse; errors that need the trace (a query that does not answer there,
  * a phase the capture lacks) from player_check. */
@@ -58,6 +58,29 @@ static char *make_lesson(const char *title, const char *show, const char *say, c
 static const char *TITLE = "{\"en\": \"T\", \"zh\": \"T\"}";
 static const char *SHOW = "{\"version\": \"v0\", \"capture\": {\"block\": 64}, \"phase\": 1, \"op\": 0}";
 static const char *SAY = "{\"en\": \"s\", \"zh\": \"s\"}";
+
+/* a minimal good exercise (exercise 10's starting file) with gpu as its "gpu" object */
+static char *make_exercise(const char *gpu)
+{
+    static char buf[4096];
+    snprintf(buf, sizeof buf,
+             "{\n"
+             "  \"schema\": \"warpscope-lesson\",\n"
+             "  \"schema_version\": 1,\n"
+             "  \"id\": \"x\",\n"
+             "  \"title\": {\"en\": \"X\", \"zh\": \"X\"},\n"
+             "  \"exercise\": {\n"
+             "    \"task\": {\"en\": \"t\", \"zh\": \"t\"},\n"
+             "    \"start\": \"10-last-rung.cu\",\n"
+             "    \"entry\": \"run(in, out, n)\",\n"
+             "    \"gpu\": %s,\n"
+             "    \"goals\": [{\"say\": {\"en\": \"g\", \"zh\": \"g\"}, \"value\": \"hazards()\", \"equals\": 0}],\n"
+             "    \"hints\": [{\"en\": \"h\", \"zh\": \"h\"}]\n"
+             "  }\n"
+             "}\n",
+             gpu);
+    return buf;
+}
 
 /* rejected when loading: the message must start with the marker's position */
 static void load_rejects(const char *text, const char *marker, int extra, const char *what)
@@ -138,6 +161,38 @@ int main(void)
     snprintf(broken, sizeof broken, "%s", make_lesson(TITLE, SHOW, SAY, ""));
     memcpy(strstr(broken, "\"schema_version\": 1") + 18, "2", 1);
     load_rejects(broken, "2,\n  \"id\"", 0, "a schema version from the future");
+
+    /* an exercise's "gpu" object: the card's sizes and its goal, each bad value one line at its place */
+    const char *exdir = WS_ROOT "/lessons/exercises";
+    t = make_exercise("{\"sizes\": [16777216, 67108864], \"fraction\": 0.85}");
+    CHECK(lesson_parse(&l, t, strlen(t), "bad.json", exdir, err, sizeof err) == 0, "a good gpu object loads: %s", err);
+    if (l.exercise)
+        CHECK(l.exercise->ngpu_sizes == 2 && l.exercise->gpu_sizes[0] == 16777216 && l.exercise->gpu_sizes[1] == 67108864 &&
+                  l.exercise->gpu_fraction == 0.85,
+              "the card's sizes and fraction as written: %zu sizes, %g", l.exercise->ngpu_sizes, l.exercise->gpu_fraction);
+    lesson_free(&l);
+    static const struct {
+        const char *gpu, *marker, *what;
+    } gpus[] = {
+        {"{\"sizes\": [16777216, 67108864], \"fraction\": 1.5}", "1.5}", "a card goal above the card's best read (fraction 1.5)"},
+        {"{\"sizes\": [16777216, 67108864], \"fraction\": 0}", "0}", "a card goal of nothing (fraction 0)"},
+        {"{\"sizes\": [0, 67108864], \"fraction\": 0.85}", "0, 67108864", "a size of 0"},
+        {"{\"sizes\": [16777216, 0]}", "0]", "a size of 0, last"},
+        {"{\"sizes\": [], \"fraction\": 0.85}", "[]", "no sizes"},
+        {"{\"sizes\": [16777216], \"fractoin\": 0.85}", "0.85}", "an unknown key (a misspelt fraction)"},
+        {"{\"sizes\": [16777216], \"card\": \"h200\"}", "\"h200\"", "an unknown key"},
+        {"[16777216, 67108864]", "[16777216, 67108864]", "sizes without their object"},
+    };
+    for (size_t k = 0; k < sizeof gpus / sizeof gpus[0]; k++) {
+        char want[64];
+        t = make_exercise(gpus[k].gpu);
+        where(t, gpus[k].marker, 0, want, sizeof want);
+        int rc = lesson_parse(&l, t, strlen(t), "bad.json", exdir, err, sizeof err);
+        CHECK(rc == -1, "%s: should be rejected", gpus[k].what);
+        if (rc == 0) { lesson_free(&l); continue; }
+        CHECK(strncmp(err, want, strlen(want)) == 0 && strstr(err, "gpu") && !strchr(err, '\n'),
+              "%s: got \"%s\", expected one line starting with \"%s\" and naming gpu", gpus[k].what, err, want);
+    }
 
     /* the checks that need the trace */
     t = make_lesson(TITLE, "{\"version\": \"v0\", \"capture\": {\"block\": 64}, \"phase\": 12}", SAY, "");

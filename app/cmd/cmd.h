@@ -32,6 +32,7 @@
 #include "trace/json_internal.h"
 #include <cjson/cJSON.h>
 #include "app/learn/exercise.h"
+#include "app/gpu_time.h"
 #include "app/learn/lesson.h"
 #include "app/learn/player.h"
 #include "app/learn/progress.h"
@@ -104,5 +105,9 @@ int exercise_viewer(const char *name, const char *file, viewer_opts *o);
 /* One file's object of `exercise check --json`'s report ("files": [...]): its name, whether and how often it
  * ran, its error, and each goal met or not with its value (warpscope serve answers the same). */
 cJSON *exercise_report_file(const lesson *l, const char *file, const exercise_judgement *j);
+/* The card goal's mark (exercise_judge_card) from the card's timing of the file: met when it was timed
+ * and reached the exercise's fraction of the card's best read; a sum wrong on the card or a file that
+ * did not run there, not met, with the error; no GPU, not judged. */
+void exercise_judge_timing(const lesson_exercise *x, exercise_judgement *j, const gpu_timing *t);
 
 #endif

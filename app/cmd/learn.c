@@ -264,6 +264,8 @@ int cmd_exercise_list(const ws_call *k)
     return exercise_list_print(lang && !strcmp(lang, "zh"));
 }
 
+static int exercise_window_time(const lesson *l, const char *file, volatile int *cancel, viewer_card_timing *out);
+
 int cmd_exercise_start(const ws_call *k)
 {
     if (k->npos != 1) return usage_error("exercise start needs one exercise: a number or name (warpscope exercise list)%s%s", "", "");
@@ -302,6 +304,8 @@ int cmd_exercise_start(const ws_call *k)
     snprintf(kept, sizeof kept, "%s", path);
     o.cap.kernel = kept;
     o.save_progress = 1;
+    static char gpu[128]; /* where there is a GPU, the window times a file that meets every goal of the trace on it */
+    if (gpu_time_present(gpu, sizeof gpu)) o.card_time = exercise_window_time, o.gpu = gpu;
     if ((rc = find_viewer_data(&o, &d, 0))) return rc;
     return viewer_window(&o);
 }
@@ -389,6 +393,27 @@ static cJSON *add_text(cJSON *o, const char *key, const char *text)
     return item;
 }
 
+/* the card goal's states in the JSON report, by exercise_card */
+static const char *const card_states[] = {"not-judged", "timed", "wrong", "failed", "not-timed"};
+static const char *const card_why[] = {[EXERCISE_CARD_NONE] = "not judged here: no GPU", [EXERCISE_CARD_UNTIMED] = "not timed: every goal of the trace comes first"};
+
+/* what the card made of a file, in the checklist's words: one table says which is which */
+static exercise_card card_of(gpu_time_state s)
+{
+    static const struct {
+        gpu_time_state gpu;
+        exercise_card card;
+    } states[] = {{GPU_NONE, EXERCISE_CARD_NONE}, {GPU_TIMED, EXERCISE_CARD_TIMED}, {GPU_WRONG, EXERCISE_CARD_WRONG}, {GPU_FAILED, EXERCISE_CARD_FAILED}};
+    for (size_t i = 0; i < sizeof states / sizeof states[0]; i++)
+        if (states[i].gpu == s) return states[i].card;
+    return EXERCISE_CARD_FAILED;
+}
+
+void exercise_judge_timing(const lesson_exercise *x, exercise_judgement *j, const gpu_timing *t)
+{
+    exercise_judge_card(x, j, card_of(t->state), t->fraction, t->error);
+}
+
 /* One file's object of exercise check's JSON report (cmd.h). */
 cJSON *exercise_report_file(const lesson *l, const char *file, const exercise_judgement *j)
 {
@@ -400,7 +425,7 @@ cJSON *exercise_report_file(const lesson *l, const char *file, const exercise_ju
     cJSON_AddNumberToObject(f, "runs", (double)j->runs);
     if (j->error[0]) add_text(f, "error", j->error);
     cJSON_AddNumberToObject(f, "met", (double)j->met);
-    cJSON_AddBoolToObject(f, "solved", j->met == x->ngoals);
+    cJSON_AddBoolToObject(f, "solved", j->met == exercise_goal_count(x));
     for (size_t g = 0; g < x->ngoals; g++) {
         cJSON *o = cJSON_CreateObject();
         cJSON_AddStringToObject(o, "goal", x->goals[g].say.s[LESSON_EN]);
@@ -415,16 +440,65 @@ cJSON *exercise_report_file(const lesson *l, const char *file, const exercise_ju
         if (j->marks[g].run[0]) add_text(o, "broken_at", j->marks[g].run);
         cJSON_AddItemToArray(goals, o);
     }
+    if (exercise_goal_count(x) > x->ngoals) { /* the card's goal: its state, and why where it is not met */
+        const exercise_mark *m = &j->marks[x->ngoals];
+        cJSON *o = cJSON_CreateObject();
+        char line[800];
+        exercise_card_goal(x, LESSON_EN, line, sizeof line);
+        cJSON_AddStringToObject(o, "goal", line);
+        /* the goal, and its whole line with the verdict, in both languages: the page has no goal of
+         * the exercise's file to take them from */
+        cJSON *say = cJSON_AddObjectToObject(o, "say"), *said = cJSON_AddObjectToObject(o, "line");
+        for (int lg = 0; lg < LESSON_LANGS; lg++) {
+            exercise_card_goal(x, (lesson_lang)lg, line, sizeof line);
+            cJSON_AddStringToObject(say, lesson_lang_keys[lg], line);
+            exercise_checklist_line(x, j, x->ngoals, (lesson_lang)lg, line, sizeof line);
+            add_text(said, lesson_lang_keys[lg], line);
+        }
+        exercise_card_goal(x, LESSON_EN, line, sizeof line);
+        cJSON_AddNumberToObject(o, "at_least", x->gpu_fraction);
+        if (m->state == EXERCISE_NOT_RUN || j->card != EXERCISE_CARD_TIMED) cJSON_AddNullToObject(o, "value");
+        else cJSON_AddNumberToObject(o, "value", m->value);
+        cJSON_AddBoolToObject(o, "met", m->state == EXERCISE_MET);
+        cJSON_AddBoolToObject(o, "every_run", 0);
+        cJSON_AddBoolToObject(o, "card", 1);
+        cJSON_AddStringToObject(o, "state", card_states[j->card]);
+        if (j->card == EXERCISE_CARD_NONE || j->card == EXERCISE_CARD_UNTIMED) cJSON_AddStringToObject(o, "why", card_why[j->card]);
+        else if (j->card != EXERCISE_CARD_TIMED) add_text(o, "why", j->card_error);
+        cJSON_AddItemToArray(goals, o);
+    }
     cJSON_AddItemToObject(f, "goals", goals);
     return f;
 }
 
-/* One file's checklist, as text or as a JSON object of the report. */
-static void exercise_print(const lesson *l, const char *file, const exercise_judgement *j, cJSON *report)
+/* One file's checklist, as text or as a JSON object of the report; t: the card's timing of the file,
+ * or NULL where none was made (gpu: the GPU here, "" none) */
+static void exercise_print(const lesson *l, const char *file, const exercise_judgement *j, const gpu_timing *t, const char *gpu, cJSON *report)
 {
     const lesson_exercise *x = l->exercise;
+    char speed[1024] = "";
+    if (t) gpu_time_line(t, LESSON_EN, speed, sizeof speed);
     if (report) {
-        cJSON_AddItemToArray(cJSON_GetObjectItem(report, "files"), exercise_report_file(l, file, j));
+        cJSON *f = exercise_report_file(l, file, j);
+        if (t) { /* what the card measured, as the server's /api/gpu says it */
+            static const char *const gpu_states[] = {[GPU_NONE] = "none", [GPU_TIMED] = "timed", [GPU_WRONG] = "wrong", [GPU_FAILED] = "failed"};
+            cJSON *g = cJSON_AddObjectToObject(f, "gpu");
+            cJSON_AddStringToObject(g, "state", (size_t)t->state < sizeof gpu_states / sizeof *gpu_states ? gpu_states[t->state] : "failed");
+            add_text(g, "card", t->card);
+            if (t->state == GPU_TIMED) {
+                cJSON_AddNumberToObject(g, "gbs", t->gbs);
+                cJSON_AddNumberToObject(g, "best_read_gbs", t->best_read_gbs);
+                cJSON_AddNumberToObject(g, "fraction", t->fraction);
+                cJSON_AddNumberToObject(g, "cub_gbs", t->cub_gbs);
+                cJSON_AddNumberToObject(g, "n", (double)t->largest);
+            } else if (t->error[0]) {
+                add_text(g, "error", t->error);
+            }
+            add_text(g, "line", speed);
+        } else if (x->gpu_fraction > 0 && !gpu[0]) {
+            cJSON_AddNullToObject(f, "gpu");
+        }
+        cJSON_AddItemToArray(cJSON_GetObjectItem(report, "files"), f);
         return;
     }
     print_escaped(stdout, file, 1);
@@ -434,14 +508,68 @@ static void exercise_print(const lesson *l, const char *file, const exercise_jud
         putchar('\n');
         return;
     }
-    printf(": %zu of %zu goals met in %zu runs%s", j->met, x->ngoals, j->runs, j->error[0] ? "; " : "");
+    printf(": %zu of %zu goals met in %zu runs%s", j->met, exercise_goal_count(x), j->runs, j->error[0] ? "; " : "");
     print_escaped(stdout, j->error, 0);
     putchar('\n');
-    for (size_t g = 0; g < x->ngoals; g++) {
-        char line[400];
-        exercise_goal_line(&x->goals[g], &j->marks[g], LESSON_EN, line, sizeof line);
-        printf("  %s %s\n", j->marks[g].state == EXERCISE_MET ? "[x]" : j->marks[g].state == EXERCISE_NOT_MET ? "[ ]" : "[-]", line);
+    for (size_t g = 0; g < exercise_goal_count(x); g++) {
+        char line[1200];
+        exercise_checklist_line(x, j, g, LESSON_EN, line, sizeof line);
+        fputs(j->marks[g].state == EXERCISE_MET ? "  [x] " : j->marks[g].state == EXERCISE_NOT_MET ? "  [ ] " : "  [-] ", stdout);
+        print_escaped(stdout, line, 0);
+        putchar('\n');
     }
+    if (t && (t->state == GPU_TIMED || x->gpu_fraction <= 0)) { /* a card goal's line already says what went wrong */
+        fputs("  timed on ", stdout);
+        print_escaped(stdout, t->card[0] ? t->card : gpu, 0);
+        fputs(": ", stdout);
+        print_escaped(stdout, speed, 0);
+        putchar('\n');
+    } else if (x->gpu_fraction > 0 && !gpu[0]) {
+        puts("  (no GPU here: the card's goal is not judged)");
+    }
+}
+
+/* Times a file on this machine's GPU as the exercise asks (its sizes, and one drawn between the first
+ * and the last, fresh for each timing as the server's): gpu_time_file's answer */
+static int exercise_gpu_time(const lesson_exercise *x, const char *file, volatile int *cancel, gpu_timing *t, char *err, size_t errlen)
+{
+    gpu_time_desc d = {.kernel = file, .entry = x->entry};
+    for (size_t k = 0, n = 0; k < 4 && n < GPU_TIME_DEFINES_MAX; k++)
+        if (x->defines[k][0]) d.defines[n++] = x->defines[k];
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    uint64_t seed = (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)ts.tv_sec ^ (uint64_t)getpid() << 32;
+    d.nsizes = gpu_time_sizes(x, seed, d.sizes, GPU_TIME_SIZES_MAX);
+    return gpu_time_file(&d, t, cancel, err, errlen);
+}
+
+/* The exercise window's card_time (viewer.h): the timing, said in the viewer's words */
+static int exercise_window_time(const lesson *l, const char *file, volatile int *cancel, viewer_card_timing *out)
+{
+    gpu_timing t;
+    memset(out, 0, sizeof *out);
+    if (exercise_gpu_time(l->exercise, file, cancel, &t, out->error, sizeof out->error)) return -1;
+    out->how = (int)card_of(t.state);
+    out->fraction = t.fraction;
+    snprintf(out->error, sizeof out->error, "%s", t.error);
+    snprintf(out->card, sizeof out->card, "%s", t.card);
+    for (int lg = 0; lg < LESSON_LANGS; lg++) gpu_time_line(&t, (lesson_lang)lg, out->speed[lg], sizeof out->speed[lg]);
+    return 0;
+}
+
+/* Times a file that met every goal of the trace on this machine's GPU: 0 with *t filled, 1 when no
+ * timing was made (said on stderr), -1 when interrupted */
+static int exercise_time_on_card(const lesson *l, const char *file, gpu_timing *t)
+{
+    char err[600];
+    if (exercise_gpu_time(l->exercise, file, &interrupted, t, err, sizeof err)) {
+        if (interrupted) return -1;
+        fputs("warpscope: ", stderr);
+        print_escaped(stderr, file, 1);
+        fprintf(stderr, ": not timed on the card: %s\n", err);
+        return 1;
+    }
+    return 0;
 }
 
 int cmd_exercise_check(const ws_call *k)
@@ -461,8 +589,12 @@ int cmd_exercise_check(const ws_call *k)
         cJSON_AddStringToObject(report, "sandbox", sandbox);
         cJSON_AddItemToObject(report, "files", cJSON_CreateArray());
     }
+    char gpu[128] = ""; /* the GPU here, by name: "" none (a build without CUDA has none) */
+    if (!gpu_time_present(gpu, sizeof gpu)) gpu[0] = 0;
+    if (report && gpu[0]) cJSON_AddStringToObject(report, "card", gpu);
+    else if (report) cJSON_AddNullToObject(report, "card");
     if (!report) printf("exercise %s: %s (%zu goals)\nsandbox: %s\n", l.id + (strncmp(l.id, "exercise-", 9) ? 0 : 9), l.title.s[LESSON_EN],
-                        l.exercise->ngoals, sandbox);
+                        exercise_goal_count(l.exercise), sandbox);
     int bad = 0, missed = 0;
     for (size_t i = 1; i < k->npos && !interrupted; i++) {
         struct stat st;
@@ -491,10 +623,23 @@ int cmd_exercise_check(const ws_call *k)
             bad = 1;
             break;
         }
-        exercise_print(&l, k->pos[i], &j, report);
-        missed |= j.met != l.exercise->ngoals;
+        /* a file that meets every goal of the trace is timed on the card, where there is one: its speed
+         * line under the checklist, and the card's goal judged */
+        gpu_timing t, *timed = NULL;
+        if (gpu[0] && j.runs && j.met == l.exercise->ngoals) {
+            int tr = exercise_time_on_card(&l, k->pos[i], &t);
+            if (tr < 0) break;
+            if (tr == 0) {
+                timed = &t;
+                exercise_judge_timing(l.exercise, &j, &t);
+            }
+        } else if (gpu[0] && j.runs) {
+            exercise_judge_card(l.exercise, &j, EXERCISE_CARD_UNTIMED, 0, NULL);
+        }
+        exercise_print(&l, k->pos[i], &j, timed, gpu, report);
+        missed |= j.met != exercise_goal_count(l.exercise);
         bad |= j.runs == 0; /* a file that did not run is not judged: exit 2, as for bad input */
-        if (k->npos == 2 && j.met == l.exercise->ngoals && exercise_record_solved(&l, err, sizeof err)) /* one file: the learner's own */
+        if (k->npos == 2 && j.met == exercise_goal_count(l.exercise) && exercise_record_solved(&l, err, sizeof err)) /* one file: the learner's own */
             fprintf(stderr, "warpscope: not recorded as solved: %s\n", err);
         fflush(stdout);
     }

@@ -162,7 +162,10 @@ int exercise_judge_pictured(const lesson *l, const char *file, const char *inclu
     memset(out, 0, sizeof *out);
     const lesson_exercise *x = l->exercise;
     if (!x) { snprintf(err, errlen, "%s: not an exercise", l->file); return -1; }
-    for (size_t i = 0; i < x->ngoals; i++) out->marks[i].state = EXERCISE_NOT_RUN, out->marks[i].tolerance = -1;
+    /* the trace's goals, and the card's after them: none judged yet (the card's only where a GPU times
+     * the file, exercise_judge_card) */
+    for (size_t i = 0; i < exercise_goal_count(x); i++) out->marks[i].state = EXERCISE_NOT_RUN, out->marks[i].tolerance = -1;
+    out->card = EXERCISE_CARD_NONE;
     const char *defines[5] = {NULL};
     for (size_t k = 0, d = 0; k < 4; k++)
         if (x->defines[k][0]) defines[d++] = x->defines[k];
@@ -383,7 +386,7 @@ size_t exercise_check(const lesson *l, const char *include_dir, volatile int *ca
         report(ud, msg);
         return 1;
     }
-    if (j.met == x->ngoals) {
+    if (j.met == x->ngoals) { /* the trace's goals: the card's is judged only where a GPU times the file */
         snprintf(msg, sizeof msg, "%sthe starting file %s already meets every goal: there is nothing to do", w, x->start);
         report(ud, msg);
         return 1;
@@ -450,4 +453,79 @@ void exercise_goal_line(const lesson_goal *g, const exercise_mark *m, lesson_lan
     snprintf(buf, len, "%s%s%s%s%s%s%.10g", g->say.s[lang], lang == LESSON_ZH ? "：" : ": ", value, lang == LESSON_ZH ? "，目标" : ", goal ", b,
              lang == LESSON_ZH || !b[0] ? "" : " ", g->limit);
     broken_at(m, lang, buf, len);
+}
+
+size_t exercise_goal_count(const lesson_exercise *x)
+{
+    return x->ngoals + (x->gpu_fraction > 0);
+}
+
+/* the size the card goal is read at: the largest of the card's sizes (gpu_time_sizes' default 2^26
+ * where the exercise names none), "2^26" when a power of two */
+static void card_size(const lesson_exercise *x, char *buf, size_t len)
+{
+    uint64_t n = x->ngpu_sizes ? 0 : (uint64_t)1 << 26;
+    for (size_t i = 0; i < x->ngpu_sizes; i++)
+        if (x->gpu_sizes[i] > n) n = x->gpu_sizes[i];
+    int k = 0;
+    while (k < 63 && ((uint64_t)1 << k) < n) k++;
+    if (((uint64_t)1 << k) == n) snprintf(buf, len, "2^%d", k);
+    else snprintf(buf, len, "%llu", (unsigned long long)n);
+}
+
+void exercise_card_goal(const lesson_exercise *x, lesson_lang lang, char *buf, size_t len)
+{
+    char n[32];
+    card_size(x, n, sizeof n);
+    if (lang == LESSON_ZH) snprintf(buf, len, "在显卡上：n = %s 时至少达到这块显卡最佳读取带宽的 %.3g %%", n, 100 * x->gpu_fraction);
+    else snprintf(buf, len, "on the card: at least %.3g %% of its best read at n = %s", 100 * x->gpu_fraction, n);
+}
+
+void exercise_checklist_line(const lesson_exercise *x, const exercise_judgement *j, size_t g, lesson_lang lang, char *buf, size_t len)
+{
+    if (g < x->ngoals) {
+        exercise_goal_line(&x->goals[g], &j->marks[g], lang, buf, len);
+        return;
+    }
+    exercise_card_goal(x, lang, buf, len);
+    size_t at = strlen(buf);
+    const char *sep = lang == LESSON_ZH ? "：" : ": ";
+    switch (j->card) {
+    case EXERCISE_CARD_TIMED:
+        snprintf(buf + at, len - at, "%s%.3g %%", sep, 100 * j->marks[g].value);
+        break;
+    case EXERCISE_CARD_WRONG:
+        snprintf(buf + at, len - at, lang == LESSON_ZH ? "%s在显卡上算错了：%s" : "%swrong on the card: %s", sep, j->card_error);
+        break;
+    case EXERCISE_CARD_FAILED:
+        snprintf(buf + at, len - at, lang == LESSON_ZH ? "%s没能在显卡上运行：%s" : "%sdid not run on the card: %s", sep, j->card_error);
+        break;
+    case EXERCISE_CARD_UNTIMED:
+        snprintf(buf + at, len - at, lang == LESSON_ZH ? "%s未计时：先达成轨迹上的每个目标" : "%snot timed: every goal of the trace comes first", sep);
+        break;
+    default:
+        snprintf(buf + at, len - at, lang == LESSON_ZH ? "%s此处未评判：没有 GPU" : "%snot judged here: no GPU", sep);
+        break;
+    }
+}
+
+void exercise_judge_card(const lesson_exercise *x, exercise_judgement *j, exercise_card how, double fraction, const char *error)
+{
+    if (x->gpu_fraction <= 0) return;
+    exercise_mark *m = &j->marks[x->ngoals];
+    memset(m, 0, sizeof *m);
+    m->tolerance = -1;
+    j->card = how;
+    snprintf(j->card_error, sizeof j->card_error, "%s", how == EXERCISE_CARD_WRONG || how == EXERCISE_CARD_FAILED ? (error ? error : "") : "");
+    if (how == EXERCISE_CARD_TIMED) {
+        m->value = fraction;
+        m->state = fraction >= x->gpu_fraction ? EXERCISE_MET : EXERCISE_NOT_MET;
+    } else if (how == EXERCISE_CARD_WRONG || how == EXERCISE_CARD_FAILED) {
+        m->state = EXERCISE_NOT_MET;
+        m->failed = how == EXERCISE_CARD_WRONG ? 2 : 1;
+    } else {
+        m->state = EXERCISE_NOT_RUN;
+    }
+    j->met = 0;
+    for (size_t g = 0; g < exercise_goal_count(x); g++) j->met += j->marks[g].state == EXERCISE_MET;
 }

@@ -22,9 +22,18 @@ typedef struct exercise_mark {
                               verified against the check's own input, 3 the goal could not be measured on it */
 } exercise_mark;
 
+/* What the card made of the file, for the card goal: the states of app/gpu_time.h's gpu_timing (app/learn
+ * includes nothing of app/, so the caller that timed the file says it in these words), and UNTIMED: there
+ * is a GPU, but the file missed a goal of the trace, so it was not timed */
+typedef enum exercise_card { EXERCISE_CARD_NONE, EXERCISE_CARD_TIMED, EXERCISE_CARD_WRONG, EXERCISE_CARD_FAILED, EXERCISE_CARD_UNTIMED } exercise_card;
+
 typedef struct exercise_judgement {
-    exercise_mark marks[LESSON_GOALS_MAX];
-    size_t met;            /* goals met */
+    /* the trace's goals (x->goals), then, where the exercise has a card goal (x->gpu_fraction > 0), the
+     * card's at marks[x->ngoals]: EXERCISE_NOT_RUN until a GPU timed the file (exercise_judge_card) */
+    exercise_mark marks[LESSON_GOALS_MAX + 1];
+    size_t met;            /* goals met, the card's among them (of exercise_goal_count) */
+    exercise_card card;    /* the card goal: what the card made of the file (NONE: not judged here) */
+    char card_error[600];  /* EXERCISE_CARD_WRONG and _FAILED: what, at which size (gpu_timing's error) */
     size_t runs;           /* captures made; 0: the file did not run at all (error says why) */
     char error[1024];      /* the first capture that failed (a compile error, an access out of bounds, a loop
                               that never ends...), after "at n = N, SCHEDULE: " when it was not the first;
@@ -55,5 +64,20 @@ int exercise_record_solved(const lesson *l, char *err, size_t errlen);
 
 /* "no bank conflicts: 96, goal at most 0", in the language asked */
 void exercise_goal_line(const lesson_goal *g, const exercise_mark *m, lesson_lang lang, char *buf, size_t len);
+
+/* The goals of the checklist: the trace's, and one more, the card's, where the exercise has one. A
+ * file solves the exercise when j->met reaches it: an exercise with a card goal is solved only where
+ * a GPU judged it. */
+size_t exercise_goal_count(const lesson_exercise *x);
+/* Line g of the checklist (g < exercise_goal_count): a trace goal's (exercise_goal_line), or the card's:
+ * "on the card: at least 85 % of its best read at n = 2^26: 91 %", "...: not judged here: no GPU". */
+void exercise_checklist_line(const lesson_exercise *x, const exercise_judgement *j, size_t g, lesson_lang lang, char *buf, size_t len);
+/* The card goal alone, without its verdict: "on the card: at least 85 % of its best read at n = 2^26" */
+void exercise_card_goal(const lesson_exercise *x, lesson_lang lang, char *buf, size_t len);
+/* Sets the card goal's mark from the card's timing of the file (how, and for EXERCISE_CARD_TIMED the
+ * fraction of the card's best read at the largest size; error for WRONG and FAILED): met when timed and
+ * fraction >= x->gpu_fraction, its value the fraction; wrong or failed, not met, with the error; NONE
+ * (no GPU) and UNTIMED (a goal of the trace missed), not judged. j->met follows. Nothing where the exercise has no card goal. */
+void exercise_judge_card(const lesson_exercise *x, exercise_judgement *j, exercise_card how, double fraction, const char *error);
 
 #endif

@@ -427,10 +427,13 @@ void learn_exercise(session *s, const lesson *l, const char *file, const exercis
         SL->say[at++] = '\n';
         at += (size_t)snprintf(SL->say + at, sizeof SL->say - at, str_get(s->lang, STR_EXERCISE_HINT), h + 1, x->hints[h].s[lg]);
     }
-    SL->ngoals = x->ngoals < sizeof SL->goal / sizeof SL->goal[0] ? x->ngoals : sizeof SL->goal / sizeof SL->goal[0];
+    /* the trace's goals, then the card's where the exercise has one ("not judged here: no GPU": the
+     * window times nothing on a card) */
+    size_t ngoals = exercise_goal_count(x);
+    SL->ngoals = ngoals < sizeof SL->goal / sizeof SL->goal[0] ? ngoals : sizeof SL->goal / sizeof SL->goal[0];
     SL->goals_met = j->met;
     for (size_t g = 0; g < SL->ngoals; g++) {
-        exercise_goal_line(&x->goals[g], &j->marks[g], lg, SL->goal[g], sizeof SL->goal[g]);
+        exercise_checklist_line(x, j, g, lg, SL->goal[g], sizeof SL->goal[g]);
         SL->goal_met[g] = j->marks[g].state == EXERCISE_MET ? 1 : j->marks[g].state == EXERCISE_NOT_MET ? 0 : -1;
     }
     s->generation++;

@@ -155,8 +155,8 @@ typedef struct session_lesson {
     /* an exercise (say holds its task): the checklist, each goal's line and whether it is met
      * (1), missed (0) or not measured (-1: the file did not run) */
     int exercise;
-    char goal[12][300];
-    signed char goal_met[12];
+    char goal[13][300];     /* the trace's goals (at most 12), and the card's */
+    signed char goal_met[13];
     size_t ngoals, goals_met;
     /* the lesson menu (OVERLAY_MENU) */
     char menu[SESSION_MENU][200];

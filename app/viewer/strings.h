@@ -183,6 +183,9 @@ typedef enum str_lang { LANG_EN, LANG_ZH, LANG_COUNT } str_lang;
     X(STR_EXERCISE_HINT, "hint %zu: %s", "提示 %zu：%s")                                                             \
     X(STR_EXERCISE_NOT_RUN, "your file did not run: %s", "你的文件没有运行：%s")                                     \
     X(STR_EXERCISE_SOLVED, "every goal met: solved", "所有目标都已达成：完成")                                         \
+    X(STR_EXERCISE_TIMING, "every goal of the trace met: timing your file on %s", "轨迹上的目标都已达成：正在 %s 上为你的文件计时")   \
+    X(STR_EXERCISE_TIMED, "on %s: %s", "在 %s 上：%s")                                                                 \
+    X(STR_EXERCISE_NOT_TIMED, "not timed on the card: %s", "没有在显卡上计时：%s")                                    \
     X(STR_MENU_TITLE, "Lessons (Down/Up, Enter)", "课程（上下键选择，回车打开）")                              \
     X(STR_PANE_BLOCK, "%s — pass %u, block %u", "%s — 第 %u 轮，线程块 %u")                                  \
     X(STR_PANE_WHERE, "pass %u, block %u", "第 %u 轮，线程块 %u") /* the title's second line where one is too narrow */ \

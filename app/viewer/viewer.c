@@ -47,6 +47,12 @@ typedef struct app {
     size_t hints;         /* hints unlocked */
     unsigned requests;    /* the lesson requests already acted on */
     long pictured;        /* the missed goal whose picture is shown (-1: none missed; -2: none yet) */
+    /* the card's timing of the file (o.card_time), on a thread of its own: the window goes on */
+    SDL_Thread *timing;   /* in flight, or NULL */
+    SDL_atomic_t timed;   /* 1 once the thread has filled card and card_rc */
+    volatile int timing_cancel;
+    viewer_card_timing card;
+    int card_rc;
 } app;
 
 /* The window while a long capture runs (the grid's A): the status line says how far it is, the
@@ -171,15 +177,66 @@ static void apply(app *A, act_kind k, long i, const char *s)
     session_apply(&A->s, &a);
 }
 
+/* the card's timing, on its thread */
+static int card_thread(void *user)
+{
+    app *A = user;
+    A->card_rc = A->o.card_time(A->o.exercise, A->o.cap.kernel, &A->timing_cancel, &A->card);
+    SDL_AtomicSet(&A->timed, 1);
+    return 0;
+}
+
+/* stops a timing in flight (a new save, or the window closing): its result is not wanted */
+static void card_stop(app *A)
+{
+    if (!A->timing) return;
+    A->timing_cancel = 1;
+    SDL_WaitThread(A->timing, NULL);
+    A->timing = NULL;
+    SDL_AtomicSet(&A->timed, 0);
+}
+
+/* the card's goal once its timing came back: the checklist follows, the speed on the status line, and
+ * an exercise solved on the card recorded. 1 when something changed. */
+static int card_done(app *A)
+{
+    if (!A->timing || !SDL_AtomicGet(&A->timed)) return 0;
+    SDL_WaitThread(A->timing, NULL);
+    A->timing = NULL;
+    SDL_AtomicSet(&A->timed, 0);
+    const viewer_opts *o = &A->o;
+    const lesson_exercise *x = o->exercise->exercise;
+    const char *slash = strrchr(o->cap.kernel, '/'), *name = slash ? slash + 1 : o->cap.kernel;
+    A->s.status_id = STR_COUNT;
+    int zh = A->s.lang == LANG_ZH;
+    if (A->card_rc) {
+        snprintf(A->s.status_text, sizeof A->s.status_text, str_get(A->s.lang, STR_EXERCISE_NOT_TIMED), A->card.error);
+        fprintf(stderr, "warpscope: %s: not timed on the card: %s\n", name, A->card.error);
+    } else {
+        exercise_judge_card(x, &A->judged, (exercise_card)A->card.how, A->card.fraction, A->card.error);
+        learn_exercise(&A->s, o->exercise, o->cap.kernel, &A->judged, A->hints);
+        snprintf(A->s.status_text, sizeof A->s.status_text, str_get(A->s.lang, STR_EXERCISE_TIMED), A->card.card, A->card.speed[zh]);
+        fprintf(stderr, "warpscope: %s: on %s: %s\nwarpscope: %s: %zu of %zu goals met\n", name, A->card.card, A->card.speed[0], name,
+                A->judged.met, exercise_goal_count(x));
+        char err[600];
+        if (o->save_progress && A->judged.met == exercise_goal_count(x) && exercise_record_solved(o->exercise, err, sizeof err))
+            fprintf(stderr, "warpscope: not recorded as solved: %s\n", err);
+    }
+    A->s.generation++;
+    return 1;
+}
+
 /* An exercise: the file judged against its goals (each a capture: the compiled file is cached), the
- * checklist put in the session, and solved exercises recorded in the user's progress. */
+ * checklist put in the session, and solved exercises recorded in the user's progress. A file that
+ * meets every goal of the trace is then timed on the card where the window has one (card_done). */
 static void exercise_judge_file(app *A)
 {
     const viewer_opts *o = &A->o;
     char err[sizeof A->judged.error];
+    card_stop(A); /* a timing of the file as it was */
     if (exercise_judge(o->exercise, o->cap.kernel, o->cap.include_dir, NULL, &A->judged, err, sizeof err)) {
         memset(&A->judged, 0, sizeof A->judged);
-        for (size_t g = 0; g < LESSON_GOALS_MAX; g++) A->judged.marks[g].state = EXERCISE_NOT_RUN; /* nothing was measured */
+        for (size_t g = 0; g <= LESSON_GOALS_MAX; g++) A->judged.marks[g].state = EXERCISE_NOT_RUN; /* nothing was measured */
         snprintf(A->judged.error, sizeof A->judged.error, "%s", err);
     }
     learn_exercise(&A->s, o->exercise, o->cap.kernel, &A->judged, A->hints);
@@ -198,10 +255,21 @@ static void exercise_judge_file(app *A)
     if (o->save_progress) { /* the window: the terminal hears each judgement too */
         const char *slash = strrchr(o->cap.kernel, '/');
         fprintf(stderr, "warpscope: %s: %zu of %zu goals met\n", slash ? slash + 1 : o->cap.kernel, A->judged.met,
-                o->exercise->exercise->ngoals);
+                exercise_goal_count(o->exercise->exercise));
     }
-    if (o->save_progress && A->judged.met == o->exercise->exercise->ngoals && exercise_record_solved(o->exercise, err, sizeof err))
+    if (o->save_progress && A->judged.met == exercise_goal_count(o->exercise->exercise) && exercise_record_solved(o->exercise, err, sizeof err))
         fprintf(stderr, "warpscope: not recorded as solved: %s\n", err);
+    if (o->card_time && A->judged.runs && A->judged.met == o->exercise->exercise->ngoals) {
+        A->timing_cancel = 0;
+        SDL_AtomicSet(&A->timed, 0);
+        A->timing = SDL_CreateThread(card_thread, "card", A);
+        A->s.status_id = STR_COUNT;
+        if (A->timing) {
+            snprintf(A->s.status_text, sizeof A->s.status_text, str_get(A->s.lang, STR_EXERCISE_TIMING), o->gpu ? o->gpu : "GPU");
+        } else {
+            snprintf(A->s.status_text, sizeof A->s.status_text, str_get(A->s.lang, STR_EXERCISE_NOT_TIMED), SDL_GetError());
+        }
+    }
 }
 
 /* PageDown in an exercise unlocks the next hint */
@@ -360,6 +428,7 @@ static int app_init(app *A, const viewer_opts *o, char *err, size_t errlen)
 
 static void app_free(app *A)
 {
+    card_stop(A);
     learn_destroy(A->L);
     emu_destroy(A->o.cap.emu);
     scene_free(&A->sc);
@@ -712,6 +781,7 @@ int viewer_window(const viewer_opts *o)
         int injecting = inj && *inj && SDL_GetTicks() >= inj_until;
         int got = injecting ? SDL_PollEvent(&ev) : SDL_WaitEventTimeout(&ev, inj && *inj ? 20 : timeout);
         if (own_reload(A)) dirty = 1;
+        if (card_done(A)) dirty = 1;
         if (!got && inj && *inj && SDL_GetTicks() >= inj_until) { /* --keys: one injected key per turn of the loop */
             size_t n = strcspn(inj, ",");
             char name[32];

@@ -7,6 +7,17 @@
 
 #include "trace/capture/capture.h"
 
+/* The card's timing of an exercise's file, for its window (app/gpu_time.h does it; the viewer does not
+ * include it): what the card made of the file (exercise.h's exercise_card), the fraction of the card's
+ * best read, the error, and the speed line in English and Chinese */
+typedef struct viewer_card_timing {
+    int how;
+    double fraction;
+    char error[600];
+    char card[128];
+    char speed[2][640];
+} viewer_card_timing;
+
 typedef struct viewer_opts {
     capture_desc cap;        /* what to capture, when no file is given */
     const char *file;        /* a saved trace */
@@ -21,6 +32,11 @@ typedef struct viewer_opts {
     const char *learn;       /* a lesson to take ("" for the menu of lessons), or NULL */
     const struct lesson *exercise; /* an exercise whose checklist is judged on cap.kernel at each trace, or NULL */
     int save_progress;       /* the exercise: record it as solved in the user's progress when every goal is met */
+    /* the exercise, in its window on a machine with a GPU: times the file on the card, on a thread of
+     * the window's own, once the file meets every goal of the trace (cancel stops it): 0 with *out
+     * filled, or -1 with out->error when no timing could be made. NULL: the card's goal is not judged. */
+    int (*card_time)(const struct lesson *l, const char *file, volatile int *cancel, viewer_card_timing *out);
+    const char *gpu;         /* the card card_time times on, by name ("NVIDIA H200") */
     const char *lesson_dir;  /* where the lessons are */
     const char *assets_dir;  /* fonts, themes, benchmark results (main finds it; NULL: "assets") */
     const char *out, *frames;
