@@ -64,7 +64,8 @@ static const struct word {
     {"hide", "Hide", "隐藏"},
     {"signout", "Sign out", "退出登录"},
     /* the leaderboard of the lab's GPU timing: the fastest timed try per student of one exercise */
-    {"board", "The fastest on the card", "显卡上最快的"},
+    {"board", "The fastest try of each student on the card", "每个学生在显卡上最快的一次"},
+    {"boardstudent", "Student", "学生"},
     {"boardex", "Exercise", "练习"},
     {"names", "Names", "名字"},
     {"n_full", "full", "全名"},
@@ -72,7 +73,7 @@ static const struct word {
     {"n_hidden", "hidden (for a projector)", "隐藏（投影时用）"},
     {"rank", "Rank", "名次"},
     {"gbs", "GB/s", "GB/s"},
-    {"ofbest", "of the card's best read", "占本卡最快读取"},
+    {"ofbest", "% of the card's best read", "占本卡最快读取的 %"},
     {"anon", "Student %d", "学生 %d"},
     {"boardnone", "No timed try of this exercise yet.", "这个练习还没有计时的尝试。"},
     {"boardfail", "the fastest could not be read: ", "无法读取最快的尝试："},
@@ -93,7 +94,7 @@ static const char page_head[] =
     "#board{margin-top:1.5em}#board h2{font-size:1.25em;margin:0 0 .4em}#boardbar{display:flex;flex-wrap:wrap;gap:.5em 1.5em;align-items:center;margin:0 0 .5em}"
     "#boardbar select{font:inherit;min-height:2.2em;max-width:100%%}#boardbar fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25em 1em;align-items:center}"
     "#boardbar legend{float:left;margin-right:.5em;padding:0}#boardbar label{white-space:nowrap;display:inline-flex;align-items:center;gap:.3em;min-height:2.2em}"
-    "#boardtable td.num,#boardtable th.num{text-align:right;font-variant-numeric:tabular-nums}#boardtable tr.first td,#boardtable tr.first th{font-weight:bold}\n"
+    "#boardtable{font-size:1.25em}#boardtable td.num,#boardtable th.num{text-align:right;font-variant-numeric:tabular-nums}#boardtable tr.first td,#boardtable tr.first th{font-weight:bold}\n"
     "@media (prefers-color-scheme:dark){body{color:#eee;background:#111}td.solved{background:#124}td.missed{background:#431}"
     "td.norun{background:#411}small,#status{color:#aaa}a{color:#8cf}#class th[scope=row]{background:#111}}\n"
     "</style></head><body><main>\n<h1>%s</h1><p><a id=\"lang\" href=\"%s\" lang=\"%s\">%s</a></p>\n";
@@ -254,7 +255,7 @@ static const char page_script[] =
     "let gpu = null, boardAsked = 0, boardLast = null, lastClass = null;\n"
     "$('boardexlabel').textContent = W.boardex; $('nameslabel').textContent = W.names;\n"
     "for (const k of ['n_full', 'n_initials', 'n_hidden']) $(k).textContent = W[k];\n"
-    "$('h_rank').textContent = W.rank; $('h_student').textContent = W.student; $('h_gbs').textContent = W.gbs; $('h_ofbest').textContent = W.ofbest;\n"
+    "$('h_rank').textContent = W.rank; $('h_student').textContent = W.boardstudent; $('h_gbs').textContent = W.gbs; $('h_ofbest').textContent = W.ofbest;\n"
     "let names = ['full', 'initials', 'hidden'].includes(kept('names')) ? kept('names') : 'full';\n"
     "for (const r of document.querySelectorAll('input[name=names]')) { r.checked = r.value === names;\n"
     "  r.addEventListener('change', () => { if (!r.checked) return; names = r.value; kept('names', names); if (boardLast) drawBoard(boardLast); }); }\n"

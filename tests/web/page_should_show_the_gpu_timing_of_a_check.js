@@ -131,6 +131,14 @@ async function student(lang) {
   await page.cdp.send('Emulation.setDeviceMetricsOverride', (({ name, ...m }) => m)(WIDE));
   await H.frame(page); await sleep(300);
   await H.shot(page, `gpu-line-1920x1080-${lang}`);
+  // on a phone: the chart within the screen, its words 16 CSS pixels or more, as the page's own text
+  await page.cdp.send('Emulation.setDeviceMetricsOverride', { width: 390, height: 844, deviceScaleFactor: 3, mobile: true });
+  await H.frame(page); await sleep(300);
+  await page.evaluate(() => { const c = document.getElementById('checklist'); c.scrollTop = 0; document.getElementById('editor').scrollTop = document.getElementById('editor').scrollHeight; });
+  const phone = await page.evaluate(() => { const s = document.querySelector('#gpu-item svg'), b = s.getBoundingClientRect(), t = s.querySelector('text');
+    return { left: b.left, right: b.right, vw: innerWidth, px: parseFloat(getComputedStyle(t).fontSize), line: parseFloat(getComputedStyle(document.querySelector('#gpu-item .gpu-line')).fontSize) }; });
+  check(phone.left >= 0 && phone.right <= phone.vw && phone.px >= 16 && phone.line >= 16, `${lang}: on a phone the chart fits the screen, its words 16 px or more: ${JSON.stringify(phone)}`);
+  await H.shot(page, `gpu-line-390x844-${lang}`);
   await page.cdp.send('Emulation.setDeviceMetricsOverride', (({ name, ...m }) => m)(H.DESKTOP));
 
   // a new Check while a try waits: the old try is asked no more; this one is wrong on the card
@@ -249,7 +257,7 @@ async function teacher(base) {
       heads: [...document.querySelectorAll('#boardtable thead th')].map((t) => t.textContent) }));
     check(seen.ex === EX_ID && board.includes(EX_ID), `${lang}: the picker opens on the exercise the class tried: ${seen.ex}`);
     check(/NVIDIA H200/.test(seen.title) && (zh ? /显卡/.test(seen.title) : /fastest/.test(seen.title)), `${lang}: the leaderboard's title names the card: ${seen.title}`);
-    check(zh ? seen.heads.join() === '名次,学生,GB/s,占本卡最快读取' : seen.heads.join() === "Rank,student,GB/s,of the card's best read", `${lang}: its columns: ${seen.heads.join(' | ')}`);
+    check(zh ? seen.heads.join() === '名次,学生,GB/s,占本卡最快读取的 %' : seen.heads.join() === "Rank,Student,GB/s,% of the card's best read", `${lang}: its columns: ${seen.heads.join(' | ')}`);
     let r = await pick('full');
     check(JSON.stringify(r) === JSON.stringify(ROWS.map((x) => [String(x.rank), x.name, Math.round(x.gbs).toLocaleString('en-US'), Math.round(x.fraction * 100) + ' %'])),
           `${lang}: full names, ranks, GB/s, % of the best read: ${JSON.stringify(r)}`);
