@@ -21,7 +21,7 @@ const { spawn } = require('child_process');
 const [site, ws, src, outDir] = process.argv.slice(2);
 const NAME = 'page_should_show_the_gpu_timing_of_a_check';
 const H = require('./page_harness')(NAME, site, outDir);
-const { check, sleep, squash } = H;
+const { check, sleep } = H;
 const WIDE = { name: '1920x1080', width: 1920, height: 1080, deviceScaleFactor: 1, mobile: false };
 const exJson = JSON.parse(fs.readFileSync(path.join(src, 'lessons/exercises/07-shuffles.json'), 'utf8'));
 const EX_ID = exJson.id;
@@ -318,4 +318,3 @@ H.run(async () => {
     fs.rmSync(tmp, { recursive: true, force: true });
   }
 });
-void squash;
