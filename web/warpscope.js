@@ -378,6 +378,12 @@
       checked: '%1 of %2 goals met in %3 runs.', solved: 'Every goal met: solved.', didNotRun: 'It did not run: %1',
       missed: 'Missed: %1.', brokenAt: 'first broken at %1', measured: 'measured %1, goal %2', notRun: 'not measured',
       bound_at_most: 'at most %1', bound_at_least: 'at least %1', bound_equals: '%1',
+      // the lab's GPU timing of a Check (api/gpu): its line in the checklist, and the tries' chart
+      gpuWaiting: 'Timing on the GPU…', gpuQueued: 'Timing on the GPU… (%1 in the queue)', gpuNext: 'Timing on the GPU… (next in the queue)',
+      gpuRunning: 'Timing on the GPU… (running now)', gpuWrong: 'Wrong on the card: %1', gpuFailed: 'Not timed on the card: %1',
+      gpuLate: 'No timing came back from the GPU in %1 minutes: Check again later.', gpuUnread: 'The GPU timing could not be read: %1',
+      checklistName: 'The goals, checked', gpuAnnounce: 'GPU: %1', tries1: '1 try timed: %2 GB/s; best %3', triesN: '%1 tries timed: %2 GB/s; best %3',
+      triesLast: '%1 tries timed, the last %4: %2 GB/s; best %3', best: 'best %1', listSep: ', ',
       // the step's sentence (liveText): what its picture shows, from the scene's facts
       stepOf: '%1, step %2 of %3', atLine: ', line %1', lanes: ': %1 working, %2 diverged, %3 idle', atBarrier: ', %1 at the barrier', exited: ', %1 exited',
       conflict: '; warp %1: bank conflict degree %2', noConflict: '; no bank conflict', partials: '; %1 partial sums stored', partial1: '; 1 partial sum stored',
@@ -438,6 +444,11 @@
       checked: '达成 %1 / %2 个目标，共运行 %3 次。', solved: '所有目标都已达成：完成。', didNotRun: '没有运行：%1',
       missed: '未达成：%1。', brokenAt: '最先在 %1 时被打破', measured: '测得 %1，目标 %2', notRun: '未测量',
       bound_at_most: '至多 %1', bound_at_least: '至少 %1', bound_equals: '%1',
+      gpuWaiting: '正在 GPU 上计时……', gpuQueued: '正在 GPU 上计时……（排队第 %1 位）', gpuNext: '正在 GPU 上计时……（下一个就是你）',
+      gpuRunning: '正在 GPU 上计时……（正在运行）', gpuWrong: '在显卡上算错了：%1', gpuFailed: '没有在显卡上计时：%1',
+      gpuLate: '%1 分钟内 GPU 没有返回计时：请稍后再检查。', gpuUnread: '无法读取 GPU 计时：%1',
+      checklistName: '目标的检查结果', gpuAnnounce: 'GPU：%1', tries1: '已计时 1 次：%2 GB/s；最好 %3', triesN: '已计时 %1 次：%2 GB/s；最好 %3',
+      triesLast: '已计时 %1 次，最近 %4 次：%2 GB/s；最好 %3', best: '最好 %1', listSep: '、',
       stepOf: '%1，第 %2 步，共 %3 步', atLine: '，第 %1 行', lanes: '：%1 个线程在工作，%2 个分化，%3 个空闲', atBarrier: '，%1 个在屏障处等待', exited: '，%1 个已退出',
       conflict: '；warp %1：bank 冲突度 %2', noConflict: '；没有 bank 冲突', partials: '；存入 %1 个部分和', partial1: '；存入 1 个部分和',
       shuffle: '；warp %1 洗牌：%2 个 lane 从%4方 %3 个 lane 处取值', up: '上', down: '下', ticket: '；线程块 %1 取到第 %2 号',
@@ -1224,7 +1235,7 @@
     stored('exercise', exercise || null);
     const k = work(exercise);
     ed.setText(k.source); fields(k); ed.clearMarks();
-    $('checklist').hidden = true; say('');
+    gpuStop(); $('checklist').hidden = true; say('');
     shown(); address(S);
   }
   function edWords() {
@@ -1233,9 +1244,11 @@
     $('run').textContent = W('run'); $('run').title = W('run') + ' (Ctrl+Enter)';
     $('check').textContent = W('check');
     $('entry-label').textContent = W('entry'); $('block-label').textContent = W('block'); $('student-label').textContent = W('yourName');
+    $('checklist').setAttribute('aria-label', W('checklistName'));
     $('exercise').setAttribute('aria-label', W('exercise')); $('compare-with').setAttribute('aria-label', W('compareWith'));
     if (!$('editor-note').hidden && !ed) edNote(W('needServe'));
     if (ed) { ed.setLabel(W('kernelSource')); exerciseMenu(); compareMenu(); taskPanel(); if (!window.wsEditor) edNote(W('noEditor')); }
+    if (gpuWatch) gpuItem();
     if (stage.dataset.stale) stage.dataset.stale = W('stale');
   }
   // the editor's status line, said in the live region too
@@ -1355,7 +1368,7 @@
     const student = $('student').value.trim();
     if (!student) { say(W('nameFirst'), true); $('student').focus(); return; }
     stored('student', student);
-    keep(); ed.clearMarks(); busy(true); say(W('checking'));
+    keep(); ed.clearMarks(); gpuStop(); busy(true); say(W('checking'));
     let ran = false;
     try {
       if (stored('joined') !== student) { const j = await join(student); if (j.r.status !== 200) { trouble(j); return; } } // a name changed: joined anew
@@ -1364,6 +1377,7 @@
       if (a.r.status !== 200 || !a.json) { $('checklist').hidden = true; trouble(a); return; }
       const f = a.json.files ? a.json.files[0] : a.json;
       checklist(x, f);
+      gpuStart(a.json.gpu || (f && f.gpu), x, a.json.exercise);
       ran = !!(f && f.ran);
       if (!ran) stale(true);
     } catch (e) { say(W('noServerNow', e.message || String(e)), true); } finally { busy(false); }
@@ -1394,6 +1408,133 @@
     // the status line says how many; the live region reads the checklist out too
     const sp = lang === 'zh' ? '' : ' ', short = head + (f.error ? sp + W('didNotRun', f.error) : f.solved ? sp + W('solved') : '');
     say(short, !f.solved, short + (missed.length ? sp + W('missed', missed.join(lang === 'zh' ? '；' : '; ')) : ''));
+  }
+  // ---- the lab's GPU timing (issue 53's contract): a Check that met every correctness goal is
+  // queued for the card (its answer's "gpu": {"id", "state": "queued"}); the page asks api/gpu?id=N
+  // every second until the try is timed, wrong on the card or failed, a new Check or another exercise
+  // is chosen, or two minutes have passed, and shows it as the checklist's first item: the queue while
+  // it waits, then the server's line in the page's language. The outcome is said once in the live
+  // region (not each poll) and never takes the focus. Beside it, the student's timed tries of this
+  // exercise (api/gpu/tries), oldest to newest, in a small chart whose name lists them.
+  const GPU_POLL_MS = 1000, GPU_WAIT_MS = 120000;
+  const GPU_DONE = { timed: 1, wrong: 1, failed: 1, late: 1, unread: 1 };
+  let gpuWatch = null;
+  function gpuStop() {
+    if (gpuWatch) clearTimeout(gpuWatch.timer);
+    gpuWatch = null;
+    const li = $('gpu-item'); if (li) li.remove();
+  }
+  // g: the Check's "gpu"; exercise: the exercise as the server names it (its tries are asked by it)
+  function gpuStart(g, x, exercise) {
+    gpuStop();
+    if (!g || typeof g !== 'object') return; // a server without a GPU says nothing of it
+    gpuWatch = { id: g.id, exercise: exercise || x.number, json: g, tries: null, started: Date.now(), timer: 0 };
+    gpuItem();
+    if (g.state === 'queued' && g.id !== undefined && g.id !== null) { gpuTries(gpuWatch); gpuPoll(gpuWatch); }
+  }
+  async function gpuPoll(w) {
+    if (w !== gpuWatch) return;
+    if (Date.now() - w.started > GPU_WAIT_MS) { w.json = { state: 'late' }; gpuDone(w); return; }
+    let r = null, j = null;
+    try { r = await fetch('api/gpu?id=' + encodeURIComponent(w.id), { cache: 'no-store' }); j = await r.json().catch(() => null); } catch (e) { r = null; }
+    if (w !== gpuWatch) return; // a new Check, or another exercise, while this was asked
+    // a server busy or a proxy between servers (429, 502, 503, 504) or none at all: asked again;
+    // another answer that is not the try (its session gone, an id it does not know) ends the wait
+    if (r && r.ok && j && typeof j.state === 'string') w.json = j;
+    else if (r && ![429, 502, 503, 504].includes(r.status)) w.json = { state: 'unread', error: (j && j.error && (j.error.message || j.error)) || r.status + ' ' + r.statusText };
+    if (GPU_DONE[w.json.state]) { gpuDone(w); return; }
+    gpuItem();
+    w.timer = setTimeout(() => gpuPoll(w), GPU_POLL_MS);
+  }
+  function gpuDone(w) {
+    if (w.json.exercise) w.exercise = w.json.exercise;
+    gpuItem();
+    // said once, after the picture of the Check has been said (its Run, if still out, would say its
+    // step over this), and then kept as what was said last, so a redraw does not say it again
+    const text = W('gpuAnnounce', gpuText(w.json));
+    const tell = () => {
+      if (w !== gpuWatch) return;
+      if (edBusy) { setTimeout(tell, 250); return; }
+      requestAnimationFrame(() => requestAnimationFrame(() => { if (w === gpuWatch) { setLive(text, true); lastLive = text; } }));
+    };
+    tell();
+    gpuTries(w);
+  }
+  async function gpuTries(w) {
+    try {
+      const r = await fetch('api/gpu/tries?exercise=' + encodeURIComponent(w.exercise), { cache: 'no-store' });
+      const j = r.ok ? await r.json() : null;
+      if (w !== gpuWatch || !j || !Array.isArray(j.tries)) return;
+      w.tries = j.tries; gpuItem();
+    } catch (e) { /* no chart: the line says what matters */ }
+  }
+  const ordinal = (n) => n + (n % 100 >= 11 && n % 100 <= 13 ? 'th' : ['th', 'st', 'nd', 'rd'][n % 10] || 'th');
+  const byLang = (t) => (t && typeof t === 'object' ? t[lang] || t.en || '' : t ? String(t) : '');
+  function gpuText(j) {
+    switch (j.state) {
+      case 'queued': return j.position > 1 ? W('gpuQueued', lang === 'zh' ? j.position : ordinal(j.position)) : j.position === 1 ? W('gpuNext') : W('gpuWaiting');
+      case 'running': return W('gpuRunning');
+      case 'timed': return byLang(j.line) || W('gpuWaiting');
+      case 'wrong': return W('gpuWrong', byLang(j.error));
+      case 'failed': return W('gpuFailed', byLang(j.error));
+      case 'late': return W('gpuLate', GPU_WAIT_MS / 60000);
+      case 'unread': return W('gpuUnread', byLang(j.error));
+      case 'not-timed': return byLang(j.why);
+      default: return '';
+    }
+  }
+  // the item: first in the checklist; wrong on the card is a missed goal, not-timed a quiet line
+  function gpuItem() {
+    const w = gpuWatch, ul = $('checklist');
+    if (!w) return;
+    const text = gpuText(w.json);
+    let li = $('gpu-item');
+    if (!text) { if (li) li.remove(); return; }
+    if (!li) {
+      li = document.createElement('li'); li.id = 'gpu-item';
+      const line = document.createElement('span'); line.className = 'gpu-line'; li.appendChild(line);
+      const head = ul.querySelector('li.head');
+      ul.insertBefore(li, head ? head.nextSibling : ul.firstChild);
+    }
+    const st = w.json.state;
+    li.className = 'gpu ' + (st === 'timed' ? 'timed' : st === 'wrong' ? 'missed' : st === 'not-timed' ? 'quiet' : GPU_DONE[st] ? 'failed' : 'waiting');
+    li.dataset.state = st;
+    const line = li.querySelector('.gpu-line');
+    if (line.textContent !== text) line.textContent = text;
+    const old = li.querySelector('svg'), chart = triesChart(w.tries);
+    if (old && (!chart || old.getAttribute('aria-label') !== chart.getAttribute('aria-label') || old.dataset.lang !== lang)) old.remove();
+    if (chart && !li.querySelector('svg')) li.appendChild(chart);
+  }
+  // the chart of the timed tries: GB/s per try, oldest to newest (the last 30), the best marked; its
+  // name lists them ("3 tries timed: 410, 980, 1,367 GB/s; best 1,367"), the picture is for the eye
+  const CHART_TRIES = 30;
+  function triesChart(tries) {
+    const timed = (tries || []).filter((t) => t && t.state === 'timed' && Number.isFinite(t.gbs) && t.gbs > 0);
+    if (!timed.length) return null;
+    const shown = timed.slice(-CHART_TRIES), n = shown.length;
+    const fmt = (v) => Math.round(v).toLocaleString('en-US');
+    let best = 0;
+    shown.forEach((t, i) => { if (t.gbs > shown[best].gbs) best = i; });
+    const allBest = timed.reduce((m, t) => Math.max(m, t.gbs), 0), list = shown.map((t) => fmt(t.gbs)).join(W('listSep'));
+    const name = timed.length > n ? W('triesLast', timed.length, list, fmt(allBest), n) : W(n === 1 ? 'tries1' : 'triesN', n, list, fmt(allBest));
+    const NS = 'http://www.w3.org/2000/svg', wd = 280, ht = 64, padX = 10, top = 24, bottom = 6;
+    const svg = document.createElementNS(NS, 'svg');
+    svg.setAttribute('width', wd); svg.setAttribute('height', ht); svg.setAttribute('viewBox', `0 0 ${wd} ${ht}`);
+    svg.setAttribute('role', 'img'); svg.setAttribute('aria-label', name); svg.setAttribute('class', 'tries');
+    svg.dataset.lang = lang;
+    const add = (tag, attrs, text) => { const e = document.createElementNS(NS, tag); for (const k in attrs) e.setAttribute(k, attrs[k]); if (text !== undefined) e.textContent = text; svg.appendChild(e); return e; };
+    const max = shown[best].gbs;
+    const x = (i) => (n === 1 ? wd / 2 : padX + (i * (wd - 2 * padX)) / (n - 1)), y = (v) => top + (ht - top - bottom) * (1 - v / max);
+    add('line', { x1: 0, x2: wd, y1: y(0), y2: y(0), class: 'axis' });
+    add('line', { x1: 0, x2: wd, y1: y(max), y2: y(max), class: 'bestline' });
+    if (n > 1) add('polyline', { points: shown.map((t, i) => x(i).toFixed(1) + ',' + y(t.gbs).toFixed(1)).join(' '), class: 'trail' });
+    shown.forEach((t, i) => { if (i !== best) add('circle', { cx: x(i), cy: y(t.gbs), r: 3.5, class: 'try' }); });
+    add('circle', { cx: x(best), cy: y(max), r: 6, class: 'best' });
+    // the best's words above it, kept inside the chart: anchored at its end near the right edge
+    const bx = x(best), anchor = bx < wd * 0.3 ? 'start' : bx > wd * 0.7 ? 'end' : 'middle';
+    add('text', { x: anchor === 'start' ? Math.max(2, bx - 6) : anchor === 'end' ? Math.min(wd - 2, bx + 6) : bx, y: top - 9, 'text-anchor': anchor, class: 'bestword' },
+        W('best', fmt(max) + ' GB/s'));
+    return svg;
   }
   function editorListen() {
     $('write').addEventListener('click', () => showEditor($('editor').hidden, true));

@@ -63,6 +63,20 @@ static const struct word {
     {"picture", "the picture of the try", "这次尝试的画面"},
     {"hide", "Hide", "隐藏"},
     {"signout", "Sign out", "退出登录"},
+    /* the leaderboard of the lab's GPU timing: the fastest timed try per student of one exercise */
+    {"board", "The fastest try of each student on the card", "每个学生在显卡上最快的一次"},
+    {"boardstudent", "Student", "学生"},
+    {"boardex", "Exercise", "练习"},
+    {"names", "Names", "名字"},
+    {"n_full", "full", "全名"},
+    {"n_initials", "initials", "缩写"},
+    {"n_hidden", "hidden (for a projector)", "隐藏（投影时用）"},
+    {"rank", "Rank", "名次"},
+    {"gbs", "GB/s", "GB/s"},
+    {"ofbest", "% of the card's best read", "占本卡最快读取的 %"},
+    {"anon", "Student %d", "学生 %d"},
+    {"boardnone", "No timed try of this exercise yet.", "这个练习还没有计时的尝试。"},
+    {"boardfail", "the fastest could not be read: ", "无法读取最快的尝试："},
 };
 
 static const char page_head[] =
@@ -76,10 +90,14 @@ static const char page_head[] =
     "small{color:#555}#status{margin:.5em 0;color:#555}#try{display:flex;gap:1em;margin-top:1em}#try pre{flex:1;overflow:auto;max-height:80vh;"
     "border:1px solid #bbb;padding:.5em;margin:0;min-width:0}#try iframe{flex:2;height:80vh;border:1px solid #bbb;min-width:0}"
     "#wrap{overflow-x:auto;max-width:100%%}#class th[scope=row]{position:sticky;left:0;background:#fff}"
-    "#bar{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}#bar a,#bar button{font:inherit}\n"
+    "#bar{display:flex;flex-wrap:wrap;gap:.5em;align-items:center}#bar a,#bar button{font:inherit}"
+    "#board{margin-top:1.5em}#board h2{font-size:1.25em;margin:0 0 .4em}#boardbar{display:flex;flex-wrap:wrap;gap:.5em 1.5em;align-items:center;margin:0 0 .5em}"
+    "#boardbar select{font:inherit;min-height:2.2em;max-width:100%%}#boardbar fieldset{border:0;margin:0;padding:0;display:flex;flex-wrap:wrap;gap:.25em 1em;align-items:center}"
+    "#boardbar legend{float:left;margin-right:.5em;padding:0}#boardbar label{white-space:nowrap;display:inline-flex;align-items:center;gap:.3em;min-height:2.2em}"
+    "#boardtable{font-size:1.25em}#boardtable td.num,#boardtable th.num{text-align:right;font-variant-numeric:tabular-nums}#boardtable tr.first td,#boardtable tr.first th{font-weight:bold}\n"
     "@media (prefers-color-scheme:dark){body{color:#eee;background:#111}td.solved{background:#124}td.missed{background:#431}"
     "td.norun{background:#411}small,#status{color:#aaa}a{color:#8cf}#class th[scope=row]{background:#111}}\n"
-    "</style></head><body>\n<h1>%s</h1><p><a id=\"lang\" href=\"%s\" lang=\"%s\">%s</a></p>\n";
+    "</style></head><body><main>\n<h1>%s</h1><p><a id=\"lang\" href=\"%s\" lang=\"%s\">%s</a></p>\n";
 
 static const char signin_body[] =
     "<form id=\"signin\"><label>%s <input id=\"token\" type=\"password\" autocomplete=\"current-password\" required></label>"
@@ -89,7 +107,7 @@ static const char signin_body[] =
     "    body: JSON.stringify({token: document.getElementById('token').value})});\n"
     "  if (r.ok) location.reload(); else { const d = await r.json().catch(() => ({}));\n"
     "    document.getElementById('status').textContent = d.error ? d.error.message : r.status; } });\n"
-    "</script></body></html>\n";
+    "</script></main></body></html>\n";
 
 static const char class_body[] =
     "<p><label><span id=\"classeslabel\"></span> <select id=\"classes\"></select></label></p>\n"
@@ -101,6 +119,15 @@ static const char class_body[] =
     "<p id=\"status\" role=\"status\" aria-live=\"polite\"></p><p id=\"empty\" hidden></p>\n<div id=\"wrap\"><table id=\"class\"></table></div>\n"
     "<p id=\"trybar\" hidden><b id=\"tryname\"></b> <button id=\"remove\"></button> <button id=\"hide\"></button></p>\n"
     "<div id=\"try\" hidden><pre id=\"source\"></pre><iframe id=\"picture\"></iframe></div>\n"
+    "<section id=\"board\" hidden aria-labelledby=\"boardtitle\"><h2 id=\"boardtitle\"></h2><div id=\"boardbar\">"
+    "<label><span id=\"boardexlabel\"></span> <select id=\"boardex\"></select></label>"
+    "<fieldset id=\"names\"><legend id=\"nameslabel\"></legend>"
+    "<label><input type=\"radio\" name=\"names\" value=\"full\"> <span id=\"n_full\"></span></label>"
+    "<label><input type=\"radio\" name=\"names\" value=\"initials\"> <span id=\"n_initials\"></span></label>"
+    "<label><input type=\"radio\" name=\"names\" value=\"hidden\"> <span id=\"n_hidden\"></span></label></fieldset></div>"
+    "<p id=\"boardnone\" hidden></p><table id=\"boardtable\" hidden><thead><tr><th scope=\"col\" id=\"h_rank\" class=\"num\"></th>"
+    "<th scope=\"col\" id=\"h_student\"></th><th scope=\"col\" id=\"h_gbs\" class=\"num\"></th><th scope=\"col\" id=\"h_ofbest\" class=\"num\"></th></tr></thead>"
+    "<tbody id=\"boardrows\"></tbody></table></section>\n"
     "<script>\n";
 static const char page_script[] =
     "const $ = (id) => document.getElementById(id);\n"
@@ -196,6 +223,7 @@ static const char page_script[] =
     "  if (now !== seen) changed = true;\n"
     "  if (changed && seen) $('status').textContent = W.updated + new Date().toLocaleTimeString();\n"
     "  seen = now;\n"
+    "  board(d);\n"
     "}\n"
     "let timer = null;\n"
     "async function poll() {\n"
@@ -217,7 +245,60 @@ static const char page_script[] =
     "$('remove').addEventListener('click', act(() => shown && W.removeAsk.replace('%s', shown.name), async () => { if (!shown) return;\n"
     "  const d = await post('/api/class/remove', {class: cls ? cls.id : undefined, student: shown.name});\n"
     "  hideTry(); $('status').textContent = W.removed + d.student; }));\n"
-    "poll();\n</script></body></html>\n";
+    "/* the leaderboard (shown where the server has a GPU: /api/health's \"gpu\"): the fastest timed try\n"
+    "   per student of the exercise picked, asked again with the class's table; its rows are kept and\n"
+    "   changed in place (a focused control keeps its focus), and nothing of it is said in the live region.\n"
+    "   Names as the teacher picks: full, initials, or hidden (\"Student 1\", for a projector), kept in\n"
+    "   the browser's storage */\n"
+    "const BOARD = 'warpscope-class:';\n"
+    "const kept = (k, v) => { try { if (v === undefined) return localStorage.getItem(BOARD + k); localStorage.setItem(BOARD + k, v); } catch (e) { /* this visit only */ } return null; };\n"
+    "let gpu = null, boardAsked = 0, boardLast = null, lastClass = null;\n"
+    "$('boardexlabel').textContent = W.boardex; $('nameslabel').textContent = W.names;\n"
+    "for (const k of ['n_full', 'n_initials', 'n_hidden']) $(k).textContent = W[k];\n"
+    "$('h_rank').textContent = W.rank; $('h_student').textContent = W.boardstudent; $('h_gbs').textContent = W.gbs; $('h_ofbest').textContent = W.ofbest;\n"
+    "let names = ['full', 'initials', 'hidden'].includes(kept('names')) ? kept('names') : 'full';\n"
+    "for (const r of document.querySelectorAll('input[name=names]')) { r.checked = r.value === names;\n"
+    "  r.addEventListener('change', () => { if (!r.checked) return; names = r.value; kept('names', names); if (boardLast) drawBoard(boardLast); }); }\n"
+    "/* initials: each word's first letter (\"A. L.\"); a name written without spaces in Chinese, Japanese or\n"
+    "   Korean keeps its first character and hides the rest (\"李*\"), as such names are masked */\n"
+    "function initials(n) {\n"
+    "  const parts = n.trim().split(/\\s+/).filter((p) => p);\n"
+    "  if (parts.length === 1 && /[\\u3040-\\u30ff\\u3400-\\u9fff\\uac00-\\ud7af]/.test(parts[0])) { const c = Array.from(parts[0]); return c[0] + '*'.repeat(Math.max(1, c.length - 1)); }\n"
+    "  return parts.map((p) => Array.from(p)[0].toUpperCase() + '.').join(' ');\n"
+    "}\n"
+    "const shownName = (n, i) => names === 'hidden' ? W.anon.replace('%d', i + 1) : names === 'initials' ? initials(n) : n;\n"
+    "const gbsText = (v) => Math.round(v).toLocaleString('en-US');\n"
+    "function drawBoard(d) {\n"
+    "  boardLast = d; const rows = d.rows || [];\n"
+    "  setText($('boardtitle'), W.board + (d.card || (gpu && gpu.card) ? ' · ' + (d.card || gpu.card) : ''));\n"
+    "  $('boardnone').hidden = rows.length > 0; setText($('boardnone'), W.boardnone); $('boardtable').hidden = !rows.length;\n"
+    "  const trs = sync($('boardrows'), rows.map((r, i) => 'r:' + i), () => { const tr = el('tr'); tr.append(el('td', '', 'num'), el('th'), el('td', '', 'num'), el('td', '', 'num')); tr.children[1].scope = 'row'; return tr; });\n"
+    "  trs.forEach((tr, i) => { const r = rows[i], c = tr.children;\n"
+    "    setText(c[0], String(r.rank)); setText(c[1], shownName(String(r.name), i)); setText(c[2], gbsText(r.gbs));\n"
+    "    setText(c[3], Number.isFinite(r.fraction) ? Math.round(r.fraction * 100) + ' %' : '—');\n"
+    "    const first = r.rank === 1; if (tr.classList.contains('first') !== first) tr.classList.toggle('first', first); });\n"
+    "}\n"
+    "function boardExercises(d) {\n"
+    "  const sel = $('boardex'), was = sel.value || kept('exercise') || '';\n"
+    "  sync(sel, d.exercises.map((x) => x.id), () => el('option'));\n"
+    "  for (const o of sel.children) { const x = d.exercises.find((x) => x.id === o.dataset.key); o.value = x.id; setText(o, ZH ? x.title.zh : x.title.en); }\n"
+    "  if (was && d.exercises.some((x) => x.id === was)) { if (sel.value !== was) sel.value = was; }\n"
+    "  else { const used = d.exercises.find((x) => d.students.some((s) => s.exercises.some((e) => e.exercise === x.id))); if (used) sel.value = used.id; }\n"
+    "}\n"
+    "async function board(d) {\n"
+    "  if (d) lastClass = d;\n"
+    "  if (!gpu) return;\n"
+    "  if (lastClass) boardExercises(lastClass);\n"
+    "  const ex = $('boardex').value; if (!ex) return;\n"
+    "  const asked = ++boardAsked;\n"
+    "  try { const r = await fetch('/api/class/leaderboard?exercise=' + encodeURIComponent(ex)); const j = await r.json();\n"
+    "    if (!r.ok) throw new Error(j.error ? j.error.message : r.status);\n"
+    "    if (asked === boardAsked && $('boardex').value === ex) drawBoard(j); }\n"
+    "  catch (e) { if (asked === boardAsked) { $('boardtable').hidden = true; $('boardnone').hidden = false; setText($('boardnone'), W.boardfail + e.message); } }\n"
+    "}\n"
+    "$('boardex').addEventListener('change', () => { kept('exercise', $('boardex').value); boardLast = null; board(null); });\n"
+    "fetch('/api/health').then((r) => r.json()).then((h) => { gpu = h && h.gpu ? h.gpu : null; $('board').hidden = !gpu; if (gpu && lastClass) board(lastClass); }, () => {});\n"
+    "poll();\n</script></main></body></html>\n";
 
 /* the words in the page's language as a JSON object (escaped by cJSON), and whether it is Chinese */
 static char *words_json(int zh)

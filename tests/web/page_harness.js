@@ -35,13 +35,20 @@ module.exports = function harness(NAME, site, outDir) {
       r.end(d);
     });
   });
-  async function open(url, screen) {
+  // a page of its own (a fresh context: its own storage) at a screen's size, not yet anywhere
+  async function blank(screen) {
     const ctx = await browser.createBrowserContext();
     const page = await ctx.newPage();
     const cdp = await page.createCDPSession();
     const { name, ...metrics } = screen;
     await cdp.send('Emulation.setDeviceMetricsOverride', metrics);
     page.cdp = cdp; page.ctx = ctx;
+    return page;
+  }
+  // before(page): what the test sets up before the page loads (its requests answered, say)
+  async function open(url, screen, before) {
+    const page = await blank(screen);
+    if (before) await before(page);
     await page.goto(base + url);
     await page.waitForFunction(() => document.body.dataset.firstPicture || !document.getElementById('trouble').hidden, { timeout: 20000 });
     await page.waitForFunction(() => !document.getElementById('trouble').hidden || window.warpscope.loaded(), { timeout: 20000 });
@@ -87,7 +94,7 @@ module.exports = function harness(NAME, site, outDir) {
     process.exit(failures ? 1 : 0);
   }
   return {
-    check, sleep, open, close, shot, live, focused, frame, axe, tree, run,
+    check, sleep, blank, open, close, shot, live, focused, frame, axe, tree, run,
     DESKTOP: { name: '1024x768', width: 1024, height: 768, deviceScaleFactor: 1, mobile: false },
     squash: (t) => t.replace(/\s+/g, ' ').trim(),
   };
