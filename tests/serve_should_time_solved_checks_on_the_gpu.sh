@@ -142,6 +142,24 @@ col = [i for i, x in enumerate(grid[0]) if "GB/s" in x and x.startswith(ex02 + "
 by = {r[0]: r for r in grid[1:]}
 check(col and by.get("Ada", [""] * 99)[col[0]] == "1500.0" and by.get("Bo", [""] * 99)[col[0]] == "2000.0",
       "the grades carry the best GB/s: %s" % [(r[0], r[col[0]] if col else None) for r in grid[1:]])
+# exercise 10's card goal (at least 85 % of the card's best read): judged from the timing, the try
+# recorded again with it (the class's table, solved only then)
+ten = open(src + "/tests/exercises/10-last-rung.solution.cu").read()
+x10 = json.load(open(src + "/lessons/exercises/10-last-rung.json"))
+total = len(x10["exercise"]["goals"]) + 1
+for gbs, met in ((3600, True), (2000, False)):
+    st, body, _ = call("POST", "/api/check", {"exercise": "10", "source": ten + "\n// card: %d\n" % gbs}, cookie=bo)
+    c = json.loads(body)
+    f = c.get("files", [{}])[0]
+    check(st == 200 and f.get("met") == total - 1 and c.get("gpu", {}).get("state") == "queued",
+          "exercise 10 at %d GB/s: every trace goal, the card's waiting: %s of %s, %s" % (gbs, f.get("met"), total, c.get("gpu")))
+    st, t = timed(bo, c["gpu"]["id"])
+    cg = t.get("card_goal", {})
+    check(cg.get("met") is met and cg.get("met_goals") == (total if met else total - 1) and cg.get("goals") == total and cg.get("recorded"),
+          "its card goal from %.0f %% of the best read: %s" % (100.0 * gbs / 4000, cg))
+    st, body, _ = call("GET", "/api/class", auth=True)
+    rows = [e for s_ in json.loads(body).get("students", []) if s_.get("name") == "Bo" for e in s_.get("exercises", []) if e.get("exercise") == x10["id"]]
+    check(rows and rows[0].get("solved") is met and rows[0].get("goals") == total, "the class sees exercise 10 %s: %s" % ("solved" if met else "not solved", rows))
 # past --gpu-queue 2: two files that never end (judged before, sent again by POST /api/gpu, which
 # judges nothing) hold the queue; a third is refused with a Retry-After, and a Check answered from
 # its kept judgement says busy

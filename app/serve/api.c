@@ -651,12 +651,12 @@ static cJSON *check_report(serve_ctx *s, const lesson *l, const exercise_judgeme
 static char *judgement_key(const lesson_exercise *x, const exercise_judgement *j)
 {
     char *key = NULL;
-    char states[LESSON_GOALS_MAX + 1];
+    char states[LESSON_GOALS_MAX + 2];
     size_t g = 0;
-    for (; g < x->ngoals && g < LESSON_GOALS_MAX; g++) states[g] = (char)('0' + (int)j->marks[g].state);
+    for (; g < exercise_goal_count(x) && g < LESSON_GOALS_MAX + 1; g++) states[g] = (char)('0' + (int)j->marks[g].state);
     states[g] = 0;
     uint64_t h = serve_fnv1a(SERVE_FNV_BASIS, j->error, strlen(j->error));
-    if (asprintf(&key, "%zu/%zu %s %d %016llx", j->met, x->ngoals, states, j->runs > 0, (unsigned long long)h) < 0) key = NULL;
+    if (asprintf(&key, "%zu/%zu %s %d %016llx", j->met, exercise_goal_count(x), states, j->runs > 0, (unsigned long long)h) < 0) key = NULL;
     return key;
 }
 
@@ -677,6 +677,33 @@ static void source_key(const char *source, char *out, size_t len)
     snprintf(out, len, "%016llx-%zu", (unsigned long long)serve_fnv1a(SERVE_FNV_BASIS, source, strlen(source)), strlen(source));
 }
 
+/* A judgement into the class record as the student's try (and to the course's gradebook, when the
+ * student came from it): 0, or a RECORD_* refusal, or -1 with err. tr is what was recorded. */
+int record_judgement(serve_ctx *s, int64_t class_id, const char *student, const lesson *l, const struct exercise_judgement *j, const char *picture,
+                     const char *source, record_try *tr, char *err, size_t errlen)
+{
+    const lesson_exercise *x = l->exercise;
+    int first_missed = -1;
+    for (size_t g = 0; g < exercise_goal_count(x) && first_missed < 0; g++)
+        if (j->marks[g].state != EXERCISE_MET) first_missed = (int)g;
+    cJSON *report = check_report(s, l, j);
+    char *report_text = cJSON_PrintUnformatted(report), *key = judgement_key(x, j);
+    cJSON_Delete(report);
+    *tr = (record_try){.class_id = class_id, .student = student, .exercise = l->id, .at_ms = wall_ms(), .met = (int)j->met,
+                       .goals = (int)exercise_goal_count(x), .first_missed = first_missed, .ran = j->runs > 0, .error = j->error,
+                       .judgement = key ? key : "", .report = report_text ? report_text : "{}", .trace = picture, .source = source};
+    int rc = s->rec ? record_add(s->rec, tr, err, errlen) : -1;
+    if (rc == 0) {
+        lti_score(s, class_id, student, l->id, tr->met, tr->goals, tr->at_ms);
+        for (size_t i = 0; i < sizeof serve_judged_hooks / sizeof serve_judged_hooks[0]; i++)
+            if (serve_judged_hooks[i]) serve_judged_hooks[i](s, tr);
+    }
+    tr->judgement = tr->report = NULL; /* freed here: what stays is the numbers */
+    free(key);
+    free(report_text);
+    return rc;
+}
+
 static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, size_t exercise, exercise_judgement *j, char *picture,
                          const char *source, const char *file)
 {
@@ -684,19 +711,10 @@ static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, s
     learner_dir kept; /* a judgement kept from before: the source is written again for the card where it was swept */
     if (!file && s->gpu && trace_goals_met(l, j) && learner_write(s, source, strlen(source), &kept) == 0) file = kept.file;
     const char *student = q->student;
-    const lesson_exercise *x = l->exercise;
     cJSON *report = check_report(s, l, j);
-    int first_missed = -1;
-    for (size_t g = 0; g < x->ngoals && first_missed < 0; g++)
-        if (j->marks[g].state != EXERCISE_MET) first_missed = (int)g;
-    char *report_text = cJSON_PrintUnformatted(report);
-    char *key = judgement_key(x, j);
-    record_try tr = {.class_id = q->class_id, .student = student, .exercise = l->id, .at_ms = wall_ms(), .met = (int)j->met,
-                     .goals = (int)x->ngoals, .first_missed = first_missed, .ran = j->runs > 0, .error = j->error, .judgement = key ? key : "",
-                     .report = report_text ? report_text : "{}", .trace = picture, .source = source};
+    record_try tr;
     char rerr[600];
-    int rc = s->rec ? record_add(s->rec, &tr, rerr, sizeof rerr) : -1;
-    free(key);
+    int rc = record_judgement(s, q->class_id, student, l, j, picture, source, &tr, rerr, sizeof rerr);
     if (rc == RECORD_STUDENT_FULL)
         reply_error(r, 403, "your record is full: %d different judgements kept; ask the teacher to remove your tries", RECORD_ROWS_PER_STUDENT);
     else if (rc == RECORD_BYTES_FULL)
@@ -713,19 +731,15 @@ static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, s
             if (trace_goals_met(l, j) && file) {
                 char skey[48];
                 source_key(source, skey, sizeof skey);
-                serve_gpu_submit(s, q->class_id, student, exercise, file, skey, report, &busy);
+                serve_gpu_submit(s, q->class_id, student, exercise, file, skey, j, picture, source, report, &busy);
             } else {
                 cJSON *g = cJSON_AddObjectToObject(report, "gpu");
                 cJSON_AddStringToObject(g, "state", "not-timed");
                 cJSON_AddStringToObject(g, "why", "a file is timed on the card once every goal on the trace is met");
             }
         }
-        lti_score(s, q->class_id, student, l->id, tr.met, tr.goals, tr.at_ms); /* to the course's gradebook, when the student came from it */
         reply_json(r, 200, cJSON_PrintUnformatted(report));
-        for (size_t i = 0; i < sizeof serve_judged_hooks / sizeof serve_judged_hooks[0]; i++)
-            if (serve_judged_hooks[i]) serve_judged_hooks[i](s, &tr);
     }
-    free(report_text);
     cJSON_Delete(report);
     free(picture);
     free(j);
@@ -853,7 +867,7 @@ void api_gpu_time(serve_ctx *s, const serve_request *q, serve_reply *r)
         char key[48];
         unsigned busy = 0;
         source_key(source, key, sizeof key);
-        if (serve_gpu_submit(s, q->class_id, q->student, (size_t)i, ld.file, key, answer, &busy)) {
+        if (serve_gpu_submit(s, q->class_id, q->student, (size_t)i, ld.file, key, j, picture, source, answer, &busy)) {
             reply_error(r, 429, "the card's queue is full: try again in %u s", busy);
             snprintf(r->value_buf, sizeof r->value_buf, "%u", busy);
             r->header = MHD_HTTP_HEADER_RETRY_AFTER;
@@ -1026,11 +1040,17 @@ static void add_row(void *ud, const record_row *row)
     cJSON_AddBoolToObject(e, "solved", row->met == row->goals);
     cJSON_AddBoolToObject(e, "ran", row->ran);
     const lesson *l = exercise_by_id(b->s, row->exercise);
-    if (row->first_missed >= 0 && l && (size_t)row->first_missed < l->exercise->ngoals) {
+    if (row->first_missed >= 0 && l && (size_t)row->first_missed < exercise_goal_count(l->exercise)) {
         cJSON *m = cJSON_AddObjectToObject(e, "first_missed");
         cJSON_AddNumberToObject(m, "index", row->first_missed);
-        cJSON_AddStringToObject(m, "en", l->exercise->goals[row->first_missed].say.s[LESSON_EN]);
-        cJSON_AddStringToObject(m, "zh", l->exercise->goals[row->first_missed].say.s[LESSON_ZH]);
+        for (int lang = 0; lang < LESSON_LANGS; lang++) {
+            char words[300];
+            if ((size_t)row->first_missed < l->exercise->ngoals)
+                snprintf(words, sizeof words, "%s", l->exercise->goals[row->first_missed].say.s[lang]);
+            else
+                exercise_card_goal(l->exercise, (lesson_lang)lang, words, sizeof words); /* the card's goal comes last */
+            cJSON_AddStringToObject(m, lesson_lang_keys[lang], words);
+        }
     } else cJSON_AddNullToObject(e, "first_missed");
     char when[40];
     time_t secs = (time_t)(row->at_ms / 1000);
@@ -1102,10 +1122,14 @@ void api_class(serve_ctx *s, const serve_request *q, serve_reply *r)
         cJSON_AddStringToObject(e, "id", l->id);
         cJSON_AddStringToObject(t, "en", l->title.s[LESSON_EN]);
         cJSON_AddStringToObject(t, "zh", l->title.s[LESSON_ZH]);
-        for (size_t g = 0; g < l->exercise->ngoals; g++) {
+        for (size_t g = 0; g < exercise_goal_count(l->exercise); g++) {
             cJSON *gg = cJSON_CreateObject();
-            cJSON_AddStringToObject(gg, "en", l->exercise->goals[g].say.s[LESSON_EN]);
-            cJSON_AddStringToObject(gg, "zh", l->exercise->goals[g].say.s[LESSON_ZH]);
+            for (int lang = 0; lang < LESSON_LANGS; lang++) {
+                char words[300];
+                if (g < l->exercise->ngoals) snprintf(words, sizeof words, "%s", l->exercise->goals[g].say.s[lang]);
+                else exercise_card_goal(l->exercise, (lesson_lang)lang, words, sizeof words);
+                cJSON_AddStringToObject(gg, lesson_lang_keys[lang], words);
+            }
             cJSON_AddItemToArray(goals, gg);
         }
         cJSON_AddItemToArray(exs, e);

@@ -23,7 +23,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/cmd/cmd.h"
 #include "app/gpu_time.h"
+#include "app/learn/exercise.h"
 #include "app/serve/serve.h"
 #include "trace/capture/capture.h"
 #include "trace/capture/own/own.h"
@@ -44,6 +46,10 @@ typedef struct gpu_job {
     char file[4400];           /* the learner's source, kept by content (api.c) */
     uint64_t seed;             /* the drawn size */
     int built;                 /* 1: ready for the card */
+    /* an exercise with a card goal: the Check's judgement, its picture and source, recorded again
+     * with the card's mark once timed */
+    exercise_judgement *judged;
+    char *picture, *source;
     struct gpu_job *next;
 } gpu_job;
 
@@ -162,11 +168,60 @@ static char *result_json(const serve_gpu *g, const gpu_job *j, const char *exerc
     return text;
 }
 
+static void job_free(gpu_job *j)
+{
+    if (!j) return;
+    free(j->judged);
+    free(j->picture);
+    free(j->source);
+    free(j);
+}
+
+/* the card goal's mark from the timing, and the try recorded again with it; its words for the answer */
+static void judge_card(serve_gpu *g, gpu_job *j, const gpu_timing *t, const char *failure, cJSON *o)
+{
+    serve_ctx *s = g->s;
+    const lesson *l = &s->ex[j->exercise].l;
+    const lesson_exercise *x = l->exercise;
+    gpu_timing none;
+    if (!t) { /* it did not run on the card */
+        memset(&none, 0, sizeof none);
+        none.state = GPU_FAILED;
+        snprintf(none.error, sizeof none.error, "%s", failure ? failure : "not timed");
+        t = &none;
+    }
+    exercise_judge_timing(x, j->judged, t);
+    record_try tr;
+    char err[600];
+    int rc = record_judgement(s, j->class_id, j->student, l, j->judged, j->picture, j->source, &tr, err, sizeof err);
+    if (rc) fprintf(stderr, "warpscope: serve: the card goal of a try of %s was not recorded: %s\n", l->id, err);
+    const exercise_mark *m = &j->judged->marks[x->ngoals];
+    cJSON *c = cJSON_AddObjectToObject(o, "card_goal");
+    cJSON_AddBoolToObject(c, "met", m->state == EXERCISE_MET);
+    cJSON_AddNumberToObject(c, "met_goals", (double)j->judged->met);
+    cJSON_AddNumberToObject(c, "goals", (double)exercise_goal_count(x));
+    cJSON_AddBoolToObject(c, "recorded", rc == 0);
+    for (int lang = 0; lang < LESSON_LANGS; lang++) {
+        char line[900];
+        exercise_checklist_line(x, j->judged, x->ngoals, (lesson_lang)lang, line, sizeof line);
+        cJSON_AddStringToObject(c, lesson_lang_keys[lang], line);
+    }
+}
+
 static void finish(serve_gpu *g, gpu_job *j, const gpu_timing *t, const char *failure)
 {
     serve_ctx *s = g->s;
     const lesson *l = &s->ex[j->exercise].l;
     char *text = result_json(g, j, l->id, t, failure), err[600];
+    if (j->judged && text) { /* the card goal, judged and recorded, said in the answer */
+        cJSON *o = cJSON_Parse(text);
+        if (o) {
+            judge_card(g, j, t, failure, o);
+            free(text);
+            text = cJSON_PrintUnformatted(o);
+            cJSON_Delete(o);
+        }
+    }
     static const char *const states[] = {[GPU_NONE] = "failed", [GPU_TIMED] = "timed", [GPU_WRONG] = "wrong", [GPU_FAILED] = "failed"};
     const char *state = failure ? "failed" : states[t->state];
     int ok = !failure && t->state == GPU_TIMED;
@@ -176,7 +231,7 @@ static void finish(serve_gpu *g, gpu_job *j, const gpu_timing *t, const char *fa
     pthread_mutex_lock(&g->mu);
     g->queued--;
     pthread_mutex_unlock(&g->mu);
-    free(j);
+    job_free(j);
 }
 
 /* ---- the threads ---- */
@@ -275,8 +330,8 @@ static int count_devices(void)
 
 int serve_gpu_start(serve_ctx *s, int asked, unsigned limit_s, unsigned queue_max, char *err, size_t errlen)
 {
-    char card[128];
-    if (!gpu_time_present(card, sizeof card)) {
+    char name[128];
+    if (!gpu_time_present(name, sizeof name)) {
         if (asked) {
             snprintf(err, errlen, "--gpu: no GPU here (no NVIDIA driver's GPU in /proc/driver/nvidia/gpus, or a warpscope built without CUDA)");
             return -1;
@@ -285,7 +340,7 @@ int serve_gpu_start(serve_ctx *s, int asked, unsigned limit_s, unsigned queue_ma
     }
     serve_gpu *g = calloc(1, sizeof *g);
     if (!g) { snprintf(err, errlen, "out of memory"); return -1; }
-    snprintf(g->card, sizeof g->card, "%s", card);
+    snprintf(g->card, sizeof g->card, "%s", name);
     g->s = s;
     g->devices = count_devices();
     g->limit_s = limit_s ? limit_s : SERVE_GPU_LIMIT_S;
@@ -326,7 +381,7 @@ void serve_gpu_stop(serve_ctx *s)
         for (gpu_job *j; (j = pop(h));) { /* said in the record, so that a page polling it stops */
             record_gpu_set(s->rec, j->id, "failed", 0, 0, "{\"state\":\"failed\",\"error\":\"the server stopped before it was timed: press Check again\"}",
                            wall_ms(), err, sizeof err);
-            free(j);
+            job_free(j);
         }
     pthread_mutex_destroy(&g->mu);
     pthread_cond_destroy(&g->cv);
@@ -366,8 +421,8 @@ static unsigned retry_after(const serve_gpu *g)
     return secs < 1 ? 1 : secs > 600 ? 600 : secs;
 }
 
-int serve_gpu_submit(serve_ctx *s, int64_t class_id, const char *student, size_t exercise, const char *file, const char *source_key, cJSON *answer,
-                     unsigned *busy_s)
+int serve_gpu_submit(serve_ctx *s, int64_t class_id, const char *student, size_t exercise, const char *file, const char *source_key,
+                     const exercise_judgement *judged, const char *picture, const char *source, cJSON *answer, unsigned *busy_s)
 {
     serve_gpu *g = s->gpu;
     *busy_s = 0;
@@ -380,7 +435,7 @@ int serve_gpu_submit(serve_ctx *s, int64_t class_id, const char *student, size_t
     int64_t id = 0;
     getrandom(&id, sizeof id, 0);
     id = (id & (((int64_t)1 << 52) - 1)) | 1; /* a JSON number exactly */
-    if (record_gpu_recent(s->rec, l->id, source_key, wall_ms() - (int64_t)SERVE_GPU_KEEP_S * 1000, &old, err, sizeof err) == 0 && old.found && old.result) {
+    if (!(l->exercise->gpu_fraction > 0) && record_gpu_recent(s->rec, l->id, source_key, wall_ms() - (int64_t)SERVE_GPU_KEEP_S * 1000, &old, err, sizeof err) == 0 && old.found && old.result) {
         cJSON *r = cJSON_Parse(old.result);
         if (r) {
             cJSON_ReplaceItemInObjectCaseSensitive(r, "id", cJSON_CreateNumber((double)id));
@@ -409,8 +464,15 @@ int serve_gpu_submit(serve_ctx *s, int64_t class_id, const char *student, size_t
     g->queued++;
     pthread_mutex_unlock(&g->mu);
     gpu_job *j = calloc(1, sizeof *j);
+    if (j && l->exercise->gpu_fraction > 0 && judged) { /* the card goal: the try recorded again once timed */
+        j->judged = malloc(sizeof *j->judged);
+        j->picture = picture ? strdup(picture) : NULL;
+        j->source = strdup(source ? source : "");
+        if (!j->judged || !j->source || (picture && !j->picture)) { job_free(j); j = NULL; }
+        else memcpy(j->judged, judged, sizeof *j->judged);
+    }
     if (!j || record_gpu_add(s->rec, id, class_id, student, l->id, source_key, wall_ms(), s->instance, err, sizeof err)) {
-        free(j);
+        job_free(j);
         pthread_mutex_lock(&g->mu);
         g->queued--;
         pthread_mutex_unlock(&g->mu);

@@ -16,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/learn/exercise.h"
 #include "app/serve/serve.h"
 
 typedef struct best_gbs {
@@ -129,7 +130,7 @@ char *grades_csv(record *r, int64_t class_id, const char *section, const serve_e
     for (size_t i = 0; i < nex; i++) {
         const lesson *l = &ex[i].l;
         char *h = NULL;
-        if (asprintf(&h, "%s %s (goals met of %zu)", l->id, l->title.s[LESSON_EN], l->exercise->ngoals) >= 0) cell(c.f, h, 0);
+        if (asprintf(&h, "%s %s (goals met of %zu)", l->id, l->title.s[LESSON_EN], exercise_goal_count(l->exercise)) >= 0) cell(c.f, h, 0);
         free(h);
         static const char *const more[] = {"solved", "tries", "last try (UTC)", "best GB/s on the GPU"};
         for (size_t k = 0; k < 4; k++) {

@@ -33,6 +33,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "app/learn/exercise.h"
 #include "app/learn/lesson.h"
 
 /* The limits, each with why. */
@@ -960,7 +961,7 @@ static void launch_deep_link(serve_ctx *s, const serve_request *q, serve_reply *
         const char *title = l->title.s[zh && l->title.s[LESSON_ZH] ? LESSON_ZH : LESSON_EN];
         char *ht = html(title ? title : l->id), *hi = html(l->id);
         o += (size_t)snprintf(b + o, cap - o, "<label><input type=\"checkbox\" name=\"exercise\" value=\"%s\"> %s (%zu goals)</label>\n", hi ? hi : "",
-                              ht ? ht : "", l->exercise ? l->exercise->ngoals : 0);
+                              ht ? ht : "", l->exercise ? exercise_goal_count(l->exercise) : 0);
         free(ht), free(hi);
     }
     snprintf(b + o, cap - o, "<p><button type=\"submit\">Place in the course</button></p>\n</form>");
@@ -1060,7 +1061,7 @@ void lti_deeplink(serve_ctx *s, const serve_request *q, serve_reply *r)
             cJSON_AddStringToObject(it, "url", launch);
             cJSON_AddStringToObject(custom, "exercise", l->id);
             cJSON_AddItemToObject(it, "custom", custom);
-            cJSON_AddNumberToObject(li, "scoreMaximum", (double)l->exercise->ngoals);
+            cJSON_AddNumberToObject(li, "scoreMaximum", (double)exercise_goal_count(l->exercise));
             cJSON_AddStringToObject(li, "label", title);
             cJSON_AddStringToObject(li, "resourceId", l->id);
             cJSON_AddStringToObject(li, "tag", "warpscope");

@@ -213,8 +213,13 @@ const char *serve_gpu_card(const serve_ctx *s); /* NULL: no GPU */
 void serve_gpu_health(serve_ctx *s, struct cJSON *o);
 /* a solved Check's file into the queue: answer gains "gpu" (queued with its id, the same bytes'
  * timing from a moment ago, busy, or failed). 1 when the queue is full (*busy_s: Retry-After), else 0 */
+struct exercise_judgement;
 int serve_gpu_submit(serve_ctx *s, int64_t class_id, const char *student, size_t exercise, const char *file, const char *source_key,
-                     struct cJSON *answer, unsigned *busy_s);
+                     const struct exercise_judgement *j, const char *picture, const char *source, struct cJSON *answer, unsigned *busy_s);
+/* a judgement into the class record as the student's try, and to the course's gradebook (api.c):
+ * 0, a RECORD_* refusal, or -1 with err */
+int record_judgement(serve_ctx *s, int64_t class_id, const char *student, const lesson *l, const struct exercise_judgement *j, const char *picture,
+                     const char *source, record_try *tr, char *err, size_t errlen);
 void api_gpu(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_gpu_time(serve_ctx *s, const serve_request *q, serve_reply *r);
 void api_gpu_tries(serve_ctx *s, const serve_request *q, serve_reply *r);
