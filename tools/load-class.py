@@ -171,6 +171,9 @@ def parse_flags(argv):
                         "server behind a proxy (default: --url)")
     p.add_argument("--json", metavar="OUT", help="also write the figures to OUT as JSON")
     p.add_argument("--lab", action="store_true", help="an exercise lab: most tries Checks across every exercise, the rest Runs")
+    p.add_argument("--gpu", action="store_true",
+                   help="with --lab, a server with a GPU: each solved Check's timing on the card is awaited (GET /api/gpu, as the page polls it) "
+                        "beside the student's next tries, and its time from the Check's answer to the card's verdict counted")
     p.add_argument("--checks", type=positive(float), default=0.6, help="with --lab, the fraction of tries that are Checks (default 0.6)")
     p.add_argument("--source-dir", default=os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."),
                    help="with --lab, warpscope's source (lessons/exercises/, tests/exercises/; default this script's ..)")
@@ -253,6 +256,9 @@ class Record:
         self.class_polls_ok = 0
         self.given_up = 0               # tries still answered 429 when the student's next came
         self.resent = {}                # kind -> sent again after a proxy's 502 or 504
+        self.gpu_times = []             # --gpu: seconds from a Check's answer to its timing's verdict
+        self.gpu_states = {}            # --gpu: the Checks' "gpu" state, then each timing's verdict
+        self.gpu_pending = []           # --gpu: the pollers' threads
 
     def count(self, endpoint, status):
         with self.lock:
@@ -364,8 +370,18 @@ def lab_check(args, rec, client, name, number, k, rng, next_at, stop_at):
             with rec.lock:
                 rec.unexpected.append("/api/check: %s's %s of %s was answered %s%s" % (name, "broken file" if broken else "model solution", ex, status, excerpt(raw)))
         return
-    met = all_goals_met(json.loads(raw))
-    exid = json.loads(raw).get("exercise", ex)
+    answer = json.loads(raw)
+    met = all_goals_met(answer)
+    exid = answer.get("exercise", ex)
+    if args.gpu:
+        g = answer.get("gpu") or {}
+        with rec.lock:
+            rec.gpu_states["check:" + str(g.get("state"))] = rec.gpu_states.get("check:" + str(g.get("state")), 0) + 1
+        if g.get("state") == "queued" and g.get("id"):
+            th = threading.Thread(target=gpu_wait, args=(rec, client, g["id"], time.monotonic()), daemon=True)
+            th.start()
+            with rec.lock:
+                rec.gpu_pending.append(th)
     with rec.lock:
         rec.times["check"].append(dt)
         rec.check_times.setdefault(ex, []).append(dt)
@@ -374,6 +390,27 @@ def lab_check(args, rec, client, name, number, k, rng, next_at, stop_at):
         rec.accepted[(name, exid)] = (count + 1, sent_at, met)
         if met is not None and met == broken:
             rec.unexpected.append("/api/check: %s's %s of %s judged %s" % (name, "broken file" if broken else "model solution", ex, "solved" if met else "not solved"))
+
+
+def gpu_wait(rec, client, gid, since):
+    """A solved Check's timing on the card, asked every half second as the page asks it, for up to two minutes."""
+    poll = Client.__new__(Client)
+    poll.__dict__.update(client.__dict__)  # the student's session, a connection of its own
+    state = "unanswered"
+    while time.monotonic() - since < 120:
+        status, raw, _, _ = poll.request("GET", "/api/gpu?id=%d" % gid)
+        rec.count("/api/gpu", status)
+        if status == 200:
+            state = json.loads(raw).get("state", "?")
+            if state not in ("queued", "running"):
+                break
+        time.sleep(0.5)
+    with rec.lock:
+        rec.gpu_states[state] = rec.gpu_states.get(state, 0) + 1
+        if state not in ("queued", "running", "unanswered"):
+            rec.gpu_times.append(time.monotonic() - since)
+        else:
+            rec.unexpected.append("/api/gpu: timing %d of a solved Check had no verdict after 120 s (%s)" % (gid, state))
 
 
 def student(args, rec, client, number, stop_at, rng, marker_dir, markers):
@@ -550,6 +587,8 @@ def main(argv):
         threads.append(th)
     for th in threads:
         th.join()
+    for th in list(rec.gpu_pending):  # the card's last verdicts
+        th.join()
     stop.set()
     t.join()
     elapsed = time.monotonic() - start
@@ -589,6 +628,14 @@ def main(argv):
             figures["checks_by_exercise_ms"][ex] = {"count": len(v), "p50": round(percentile(v, 50) * 1000.0, 1), "p95": round(percentile(v, 95) * 1000.0, 1),
                                                     "p99": round(percentile(v, 99) * 1000.0, 1)}
             print("  %-20s %6d %8s %8s %8s" % ("check " + ex[:14], len(v), fmt_ms(percentile(v, 50)), fmt_ms(percentile(v, 95)), fmt_ms(percentile(v, 99))))
+    if args.gpu:
+        v = rec.gpu_times
+        figures["gpu"] = {"states": rec.gpu_states, "count": len(v), "p50_ms": round((percentile(v, 50) or 0) * 1000.0, 1),
+                          "p95_ms": round((percentile(v, 95) or 0) * 1000.0, 1), "p99_ms": round((percentile(v, 99) or 0) * 1000.0, 1),
+                          "max_ms": round((max(v) if v else 0) * 1000.0, 1)}
+        print("%-22s %6d %8s %8s %8s %8s" % ("card's verdict", len(v), fmt_ms(percentile(v, 50)), fmt_ms(percentile(v, 95)), fmt_ms(percentile(v, 99)),
+                                           fmt_ms(max(v) if v else None)))
+        print("the card: %s" % ", ".join("%s x%d" % kv for kv in sorted(rec.gpu_states.items())))
     built = sum(rec.built.values())
     print("build rate: %d new files built and answered in %.0f s (%d traced, %d checked), %.2f a second" %
           (built, elapsed, rec.built["trace"], rec.built["check"], built / elapsed))

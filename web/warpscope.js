@@ -1378,6 +1378,7 @@
       const f = a.json.files ? a.json.files[0] : a.json;
       checklist(x, f);
       gpuStart(a.json.gpu || (f && f.gpu), x, a.json.exercise);
+      if (gpuWatch) gpuWatch.runs = (f && f.runs) || 0;
       ran = !!(f && f.ran);
       if (!ran) stale(true);
     } catch (e) { say(W('noServerNow', e.message || String(e)), true); } finally { busy(false); }
@@ -1387,7 +1388,7 @@
   function checklist(x, f) {
     const ul = $('checklist'), goals = (f && f.goals) || [], missed = [];
     ul.textContent = ''; ul.hidden = false;
-    const li = (cls, text) => { const e = document.createElement('li'); e.className = cls; e.textContent = text; ul.appendChild(e); };
+    const li = (cls, text) => { const e = document.createElement('li'); e.className = cls; e.textContent = text; ul.appendChild(e); return e; };
     const head = W('checked', f.met || 0, goals.length, f.runs || 0); // on the status line above the list
     if (f.error) {
       li('head', W('didNotRun', f.error));
@@ -1395,6 +1396,12 @@
       if (m && !f.ran) ed.mark(+m[1], +m[2], m[3]);
     }
     goals.forEach((g, i) => {
+      if (g.card) { // the card's goal (exercise 10): its own words; judged when the card's timing comes (gpuDone)
+        const line = byLang(g.line) || byLang(g.say) || g.goal;
+        li(g.met ? 'met' : g.value === null || g.value === undefined ? 'waiting' : 'missed', line).id = 'card-goal';
+        if (!g.met) missed.push(line);
+        return;
+      }
       const want = x.goals[i] || {}, text = (want.say && (want.say[lang] || want.say.en)) || g.goal;
       const bound = ['at_most', 'at_least', 'equals'].find((b) => b in g);
       const count = want.value && !/[<>=!]|has\(/.test(want.value);
@@ -1449,9 +1456,17 @@
   function gpuDone(w) {
     if (w.json.exercise) w.exercise = w.json.exercise;
     gpuItem();
+    // an exercise with a card goal: the card's verdict replaces "not judged here", and the count
+    const cg = w.json.card_goal, item = $('card-goal');
+    if (cg && item) {
+      item.textContent = byLang(cg);
+      item.className = cg.met ? 'met' : 'missed';
+      const done = W('checked', cg.met_goals, cg.goals, w.runs || 0);
+      say(done, !cg.met, done + (cg.met ? (lang === 'zh' ? '' : ' ') + W('solved') : ''));
+    }
     // said once, after the picture of the Check has been said (its Run, if still out, would say its
     // step over this), and then kept as what was said last, so a redraw does not say it again
-    const text = W('gpuAnnounce', gpuText(w.json));
+    const text = W('gpuAnnounce', gpuText(w.json)) + (cg && item ? (lang === 'zh' ? '' : ' ') + byLang(cg) : '');
     const tell = () => {
       if (w !== gpuWatch) return;
       if (edBusy) { setTimeout(tell, 250); return; }
