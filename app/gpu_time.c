@@ -320,11 +320,15 @@ int gpu_time_file(const gpu_time_desc *d, gpu_timing *out, volatile int *cancel,
         snprintf(sizes + strlen(sizes), sizeof sizes - strlen(sizes), "%s%" PRIu64, i ? "," : "", d->sizes[i]);
     for (int i = 0; i < GPU_TIME_DEFINES_MAX && d->defines[i]; i++)
         snprintf(defines + strlen(defines), sizeof defines - strlen(defines), "%s%s", i ? "," : "", d->defines[i]);
-    char *argv[20] = {(char *)prog, "bench", "--kernel", (char *)d->kernel, "--entry", (char *)d->entry, "--sizes", sizes,
+    char *argv[24] = {(char *)prog, "bench", "--kernel", (char *)d->kernel, "--entry", (char *)d->entry, "--sizes", sizes,
                       "--modes", "launch", "--json", json};
     int na = 12;
     if (defines[0]) { argv[na++] = "--define"; argv[na++] = defines; }
-    if (d->trusted_best_read_gbs > 0 && d->trusted_cub_gbs > 0) argv[na++] = "--alone"; /* the card's figures are known */
+    if (d->trusted_best_read_gbs > 0 && d->trusted_cub_gbs > 0) { /* the card's figures are known, the file judged */
+        argv[na++] = "--judged";
+        argv[na++] = "--reps";
+        argv[na++] = "15";
+    }
     argv[na] = NULL;
     char device[16];
     snprintf(device, sizeof device, "%d", d->device);

@@ -50,7 +50,7 @@ fi
 
 # every model solution through the server, as a student's Check, while bench times the same files
 python3 - "$ws" "$out" <<'PY' >"$out/gpu.txt" 2>&1
-import json, re, subprocess, sys, time, urllib.request, urllib.error
+import json, os, re, subprocess, sys, time, urllib.request, urllib.error
 ws, out = sys.argv[1:3]
 base = "http://127.0.0.1:18080"
 def call(method, path, body=None, cookie=None):
@@ -85,7 +85,7 @@ def check(number, source):
         return line, j
     return line, {}
 import glob, os
-for xf in sorted(glob.glob("lessons/exercises/*.json")):
+for xf in sorted(glob.glob("lessons/exercises/*.json")) if os.environ.get("WS_HOSTILE_ONLY") != "1" else []:
     x = json.load(open(xf))
     number = os.path.basename(xf)[:2]
     sol = "tests/exercises/" + os.path.basename(xf)[:-5] + ".solution.cu"
@@ -95,8 +95,9 @@ for xf in sorted(glob.glob("lessons/exercises/*.json")):
     for s in j.get("sizes", []): print("   n = %d: %s" % (s["n"], s.get("gbs", s)), flush=True)
 good = open("tests/exercises/02-v1-padding.solution.cu").read()
 head = "unsigned int tid = threadIdx.x;"
-wrong = good.replace(head, head + "\n    if (blockIdx.x >= 16384) return; // never in the emulator's sizes", 1)
-spin = good.replace(head, head + "\n    if (blockIdx.x >= 16384) { volatile int spin = 1; while (spin) {} }", 1)
+# blocks past 4096: never in the emulator's sizes (256 blocks at most), always in the card's (2^22 and up)
+wrong = good.replace(head, head + "\n    if (blockIdx.x >= 4096) return;", 1)
+spin = good.replace(head, head + "\n    if (blockIdx.x >= 4096) { while (atomicAdd((unsigned int *)g_odata, 0u) != 12345u) {} }", 1)
 for name, src in (("wrong on the card", wrong), ("spins for ever on the card", spin), ("the solution again, after", good + "\n// again\n")):
     line, j = check("02", src)
     print("%s: %s" % (name, line), flush=True)
@@ -104,7 +105,7 @@ st, body, _ = call("GET", "/api/health")
 print("health:", json.loads(body).get("gpu"))
 PY
 # the same files by bench on the command line (the libraries beside them), sizes as the server's first and last
-{
+[ "${WS_HOSTILE_ONLY:-}" = 1 ] || {
     for xf in lessons/exercises/*.json; do
         b=$(basename "$xf" .json)
         sol="tests/exercises/$b.solution.cu"

@@ -387,7 +387,8 @@ def lab_check(args, rec, client, name, number, k, rng, next_at, stop_at):
         rec.check_times.setdefault(ex, []).append(dt)
         rec.built["check"] += 1
         count = rec.accepted.get((name, exid), (0, 0, None))[0]
-        rec.accepted[(name, exid)] = (count + 1, sent_at, met)
+        # the class's table shows a card goal's exercise solved only once the card judged it: not compared
+        rec.accepted[(name, exid)] = (count + 1, sent_at, None if has_card_goal(answer) else met)
         if met is not None and met == broken:
             rec.unexpected.append("/api/check: %s's %s of %s judged %s" % (name, "broken file" if broken else "model solution", ex, "solved" if met else "not solved"))
 
@@ -485,11 +486,23 @@ def student(args, rec, client, number, stop_at, rng, marker_dir, markers):
 
 
 def all_goals_met(report):
-    """The check's answer ({"exercise", "files": [{"solved", ...}], "student", "recorded"}): solved?"""
+    """The check's answer ({"exercise", "files": [{"solved", "goals", ...}], "student", "recorded"}): solved?
+    An exercise with a card goal (exercise 10) is solved only once the card has judged it, later:
+    here its goals on the trace are what the Check says."""
     try:
-        return bool(report["files"][0]["solved"])
-    except (KeyError, IndexError, TypeError):
+        f = report["files"][0]
+        if any(g.get("card") for g in f.get("goals", [])):
+            return all(g.get("met") for g in f["goals"] if not g.get("card"))
+        return bool(f["solved"])
+    except (KeyError, IndexError, TypeError, AttributeError):
         return None
+
+
+def has_card_goal(report):
+    try:
+        return any(g.get("card") for g in report["files"][0].get("goals", []))
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return False
 
 
 def teacher(args, rec, client, stop, last):

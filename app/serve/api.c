@@ -728,7 +728,11 @@ static void check_answer(serve_ctx *s, const serve_request *q, serve_reply *r, s
         cJSON_AddBoolToObject(report, "recorded", 1);
         if (s->gpu) { /* the card's timing, in its own queue: the page asks GET /api/gpu?id= for it */
             unsigned busy = 0;
-            if (trace_goals_met(l, j) && file) {
+            if (l->exercise->operation != LESSON_SUM) { /* bench checks every run on the card against a sum */
+                cJSON *g = cJSON_AddObjectToObject(report, "gpu");
+                cJSON_AddStringToObject(g, "state", "not-timed");
+                cJSON_AddStringToObject(g, "why", "the card's timing checks a sum; this exercise's result is a maximum");
+            } else if (trace_goals_met(l, j) && file) {
                 char skey[48];
                 source_key(source, skey, sizeof skey);
                 serve_gpu_submit(s, q->class_id, student, exercise, file, skey, j, picture, source, report, &busy);
@@ -858,7 +862,9 @@ void api_gpu_time(serve_ctx *s, const serve_request *q, serve_reply *r)
     exercise_judgement *j = calloc(1, sizeof *j);
     char *picture = NULL;
     learner_dir ld;
-    if (!j || !verdict_find(s, l->id, source, j, &picture) || !trace_goals_met(l, j)) {
+    if (l->exercise->operation != LESSON_SUM) {
+        reply_error(r, 409, "the card's timing checks a sum; this exercise's result is a maximum");
+    } else if (!j || !verdict_find(s, l->id, source, j, &picture) || !trace_goals_met(l, j)) {
         reply_error(r, 409, "only a file whose every goal on the trace is met is timed on the card: press Check first");
     } else if (learner_write(s, source, strlen(source), &ld)) {
         reply_error(r, 500, "cannot keep the source: %s", strerror(errno));

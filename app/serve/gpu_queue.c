@@ -1,7 +1,8 @@
 /* gpu_queue: the class server's GPU. A Check whose every trace goal is met is also timed on this
  * machine's card (app/gpu_time.h: a fresh `warpscope bench --kernel` process, its run sandboxed),
- * in a queue of its own so that a Check's emulator part never waits behind it: two threads build
- * the file for the card (nvcc, in the sandbox, at a lower priority than the emulator's builds),
+ * in a queue of its own so that a Check's emulator part never waits behind it: a quarter of the
+ * cores' threads (two at least) build the file for the card (nvcc, in the sandbox, at a lower
+ * priority than the emulator's builds),
  * then one thread per GPU times one file at a time. The queue holds SERVE_GPU_QUEUE files; past it a
  * timing is answered "busy" with a Retry-After (429 where it is asked for alone). Each timing is a
  * row of the record (lab_gpu), so that any server of the class answers GET /api/gpu, the student's
@@ -32,7 +33,7 @@
 
 enum {
     SERVE_GPU_QUEUE = 64,      /* files waiting for the card (built or being built), per server, unless --gpu-queue says */
-    SERVE_GPU_BUILDERS = 2,    /* nvcc builds at once */
+    SERVE_GPU_BUILDERS_MAX = 16, /* nvcc builds at once: a quarter of the cores, at least 2 */
     SERVE_GPU_DEVICES = 8,
     SERVE_GPU_KEEP_S = 900,    /* the same bytes of the same exercise timed within this are not timed again */
     SERVE_GPU_LIMIT_S = 60,    /* one timing, process start to end, unless --gpu-limit says: past it the process is killed */
@@ -66,7 +67,7 @@ struct serve_gpu {
     double best_read_gbs[SERVE_GPU_DEVICES], cub_gbs[SERVE_GPU_DEVICES]; /* the card's own, at 2^26 (gpu_time_calibrate) */
     int calibrated[SERVE_GPU_DEVICES];
     char calibration_error[600];
-    pthread_t builders[SERVE_GPU_BUILDERS], runners[SERVE_GPU_DEVICES];
+    pthread_t builders[SERVE_GPU_BUILDERS_MAX], runners[SERVE_GPU_DEVICES];
     int nbuilders, nrunners;
     serve_ctx *s;
     int quit; /* serve_gpu_stop: the threads end */
@@ -348,7 +349,9 @@ int serve_gpu_start(serve_ctx *s, int asked, unsigned limit_s, unsigned queue_ma
     g->stand_in = getenv("WARPSCOPE_GPU_TIMER") && *getenv("WARPSCOPE_GPU_TIMER");
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
-    for (int i = 0; i < SERVE_GPU_BUILDERS; i++)
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    int builders = cores / 4 < 2 ? 2 : cores / 4 > SERVE_GPU_BUILDERS_MAX ? SERVE_GPU_BUILDERS_MAX : (int)(cores / 4);
+    for (int i = 0; i < builders; i++)
         if (pthread_create(&g->builders[g->nbuilders], NULL, builder, g) == 0) g->nbuilders++;
     for (int i = 0; i < g->devices; i++) {
         runner_arg *ra = malloc(sizeof *ra);
