@@ -19,8 +19,12 @@ typedef enum node_kind {
 
 typedef struct node {
     double value;
-    uint64_t elem;     /* NODE_INPUT: its index */
-    uint32_t kid0, nkids; /* NODE_MADE: kids[kid0 .. kid0 + nkids) */
+    union {
+        uint64_t elem;     /* NODE_INPUT: its index */
+        struct {
+            uint32_t kid0, nkids; /* NODE_MADE: kids[kid0 .. kid0 + nkids) */
+        };
+    };
     uint32_t depth, line, pass, block;
     uint32_t level;    /* NODE_MADE: its turn in the thread's chains of loads (see made) */
     uint16_t inputs;   /* NODE_MADE: kids read straight from the input (loads in flight at this write) */
@@ -47,19 +51,24 @@ typedef struct other_reg {
     int used;    /* what it holds has been added into another value */
 } other_reg;
 
+/* a whole-number value a thread loaded that was not an input element (an index table, say) and
+ * its turn: a load at such an index waits for it (pointer chasing) */
+typedef struct chased {
+    double value;
+    uint32_t turn;
+} chased;
+
+/* One cache line a thread, as a block's reset touches every thread's; its floats and loaded
+ * indices are kept apart (cert.others, cert.chases), touched only by the threads that have them. */
 typedef struct thread_state {
     operand *ops;
-    size_t nops, cap;
+    uint32_t nops, cap;
     uint32_t reg, last; /* the watched register's node; the last value it wrote (NONE: none) */
     int reg_used;       /* the watched register's value has been added into another (by a register search) */
-    other_reg other[OTHER_REGS];
-    unsigned nother;
+    uint16_t nother, nchase;
     uint32_t writes;
-    /* the latest whole-number values this thread loaded that were not input elements (an index
-     * table, say) and each one's turn: a load at such an index waits for it (pointer chasing) */
-    double chase_value[CHASE];
-    uint32_t chase_turn[CHASE];
-    unsigned nchase;
+    other_reg *other;   /* OTHER_REGS of them */
+    chased *chase;      /* the latest CHASE, a ring */
 } thread_state;
 
 typedef struct word {
@@ -89,6 +98,8 @@ typedef struct cert {
     double in_min;
     uint8_t *block_seen;  /* the running pass's blocks already replayed, a bit each */
     unsigned tid;         /* the thread whose event is replayed (nodes are its) */
+    other_reg *others;    /* OTHER_REGS a thread, once a trace has another float */
+    chased *chases;       /* CHASE a thread */
     int oom;
 } cert;
 
@@ -136,7 +147,8 @@ static int push_kid(cert *c, uint32_t k)
 static int push_operand(cert *c, thread_state *s, operand o)
 {
     if (s->nops == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 8;
+        uint32_t cap = s->cap ? s->cap * 2 : 8;
+        if (cap < s->cap) { c->oom = 1; return -1; }
         operand *p = realloc(s->ops, cap * sizeof *p);
         if (!p) { c->oom = 1; return -1; }
         s->ops = p;
@@ -463,27 +475,26 @@ static int same_turn(const turn *x, const turn *y)
     return x->pass == y->pass && x->block == y->block && x->thread == y->thread && x->level == y->level;
 }
 
-static int by_key(const void *a, const void *b)
+/* the most loads of one turn of one thread: the writes of each turn summed in a hash table (-1 out
+ * of memory) */
+static long most_in_flight(const turn *t, size_t n)
 {
-    const turn *x = a, *y = b;
-    if (x->pass != y->pass) return x->pass < y->pass ? -1 : 1;
-    if (x->block != y->block) return x->block < y->block ? -1 : 1;
-    if (x->thread != y->thread) return x->thread < y->thread ? -1 : 1;
-    return x->level < y->level ? -1 : x->level > y->level;
-}
-
-/* the most loads of one turn of one thread */
-static unsigned most_in_flight(turn *t, size_t n)
-{
-    qsort(t, n, sizeof *t, by_key);
+    size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    turn *tab = calloc(cap, sizeof *tab); /* inputs 0: empty */
+    if (!tab) return -1;
     unsigned most = 0;
-    for (size_t i = 0; i < n;) {
-        uint64_t sum = 0;
-        size_t j = i;
-        for (; j < n && same_turn(&t[j], &t[i]); j++) sum += t[j].inputs;
-        if (sum > most) most = sum > UINT_MAX ? UINT_MAX : (unsigned)sum;
-        i = j;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = ((uint64_t)t[i].block * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)t[i].level * 0xc2b2ae3d27d4eb4full) ^
+                     ((uint64_t)t[i].thread << 40) ^ ((uint64_t)t[i].pass << 56);
+        h ^= h >> 29;
+        size_t k = (size_t)h & (cap - 1);
+        while (tab[k].inputs && !same_turn(&tab[k], &t[i])) k = (k + 1) & (cap - 1);
+        if (!tab[k].inputs) tab[k] = t[i];
+        else tab[k].inputs = tab[k].inputs + t[i].inputs < tab[k].inputs ? UINT32_MAX : tab[k].inputs + t[i].inputs;
+        if (tab[k].inputs > most) most = tab[k].inputs;
     }
+    free(tab);
     return most;
 }
 
@@ -555,7 +566,9 @@ static int walk_result(cert *c, uint32_t root, const trace *t)
     }
     for (size_t b = 0; b < nblocks; b++) f->result_blocks += blocks[b];
     f->result_chain = c->nodes[root].depth;
-    f->loads_in_flight = most_in_flight(turns, nturns);
+    long most = most_in_flight(turns, nturns);
+    if (most < 0) c->oom = 1, rc = -1;
+    else f->loads_in_flight = (unsigned)most;
     free(turns);
     free(count);
     free(mult);
@@ -565,9 +578,11 @@ static int walk_result(cert *c, uint32_t root, const trace *t)
 
 /* ---- the replay ---- */
 
-static void reset_block(cert *c)
+/* the threads of a block of `threads` (its warps whole: a shuffle names lanes of its warp) start afresh */
+static void reset_block(cert *c, unsigned threads)
 {
-    for (unsigned i = 0; i < TRACE_BLOCK_THREADS_MAX; i++) {
+    unsigned n = (threads + WARP_SIZE - 1) / WARP_SIZE * WARP_SIZE;
+    for (unsigned i = 0; i < n && i < TRACE_BLOCK_THREADS_MAX; i++) {
         thread_state *s = &c->th[i];
         s->nops = 0, s->reg = s->last = NONE, s->reg_used = 0, s->nother = 0, s->writes = 0, s->nchase = 0;
     }
@@ -577,22 +592,26 @@ static void reset_block(cert *c)
 /* A load at `where` by s: the turn it cannot start before, when the address is a whole number the
  * thread loaded earlier (the index came from memory: pointer chasing), else 0; a value loaded that
  * is not an input element and is a whole number is kept as an index it may go on to. */
-static uint32_t chase(thread_state *s, uint64_t where, double v, int input)
+static inline uint32_t chase(thread_state *s, uint64_t where, double v, int input)
 {
     uint32_t after = 0;
+    if (input && !s->nchase) return 0; /* nothing loaded yet that an index could come from */
     for (unsigned k = 0; k < s->nchase && k < CHASE; k++)
-        if (s->chase_value[k] == (double)where && s->chase_turn[k] + 1 > after) after = s->chase_turn[k] + 1;
+        if (s->chase[k].value == (double)where && s->chase[k].turn + 1 > after) after = s->chase[k].turn + 1;
     if (!input && v >= 0 && v == floor(v)) {
-        unsigned k = s->nchase++ % CHASE;
-        s->chase_value[k] = v;
-        s->chase_turn[k] = after ? after : 1;
+        s->chase[s->nchase % CHASE] = (chased){v, after ? after : 1};
+        s->nchase = (uint16_t)(s->nchase + 1); /* wraps at a multiple of CHASE */
     }
     return after;
 }
 
-/* the other float id of s (a slot for it), or NULL when the thread has used every slot */
-static other_reg *other_of(thread_state *s, uint32_t id)
+/* the other float id of s (a slot for it), or NULL when the thread has used every slot (or out of memory) */
+static other_reg *other_of(cert *c, thread_state *s, uint32_t id)
 {
+    if (!c->others) { /* the first: every thread's slots */
+        if (!(c->others = calloc((size_t)TRACE_BLOCK_THREADS_MAX * OTHER_REGS, sizeof *c->others))) { c->oom = 1; return NULL; }
+        for (unsigned i = 0; i < TRACE_BLOCK_THREADS_MAX; i++) c->th[i].other = c->others + (size_t)i * OTHER_REGS;
+    }
     for (unsigned i = 0; i < s->nother; i++)
         if (s->other[i].id == id) return &s->other[i];
     if (s->nother == OTHER_REGS) return NULL;
@@ -629,7 +648,7 @@ static int replay(cert *c)
                 return fail(c, e->line, "the trace's blocks are not one after another (pass %u block %u after pass %u block %u)", e->pass,
                             e->block, cur_pass, cur_block);
             cur_pass = e->pass, cur_block = e->block;
-            reset_block(c);
+            reset_block(c, t->passes[e->pass].block);
         }
         unsigned width = trace_event_width(e);
         uint32_t group_base = (uint32_t)(i * WARP_SIZE);
@@ -695,7 +714,8 @@ static int replay(cert *c)
                 }
                 case TRACE_REGISTER:
                     if (trace_register_id(addr)) { /* another float of a learner's kernel */
-                        other_reg *o = other_of(s, trace_register_id(addr));
+                        other_reg *o = other_of(c, s, trace_register_id(addr));
+                        if (c->oom) return -1;
                         if (!o) break; /* past the slots: unseen, as before schema 8 */
                         operand as;
                         explain(c, s, v, o->op.node, &o->used, 1, 1, &as, e->line, e->pass, e->block);
@@ -770,6 +790,8 @@ int certify_trace(const trace *t, const certify_input *in, certify_facts *f, cha
     if (!c) { snprintf(err, errlen, "out of memory"); return -1; }
     c->t = t, c->in = in, c->f = f;
     c->shared = calloc(TRACE_SHARED_WORDS_MAX, sizeof *c->shared);
+    c->chases = calloc((size_t)TRACE_BLOCK_THREADS_MAX * CHASE, sizeof *c->chases);
+    for (unsigned i = 0; c->chases && i < TRACE_BLOCK_THREADS_MAX; i++) c->th[i].chase = c->chases + (size_t)i * CHASE;
     c->input_node = calloc(in->n ? in->n : 1, sizeof *c->input_node);
     c->in_min = in->n ? in->in[0] : 0;
     for (uint64_t i = 1; i < in->n; i++) c->in_min = in->in[i] < c->in_min ? in->in[i] : c->in_min;
@@ -777,7 +799,7 @@ int certify_trace(const trace *t, const certify_input *in, certify_facts *f, cha
     uint32_t grid_max = 1;
     for (size_t p = 0; p < t->npasses; p++) grid_max = t->passes[p].grid > grid_max ? t->passes[p].grid : grid_max;
     c->block_seen = calloc(grid_max / 8 + 1, 1);
-    if (!c->shared || !c->input_node || !c->block_seen) c->oom = 1;
+    if (!c->shared || !c->input_node || !c->block_seen || !c->chases) c->oom = 1;
     else if (t->nbuffers < 2 || strcmp(t->buffers[0].name, "in") || strcmp(t->buffers[1].name, "out"))
         fail(c, 0, "the trace's buffers are not the run's in and out");
     else if (t->prov.n != in->n)
@@ -791,6 +813,8 @@ int certify_trace(const trace *t, const certify_input *in, certify_facts *f, cha
     for (unsigned i = 0; i < TRACE_BLOCK_THREADS_MAX; i++) free(c->th[i].ops);
     for (size_t b = 0; b < TRACE_BUFFERS_MAX; b++) free(c->bufs[b].w);
     free(c->shared);
+    free(c->others);
+    free(c->chases);
     free(c->block_seen);
     free(c->input_node);
     free(c->nodes);
