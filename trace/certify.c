@@ -485,9 +485,8 @@ static long most_in_flight(const turn *t, size_t n)
     if (!tab) return -1;
     unsigned most = 0;
     for (size_t i = 0; i < n; i++) {
-        uint64_t h = ((uint64_t)t[i].block * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)t[i].level * 0xc2b2ae3d27d4eb4full) ^
-                     ((uint64_t)t[i].thread << 40) ^ ((uint64_t)t[i].pass << 56);
-        h ^= h >> 29;
+        uint64_t h = (((uint64_t)t[i].pass << 32 | t[i].block) * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)t[i].thread << 32 | t[i].level);
+        h ^= h >> 33, h *= 0xff51afd7ed558ccdull, h ^= h >> 33, h *= 0xc4ceb9fe1a85ec53ull, h ^= h >> 33; /* murmur3's finaliser */
         size_t k = (size_t)h & (cap - 1);
         while (tab[k].inputs && !same_turn(&tab[k], &t[i])) k = (k + 1) & (cap - 1);
         if (!tab[k].inputs) tab[k] = t[i];
