@@ -55,7 +55,8 @@ static size_t warp_events(const trace *t, unsigned pass, unsigned block, unsigne
     size_t n = 0;
     for (size_t i = 0; i < t->nevents && n < max; i++) {
         const trace_event *e = &t->events[i];
-        if (e->pass == pass && e->block == block && e->warp == w && e->kind != TRACE_EXIT) idx[n++] = i;
+        /* a learner's other floats are the emulator's alone (the GPU's traced build records the watched register) */
+        if (e->pass == pass && e->block == block && e->warp == w && e->kind != TRACE_EXIT && !trace_event_other_register(t, e)) idx[n++] = i;
     }
     return n;
 }

@@ -106,13 +106,24 @@ int main(void)
     expect_replaced(ok, "\"block\": 64,", "\"block\": \"64\",", "provenance.block: expected an integer");
     expect_replaced(ok, "\"m\":4294967295", "\"m\":-3", "events[0].m: expected an integer");
 
-    /* a register event's address is the lane that holds it */
+    /* a register event's address is the lane that holds it, plus 32 x which register (schema 8):
+     * lane 0's address names lane 0, and no id past TRACE_REGISTER_IDS */
     char *v3 = valid_json("v3");
     CHECK(v3 != NULL, "capture v3 failed");
     if (v3) {
-        expect_replaced(v3, "\"k\":\"register\",\"p\":0,\"b\":0,\"w\":0,\"l\":18,\"ph\":0,\"m\":4294967295,\"z\":4,\"a\":[0,",
-                        "\"k\":\"register\",\"p\":0,\"b\":0,\"w\":0,\"l\":18,\"ph\":0,\"m\":4294967295,\"z\":4,\"a\":[32,",
-                        ".a[0]: expected a lane of the warp, an integer from 0 to 31");
+        const char *reg0 = "\"k\":\"register\",\"p\":0,\"b\":0,\"w\":0,\"l\":18,\"ph\":0,\"m\":4294967295,\"z\":4,\"a\":[0,";
+        char to[200], want[120];
+        snprintf(to, sizeof to, "%.*s[%d,", (int)strlen(reg0) - 3, reg0, 32 + 1);
+        expect_replaced(v3, reg0, to, ".a[0]: 33 names lane 1, but it is lane 0's");
+        snprintf(to, sizeof to, "%.*s[%d,", (int)strlen(reg0) - 3, reg0, 32 * TRACE_REGISTER_IDS);
+        snprintf(want, sizeof want, ".a[0]: expected a lane of the warp + 32 x the register's id, an integer from 0 to %d", 32 * TRACE_REGISTER_IDS - 1);
+        expect_replaced(v3, reg0, to, want);
+        snprintf(to, sizeof to, "%.*s[%d,", (int)strlen(reg0) - 3, reg0, 32 * 5);
+        char *other = replaced(v3, reg0, to); /* another register of lane 0: read */
+        int read = other && trace_from_json(&t, other, strlen(other), err, sizeof err) == 0;
+        CHECK(read, "register 5 of lane 0 rejected: %s", other ? err : "out of memory");
+        if (read) trace_free(&t);
+        free(other);
         free(v3);
     }
 

@@ -2,6 +2,7 @@
 #include "trace/certify.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -18,10 +19,16 @@ typedef enum node_kind {
 
 typedef struct node {
     double value;
-    uint64_t elem;     /* NODE_INPUT: its index */
-    uint32_t kid0, nkids; /* NODE_MADE: kids[kid0 .. kid0 + nkids) */
+    union {
+        uint64_t elem;     /* NODE_INPUT: its index */
+        struct {
+            uint32_t kid0, nkids; /* NODE_MADE: kids[kid0 .. kid0 + nkids) */
+        };
+    };
     uint32_t depth, line, pass, block;
+    uint32_t level;    /* NODE_MADE: its turn in the thread's chains of loads (see made) */
     uint16_t inputs;   /* NODE_MADE: kids read straight from the input (loads in flight at this write) */
+    uint16_t thread;   /* the thread that made it, in its block */
     uint8_t kind, shuffled; /* shuffled: handed over by a shuffle (one per receiving lane) */
 } node;
 
@@ -31,12 +38,37 @@ typedef struct operand {
     uint32_t node;
     uint32_t group; /* operands read by one lane's instruction (a float4's four) add as a balanced tree */
     int from_input; /* read straight from the input buffer by a global load (not a copy in shared memory) */
+    uint32_t after; /* a load whose address came from a loaded value: the turn it cannot start before (0: any) */
 } operand;
 
+/* A learner's other floats (schema 8's register ids other than 0): each holds an operand, so a
+ * value kept there (a load, a partial sum) is still what a later write adds. */
+enum { OTHER_REGS = 32, CHASE = 8 };
+typedef struct other_reg {
+    uint32_t id;
+    operand op;  /* what it holds (op.node NONE: nothing yet) */
+    uint32_t at; /* when it was written (the thread's count of writes), for the latest first */
+    int used;    /* what it holds has been added into another value */
+} other_reg;
+
+/* a whole-number value a thread loaded that was not an input element (an index table, say) and
+ * its turn: a load at such an index waits for it (pointer chasing) */
+typedef struct chased {
+    double value;
+    uint32_t turn;
+} chased;
+
+/* One cache line a thread, as a block's reset touches every thread's; its floats and loaded
+ * indices are kept apart (cert.others, cert.chases), touched only by the threads that have them. */
 typedef struct thread_state {
     operand *ops;
-    size_t nops, cap;
+    uint32_t nops, cap;
     uint32_t reg, last; /* the watched register's node; the last value it wrote (NONE: none) */
+    int reg_used;       /* the watched register's value has been added into another (by a register search) */
+    uint16_t nother, nchase;
+    uint32_t writes;
+    other_reg *other;   /* OTHER_REGS of them */
+    chased *chase;      /* the latest CHASE, a ring */
 } thread_state;
 
 typedef struct word {
@@ -65,6 +97,9 @@ typedef struct cert {
     gbuf bufs[TRACE_BUFFERS_MAX];
     double in_min;
     uint8_t *block_seen;  /* the running pass's blocks already replayed, a bit each */
+    unsigned tid;         /* the thread whose event is replayed (nodes are its) */
+    other_reg *others;    /* OTHER_REGS a thread, once a trace has another float */
+    chased *chases;       /* CHASE a thread */
     int oom;
 } cert;
 
@@ -91,6 +126,7 @@ static uint32_t new_node(cert *c, node n)
         c->capnodes = cap;
         if (!c->nnodes) c->nnodes = 1; /* node 0 is NONE */
     }
+    n.thread = (uint16_t)c->tid;
     c->nodes[c->nnodes] = n;
     return (uint32_t)c->nnodes++;
 }
@@ -108,17 +144,22 @@ static int push_kid(cert *c, uint32_t k)
     return 0;
 }
 
-static int push_op(cert *c, thread_state *s, uint32_t n, uint32_t group, int from_input)
+static int push_operand(cert *c, thread_state *s, operand o)
 {
     if (s->nops == s->cap) {
-        size_t cap = s->cap ? s->cap * 2 : 8;
+        uint32_t cap = s->cap ? s->cap * 2 : 8;
+        if (cap < s->cap) { c->oom = 1; return -1; }
         operand *p = realloc(s->ops, cap * sizeof *p);
         if (!p) { c->oom = 1; return -1; }
         s->ops = p;
         s->cap = cap;
     }
-    s->ops[s->nops++] = (operand){n, group, from_input};
+    s->ops[s->nops++] = o;
     return 0;
+}
+static int push_op(cert *c, thread_state *s, uint32_t n, uint32_t group, int from_input)
+{
+    return push_operand(c, s, (operand){n, group, from_input, 0});
 }
 
 static double combine(const cert *c, double a, double b) { return c->in->op == CERTIFY_MAX ? (a > b ? a : b) : a + b; }
@@ -146,29 +187,43 @@ static uint32_t outside(cert *c, double v, uint32_t line, unsigned pass, unsigne
     return new_node(c, (node){.value = v, .kind = NODE_OUTSIDE, .line = line, .pass = pass, .block = block});
 }
 
-/* The node made of base (may be NONE) and ops[from..nops) of s, value v. One operand alone is a copy. */
-static uint32_t made(cert *c, const thread_state *s, uint32_t base, size_t from, double v, uint32_t line, unsigned pass, unsigned block)
+static uint32_t level_of(const cert *c, uint32_t n) { return c->nodes[n].kind == NODE_MADE ? c->nodes[n].level : 0; }
+
+/* The node made of base (may be NONE) and ops[0..k), value v. One operand alone is a copy.
+ * Its level is its turn in the thread's chains of loads: the loads it adds straight from the input
+ * (its inputs) can be issued together, once every value it adds besides them is made, so they come
+ * one turn after the latest of those (and no sooner than a load whose address came from a loaded
+ * value allows). Loads of one turn of one thread are in flight together (loads_in_flight), in
+ * whichever registers they land: one sum loaded into one element at a time is one load a turn; k
+ * independent sums, k. */
+static uint32_t made_of(cert *c, uint32_t base, const operand *ops, size_t k, double v, uint32_t line, unsigned pass, unsigned block)
 {
-    size_t k = s->nops - from;
-    if (!base && k == 1) return s->ops[from].node;
+    if (!base && k == 1) return ops[0].node;
     if (base && k == 0) return base;
     node n = {.value = v, .kind = NODE_MADE, .kid0 = (uint32_t)c->nkids, .line = line, .pass = pass, .block = block};
     unsigned d = 0;
+    uint32_t lv = 0, after = 0;
     int first = 1;
     if (base) {
         if (push_kid(c, base)) return NONE;
         d = c->nodes[base].depth;
         n.inputs = c->nodes[base].kind == NODE_INPUT;
+        lv = level_of(c, base);
         first = 0;
     }
-    for (size_t i = from; i < s->nops;) { /* a group (one instruction's values) as a balanced tree, folded in */
+    for (size_t i = 0; i < k;) { /* a group (one instruction's values) as a balanced tree, folded in */
         size_t j = i;
         unsigned gd = 0;
-        while (j < s->nops && s->ops[j].group == s->ops[i].group) {
-            const node *o = &c->nodes[s->ops[j].node];
-            if (push_kid(c, s->ops[j].node)) return NONE;
+        while (j < k && ops[j].group == ops[i].group) {
+            const node *o = &c->nodes[ops[j].node];
+            if (push_kid(c, ops[j].node)) return NONE;
             if (o->depth > gd) gd = o->depth;
-            if (s->ops[j].from_input && n.inputs < UINT16_MAX) n.inputs++;
+            if (ops[j].from_input) {
+                if (n.inputs < UINT16_MAX) n.inputs++;
+                if (ops[j].after > after) after = ops[j].after;
+            } else if (level_of(c, ops[j].node) > lv) {
+                lv = level_of(c, ops[j].node);
+            }
             j++;
         }
         gd += ceil_log2(j - i);
@@ -178,21 +233,125 @@ static uint32_t made(cert *c, const thread_state *s, uint32_t base, size_t from,
     }
     n.nkids = (uint32_t)(c->nkids - n.kid0);
     n.depth = d;
+    n.level = n.inputs ? (lv + 1 > after ? lv + 1 : after) : lv;
     return new_node(c, n);
 }
 
-/* What thread s's value v is made of: the largest run of its latest operands (with its register or
- * its last written value first, or neither) that makes v; else a copy of the register or of the
- * last value; else a value from outside. consume: the operands are used (a write), else kept (a
- * shuffle hands a value on without writing it). */
-static uint32_t explain(cert *c, thread_state *s, double v, int reg_first, int consume, uint32_t line, unsigned pass, unsigned block)
+static uint32_t made(cert *c, const thread_state *s, uint32_t base, size_t from, double v, uint32_t line, unsigned pass, unsigned block)
 {
+    return made_of(c, base, s->ops + from, s->nops - from, v, line, pass, block);
+}
+
+/* The registers a value may be made of when no run of the latest operands makes it (a learner's
+ * floats added together: `sum0 += sum1`, `sdata[tid] = sum0 + sum2`): the watched register's and
+ * the other floats' values not yet added into another, the latest written first. */
+typedef struct held {
+    operand op;
+    int *used;
+    uint32_t at;
+} held;
+
+static size_t held_values(thread_state *s, uint32_t self, held *h)
+{
+    size_t k = 0;
+    if (s->reg && s->reg != self && !s->reg_used) h[k++] = (held){{s->reg, 0, 0, 0}, &s->reg_used, 0};
+    for (unsigned i = 0; i < s->nother; i++) {
+        other_reg *o = &s->other[i];
+        if (o->op.node && o->op.node != self && !o->used) h[k++] = (held){o->op, &o->used, o->at};
+    }
+    for (size_t i = 1; i < k; i++) /* the latest written first (few: insertion) */
+        for (size_t j = i; j > 0 && h[j].at > h[j - 1].at; j--) {
+            held t = h[j];
+            h[j] = h[j - 1];
+            h[j - 1] = t;
+        }
+    for (size_t i = 0; i < k; i++) h[i].op.group = 0xF0000000u + (uint32_t)i; /* each its own instruction's */
+    return k;
+}
+
+/* base (may be NONE) plus the held values picked (a bit each) makes v */
+static int held_make(const cert *c, uint32_t base, const held *h, size_t k, uint64_t pick, double v)
+{
+    double acc = 0, scale = 0;
+    size_t terms = 0;
+    int have = 0;
+    if (base) acc = c->nodes[base].value, scale = fabs(acc), have = 1, terms = 1;
+    for (size_t i = 0; i < k; i++) {
+        if (!(pick >> i & 1)) continue;
+        double x = c->nodes[h[i].op.node].value;
+        acc = have ? combine(c, acc, x) : x;
+        scale += fabs(x);
+        have = 1;
+        terms++;
+    }
+    return have && terms > 1 && same(c, v, acc, scale, terms);
+}
+
+/* base (may be NONE) and one held value, or two, or (all) every one, that make v: their node (the
+ * values taken are used when consume), else NONE */
+static uint32_t held_sum(cert *c, thread_state *s, uint32_t base, const held *given, size_t ngiven, double v, int all, int consume,
+                         uint32_t line, unsigned pass, unsigned block)
+{
+    (void)s;
+    held h[OTHER_REGS + 1];
+    size_t k = 0;
+    for (size_t i = 0; i < ngiven; i++) /* none taken since they were listed (the base, say) */
+        if (!*given[i].used && given[i].op.node != base) h[k++] = given[i];
+    uint64_t pick = 0;
+    for (size_t i = 0; i < k && !pick && base; i++)
+        if (held_make(c, base, h, k, 1ull << i, v)) pick = 1ull << i;
+    for (size_t i = 0; i < k && !pick; i++)
+        for (size_t j = i + 1; j < k && !pick; j++)
+            if (held_make(c, base, h, k, (1ull << i) | (1ull << j), v)) pick = (1ull << i) | (1ull << j);
+    if (!pick && all && k > 2 && k < 64 && held_make(c, base, h, k, (1ull << k) - 1, v)) pick = (1ull << k) - 1;
+    if (!pick) return NONE;
+    operand ops[OTHER_REGS + 1];
+    size_t m = 0;
+    for (size_t i = 0; i < k; i++)
+        if (pick >> i & 1) {
+            ops[m++] = h[i].op;
+            if (consume) *h[i].used = 1;
+        }
+    return made_of(c, base, ops, m, v, line, pass, block);
+}
+
+/* A register's own value that another value took already (`sum0 += sum1` took it, where sum1 and
+ * sum2 held equal values and sum2 is the one added on now): a value equal to it that no one took
+ * is the same explanation with each value taken once; else itself. */
+static uint32_t untaken(const cert *c, thread_state *s, uint32_t self)
+{
+    held h[OTHER_REGS + 1];
+    size_t k = held_values(s, self, h);
+    for (size_t i = 0; i < k; i++)
+        if (c->nodes[h[i].op.node].value == c->nodes[self].value) {
+            *h[i].used = 1;
+            return h[i].op.node;
+        }
+    return self;
+}
+
+/* What thread s's value v is made of: the largest run of its latest operands (with its register
+ * (self: the register written, or NONE for a store or a shuffle), the watched register or its last
+ * written value first, or neither) that makes v; else a copy of a register or of the last value;
+ * else the sum of held register values (one, two, or all); else a value from outside. consume: the
+ * operands are used (a write), else kept (a shuffle hands a value on without writing it). *as: the
+ * operand the value now is (a copy of a load straight from the input stays one). */
+static uint32_t explain(cert *c, thread_state *s, double v, uint32_t self, int *self_used, int reg_first, int consume, operand *as,
+                        uint32_t line, unsigned pass, unsigned block)
+{
+    /* its own value already added into another (`sum0 += sum1` took it, where sum1 and sum2 held
+     * equal values and sum2 is the one added on now): a value equal to it that no one took is the
+     * same explanation with each value taken once */
+    /* a value taken already is its own base last: `v = in[j]` where in[j] is 0 would else add the
+     * v before it in again */
+    int taken = reg_first && self && self_used && *self_used && consume;
     uint32_t bases[4];
     size_t nb = 0;
-    if (reg_first && s->reg) bases[nb++] = s->reg;
+    if (reg_first && self && !taken) bases[nb++] = self;
     bases[nb++] = NONE;
-    if (!reg_first && s->reg) bases[nb++] = s->reg;
-    if (s->last && s->last != s->reg) bases[nb++] = s->last;
+    if (s->reg && s->reg != self) bases[nb++] = s->reg;
+    if (s->last && s->last != s->reg && s->last != self) bases[nb++] = s->last;
+    if (reg_first && self && taken) bases[nb++] = self;
     size_t best_from = SIZE_MAX;
     uint32_t best_base = NONE;
     for (size_t b = 0; b < nb; b++) {
@@ -215,17 +374,37 @@ static uint32_t explain(cert *c, thread_state *s, double v, int reg_first, int c
             }
         }
     }
-    uint32_t n;
+    uint32_t n = NONE;
+    operand o = {NONE, 0, 0, 0};
+    held h[OTHER_REGS + 1];
+    size_t k = 0;
     if (best_from != SIZE_MAX) {
+        if (taken && best_base == self) best_base = untaken(c, s, self);
+        /* an input element of the identity held in a register (v = in[i], in[i] 0) takes no part:
+         * `v = in[j]` next is a copy of in[j], not 0 + in[j] */
+        if (best_base && c->nodes[best_base].kind == NODE_INPUT && neutral(c, c->nodes[best_base].value)) best_base = NONE;
         n = made(c, s, best_base, best_from, v, line, pass, block);
-    } else if (s->reg && same(c, v, c->nodes[s->reg].value, fabs(v), 1)) {
+        if (!best_base && best_from + 1 == s->nops) o = s->ops[best_from]; /* a copy of one operand */
+    } else if (self && same(c, v, c->nodes[self].value, fabs(v), 1)) {
+        n = taken ? untaken(c, s, self) : self;
+    } else if ((k = held_values(s, self, h)), reg_first && self && (n = held_sum(c, s, taken ? untaken(c, s, self) : self, h, k, v, 0, consume, line, pass, block))) {
+        /* its own value and one or two other floats' (x += y) */
+    } else if (s->reg && s->reg != self && !s->reg_used && same(c, v, c->nodes[s->reg].value, fabs(v), 1)) {
         n = s->reg;
+        if (consume && self) s->reg_used = 1;
     } else if (s->last && same(c, v, c->nodes[s->last].value, fabs(v), 1)) {
         n = s->last;
     } else {
-        n = outside(c, v, line, pass, block);
+        for (size_t i = 0; i < k && !n; i++) /* a copy of another float */
+            if (h[i].op.node != s->reg && same(c, v, c->nodes[h[i].op.node].value, fabs(v), 1)) {
+                n = h[i].op.node, o = h[i].op;
+                if (consume) *h[i].used = 1;
+            }
+        if (!n) n = held_sum(c, s, NONE, h, k, v, 1, consume, line, pass, block);
+        if (!n && !c->oom) n = outside(c, v, line, pass, block);
     }
     if (consume) s->nops = 0;
+    if (as) *as = o.node ? o : (operand){n, 0, 0, 0};
     return n;
 }
 
@@ -284,6 +463,40 @@ static int load_global(cert *c, unsigned buf, uint64_t elem, double v, uint32_t 
 
 /* ---- the result's data flow, walked back ---- */
 
+/* loads of one turn of one thread (see made_of), summed over the writes that add them */
+typedef struct turn {
+    uint32_t block, level; /* with pass and thread: one turn of one thread */
+    uint16_t pass, thread;
+    uint32_t inputs;
+} turn;
+
+static int same_turn(const turn *x, const turn *y)
+{
+    return x->pass == y->pass && x->block == y->block && x->thread == y->thread && x->level == y->level;
+}
+
+/* the most loads of one turn of one thread: the writes of each turn summed in a hash table (-1 out
+ * of memory) */
+static long most_in_flight(const turn *t, size_t n)
+{
+    size_t cap = 16;
+    while (cap < 2 * n) cap *= 2;
+    turn *tab = calloc(cap, sizeof *tab); /* inputs 0: empty */
+    if (!tab) return -1;
+    unsigned most = 0;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t h = (((uint64_t)t[i].pass << 32 | t[i].block) * 0x9e3779b97f4a7c15ull) ^ ((uint64_t)t[i].thread << 32 | t[i].level);
+        h ^= h >> 33, h *= 0xff51afd7ed558ccdull, h ^= h >> 33, h *= 0xc4ceb9fe1a85ec53ull, h ^= h >> 33; /* murmur3's finaliser */
+        size_t k = (size_t)h & (cap - 1);
+        while (tab[k].inputs && !same_turn(&tab[k], &t[i])) k = (k + 1) & (cap - 1);
+        if (!tab[k].inputs) tab[k] = t[i];
+        else tab[k].inputs = tab[k].inputs + t[i].inputs < tab[k].inputs ? UINT32_MAX : tab[k].inputs + t[i].inputs;
+        if (tab[k].inputs > most) most = tab[k].inputs;
+    }
+    free(tab);
+    return most;
+}
+
 static int walk_result(cert *c, uint32_t root, const trace *t)
 {
     certify_facts *f = c->f;
@@ -298,6 +511,8 @@ static int walk_result(cert *c, uint32_t root, const trace *t)
     /* the multiplicity of each node in the result's sum: nodes are made after their kids, so one
      * sweep from the root down gives each its count (a value used twice counts twice) */
     uint64_t *count = calloc(c->nnodes, sizeof *count);
+    turn *turns = NULL;
+    size_t nturns = 0, capturns = 0;
     if (!count) { free(mult); free(blocks); c->oom = 1; return -1; }
     count[root] = 1;
     int rc = 0;
@@ -315,7 +530,15 @@ static int walk_result(cert *c, uint32_t root, const trace *t)
             mult[n->elem] = (uint32_t)(mult[n->elem] + (count[i] > UINT32_MAX - mult[n->elem] ? UINT32_MAX - mult[n->elem] : count[i]));
         else if (n->kind == NODE_MADE) {
             f->adds += n->nkids - 1;
-            if (n->inputs > f->loads_in_flight) f->loads_in_flight = n->inputs;
+            if (n->inputs) {
+                if (nturns == capturns) {
+                    size_t cap = capturns ? capturns * 2 : 1024;
+                    turn *p = realloc(turns, cap * sizeof *p);
+                    if (!p) { c->oom = 1; rc = -1; break; }
+                    turns = p, capturns = cap;
+                }
+                turns[nturns++] = (turn){n->block, n->level, (uint16_t)n->pass, n->thread, n->inputs};
+            }
             if (n->inputs == n->nkids) f->input_adds += n->nkids - 1;
             for (uint32_t k = 0; k < n->nkids; k++) {
                 uint32_t kid = c->kids[n->kid0 + k];
@@ -342,6 +565,10 @@ static int walk_result(cert *c, uint32_t root, const trace *t)
     }
     for (size_t b = 0; b < nblocks; b++) f->result_blocks += blocks[b];
     f->result_chain = c->nodes[root].depth;
+    long most = most_in_flight(turns, nturns);
+    if (most < 0) c->oom = 1, rc = -1;
+    else f->loads_in_flight = (unsigned)most;
+    free(turns);
     free(count);
     free(mult);
     free(blocks);
@@ -350,10 +577,47 @@ static int walk_result(cert *c, uint32_t root, const trace *t)
 
 /* ---- the replay ---- */
 
-static void reset_block(cert *c)
+/* the threads of a block of `threads` (its warps whole: a shuffle names lanes of its warp) start afresh */
+static void reset_block(cert *c, unsigned threads)
 {
-    for (unsigned i = 0; i < TRACE_BLOCK_THREADS_MAX; i++) c->th[i].nops = 0, c->th[i].reg = c->th[i].last = NONE;
+    unsigned n = (threads + WARP_SIZE - 1) / WARP_SIZE * WARP_SIZE;
+    for (unsigned i = 0; i < n && i < TRACE_BLOCK_THREADS_MAX; i++) {
+        thread_state *s = &c->th[i];
+        s->nops = 0, s->reg = s->last = NONE, s->reg_used = 0, s->nother = 0, s->writes = 0, s->nchase = 0;
+    }
     c->gen++;
+}
+
+/* A load at `where` by s: the turn it cannot start before, when the address is a whole number the
+ * thread loaded earlier (the index came from memory: pointer chasing), else 0; a value loaded that
+ * is not an input element and is a whole number is kept as an index it may go on to. */
+static inline uint32_t chase(thread_state *s, uint64_t where, double v, int input)
+{
+    uint32_t after = 0;
+    if (input && !s->nchase) return 0; /* nothing loaded yet that an index could come from */
+    for (unsigned k = 0; k < s->nchase && k < CHASE; k++)
+        if (s->chase[k].value == (double)where && s->chase[k].turn + 1 > after) after = s->chase[k].turn + 1;
+    if (!input && v >= 0 && v == floor(v)) {
+        s->chase[s->nchase % CHASE] = (chased){v, after ? after : 1};
+        s->nchase = (uint16_t)(s->nchase + 1); /* wraps at a multiple of CHASE */
+    }
+    return after;
+}
+
+/* the other float id of s (a slot for it), or NULL when the thread has used every slot (or out of memory) */
+static other_reg *other_of(cert *c, thread_state *s, uint32_t id)
+{
+    if (!c->others) { /* the first: every thread's slots */
+        if (!(c->others = calloc((size_t)TRACE_BLOCK_THREADS_MAX * OTHER_REGS, sizeof *c->others))) { c->oom = 1; return NULL; }
+        for (unsigned i = 0; i < TRACE_BLOCK_THREADS_MAX; i++) c->th[i].other = c->others + (size_t)i * OTHER_REGS;
+    }
+    for (unsigned i = 0; i < s->nother; i++)
+        if (s->other[i].id == id) return &s->other[i];
+    if (s->nother == OTHER_REGS) return NULL;
+    other_reg *o = &s->other[s->nother++];
+    memset(o, 0, sizeof *o);
+    o->id = id;
+    return o;
 }
 
 static int replay(cert *c)
@@ -383,7 +647,7 @@ static int replay(cert *c)
                 return fail(c, e->line, "the trace's blocks are not one after another (pass %u block %u after pass %u block %u)", e->pass,
                             e->block, cur_pass, cur_block);
             cur_pass = e->pass, cur_block = e->block;
-            reset_block(c);
+            reset_block(c, t->passes[e->pass].block);
         }
         unsigned width = trace_event_width(e);
         uint32_t group_base = (uint32_t)(i * WARP_SIZE);
@@ -397,7 +661,8 @@ static int replay(cert *c)
                 k++;
                 unsigned stid = e->warp * WARP_SIZE + src;
                 if (stid >= TRACE_BLOCK_THREADS_MAX) return fail(c, e->line, "line %u: a shuffle from a lane past the block", e->line);
-                got[l] = explain(c, &c->th[stid], v, 0, 0, e->line, e->pass, e->block);
+                c->tid = stid;
+                got[l] = explain(c, &c->th[stid], v, NONE, NULL, 0, 0, NULL, e->line, e->pass, e->block);
                 if (c->oom) return -1;
                 if (c->nodes[got[l]].kind == NODE_OUTSIDE) continue; /* a value from outside stays one */
                 if (src == l) continue; /* a lane's own value, handed back: nothing moved between lanes */
@@ -423,6 +688,7 @@ static int replay(cert *c)
             unsigned tid = e->warp * WARP_SIZE + l;
             if (tid >= TRACE_BLOCK_THREADS_MAX) return fail(c, e->line, "line %u: a lane past the block", e->line);
             thread_state *s = &c->th[tid];
+            c->tid = tid;
             for (unsigned comp = 0; comp < width; comp++) {
                 double v = t->values[e->vals + lane * width + comp];
                 int shared = e->kind == TRACE_SHARED_LOAD || e->kind == TRACE_SHARED_STORE;
@@ -434,21 +700,36 @@ static int replay(cert *c)
                     word *w = &c->shared[where];
                     if (load_word(c, w, w->gen == c->gen, v, &nd, "shared word", where, e->line, e->pass, e->block)) return -1;
                     w->gen = c->gen;
+                    chase(s, where, v, 0);
                     if (push_op(c, s, nd, group_base + l, 0)) return -1;
                     break;
                 }
-                case TRACE_GLOBAL_LOAD:
-                    if (load_global(c, e->buf, where, v, &nd, e->line, e->pass, e->block) ||
-                        push_op(c, s, nd, group_base + l, e->buf == 0 && c->nodes[nd].kind == NODE_INPUT))
-                        return -1;
+                case TRACE_GLOBAL_LOAD: {
+                    if (load_global(c, e->buf, where, v, &nd, e->line, e->pass, e->block)) return -1;
+                    int input = e->buf == 0 && c->nodes[nd].kind == NODE_INPUT;
+                    uint32_t after = chase(s, where, v, input);
+                    if (push_operand(c, s, (operand){nd, group_base + l, input, after})) return -1;
                     break;
+                }
+                case TRACE_REGISTER:
+                    if (trace_register_id(addr)) { /* another float of a learner's kernel */
+                        other_reg *o = other_of(c, s, trace_register_id(addr));
+                        if (c->oom) return -1;
+                        if (!o) break; /* past the slots: unseen, as before schema 8 */
+                        operand as;
+                        explain(c, s, v, o->op.node, &o->used, 1, 1, &as, e->line, e->pass, e->block);
+                        if (c->oom) return -1;
+                        o->op = as, o->used = 0, o->at = ++s->writes;
+                        break;
+                    }
+                    __attribute__((fallthrough)); /* the watched register */
                 case TRACE_SHARED_STORE:
-                case TRACE_GLOBAL_STORE:
-                case TRACE_REGISTER: {
-                    nd = explain(c, s, v, e->kind == TRACE_REGISTER, 1, e->line, e->pass, e->block);
+                case TRACE_GLOBAL_STORE: {
+                    int watched = e->kind == TRACE_REGISTER;
+                    nd = explain(c, s, v, watched ? s->reg : NONE, watched ? &s->reg_used : NULL, watched, 1, NULL, e->line, e->pass, e->block);
                     if (c->oom) return -1;
                     if (e->kind == TRACE_REGISTER) {
-                        s->reg = nd;
+                        s->reg = nd, s->reg_used = 0, ++s->writes;
                         break;
                     }
                     s->last = nd;
@@ -508,6 +789,8 @@ int certify_trace(const trace *t, const certify_input *in, certify_facts *f, cha
     if (!c) { snprintf(err, errlen, "out of memory"); return -1; }
     c->t = t, c->in = in, c->f = f;
     c->shared = calloc(TRACE_SHARED_WORDS_MAX, sizeof *c->shared);
+    c->chases = calloc((size_t)TRACE_BLOCK_THREADS_MAX * CHASE, sizeof *c->chases);
+    for (unsigned i = 0; c->chases && i < TRACE_BLOCK_THREADS_MAX; i++) c->th[i].chase = c->chases + (size_t)i * CHASE;
     c->input_node = calloc(in->n ? in->n : 1, sizeof *c->input_node);
     c->in_min = in->n ? in->in[0] : 0;
     for (uint64_t i = 1; i < in->n; i++) c->in_min = in->in[i] < c->in_min ? in->in[i] : c->in_min;
@@ -515,7 +798,7 @@ int certify_trace(const trace *t, const certify_input *in, certify_facts *f, cha
     uint32_t grid_max = 1;
     for (size_t p = 0; p < t->npasses; p++) grid_max = t->passes[p].grid > grid_max ? t->passes[p].grid : grid_max;
     c->block_seen = calloc(grid_max / 8 + 1, 1);
-    if (!c->shared || !c->input_node || !c->block_seen) c->oom = 1;
+    if (!c->shared || !c->input_node || !c->block_seen || !c->chases) c->oom = 1;
     else if (t->nbuffers < 2 || strcmp(t->buffers[0].name, "in") || strcmp(t->buffers[1].name, "out"))
         fail(c, 0, "the trace's buffers are not the run's in and out");
     else if (t->prov.n != in->n)
@@ -529,6 +812,8 @@ int certify_trace(const trace *t, const certify_input *in, certify_facts *f, cha
     for (unsigned i = 0; i < TRACE_BLOCK_THREADS_MAX; i++) free(c->th[i].ops);
     for (size_t b = 0; b < TRACE_BUFFERS_MAX; b++) free(c->bufs[b].w);
     free(c->shared);
+    free(c->others);
+    free(c->chases);
     free(c->block_seen);
     free(c->input_node);
     free(c->nodes);

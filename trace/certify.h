@@ -13,8 +13,8 @@
  *   the old value and not the operation); a word no traced store wrote (the host's cudaMemcpy, a
  *   cudaMemset, memory never written) is taken at the value first read there, as a value from
  *   outside the kernels;
- * - values: each value a thread writes (a store, the watched register) or hands to another lane (a
- *   shuffle) is made of what it read: the sum (or, for a maximum, the largest) of its latest operands
+ * - values: each value a thread writes (a store, the watched register, another float of a learner's
+ *   kernel) or hands to another lane (a shuffle) is made of what it read (or of floats it holds): the sum (or, for a maximum, the largest) of its latest operands
  *   since its last write, with its register or its last written value first or not; a copy; or a
  *   value from outside (a constant, an argument, host memory). Each becomes a node of the data flow,
  *   whose depth is the longest chain of dependent adds behind it (operands folded one after another,
@@ -64,7 +64,10 @@ typedef struct certify_facts {
     uint64_t shuffles_used;  /* shuffled values (one per receiving lane) that take part in the result: a
                                 value from another lane (one handed back to its own lane moved nothing) */
     uint64_t input_adds;     /* adds whose two operands are both input elements: the first add during load */
-    unsigned loads_in_flight; /* the most input elements one thread read before a write consumed them */
+    unsigned loads_in_flight; /* the most input elements one thread loads in one turn: loads whose addresses
+                                 and values feed none of the others before they are all issued (each load
+                                 added into a value comes a turn after the latest value it is added to, or
+                                 after the load its index was read from), whichever floats hold them */
     uint64_t outside_reads;  /* loads of words no traced store or input gave (values from outside) */
     int result_by_last_ticket; /* the block that stored the result drew the last ticket of its launch:
                                   the largest old value an atomic on a word returned there, equal to

@@ -279,6 +279,7 @@ int cost_compute(const trace *t, cost_figures *out)
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
         if ((e->kind == TRACE_GLOBAL_STORE || e->kind == TRACE_GLOBAL_ATOMIC) && e->buf < TRACE_BUFFERS_MAX) written[e->buf] = 1;
+        if (trace_event_other_register(t, e)) continue; /* the cost reads the watched register, as it always did */
         uint64_t key = (uint64_t)e->pass << 32 | e->block;
         block_info *b = map_find(&blocks, key);
         if (!b) {
@@ -294,6 +295,7 @@ int cost_compute(const trace *t, cost_figures *out)
     memset(pass_base, 0, sizeof pass_base);
     for (size_t i = 0; i < t->nevents; i++) {
         const trace_event *e = &t->events[i];
+        if (trace_event_other_register(t, e)) continue;
         if (e->pass < TRACE_PASSES_MAX && e->pass > 0 && !pass_base[e->pass]) pass_base[e->pass] = steps;
         block_info *bi = map_find(&blocks, (uint64_t)e->pass << 32 | e->block);
         if (!bi->st && !(bi->st = block_state_take(&pool, bi->warps, &sc))) goto done;

@@ -1323,7 +1323,7 @@ static const function functions[] = {
     {"result_chain", 0, 0, "", f_result_chain, "the longest chain of dependent adds behind the verified result (exercises)", 0},
     {"shuffles_used", 0, 0, "", f_shuffles_used, "shuffled values, one per receiving lane, that take part in the verified result (exercises)", 0},
     {"input_adds", 0, 0, "", f_input_adds, "adds of two input elements in the result's data flow: the first add during load (exercises)", 0},
-    {"loads_in_flight", 0, 0, "", f_loads_in_flight, "the most input elements one thread read before a write used them (exercises)", 0},
+    {"loads_in_flight", 0, 0, "", f_loads_in_flight, "the most input elements one thread loads in one turn, none feeding another before all are issued, in whichever floats (exercises)", 0},
     {"result_by_last_ticket", 0, 0, "", f_result_by_last_ticket, "1 when the block that stored the result drew its launch's last ticket (exercises)", 0},
     {"result_blocks", 0, 0, "", f_result_blocks, "blocks, over every launch, whose writes take part in the verified result (exercises)", 0},
     {"instructions_per_element", 0, 0, "pane", f_instructions_per_element, "loads, stores, atomics, shuffles, barriers and adds per thread, over the input elements read", 0},

@@ -48,13 +48,14 @@ int64_t trace_kind_addr_max(trace_kind kind, unsigned w)
     static const int64_t hi[] = {[TRACE_ADDR_NONE] = -1, [TRACE_ADDR_SHARED] = TRACE_SHARED_WORDS_MAX,
                                  [TRACE_ADDR_GLOBAL] = (int64_t)TRACE_GLOBAL_ELEMS_MAX - 1, [TRACE_ADDR_LANE] = WARP_SIZE - 1};
     trace_addr a = trace_kind_addr(kind);
+    if (kind == TRACE_REGISTER) return (int64_t)WARP_SIZE * TRACE_REGISTER_IDS - 1; /* lane + WARP_SIZE * id */
     return a == TRACE_ADDR_SHARED ? hi[a] - (int64_t)w : hi[a];
 }
 const char *trace_kind_addr_what(trace_kind kind)
 {
     static const char *what[] = {[TRACE_ADDR_NONE] = "nothing", [TRACE_ADDR_SHARED] = "a shared-memory word",
                                  [TRACE_ADDR_GLOBAL] = "a global element", [TRACE_ADDR_LANE] = "a lane of the warp"};
-    return what[trace_kind_addr(kind)];
+    return kind == TRACE_REGISTER ? "a lane of the warp + 32 x the register's id" : what[trace_kind_addr(kind)];
 }
 int trace_kind_is_instruction(trace_kind kind) { return (unsigned)kind < TRACE_KIND_COUNT && kind_info[kind].instr; }
 
@@ -549,10 +550,15 @@ int trace_check(const trace *t, char *err, size_t errlen)
         if ((size_t)e->lanes + n > t->nlanes) FAIL("events[%zu].a: lanes beyond the %zu the trace holds", i, t->nlanes);
         if ((size_t)e->vals + n * w > t->nvals) FAIL("events[%zu].v: values beyond the %zu the trace holds", i, t->nvals);
         int64_t hi = trace_kind_addr_max((trace_kind)e->kind, trace_event_words(e));
-        for (size_t j = 0; j < n; j++) {
+        unsigned lane = 0;
+        for (size_t j = 0; j < n; j++, lane++) {
             int64_t a = t->lane_addr[e->lanes + j];
             if (a < 0 || a > hi) FAIL("events[%zu].a[%zu]: %" PRId64 " is outside 0 to %" PRId64 " (%s)", i, j, a, hi,
                                       trace_kind_addr_what((trace_kind)e->kind));
+            /* a register's address names the lane that holds it (and, since schema 8, which register) */
+            while (!(e->mask >> lane & 1u)) lane++;
+            if (e->kind == TRACE_REGISTER && a % WARP_SIZE != lane)
+                FAIL("events[%zu].a[%zu]: %" PRId64 " names lane %u, but it is lane %u's", i, j, a, (unsigned)(a % WARP_SIZE), lane);
         }
         /* each value within its type: a float's range, an integer's whole numbers (a register or a
          * shuffle of another type, an int index in float data say, is still exact in a double) */

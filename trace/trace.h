@@ -22,8 +22,11 @@ extern "C" {
  * before 4 the shared memory and registers are unknown; before 5 every launch is one-dimensional);
  * 6 the data's type (provenance.type: float, int, unsigned, double, long long), the result and the
  * values as doubles in the compact encoding where the type is not float (before 6: float); 7 the
- * printf event kind and the lines device printf wrote (trace.prints). */
-#define TRACE_SCHEMA_VERSION 7
+ * printf event kind and the lines device printf wrote (trace.prints); 8 a register event's lane
+ * address says which register: lane + WARP_SIZE * id, id 0 the watched register (the kernel's first
+ * float, as before: every earlier file's register events are id 0), any other id another float of a
+ * learner's kernel (trace_register_id), recorded so that a check sees each chain of adds. */
+#define TRACE_SCHEMA_VERSION 8
 #define TRACE_SCHEMA_VERSION_MIN 1
 
 /* The hardware a trace describes, named once for the reading library, the emulator, the race
@@ -48,7 +51,9 @@ enum {
     TRACE_PHASES_MAX = 4096,                /* barriers a warp passes, + 1 (the ladder: under 20) */
     TRACE_LINE_MAX = 1000000,               /* source lines of a kernel file */
     TRACE_SHARED_BYTES_MAX = 256 * 1024,    /* shared memory a block may declare: more than any SM holds */
-    TRACE_REGISTERS_MAX = 255               /* registers per thread (CUDA's limit) */
+    TRACE_REGISTERS_MAX = 255,              /* registers per thread (CUDA's limit) */
+    TRACE_REGISTER_IDS = 4096               /* ids a register event may name (trace_register_id): 64
+                                               variables of a kernel, 64 elements of each */
 };
 #define TRACE_EVENTS_MAX ((size_t)1 << 26)
 #define TRACE_FILE_BYTES_MAX ((size_t)256 << 20)    /* JSON traces; the largest real ones are tens of MB */
@@ -94,7 +99,12 @@ typedef enum trace_addr {
  * The order is the numbering of compact traces: new kinds go at the end.
  * REGISTER: a value assigned to the register the kernel watches (the first float it declares, trace/capture/ws_cuda.h),
  * v3's first add, v6's grid-stride sum, v7/v8's float4 sums; an add in a register is not a
- * memory instruction, so it counts in none of the counters Nsight Compute reports.
+ * memory instruction, so it counts in none of the counters Nsight Compute reports. Since schema 8
+ * the emulator also records, for a learner's kernel, the values assigned to its other floats (each
+ * scalar, each element of a float array): the same kind, another id in the lane's address
+ * (trace_register_id), so a check sees every chain of adds and the loads in flight of each; the
+ * viewer, the cost table and verify read the watched register alone (trace_event_watched). The
+ * GPU's traced build records the watched register only.
  * PRINTF (schema 7): the lanes of the mask called device printf here; what each wrote is in
  * trace.prints (a call moves no memory the kernel sees, so it counts in no counter either). */
 #define TRACE_KINDS(X)                                   \
@@ -126,6 +136,8 @@ trace_addr trace_kind_addr(trace_kind kind);
 int64_t trace_kind_addr_max(trace_kind kind, unsigned w);
 const char *trace_kind_addr_what(trace_kind kind);
 int trace_kind_is_instruction(trace_kind kind);
+/* A register event's lane address: lane + WARP_SIZE * id (schema 8); id 0 is the watched register. */
+static inline unsigned trace_register_id(int64_t addr) { return (unsigned)(addr / WARP_SIZE); }
 
 typedef struct trace_event {
     uint8_t kind;      /* trace_kind */
@@ -293,6 +305,15 @@ static inline float trace_lane_value(const trace *t, const trace_event *e, size_
     return (float)trace_lane_value_exact(t, e, k, c);
 }
 int trace_popcount(uint32_t mask);
+/* 1 when e is a register event of another float than the watched register (some lane's id is not
+ * 0, trace_register_id): what the viewer, the cost table and verify leave out, and a check reads. */
+static inline int trace_event_other_register(const trace *t, const trace_event *e)
+{
+    if (e->kind != TRACE_REGISTER) return 0;
+    for (size_t j = 0, n = (size_t)__builtin_popcount(e->mask); j < n; j++)
+        if (t->lane_addr[e->lanes + j] >= WARP_SIZE) return 1;
+    return 0;
+}
 /* Appends an event; addr/val hold one entry per set bit of mask (width values each) for data kinds.
  * Returns 0, or -1 when out of memory. */
 int trace_push(trace *t, const trace_event *e, const int64_t *addr, const double *val);

@@ -559,7 +559,7 @@ static void read_bin(rbuf *r, trace *t)
             prev = a;
             t->lane_addr[e->lanes + j] = a;
             trace_addr sp = trace_kind_addr((trace_kind)e->kind);
-            int bad = sp == TRACE_ADDR_LANE     ? (a < 0 || a >= WARP_SIZE)
+            int bad = sp == TRACE_ADDR_LANE     ? (a < 0 || a > trace_kind_addr_max((trace_kind)e->kind, 1))
                       : sp == TRACE_ADDR_GLOBAL ? (a < 0 || a >= BIN_MAX_GLOBAL_INDEX)
                                                 : (a < 0 || a >= BIN_MAX_SHARED_WORD);
             if (bad && !r->e.failed) { reader_fail(&r->e, "events[%zu]: lane %zu's address %" PRId64 " is out of range for a %s", i, j, a, trace_kind_label((trace_kind)e->kind)); return; }

@@ -170,7 +170,7 @@ static void attach_registers(view_model *m)
     for (unsigned w = 0; w < WARPS; w++) first[w] = SIZE_MAX;
     for (size_t i = 0; i < t->nevents && r < m->nregs; i++) {
         const trace_event *e = &t->events[i];
-        if (e->pass != m->pass || e->block != m->block || e->warp >= WARPS) continue;
+        if (e->pass != m->pass || e->block != m->block || e->warp >= WARPS || trace_event_other_register(t, e)) continue;
         size_t *lane_last = &last[e->warp * WARP_SIZE], at = SIZE_MAX;
         for (unsigned l = 0; l < WARP_SIZE; l++) {
             if (!(e->mask >> l & 1u)) continue;
@@ -201,7 +201,7 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
     m->nwarps = (m->threads + 31) / 32;
     size_t n = 0, nregs = 0;
     for (size_t i = 0; i < t->nevents; i++)
-        if (t->events[i].pass == pass && t->events[i].block == block) {
+        if (t->events[i].pass == pass && t->events[i].block == block && !trace_event_other_register(t, &t->events[i])) {
             if (t->events[i].kind == TRACE_REGISTER) nregs++;
             else n++;
         }
@@ -224,7 +224,7 @@ int view_build(view_model *m, const trace *t, unsigned pass, unsigned block, int
         return -1;
     }
     for (size_t i = 0, k = 0; i < t->nevents; i++)
-        if (t->events[i].pass == pass && t->events[i].block == block) {
+        if (t->events[i].pass == pass && t->events[i].block == block && !trace_event_other_register(t, &t->events[i])) {
             if (t->events[i].kind == TRACE_REGISTER) m->regs[m->nregs++] = (view_reg){i, SIZE_MAX};
             else evs[k++] = i;
         }

@@ -603,8 +603,8 @@ static void execute(emu *e, unsigned w, uint32_t group, int record, unsigned pha
         case TRACE_SHUFFLE:
             addr[n] = src[l];
             break;
-        case TRACE_REGISTER: /* no memory: the value assigned, at the lane that holds it */
-            addr[n] = l;
+        case TRACE_REGISTER: /* no memory: the value assigned, at the lane that holds it, and which register (trace_register_id) */
+            addr[n] = l + (int64_t)WARP_SIZE * op->index;
             break;
         default:
             break;

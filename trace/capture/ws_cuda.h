@@ -301,40 +301,52 @@ struct ws_value {
     template <class R>
     ws_value(const R &r, unsigned l = __builtin_LINE()) : v((float)r), line(l) {}
 };
-static inline void ws_watch(float v, unsigned line)
+static inline void ws_watch(float v, unsigned line, unsigned id = 0)
 {
     emu_op op;
     memset(&op, 0, sizeof op);
     op.kind = TRACE_REGISTER;
     op.line = line;
     op.buf = -1;
+    op.index = id;
     op.elem_size = 4;
     memcpy(op.data, &v, 4);
     emu_do(&op);
 }
+/* Which register an assignment is to (trace_register_id): 0 the watched one; S * WS_REG_ELEMS for
+ * a learner's other float S (1 to 63, the front end numbers them), plus the element for one of a
+ * float array's (A): its place in the thread's stack, modulo WS_REG_ELEMS, tells the elements of
+ * one array apart and stays the same for as long as the array lives. */
+enum { WS_REG_ELEMS = 64 };
+template <int S, int A>
+inline unsigned ws_reg_id(const void *self)
+{
+    static_assert(S >= 0 && S < WS_REG_ELEMS, "a register's number is 0 to 63");
+    return S == 0 ? 0u : (unsigned)S * WS_REG_ELEMS + (A ? (unsigned)(((uintptr_t)self / 4u) % WS_REG_ELEMS) : 0u);
+}
 /* Assigning one reg to another would assign without a line to record, so it does not compile
  * (write b = (float)a); `sum = x` builds a reg from x at its line and moves it in. A copy (a
  * lambda's [=] capture of the kernel's watched register) is a read: it records nothing. */
-template <class T>
+template <class T, int S = 0, int A = 0>
 struct reg {
     static_assert(!ws_is_int<T>::value && sizeof(T) == 4, "reg<T> watches a float");
     T v;
     template <class R>
-    reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r) { ws_watch(v, line); }
+    reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r) { ws_watch(v, line, ws_reg_id<S, A>(this)); }
     reg() : v() {} /* declared without a value: nothing to record until it is assigned */
     reg(const reg &) = default;
     reg &operator=(const reg &) = delete;
     reg(reg &&) = default;
     reg &operator=(reg &&) = default;
-    reg &operator+=(ws_value x) { v += x.v; ws_watch(v, x.line); return *this; }
-    reg &operator-=(ws_value x) { v -= x.v; ws_watch(v, x.line); return *this; }
-    reg &operator*=(ws_value x) { v *= x.v; ws_watch(v, x.line); return *this; }
-    reg &operator/=(ws_value x) { v /= x.v; ws_watch(v, x.line); return *this; }
+    reg &operator+=(ws_value x) { v += x.v; ws_watch(v, x.line, ws_reg_id<S, A>(this)); return *this; }
+    reg &operator-=(ws_value x) { v -= x.v; ws_watch(v, x.line, ws_reg_id<S, A>(this)); return *this; }
+    reg &operator*=(ws_value x) { v *= x.v; ws_watch(v, x.line, ws_reg_id<S, A>(this)); return *this; }
+    reg &operator/=(ws_value x) { v /= x.v; ws_watch(v, x.line, ws_reg_id<S, A>(this)); return *this; }
     operator T() const { return v; }
 };
 /* NAME++, ++NAME, NAME--, --NAME on it (the front end writes ws_step): recorded as NAME += by is */
-template <class T>
-T ws_step(reg<T> &r, int by, int post, unsigned line = __builtin_LINE())
+template <class T, int S, int A>
+T ws_step(reg<T, S, A> &r, int by, int post, unsigned line = __builtin_LINE())
 {
     T old = r.v;
     r += ws_value(by, line);
@@ -514,21 +526,22 @@ __device__ inline void ws_threadfence(unsigned line)
 }
 
 /* reg<float>, as the emulator's: each assignment records the value with its line; inlined, so
- * that each assignment is its own PC (see ws_record) */
+ * that each assignment is its own PC (see ws_record). A learner's other floats (S, not 0) are
+ * recorded by the emulator alone: here they are plain floats, and verify leaves them out. */
 struct ws_value {
     float v;
     unsigned line;
     template <class R>
     __device__ __forceinline__ ws_value(const R &r, unsigned l = __builtin_LINE()) : v((float)r), line(l) {}
 };
-template <class T>
+template <class T, int S = 0, int A = 0>
 struct reg {
     static_assert(!ws_is_int<T>::value && sizeof(T) == 4, "reg<T> watches a float");
     T v;
     template <class R>
     __device__ __forceinline__ reg(const R &r, unsigned line = __builtin_LINE()) : v((T)r)
     {
-        ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
+        if (!S) ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
     }
     reg(const reg &) = default;
     reg &operator=(const reg &) = delete;
@@ -542,13 +555,13 @@ struct reg {
     __device__ __forceinline__ reg &note(T now, unsigned line)
     {
         v = now;
-        ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
+        if (!S) ws_record(TRACE_REGISTER, line, -1, threadIdx.x & 31u, 4, &v, 0);
         return *this;
     }
     __device__ __forceinline__ operator T() const { return v; }
 };
-template <class T>
-__device__ __forceinline__ T ws_step(reg<T> &r, int by, int post, unsigned line = __builtin_LINE())
+template <class T, int S, int A>
+__device__ __forceinline__ T ws_step(reg<T, S, A> &r, int by, int post, unsigned line = __builtin_LINE())
 {
     T old = r.v;
     r += ws_value(by, line);

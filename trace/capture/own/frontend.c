@@ -640,8 +640,11 @@ static enum CXChildVisitResult count_vars(CXCursor c, CXCursor parent, CXClientD
     return CXChildVisit_Continue;
 }
 
-/* `float NAME ...;`, alone in its declaration, neither const nor volatile: reg<float> NAME */
-static int watch_register(rewriter *r, CXCursor c, CXCursor parent)
+/* `float NAME ...;`, alone in its declaration, neither const nor volatile: reg<float> NAME for the
+ * kernel's first (the watched register the viewer draws), reg<float, K> for a learner's K-th after
+ * it (recorded for the check alone: each chain of adds, and the loads in flight of each) */
+enum { WATCHED_MAX = 64 }; /* ws_cuda.h's WS_REG_ELEMS: the numbers a register's id has room for */
+static int watch_register(rewriter *r, CXCursor c, CXCursor parent, unsigned slot)
 {
     CXType t = clang_getCursorType(c);
     if (clang_getCanonicalType(t).kind != CXType_Float || clang_isConstQualifiedType(t) || clang_isVolatileQualifiedType(t)) return 0;
@@ -655,7 +658,8 @@ static int watch_register(rewriter *r, CXCursor c, CXCursor parent)
     unsigned before = 0;
     for (unsigned i = 0; i < tk.n; i++) before += tok_start(r, tk.t[i]) < at;
     int ok = before == 1 && tok_is(r, tk.t[0], "float");
-    if (ok) add_edit(r, tok_start(r, tk.t[0]), 5, "reg<float>");
+    if (ok && slot) add_edit(r, tok_start(r, tk.t[0]), 5, "reg<float, %u>", slot);
+    else if (ok) add_edit(r, tok_start(r, tk.t[0]), 5, "reg<float>");
     clang_disposeTokens(r->tu, tk.t, tk.n);
     return ok;
 }
@@ -812,15 +816,34 @@ typedef struct visit_ctx {
     rewriter *r;
     int device;  /* inside a __global__ or __device__ function */
     int kernel;  /* inside a __global__ function */
-    int watching;
-    CXCursor watched; /* the kernel's watched register, once declared */
+    unsigned watching; /* registers declared so far */
+    CXCursor watched[WATCHED_MAX]; /* the kernel's watched register (0) and a learner's other floats */
 } visit_ctx;
+
+/* the register c names (its index in v->watched), or -1 */
+static int watched_of(const visit_ctx *v, CXCursor c)
+{
+    if (!v->watching) return -1;
+    CXCursor to = clang_getCursorReferenced(c);
+    if (clang_Cursor_isNull(to)) return -1;
+    for (unsigned i = 0; i < v->watching; i++)
+        if (clang_equalCursors(to, v->watched[i])) return (int)i;
+    return -1;
+}
+
+/* the register the first child of c names (the operand of ++ or the left of an assignment), or -1 */
+static int watched_child(const visit_ctx *v, CXCursor c)
+{
+    CXCursor k = clang_getNullCursor();
+    clang_visitChildren(c, first_child, &k);
+    return clang_Cursor_isNull(k) || clang_getCursorKind(k) != CXCursor_DeclRefExpr ? -1 : watched_of(v, k);
+}
 
 static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d);
 
 static void visit_inside(rewriter *r, CXCursor c, int device, int kernel)
 {
-    visit_ctx v = {r, device, kernel, 0, clang_getNullCursor()};
+    visit_ctx v = {.r = r, .device = device, .kernel = kernel};
     clang_visitChildren(c, visit, &v);
 }
 
@@ -874,29 +897,33 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
             return CXChildVisit_Break;
         }
         if (v->device) rewrite_pointer(r, c, v->kernel);
-        if (v->kernel && !v->watching && watch_register(r, c, parent)) {
-            v->watching = 1;
-            v->watched = c;
-        }
+        /* the ladder's kernels keep their one watched register; a learner's file has every float */
+        if (v->kernel && v->watching < (r->ladder ? 1u : (unsigned)WATCHED_MAX) && watch_register(r, c, parent, v->watching))
+            v->watched[v->watching++] = c;
         return CXChildVisit_Recurse;
     case CXCursor_ParmDecl:
         if (v->device) rewrite_pointer(r, c, v->kernel);
         return CXChildVisit_Continue;
-    case CXCursor_UnaryOperator:
-        if (v->watching) note_step(r, c, v->watched);
+    case CXCursor_UnaryOperator: {
+        int w = watched_child(v, c);
+        if (w >= 0) note_step(r, c, v->watched[w]);
         return CXChildVisit_Recurse;
+    }
     case CXCursor_BinaryOperator:
-    case CXCursor_CompoundAssignOperator:
-        if (v->watching) note_assignment(r, c, v->watched);
+    case CXCursor_CompoundAssignOperator: {
+        int w = watched_child(v, c);
+        if (w >= 0) note_assignment(r, c, v->watched[w]);
         if (v->device && !r->ladder) guard_division(r, c);
         return CXChildVisit_Recurse;
-    case CXCursor_DeclRefExpr:
+    }
+    case CXCursor_DeclRefExpr: {
         if (v->device && !r->ladder && host_variable(clang_getCursorReferenced(c))) {
             refuse(r, c, "a host variable used in device code, which nvcc refuses (\"reference to a __host__ variable in a "
                          "__device__ function\"): make it __device__, or pass its value to the kernel as an argument");
             return CXChildVisit_Break;
         }
-        if (v->watching) read_register(r, c, v->watched);
+        int w = watched_of(v, c);
+        if (w >= 0) read_register(r, c, v->watched[w]);
         for (size_t i = 0; i < r->nscalars; i++)
             if (names_var(r, c, r->scalars[i])) {
                 add_edit(r, offset_of(clang_getRangeEnd(clang_getCursorExtent(c))), 0, "[0]");
@@ -908,6 +935,7 @@ static enum CXChildVisitResult visit(CXCursor c, CXCursor parent, CXClientData d
                 if (!r->oom) r->edits[r->nedits - 1].first = 1;
             }
         return CXChildVisit_Recurse;
+    }
     case CXCursor_ForStmt:
     case CXCursor_WhileStmt:
     case CXCursor_DoStmt:
@@ -2027,7 +2055,7 @@ int frontend_rewrite(const frontend_input *in, char **out, char *err, size_t err
         if (check_entry(&r, in->path, file_len, open, open + 1 + (unsigned)strlen(entry))) goto done;
     }
     if (first_error(&r)) goto done;
-    visit_ctx v = {&r, 0, 0, 0, clang_getNullCursor()};
+    visit_ctx v = {.r = &r};
     clang_visitChildren(clang_getTranslationUnitCursor(r.tu), visit, &v);
     if (r.oom) { snprintf(err, errlen, "out of memory rewriting %s", in->path); goto done; }
     if (r.failed) goto done;

@@ -667,8 +667,8 @@ template <class T>
 inline T ws_printf_arg(const T &v) { return v; }
 template <class T>
 inline typename ws_plain<T>::type ws_printf_arg(const ws_ref<T> &r) { return (typename ws_plain<T>::type)r; }
-template <class T>
-inline T ws_printf_arg(const reg<T> &r) { return (T)r; }
+template <class T, int S, int A>
+inline T ws_printf_arg(const reg<T, S, A> &r) { return (T)r; }
 template <class T>
 inline const void *ws_printf_arg(const ws_ptr<T> &p) { return (const void *)(uintptr_t)p.at; }
 #pragma GCC diagnostic push

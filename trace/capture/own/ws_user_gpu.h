@@ -492,8 +492,8 @@ __device__ __forceinline__ T *ws_cast(const shared_array<U, N> &a)
 {
     return reinterpret_cast<T *>((U *)a);
 }
-/* the watched register, which the front end reads as NAME.v: a float */
-template <class T>
+/* the watched register (and a learner's other floats), which the front end reads as NAME.v: a float */
+template <class T, int S = 0, int A = 0>
 struct reg {
     T v;
     __device__ __forceinline__ reg() {}
@@ -507,8 +507,8 @@ struct reg {
     __device__ __forceinline__ reg &operator/=(T x) { v /= x; return *this; }
     __device__ __forceinline__ operator T() const { return v; }
 };
-template <class T>
-__device__ __forceinline__ T ws_step(reg<T> &r, int by, int post)
+template <class T, int S, int A>
+__device__ __forceinline__ T ws_step(reg<T, S, A> &r, int by, int post)
 {
     T old = r.v;
     r.v += (T)by;
