@@ -53,7 +53,7 @@ json.dump({"schema": "warpscope-bench", "schema_version": 2, "device": "a stand-
 sys.exit(1 if say == "wrong" else 0)
 PY
 chmod +x "$tmp/stand-in"
-WARPSCOPE_GPU_TIMER="$tmp/stand-in" "$ws" serve --port 0 --state "$tmp/state" --workers 2 --gpu --gpu-limit 5 --gpu-queue 2 >"$tmp/out" 2>"$tmp/err" &
+WARPSCOPE_GPU_TIMER="$tmp/stand-in" "$ws" serve --port 0 --state "$tmp/state" --workers 2 --gpu --gpu-limit 15 --gpu-queue 2 >"$tmp/out" 2>"$tmp/err" &
 pid=$!
 python3 - "$ws" "$src" "$tmp" <<'PY' || exit 1
 import csv, io, json, re, sys, time, urllib.request, urllib.error
@@ -118,7 +118,7 @@ st, t = timed(ada, w["gpu"]["id"])
 check(t.get("state") == "wrong" and "off by 1" in t.get("error", "") and "2^2" in t.get("error", ""), "a sum wrong on the card, the size and by how much: %s" % t.get("error"))
 st, hg = check_file(ada, good + "\n// card: hang\n")
 st, t = timed(ada, hg["gpu"]["id"])
-check(t.get("state") == "failed" and "stopped after 5 s" in t.get("error", ""), "a timing that never ends is stopped: %s" % t.get("error"))
+check(t.get("state") == "failed" and "stopped after 15 s" in t.get("error", ""), "a timing that never ends is stopped: %s" % t.get("error"))
 st, f = check_file(ada, good + "\n// card: forged\n")
 st, t = timed(ada, f["gpu"]["id"])
 check(t.get("state") == "failed" and "faster than this card reads" in t.get("error", ""), "a figure faster than the card reads is refused: %s" % t.get("error"))
@@ -135,6 +135,11 @@ st, body, _ = call("GET", "/api/class/leaderboard?exercise=02")
 check(st == 401, "the leaderboard is the teacher's: %s" % st)
 st, body, _ = call("GET", "/api/class/leaderboard?exercise=02", auth=True)
 rows = json.loads(body).get("rows", [])
+x02id = json.load(open(src + "/lessons/exercises/02-v1-padding.json"))["id"]
+st2, body2, _ = call("GET", "/api/class/leaderboard?exercise=" + x02id, auth=True)
+check(st2 == 200 and json.loads(body2).get("rows") == rows, "the leaderboard by the exercise's id, as /api/class names it: %s" % st2)
+st2, body2, _ = call("GET", "/api/gpu/tries?exercise=" + x02id, cookie=ada)
+check(st2 == 200 and len(json.loads(body2).get("tries", [])) == 4, "a student's tries by the exercise's id: %s" % st2)
 check([(x["rank"], x["name"], x["gbs"]) for x in rows] == [(1, "Bo", 2000.0), (2, "Ada", 1500.0)], "each student's fastest, fastest first: %s" % rows)
 st, body, _ = call("GET", "/api/class/grades.csv", auth=True)
 grid = list(csv.reader(io.StringIO(body.decode("utf-8-sig"))))

@@ -588,13 +588,17 @@ static void add_try(void *ud, const record_gpu *g)
     cJSON_AddItemToArray(l->arr, e);
 }
 
-/* the exercise an argument names (its id or number), or -1 after answering 400 */
+/* the exercise an argument names (its id, as /api/class and a Check's answer say it, its number or
+ * its file's name), or -1 after answering 400 */
 static long exercise_arg(serve_ctx *s, const serve_request *q, serve_reply *r, const char *path)
 {
     const char *a = q->arg ? q->arg(q->conn, "exercise") : NULL;
+    if (!a || !*a) { reply_error(r, 400, "GET %s?exercise=ID: name the exercise", path); return -1; }
+    for (size_t k = 0; k < s->nex; k++)
+        if (strcmp(s->ex[k].l.id, a) == 0) return (long)k;
     char err[2000];
-    long i = a && *a ? lesson_match(s->ex_files, s->nex, a, "exercise", err, sizeof err) : -1;
-    if (i < 0) reply_error(r, 400, "GET %s?exercise=ID: %s", path, a && *a ? "no such exercise (GET /api/health lists none; the page's menu names them)" : "name the exercise");
+    long i = lesson_match(s->ex_files, s->nex, a, "exercise", err, sizeof err);
+    if (i < 0) reply_error(r, 400, "GET %s?exercise=ID: no exercise \"%.100s\" here (an id as GET /api/class says it, or a number)", path, a);
     return i;
 }
 
