@@ -20,6 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "trace/capture/own/own.h"
 #include "trace/capture/own/sandbox.h"
 
 extern const int bench_has_cuda; /* bench_gpu.cu: 1; bench_none.c: 0 */
@@ -363,15 +364,12 @@ int gpu_time_file(const gpu_time_desc *d, gpu_timing *out, volatile int *cancel,
         else snprintf(out->error, sizeof out->error, "%s", words[0] ? words : "the timing ended without results");
         goto done;
     }
-    FILE *f = fopen(json, "re");
-    text = calloc(1, (size_t)st.st_size + 1);
-    if (!f || !text || fread(text, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-        if (f) fclose(f);
+    size_t len;
+    if (own_read_plain(json, GPU_TIME_JSON_MAX, &text, &len)) {
         snprintf(err, errlen, "cannot read the GPU's timing");
         rc = -1;
         goto done;
     }
-    fclose(f);
     if (read_results(text, d, out, out->error, sizeof out->error)) {
         out->state = GPU_FAILED;
         goto done;
@@ -439,14 +437,11 @@ int gpu_time_calibrate(uint64_t n, int device, unsigned limit_s, volatile int *c
         snprintf(err, errlen, "the card's own figures could not be measured: %s", killed ? "stopped at the limit" : words);
         goto done;
     }
-    FILE *f = fopen(json, "re");
-    text = calloc(1, (size_t)st.st_size + 1);
-    if (!f || !text || fread(text, 1, (size_t)st.st_size, f) != (size_t)st.st_size) {
-        if (f) fclose(f);
+    size_t len;
+    if (own_read_plain(json, GPU_TIME_JSON_MAX, &text, &len)) {
         snprintf(err, errlen, "cannot read the card's own figures");
         goto done;
     }
-    fclose(f);
     cJSON *root = cJSON_Parse(text);
     const cJSON *rows = cJSON_GetObjectItemCaseSensitive(root, "rows");
     for (const cJSON *r = cJSON_IsArray(rows) ? rows->child : NULL; r; r = r->next) {
