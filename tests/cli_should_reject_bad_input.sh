@@ -4,6 +4,8 @@
 # $tmp is a scratch folder holding the hostile files made below). Then the writes: a failed or
 # interrupted capture leaves the old file (or none) and never touches another file.
 ws="$1"
+# the trace format's version, as trace.h writes it (the file's own words are checked against it)
+schema=$(sed -n 's/^#define TRACE_SCHEMA_VERSION \([0-9]*\)$/\1/p' "$(dirname "$0")/../trace/trace.h")
 tmp=$(mktemp -d)
 trap 'chmod -R u+rwx "$tmp" 2>/dev/null; rm -rf "$tmp"' EXIT
 fail=0
@@ -122,7 +124,7 @@ $tmp/empty.json:1:1: JSON syntax error	stats $tmp/empty.json
 $tmp/bad.json:3:17: JSON syntax error	stats $tmp/bad.json
 $tmp/deep.json:1:513: JSON syntax error: nesting deeper than 512 levels	stats $tmp/deep.json
 schema: expected "warpscope-trace"	stats $tmp/schema.json
-schema_version: this warpscope reads versions 1 to 7, the file is version 99	stats $tmp/version.json
+schema_version: this warpscope reads versions 1 to $schema, the file is version 99	stats $tmp/version.json
 events[0].w: warp 40 is outside a block of 64 threads	stats $tmp/warp.json
 events[0].ph: expected an integer from 0 to 4095	render $tmp/phase.json -o $tmp/x.png
 events[0].b: block 3 is not one of the 1 traced blocks of pass 0	stats $tmp/block.json
