@@ -384,7 +384,7 @@ if ticket and len(offered) >= 2:
             for p in lj:
                 d = json.load(open(src + "/lessons/exercises/" + p))
                 if d.get("id") == x:
-                    ex_goals[x] = len(d["exercise"]["goals"]) if "exercise" in d else None
+                    ex_goals[x] = len(d["exercise"]["goals"]) + (1 if d["exercise"].get("gpu", {}).get("fraction") else 0) if "exercise" in d else None  # and the card goal, where one is
         check(len(items) == 2 and all(i["type"] == "ltiResourceLink" and i["url"] == T + "/lti/launch" and i["custom"]["exercise"] == x
                                       and i["lineItem"]["resourceId"] == x and i["lineItem"]["scoreMaximum"] == ex_goals.get(x)
                                       for i, x in zip(items, offered[:2])),
