@@ -305,7 +305,7 @@ int cmd_exercise_start(const ws_call *k)
     o.cap.kernel = kept;
     o.save_progress = 1;
     static char gpu[128]; /* where there is a GPU, the window times a file that meets every goal of the trace on it */
-    if (gpu_time_present(gpu, sizeof gpu)) o.card_time = exercise_window_time, o.gpu = gpu;
+    if (o.exercise->exercise->operation == LESSON_SUM && gpu_time_present(gpu, sizeof gpu)) o.card_time = exercise_window_time, o.gpu = gpu; /* bench checks a sum */
     if ((rc = find_viewer_data(&o, &d, 0))) return rc;
     return viewer_window(&o);
 }
@@ -626,7 +626,7 @@ int cmd_exercise_check(const ws_call *k)
         /* a file that meets every goal of the trace is timed on the card, where there is one: its speed
          * line under the checklist, and the card's goal judged */
         gpu_timing t, *timed = NULL;
-        if (gpu[0] && j.runs && j.met == l.exercise->ngoals) {
+        if (gpu[0] && j.runs && j.met == l.exercise->ngoals && l.exercise->operation == LESSON_SUM) { /* bench checks a sum */
             int tr = exercise_time_on_card(&l, k->pos[i], &t);
             if (tr < 0) break;
             if (tr == 0) {
