@@ -46,7 +46,6 @@ typedef struct gpu_job {
     size_t exercise;           /* s->ex[exercise] */
     char file[4400];           /* the learner's source, kept by content (api.c) */
     uint64_t seed;             /* the drawn size */
-    int built;                 /* 1: ready for the card */
     /* an exercise with a card goal: the Check's judgement, its picture and source, recorded again
      * with the card's mark once timed */
     exercise_judgement *judged;
@@ -258,7 +257,6 @@ static void *builder(void *arg)
             continue;
         }
         pthread_mutex_lock(&g->mu);
-        j->built = 1;
         push(&g->run_head, j);
         pthread_cond_broadcast(&g->cv);
         pthread_mutex_unlock(&g->mu);
