@@ -111,6 +111,7 @@ const ws_flag_row ws_flags[WF_COUNT] = {
     [WF_GPU_LIMIT] = NUMBER("--gpu-limit", 5, 600, "S", "seconds one timing on the GPU may take, build excluded; default 60 (then the process is killed and the card is free)"),
     [WF_GPU_QUEUE] = NUMBER("--gpu-queue", 1, 4096, "N", "files waiting for the GPU at most; default 64 (beyond it: 429 and a Retry-After)"),
     [WF_JUDGED] = SWITCH("--judged", "with --kernel: a file the emulator judged already (the class server's): no emulator run first, and the kernel's rows alone (the card's best read and CUB measured apart once)"),
+    [WF_CARD_TURN] = SWITCH("--card-turn", "with --judged: the class server's: the kernel's process starts CUDA, says so on descriptor 3 and waits for the card's turn on descriptor 4 before it loads the file (one timing on the card at a time, the next ones started beside it)"),
     [WF_LTI_KEY] = TEXT("--lti-key", "a file", "FILE", WS_COMPLETE_FILE, NULL, "the LTI tool's RSA key (JWK or PEM, 0600); default DIR/lti-key.json, made once"),
 };
 
@@ -138,9 +139,9 @@ static const ws_flag_group g_hazards = {"hazards flags", 1, {{WF_JSON, "one JSON
 static const ws_flag_group g_bench = {"bench flags", 10, {USE(WF_SIZES),
     {WF_VERSIONS, "versions, comma separated; default every version that does not race (none beside --kernel)"}, USE(WF_MODES), USE(WF_REPS),
     USE(WF_BATCH), USE(WF_BENCH_BLOCK), USE(WF_EPT), USE(WF_DEVICE), USE(WF_JSON_FILE), USE(WF_CSV)}};
-static const ws_flag_group g_bench_own = {"a kernel of your own", 5, {
+static const ws_flag_group g_bench_own = {"a kernel of your own", 6, {
     {WF_KERNEL, "a kernel of your own, in plain CUDA, built by nvcc and timed launch by launch (first run by the emulator, which must find it right and race-free)"},
-    USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_UNSAFE), USE(WF_JUDGED)}};
+    USE(WF_ENTRY), USE(WF_DEFINE), USE(WF_UNSAFE), USE(WF_JUDGED), USE(WF_CARD_TURN)}};
 static const ws_flag_group g_verify = {"verify flags", 3, {{WF_VERSIONS, "versions, comma separated; default every version that does not race"},
     USE(WF_BLOCKS), USE(WF_MD)}};
 static const ws_flag_group g_verify_own = {"a kernel of your own", 7, {

@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -122,18 +123,33 @@ static const char *timer_program(char *buf, size_t len)
 }
 
 /* runs argv with stdout to /dev/null and stderr's tail into tail; killed (its group) past limit_s or
- * on cancel. 0 with *status, or -1 with err. */
-static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, volatile int *cancel, int *status, int *killed, char *tail, size_t taillen,
-                     char *err, size_t errlen)
+ * on cancel. turn (may be NULL): the card's turn (gpu_time_desc): the process gets descriptor 3 to
+ * say it is ready and 4 to be told its turn has come; the turn is taken when it says so (or at once
+ * where it ends first), held until its whole group is gone, and the limit counts from it. 0 with
+ * *status, or -1 with err. */
+static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, pthread_mutex_t *turn, volatile int *cancel, int *status,
+                     int *killed, char *tail, size_t taillen, char *err, size_t errlen)
 {
-    int pfd[2];
+    int pfd[2], rfd[2] = {-1, -1}, gfd[2] = {-1, -1};
     if (pipe2(pfd, O_CLOEXEC)) { snprintf(err, errlen, "cannot start the GPU's timing: %s", strerror(errno)); return -1; }
+    if (turn && (pipe2(rfd, O_CLOEXEC) || pipe2(gfd, O_CLOEXEC))) {
+        snprintf(err, errlen, "cannot start the GPU's timing: %s", strerror(errno));
+        for (int i = 0; i < 2; i++) {
+            close(pfd[i]);
+            if (rfd[i] >= 0) close(rfd[i]);
+            if (gfd[i] >= 0) close(gfd[i]);
+        }
+        return -1;
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "cannot start the GPU's timing: %s", strerror(errno));
-        close(pfd[0]);
-        close(pfd[1]);
+        for (int i = 0; i < 2; i++) {
+            close(pfd[i]);
+            if (rfd[i] >= 0) close(rfd[i]);
+            if (gfd[i] >= 0) close(gfd[i]);
+        }
         return -1;
     }
     if (pid == 0) {
@@ -141,8 +157,14 @@ static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, vol
         int nul = open("/dev/null", O_RDWR | O_CLOEXEC);
         if (nul >= 0) { dup2(nul, 0); dup2(nul, 1); }
         dup2(pfd[1], 2);
-        /* every descriptor but the three closed: nothing of the server's reaches the timing */
-        for (int fd = 3; fd < 1024; fd++) close(fd);
+        int keep = 3;
+        if (turn) { /* above every descriptor first, so that neither lands on the other's number */
+            int r = fcntl(rfd[1], F_DUPFD_CLOEXEC, 16), g = fcntl(gfd[0], F_DUPFD_CLOEXEC, 16);
+            if (r < 0 || g < 0 || dup2(r, 3) != 3 || dup2(g, 4) != 4) _exit(127);
+            keep = 5;
+        }
+        /* every other descriptor closed: nothing of the server's reaches the timing */
+        for (int fd = keep; fd < 1024; fd++) close(fd);
         signal(SIGPIPE, SIG_DFL);
         execve(argv[0], argv, envp);
         fprintf(stderr, "cannot run %s: %s\n", argv[0], strerror(errno));
@@ -150,24 +172,42 @@ static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, vol
     }
     setpgid(pid, pid);
     close(pfd[1]);
+    if (turn) {
+        close(rfd[1]);
+        close(gfd[0]);
+    }
     size_t have = 0;
     tail[0] = 0;
     double start = now_ms(), limit = (double)limit_s * 1e3;
     *killed = 0;
-    int open_pipe = 1;
+    int open_pipe = 1, held = 0, waiting = turn != NULL; /* waiting: for the process to say it is ready */
     for (;;) {
-        if (open_pipe) {
-            struct pollfd p = {pfd[0], POLLIN, 0};
-            if (poll(&p, 1, 50) > 0) {
-                char buf[1024];
-                ssize_t k = read(pfd[0], buf, sizeof buf);
-                if (k <= 0) open_pipe = 0;
-                else { /* the last taillen - 1 bytes */
-                    for (ssize_t i = 0; i < k; i++) {
-                        if (have + 1 >= taillen) { memmove(tail, tail + taillen / 2, have - taillen / 2); have -= taillen / 2; }
-                        tail[have++] = buf[i];
+        if (open_pipe || waiting) {
+            struct pollfd p[2] = {{open_pipe ? pfd[0] : -1, POLLIN, 0}, {waiting ? rfd[0] : -1, POLLIN, 0}};
+            if (poll(p, 2, 50) > 0) {
+                if (p[0].revents) {
+                    char buf[1024];
+                    ssize_t k = read(pfd[0], buf, sizeof buf);
+                    if (k <= 0) open_pipe = 0;
+                    else { /* the last taillen - 1 bytes */
+                        for (ssize_t i = 0; i < k; i++) {
+                            if (have + 1 >= taillen) { memmove(tail, tail + taillen / 2, have - taillen / 2); have -= taillen / 2; }
+                            tail[have++] = buf[i];
+                        }
+                        tail[have] = 0;
                     }
-                    tail[have] = 0;
+                }
+                if (p[1].revents) {
+                    char c;
+                    ssize_t k = read(rfd[0], &c, 1);
+                    waiting = 0;
+                    if (k == 1 && !*killed) { /* ready: the card's turn, then the limit from it */
+                        pthread_mutex_lock(turn);
+                        held = 1;
+                        c = 'g';
+                        if (write(gfd[1], &c, 1) != 1) { /* it is gone: its end is seen below */ }
+                        start = now_ms();
+                    }
                 }
             }
         } else {
@@ -183,7 +223,18 @@ static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, vol
         }
     }
     kill(-pid, SIGKILL); /* anything of its group left behind */
+    if (held) { /* the group's last process gone before the card is another's */
+        for (int i = 0; i < 200 && kill(-pid, 0) == 0; i++) {
+            struct timespec ts = {0, 5000000};
+            nanosleep(&ts, NULL);
+        }
+        pthread_mutex_unlock(turn);
+    }
     close(pfd[0]);
+    if (turn) {
+        close(rfd[0]);
+        close(gfd[1]);
+    }
     return 0;
 }
 
@@ -325,10 +376,12 @@ int gpu_time_file(const gpu_time_desc *d, gpu_timing *out, volatile int *cancel,
                       "--modes", "launch", "--json", json};
     int na = 12;
     if (defines[0]) { argv[na++] = "--define"; argv[na++] = defines; }
-    if (d->trusted_best_read_gbs > 0 && d->trusted_cub_gbs > 0) { /* the card's figures are known, the file judged */
+    int judged = d->trusted_best_read_gbs > 0 && d->trusted_cub_gbs > 0;
+    if (judged) { /* the card's figures are known, the file judged */
         argv[na++] = "--judged";
         argv[na++] = "--reps";
         argv[na++] = "15";
+        if (d->turn) argv[na++] = "--card-turn";
     }
     argv[na] = NULL;
     char device[16];
@@ -339,8 +392,12 @@ int gpu_time_file(const gpu_time_desc *d, gpu_timing *out, volatile int *cancel,
     int status = 0, killed = 0;
     char tail[GPU_TIME_ERR_KEPT];
     double t0 = now_ms();
-    int rc = envp ? run_timer(argv, envp, d->limit_s ? d->limit_s : GPU_TIME_LIMIT_S, cancel, &status, &killed, tail, sizeof tail, err, errlen)
+    /* with the card's turn: taken when the process is ready (bench --card-turn), else for all of it */
+    if (d->turn && !judged) pthread_mutex_lock(d->turn);
+    int rc = envp ? run_timer(argv, envp, d->limit_s ? d->limit_s : GPU_TIME_LIMIT_S, judged ? d->turn : NULL, cancel, &status, &killed, tail,
+                              sizeof tail, err, errlen)
                   : (snprintf(err, errlen, "out of memory"), -1);
+    if (d->turn && !judged) pthread_mutex_unlock(d->turn);
     free_env(envp);
     out->wall_ms = now_ms() - t0;
     char *text = NULL;
@@ -429,7 +486,7 @@ int gpu_time_calibrate(uint64_t n, int device, unsigned limit_s, volatile int *c
     char **envp = child_env(NULL);
     int status = 0, killed = 0, rc = -1;
     char tail[GPU_TIME_ERR_KEPT], *text = NULL;
-    if (!envp || run_timer(argv, envp, limit_s ? limit_s : GPU_TIME_LIMIT_S, cancel, &status, &killed, tail, sizeof tail, err, errlen)) goto done;
+    if (!envp || run_timer(argv, envp, limit_s ? limit_s : GPU_TIME_LIMIT_S, NULL, cancel, &status, &killed, tail, sizeof tail, err, errlen)) goto done;
     struct stat st;
     if (killed || !WIFEXITED(status) || WEXITSTATUS(status) > 1 || lstat(json, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > GPU_TIME_JSON_MAX) {
         char words[400];

@@ -8,6 +8,7 @@
 #ifndef WARPSCOPE_GPU_TIME_H
 #define WARPSCOPE_GPU_TIME_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -35,6 +36,11 @@ typedef struct gpu_time_desc {
      * learner's code in that process): where given, the figures shown and the bound a figure must
      * keep are these, not the learner's process's own; 0: that process's */
     double trusted_best_read_gbs, trusted_cub_gbs;
+    /* the card's turn (may be NULL), shared by the timings of one card: the process starts CUDA
+     * beside the one on the card and loads the learner's file only once it holds the turn, which
+     * it keeps until the process is gone; its limit counts from then (where the figures above are
+     * not given, the turn is held for the whole process) */
+    pthread_mutex_t *turn;
 } gpu_time_desc;
 
 typedef struct gpu_size_time {

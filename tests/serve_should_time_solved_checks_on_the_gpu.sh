@@ -8,6 +8,8 @@
 # the calibration's best read, at the exercise's GPU sizes and one drawn between them (not a multiple of 256);
 # a file that misses a goal is not timed; a sum wrong on the card, a run that never ends (stopped at
 # --gpu-limit, the next timing still made) and a figure faster than the card reads are each said;
+# two timings at once start beside each other, but have the card's turn one after the other
+# (the stand-in keeps bench's --card-turn: ready on descriptor 3, its turn read on 4);
 # another student cannot read a timing; a student's tries come back oldest first; the leaderboard
 # (the teacher's) ranks each student's fastest; the grades CSV carries the best GB/s; past
 # --gpu-queue, POST /api/gpu is 429 with a Retry-After. On a machine with a GPU, the device run
@@ -29,17 +31,27 @@ mkdir -p "$HOME"
 cat >"$tmp/stand-in" <<'PY'
 #!/usr/bin/env python3
 # a stand-in for `warpscope bench`: bench's JSON from what the file says of itself
-import json, re, sys, time
+import json, os, re, sys, time
 a = sys.argv[1:]
 def arg(name):
     return a[a.index(name) + 1] if name in a else None
 open(sys.argv[0] + ".calls", "a").write(" ".join(a) + "\n")
+started = time.time()
 sizes = [int(x) for x in arg("--sizes").split(",")]
 rows = []
 kernel = arg("--kernel")
 say = re.search(r"// card: (\S+)", open(kernel).read()).group(1) if kernel else None
+if "--card-turn" in a: # as bench's child: CUDA started, then ready, then the card's turn
+    time.sleep(0.5)
+    os.write(3, b"r")
+    if os.read(4, 1) != b"g": sys.exit(2)
+turn = time.time()
 if say == "hang":
     time.sleep(3600)
+if say == "slow":
+    time.sleep(3)
+    say = "1000"
+if kernel: open(sys.argv[0] + ".turns", "a").write("%f %f %f %s\n" % (started, turn, time.time(), os.path.basename(kernel)))
 for n in sizes:
     if kernel:
         if say == "wrong":
@@ -182,6 +194,27 @@ st, x = check_file(ada, forged)
 check(x.get("gpu", {}).get("state") == "busy" and x["gpu"].get("retry_after_s", 0) >= 1, "a Check past the queue says busy: %s" % x.get("gpu"))
 st, body, hd = call("POST", "/api/gpu", {"exercise": "02", "source": racing}, cookie=ada)
 check(st == 409, "POST /api/gpu of a file not solved: %s" % st)
+# two timings at once (the queue's two, once the hanging ones are stopped): started beside each
+# other, on the card one after the other
+for _ in range(600):
+    if json.loads(call("GET", "/api/health")[1]).get("gpu", {}).get("queue") == 0: break
+    time.sleep(0.1)
+open(tmp + "/stand-in.turns", "w").close()
+import threading
+ids = [None, None]
+def send(k, who):
+    st, x = check_file(who, good + "\n// card: slow\n// %d\n" % k)
+    ids[k] = (who, x.get("gpu", {}).get("id"))
+sends = [threading.Thread(target=send, args=(k, who)) for k, who in enumerate((ada, bo))]
+for t_ in sends: t_.start()
+for t_ in sends: t_.join()
+states = [timed(who, gid)[1].get("state") for who, gid in ids]
+spans = sorted(tuple(float(v) for v in line.split()[:3]) for line in open(tmp + "/stand-in.turns") if line.strip())
+check(states == ["timed", "timed"] and len(spans) == 2, "two timings at once both timed: %s, %d turns" % (states, len(spans)))
+if len(spans) == 2:
+    (s0, t0, e0), (s1, t1, e1) = spans
+    check(t1 >= e0, "one on the card at a time: the second's turn %.2f s after the first's end" % (t1 - e0))
+    check(s1 < e0, "the second started beside the first: %.2f s before the first's turn ended" % (e0 - s1))
 sys.exit(1 if fails else 0)
 PY
 rc=$?

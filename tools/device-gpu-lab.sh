@@ -8,6 +8,10 @@
 #                       emulator, wrong on the card), the same spinning there for ever (stopped at
 #                       --gpu-limit, the next timing made after it), and the sandbox's view from the GPU's
 #                       run (a file that tries to open /etc/passwd and a socket from its host code)
+#   tools/device-gpu-lab.sh OUT phases   there: where one timing's time goes (phases.txt): a process
+#                       that starts CUDA and times nothing, then exercise 06's and 10's model solutions
+#                       as the server times them (--judged, 15 reps) at one tiny size and at the
+#                       exercise's sizes, three times each, wall and CPU from the process's rusage
 #   tools/device-gpu-lab.sh OUT lab [STUDENTS [SECONDS]]   there: `tools/load-class.py --lab --gpu` with
 #                       STUDENTS (default 200) for SECONDS (default 150) against `serve --gpu` (load.txt,
 #                       load.json, serve.log)
@@ -27,6 +31,26 @@ ws=$pack/bin/warpscope
     echo "cores: $(nproc)"
     $ws --version
 } >"$out/env-$what.txt" 2>&1
+if [ "$what" = phases ]; then
+    {
+        t() { python3 -c 'import resource, subprocess, sys, time
+t0 = time.time(); r = subprocess.run(sys.argv[2], shell=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+u = resource.getrusage(resource.RUSAGE_CHILDREN)
+print("%.3f s wall, %.3f s user, %.3f s system, exit %d: %s%s" % (time.time() - t0, u.ru_utime, u.ru_stime, r.returncode, sys.argv[1],
+      "" if r.returncode == 0 else " | " + r.stderr.decode()[-300:].strip()))' "$1" "$2"; }
+        for i in 1 2 3; do t "CUDA started, an empty size timed (bench --versions v8 --sizes 32 --reps 1)" "$ws bench --versions v8 --sizes 32 --reps 1 --modes launch"; done
+        for b in 06-grid-stride 10-last-rung; do
+            e=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["exercise"]["entry"])' "lessons/exercises/$b.json")
+            sol="tests/exercises/$b.solution.cu"
+            $ws bench --kernel "$sol" --entry "$e" --sizes 1024 --modes launch --reps 1 >/dev/null 2>&1 # built once, into the cache
+            for i in 1 2 3; do t "$b at n = 1024 (--judged, 15 reps)" "$ws bench --kernel $sol --entry '$e' --sizes 1024 --modes launch --judged --reps 15"; done
+            for i in 1 2 3; do t "$b at 2^24 and 2^26 (--judged, 15 reps)" "$ws bench --kernel $sol --entry '$e' --sizes 16777216,67108864 --modes launch --judged --reps 15"; done
+        done
+        sol=tests/exercises/06-grid-stride.solution.cu
+        for i in 1 2 3; do cp $sol /tmp/nvcc$i.cu; echo "// $i" >>/tmp/nvcc$i.cu; t "nvcc's build of exercise 06 (a new file)" "$ws bench --kernel /tmp/nvcc$i.cu --entry '$(python3 -c 'import json; print(json.load(open("lessons/exercises/06-grid-stride.json"))["exercise"]["entry"])')' --sizes 32 --modes launch --judged --reps 1"; done
+    } >"$out/phases.txt" 2>&1
+    exit 0
+fi
 token=gpu-lab-$$
 rm -rf /tmp/wsstate
 $ws serve --port 18080 --state /tmp/wsstate --token $token --gpu --gpu-limit 30 >"$out/serve-$what.log" 2>&1 &

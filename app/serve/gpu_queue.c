@@ -1,9 +1,11 @@
 /* gpu_queue: the class server's GPU. A Check whose every trace goal is met is also timed on this
  * machine's card (app/gpu_time.h: a fresh `warpscope bench --kernel` process, its run sandboxed),
- * in a queue of its own so that a Check's emulator part never waits behind it: a quarter of the
+ * in a queue of its own so that a Check's emulator part never waits behind it: half the
  * cores' threads (two at least) build the file for the card (nvcc, in the sandbox, at a lower
  * priority than the emulator's builds),
- * then one thread per GPU times one file at a time. The queue holds SERVE_GPU_QUEUE files; past it a
+ * then each file is timed in a process of its own, one on the card at a time: SERVE_GPU_TURNS
+ * processes per GPU start beside it (CUDA's start is most of a timing's time) and each loads the
+ * learner's file only when it has the card's turn (gpu_time_desc.turn). The queue holds SERVE_GPU_QUEUE files; past it a
  * timing is answered "busy" with a Retry-After (429 where it is asked for alone). Each timing is a
  * row of the record (lab_gpu), so that any server of the class answers GET /api/gpu, the student's
  * chart and the class's leaderboard. The card's best read and CUB's figure are measured once, in a
@@ -33,8 +35,9 @@
 
 enum {
     SERVE_GPU_QUEUE = 64,      /* files waiting for the card (built or being built), per server, unless --gpu-queue says */
-    SERVE_GPU_BUILDERS_MAX = 16, /* nvcc builds at once: a quarter of the cores, at least 2 */
+    SERVE_GPU_BUILDERS_MAX = 16, /* nvcc builds at once: half the cores, at least 2, at a lower priority */
     SERVE_GPU_DEVICES = 8,
+    SERVE_GPU_TURNS = 4,       /* timings started per GPU, one of them on the card */
     SERVE_GPU_KEEP_S = 900,    /* the same bytes of the same exercise timed within this are not timed again */
     SERVE_GPU_LIMIT_S = 60,    /* one timing, process start to end, unless --gpu-limit says: past it the process is killed */
     SERVE_GPU_NICE = 10,       /* the builds for the card give way to the emulator's */
@@ -61,12 +64,13 @@ struct serve_gpu {
     gpu_job *build_head, *run_head; /* FIFO each */
     unsigned queued;           /* jobs in either */
     int running_devices;       /* timings under way */
-    double job_ms_avg;         /* a timing's time, process start to end */
+    double job_ms_avg;         /* a timing's time, process start to end (its wait for the card's turn included) */
     unsigned timed;
     double best_read_gbs[SERVE_GPU_DEVICES], cub_gbs[SERVE_GPU_DEVICES]; /* the card's own, at 2^26 (gpu_time_calibrate) */
     int calibrated[SERVE_GPU_DEVICES];
     char calibration_error[600];
-    pthread_t builders[SERVE_GPU_BUILDERS_MAX], runners[SERVE_GPU_DEVICES];
+    pthread_mutex_t turn[SERVE_GPU_DEVICES]; /* the card's: one timing on it at a time */
+    pthread_t builders[SERVE_GPU_BUILDERS_MAX], runners[SERVE_GPU_DEVICES * SERVE_GPU_TURNS];
     int nbuilders, nrunners;
     serve_ctx *s;
     int quit; /* serve_gpu_stop: the threads end */
@@ -282,7 +286,8 @@ static void *runner(void *arg)
         pthread_mutex_unlock(&g->mu);
         if (!j) return NULL;
         char err[800];
-        if (!g->calibrated[dev]) { /* once: the card's own figures, no learner's code in that process */
+        pthread_mutex_lock(&g->turn[dev]);
+        if (!g->calibrated[dev]) { /* once: the card's own figures, no learner's code in that process, the card its alone */
             double best = 0, cub = 0;
             if (gpu_time_calibrate((uint64_t)1 << 26, dev, g->limit_s, g->s->stop, &best, &cub, err, sizeof err) == 0) {
                 g->best_read_gbs[dev] = best;
@@ -291,11 +296,13 @@ static void *runner(void *arg)
             } else
                 snprintf(g->calibration_error, sizeof g->calibration_error, "%.590s", err);
         }
+        double best_read = g->best_read_gbs[dev], cub = g->cub_gbs[dev];
+        pthread_mutex_unlock(&g->turn[dev]);
         capture_desc d;
         const char *defines[5];
         job_desc(g->s, j, &d, defines);
         gpu_time_desc td = {.kernel = j->file, .entry = d.entry, .limit_s = g->limit_s, .include_dir = NULL, .device = dev,
-                            .trusted_best_read_gbs = g->best_read_gbs[dev], .trusted_cub_gbs = g->cub_gbs[dev]};
+                            .trusted_best_read_gbs = best_read, .trusted_cub_gbs = cub, .turn = &g->turn[dev]};
         for (int i = 0; i < GPU_TIME_DEFINES_MAX && defines[i]; i++) td.defines[i] = defines[i];
         td.nsizes = gpu_time_sizes(g->s->ex[j->exercise].l.exercise, j->seed, td.sizes, GPU_TIME_SIZES_MAX);
         gpu_timing t;
@@ -348,13 +355,14 @@ int serve_gpu_start(serve_ctx *s, int asked, unsigned limit_s, unsigned queue_ma
     pthread_mutex_init(&g->mu, NULL);
     pthread_cond_init(&g->cv, NULL);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
-    int builders = cores / 4 < 2 ? 2 : cores / 4 > SERVE_GPU_BUILDERS_MAX ? SERVE_GPU_BUILDERS_MAX : (int)(cores / 4);
+    int builders = cores / 2 < 2 ? 2 : cores / 2 > SERVE_GPU_BUILDERS_MAX ? SERVE_GPU_BUILDERS_MAX : (int)(cores / 2);
     for (int i = 0; i < builders; i++)
         if (pthread_create(&g->builders[g->nbuilders], NULL, builder, g) == 0) g->nbuilders++;
-    for (int i = 0; i < g->devices; i++) {
+    for (int i = 0; i < g->devices; i++) pthread_mutex_init(&g->turn[i], NULL);
+    for (int i = 0; i < g->devices * SERVE_GPU_TURNS; i++) {
         runner_arg *ra = malloc(sizeof *ra);
         if (!ra) break;
-        *ra = (runner_arg){g, i};
+        *ra = (runner_arg){g, i % g->devices};
         if (pthread_create(&g->runners[g->nrunners], NULL, runner, ra) == 0) g->nrunners++;
         else free(ra);
     }
@@ -384,6 +392,7 @@ void serve_gpu_stop(serve_ctx *s)
                            wall_ms(), err, sizeof err);
             job_free(j);
         }
+    for (int i = 0; i < g->devices; i++) pthread_mutex_destroy(&g->turn[i]);
     pthread_mutex_destroy(&g->mu);
     pthread_cond_destroy(&g->cv);
     free(g);
@@ -418,7 +427,8 @@ void serve_gpu_health(serve_ctx *s, cJSON *o)
 static unsigned retry_after(const serve_gpu *g)
 {
     double avg = g->timed ? g->job_ms_avg : 5000.0;
-    unsigned secs = (unsigned)ceil(avg * (double)g->queued / (double)(g->devices ? g->devices : 1) / 1000.0 / 4.0);
+    /* SERVE_GPU_TURNS timings of a card overlap (all but one starting CUDA) */
+    unsigned secs = (unsigned)ceil(avg * (double)g->queued / (double)(g->devices ? g->devices * SERVE_GPU_TURNS : 1) / 1000.0 / 4.0);
     return secs < 1 ? 1 : secs > 600 ? 600 : secs;
 }
 
