@@ -127,9 +127,10 @@ static const char *timer_program(char *buf, size_t len)
  * say it is ready and 4 to be told its turn has come; the turn is taken when it says so (or at once
  * where it ends first), held until its whole group is gone, and the limit counts from it. 0 with
  * *status, or -1 with err. */
-static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, pthread_mutex_t *turn, volatile int *cancel, int *status,
-                     int *killed, char *tail, size_t taillen, char *err, size_t errlen)
+static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, pthread_mutex_t *turn, double *turn_ms, volatile int *cancel,
+                     int *status, int *killed, char *tail, size_t taillen, char *err, size_t errlen)
 {
+    if (turn_ms) *turn_ms = 0;
     int pfd[2], rfd[2] = {-1, -1}, gfd[2] = {-1, -1};
     if (pipe2(pfd, O_CLOEXEC)) { snprintf(err, errlen, "cannot start the GPU's timing: %s", strerror(errno)); return -1; }
     if (turn && (pipe2(rfd, O_CLOEXEC) || pipe2(gfd, O_CLOEXEC))) {
@@ -228,6 +229,7 @@ static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, pth
             struct timespec ts = {0, 5000000};
             nanosleep(&ts, NULL);
         }
+        if (turn_ms) *turn_ms = now_ms() - start;
         pthread_mutex_unlock(turn);
     }
     close(pfd[0]);
@@ -394,7 +396,7 @@ int gpu_time_file(const gpu_time_desc *d, gpu_timing *out, volatile int *cancel,
     double t0 = now_ms();
     /* with the card's turn: taken when the process is ready (bench --card-turn), else for all of it */
     if (d->turn && !judged) pthread_mutex_lock(d->turn);
-    int rc = envp ? run_timer(argv, envp, d->limit_s ? d->limit_s : GPU_TIME_LIMIT_S, judged ? d->turn : NULL, cancel, &status, &killed, tail,
+    int rc = envp ? run_timer(argv, envp, d->limit_s ? d->limit_s : GPU_TIME_LIMIT_S, judged ? d->turn : NULL, &out->turn_ms, cancel, &status, &killed, tail,
                               sizeof tail, err, errlen)
                   : (snprintf(err, errlen, "out of memory"), -1);
     if (d->turn && !judged) pthread_mutex_unlock(d->turn);
@@ -486,7 +488,7 @@ int gpu_time_calibrate(uint64_t n, int device, unsigned limit_s, volatile int *c
     char **envp = child_env(NULL);
     int status = 0, killed = 0, rc = -1;
     char tail[GPU_TIME_ERR_KEPT], *text = NULL;
-    if (!envp || run_timer(argv, envp, limit_s ? limit_s : GPU_TIME_LIMIT_S, NULL, cancel, &status, &killed, tail, sizeof tail, err, errlen)) goto done;
+    if (!envp || run_timer(argv, envp, limit_s ? limit_s : GPU_TIME_LIMIT_S, NULL, NULL, cancel, &status, &killed, tail, sizeof tail, err, errlen)) goto done;
     struct stat st;
     if (killed || !WIFEXITED(status) || WEXITSTATUS(status) > 1 || lstat(json, &st) || !S_ISREG(st.st_mode) || (size_t)st.st_size > GPU_TIME_JSON_MAX) {
         char words[400];

@@ -62,6 +62,7 @@ typedef struct gpu_timing {
     double fraction;      /* gbs / best_read_gbs */
     uint64_t largest;     /* the size gbs is at */
     double wall_ms;       /* the whole timing, process start to end */
+    double turn_ms;       /* the card's turn held (gpu_time_desc.turn), 0 without one */
     char error[600];      /* GPU_WRONG and GPU_FAILED: what, at which size, by how much */
 } gpu_timing;
 

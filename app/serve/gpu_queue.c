@@ -41,6 +41,7 @@ enum {
     SERVE_GPU_KEEP_S = 900,    /* the same bytes of the same exercise timed within this are not timed again */
     SERVE_GPU_LIMIT_S = 60,    /* one timing, process start to end, unless --gpu-limit says: past it the process is killed */
     SERVE_GPU_NICE = 10,       /* the builds for the card give way to the emulator's */
+    SERVE_GPU_WAIT_S = 10,     /* a timing is queued only while its verdict is likely within this, at the measured pace */
 };
 
 typedef struct gpu_job {
@@ -49,6 +50,8 @@ typedef struct gpu_job {
     size_t exercise;           /* s->ex[exercise] */
     char file[4400];           /* the learner's source, kept by content (api.c) */
     uint64_t seed;             /* the drawn size */
+    double queued_ms;          /* when it was queued (monotonic) */
+    unsigned ahead;            /* jobs in the queue then */
     /* an exercise with a card goal: the Check's judgement, its picture and source, recorded again
      * with the card's mark once timed */
     exercise_judgement *judged;
@@ -65,6 +68,9 @@ struct serve_gpu {
     unsigned queued;           /* jobs in either */
     int running_devices;       /* timings under way */
     double job_ms_avg;         /* a timing's time, process start to end (its wait for the card's turn included) */
+    double build_ms_avg, turn_ms_avg; /* nvcc's build; the card's turn held */
+    double pace_ms;            /* queued to answered, over the jobs that were in the queue then, plus one */
+    unsigned built;
     unsigned timed;
     double best_read_gbs[SERVE_GPU_DEVICES], cub_gbs[SERVE_GPU_DEVICES]; /* the card's own, at 2^26 (gpu_time_calibrate) */
     int calibrated[SERVE_GPU_DEVICES];
@@ -234,6 +240,10 @@ static void finish(serve_gpu *g, gpu_job *j, const gpu_timing *t, const char *fa
     free(text);
     pthread_mutex_lock(&g->mu);
     g->queued--;
+    if (j->queued_ms > 0) {
+        double per = (mono_ms() - j->queued_ms) / (double)(j->ahead + 1);
+        g->pace_ms = g->pace_ms > 0 ? 0.8 * g->pace_ms + 0.2 * per : per;
+    }
     pthread_mutex_unlock(&g->mu);
     job_free(j);
 }
@@ -254,7 +264,14 @@ static void *builder(void *arg)
         const char *defines[5];
         job_desc(g->s, j, &d, defines);
         char so[4400], err[2048];
-        if (!g->stand_in && own_build(&d, OWN_GPU_PLAIN, so, sizeof so, err, sizeof err)) {
+        double t0 = mono_ms();
+        int failed = !g->stand_in && own_build(&d, OWN_GPU_PLAIN, so, sizeof so, err, sizeof err);
+        pthread_mutex_lock(&g->mu);
+        double ms = mono_ms() - t0;
+        g->build_ms_avg = g->built ? 0.8 * g->build_ms_avg + 0.2 * ms : ms;
+        g->built++;
+        pthread_mutex_unlock(&g->mu);
+        if (failed) {
             char why[800];
             snprintf(why, sizeof why, "nvcc could not build it: %.700s", err);
             finish(g, j, NULL, why);
@@ -312,6 +329,7 @@ static void *runner(void *arg)
         pthread_mutex_lock(&g->mu);
         g->running_devices--;
         g->job_ms_avg = g->timed ? 0.8 * g->job_ms_avg + 0.2 * ms : ms;
+        if (rc == 0 && t.turn_ms > 0) g->turn_ms_avg = g->turn_ms_avg > 0 ? 0.8 * g->turn_ms_avg + 0.2 * t.turn_ms : t.turn_ms;
         g->timed++;
         pthread_mutex_unlock(&g->mu);
         if (rc && *g->s->stop) { /* stopping: said so, not blamed on the file */
@@ -415,6 +433,9 @@ void serve_gpu_health(serve_ctx *s, cJSON *o)
     cJSON_AddNumberToObject(e, "timing", g->running_devices);
     cJSON_AddNumberToObject(e, "timed", g->timed);
     cJSON_AddNumberToObject(e, "mean_ms", round(g->job_ms_avg));
+    cJSON_AddNumberToObject(e, "build_ms", round(g->build_ms_avg));
+    cJSON_AddNumberToObject(e, "turn_ms", round(g->turn_ms_avg));
+    cJSON_AddNumberToObject(e, "pace_ms", round(g->pace_ms));
     if (g->calibrated[0]) {
         cJSON_AddNumberToObject(e, "best_read_gbs", round(g->best_read_gbs[0] * 10) / 10);
         cJSON_AddNumberToObject(e, "cub_gbs", round(g->cub_gbs[0] * 10) / 10);
@@ -423,9 +444,22 @@ void serve_gpu_health(serve_ctx *s, cJSON *o)
     pthread_mutex_unlock(&g->mu);
 }
 
+/* 1 when a file queued now would likely wait past SERVE_GPU_WAIT_S: the queue's files at the
+ * measured pace (never while fewer are queued than the card's turns and the builders take at once) */
+static int too_slow(const serve_gpu *g)
+{
+    unsigned at_once = (unsigned)(g->devices * SERVE_GPU_TURNS);
+    return g->pace_ms > 0 && g->queued >= at_once && g->pace_ms * (double)(g->queued + 1) > SERVE_GPU_WAIT_S * 1000.0;
+}
+
 /* the seconds until a place in the queue is likely: the files ahead at the measured pace */
 static unsigned retry_after(const serve_gpu *g)
 {
+    if (g->pace_ms > 0) { /* until the queue is short enough for the wait above */
+        double over = g->pace_ms * (double)(g->queued + 1) - SERVE_GPU_WAIT_S * 1000.0;
+        unsigned secs = over > 0 ? (unsigned)ceil(over / 1000.0) : 1;
+        return secs < 1 ? 1 : secs > 600 ? 600 : secs;
+    }
     double avg = g->timed ? g->job_ms_avg : 5000.0;
     /* SERVE_GPU_TURNS timings of a card overlap (all but one starting CUDA) */
     unsigned secs = (unsigned)ceil(avg * (double)g->queued / (double)(g->devices ? g->devices * SERVE_GPU_TURNS : 1) / 1000.0 / 4.0);
@@ -465,7 +499,7 @@ int serve_gpu_submit(serve_ctx *s, int64_t class_id, const char *student, size_t
     }
     record_gpu_free(&old);
     pthread_mutex_lock(&g->mu);
-    if (g->queued >= g->queue_max) {
+    if (g->queued >= g->queue_max || too_slow(g)) {
         *busy_s = retry_after(g);
         pthread_mutex_unlock(&g->mu);
         cJSON_AddStringToObject(e, "state", "busy");
@@ -498,6 +532,8 @@ int serve_gpu_submit(serve_ctx *s, int64_t class_id, const char *student, size_t
     snprintf(j->file, sizeof j->file, "%s", file);
     getrandom(&j->seed, sizeof j->seed, 0);
     pthread_mutex_lock(&g->mu);
+    j->queued_ms = mono_ms();
+    j->ahead = g->queued - 1;
     push(&g->build_head, j);
     unsigned position = g->queued;
     pthread_cond_broadcast(&g->cv);
