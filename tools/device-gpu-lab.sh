@@ -12,6 +12,10 @@
 #                       that starts CUDA and times nothing, then exercise 06's and 10's model solutions
 #                       as the server times them (--judged, 15 reps) at one tiny size and at the
 #                       exercise's sizes, three times each, wall and CPU from the process's rusage
+#   tools/device-gpu-lab.sh OUT scrub   there: whether a process's freed GPU memory reaches the next
+#                       process as it was left (scrub.txt): one process fills 16 GiB with a pattern and
+#                       ends, the next allocates 16 GiB and counts the words that still hold it, without
+#                       writing them first; and the same while the first still lives
 #   tools/device-gpu-lab.sh OUT lab [STUDENTS [SECONDS]]   there: `tools/load-class.py --lab --gpu` with
 #                       STUDENTS (default 200) for SECONDS (default 150) against `serve --gpu` (load.txt,
 #                       load.json, serve.log)
@@ -31,6 +35,56 @@ ws=$pack/bin/warpscope
     echo "cores: $(nproc)"
     $ws --version
 } >"$out/env-$what.txt" 2>&1
+if [ "$what" = scrub ]; then
+    cat >/tmp/scrub.cu <<'CU'
+#include <cstdio>
+#include <cstdlib>
+#include <unistd.h>
+#include <vector>
+// fill: write the pattern over GiB GiB and end (or sleep first); look: allocate as much, count the pattern
+__global__ void fill(unsigned *p, size_t n) { for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) p[i] = 0x5eed0000u | (unsigned)(i & 0xffff); }
+__global__ void count(const unsigned *p, size_t n, unsigned long long *hits, unsigned long long *nonzero)
+{
+    unsigned long long h = 0, z = 0;
+    for (size_t i = blockIdx.x * (size_t)blockDim.x + threadIdx.x; i < n; i += (size_t)gridDim.x * blockDim.x) {
+        h += (p[i] & 0xffff0000u) == 0x5eed0000u;
+        z += p[i] != 0;
+    }
+    atomicAdd(hits, h);
+    atomicAdd(nonzero, z);
+}
+int main(int argc, char **argv)
+{
+    size_t gib = 16, n = gib << 28;
+    unsigned *p;
+    if (cudaMalloc(&p, n * 4) != cudaSuccess) { printf("cannot allocate\n"); return 1; }
+    if (argv[1][0] == 'f') {
+        fill<<<4096, 256>>>(p, n);
+        cudaDeviceSynchronize();
+        if (argc > 2) sleep(atoi(argv[2]));
+        printf("filled %zu GiB\n", gib);
+        return 0;
+    }
+    unsigned long long *c;
+    cudaMalloc(&c, 16);
+    cudaMemset(c, 0, 16);
+    count<<<4096, 256>>>(p, n, c, c + 1);
+    unsigned long long h[2];
+    cudaMemcpy(h, c, 16, cudaMemcpyDeviceToHost);
+    printf("a fresh allocation of %zu GiB: %llu words hold the other process's pattern, %llu words are not zero (of %zu)\n", gib, h[0], h[1], n);
+    return 0;
+}
+CU
+    {
+        nvcc -O2 -o /tmp/scrub /tmp/scrub.cu 2>&1 | tail -3
+        echo "### after the filling process ended"
+        /tmp/scrub f && /tmp/scrub l && /tmp/scrub l
+        echo "### while the filling process still lives (it sleeps 6 s after filling)"
+        /tmp/scrub f 6 & sleep 3; /tmp/scrub l; wait
+        nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader
+    } >"$out/scrub.txt" 2>&1
+    exit 0
+fi
 if [ "$what" = phases ]; then
     {
         t() { python3 -c 'import resource, subprocess, sys, time
