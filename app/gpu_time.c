@@ -407,7 +407,9 @@ int gpu_time_file(const gpu_time_desc *d, gpu_timing *out, volatile int *cancel,
     if (killed == 2) { snprintf(err, errlen, "cancelled"); rc = -1; goto done; }
     if (killed) {
         out->state = GPU_FAILED;
-        snprintf(out->error, sizeof out->error, "stopped after %u s on the card (a loop that never ends?)", d->limit_s ? d->limit_s : GPU_TIME_LIMIT_S);
+        unsigned lim = d->limit_s ? d->limit_s : GPU_TIME_LIMIT_S;
+        snprintf(out->error, sizeof out->error, "stopped after %u s on the card (a loop that never ends?)", lim);
+        snprintf(out->error_zh, sizeof out->error_zh, "在卡上运行 %u 秒后被停止（一个永不结束的循环？）", lim);
         goto done;
     }
     /* bench exits 0 when every row is right, 1 when one is wrong (its JSON written), 2 when the file
@@ -419,7 +421,10 @@ int gpu_time_file(const gpu_time_desc *d, gpu_timing *out, volatile int *cancel,
         out->state = GPU_FAILED;
         char words[400];
         last_words(tail, words, sizeof words);
-        if (WIFSIGNALED(status)) snprintf(out->error, sizeof out->error, "the timing stopped with signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        if (WIFSIGNALED(status)) {
+            snprintf(out->error, sizeof out->error, "the timing stopped with signal %d (%s)", WTERMSIG(status), strsignal(WTERMSIG(status)));
+            snprintf(out->error_zh, sizeof out->error_zh, "计时进程被信号 %d（%s）终止", WTERMSIG(status), strsignal(WTERMSIG(status)));
+        }
         else snprintf(out->error, sizeof out->error, "%s", words[0] ? words : "the timing ended without results");
         goto done;
     }
@@ -440,17 +445,22 @@ int gpu_time_file(const gpu_time_desc *d, gpu_timing *out, volatile int *cancel,
         size_words(s->n, w, sizeof w);
         if (!s->ok) {
             out->state = GPU_WRONG;
-            if (isfinite(s->got) && isfinite(s->reference))
+            if (isfinite(s->got) && isfinite(s->reference)) {
                 snprintf(out->error, sizeof out->error, "at n = %s the card's sum is %.9g, the double-precision sum %.9g (off by %.3g)", w, s->got,
                          s->reference, fabs(s->got - s->reference));
-            else
+                snprintf(out->error_zh, sizeof out->error_zh, "n = %s 时卡上的和是 %.9g，双精度的和是 %.9g（差 %.3g）", w, s->got, s->reference,
+                         fabs(s->got - s->reference));
+            } else {
                 snprintf(out->error, sizeof out->error, "at n = %s the card's sum is wrong", w);
+                snprintf(out->error_zh, sizeof out->error_zh, "n = %s 时卡上的和不对", w);
+            }
         } else {
             double best = d->trusted_best_read_gbs > 0 ? d->trusted_best_read_gbs : s->best_read_gbs;
             if (best > 0 && s->gbs > GPU_TIME_ABOVE_BEST * best) {
                 out->state = GPU_FAILED;
                 snprintf(out->error, sizeof out->error, "at n = %s it claims %.0f GB/s, faster than this card reads (%.0f GB/s): not a measurement", w,
                          s->gbs, best);
+                snprintf(out->error_zh, sizeof out->error_zh, "n = %s 时它声称 %.0f GB/s，比这块卡的读取还快（%.0f GB/s）：这不是测量结果", w, s->gbs, best);
             }
         }
     }
@@ -533,10 +543,10 @@ void gpu_time_line(const gpu_timing *t, lesson_lang lang, char *buf, size_t len)
             snprintf(buf, len, "%s GB/s, %.0f %% of this card's best read, CUB %s GB/s (%s, n = %s)", gbs, 100 * t->fraction, cub, t->card, w);
         break;
     case GPU_WRONG:
-        snprintf(buf, len, lang == LESSON_ZH ? "在卡上算错了：%s" : "wrong on the card: %s", t->error);
+        snprintf(buf, len, lang == LESSON_ZH ? "在卡上算错了：%s" : "wrong on the card: %s", lang == LESSON_ZH && t->error_zh[0] ? t->error_zh : t->error);
         break;
     case GPU_FAILED:
-        snprintf(buf, len, lang == LESSON_ZH ? "没能在卡上运行：%s" : "did not run on the card: %s", t->error);
+        snprintf(buf, len, lang == LESSON_ZH ? "没能在卡上运行：%s" : "did not run on the card: %s", lang == LESSON_ZH && t->error_zh[0] ? t->error_zh : t->error);
         break;
     default:
         snprintf(buf, len, lang == LESSON_ZH ? "这里没有 GPU：没有在卡上计时" : "no GPU here: not timed on a card");

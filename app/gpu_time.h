@@ -64,6 +64,7 @@ typedef struct gpu_timing {
     double wall_ms;       /* the whole timing, process start to end */
     double turn_ms;       /* the card's turn held (gpu_time_desc.turn), 0 without one */
     char error[600];      /* GPU_WRONG and GPU_FAILED: what, at which size, by how much */
+    char error_zh[600];   /* the same in Chinese where warpscope says it (empty: only bench's own words, in English) */
 } gpu_timing;
 
 #define GPU_TIME_LIMIT_S 60
