@@ -795,7 +795,9 @@
     }
   }
   // the address keeps what is on screen: reloading it, or sending it, opens the same picture
-  function address(st) {
+  // now: at once (the editor, opened, names its exercise before it says it is ready: the pack's rest
+  // it waits for may come after the first picture), else within the browser's limit
+  function address(st, now) {
     const q = new URLSearchParams();
     q.set('lang', st.lang);
     if (st.theme && st.theme !== 'light') q.set('theme', st.theme);
@@ -810,6 +812,11 @@
     if (query.get('embed') === '1') q.set('embed', '1');
     if (!$('editor').hidden) { q.set('editor', '1'); const x = exOf(exercise); if (x && ed) q.set('exercise', x.number); }
     const want = '?' + q.toString().replace(/=(&|$)/g, '$1');
+    if (now) {
+      clearTimeout(urlTimer); urlTimer = 0; urlKeep = want;
+      if (location.search !== want) history.replaceState(null, '', want + location.hash);
+      return;
+    }
     if (want === urlKeep) return;
     urlKeep = want;
     // browsers limit how often the address may change: while playing, it follows at most 4 times a second
@@ -1197,7 +1204,7 @@
       fields(kept);
       exerciseMenu(); compareMenu();
       $('student').value = stored('student') || '';
-      shown(); address(S);
+      shown(); address(S, true);
       document.body.dataset.editor = window.wsEditor ? 'codemirror' : 'plain';
     })();
     return edBoot;
