@@ -155,7 +155,7 @@ static const ws_flag_group g_exercise_start = {"flags", 1,
     {{WF_DIR, "the folder your copy of the starting file goes in; default $XDG_DATA_HOME/warpscope/exercises (~/.local/share/...)"}}};
 static const ws_flag_group g_exercise_check = {"flags", 2, {{WF_JSON, "one JSON object: each file's goals, values and whether they are met"},
     USE(WF_UNSAFE)}};
-static const ws_flag_group g_web = {"flags", 1, {{WF_OUT, "the folder the page's data goes into (warpscope.pack)"}}};
+static const ws_flag_group g_web = {"flags", 1, {{WF_OUT, "the folder the page's data goes into (warpscope.pack, warpscope.rest.pack)"}}};
 static const ws_flag_group g_serve = {"serve flags", 13, {USE(WF_PORT), USE(WF_BIND), USE(WF_STATE), USE(WF_TOKEN), USE(WF_TOKEN_FILE),
     {WF_WORKERS, "learners' files built and run at once; default one per core (8 more per worker wait, then 429)"}, USE(WF_DB), USE(WF_RUN_LIMIT),
     USE(WF_LTI), USE(WF_LTI_KEY), USE(WF_GPU), USE(WF_GPU_LIMIT), USE(WF_GPU_QUEUE)}};
@@ -192,7 +192,7 @@ const ws_command ws_commands[] = {
      "the races the emulator finds, like compute-sanitizer racecheck", {&g_capture, &g_hazards, NULL}, WS_OPERAND_NONE, 0, NULL},
     {"ladder", NULL, cmd_ladder, "", "each version's counters, the whole ladder in one table (the emulator)", {NULL}, WS_OPERAND_NONE, 0, NULL},
     {"web", NULL, cmd_web, "-o DIR",
-     "the page's data: lessons, themes, benchmark results and the traces the page shows, packed into DIR/warpscope.pack (cmake --build build --target web builds the page around it)",
+     "the page's data: lessons, themes, benchmark results and the traces the page shows, packed into DIR/warpscope.pack (what the first picture needs) and DIR/warpscope.rest.pack (cmake --build build --target web builds the page around it)",
      {&g_web, NULL}, WS_OPERAND_NONE, 0, NULL},
     {"serve", NULL, cmd_serve, "--state DIR | --db URL [--port P] [--bind ADDR] [--token T | --token-file FILE] [--workers W]",
      "the class server: the page, a learner's kernel traced and judged in the sandbox (/api/trace, /api/check), the teacher's live view (/class)",

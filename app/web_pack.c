@@ -180,14 +180,26 @@ static int want_version(pack *P, const ladder_version *v)
     return want_add(P, &d);
 }
 
+/* what the first picture needs ends here: the mark (an entry with no name and no bytes) closes
+ * warpscope.pack, and what follows goes to warpscope.rest.pack, which the page feeds on behind it */
+static int first_part_ends(pack *P, FILE *rest)
+{
+    if (put_u32(P->f, 0) || put_u32(P->f, 0)) return -1;
+    P->f = rest;
+    return 0;
+}
+
 int web_pack_write(const web_pack_opts *o, web_pack_stats *st, char *err, size_t errlen)
 {
     memset(st, 0, sizeof *st);
     pack P = {.st = st};
-    char out[2048], path[2048];
+    char out[2048], rest[2048], path[2048];
+    /* two files: what the first picture needs, and the rest, which the page asks for after it */
     snprintf(out, sizeof out, "%s/warpscope.pack", o->dir);
-    outfile of;
+    snprintf(rest, sizeof rest, "%s/warpscope.rest.pack", o->dir);
+    outfile of, orest;
     if (outfile_open(&of, out, err, errlen)) return -1;
+    if (outfile_open(&orest, rest, err, errlen)) { outfile_abort(&of); return -1; }
     P.f = of.f;
     int rc = fwrite("WSPACK1\n", 1, 8, P.f) == 8 ? 0 : -1;
     if (rc) snprintf(err, errlen, "%s: write error", out);
@@ -224,6 +236,7 @@ int web_pack_write(const web_pack_opts *o, web_pack_stats *st, char *err, size_t
             if (o->cancel && *o->cancel) { rc = -2; trace_free(&t); break; }
             st->skipped++;
             trace_free(&t);
+            if (i == 0 && first_part_ends(&P, orest.f)) { snprintf(err, errlen, "%s: write error", out); rc = -1; break; }
             continue;
         }
         snprintf(name, sizeof name, "traces/%s.wstrace", P.w[i].key);
@@ -239,11 +252,11 @@ int web_pack_write(const web_pack_opts *o, web_pack_stats *st, char *err, size_t
             else st->bytes += (size_t)size, st->traces++;
         }
         trace_free(&t);
-        /* what the first picture needs ends here: the page starts on it while the rest arrives */
-        if (!rc && i == 0 && put_u32(P.f, 0)) rc = -1;
-        if (!rc && i == 0 && put_u32(P.f, 0)) rc = -1;
-        if (rc) snprintf(err, errlen, "%s: write error", out);
+        if (rc) snprintf(err, errlen, "%s: write error", P.f == of.f ? out : rest);
+        if (!rc && i == 0 && first_part_ends(&P, orest.f)) { snprintf(err, errlen, "%s: write error", out); rc = -1; }
     }
+    /* v0's capture did not run (the page says it lacks it): the first part ends all the same */
+    if (!rc && P.f == of.f && first_part_ends(&P, orest.f)) { snprintf(err, errlen, "%s: write error", out); rc = -1; }
     /* last, the exercises and their starting files: the page's editor offers them (the page builds
      * nothing: warpscope serve traces and judges what the learner writes) */
     char xdir[2048];
@@ -257,8 +270,10 @@ int web_pack_write(const web_pack_opts *o, web_pack_stats *st, char *err, size_t
     if (!rc && o->cancel && *o->cancel) rc = -2; /* asked to stop during the last trace: nothing is kept */
     if (rc) {
         outfile_abort(&of);
+        outfile_abort(&orest);
         if (rc == -2) snprintf(err, errlen, "interrupted; nothing written");
         return rc;
     }
-    return outfile_commit(&of, err, errlen);
+    if (outfile_commit(&of, err, errlen)) { outfile_abort(&orest); return -1; }
+    return outfile_commit(&orest, err, errlen);
 }

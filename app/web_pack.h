@@ -1,5 +1,5 @@
-/* web_pack: the page's data (`warpscope web -o DIR`), in one file, DIR/warpscope.pack, that the
- * page (web/warpscope.js) unpacks into its own files: the lessons, the themes, the benchmark
+/* web_pack: the page's data (`warpscope web -o DIR`), in two files, DIR/warpscope.pack and
+ * DIR/warpscope.rest.pack, that the page (web/warpscope.js) unpacks into its own files: the lessons, the themes, the benchmark
  * results and every trace the page shows. The page has no emulator, so its traces are captured
  * here: each capture a lesson's steps and questions show (its player walked through every step),
  * and each version at the viewer's default capture under the three schedules of break-it, with
@@ -9,16 +9,20 @@
  * The format: "WSPACK1\n", then for each file its name's length (4 bytes, little endian), its
  * name (a relative path), its size (4 bytes, little endian) and its bytes. An entry with an empty
  * name and no bytes marks the end of what the page's first picture needs (the lessons, themes,
- * results and v0's default capture, which come first): the page starts there while the rest
- * arrives. The exercises (exercises/NAME.json and their starting files) come last. The page refuses a pack whose lengths run past its bytes or whose names leave their
- * folder. The build gzips the pack (warpscope.pack.gz), which the page unzips as it arrives. */
+ * results and v0's default capture, which come first) and closes warpscope.pack: the page starts
+ * there. The rest goes on in warpscope.rest.pack (its entries alone, no magic of its own), which
+ * the page asks for after its first picture (at once where the address opens something else), so
+ * it does not share the link with what that picture waits for. The exercises (exercises/NAME.json
+ * and their starting files) come last. The page refuses a pack whose lengths run past its bytes
+ * or whose names leave their folder. The build gzips both (warpscope.pack.gz,
+ * warpscope.rest.pack.gz), which the page unzips as they arrive. */
 #ifndef WARPSCOPE_WEB_PACK_H
 #define WARPSCOPE_WEB_PACK_H
 
 #include <stddef.h>
 
 typedef struct web_pack_opts {
-    const char *dir;         /* where warpscope.pack goes */
+    const char *dir;         /* where warpscope.pack and warpscope.rest.pack go */
     const char *lesson_dir;  /* the lessons; its exercises/ (each JSON and starting file) go last, for the
                                 editor, which sends what the learner writes to warpscope serve */
     const char *assets_dir;  /* themes, benchmark results */

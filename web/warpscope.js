@@ -34,7 +34,9 @@
   }
   // The pack, read as it arrives: "WSPACK1\n", then per file its name's length, its name, its size
   // (4-byte little-endian lengths) and its bytes. An entry with no name and no bytes marks the end
-  // of what the first picture needs (the page starts there; the rest arrives behind it). Every
+  // of what the first picture needs (the page starts there). The build ends warpscope.pack there and
+  // puts the rest in warpscope.rest.pack (its entries alone), fed on behind it; a pack in one file
+  // (entries after its mark) is whole as it is. Every
   // length is checked against the bytes there are, and a name must stay inside the page's files
   // and away from what the page writes itself (progress under home/, dropped files).
   const PACK_NAME_MAX = 1024, PACK_FILE_MAX = 64 << 20, PACK_MAX = 512 << 20;
@@ -49,43 +51,55 @@
     return name;
   }
   function Unpacker(onMark) {
-    let buf = new Uint8Array(0), total = 0, magic = false;
+    let buf = new Uint8Array(0), total = 0, magic = false, marked = false, after = 0;
+    // the chunks come small: they are kept until the next entry is whole (`need` bytes) and joined
+    // once, rather than copied again with every chunk
+    let held = [], have = 0, need = 8;
     const names = new Set();
     this.feed = (chunk) => {
       total += chunk.length;
       if (total > PACK_MAX) throw new PackError('more than ' + (PACK_MAX >> 20) + ' MB');
-      const b = new Uint8Array(buf.length + chunk.length); b.set(buf); b.set(chunk, buf.length); buf = b;
+      held.push(chunk); have += chunk.length;
+      if (have < need) return;
+      buf = new Uint8Array(have);
+      for (let i = 0, o = 0; i < held.length; o += held[i].length, i++) buf.set(held[i], o);
+      held = []; have = 0; need = 8;
       let at = 0;
       if (!magic) {
-        if (buf.length < 8) return;
         if (DEC.decode(buf.subarray(0, 8)) !== 'WSPACK1\n') throw new PackError('not a warpscope pack');
         magic = true; at = 8;
       }
       const dv = new DataView(buf.buffer, buf.byteOffset, buf.byteLength);
       for (;;) {
-        if (buf.length - at < 4) break;
+        if (buf.length - at < 4) { need = 8; break; }
         const nlen = dv.getUint32(at, true);
         if (nlen > PACK_NAME_MAX) throw new PackError('a name of ' + nlen + ' bytes');
-        if (buf.length - at < 8 + nlen) break;
+        if (buf.length - at < 8 + nlen) { need = 8 + nlen; break; }
         const size = dv.getUint32(at + 4 + nlen, true);
         if (size > PACK_FILE_MAX) throw new PackError('a file of ' + size + ' bytes');
         if (nlen === 0) {
           if (size !== 0) throw new PackError('a file with no name');
-          at += 8; onMark(); continue;
+          if (marked) throw new PackError('two ends of the first part');
+          at += 8; marked = true; onMark(); continue;
         }
-        if (buf.length - at - 8 - nlen < size) break;
+        if (buf.length - at - 8 - nlen < size) { need = 8 + nlen + size; break; }
         const name = packName(buf.subarray(at + 4, at + 4 + nlen));
         if (names.has(name)) throw new PackError('two files named ' + JSON.stringify(name));
         names.add(name);
+        if (marked) after++;
         putFile(name, buf.slice(at + 8 + nlen, at + 8 + nlen + size));
         at += 8 + nlen + size;
       }
       buf = buf.slice(at);
+      if (buf.length) { held = [buf]; have = buf.length; }
     };
     this.end = () => {
       if (!magic) throw new PackError(total ? 'not a warpscope pack' : 'an empty file');
-      if (buf.length) throw new PackError('cut short: ' + buf.length + ' bytes of an unfinished file at its end');
+      if (have) throw new PackError('cut short: ' + have + ' bytes of an unfinished file at its end');
+      if (!marked) throw new PackError('cut short: it ends before the first picture\'s files do');
     };
+    // at the end of a file: does the pack go on in warpscope.rest.pack (it ended at its mark)?
+    this.goesOn = () => { this.end(); return after === 0; };
   }
   function persist(path) {
     if (!path.startsWith('home/')) return;
@@ -781,7 +795,9 @@
     }
   }
   // the address keeps what is on screen: reloading it, or sending it, opens the same picture
-  function address(st) {
+  // now: at once (the editor, opened, names its exercise before it says it is ready: the pack's rest
+  // it waits for may come after the first picture), else within the browser's limit
+  function address(st, now) {
     const q = new URLSearchParams();
     q.set('lang', st.lang);
     if (st.theme && st.theme !== 'light') q.set('theme', st.theme);
@@ -796,6 +812,11 @@
     if (query.get('embed') === '1') q.set('embed', '1');
     if (!$('editor').hidden) { q.set('editor', '1'); const x = exOf(exercise); if (x && ed) q.set('exercise', x.number); }
     const want = '?' + q.toString().replace(/=(&|$)/g, '$1');
+    if (now) {
+      clearTimeout(urlTimer); urlTimer = 0; urlKeep = want;
+      if (location.search !== want) history.replaceState(null, '', want + location.hash);
+      return;
+    }
     if (want === urlKeep) return;
     urlKeep = want;
     // browsers limit how often the address may change: while playing, it follows at most 4 times a second
@@ -979,18 +1000,26 @@
     if (gz && !/gzip/.test(r.headers.get('Content-Encoding') || '')) body = body.pipeThrough(new DecompressionStream('gzip'));
     return body;
   }
-  async function readPack(onFirst) {
-    const un = new Unpacker(onFirst), reader = (await fetchData('warpscope.pack')).getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        un.feed(value);
+  // the pack's first part, then, once `more` resolves, its rest
+  async function readPack(onFirst, more) {
+    const un = new Unpacker(onFirst);
+    const feed = async (name) => {
+      const reader = (await fetchData(name)).getReader();
+      try {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          un.feed(value);
+        }
+      } catch (e) {
+        if (e instanceof PackError) throw e;
+        throw new PackError(e.message || String(e)); // a gzip stream cut short
       }
-    } catch (e) {
-      if (e instanceof PackError) throw e;
-      throw new PackError(e.message || String(e)); // a gzip stream cut short
-    }
+    };
+    await feed('warpscope.pack');
+    if (!un.goesOn()) return;
+    await more;
+    await feed('warpscope.rest.pack');
     un.end();
   }
   async function start() {
@@ -999,13 +1028,17 @@
     loading();
     try {
       if (typeof WebAssembly !== 'object' || typeof DecompressionStream !== 'function') throw Object.assign(new Error(W('noWasm', typeof WebAssembly !== 'object' ? 'WebAssembly' : 'DecompressionStream')), { noWasm: true });
-      let first, packError = null;
+      let first, more, packError = null;
       const firstPart = new Promise((r) => { first = r; });
-      const whole = readPack(() => first());
+      // the pack's rest is asked for after the first picture, so that it does not share the link
+      // with what that picture waits for (at once where the address opens something else)
+      const afterFirst = new Promise((r) => { more = r; });
+      const whole = readPack(() => first(), afterFirst);
       whole.then(() => first(), (e) => { packError = e; first(); });
       const module = fetchData('warpscope.wasm').then((b) => WebAssembly.compileStreaming(new Response(b, { headers: { 'Content-Type': 'application/wasm' } })));
       // the default opening (v0) starts with the first part; a link to any other capture waits for all
       const plain = !query.has('lesson') && !query.has('actions') && !query.has('compare') && (query.get('version') || 'v0') === 'v0';
+      if (!plain) more();
       rest = whole.then(() => { rest = null; });
       rest.catch(() => {});
       await Promise.all([plain ? firstPart : whole, module]);
@@ -1021,6 +1054,7 @@
       window.addEventListener('touchstart', () => { wasm.ws_touch(1); redraw(); }, { once: true, passive: true });
       opening();
       frame();
+      more();
       document.body.dataset.loadMs = String(Math.round(performance.now() - t0));
       whole.then(() => { document.body.dataset.loaded = String(Math.round(performance.now())); },
                  (e) => fail(e instanceof PackError ? W('badPack', e.message) : W('failed', e.message || String(e))));
@@ -1170,7 +1204,7 @@
       fields(kept);
       exerciseMenu(); compareMenu();
       $('student').value = stored('student') || '';
-      shown(); address(S);
+      shown(); address(S, true);
       document.body.dataset.editor = window.wsEditor ? 'codemirror' : 'plain';
     })();
     return edBoot;

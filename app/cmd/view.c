@@ -131,8 +131,8 @@ int cmd_web(const ws_call *k)
                         sizeof err);
     if (rc == -2 || (rc && interrupted)) return report_interrupt("nothing written");
     if (rc) { fprintf(stderr, "warpscope: %s\n", err); return EXIT_BAD; }
-    fprintf(stderr, "warpscope: %zu files and %zu traces (%.1f MB) -> %s/warpscope.pack%s\n", st.files, st.traces, (double)st.bytes / 1e6,
-            dir, "");
+    fprintf(stderr, "warpscope: %zu files and %zu traces (%.1f MB) -> %s/warpscope.pack and warpscope.rest.pack\n", st.files, st.traces,
+            (double)st.bytes / 1e6, dir);
     if (st.skipped) fprintf(stderr, "warpscope: %zu captures did not run and are not in the pack (the page says so where they are asked for)\n", st.skipped);
     return 0;
 }

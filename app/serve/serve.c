@@ -149,10 +149,14 @@ static void load_page(serve_ctx *s, const char *web, const data_dirs *dd)
         web_pack_stats st;
         if (web_pack_write(&(web_pack_opts){.dir = s->tmp, .lesson_dir = dd->lessons, .assets_dir = dd->assets, .cancel = &stop_signal}, &st, err,
                            sizeof err) == 0)
+        {
             add_file(s, s->tmp, "warpscope.pack");
-        else snprintf(s->page_note, sizeof s->page_note, "the page's data could not be written: %s", err);
+            add_file(s, s->tmp, "warpscope.rest.pack");
+        } else snprintf(s->page_note, sizeof s->page_note, "the page's data could not be written: %s", err);
         char pack[sizeof s->tmp + 32];
         snprintf(pack, sizeof pack, "%s/warpscope.pack", s->tmp);
+        unlink(pack);
+        snprintf(pack, sizeof pack, "%s/warpscope.rest.pack", s->tmp);
         unlink(pack);
     }
 }

@@ -9,8 +9,8 @@
 // ?embed=1 has no controls; a damaged pack is refused in one line; in Chinese no English sentence
 // shows, and a dropped file that does not open is said in Chinese, the reader's own detail after
 // it. And how fast the first picture comes over a
-// 10 Mbit/s, 40 ms link from `python3 -m http.server`: the time and the bytes before it (goal:
-// 1.5 s, 1.2 MB).
+// 10 Mbit/s, 40 ms link from `python3 -m http.server`: the time and the bytes before it, and which
+// files came before it (goal: 0.8 s; it fails past 3 s or 1.2 MB, a loaded machine being slow).
 // Usage: node page_should_work_on_a_phone.js SITE_DIR OUT_DIR. Exit 77: no chromium, no
 // puppeteer-core or no python3 (one line says which).
 'use strict';
@@ -175,7 +175,10 @@ async function throttled(browser) {
     let off = null;
     const got = [];
     cdp.on('Network.requestWillBeSent', (e) => { if (off === null) off = e.wallTime - e.timestamp; });
-    cdp.on('Network.dataReceived', (e) => got.push([e.timestamp, e.encodedDataLength]));
+    const files = {};
+    cdp.on('Network.requestWillBeSent', (e) => { files[e.requestId] = { name: e.request.url.replace(/^.*\//, '').replace(/\?.*$/, '') || '/', sent: e.timestamp, bytes: 0 }; });
+    cdp.on('Network.dataReceived', (e) => { got.push([e.timestamp, e.encodedDataLength]); if (files[e.requestId]) files[e.requestId].bytes += e.encodedDataLength; });
+    cdp.on('Network.loadingFinished', (e) => { const f = files[e.requestId]; if (f) { f.end = e.timestamp; f.bytes = Math.max(f.bytes, e.encodedDataLength); } });
     const early = [];
     page.on('console', () => {});
     await page.goto(`http://127.0.0.1:${port}/?lang=en`, { waitUntil: 'domcontentloaded' });
@@ -195,11 +198,18 @@ async function throttled(browser) {
     const at = (r.origin + r.first) / 1000;
     let before = 0, all = 0;
     for (const [t, n] of got) { all += n; if (t + off <= at) before += n; }
-    console.log(`page: over 10 Mbit/s and 40 ms from python3 -m http.server, the first picture ${Math.round(r.first)} ms after navigation began, ` +
-                `${(before / 1e6).toFixed(2)} MB before it (goal: 1.5 s, 1.2 MB), ${(all / 1e6).toFixed(2)} MB in all`);
+    console.log(`page: over 10 Mbit/s and 40 ms from python3 -m http.server, the first picture ${Math.round(r.first)} ms after navigation began ` +
+                `(goal: 0.8 s), ${(before / 1e6).toFixed(2)} MB before it, ${(all / 1e6).toFixed(2)} MB in all`);
+    // what the first picture waited for: every file asked for before it, and when it had come
+    const came = Object.values(files).filter((f) => f.sent + off <= at)
+      .map((f) => `${f.name} ${(f.bytes / 1e3).toFixed(0)} kB at ${f.end === undefined || f.end + off > at ? 'after it' : Math.round((f.end + off) * 1000 - r.origin) + ' ms'}`);
+    console.log(`page: before the first picture: ${came.join(', ')}`);
     check(/^"Loading/.test(early[0]), `a loading line with its progress shows first: ${early[0]}`);
     check(before <= 1.2e6, `at most 1.2 MB come before the first picture (${(before / 1e6).toFixed(2)} MB)`);
-    check(r.first <= 3000, `the first picture comes within 3 s over the slow link (${Math.round(r.first)} ms; the goal is 1.5 s)`);
+    check(r.first <= 3000, `the first picture comes within 3 s over the slow link (${Math.round(r.first)} ms; the goal is 0.8 s)`);
+    // what it needs comes first: the pack's rest is asked for after it (the address opens v0)
+    const late = Object.values(files).filter((f) => /rest\.pack/.test(f.name) && f.sent + off <= at).map((f) => f.name);
+    check(!late.length, `the pack's rest is asked for after the first picture, not beside what it waits for (${late.join(', ') || 'after it'})`);
     await page.close();
   } finally { if (py) py.kill(); }
 }
