@@ -127,6 +127,15 @@ static const char *timer_program(char *buf, size_t len)
  * say it is ready and 4 to be told its turn has come; the turn is taken when it says so (or at once
  * where it ends first), held until its whole group is gone, and the limit counts from it. 0 with
  * *status, or -1 with err. */
+static void close_pipes(const int pfd[2], const int rfd[2], const int gfd[2])
+{
+    for (int i = 0; i < 2; i++) {
+        close(pfd[i]);
+        if (rfd[i] >= 0) close(rfd[i]);
+        if (gfd[i] >= 0) close(gfd[i]);
+    }
+}
+
 static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, pthread_mutex_t *turn, double *turn_ms, volatile int *cancel,
                      int *status, int *killed, char *tail, size_t taillen, char *err, size_t errlen)
 {
@@ -135,22 +144,14 @@ static int run_timer(char *const *argv, char *const *envp, unsigned limit_s, pth
     if (pipe2(pfd, O_CLOEXEC)) { snprintf(err, errlen, "cannot start the GPU's timing: %s", strerror(errno)); return -1; }
     if (turn && (pipe2(rfd, O_CLOEXEC) || pipe2(gfd, O_CLOEXEC))) {
         snprintf(err, errlen, "cannot start the GPU's timing: %s", strerror(errno));
-        for (int i = 0; i < 2; i++) {
-            close(pfd[i]);
-            if (rfd[i] >= 0) close(rfd[i]);
-            if (gfd[i] >= 0) close(gfd[i]);
-        }
+        close_pipes(pfd, rfd, gfd);
         return -1;
     }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         snprintf(err, errlen, "cannot start the GPU's timing: %s", strerror(errno));
-        for (int i = 0; i < 2; i++) {
-            close(pfd[i]);
-            if (rfd[i] >= 0) close(rfd[i]);
-            if (gfd[i] >= 0) close(gfd[i]);
-        }
+        close_pipes(pfd, rfd, gfd);
         return -1;
     }
     if (pid == 0) {
