@@ -39,7 +39,7 @@ enum {
     SERVE_GPU_DEVICES = 8,
     SERVE_GPU_TURNS = 4,       /* timings started per GPU, one of them on the card */
     SERVE_GPU_KEEP_S = 900,    /* the same bytes of the same exercise timed within this are not timed again */
-    SERVE_GPU_LIMIT_S = 60,    /* one timing, process start to end, unless --gpu-limit says: past it the process is killed */
+    SERVE_GPU_LIMIT_S = 60,    /* one timing's start of CUDA, and again its card's turn to its end, unless --gpu-limit says: past it the process is killed */
     SERVE_GPU_NICE = 10,       /* the builds for the card give way to the emulator's */
     SERVE_GPU_WAIT_S = 8,      /* a timing is queued only while its verdict is likely within this, at the measured pace, which lags the queue (with 10 s a lab of 200's verdicts came at p95 11.1 s, with 8 s 8.6 s: docs/classroom.md) */
 };
@@ -70,7 +70,6 @@ struct serve_gpu {
     double job_ms_avg;         /* a timing's time, process start to end (its wait for the card's turn included) */
     double build_ms_avg, turn_ms_avg; /* nvcc's build; the card's turn held */
     double pace_ms;            /* queued to answered, over the jobs that were in the queue then, plus one */
-    unsigned built;
     unsigned timed;
     double best_read_gbs[SERVE_GPU_DEVICES], cub_gbs[SERVE_GPU_DEVICES]; /* the card's own, at 2^26 (gpu_time_calibrate) */
     int calibrated[SERVE_GPU_DEVICES];
@@ -96,6 +95,12 @@ static double mono_ms(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+/* a running mean that follows the latest: *avg moved a fifth of the way to x (x itself while *avg is 0) */
+static void follow(double *avg, double x)
+{
+    *avg = *avg > 0 ? 0.8 * *avg + 0.2 * x : x;
 }
 
 static void push(gpu_job **head, gpu_job *j)
@@ -241,8 +246,7 @@ static void finish(serve_gpu *g, gpu_job *j, const gpu_timing *t, const char *fa
     pthread_mutex_lock(&g->mu);
     g->queued--;
     if (j->queued_ms > 0) {
-        double per = (mono_ms() - j->queued_ms) / (double)(j->ahead + 1);
-        g->pace_ms = g->pace_ms > 0 ? 0.8 * g->pace_ms + 0.2 * per : per;
+        follow(&g->pace_ms, (mono_ms() - j->queued_ms) / (double)(j->ahead + 1));
     }
     pthread_mutex_unlock(&g->mu);
     job_free(j);
@@ -267,9 +271,7 @@ static void *builder(void *arg)
         double t0 = mono_ms();
         int failed = !g->stand_in && own_build(&d, OWN_GPU_PLAIN, so, sizeof so, err, sizeof err);
         pthread_mutex_lock(&g->mu);
-        double ms = mono_ms() - t0;
-        g->build_ms_avg = g->built ? 0.8 * g->build_ms_avg + 0.2 * ms : ms;
-        g->built++;
+        follow(&g->build_ms_avg, mono_ms() - t0);
         pthread_mutex_unlock(&g->mu);
         if (failed) {
             char why[800];
@@ -328,8 +330,8 @@ static void *runner(void *arg)
         double ms = mono_ms() - t0;
         pthread_mutex_lock(&g->mu);
         g->running_devices--;
-        g->job_ms_avg = g->timed ? 0.8 * g->job_ms_avg + 0.2 * ms : ms;
-        if (rc == 0 && t.turn_ms > 0) g->turn_ms_avg = g->turn_ms_avg > 0 ? 0.8 * g->turn_ms_avg + 0.2 * t.turn_ms : t.turn_ms;
+        follow(&g->job_ms_avg, ms);
+        if (rc == 0 && t.turn_ms > 0) follow(&g->turn_ms_avg, t.turn_ms);
         g->timed++;
         pthread_mutex_unlock(&g->mu);
         if (rc && *g->s->stop) { /* stopping: said so, not blamed on the file */
